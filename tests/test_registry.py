@@ -1,0 +1,37 @@
+"""The registry: lookup, errors, metadata of every entry."""
+
+from pathlib import Path
+
+import pytest
+
+from rtsched import InputError, TaskSet, TaskSetBatch, analyses
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_names_and_get():
+    assert "gfb" in analyses.names()
+    entry = analyses.get("gfb")
+    assert entry.name == "gfb" and entry.kind == "sufficient"
+
+
+def test_unknown_name_lists_known():
+    with pytest.raises(InputError, match="unknown analysis 'nope'.*gfb"):
+        analyses.get("nope")
+
+
+@pytest.mark.parametrize("name", analyses.names())
+def test_entry_metadata_and_signature(name):
+    entry = analyses.get(name)
+    assert entry.kind in ("exact", "sufficient", "necessary")
+    assert entry.citation and entry.title
+    assert (ROOT / entry.note).exists(), f"{name}: missing paper note {entry.note}"
+    ts = TaskSet.from_tasks([(1, 4, 4), (2, 6, 8)])
+    m = 1 if entry.platform == "uniprocessor" else 2
+    if entry.supports(ts, m) is not None:
+        pytest.skip(entry.supports(ts, m))
+    result = entry.explain(ts, m)
+    assert result.analysis == name and result.m == m
+    codes = entry.decide(TaskSetBatch.from_tasksets([ts]), m)
+    verdict = {1: True, 0: False, -1: "unknown"}[int(codes[0])]
+    assert verdict == result.verdict == entry.reference(ts, m)
