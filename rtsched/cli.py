@@ -52,27 +52,22 @@ def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit status."""
     _register_commands()
     try:
-        status = app(args=argv, standalone_mode=False)
+        app(args=argv, prog_name="rtsched")
     except InputError as err:
         typer.echo(f"rtsched: error: {err}", err=True)
         return 2
-    except typer.Exit as ex:
-        return int(ex.exit_code)
-    except SystemExit as ex:  # click usage errors in non-standalone mode
-        return int(ex.code or 0)
+    except SystemExit as ex:  # click's standalone mode ends every run with SystemExit
+        code = ex.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
         typer.echo("rtsched: interrupted", err=True)
         return 130
-    except Exception as ex:  # click's own usage errors
-        import click
+    return 0
 
-        if isinstance(ex, click.exceptions.ClickException):
-            ex.show()
-            return ex.exit_code
-        if isinstance(ex, click.exceptions.Abort):
-            return 130
-        raise
-    return status if isinstance(status, int) else 0
+
+@app.callback()
+def _root() -> None:
+    """Schedulability analysis of sporadic real-time task sets on multiprocessors."""
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,337 @@
+"""Event-driven Numba kernel of the global / partitioned EDF simulator; see papers/simulator.md.
+
+Semantics (the same as the exact test's, :mod:`rtsched.analyses.exact_gedf`):
+
+* Time is integer ticks. A job of task ``i`` released at ``r`` needs ``C_i`` ticks of one
+  processor before its absolute deadline ``r + D_i``. Deadlines are constrained (``D <= T``),
+  so a task has at most one job pending unless a deadline was already missed.
+* At every instant the ``m`` pending jobs with the earliest absolute deadlines run (global EDF),
+  or, per processor, the earliest-deadline pending job assigned to it (partitioned EDF). Ties
+  between equal absolute deadlines go to the lowest task index (DESIGN §6).
+* At an instant ``t`` the simulator first retires jobs that completed at ``t``, then checks
+  deadlines (a job with ``r + D <= t`` still pending is a miss at its deadline), then releases
+  jobs at ``t``, then chooses who runs in ``[t, next event)``.
+* Releases: synchronous periodic (every ``T_i`` from 0), sporadic (each inter-arrival time is
+  ``T_i`` plus, with probability ``p``, an extra delay drawn uniformly in ``[1, max_extra_i]``;
+  the first release is at such an extra delay from 0), or an explicit list of release times
+  per task (how the exact test's counterexamples are replayed).
+
+The kernel is event-driven: between two events (release, completion, deadline of the pending job
+with the earliest deadline) nothing changes, so it jumps from one to the next. Pending jobs are
+kept in an array sorted by (deadline, task index); the running set is its prefix (global) or the
+first job of each processor (partitioned). With ``record=False`` the kernel only counts jobs
+and finds the first miss (the fast path); with ``record=True`` it also logs releases, execution
+segments per processor, preemptions and migrations into caller-sized arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "ARRIVALS_EXPLICIT",
+    "ARRIVALS_PERIODIC",
+    "ARRIVALS_SPORADIC",
+    "NO_MISS",
+    "OVERFLOW",
+    "simulate_kernel",
+]
+
+ARRIVALS_PERIODIC = 0
+ARRIVALS_SPORADIC = 1
+ARRIVALS_EXPLICIT = 2
+
+#: ``status`` values returned by the kernel.
+NO_MISS = 0
+MISS = 1
+#: A trace array ran out of room; the caller enlarges it and runs again (same seed, same run).
+OVERFLOW = 2
+
+_NEVER = np.int64(2**62)
+
+
+@njit(cache=True)
+def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end):  # noqa: ANN001, ANN202
+    """Time of task ``i``'s release after one at ``t`` (``_NEVER`` when there is none)."""
+    if mode == 0:
+        return t + T[i]
+    if mode == 1:
+        gap = T[i]
+        if max_extra[i] > 0 and rng.random() < p_delay:
+            gap += rng.integers(1, max_extra[i] + 1)
+        return t + gap
+    j = rel_next[i]
+    if j < rel_end[i]:
+        rel_next[i] = j + 1
+        return rel_times[j]
+    return _NEVER
+
+
+@njit(cache=True)
+def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what makes it fast
+    C,
+    D,
+    T,
+    m,
+    partition,
+    mode,
+    rng,
+    p_delay,
+    max_extra,
+    rel_times,
+    rel_offsets,
+    horizon,
+    record,
+    release_log,
+    segment_log,
+    preempt_log,
+    migrate_log,
+    counts,
+):
+    """Simulate one task set; return ``(status, jobs, miss_time, miss_task, end_time)``.
+
+    Parameters
+    ----------
+    C, D, T : int64[n]
+        The tasks.
+    m : int
+        Number of processors.
+    partition : int64[n]
+        Processor of each task (partitioned EDF), or all ``-1`` for global EDF.
+    mode : int
+        ``ARRIVALS_PERIODIC``, ``ARRIVALS_SPORADIC`` or ``ARRIVALS_EXPLICIT``.
+    rng : numpy.random.Generator
+        Used by sporadic arrivals only.
+    p_delay, max_extra : float, int64[n]
+        Sporadic law: extra delay with probability ``p_delay``, uniform in ``[1, max_extra_i]``.
+    rel_times, rel_offsets : int64[k], int64[n + 1]
+        Explicit releases: task ``i``'s sorted release times are
+        ``rel_times[rel_offsets[i]:rel_offsets[i + 1]]`` (gaps must be at least ``T_i``).
+    horizon : int
+        Jobs are released at ``t < horizon``; deadlines ``<= horizon`` are checked.
+    record : bool
+        Log the trace into the four ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`);
+        ``counts`` receives the number of rows written to each.
+    """
+    n = C.shape[0]
+    global_policy = partition[0] < 0
+    rem = np.zeros(n, dtype=np.int64)  # remaining execution of the pending job (0: none)
+    dl = np.zeros(n, dtype=np.int64)  # its absolute deadline
+    nr = np.zeros(n, dtype=np.int64)  # next release time
+    order = np.empty(n, dtype=np.int64)  # pending tasks sorted by (deadline, index)
+    running = np.zeros(n, dtype=np.bool_)
+    taken = np.zeros(m, dtype=np.bool_)
+    rel_next = rel_offsets[:-1].copy()
+    rel_end = rel_offsets[1:].copy()
+    # trace state
+    cpu_now = np.full(n, -1, dtype=np.int64)  # processor the task's job runs on now
+    cpu_last = np.full(n, -1, dtype=np.int64)  # processor the current job last ran on
+    seg_start = np.zeros(n, dtype=np.int64)
+    job_no = np.zeros(n, dtype=np.int64)
+    cpu_free = np.ones(m, dtype=np.bool_)
+    n_rel = 0
+    n_seg = 0
+    n_pre = 0
+    n_mig = 0
+
+    for i in range(n):
+        if mode == 0:
+            nr[i] = 0
+        elif mode == 1:
+            nr[i] = _next_release(i, -T[i], T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+        else:
+            nr[i] = _next_release(i, 0, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+
+    k = 0  # number of pending jobs
+    jobs = 0
+    t = 0
+    status = NO_MISS
+    miss_time = -1
+    miss_task = -1
+    while True:
+        # -- releases at t --------------------------------------------------------------------
+        if t < horizon:
+            for i in range(n):
+                if nr[i] == t:
+                    rem[i] = C[i]
+                    dl[i] = t + D[i]
+                    cpu_last[i] = -1
+                    # insert i keeping (deadline, index) order
+                    j = k
+                    while j > 0 and (dl[order[j - 1]] > dl[i] or (dl[order[j - 1]] == dl[i] and order[j - 1] > i)):
+                        order[j] = order[j - 1]
+                        j -= 1
+                    order[j] = i
+                    k += 1
+                    jobs += 1
+                    if record:
+                        job_no[i] += 1
+                        if n_rel >= release_log.shape[0]:
+                            status = OVERFLOW
+                            break
+                        release_log[n_rel, 0] = i
+                        release_log[n_rel, 1] = job_no[i] - 1
+                        release_log[n_rel, 2] = t
+                        release_log[n_rel, 3] = dl[i]
+                        n_rel += 1
+                    nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+            if status == OVERFLOW:
+                break
+        # -- who runs in [t, next event) ------------------------------------------------------
+        t_next = horizon if horizon > t else t
+        if k > 0 and dl[order[0]] < t_next:
+            t_next = dl[order[0]]
+        if global_policy:
+            top = k if k < m else m
+            for j in range(top):
+                i = order[j]
+                running[i] = True
+                if t + rem[i] < t_next:
+                    t_next = t + rem[i]
+            for j in range(top, k):
+                running[order[j]] = False
+        else:
+            for p in range(m):
+                taken[p] = False
+            for j in range(k):
+                i = order[j]
+                p = partition[i]
+                if taken[p]:
+                    running[i] = False
+                else:
+                    taken[p] = True
+                    running[i] = True
+                    if t + rem[i] < t_next:
+                        t_next = t + rem[i]
+        for i in range(n):
+            if nr[i] < t_next and nr[i] < horizon:
+                t_next = nr[i]
+        if record:
+            ok = _record_dispatch(
+                t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no,
+                cpu_free, segment_log, preempt_log, migrate_log, counts, n_seg, n_pre, n_mig,
+            )
+            if not ok:
+                status = OVERFLOW
+                break
+            n_seg = counts[1]
+            n_pre = counts[2]
+            n_mig = counts[3]
+        # -- advance to t_next ----------------------------------------------------------------
+        delta = t_next - t
+        j_out = 0
+        for j in range(k):
+            i = order[j]
+            if running[i]:
+                rem[i] -= delta
+            if rem[i] > 0:
+                order[j_out] = i
+                j_out += 1
+            else:
+                running[i] = False
+                if record:
+                    ok = _close_segment(i, t_next, cpu_now, seg_start, job_no, cpu_free, segment_log, counts)
+                    if not ok:
+                        status = OVERFLOW
+                        break
+        if status == OVERFLOW:
+            break
+        k = j_out
+        t = t_next
+        # -- deadline check: the pending job with the earliest deadline -----------------------
+        if k > 0 and dl[order[0]] <= t:
+            status = MISS
+            miss_time = dl[order[0]]
+            miss_task = order[0]
+            break
+        if t >= horizon:
+            break
+    if record and status != OVERFLOW:
+        for i in range(n):
+            if cpu_now[i] >= 0:
+                if not _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
+                    status = OVERFLOW
+                    break
+        counts[0] = n_rel
+    return status, jobs, miss_time, miss_task, t
+
+
+@njit(cache=True)
+def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):  # noqa: ANN001, ANN202
+    """End task ``i``'s running segment at ``t``; False if the log is full."""
+    p = cpu_now[i]
+    if p < 0:
+        return True
+    if t > seg_start[i]:
+        s = counts[1]
+        if s >= segment_log.shape[0]:
+            return False
+        segment_log[s, 0] = p
+        segment_log[s, 1] = i
+        segment_log[s, 2] = job_no[i] - 1
+        segment_log[s, 3] = seg_start[i]
+        segment_log[s, 4] = t
+        counts[1] = s + 1
+    cpu_now[i] = -1
+    cpu_free[p] = True
+    return True
+
+
+@njit(cache=True)
+def _record_dispatch(  # noqa: ANN202, PLR0913
+    t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no, cpu_free,
+    segment_log, preempt_log, migrate_log, counts, n_seg, n_pre, n_mig,
+):  # noqa: ANN001
+    """Give processors to the running jobs and log preemptions and migrations at ``t``.
+
+    A job that keeps running keeps its processor; a job that starts takes the lowest free
+    processor (global) or its own (partitioned). False if a log is full.
+    """
+    counts[1] = n_seg
+    counts[2] = n_pre
+    counts[3] = n_mig
+    # stop the jobs that lose their processor (preempted)
+    for i in range(n):
+        if cpu_now[i] >= 0 and not running[i]:
+            p = cpu_now[i]
+            if not _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
+                return False
+            if rem[i] > 0:
+                q = counts[2]
+                if q >= preempt_log.shape[0]:
+                    return False
+                preempt_log[q, 0] = t
+                preempt_log[q, 1] = i
+                preempt_log[q, 2] = job_no[i] - 1
+                preempt_log[q, 3] = p
+                counts[2] = q + 1
+    # start the jobs that gain one, lowest task index first
+    for i in range(n):
+        if running[i] and cpu_now[i] < 0:
+            if global_policy:
+                p = -1
+                if cpu_last[i] >= 0 and cpu_free[cpu_last[i]]:
+                    p = cpu_last[i]  # resume where it was, when possible (no needless migration)
+                else:
+                    for q in range(m):
+                        if cpu_free[q]:
+                            p = q
+                            break
+            else:
+                p = partition[i]
+            cpu_free[p] = False
+            cpu_now[i] = p
+            seg_start[i] = t
+            if cpu_last[i] >= 0 and cpu_last[i] != p:
+                q = counts[3]
+                if q >= migrate_log.shape[0]:
+                    return False
+                migrate_log[q, 0] = t
+                migrate_log[q, 1] = i
+                migrate_log[q, 2] = job_no[i] - 1
+                migrate_log[q, 3] = cpu_last[i]
+                migrate_log[q, 4] = p
+                counts[3] = q + 1
+            cpu_last[i] = p
+    return True

@@ -1,0 +1,152 @@
+"""The :class:`Trace` of one simulation run (see papers/simulator.md).
+
+A trace is immutable and holds plain read-only ``int64`` arrays, one row per event:
+
+* ``releases``: ``(task, job, release, deadline)`` — job ``j`` of task ``i`` is its ``j``-th
+  release, counted from 0;
+* ``segments``: ``(processor, task, job, start, end)`` — the job ran on the processor during
+  ``[start, end)``;
+* ``preemptions``: ``(time, task, job, processor)`` — the job lost its processor at ``time`` with
+  work left;
+* ``migrations``: ``(time, task, job, from_processor, to_processor)`` — the job resumed on
+  another processor than the one it last ran on.
+
+A run without recording (the fast path) has empty arrays and only counts jobs and finds the
+first miss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from rtsched.model import TaskSet
+
+__all__ = ["DeadlineMiss", "Trace"]
+
+
+@dataclass(frozen=True)
+class DeadlineMiss:
+    """The first deadline miss: job ``job`` of ``task`` still had ``remaining`` work at ``time``.
+
+    ``job`` and ``remaining`` are ``-1`` when the run did not record a trace.
+    """
+
+    time: int
+    task: int
+    job: int = -1
+    remaining: int = -1
+
+
+def _frozen(rows: NDArray[np.int64], width: int) -> NDArray[np.int64]:
+    out = np.array(rows, dtype=np.int64, copy=True).reshape(-1, width)
+    out.setflags(write=False)
+    return out
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What happened in one simulation run.
+
+    Attributes
+    ----------
+    taskset, m:
+        The simulated system.
+    policy:
+        ``"gedf"`` or ``"pedf"``.
+    partition:
+        Processor of each task under ``pedf``; ``None`` under ``gedf``.
+    arrivals:
+        ``"periodic"``, ``"sporadic"`` or ``"explicit"``.
+    horizon:
+        Jobs were released at ``t < horizon`` and deadlines ``<= horizon`` checked.
+    end_time:
+        Where the run stopped (the miss time, or the horizon).
+    jobs:
+        Number of jobs released.
+    miss:
+        The first deadline miss, or ``None``.
+    seed:
+        Seed of the sporadic arrivals (``None`` otherwise).
+    releases, segments, preemptions, migrations:
+        Event tables (see the module docstring); empty when the run did not record.
+    """
+
+    taskset: TaskSet
+    m: int
+    policy: str
+    partition: tuple[int, ...] | None
+    arrivals: str
+    horizon: int
+    end_time: int
+    jobs: int
+    miss: DeadlineMiss | None
+    seed: int | None = None
+    releases: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
+    segments: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5)), 5))
+    preemptions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
+    migrations: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5)), 5))
+
+    def __post_init__(self) -> None:
+        for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5)):
+            object.__setattr__(self, name, _frozen(getattr(self, name), width))
+
+    @property
+    def schedulable_so_far(self) -> bool:
+        """True if no deadline was missed up to :attr:`end_time` (a miss *proves* unschedulability)."""
+        return self.miss is None
+
+    @property
+    def recorded(self) -> bool:
+        """True if the event tables were recorded."""
+        return self.releases.shape[0] > 0 or self.jobs == 0
+
+    def release_times(self) -> list[list[int]]:
+        """Release times per task (recorded runs only), e.g. to replay the run."""
+        out: list[list[int]] = [[] for _ in range(self.taskset.n)]
+        for task, _job, release, _deadline in self.releases.tolist():
+            out[task].append(release)
+        return out
+
+    def executed(self, task: int, job: int) -> int:
+        """Ticks executed by one job (recorded runs only)."""
+        rows = self.segments[(self.segments[:, 1] == task) & (self.segments[:, 2] == job)]
+        return int((rows[:, 4] - rows[:, 3]).sum())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (event tables as lists of rows)."""
+        return {
+            "taskset": self.taskset.rows(),
+            "m": self.m,
+            "policy": self.policy,
+            "partition": None if self.partition is None else list(self.partition),
+            "arrivals": self.arrivals,
+            "seed": self.seed,
+            "horizon": self.horizon,
+            "end_time": self.end_time,
+            "jobs": self.jobs,
+            "miss": None
+            if self.miss is None
+            else {"time": self.miss.time, "task": self.miss.task, "job": self.miss.job, "remaining": self.miss.remaining},
+            "releases": self.releases.tolist(),
+            "segments": self.segments.tolist(),
+            "preemptions": self.preemptions.tolist(),
+            "migrations": self.migrations.tolist(),
+        }
+
+    def summary(self) -> str:
+        """One line: the outcome of the run."""
+        where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals"
+        if self.miss is None:
+            return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where})"
+        who = self.taskset.label(self.miss.task)
+        job = f" job {self.miss.job}" if self.miss.job >= 0 else ""
+        left = f" with {self.miss.remaining} tick(s) left" if self.miss.remaining >= 0 else ""
+        return f"deadline miss: {who}{job} at t={self.miss.time}{left} ({self.jobs} jobs, {where})"
+
+    def __str__(self) -> str:
+        return self.summary()

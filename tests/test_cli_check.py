@@ -1,0 +1,101 @@
+"""`rtsched check`: table, JSON, exit statuses and clear errors (no tracebacks)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rtsched.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "tasksets"
+
+
+def run(capsys, *args):
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_table_for_one_set(capsys):
+    status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2)
+    assert status == 0
+    assert "analysis" in out and "gfb" in out and "schedulable" in out
+
+
+def test_json_one_object_per_set(capsys, tmp_path):
+    f = tmp_path / "sets.jsonl"
+    f.write_text('[[2, 3, 3], [2, 3, 3], [2, 3, 3]]\n[[1, 3, 3], [1, 3, 3]]\n')
+    status, out, _ = run(capsys, "check", f, "-m", 2, "--tests", "gfb", "--json")
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert [x["index"] for x in lines] == [0, 1]
+    assert lines[0]["verdicts"] == {"gfb": False}
+    assert lines[1]["verdicts"] == {"gfb": True}
+    assert status == 1  # not every set is proven
+
+
+def test_exit_status_zero_when_all_proven(capsys, tmp_path):
+    f = tmp_path / "ok.txt"
+    f.write_text("1 3 3\n1 3 3\n")
+    assert run(capsys, "check", f, "-m", 2, "--tests", "gfb")[0] == 0
+
+
+def test_explain_shows_evidence(capsys):
+    status, out, _ = run(capsys, "check", EXAMPLES / "schedcat_readme.json", "-m", 3, "--tests", "gfb", "--explain")
+    assert status == 1
+    assert "total_density = 2" in out and "bound = 5/3" in out
+
+
+def test_json_explain_contains_results(capsys):
+    _, out, _ = run(capsys, "check", EXAMPLES / "dhall.txt", "-m", 2, "--tests", "gfb", "--json", "--explain")
+    obj = json.loads(out)
+    assert obj["results"][0]["analysis"] == "gfb"
+    assert obj["results"][0]["evidence"]["max_density"] == "10/11"
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expect"),
+    [
+        ("C,D\n1,2\n", "bad.csv", ["bad.csv", "T"]),
+        ("", "empty.txt", ["empty.txt"]),
+        ("1 2 abc\n", "nonnum.txt", ["nonnum.txt", "line 1", "T"]),
+        ("1 2 3\n0 2 3\n", "zero.txt", ["zero.txt", "line 2", "C"]),
+        ("1 2 3\n4 3 5\n", "cgtd.txt", ["cgtd.txt", "line 2", "C"]),
+        ("1 9 5\n", "dgtt.txt", ["dgtt.txt", "line 1", "D"]),
+        ("1 2 99999999999999999999\n", "big.txt", ["big.txt", "line 1", "T"]),
+        ('{"tasks": []}', "none.json", ["none.json"]),
+        ('{"tasks": 3}', "struct.json", ["struct.json"]),
+    ],
+)
+def test_malformed_inputs_exit_2_with_location(capsys, tmp_path, content, name, expect):
+    f = tmp_path / name
+    f.write_text(content)
+    status, out, err = run(capsys, "check", f, "-m", 2)
+    assert status == 2
+    assert "Traceback" not in err
+    for word in expect:
+        assert word in err, (word, err)
+
+
+def test_unknown_analysis_and_bad_m(capsys):
+    status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, "--tests", "gfb,nope")
+    assert status == 2 and "nope" in err
+    status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 0)
+    assert status == 2 and "m" in err
+
+
+def test_missing_file(capsys, tmp_path):
+    status, _, err = run(capsys, "check", tmp_path / "nothere.yaml", "-m", 2)
+    assert status == 2 and "nothere.yaml" in err
+
+
+def test_console_script_runs_as_a_process():
+    proc = subprocess.run(
+        [sys.executable, "-m", "rtsched.cli", "check", str(EXAMPLES / "dhall.txt"), "-m", "2", "--tests", "gfb"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "gfb" in proc.stdout
