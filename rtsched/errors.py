@@ -55,7 +55,7 @@ class InputError(RtschedError, ValueError):
         for key, value in where.items():
             if merged.get(key) is None:
                 merged[key] = value
-        return InputError(self.message, **merged)  # type: ignore[arg-type]
+        return type(self)(self.message, **merged)  # type: ignore[arg-type]
 
     def __str__(self) -> str:
         parts = []

@@ -1,0 +1,760 @@
+"""Read and write task sets: YAML, JSON, JSON lines, CSV and plain text.
+
+Formats
+-------
+``yaml`` (``.yaml``, ``.yml``) and ``json`` (``.json``)
+    The document is one task set or a list of task sets. A task set is an object
+    ``{"name": optional, "tasks": [...]}`` or a bare list of tasks; a task is ``[C, D, T]``,
+    ``[C, D, T, name]`` or ``{"C": .., "D": .., "T": .., "name": optional}``. A top-level
+    ``{"tasksets": [...]}`` is a list of task sets.
+
+    *One set or many?* A top-level list is a list of task sets when its **first** element looks
+    like a task set: an object with a ``"tasks"`` key, or a list that is empty or holds a list or
+    an object. Otherwise (a list of scalars such as ``[1, 2, 3]``, an object without ``"tasks"``,
+    a scalar) the first element is a task and the whole list is one task set. Every element is
+    then read as that kind, so a stray element gets an error naming it.
+``jsonl`` (``.jsonl``, ``.ndjson``)
+    One task set per non-blank line, in any one-set JSON form.
+``csv`` (``.csv``)
+    A header naming the columns ``C``, ``D``, ``T`` and optionally ``name`` and ``set`` (any
+    order, any case), then one task per row. Rows with the same integer ``set`` value form one
+    task set, in order of first appearance; without a ``set`` column the file is one set.
+``txt`` (``.txt``)
+    ``C D T [name]`` per line; ``#`` starts a comment; a line ``---`` separates task sets.
+
+Numbers are read from their text with :func:`int` / :class:`fractions.Fraction` syntax in every
+format (so ``1e3`` and ``1_000`` mean 1000 everywhere, ``0x10`` and booleans are refused).
+Without a time unit every value must be a whole number of ticks; with ``time_unit=u`` a value
+``x`` means ``x / u`` ticks and must be exactly a whole number (:meth:`TaskSet.from_real`).
+
+Every malformed input raises :class:`~rtsched.errors.InputError` whose message names the file,
+the line, the task set (when the file holds several), the task and the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import yaml
+
+from rtsched.errors import InputError
+from rtsched.model import FIELDS, DeadlineModel, TaskSet, _check_model
+
+__all__ = [
+    "FORMATS",
+    "detect_format",
+    "dumps",
+    "loads",
+    "read_taskset",
+    "read_tasksets",
+    "write_tasksets",
+]
+
+#: The formats understood by :func:`loads` and :func:`dumps`.
+FORMATS = ("yaml", "json", "jsonl", "csv", "txt")
+
+_EXTENSIONS = {
+    "yaml": "yaml",
+    "yml": "yaml",
+    "json": "json",
+    "jsonl": "jsonl",
+    "ndjson": "jsonl",
+    "csv": "csv",
+    "txt": "txt",
+}
+_CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "set": "set"}
+_YAML_KINDS = {
+    "tag:yaml.org,2002:bool": "bool",
+    "tag:yaml.org,2002:null": "null",
+    "tag:yaml.org,2002:int": "num",
+    "tag:yaml.org,2002:float": "num",
+}
+_NO_TASKS = "found no tasks in the file"
+
+
+# -- intermediate representation -----------------------------------------------------------------
+class _Scalar(NamedTuple):
+    kind: str  # "num", "str", "bool" or "null"
+    text: str
+
+
+class _Node(NamedTuple):
+    """A parsed JSON/YAML value: dict[str, _Node], list[_Node] or _Scalar, with its line."""
+
+    value: Any
+    line: int | None
+
+
+class _RawTask(NamedTuple):
+    values: tuple[_Scalar, ...]  # C, D, T as written
+    name: str | None
+    line: int | None
+    lines: tuple[int | None, ...]  # line of C, D, T
+
+    def line_of(self, field: str | None) -> int | None:
+        line = self.lines[FIELDS.index(field)] if field in FIELDS else None
+        return self.line if line is None else line
+
+
+class _RawSet(NamedTuple):
+    tasks: list[_RawTask]
+    name: str | None
+    line: int | None
+
+
+class _Num(str):
+    """A JSON number, kept as its text."""
+
+
+class _Pairs(list):
+    """A JSON object, kept as its list of pairs so that duplicate keys can be reported."""
+
+
+# -- shared helpers ------------------------------------------------------------------------------
+def _check_format(fmt: str) -> str:
+    key = _EXTENSIONS.get(str(fmt).lower().lstrip("."))
+    if key is None:
+        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return key
+
+
+def _parse_unit(time_unit: Any) -> str | None:
+    """Check a time unit; return it as text (as written, for messages) or None."""
+    if time_unit is None:
+        return None
+    text = str(time_unit).strip()
+    try:
+        if isinstance(time_unit, bool) or Fraction(text) <= 0:
+            raise ValueError
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"invalid time unit {time_unit!r}; give a positive number such as 0.001") from None
+    return text
+
+
+def _unit_hint(denominator: int) -> str:
+    exact = Decimal(1) / Decimal(denominator)
+    return str(exact) if Fraction(exact) == Fraction(1, denominator) else f"1/{denominator}"
+
+
+def _number(value: _Scalar, unit: str | None) -> int | str:
+    """Check one written value; return it as an int (no unit) or as its text (unit given)."""
+    text = value.text.strip()
+    if value.kind == "bool":
+        raise InputError(f"{text} is a boolean, not a number")
+    if value.kind == "null" or not text:
+        raise InputError("the value is missing")
+    if len(text) > 100:
+        raise InputError(f"{text[:20]!r}... is too long for a time value ({len(text)} characters)")
+    try:
+        number = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        finite = text.lower().lstrip("+-.") not in ("nan", "inf", "infinity")
+        raise InputError(f"{text!r} is not a {'' if finite else 'finite '}number") from None
+    if unit is None and number.denominator != 1:
+        hint = _unit_hint(number.denominator)
+        raise InputError(
+            f"{text} is not a whole number of ticks; give a time unit to convert real-valued times, "
+            f"e.g. --time-unit {hint} (time_unit={hint!r})"
+        )
+    return text if unit is not None else int(number)
+
+
+def _task_index(task: int | str | None) -> int | None:
+    return None if task is None else int(str(task).split()[0])
+
+
+def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> TaskSet:
+    """Build a TaskSet from written values; every error gets the line of the offending value."""
+    rows = []
+    for i, task in enumerate(raw.tasks):
+        row: list[Any] = []
+        for field, value in zip(FIELDS, task.values, strict=True):
+            try:
+                row.append(_number(value, unit))
+            except InputError as err:
+                raise err.located(line=task.line_of(field), task=i, field=field) from None
+        rows.append((*row, task.name))
+    try:
+        if unit is None:
+            return TaskSet.from_tasks(rows, name=raw.name, deadlines=deadlines)
+        return TaskSet.from_real(rows, unit, rounding="exact", name=raw.name, deadlines=deadlines)
+    except InputError as err:
+        i = _task_index(err.task)
+        raise err.located(line=raw.line if i is None else raw.tasks[i].line_of(err.field)) from None
+
+
+def _flat_task(cells: Sequence[str], name: str | None, line: int) -> _RawTask:
+    """A task of a line-based format (CSV, txt): all values on one line."""
+    return _RawTask(tuple(_Scalar("str", c) for c in cells), name or None, line, (line,) * 3)
+
+
+def _build(items: Sequence[Any], parse: Callable[[Any], _RawSet], deadlines: DeadlineModel, unit: str | None) -> list[TaskSet]:
+    """Parse and build each task set, adding the set index to errors when there are several."""
+    if not items:
+        raise InputError(_NO_TASKS)
+    out = []
+    for s, item in enumerate(items):
+        try:
+            out.append(_make_taskset(parse(item), deadlines, unit))
+        except InputError as err:
+            raise err.located(set_index=s if len(items) > 1 else None) from None
+    return out
+
+
+# -- JSON and YAML -------------------------------------------------------------------------------
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing aliases (they allow cycles and exponential expansion)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not supported", mark)
+        return super().compose_node(parent, index)
+
+
+def _put(out: dict[str, _Node], key: str, value: _Node, line: int | None) -> None:
+    if key in out:
+        raise InputError(f"duplicate key {key!r}", line=line, field=key)
+    out[key] = value
+
+
+def _from_yaml(node: yaml.Node) -> _Node:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, _Node] = {}
+        for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                raise InputError("keys must be plain strings", line=key.start_mark.line + 1)
+            _put(out, key.value, _from_yaml(value), key.start_mark.line + 1)
+        return _Node(out, line)
+    if isinstance(node, yaml.SequenceNode):
+        return _Node([_from_yaml(item) for item in node.value], line)
+    return _Node(_Scalar(_YAML_KINDS.get(node.tag, "str"), node.value), line)
+
+
+def _from_json(value: Any, ynode: yaml.Node | None, line: int | None) -> _Node:
+    """Convert a decoded JSON value; lines come from the same text composed as YAML, if it matched."""
+    here = ynode.start_mark.line + 1 if ynode is not None else line
+    if isinstance(value, _Pairs):
+        pairs = ynode.value if isinstance(ynode, yaml.MappingNode) else []
+        ymap = {k.value: v for k, v in pairs if isinstance(k, yaml.ScalarNode)}
+        out: dict[str, _Node] = {}
+        for key, item in value:
+            sub = ymap.get(key)
+            _put(out, key, _from_json(item, sub, line), here if sub is None else sub.start_mark.line + 1)
+        return _Node(out, here)
+    if isinstance(value, list):
+        ok = isinstance(ynode, yaml.SequenceNode) and len(ynode.value) == len(value)
+        return _Node([_from_json(v, ynode.value[j] if ok else None, line) for j, v in enumerate(value)], here)
+    if isinstance(value, bool):
+        return _Node(_Scalar("bool", "true" if value else "false"), here)
+    if value is None:
+        return _Node(_Scalar("null", "null"), here)
+    return _Node(_Scalar("num" if isinstance(value, _Num) else "str", value), here)
+
+
+def _json_node(text: str, line: int | None = None) -> _Node:
+    """Decode JSON; ``line`` is the line of a one-line document (JSON lines), else lines are found."""
+    try:
+        value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num, object_pairs_hook=_Pairs)
+    except json.JSONDecodeError as err:
+        raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", line=line or err.lineno) from None
+    ynode = None
+    if line is None:
+        try:  # JSON is YAML, except for tab indentation (raw tabs cannot occur in JSON strings)
+            ynode = yaml.compose(text.replace("\t", " "), Loader=_Loader)
+        except (yaml.YAMLError, RecursionError):
+            pass
+    return _from_json(value, ynode, line)
+
+
+def _describe(node: _Node) -> str:
+    if isinstance(node.value, dict):
+        return "an object"
+    if isinstance(node.value, list):
+        return f"a list of {len(node.value)} items"
+    kind, text = node.value
+    return {"num": f"the number {text}", "str": f"the string {text!r}"}.get(kind, text)
+
+
+def _check_keys(node: _Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
+    for key in node.value:
+        if key not in allowed:
+            raise InputError(f"unknown key {key!r} (expected {', '.join(allowed)})", line=node.line, field=key, **where)
+    for key in required:
+        if key not in node.value:
+            raise InputError(f"missing key {key!r}", line=node.line, field=key, **where)
+
+
+def _is_set_like(node: _Node) -> bool:
+    if isinstance(node.value, dict):
+        return "tasks" in node.value
+    return isinstance(node.value, list) and (
+        not node.value or any(not isinstance(item.value, _Scalar) for item in node.value)
+    )
+
+
+def _doc_sets(root: _Node) -> list[_Node]:
+    """The task sets of a document (see the module docstring for the one-set/many-sets rule)."""
+    value = root.value
+    if isinstance(value, dict) and "tasksets" in value:
+        _check_keys(root, ["tasksets"], [])
+        sets = value["tasksets"]
+        if not isinstance(sets.value, list):
+            raise InputError(f"'tasksets' must be a list, got {_describe(sets)}", line=sets.line)
+        return sets.value
+    if isinstance(value, list) and value and _is_set_like(value[0]):
+        return value
+    if isinstance(value, dict | list):
+        return [root]
+    raise InputError(f"expected a task set or a list of task sets, got {_describe(root)}", line=root.line)
+
+
+def _text(node: _Node | None, **where: Any) -> str | None:
+    if node is None or (isinstance(node.value, _Scalar) and node.value.kind == "null"):
+        return None
+    if not isinstance(node.value, _Scalar):
+        raise InputError(f"a name must be a string, got {_describe(node)}", line=node.line, field="name", **where)
+    return node.value.text
+
+
+def _node_task(node: _Node, i: int) -> _RawTask:
+    value = node.value
+    if isinstance(value, dict):
+        _check_keys(node, [*FIELDS, "name"], FIELDS, task=i)
+        cells, name = [value[f] for f in FIELDS], value.get("name")
+    elif isinstance(value, list):
+        if len(value) not in (3, 4):
+            raise InputError(f"expected [C, D, T] or [C, D, T, name], got {len(value)} values", line=node.line, task=i)
+        cells, name = value[:3], value[3] if len(value) == 4 else None
+    else:
+        raise InputError(f"expected a task [C, D, T] or {{C: .., D: .., T: ..}}, got {_describe(node)}", line=node.line, task=i)
+    for field, cell in zip(FIELDS, cells, strict=True):
+        if not isinstance(cell.value, _Scalar):
+            raise InputError(f"expected a number, got {_describe(cell)}", line=cell.line, task=i, field=field)
+    return _RawTask(tuple(c.value for c in cells), _text(name, task=i), node.line, tuple(c.line for c in cells))
+
+
+def _node_set(node: _Node) -> _RawSet:
+    value, name = node.value, None
+    if isinstance(value, dict):
+        _check_keys(node, ["name", "tasks"], ["tasks"])
+        name, tasks = _text(value.get("name")), value["tasks"]
+        if not isinstance(tasks.value, list):
+            raise InputError(f"'tasks' must be a list, got {_describe(tasks)}", line=tasks.line, field="tasks")
+        value = tasks.value
+    elif not isinstance(value, list):
+        raise InputError(f"expected a task set (a list of tasks or an object with 'tasks'), got {_describe(node)}", line=node.line)
+    return _RawSet([_node_task(t, i) for i, t in enumerate(value)], name, node.line)
+
+
+def _jsonl_set(item: tuple[int, str]) -> _RawSet:
+    line, text = item
+    node = _json_node(text, line)
+    sets = _doc_sets(node)
+    if len(sets) != 1 or sets[0] is not node:
+        raise InputError("each line must hold exactly one task set", line=line)
+    return _node_set(node)
+
+
+# -- the formats: each returns the items to build and how to parse one item into a raw set ---------
+def _parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        what = ", ".join(str(p) for p in (getattr(err, "context", None), getattr(err, "problem", None)) if p)
+        where = f" (column {mark.column + 1})" if mark else ""
+        raise InputError(f"invalid YAML: {what or err}{where}", line=mark.line + 1 if mark else None) from None
+    return ([] if root is None else _doc_sets(_from_yaml(root))), _node_set
+
+
+def _parse_json(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    return _doc_sets(_json_node(text)), _node_set
+
+
+def _parse_jsonl(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    return [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()], _jsonl_set
+
+
+def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows, start = [], 1
+    try:
+        for cells in reader:
+            if any(c.strip() for c in cells):
+                rows.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as err:
+        raise InputError(f"invalid CSV: {err}", line=reader.line_num) from None
+    if not rows:
+        return [], _identity
+    head_line, header = rows[0]
+    cols: dict[str, int] = {}
+    for j, cell in enumerate(header):
+        key = _CSV_COLUMNS.get(cell.strip().lower())
+        if key is None:
+            raise InputError(
+                f"unknown column {cell.strip()!r}; the first row must be a header such as C,D,T[,name][,set]",
+                line=head_line,
+                field=cell.strip(),
+            )
+        if key in cols:
+            raise InputError(f"duplicate column {key}", line=head_line, field=key)
+        cols[key] = j
+    for field in FIELDS:
+        if field not in cols:
+            raise InputError(f"missing column {field} (the header must name C, D and T)", line=head_line, field=field)
+    groups: dict[int, _RawSet] = {}
+    for line, cells in rows[1:]:
+        if len(cells) != len(header):
+            raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
+        key = 0
+        if "set" in cols:
+            try:
+                key = int(cells[cols["set"]])
+            except ValueError:
+                raise InputError(f"{cells[cols['set']]!r} is not an integer set number", line=line, field="set") from None
+        name = cells[cols["name"]] if "name" in cols else None
+        groups.setdefault(key, _RawSet([], None, line)).tasks.append(_flat_task([cells[cols[f]] for f in FIELDS], name, line))
+    return list(groups.values()), _identity
+
+
+def _identity(raw: _RawSet) -> _RawSet:
+    return raw
+
+
+def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    segments: list[tuple[int, list[tuple[int, list[str]]]]] = [(1, [])]
+    for n, line in enumerate(text.split("\n"), 1):
+        content = line.split("#", 1)[0].strip()
+        if content == "---":
+            segments.append((n, []))
+        elif content:
+            segments[-1][1].append((n, content.split()))
+    return (segments if any(entries for _, entries in segments) else []), _txt_set
+
+
+def _txt_set(segment: tuple[int, list[tuple[int, list[str]]]]) -> _RawSet:
+    start, entries = segment
+    tasks = []
+    for i, (line, tokens) in enumerate(entries):
+        if len(tokens) not in (3, 4):
+            raise InputError(f"expected 'C D T' or 'C D T name', got {len(tokens)} values", line=line, task=i)
+        tasks.append(_flat_task(tokens[:3], tokens[3] if len(tokens) == 4 else None, line))
+    return _RawSet(tasks, None, start)
+
+
+_PARSERS = {"yaml": _parse_yaml, "json": _parse_json, "jsonl": _parse_jsonl, "csv": _parse_csv, "txt": _parse_txt}
+
+
+# -- writers -------------------------------------------------------------------------------------
+def _task_docs(ts: TaskSet) -> list[Any]:
+    return [[c, d, t] if nm is None else {"C": c, "D": d, "T": t, "name": nm} for c, d, t, nm in ts]
+
+
+def _set_doc(ts: TaskSet) -> dict[str, Any]:
+    return ({} if ts.name is None else {"name": ts.name}) | {"tasks": _task_docs(ts)}
+
+
+def _dump_yaml(sets: list[TaskSet]) -> str:
+    doc = _set_doc(sets[0]) if len(sets) == 1 else [_set_doc(ts) for ts in sets]
+    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
+
+
+def _dump_json(sets: list[TaskSet]) -> str:
+    def one(ts: TaskSet, pad: str) -> str:
+        head = "" if ts.name is None else f'"name": {json.dumps(ts.name, ensure_ascii=False)}, '
+        rows = f",\n{pad}  ".join(json.dumps(t, ensure_ascii=False) for t in _task_docs(ts))
+        return f'{{{head}"tasks": [\n{pad}  {rows}\n{pad}]}}'
+
+    if len(sets) == 1:
+        return one(sets[0], "") + "\n"
+    return "[\n" + ",\n".join("  " + one(ts, "  ") for ts in sets) + "\n]\n"
+
+
+def _dump_jsonl(sets: list[TaskSet]) -> str:
+    return "".join(json.dumps(_set_doc(ts), ensure_ascii=False, separators=(",", ":")) + "\n" for ts in sets)
+
+
+def _dump_csv(sets: list[TaskSet]) -> str:
+    named = any(ts.names is not None for ts in sets)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*FIELDS, *(["name"] if named else []), *(["set"] if len(sets) > 1 else [])])
+    for s, ts in enumerate(sets):
+        for c, d, t, nm in ts:
+            writer.writerow([c, d, t, *([nm or ""] if named else []), *([s] if len(sets) > 1 else [])])
+    return out.getvalue()
+
+
+def _dump_txt(sets: list[TaskSet]) -> str:
+    blocks = []
+    for s, ts in enumerate(sets):
+        lines = []
+        for i, (c, d, t, nm) in enumerate(ts):
+            if nm is not None and (nm.split() != [nm] or "#" in nm):
+                raise InputError(
+                    f"task name {nm!r} cannot be written in txt format (it holds whitespace or '#'); "
+                    "use yaml, json or csv",
+                    set_index=s if len(sets) > 1 else None,
+                    task=i,
+                    field="name",
+                )
+            lines.append(f"{c} {d} {t}" + ("" if nm is None else f" {nm}"))
+        blocks.append("\n".join(lines) + "\n")
+    return "---\n".join(blocks)
+
+
+_WRITERS = {"yaml": _dump_yaml, "json": _dump_json, "jsonl": _dump_jsonl, "csv": _dump_csv, "txt": _dump_txt}
+
+
+# -- public API ----------------------------------------------------------------------------------
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """Tell the format of a file from its extension.
+
+    Parameters
+    ----------
+    path:
+        The file name; ``"-"`` (standard input) has no extension, so it is refused.
+
+    Returns
+    -------
+    str
+        One of :data:`FORMATS`.
+
+    Raises
+    ------
+    InputError
+        If the extension is not one of ``.yaml .yml .json .jsonl .ndjson .csv .txt``.
+    """
+    name = os.fsdecode(path)
+    if name == "-":
+        raise InputError(f"give the format of standard input (one of {', '.join(FORMATS)})", file="<stdin>")
+    ext = os.path.splitext(name)[1].lower().lstrip(".")
+    if ext not in _EXTENSIONS:
+        raise InputError(
+            f"cannot tell the format from the extension {('.' + ext) if ext else '(none)'}; "
+            f"give the format (one of {', '.join(FORMATS)})",
+            file=name,
+        )
+    return _EXTENSIONS[ext]
+
+
+def loads(
+    text: str,
+    format: str,
+    *,
+    source: str = "<string>",
+    deadlines: DeadlineModel = "constrained",
+    time_unit: Any = None,
+) -> list[TaskSet]:
+    """Parse task sets from text.
+
+    Parameters
+    ----------
+    text:
+        The document.
+    format:
+        One of :data:`FORMATS` (``"yml"`` and ``"ndjson"`` are accepted as aliases).
+    source:
+        Name of the document, used in error messages.
+    deadlines:
+        Deadline model passed to :class:`~rtsched.TaskSet` (``"constrained"``, ``"implicit"``
+        or ``"arbitrary"``).
+    time_unit:
+        ``None``: every value must be a whole number of ticks. A positive number or numeric string
+        ``u``: one tick is ``u`` file units; values are converted exactly.
+
+    Returns
+    -------
+    list of TaskSet
+        At least one task set, in file order.
+
+    Raises
+    ------
+    InputError
+        For any malformed input; the message names the source, line, task set, task and field.
+    """
+    fmt = _check_format(format)
+    _check_model(deadlines)
+    unit = _parse_unit(time_unit)
+    try:
+        if not text.strip():
+            raise InputError("the file is empty")
+        items, parse = _PARSERS[fmt](text)
+        return _build(items, parse, deadlines, unit)
+    except InputError as err:
+        raise err.located(file=source) from None
+    except RecursionError:
+        raise InputError("the document is nested too deeply", file=source) from None
+
+
+def _read_text(path: str | os.PathLike[str], source: str) -> str:
+    try:
+        if source == "<stdin>":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:
+                return sys.stdin.read()
+            data = stream.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as err:
+        line = err.object.count(b"\n", 0, err.start) + 1
+        raise InputError(
+            f"the file is not UTF-8 text (byte {err.object[err.start]:#04x} at offset {err.start})",
+            file=source,
+            line=line,
+        ) from None
+    except OSError as err:
+        raise InputError(f"cannot read the file: {err.strerror or err}", file=source) from None
+
+
+def read_tasksets(
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    deadlines: DeadlineModel = "constrained",
+    time_unit: Any = None,
+) -> list[TaskSet]:
+    """Read the task sets of a file.
+
+    Parameters
+    ----------
+    path:
+        The file, or ``"-"`` for standard input (then ``format`` is required).
+    format:
+        One of :data:`FORMATS`; by default told from the extension (:func:`detect_format`).
+    deadlines, time_unit:
+        As for :func:`loads`.
+
+    Returns
+    -------
+    list of TaskSet
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is malformed; the message says where.
+    """
+    stdin = isinstance(path, str) and path == "-"
+    source = "<stdin>" if stdin else os.fsdecode(path)
+    fmt = _check_format(format) if format else detect_format(path)
+    return loads(_read_text(path, source), fmt, source=source, deadlines=deadlines, time_unit=time_unit)
+
+
+def read_taskset(path: str | os.PathLike[str], **kw: Any) -> TaskSet:
+    """Read a file that holds exactly one task set.
+
+    Parameters
+    ----------
+    path:
+        As for :func:`read_tasksets`.
+    **kw:
+        ``format``, ``deadlines`` and ``time_unit``, as for :func:`read_tasksets`.
+
+    Returns
+    -------
+    TaskSet
+
+    Raises
+    ------
+    InputError
+        If the file is malformed or holds more than one task set.
+    """
+    sets = read_tasksets(path, **kw)
+    if len(sets) != 1:
+        source = "<stdin>" if path == "-" else os.fsdecode(path)
+        raise InputError(f"expected one task set, found {len(sets)}", file=source)
+    return sets[0]
+
+
+def dumps(tasksets: TaskSet | Sequence[TaskSet], format: str) -> str:
+    """Write task sets as text that :func:`loads` reads back to equal sets.
+
+    Parameters
+    ----------
+    tasksets:
+        One task set or a sequence of them.
+    format:
+        One of :data:`FORMATS`. ``csv`` and ``txt`` do not keep set names; ``txt`` cannot hold
+        task names with whitespace or ``#``.
+
+    Returns
+    -------
+    str
+        The document (deterministic for given sets).
+
+    Raises
+    ------
+    InputError
+        If there is no task set or a task name cannot be written in the format.
+    """
+    fmt = _check_format(format)
+    sets = [tasksets] if isinstance(tasksets, TaskSet) else list(tasksets)
+    if not sets:
+        raise InputError("no task sets to write")
+    if not all(isinstance(ts, TaskSet) for ts in sets):
+        raise TypeError("dumps() takes a TaskSet or a sequence of TaskSet")
+    return _WRITERS[fmt](sets)
+
+
+def write_tasksets(
+    path: str | os.PathLike[str],
+    tasksets: TaskSet | Sequence[TaskSet],
+    *,
+    format: str | None = None,
+) -> None:
+    """Write task sets to a file atomically (a temporary file in the same folder, then a rename).
+
+    Parameters
+    ----------
+    path:
+        The file, or ``"-"`` for standard output (then ``format`` is required).
+    tasksets:
+        One task set or a sequence of them.
+    format:
+        One of :data:`FORMATS`; by default told from the extension.
+
+    Raises
+    ------
+    InputError
+        If the format is unknown, a name cannot be written, or the file cannot be written.
+    """
+    stdout = isinstance(path, str) and path == "-"
+    fmt = _check_format(format) if format else detect_format(path)
+    text = dumps(tasksets, fmt)
+    if stdout:
+        sys.stdout.write(text)
+        return
+    target = os.fsdecode(path)
+    tmp = None
+    try:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except FileNotFoundError:
+            mode = 0o644
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(target)), prefix=".rtsched-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except OSError as err:
+        raise InputError(f"cannot write the file: {err.strerror or err}", file=target) from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
