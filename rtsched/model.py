@@ -51,8 +51,12 @@ class Task(NamedTuple):
     name: str | None = None
 
 
-def _readonly_int64(values: ArrayLike) -> NDArray[np.int64]:
-    out = np.array(values, dtype=np.int64, copy=True, order="C")
+def _readonly_int64(values: ArrayLike, copy: bool = True) -> NDArray[np.int64]:
+    """A read-only C-contiguous int64 array; ``copy=False`` adopts a suitable array as it is."""
+    if copy:
+        out = np.array(values, dtype=np.int64, copy=True, order="C")
+    else:
+        out = np.ascontiguousarray(values, dtype=np.int64)
     out.setflags(write=False)
     return out
 
@@ -505,12 +509,13 @@ class TaskSetBatch:
         *,
         deadlines: DeadlineModel = "constrained",
         validate: bool = True,
+        copy: bool = True,
     ) -> None:
         deadlines = _check_model(deadlines)
-        self._C = _readonly_int64(C)
-        self._D = _readonly_int64(D)
-        self._T = _readonly_int64(T)
-        self._offsets = _readonly_int64(offsets)
+        self._C = _readonly_int64(C, copy)
+        self._D = _readonly_int64(D, copy)
+        self._T = _readonly_int64(T, copy)
+        self._offsets = _readonly_int64(offsets, copy)
         self._deadlines: DeadlineModel = deadlines
         if validate:
             self._validate()
@@ -534,6 +539,25 @@ class TaskSetBatch:
             raise TaskError(err.message, set_index=s, task=flat - int(off[s]), field=err.field) from None
 
     # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def adopt(
+        cls,
+        C: NDArray[np.int64],
+        D: NDArray[np.int64],
+        T: NDArray[np.int64],
+        offsets: NDArray[np.int64],
+        *,
+        deadlines: DeadlineModel = "constrained",
+        validate: bool = True,
+    ) -> TaskSetBatch:
+        """Build a batch that takes ownership of freshly made arrays without copying them.
+
+        C-contiguous int64 arrays are used as they are and made read-only (others are converted).
+        The caller must not keep writable views of them. Generators use this to avoid copying
+        hundreds of megabytes per million sets.
+        """
+        return cls(C, D, T, offsets, deadlines=deadlines, validate=validate, copy=False)
+
     @classmethod
     def from_tasksets(cls, tasksets: Iterable[TaskSet], *, deadlines: DeadlineModel | None = None) -> TaskSetBatch:
         """Pack task sets into one batch (names are not kept)."""

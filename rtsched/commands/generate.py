@@ -1,0 +1,91 @@
+"""``rtsched generate``: write random integer task sets to a file (see :mod:`rtsched.generators`).
+
+The generators and their sources are documented in ``papers/`` (UUniFast, UUniFast-Discard,
+RandFixedSum, ConvolutionalFixedSum, the automotive period shares). The output is a function of
+the options only: the same ``--seed`` gives a byte-identical file.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import numpy as np
+import typer
+
+from rtsched.errors import InputError
+from rtsched.generators import generate_batch, parse_deadlines, parse_periods, parse_utilizations
+from rtsched.io import FORMATS, write_tasksets
+
+__all__ = ["register"]
+
+
+def generate_command(
+    n: Annotated[int, typer.Option("--n", help="Tasks per set.")],
+    utilization: Annotated[float, typer.Option("--utilization", help="Target total utilization U (before rounding).")],
+    utilizations: Annotated[
+        str, typer.Option("--utilizations", help="uunifast, uunifast-discard, randfixedsum or cfs.")
+    ] = "uunifast",
+    periods: Annotated[
+        str,
+        typer.Option(
+            "--periods",
+            help="log-uniform:LO:HI[:G], uniform:LO:HI, choice:V1,V2,...[:W1,W2,...] or automotive[:TICKS_PER_MS].",
+        ),
+    ] = "log-uniform:10:1000",
+    deadlines: Annotated[
+        str, typer.Option("--deadlines", help="implicit, uniform or uniform:X (D in [C+X(T-C), T]).")
+    ] = "implicit",
+    umax: Annotated[float, typer.Option("--umax", help="Largest task utilization (not for uunifast).")] = 1.0,
+    count: Annotated[int, typer.Option("--count", help="Number of task sets.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random generator (numpy default_rng).")] = 0,
+    output: Annotated[str, typer.Option("-o", "--output", help="Output file, or - for standard output.")] = "-",
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension; jsonl on stdout)."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the utilization summary.")] = False,
+) -> int:
+    """Generate random integer task sets (C, D, T) and write them to a file.
+
+    C = round(u * T) (half to even), at least 1 and at most T; D is drawn after rounding, so
+    C <= D <= T. The realised utilization of the sets is printed on standard error.
+    """
+    # Check every option before drawing anything, so that errors name the option.
+    parse_utilizations(utilizations)
+    parse_periods(periods)
+    parse_deadlines(deadlines)
+    if n < 1:
+        raise InputError(f"must be a positive number of tasks, got {n}", field="--n")
+    if count < 1:
+        raise InputError(f"must be a positive number of task sets, got {count}", field="--count")
+    if seed < 0:
+        raise InputError(f"must be a non-negative integer, got {seed}", field="--seed")
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}", field="--format")
+    rng = np.random.default_rng(seed)
+    generated = generate_batch(
+        rng,
+        n=n,
+        utilization=utilization,
+        size=count,
+        utilizations=utilizations,
+        periods=periods,
+        deadlines=deadlines,
+        umax=umax,
+    )
+    if fmt is None and output == "-":
+        fmt = "jsonl"
+    write_tasksets(output, list(generated.batch), format=fmt)
+    if not quiet:
+        realized = generated.realized_utilization
+        typer.echo(
+            f"rtsched: wrote {count} task set(s) of {n} tasks to {output}; target U = {utilization}, "
+            f"realised U mean {realized.mean():.6g} (min {realized.min():.6g}, max {realized.max():.6g})",
+            err=True,
+        )
+    raise typer.Exit(0)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``generate`` to the CLI."""
+    app.command("generate")(generate_command)
