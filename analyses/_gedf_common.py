@@ -1,0 +1,141 @@
+"""Integer workload and interference bounds shared by the global EDF analyses (private module).
+
+Each bound exists twice: a readable Python-int version for the exact references and an
+``@njit`` version for the kernels. Both are written for *integer time* and for constrained
+deadlines (``C <= D <= T``). The symbols follow the papers (see ``papers/bcl2005.md`` and
+``papers/bertogna-cirinei2007.md``):
+
+- ``bcl_workload``: the BCL workload of τi in a window of length D_k whose last deadline
+  coincides with the window end, ``N_i C_i + min(C_i, max(0, D_k − N_i T_i))`` with
+  ``N_i = ⌊(D_k − D_i)/T_i⌋ + 1`` (Bertogna, Cirinei, Lipari, ECRTS 2005; the β_i of the BCL
+  test is this workload divided by D_k);
+- ``edf_interference_bound``: the EDF-specific bound on the interference of τi on a job of τk
+  when τi's jobs finish at least S_i before their deadlines,
+  ``⌊D_k/T_i⌋ C_i + min(C_i, max(0, D_k mod T_i − S_i))`` (BCL, IEEE TPDS 2009, Eq. (17);
+  Bertogna & Cirinei, RTSS 2007, Eq. (5)/(9) — numbering as cited by SchedCAT);
+- ``carry_in_workload``: the work-conserving workload bound of τi in a window of length L when
+  its jobs finish at least S_i before their deadlines,
+  ``N C_i + min(C_i, L + D_i − C_i − S_i − N T_i)`` with ``N = ⌊(L + D_i − C_i − S_i)/T_i⌋``
+  (RTSS 2007, Eq. (4)/(8); TPDS 2009, Eq. (14)–(15)).
+
+Overflow: with every time value ≤ 2**31 − 1 and 0 ≤ S_i ≤ D_i − C_i, each bound is at most
+D_k + C_i ≤ 2**32 (respectively L + D_i ≤ 2**32), so one bound always fits in int64; sums over
+at most 2**16 tasks of terms clipped to ≤ 2**31 stay below 2**47.
+
+Numba's cache does not see edits here from the importing modules: clear ``NUMBA_CACHE_DIR``
+after editing this file.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numba
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "bcl_workload",
+    "bcl_workload_nb",
+    "carry_in_workload",
+    "carry_in_workload_nb",
+    "chunk_count",
+    "edf_interference_bound",
+    "edf_interference_bound_nb",
+    "edf_interference_sum_nb",
+    "floor_div_nb",
+    "rta_interference_sum_nb",
+    "show_fraction",
+]
+
+
+def bcl_workload(C_i: int, D_i: int, T_i: int, D_k: int) -> int:
+    """D_k · β_i: the BCL workload of τi in a window of length D_k (ECRTS 2005, β_i)."""
+    N_i = (D_k - D_i) // T_i + 1  # ≥ 0 because D_i ≤ T_i (Python floor division)
+    return N_i * C_i + min(C_i, max(0, D_k - N_i * T_i))
+
+
+def edf_interference_bound(C_i: int, T_i: int, S_i: int, D_k: int) -> int:
+    """EDF interference bound of τi on τk with slack S_i (TPDS 2009 Eq. (17), RTSS 2007 Eq. (5))."""
+    jobs = D_k // T_i
+    return jobs * C_i + min(C_i, max(0, D_k - jobs * T_i - S_i))
+
+
+def carry_in_workload(C_i: int, D_i: int, T_i: int, S_i: int, L: int) -> int:
+    """Workload of τi in a window of length L with slack S_i (RTSS 2007 Eq. (4), TPDS Eq. (14))."""
+    span = L + D_i - C_i - S_i  # ≥ L ≥ 0 because S_i ≤ D_i − C_i
+    jobs = span // T_i
+    return jobs * C_i + min(C_i, span - jobs * T_i)
+
+
+@njit(cache=True, inline="always")
+def floor_div_nb(a, b):  # noqa: ANN001, ANN201 - numba
+    """⌊a / b⌋ for 0 ≤ a, 0 < b, a + b < 2**53, through one float division (exact).
+
+    Why exact: a and b are exact doubles; if a = q b + r with 0 ≤ r < b, the gap between a/b
+    and q + 1 is (b − r)/b ≥ 1/b, larger than the rounding error (q + 1)·2**−53 of the division
+    whenever b (q + 1) ≤ a + b < 2**53, so the rounded quotient never reaches q + 1; and it never
+    drops below q because q is representable. Integer division (idiv) is several times slower.
+    """
+    return np.int64(np.float64(a) / np.float64(b))
+
+
+@njit(cache=True, inline="always")
+def bcl_workload_nb(C_i, D_i, T_i, D_k):  # noqa: ANN001, ANN201 - numba
+    """Numba twin of :func:`bcl_workload` (branch-free)."""
+    # D_k − D_i > −T_i for constrained deadlines, so N_i = 0 exactly when D_k < D_i.
+    N_i = floor_div_nb(max(D_k - D_i, 0), T_i) + 1
+    N_i = N_i if D_k >= D_i else 0
+    return N_i * C_i + min(C_i, max(D_k - N_i * T_i, 0))
+
+
+@njit(cache=True, inline="always")
+def edf_interference_bound_nb(C_i, T_i, S_i, D_k):  # noqa: ANN001, ANN201 - numba
+    """Numba twin of :func:`edf_interference_bound` (branch-free)."""
+    jobs = floor_div_nb(D_k, T_i)
+    return jobs * C_i + min(C_i, max(D_k - jobs * T_i - S_i, 0))
+
+
+@njit(cache=True, inline="always")
+def carry_in_workload_nb(C_i, D_i, T_i, S_i, L):  # noqa: ANN001, ANN201 - numba
+    """Numba twin of :func:`carry_in_workload` (branch-free)."""
+    span = L + D_i - C_i - S_i
+    jobs = floor_div_nb(span, T_i)
+    return jobs * C_i + min(C_i, span - jobs * T_i)
+
+
+@njit(cache=True, inline="always")
+def edf_interference_sum_nb(C, T, S, k, D_k, cap):  # noqa: ANN001, ANN201 - numba
+    """Σ_{i≠k} min(J_i^k(S_i), cap), J as in :func:`edf_interference_bound`.
+
+    A branch-free loop over every i, the i = k term removed afterwards (measured faster than
+    skipping i = k with a branch); all values are exact int64 (each term ≤ cap ≤ 2**31,
+    n ≤ 2**16).
+    """
+    total = 0
+    for i in range(C.shape[0]):
+        total += min(edf_interference_bound_nb(C[i], T[i], S[i], D_k), cap)
+    return total - min(edf_interference_bound_nb(C[k], T[k], S[k], D_k), cap)
+
+
+@njit(cache=True, inline="always")
+def rta_interference_sum_nb(C, D, T, S, J, k, R, cap):  # noqa: ANN001, ANN201 - numba
+    """Σ_{i≠k} min(W_i(R), J[i], cap), W as in :func:`carry_in_workload` (branch-free, exact)."""
+    total = 0
+    for i in range(C.shape[0]):
+        total += min(carry_in_workload_nb(C[i], D[i], T[i], S[i], R), min(J[i], cap))
+    return total - min(carry_in_workload_nb(C[k], D[k], T[k], S[k], R), min(J[k], cap))
+
+
+def chunk_count(n_sets: int) -> int:
+    """How many chunks a batch kernel splits its sets into (each chunk reuses one scratch buffer).
+
+    Many more chunks than threads keeps the load balanced when set costs vary.
+    """
+    return max(1, min(n_sets, 64 * numba.get_num_threads()))
+
+
+def show_fraction(x: Fraction | int) -> str:
+    """A fraction for people: ``7/3 (≈2.3333)``, or an integer as is."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator} (≈{float(x):.4f})"

@@ -1,0 +1,184 @@
+"""BAK test for global EDF (Baker, RTSS 2003), BCL-simplified form; see papers/baker2003.md.
+
+T. P. Baker, "Multiprocessor EDF and deadline monotonic schedulability analysis", RTSS 2003,
+pp. 120–129. Baker's EDF theorem (Thm. 12 there; Cor. 13 simplifies it) lets λ range over a
+set of candidate values. rtsched implements the *simplified form for constrained deadlines*
+that Bertogna, Cirinei and Lipari restate in ECRTS 2005 (§3, "Baker's test") and that
+SchedCAT's ``baker`` (``schedcat/sched/edf/bak.py``) computes: λ is fixed to the density of the
+analysed task, λ_k = C_k/D_k, and for every task τi (including i = k)
+
+    β_k(i) = u_i (1 + (T_i − D_i)/D_k)                          if λ_k ≥ u_i,
+    β_k(i) = u_i (1 + (T_i − D_i)/D_k) + (C_i − λ_k T_i)/D_k    if λ_k < u_i,   (β_k(i))
+
+with u_i = C_i/T_i. Global EDF meets every deadline if, for every task τk,
+
+    Σ_i min(1, β_k(i)) ≤ m (1 − λ_k) + λ_k.                                     (BAK)
+
+("≤": a set exactly on the bound is accepted.) For i = k, β_k(k) = λ_k. The theorem numbers
+above come from course notes that follow the paper (unverified against the paper's text).
+
+Exactness: the terms have different denominators (T_i D_k), so an exact integer sum does not
+fit int64. The kernel evaluates D_k · Σ_i min(1, β_k(i)) in float64 from exactly computed
+integer pieces, with a proven error margin (papers/baker2003.md, "Exactness"); sets inside the
+margin are UNDECIDED and re-decided by :func:`reference` in Fractions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from rtsched.analyses._gedf_common import show_fraction
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.registry import Analysis
+from rtsched.result import Result
+
+__all__ = ["ANALYSES", "bak_batch", "bak_status", "beta", "explain", "reference", "task_condition"]
+
+CITATION = (
+    "Baker, 'Multiprocessor EDF and deadline monotonic schedulability analysis', RTSS 2003 "
+    "(EDF test with λ = C_k/D_k, in the constrained-deadline form restated by Bertogna, "
+    "Cirinei, Lipari, ECRTS 2005, and used by SchedCAT)"
+)
+
+
+def beta(ts: TaskSet, k: int, i: int) -> Fraction:
+    """Baker's β_k(i) with λ = λ_k = C_k/D_k, exactly  [β_k(i)]."""
+    C_i, D_i, T_i = (int(x) for x in (ts.C[i], ts.D[i], ts.T[i]))
+    D_k = int(ts.D[k])
+    lam_k = Fraction(int(ts.C[k]), D_k)
+    u_i = Fraction(C_i, T_i)
+    value = u_i * (1 + Fraction(T_i - D_i, D_k))
+    if lam_k < u_i:
+        value += (C_i - lam_k * T_i) / D_k
+    return value
+
+
+def task_condition(ts: TaskSet, k: int, m: int) -> tuple[bool, Fraction, Fraction]:
+    """(holds, Σ_i min(1, β_k(i)), m (1 − λ_k) + λ_k) for task k  [BAK]."""
+    lam_k = Fraction(int(ts.C[k]), int(ts.D[k]))
+    lhs = sum((min(Fraction(1), beta(ts, k, i)) for i in range(ts.n)), Fraction(0))
+    rhs = m * (1 - lam_k) + lam_k
+    return lhs <= rhs, lhs, rhs
+
+
+def reference(ts: TaskSet, m: int) -> bool:
+    """Exact BAK verdict in Fractions."""
+    return all(task_condition(ts, k, m)[0] for k in range(ts.n))
+
+
+def explain(ts: TaskSet, m: int) -> Result:
+    """Per task both sides of (BAK), exactly; the first failing task if any."""
+    m = check_processors(m)
+    rows = []
+    failing = None
+    for k in range(ts.n):
+        holds, lhs, rhs = task_condition(ts, k, m)
+        rows.append({"task": k, "lhs": lhs, "rhs": rhs, "holds": holds})
+        if not holds and failing is None:
+            failing = k
+    if failing is None:
+        tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
+        row = rows[tight]
+        summary = (
+            f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_fraction(row['lhs'])} "
+            f"≤ m(1 − λ_k) + λ_k = {show_fraction(row['rhs'])}"
+        )
+        evidence = {"tightest_task": tight, "lhs": row["lhs"], "rhs": row["rhs"]}
+    else:
+        row = rows[failing]
+        summary = (
+            f"{ts.label(failing)} fails: Σ min(1, β_k(i)) = {show_fraction(row['lhs'])} > "
+            f"m(1 − λ_k) + λ_k = {show_fraction(row['rhs'])}"
+        )
+        evidence = {"failing_task": failing, "lhs": row["lhs"], "rhs": row["rhs"]}
+    return Result(
+        analysis="bak",
+        verdict=failing is None,
+        m=m,
+        kind="sufficient",
+        summary=summary,
+        evidence=evidence,
+        per_task=rows,
+    )
+
+
+@njit(cache=True)
+def _bak_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+    # D_k·(BAK): Σ_i min(D_k, y_i) ≤ m (D_k − C_k) + C_k with
+    # y_i = D_k β_k(i) = u_i (T_i − D_i + D_k) + max(0, (C_i D_k − C_k T_i)/D_k).
+    # Error budget (all terms ≥ 0): u_i has relative error ≤ ε and T_i − D_i + D_k < 2**33 is
+    # exact, so the first product is within 2ε; C_i D_k − C_k T_i is an exact int64 (< 2**62)
+    # whose conversion, the reciprocal of D_k and the product add ≤ 3ε; the sum of the two ≤ 4ε
+    # more than ε; clamping at D_k never increases the absolute error; summing n terms adds
+    # ≤ (n − 1)ε relative to the sum. Total ≤ (n + 5)·ε·1.01·lhs; we use 4·(n + 8)·ε·(lhs + rhs),
+    # which also covers the final subtraction. The right side is an exact integer < 2**53.
+    n = C.shape[0]
+    u = np.empty(n)
+    for i in range(n):
+        u[i] = C[i] / T[i]
+    undecided = False
+    for k in range(n):
+        C_k = C[k]
+        D_k = D[k]
+        D_k_f = np.float64(D_k)
+        inv_D_k = 1.0 / D_k_f
+        lhs = 0.0
+        for i in range(n):
+            y = u[i] * np.float64(T[i] - D[i] + D_k)
+            excess = C[i] * D_k - C_k * T[i]  # > 0 exactly when λ_k < u_i
+            if excess > 0:
+                y += np.float64(excess) * inv_D_k
+            lhs += y if y < D_k_f else D_k_f
+        rhs = np.float64(m * (D_k - C_k) + C_k)
+        margin = 4.0 * (n + 8) * EPS * (lhs + rhs)
+        diff = lhs - rhs
+        if diff > margin:
+            return REJECT
+        if diff >= -margin:
+            undecided = True
+    return UNDECIDED if undecided else ACCEPT
+
+
+@njit(parallel=True, cache=True)
+def _bak_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _bak_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+
+
+def bak_status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
+    """Exact verdict codes (1 accepted, 0 rejected) for every set of the batch."""
+    m = check_processors(m)
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    if batch.n_sets:
+        _bak_kernel(batch.C, batch.D, batch.T, batch.offsets, m, out)
+    return redecide(out, batch, m, reference)
+
+
+def bak_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
+    """Exact BAK verdicts (True = proven schedulable) for every set of the batch."""
+    return bak_status(batch, m) == ACCEPT
+
+
+ANALYSES = (
+    Analysis(
+        name="bak",
+        title="Baker's test (BCL-simplified)",
+        citation=CITATION,
+        kind="sufficient",
+        policy="global-edf",
+        platform="identical",
+        batch=bak_batch,
+        explain=explain,
+        reference=reference,
+        note="papers/baker2003.md",
+        deadlines=("implicit", "constrained"),
+        status=bak_status,
+        featured=True,
+    ),
+)

@@ -1,0 +1,171 @@
+"""BCL test for global EDF (Bertogna, Cirinei, Lipari, ECRTS 2005); see papers/bcl2005.md.
+
+M. Bertogna, M. Cirinei, G. Lipari, "Improved schedulability analysis of EDF on multiprocessor
+platforms", ECRTS 2005, pp. 209–218 (also "Schedulability analysis of global scheduling
+algorithms on multiprocessor platforms", IEEE TPDS 20(4), 2009). Constrained deadlines.
+
+For every task τk, with λ_k = C_k/D_k and, for each other task τi,
+
+    N_i = ⌊(D_k − D_i)/T_i⌋ + 1,
+    β_i = (N_i C_i + min(C_i, max(0, D_k − N_i T_i))) / D_k,                    (β_i)
+
+global EDF meets every deadline if, for every k, either
+
+    Σ_{i≠k} min(β_i, 1 − λ_k) < m (1 − λ_k)                                    (BCL-a)
+
+or
+
+    Σ_{i≠k} min(β_i, 1 − λ_k) = m (1 − λ_k)  and  ∃ i ≠ k : 0 < β_i ≤ 1 − λ_k.   (BCL-b)
+
+This is the computable form of ECRTS 2005 Thm. 6 (the interference condition, confirmed from
+the Prosa formalisation of that theorem), with β_i D_k bounding the interference of τi in the
+window of a job of τk (the number of the β-form theorem in the paper is unverified; see the
+note). A task with C_k = D_k makes both sides 0 and (BCL-b) impossible (β_i > 0), so it is
+rejected: the theorem assumes C_k < D_k.
+
+Exactness: multiplying by D_k, every quantity is an integer (W_i = D_k β_i ≤ 2**32, sums of at
+most 2**16 terms clipped to D_k − C_k < 2**31, m (D_k − C_k) < 2**51), so the kernel decides
+exactly in int64 with no fallback.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, show_fraction
+from rtsched.kernels import ACCEPT, REJECT, check_processors
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.registry import Analysis
+from rtsched.result import Result
+
+__all__ = ["ANALYSES", "bcl_batch", "bcl_status", "betas", "explain", "reference", "task_condition"]
+
+CITATION = (
+    "Bertogna, Cirinei, Lipari, 'Improved schedulability analysis of EDF on multiprocessor "
+    "platforms', ECRTS 2005 (Thm. 6 with the β_i workload bound); IEEE TPDS 20(4), 2009"
+)
+
+
+def betas(ts: TaskSet, k: int) -> list[Fraction | None]:
+    """β_i for every i ≠ k (None at i = k), exactly  [ECRTS 2005, β_i]."""
+    D_k = int(ts.D[k])
+    return [
+        None if i == k else Fraction(bcl_workload(int(c), int(d), int(t), D_k), D_k)
+        for i, (c, d, t) in enumerate(ts.rows())
+    ]
+
+
+def task_condition(ts: TaskSet, k: int, m: int) -> tuple[bool, Fraction, Fraction, bool]:
+    """(holds, Σ_{i≠k} min(β_i, 1 − λ_k), m (1 − λ_k), ∃ i ≠ k: 0 < β_i ≤ 1 − λ_k)  [BCL-a/BCL-b]."""
+    one_minus_lambda = 1 - Fraction(int(ts.C[k]), int(ts.D[k]))
+    beta = [b for b in betas(ts, k) if b is not None]
+    lhs = sum((min(b, one_minus_lambda) for b in beta), Fraction(0))
+    rhs = m * one_minus_lambda
+    small_beta = any(0 < b <= one_minus_lambda for b in beta)
+    return (lhs < rhs or (lhs == rhs and small_beta)), lhs, rhs, small_beta
+
+
+def reference(ts: TaskSet, m: int) -> bool:
+    """Exact BCL verdict: (BCL-a) or (BCL-b) for every task, in Fractions."""
+    return all(task_condition(ts, k, m)[0] for k in range(ts.n))
+
+
+def explain(ts: TaskSet, m: int) -> Result:
+    """Per task both sides of the BCL inequality, exactly; the first failing task if any."""
+    m = check_processors(m)
+    rows = []
+    failing = None
+    for k in range(ts.n):
+        holds, lhs, rhs, small = task_condition(ts, k, m)
+        rows.append({"task": k, "lhs": lhs, "rhs": rhs, "small_beta_exists": small, "holds": holds})
+        if not holds and failing is None:
+            failing = k
+    verdict = failing is None
+    if verdict:
+        tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
+        row = rows[tight]
+        rel = "<" if row["lhs"] < row["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
+        summary = (
+            f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = "
+            f"{show_fraction(row['lhs'])} {rel} m(1 − λ_k) = {show_fraction(row['rhs'])}"
+        )
+        evidence = {"tightest_task": tight, "lhs": row["lhs"], "rhs": row["rhs"]}
+    else:
+        row = rows[failing]
+        why = ">" if row["lhs"] > row["rhs"] else "="
+        summary = (
+            f"{ts.label(failing)} fails: Σ min(β_i, 1 − λ_k) = {show_fraction(row['lhs'])} {why} "
+            f"m(1 − λ_k) = {show_fraction(row['rhs'])}" + (" with no β_i ≤ 1 − λ_k" if row["lhs"] == row["rhs"] else "")
+        )
+        evidence = {"failing_task": failing, "lhs": row["lhs"], "rhs": row["rhs"]}
+    return Result(
+        analysis="bcl", verdict=verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=rows
+    )
+
+
+@njit(cache=True)
+def _bcl_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+    # (BCL-a)/(BCL-b) multiplied by D_k: Σ_{i≠k} min(W_i, D_k − C_k) vs m (D_k − C_k), W_i = D_k β_i.
+    n = C.shape[0]
+    for k in range(n):
+        D_k = D[k]
+        slack_k = D_k - C[k]
+        total = 0
+        small_beta = False
+        for i in range(n):
+            if i == k:
+                continue
+            w = bcl_workload_nb(C[i], D[i], T[i], D_k)
+            if w <= slack_k:
+                small_beta = True  # w > 0 always (C_i > 0)
+                total += w
+            else:
+                total += slack_k
+        cap = m * slack_k
+        if not (total < cap or (total == cap and small_beta)):
+            return REJECT
+    return ACCEPT
+
+
+@njit(parallel=True, cache=True)
+def _bcl_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _bcl_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+
+
+def bcl_status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
+    """Exact verdict codes (1 accepted, 0 rejected) for every set of the batch."""
+    m = check_processors(m)
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    if batch.n_sets:
+        _bcl_kernel(batch.C, batch.D, batch.T, batch.offsets, m, out)
+    return out
+
+
+def bcl_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
+    """Exact BCL verdicts (True = proven schedulable) for every set of the batch."""
+    return bcl_status(batch, m) == ACCEPT
+
+
+ANALYSES = (
+    Analysis(
+        name="bcl",
+        title="BCL interference test",
+        citation=CITATION,
+        kind="sufficient",
+        policy="global-edf",
+        platform="identical",
+        batch=bcl_batch,
+        explain=explain,
+        reference=reference,
+        note="papers/bcl2005.md",
+        deadlines=("implicit", "constrained"),
+        status=bcl_status,
+        featured=True,
+    ),
+)
