@@ -1,0 +1,408 @@
+"""FF-DBF: the forced-forward demand bound test for global EDF (BBMS, RTS 2010); see papers/bbmss2010-ffdbf.md.
+
+S. Baruah, V. Bonifaci, A. Marchetti-Spaccamela, S. Stiller, "Improved multiprocessor global
+schedulability analysis", Real-Time Systems 46(1), 2010 (ECRTS 2009 version: "Implementation of
+a speedup-optimal global EDF schedulability test"). With q = ⌊t/Ti⌋, r = t mod Ti,
+
+    ffdbf(τi, t, σ) = q·Ci + { Ci                   if r ≥ Di
+                              { Ci − (Di − r)·σ      if Di > r ≥ Di − Ci/σ
+                              { 0                    otherwise,
+
+a constrained-deadline sporadic system is global-EDF schedulable on m processors if
+
+    ∃ σ ∈ [λmax, (m − U)/(m − 1)] :  ∀ t ≥ 0 :  ffdbf(τ, t, σ) ≤ (m − (m − 1)·σ)·t.        (FF)
+
+(Theorem numbering unverified; see the note.) We restrict σ ≤ 1 as SchedCAT does (σ is a speed);
+that can only lose precision, never soundness.
+
+Exact search instead of a grid of σ values (SchedCAT steps σ by 1/50 and stops t at ΣC/ε):
+
+* For fixed σ, ffdbf(τ, t, σ) − (m − (m − 1)σ)·t is continuous and piecewise linear in t and its
+  slope only *drops* at the ramp ends t = Di + k·Ti, so its maxima are at those points: the
+  testing set is {Di + k·Ti}, independent of σ.
+* For fixed t, g_t(σ) = ffdbf(τ, t, σ) − (m − (m − 1)σ)·t is convex and piecewise linear in σ
+  (breakpoints σ = Ci/(Di − r)), so {σ : g_t(σ) ≤ 0} is an interval [lo_t, hi_t].
+* The witnesses form the interval [λmax, min(1, σcap)] ∩ ⋂_t [lo_t, hi_t]. We scan t upwards
+  keeping [L, R] = the intersection so far (exact rationals), and stop with witness σ = L once
+  t·(m − (m − 1)L − U) ≥ ΣC (then ffdbf ≤ U·t + ΣC ≤ (m − (m − 1)L)·t for all later t), or
+  reject when the interval empties. When L = σcap exactly the slack is 0 and
+  g(t + H) = g(t) (H the hyperperiod), so t ≤ H suffices.
+
+Work budget: at most ``budget`` testing points t per set (default :data:`DEFAULT_BUDGET`); when it
+runs out the verdict is "unknown" (never False).
+
+m = 1 is accepted too: ffdbf ≥ dbf, so (FF) implies the uniprocessor processor-demand criterion.
+
+Layers: :func:`analyse`/:func:`reference` (Fractions), ``_ffdbf_one`` (int64 rationals with an
+overflow guard; floats only for the comparisons with U, with a margin, UNDECIDED inside it),
+``_ffdbf_kernel`` (prange).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from rtsched.analyses._demand import divmod_fast, ffdbf, gcd_int
+from rtsched.analyses.load import step_points
+from rtsched.errors import InputError
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.registry import Analysis
+from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
+from rtsched.result import Result, Verdict
+
+__all__ = [
+    "ANALYSES",
+    "DEFAULT_BUDGET",
+    "FfdbfOutcome",
+    "analyse",
+    "explain",
+    "ffdbf_batch",
+    "ffdbf_status",
+    "g",
+    "reference",
+]
+
+CITATION = (
+    "S. Baruah, V. Bonifaci, A. Marchetti-Spaccamela, S. Stiller, 'Improved multiprocessor global "
+    "schedulability analysis', Real-Time Systems 46(1), 2010: ∃σ ≥ λmax ∀t: ffdbf(τ, t, σ) ≤ "
+    "(m − (m−1)σ)·t, searched exactly over σ"
+)
+
+#: Default maximum number of testing points t per task set.
+DEFAULT_BUDGET = 100_000
+#: Task sets per parallel work item (buffers are allocated once per item).
+CHUNK = 64
+
+
+@dataclass(frozen=True)
+class FfdbfOutcome:
+    """What the exact σ search found (evidence for :func:`explain`)."""
+
+    verdict: Verdict
+    reason: str
+    points: int
+    sigma_low: Fraction
+    sigma_high: Fraction
+    t: int | None = None
+
+
+def g(ts: TaskSet, m: int, t: int, sigma: Fraction) -> Fraction:
+    """g_t(σ) = ffdbf(τ, t, σ) − (m − (m − 1)σ)·t; (FF) holds at (t, σ) iff g_t(σ) ≤ 0."""
+    return sum((ffdbf(c, d, p, t, sigma) for c, d, p in ts.rows()), Fraction(0)) - (m - (m - 1) * sigma) * t
+
+
+def _pieces(ts: TaskSet, m: int, t: int) -> tuple[int, list[tuple[Fraction, int, int]]]:
+    """g_t as base + Σ_active (C − w·σ) − m·t + (m − 1)·t·σ; returns (base, [(C/w, C, w)])."""
+    base = 0
+    ramps = []
+    for c, d, p in ts.rows():
+        q, r = divmod(t, p)
+        base += q * c
+        if r >= d:
+            base += c
+        else:
+            ramps.append((Fraction(c, d - r), c, d - r))
+    return base, ramps
+
+
+def _root(ts: TaskSet, m: int, t: int, lo: Fraction, hi: Fraction, upward: bool) -> Fraction | None:
+    """Smallest (upward) / largest σ in [lo, hi] with g_t(σ) ≤ 0, knowing g_t > 0 at the start.
+
+    Walks the linear pieces of g_t between its breakpoints C/w; on a piece where g_t is
+    A + B·σ the crossing is −A/B.
+    """
+    base, ramps = _pieces(ts, m, t)
+    cuts = sorted({b for b, _, _ in ramps if lo < b < hi})
+    edges = [lo, *cuts, hi]
+    order = range(len(edges) - 1) if upward else range(len(edges) - 2, -1, -1)
+    for j in order:
+        a, b = edges[j], edges[j + 1]
+        active = [(c, w) for beta, c, w in ramps if beta >= b]  # active (C − wσ > 0) inside (a, b)
+        A = base + sum(c for c, _ in active) - m * t
+        B = (m - 1) * t - sum(w for _, w in active)
+        end = b if upward else a
+        if A + B * end <= 0:
+            return Fraction(-A, B)
+    return None
+
+
+def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> FfdbfOutcome:
+    """Decide (FF) exactly: scan the testing points keeping the interval of witnesses σ."""
+    m = check_processors(m)
+    if not ts.is_constrained:
+        raise InputError("FF-DBF (BBMS 2010) needs constrained deadlines (D <= T)")
+    U = ts.utilization
+    L, R = ts.max_density, Fraction(1)
+    if U > m:
+        return FfdbfOutcome(False, f"U = {U} > m", 0, L, R)
+    cap = (m - U) / (m - 1) if m > 1 else None
+    if cap is not None and L > cap:
+        return FfdbfOutcome(False, f"λmax = {L} > (m − U)/(m − 1) = {cap}: no σ can work", 0, L, R)
+    sum_c = sum(int(c) for c in ts.C)
+    hyper = None
+    points = 0
+    for t in step_points(ts):
+        slack = m - (m - 1) * L - U
+        if slack > 0 and t * slack >= sum_c:
+            return FfdbfOutcome(
+                True, f"σ = {L} is a witness: (FF) holds up to t = {t} and beyond by the U·t + ΣC bound", points, L, R
+            )
+        if slack == 0:
+            hyper = ts.hyperperiod if hyper is None else hyper
+            if t > hyper:
+                return FfdbfOutcome(
+                    True, f"σ = {L} is a witness: (FF) holds over one hyperperiod (periodic slack 0)", points, L, R
+                )
+        if points >= budget:
+            return FfdbfOutcome(
+                UNKNOWN_VERDICT, f"budget of {budget} testing points exhausted at t = {t}", points, L, R, t
+            )
+        points += 1
+        if g(ts, m, t, L) > 0:
+            new = _root(ts, m, t, L, R, upward=True)
+            if new is None:
+                return FfdbfOutcome(False, f"no σ in [{L}, {R}] satisfies (FF) at t = {t}", points, L, R, t)
+            L = new
+            if cap is not None and L > cap:
+                return FfdbfOutcome(False, f"(FF) at t = {t} needs σ ≥ {L} > (m − U)/(m − 1)", points, L, R, t)
+        if g(ts, m, t, R) > 0:
+            new = _root(ts, m, t, L, R, upward=False)
+            assert new is not None  # g_t(L) ≤ 0
+            R = new
+    raise AssertionError("unreachable")
+
+
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
+    """Exact FF-DBF verdict: True, False (not proven) or "unknown" (budget exhausted)."""
+    return analyse(ts, m, budget).verdict
+
+
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
+    """The witness σ (or the t where the interval of candidate σ emptied) and the work done."""
+    out = analyse(ts, m, budget)
+    evidence: dict[str, object] = {
+        "reason": out.reason,
+        "sigma_low": out.sigma_low,
+        "sigma_high": out.sigma_high,
+        "max_density": ts.max_density,
+        "utilization": ts.utilization,
+        "points_tested": out.points,
+        "budget": budget,
+    }
+    if out.t is not None:
+        evidence["t"] = out.t
+    if out.verdict is True:
+        summary = f"witness σ = {out.sigma_low}: ffdbf(τ, t, σ) ≤ (m − (m−1)σ)·t for all t"
+        evidence["sigma"] = out.sigma_low
+    elif out.verdict == UNKNOWN_VERDICT:
+        summary = f"unknown: {out.reason}"
+    else:
+        summary = out.reason
+    return Result(analysis="ffdbf", verdict=out.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence)
+
+
+# --- kernels ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _g_scaled(C, D, base, rem, n, m, t, num, den):  # noqa: ANN001, ANN202 - numba
+    """den · g_t(num/den) in int64 (caller guards the magnitude)."""
+    total = base * den - m * t * den + (m - 1) * t * num
+    for i in range(n):
+        if rem[i] < D[i]:
+            v = C[i] * den - (D[i] - rem[i]) * num
+            if v > 0:
+                total += v
+    return total
+
+
+@njit(cache=True)
+def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):  # noqa: ANN001, ANN202, C901
+    """Kernel twin of :func:`_root`; writes (num, den) into ``out``; returns False if no root."""
+    # Walk pieces between breakpoints C_i/w_i strictly inside (lo, hi).
+    a_n, a_d = (lo_n, lo_d) if upward else (hi_n, hi_d)
+    while True:
+        # Next breakpoint beyond the current end in the walking direction.
+        b_n, b_d = (hi_n, hi_d) if upward else (lo_n, lo_d)
+        for i in range(n):
+            if rem[i] < D[i]:
+                c = C[i]
+                w = D[i] - rem[i]
+                if upward:
+                    if c * a_d > a_n * w and c * b_d < b_n * w:  # a < C/w < b
+                        b_n, b_d = c, w
+                else:
+                    if c * a_d < a_n * w and c * b_d > b_n * w:  # b < C/w < a
+                        b_n, b_d = c, w
+        # The piece is (a, b) upward or (b, a) downward; active tasks have C/w ≥ right end.
+        r_n, r_d = (b_n, b_d) if upward else (a_n, a_d)
+        A = base - m * t
+        B = (m - 1) * t
+        for i in range(n):
+            if rem[i] < D[i]:
+                c = C[i]
+                w = D[i] - rem[i]
+                if c * r_d >= r_n * w:
+                    A += c
+                    B -= w
+        # g at the far end b of the piece is (A·b_d + B·b_n)/b_d.
+        if A * b_d + B * b_n <= 0:
+            num = -A
+            den = B
+            if den < 0:
+                num = -num
+                den = -den
+            gg = gcd_int(num, den)
+            out[0] = num // gg
+            out[1] = den // gg
+            return True
+        if upward:
+            if b_n * hi_d == hi_n * b_d:
+                return False
+        else:
+            if b_n * lo_d == lo_n * b_d:
+                return False
+        a_n, a_d = b_n, b_d
+
+
+@njit(cache=True)
+def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202, C901 - numba
+    n = C.shape[0]
+    u = 0.0
+    sum_c = 0
+    sum_d = 0
+    max_d = 0
+    L_n = C[0]
+    L_d = D[0]
+    for i in range(n):
+        u += C[i] / T[i]
+        sum_c += C[i]
+        sum_d += D[i]
+        if D[i] > max_d:
+            max_d = D[i]
+        if C[i] * L_d > L_n * D[i]:
+            L_n = C[i]
+            L_d = D[i]
+    gl = gcd_int(L_n, L_d)
+    L_n //= gl
+    L_d //= gl
+    R_n = 1
+    R_d = 1
+    err = 4.0 * (n + 4) * EPS * (m + u)
+    if u - m > err:
+        return REJECT
+    # λmax ≤ (m − U)/(m − 1)  ⇔  m − (m − 1)·λmax − U ≥ 0 (for m = 1 it reads 1 − U ≥ 0).
+    slack = m - (m - 1) * (L_n / L_d) - u
+    if slack < -err:
+        return REJECT
+    if slack <= err:
+        return UNDECIDED  # on or near the boundary: exact reference
+    points = 0
+    maybe_stopped = False
+    for i in range(n):
+        nxt[i] = D[i]  # next ramp end of each task
+        inv[i] = 1.0 / T[i]
+    while True:
+        t = nxt[0]
+        for i in range(1, n):
+            if nxt[i] < t:
+                t = nxt[i]
+        for i in range(n):
+            if nxt[i] == t:
+                nxt[i] += T[i]
+        slack = m - (m - 1) * (L_n / L_d) - u
+        if t * (slack - err) >= sum_c * (1.0 + err):
+            return ACCEPT
+        if t * (slack + err) >= sum_c * (1.0 - err):
+            maybe_stopped = True  # the exact reference may already have stopped (accepted)
+        if points >= budget:
+            return UNDECIDED if maybe_stopped else UNKNOWN
+        points += 1
+        # Magnitudes: base ≤ U·t + ΣC, every term of den·g ≤ den·((m + 1)·t + 2ΣC + ΣD), and
+        # the piece coefficients A, B (≤ size) meet denominators ≤ max(den, max D) in _root_kernel.
+        size = (m + 2.0) * t + 2.0 * sum_c + sum_d
+        dmax = L_d if L_d > R_d else R_d
+        if dmax < max_d:
+            dmax = max_d
+        if dmax * size > 2.0**59 or dmax > 2**31:
+            return UNDECIDED
+        base = 0
+        for i in range(n):
+            q, r = divmod_fast(t, T[i], inv[i])
+            rem[i] = r
+            base += q * C[i]
+            if r >= D[i]:
+                base += C[i]
+        if _g_scaled(C, D, base, rem, n, m, t, L_n, L_d) > 0:
+            if not _root_kernel(C, D, base, rem, n, m, t, L_n, L_d, R_n, R_d, True, root):
+                return REJECT
+            L_n = root[0]
+            L_d = root[1]
+            if L_d > 2**31:
+                return UNDECIDED
+            s2 = m - (m - 1) * (L_n / L_d) - u
+            if s2 < -err:
+                return REJECT
+            if s2 <= err:
+                return UNDECIDED
+        if _g_scaled(C, D, base, rem, n, m, t, R_n, R_d) > 0:
+            _root_kernel(C, D, base, rem, n, m, t, L_n, L_d, R_n, R_d, False, root)
+            R_n = root[0]
+            R_d = root[1]
+            if R_d > 2**31:
+                return UNDECIDED
+
+
+@njit(parallel=True, cache=True)
+def _ffdbf_kernel(C, D, T, offsets, m, budget, width, chunk, out):  # noqa: ANN001, ANN202 - numba
+    n_sets = out.shape[0]
+    for c in prange((n_sets + chunk - 1) // chunk):  # buffers once per chunk, not per set
+        rem = np.empty(width, dtype=np.int64)
+        nxt = np.empty(width, dtype=np.int64)
+        inv = np.empty(width, dtype=np.float64)
+        root = np.empty(2, dtype=np.int64)
+        for s in range(c * chunk, min(n_sets, (c + 1) * chunk)):
+            lo, hi = offsets[s], offsets[s + 1]
+            out[s] = _ffdbf_one(
+                C[lo:hi], D[lo:hi], T[lo:hi], m, budget, rem[: hi - lo], nxt[: hi - lo], inv[: hi - lo], root
+            )
+
+
+def ffdbf_status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
+    """Verdict codes (1 accepted, 0 not proven, -1 unknown: budget exhausted) for every set."""
+    m = check_processors(m)
+    if batch.deadlines == "arbitrary" and np.any(batch.D > batch.T):
+        raise InputError("FF-DBF needs constrained deadlines (D <= T); the batch has D > T")
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    if batch.n_sets:
+        width = int(batch.sizes.max())
+        _ffdbf_kernel(batch.C, batch.D, batch.T, batch.offsets, m, int(budget), width, CHUNK, out)
+    return redecide(out, batch, m, lambda ts, mm: reference(ts, mm, budget))
+
+
+def ffdbf_batch(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.bool_]:
+    """True where FF-DBF proves the set schedulable (unknown counts as not proven)."""
+    return ffdbf_status(batch, m, budget) == ACCEPT
+
+
+ANALYSES = (
+    Analysis(
+        name="ffdbf",
+        title="Forced-forward dbf test (FF-DBF), exact σ search",
+        citation=CITATION,
+        kind="sufficient",
+        policy="global-edf",
+        platform="identical",
+        batch=ffdbf_batch,
+        explain=explain,
+        reference=reference,
+        note="papers/bbmss2010-ffdbf.md",
+        deadlines=("implicit", "constrained"),
+        status=ffdbf_status,
+        featured=True,
+    ),
+)

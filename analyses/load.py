@@ -1,0 +1,304 @@
+"""LOAD: the load-based global EDF test of Baker and Baruah (RTS 2009); see papers/baker-baruah2009-load.md.
+
+T. P. Baker and S. Baruah, "An analysis of global EDF schedulability for arbitrary-deadline
+sporadic task systems", Real-Time Systems 43(1), 2009 (building on Baruah and Baker, ECRTS
+2008). With the load
+
+    load(τ) = max_{t > 0} Σ_i dbf(τi, t) / t,     dbf(τi, t) = max(0, (⌊(t − Di)/Ti⌋ + 1)·Ci),
+
+the densities λi = Ci / min(Di, Ti), λmax = max λi and μ = m − (m − 1)·λmax, a sporadic task
+system with *arbitrary* deadlines is global-EDF schedulable on m processors if
+
+    load(τ) ≤ max( μ − (⌈μ⌉ − 1)·λmax ,  (⌈μ⌉ − 1) − (⌈μ⌉ − 2)·λmax ).                   (LOAD)
+
+(The corollary number is given as "Corollary 2" in SchedCAT's ``load.cpp``; numbering
+unverified against the paper, see the note.)
+
+Deciding (LOAD) exactly: call the right-hand side β. The maximum of Σ dbf(t)/t is attained at
+a step point t = Di + k·Ti. Since dbf(τi, t) ≤ Ui·t + Ui·max(0, Ti − Di), the condition
+Σ dbf(t) ≤ β·t holds for every t ≥ X / (β − U) with X = Σ Ui·max(0, Ti − Di), so when U < β
+only the finitely many step points below that bound are tested. When U > β the test fails
+(load ≥ U). When U = β exactly, Σ dbf(t + H) = Σ dbf(t) + U·H for t ≥ max D (H the
+hyperperiod), so the step points up to max D + H suffice. Every demand comparison is
+Σ dbf(t)·den(β) ≤ num(β)·t in integers; floats appear only for "U vs β" and the stopping
+rule, with a margin (inside it the reference decides).
+
+Work budget: at most ``budget`` step points per set (default :data:`DEFAULT_BUDGET`); when it runs
+out the verdict is "unknown" (never False). SchedCAT's C++ LA instead gives up after a CPU-time
+limit and answers False.
+
+Layers: :func:`analyse`/:func:`reference` (Python ints and Fractions), ``_load_one`` (int64 with
+an overflow guard; floats only to decide when to stop, with a margin), ``_load_kernel`` (prange).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from rtsched.analyses._demand import INT64_SAFE, dbf
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.registry import Analysis
+from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
+from rtsched.result import Result, Verdict
+
+__all__ = [
+    "ANALYSES",
+    "DEFAULT_BUDGET",
+    "LoadOutcome",
+    "analyse",
+    "explain",
+    "load",
+    "load_batch",
+    "load_bound",
+    "load_status",
+    "reference",
+    "step_points",
+]
+
+CITATION = (
+    "T. P. Baker, S. Baruah, 'An analysis of global EDF schedulability for arbitrary-deadline "
+    "sporadic task systems', Real-Time Systems 43(1), 2009: load(τ) ≤ max(μ − (⌈μ⌉−1)λmax, "
+    "⌈μ⌉ − 1 − (⌈μ⌉−2)λmax), μ = m − (m−1)λmax"
+)
+
+#: Default maximum number of step points t examined per task set.
+DEFAULT_BUDGET = 100_000
+#: Task sets per parallel work item (buffers are allocated once per item).
+CHUNK = 64
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    """What the exact LOAD decision found (evidence for :func:`explain`)."""
+
+    verdict: Verdict
+    reason: str
+    points: int
+    bound: Fraction
+    mu: Fraction
+    lambda_max: Fraction
+    t: int | None = None
+    demand: int | None = None
+
+
+def load_bound(ts: TaskSet, m: int) -> tuple[Fraction, Fraction, Fraction]:
+    """(β, μ, λmax): the right-hand side of (LOAD), μ = m − (m − 1)·λmax, and λmax."""
+    lam = ts.max_density
+    mu = m - (m - 1) * lam
+    c = math.ceil(mu)
+    beta = max(mu - (c - 1) * lam, (c - 1) - (c - 2) * lam)
+    return beta, mu, lam
+
+
+def step_points(ts: TaskSet):  # noqa: ANN201 - generator
+    """The distinct dbf step points t = Di + k·Ti (k ≥ 0) of the set, in increasing order."""
+    heap = [(int(d), int(p)) for d, p in zip(ts.D, ts.T, strict=True)]
+    heapq.heapify(heap)
+    last = 0
+    while True:
+        t, p = heap[0]
+        heapq.heapreplace(heap, (t + p, p))
+        if t != last:
+            last = t
+            yield t
+
+
+def _total_dbf(ts: TaskSet, t: int) -> int:
+    return sum(dbf(c, d, p, t) for c, d, p in ts.rows())
+
+
+def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> LoadOutcome:
+    """Decide load(τ) ≤ β exactly (see the module docstring for the finite set of t)."""
+    m = check_processors(m)
+    beta, mu, lam = load_bound(ts, m)
+    U = ts.utilization
+    if U > beta:
+        return LoadOutcome(False, f"U = {U} > β = {beta}, and load(τ) ≥ U", 0, beta, mu, lam)
+    excess = sum(
+        (Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True)), Fraction(0)
+    )
+    horizon = None if U < beta else int(max(ts.D)) + ts.hyperperiod
+    points = 0
+    for t in step_points(ts):
+        if (horizon is None and t * (beta - U) >= excess) or (horizon is not None and t > horizon):
+            return LoadOutcome(True, "Σ dbf(t) ≤ β·t at every step point that matters", points, beta, mu, lam)
+        if points >= budget:
+            return LoadOutcome(
+                UNKNOWN_VERDICT, f"budget of {budget} step points exhausted at t = {t}", points, beta, mu, lam, t
+            )
+        points += 1
+        demand = _total_dbf(ts, t)
+        if demand > beta * t:
+            return LoadOutcome(False, "Σ dbf(t) > β·t, so load(τ) > β", points, beta, mu, lam, t, demand)
+    raise AssertionError("unreachable: step points never end")
+
+
+def load(ts: TaskSet, budget: int = DEFAULT_BUDGET) -> tuple[Fraction, int | None] | None:
+    """load(τ) exactly, with a t attaining it (None when the sup is U, reached only in the limit).
+
+    Scans step points until no later point can beat the best value found (t ≥ X/(best − U)), or
+    one hyperperiod past max D when nothing beats U. Returns None if ``budget`` runs out.
+    """
+    U = ts.utilization
+    excess = sum(
+        (Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True)), Fraction(0)
+    )
+    horizon = int(max(ts.D)) + ts.hyperperiod
+    best, where = U, None
+    for points, t in enumerate(step_points(ts)):
+        if (best > U and t * (best - U) >= excess) or t > horizon:
+            return best, where
+        if points >= budget:
+            return None
+        value = Fraction(_total_dbf(ts, t), t)
+        if value > best:
+            best, where = value, t
+    raise AssertionError("unreachable")
+
+
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
+    """Exact LOAD verdict: True, False (not proven) or "unknown" (budget exhausted)."""
+    return analyse(ts, m, budget).verdict
+
+
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
+    """β, μ, λmax, the exact load when it fits in the budget, and the violating t if any."""
+    out = analyse(ts, m, budget)
+    evidence: dict[str, object] = {
+        "reason": out.reason,
+        "bound": out.bound,
+        "mu": out.mu,
+        "max_density": out.lambda_max,
+        "utilization": ts.utilization,
+        "points_tested": out.points,
+        "budget": budget,
+    }
+    exact = load(ts, budget)
+    if exact is not None:
+        evidence["load"] = exact[0]
+        evidence["load_at_t"] = exact[1]
+    if out.verdict is False and out.t is not None:
+        summary = f"Σdbf({out.t}) = {out.demand} > β·t = {out.bound * out.t} (β = {out.bound})"
+        evidence.update(t=out.t, demand=out.demand)
+    elif out.verdict is False:
+        summary = out.reason
+    elif out.verdict == UNKNOWN_VERDICT:
+        summary = f"unknown: {out.reason}"
+    else:
+        shown = f"load = {exact[0]}" if exact is not None else "load"
+        summary = f"{shown} ≤ β = {out.bound} (μ = {out.mu}, λmax = {out.lambda_max})"
+    return Result(analysis="load", verdict=out.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence)
+
+
+# --- kernels ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
+    n = C.shape[0]
+    # λmax = C_j / d_j exactly (integer cross-multiplication), d = min(D, T).
+    cj = C[0]
+    dj = D[0] if D[0] < T[0] else T[0]
+    u = 0.0
+    excess = 0.0
+    sum_c = 0
+    for i in range(n):
+        d = D[i] if D[i] < T[i] else T[i]
+        if C[i] * dj > cj * d:
+            cj = C[i]
+            dj = d
+        u += C[i] / T[i]
+        if T[i] > D[i]:
+            excess += (T[i] - D[i]) * (C[i] / T[i])
+        sum_c += C[i]
+        nxt[i] = D[i]
+    # β = beta_num / dj with μ = mu_num / dj.
+    mu_num = m * dj - (m - 1) * cj
+    c = -((-mu_num) // dj)
+    b1 = mu_num - (c - 1) * cj
+    b2 = (c - 1) * dj - (c - 2) * cj
+    beta_num = b1 if b1 > b2 else b2
+    beta = beta_num / dj
+    err = 4.0 * (n + 4) * EPS * (beta + u)
+    gap = beta - u
+    if gap < -err:
+        return REJECT  # U > β, so load ≥ U > β
+    if gap <= err:
+        return UNDECIDED  # U = β possibly: the reference scans one hyperperiod exactly
+    # demand·dj ≤ (m·t + X + ΣC)·dj must stay below 2^61.
+    t_limit = (INT64_SAFE / dj - excess - sum_c) / (m + 1)
+    stop_factor = gap - err
+    excess_hi = excess * (1.0 + 4.0 * (n + 4) * EPS) + 1e-300
+    excess_lo = excess * (1.0 - 4.0 * (n + 4) * EPS)
+    demand = 0
+    points = 0
+    while True:
+        t = nxt[0]
+        for i in range(1, n):
+            if nxt[i] < t:
+                t = nxt[i]
+        if t * stop_factor >= excess_hi:
+            return ACCEPT  # t·(β − U) ≥ X for sure: no later step point can fail
+        if points >= budget:
+            # The reference stops at the first t with t·(β − U) ≥ X; if that surely has not
+            # happened yet it runs out of budget here too.
+            return UNKNOWN if t * (gap + err) < excess_lo else UNDECIDED
+        if t > t_limit:
+            return UNDECIDED
+        points += 1
+        for i in range(n):
+            if nxt[i] == t:
+                demand += C[i]
+                nxt[i] += T[i]
+        if demand * dj > beta_num * t:
+            return REJECT
+
+
+@njit(parallel=True, cache=True)
+def _load_kernel(C, D, T, offsets, m, budget, width, chunk, out):  # noqa: ANN001, ANN202 - numba
+    n_sets = out.shape[0]
+    for c in prange((n_sets + chunk - 1) // chunk):  # one buffer per chunk, not per set
+        nxt = np.empty(width, dtype=np.int64)
+        for s in range(c * chunk, min(n_sets, (c + 1) * chunk)):
+            lo, hi = offsets[s], offsets[s + 1]
+            out[s] = _load_one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, nxt[: hi - lo])
+
+
+def load_status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
+    """Verdict codes (1 accepted, 0 not proven, -1 unknown: budget exhausted) for every set."""
+    m = check_processors(m)
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    if batch.n_sets:
+        width = int(batch.sizes.max())
+        _load_kernel(batch.C, batch.D, batch.T, batch.offsets, m, int(budget), width, CHUNK, out)
+    return redecide(out, batch, m, lambda ts, mm: reference(ts, mm, budget))
+
+
+def load_batch(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.bool_]:
+    """True where LOAD proves the set schedulable (unknown counts as not proven)."""
+    return load_status(batch, m, budget) == ACCEPT
+
+
+ANALYSES = (
+    Analysis(
+        name="load",
+        title="Baker–Baruah 2009 load test (LOAD)",
+        citation=CITATION,
+        kind="sufficient",
+        policy="global-edf",
+        platform="identical",
+        batch=load_batch,
+        explain=explain,
+        reference=reference,
+        note="papers/baker-baruah2009-load.md",
+        deadlines=("implicit", "constrained", "arbitrary"),
+        status=load_status,
+        featured=True,
+    ),
+)

@@ -1,0 +1,166 @@
+"""LOAD (Baker & Baruah RTS 2009): worked cases, kernel == reference, properties."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtsched import TaskSet, TaskSetBatch
+from rtsched.analyses import load
+from rtsched.testing import strategies as rst
+
+LOAD = load.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
+CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
+CODE = {True: 1, False: 0, "unknown": -1}
+
+
+def one(ts: TaskSet, m: int, budget: int = load.DEFAULT_BUDGET) -> int:
+    return int(load.load_status(TaskSetBatch.from_tasksets([ts], deadlines=ts.deadlines), m, budget)[0])
+
+
+def test_worked_example_by_hand():
+    """papers/baker-baruah2009-load.md: λmax = 1/4, μ = 7/4, ⌈μ⌉ = 2, β = max(3/2, 1) = 3/2, load = 9/20 at t = 20."""
+    ts = TaskSet.from_tasks([(1, 5, 10), (2, 8, 12), (3, 20, 20)])
+    assert load.load_bound(ts, 2) == (Fraction(3, 2), Fraction(7, 4), Fraction(1, 4))
+    assert load.load(ts) == (Fraction(9, 20), 20)
+    assert load.reference(ts, 2) is True and one(ts, 2) == 1
+    res = LOAD.explain(ts, 2)
+    assert res.evidence["load"] == Fraction(9, 20)
+
+
+@pytest.mark.parametrize(
+    ("tasks", "m", "expected"),
+    [
+        pytest.param([(2, 3, 3)] * 3, 3, False, id="schedcat-readme-m3-U-above-beta"),
+        # m = 1: β = 1 and the test is the uniprocessor processor-demand criterion.
+        pytest.param([(1, 3, 4), (1, 5, 7), (2, 10, 10)], 1, True, id="m1-uniprocessor-pdc"),
+        pytest.param([(2, 3, 4), (2, 4, 5), (1, 4, 10)], 1, False, id="m1-demand-exceeds"),
+        # U = β exactly (implicit deadlines, λmax = 1/2, m = 2: μ = 3/2, β = max(3/2 − 1/2, 1) = 1 = U):
+        # decided over one hyperperiod.
+        pytest.param([(1, 2, 2), (1, 4, 4), (1, 4, 4)], 2, True, id="U-equals-beta-periodic"),
+        # Arbitrary deadlines (D > T) are in the model of the paper.
+        pytest.param([(1, 6, 4), (2, 9, 5)], 1, True, id="arbitrary-deadlines"),
+    ],
+)
+def test_worked_cases(tasks, m, expected):
+    ts = TaskSet.from_tasks(tasks, deadlines="arbitrary")
+    assert load.reference(ts, m) is expected
+    assert one(ts, m) == int(expected)
+    assert LOAD.explain(ts, m).verdict is expected
+
+
+def test_schedcat_cases():
+    """Agreement with SchedCAT's exact-rational C++ LOAD (cpp:LOAD) on every verdict case.
+
+    SchedCAT's ``LA`` (cpp:LA) is a different routine and is not compared.
+    """
+    if not CASES.exists():
+        pytest.skip("../shared/data not beside the checkout")
+    checked = 0
+    for line in CASES.read_text().splitlines():
+        case = json.loads(line)
+        peer = case.get("schedcat_computed", {})
+        if case["kind"] != "verdict" or "cpp:LOAD" not in peer:
+            continue
+        ts = TaskSet.from_tasks(case["tasks"], deadlines="arbitrary")
+        assert load.reference(ts, case["m"]) == peer["cpp:LOAD"], case["case_id"]
+        checked += 1
+    assert checked >= 10
+
+
+@settings(max_examples=60)
+@given(rst.batches(max_sets=15, max_size=6, max_period=30), st.integers(1, 5))
+def test_kernel_equals_reference(batch, m):
+    np.testing.assert_array_equal(LOAD.decide(batch, m), [CODE[load.reference(ts, m)] for ts in batch])
+
+
+@settings(max_examples=30)
+@given(rst.batches(max_sets=10, max_size=5, max_period=20, deadlines="arbitrary"), st.integers(1, 4))
+def test_kernel_equals_reference_arbitrary(batch, m):
+    np.testing.assert_array_equal(LOAD.decide(batch, m), [CODE[load.reference(ts, m)] for ts in batch])
+
+
+@st.composite
+def on_beta(draw):
+    """Implicit-deadline sets with U = β exactly (and one tick more)."""
+    m = draw(st.integers(1, 3))
+    d0 = draw(st.integers(2, 6))
+    c0 = draw(st.integers(1, d0))
+    tasks = [(c0, d0, d0)]
+    beta, _, lam = load.load_bound(TaskSet.from_tasks(tasks), m)
+    gap = beta - lam
+    while gap >= lam:
+        tasks.append((c0, d0, d0))
+        gap -= lam
+    if gap > 0:
+        tasks.append((gap.numerator, gap.denominator, gap.denominator))
+    if draw(st.booleans()):
+        c, d, t = tasks[-1]
+        tasks[-1] = (min(c + 1, d), d, t)
+    return TaskSet.from_tasks(tasks), m
+
+
+@given(on_beta())
+def test_boundary_kernel_equals_reference(case):
+    ts, m = case
+    assert one(ts, m, 5_000) == CODE[load.reference(ts, m, 5_000)]
+
+
+BIG = 2**31 - 1
+#: Sets that reach the kernels' guards (U within 1e-4·m of m; products beyond 2**61; huge t).
+LARGE = [
+    ([(BIG - 1, BIG, BIG), (BIG - 1, BIG, BIG)], 2),
+    ([(2**29, 2**30, BIG), (2**29, 2**30, BIG), (3, 2**30 + 7, BIG)], 2),
+    ([(2**28, 2**30, BIG), (2**29, 2**30 + 5, BIG - 3), (2**29, 2**30 + 9, BIG)], 2),
+    ([(2**29, 2**30, BIG), (2**29, 2**30 + 11, BIG - 7), (5, 7, 11)], 2),
+    ([(1000, 2**30, BIG), (2**20, 2**30 + 11, BIG - 7), (5, 7, 11)], 2),
+]
+
+
+def test_large_values_fall_back_exactly():
+    """Guards send these sets to the exact reference (UNDECIDED); verdicts still equal it."""
+    from rtsched.kernels import UNDECIDED
+
+    raw_codes = []
+    for tasks, m in LARGE:
+        ts = TaskSet.from_tasks(tasks)
+        batch = TaskSetBatch.from_tasksets([ts])
+        raw = np.empty(1, dtype=np.int8)
+        load._load_kernel(batch.C, batch.D, batch.T, batch.offsets, m, 2000, ts.n, 64, raw)
+        raw_codes.append(int(raw[0]))
+        assert one(ts, m, 2000) == CODE[load.reference(ts, m, 2000)]
+    assert UNDECIDED in raw_codes
+
+
+@given(rst.tasksets(max_size=6, max_period=30), st.integers(1, 4))
+def test_monotone_in_m(ts, m):
+    if load.reference(ts, m) is True:
+        assert load.reference(ts, m + 1) is True
+
+
+def test_budget_exhaustion_is_unknown():
+    ts = TaskSet.from_tasks([(2, 3, 4), (2, 5, 6), (1, 9, 10)])
+    full = load.analyse(ts, 1)
+    assert full.verdict is True and full.points > 1
+    assert load.reference(ts, 1, budget=1) == "unknown"
+    assert one(ts, 1, budget=1) == -1
+    res = load.explain(ts, 1, budget=1)
+    assert res.verdict == "unknown" and "budget" in res.summary
+
+
+@settings(max_examples=150)
+@given(rst.tasksets(max_size=5, max_period=12, deadlines="arbitrary"), st.integers(1, 4))
+def test_equals_brute_force_over_a_hyperperiod(ts, m):
+    """Σ dbf(t) ≤ β·t at every integer t ≤ max D + 2H (H the hyperperiod) and U ≤ β."""
+    from rtsched.analyses._demand import dbf
+
+    beta, _, _ = load.load_bound(ts, m)
+    horizon = int(max(ts.D)) + 2 * ts.hyperperiod
+    brute = ts.utilization <= beta and all(
+        sum(dbf(c, d, p, t) for c, d, p in ts.rows()) <= beta * t for t in range(1, horizon + 1)
+    )
+    assert load.reference(ts, m) is brute
