@@ -52,6 +52,18 @@ from rtsched.model import FIELDS, DeadlineModel, TaskSet, _check_model
 
 __all__ = [
     "FORMATS",
+    # Building blocks for readers of other document formats (e.g. GPU workloads): parse YAML or
+    # JSON into nodes that keep their line numbers, and convert scalars exactly.
+    "LineLoader",
+    "Node",
+    "Scalar",
+    "check_keys",
+    "describe_node",
+    "node_from_json",
+    "node_from_yaml",
+    "node_text",
+    "read_text",
+    "scalar_to_int",
     "detect_format",
     "dumps",
     "loads",
@@ -83,20 +95,20 @@ _NO_TASKS = "found no tasks in the file"
 
 
 # -- intermediate representation -----------------------------------------------------------------
-class _Scalar(NamedTuple):
+class Scalar(NamedTuple):
     kind: str  # "num", "str", "bool" or "null"
     text: str
 
 
-class _Node(NamedTuple):
-    """A parsed JSON/YAML value: dict[str, _Node], list[_Node] or _Scalar, with its line."""
+class Node(NamedTuple):
+    """A parsed JSON/YAML value: dict[str, Node], list[Node] or Scalar, with its line."""
 
     value: Any
     line: int | None
 
 
 class _RawTask(NamedTuple):
-    values: tuple[_Scalar, ...]  # C, D, T as written
+    values: tuple[Scalar, ...]  # C, D, T as written
     name: str | None
     line: int | None
     lines: tuple[int | None, ...]  # line of C, D, T
@@ -146,7 +158,7 @@ def _unit_hint(denominator: int) -> str:
     return str(exact) if Fraction(exact) == Fraction(1, denominator) else f"1/{denominator}"
 
 
-def _number(value: _Scalar, unit: str | None) -> int | str:
+def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
     """Check one written value; return it as an int (no unit) or as its text (unit given)."""
     text = value.text.strip()
     if value.kind == "bool":
@@ -180,7 +192,7 @@ def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> T
         row: list[Any] = []
         for field, value in zip(FIELDS, task.values, strict=True):
             try:
-                row.append(_number(value, unit))
+                row.append(scalar_to_int(value, unit))
             except InputError as err:
                 raise err.located(line=task.line_of(field), task=i, field=field) from None
         rows.append((*row, task.name))
@@ -195,7 +207,7 @@ def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> T
 
 def _flat_task(cells: Sequence[str], name: str | None, line: int) -> _RawTask:
     """A task of a line-based format (CSV, txt): all values on one line."""
-    return _RawTask(tuple(_Scalar("str", c) for c in cells), name or None, line, (line,) * 3)
+    return _RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3)
 
 
 def _build(items: Sequence[Any], parse: Callable[[Any], _RawSet], deadlines: DeadlineModel, unit: str | None) -> list[TaskSet]:
@@ -212,7 +224,7 @@ def _build(items: Sequence[Any], parse: Callable[[Any], _RawSet], deadlines: Dea
 
 
 # -- JSON and YAML -------------------------------------------------------------------------------
-class _Loader(yaml.SafeLoader):
+class LineLoader(yaml.SafeLoader):
     """The safe loader, refusing aliases (they allow cycles and exponential expansion)."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
@@ -222,48 +234,48 @@ class _Loader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-def _put(out: dict[str, _Node], key: str, value: _Node, line: int | None) -> None:
+def _put(out: dict[str, Node], key: str, value: Node, line: int | None) -> None:
     if key in out:
         raise InputError(f"duplicate key {key!r}", line=line, field=key)
     out[key] = value
 
 
-def _from_yaml(node: yaml.Node) -> _Node:
+def node_from_yaml(node: yaml.Node) -> Node:
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
-        out: dict[str, _Node] = {}
+        out: dict[str, Node] = {}
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):
                 raise InputError("keys must be plain strings", line=key.start_mark.line + 1)
-            _put(out, key.value, _from_yaml(value), key.start_mark.line + 1)
-        return _Node(out, line)
+            _put(out, key.value, node_from_yaml(value), key.start_mark.line + 1)
+        return Node(out, line)
     if isinstance(node, yaml.SequenceNode):
-        return _Node([_from_yaml(item) for item in node.value], line)
-    return _Node(_Scalar(_YAML_KINDS.get(node.tag, "str"), node.value), line)
+        return Node([node_from_yaml(item) for item in node.value], line)
+    return Node(Scalar(_YAML_KINDS.get(node.tag, "str"), node.value), line)
 
 
-def _from_json(value: Any, ynode: yaml.Node | None, line: int | None) -> _Node:
+def _from_json(value: Any, ynode: yaml.Node | None, line: int | None) -> Node:
     """Convert a decoded JSON value; lines come from the same text composed as YAML, if it matched."""
     here = ynode.start_mark.line + 1 if ynode is not None else line
     if isinstance(value, _Pairs):
         pairs = ynode.value if isinstance(ynode, yaml.MappingNode) else []
         ymap = {k.value: v for k, v in pairs if isinstance(k, yaml.ScalarNode)}
-        out: dict[str, _Node] = {}
+        out: dict[str, Node] = {}
         for key, item in value:
             sub = ymap.get(key)
             _put(out, key, _from_json(item, sub, line), here if sub is None else sub.start_mark.line + 1)
-        return _Node(out, here)
+        return Node(out, here)
     if isinstance(value, list):
         ok = isinstance(ynode, yaml.SequenceNode) and len(ynode.value) == len(value)
-        return _Node([_from_json(v, ynode.value[j] if ok else None, line) for j, v in enumerate(value)], here)
+        return Node([_from_json(v, ynode.value[j] if ok else None, line) for j, v in enumerate(value)], here)
     if isinstance(value, bool):
-        return _Node(_Scalar("bool", "true" if value else "false"), here)
+        return Node(Scalar("bool", "true" if value else "false"), here)
     if value is None:
-        return _Node(_Scalar("null", "null"), here)
-    return _Node(_Scalar("num" if isinstance(value, _Num) else "str", value), here)
+        return Node(Scalar("null", "null"), here)
+    return Node(Scalar("num" if isinstance(value, _Num) else "str", value), here)
 
 
-def _json_node(text: str, line: int | None = None) -> _Node:
+def node_from_json(text: str, line: int | None = None) -> Node:
     """Decode JSON; ``line`` is the line of a one-line document (JSON lines), else lines are found."""
     try:
         value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num, object_pairs_hook=_Pairs)
@@ -272,13 +284,13 @@ def _json_node(text: str, line: int | None = None) -> _Node:
     ynode = None
     if line is None:
         try:  # JSON is YAML, except for tab indentation (raw tabs cannot occur in JSON strings)
-            ynode = yaml.compose(text.replace("\t", " "), Loader=_Loader)
+            ynode = yaml.compose(text.replace("\t", " "), Loader=LineLoader)
         except (yaml.YAMLError, RecursionError):
             pass
     return _from_json(value, ynode, line)
 
 
-def _describe(node: _Node) -> str:
+def describe_node(node: Node) -> str:
     if isinstance(node.value, dict):
         return "an object"
     if isinstance(node.value, list):
@@ -287,7 +299,7 @@ def _describe(node: _Node) -> str:
     return {"num": f"the number {text}", "str": f"the string {text!r}"}.get(kind, text)
 
 
-def _check_keys(node: _Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
+def check_keys(node: Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
     for key in node.value:
         if key not in allowed:
             raise InputError(f"unknown key {key!r} (expected {', '.join(allowed)})", line=node.line, field=key, **where)
@@ -296,71 +308,71 @@ def _check_keys(node: _Node, allowed: Sequence[str], required: Sequence[str], **
             raise InputError(f"missing key {key!r}", line=node.line, field=key, **where)
 
 
-def _is_set_like(node: _Node) -> bool:
+def _is_set_like(node: Node) -> bool:
     if isinstance(node.value, dict):
         return "tasks" in node.value
     return isinstance(node.value, list) and (
-        not node.value or any(not isinstance(item.value, _Scalar) for item in node.value)
+        not node.value or any(not isinstance(item.value, Scalar) for item in node.value)
     )
 
 
-def _doc_sets(root: _Node) -> list[_Node]:
+def _doc_sets(root: Node) -> list[Node]:
     """The task sets of a document (see the module docstring for the one-set/many-sets rule)."""
     value = root.value
     if isinstance(value, dict) and "tasksets" in value:
-        _check_keys(root, ["tasksets"], [])
+        check_keys(root, ["tasksets"], [])
         sets = value["tasksets"]
         if not isinstance(sets.value, list):
-            raise InputError(f"'tasksets' must be a list, got {_describe(sets)}", line=sets.line)
+            raise InputError(f"'tasksets' must be a list, got {describe_node(sets)}", line=sets.line)
         return sets.value
     if isinstance(value, list) and value and _is_set_like(value[0]):
         return value
     if isinstance(value, dict | list):
         return [root]
-    raise InputError(f"expected a task set or a list of task sets, got {_describe(root)}", line=root.line)
+    raise InputError(f"expected a task set or a list of task sets, got {describe_node(root)}", line=root.line)
 
 
-def _text(node: _Node | None, **where: Any) -> str | None:
-    if node is None or (isinstance(node.value, _Scalar) and node.value.kind == "null"):
+def node_text(node: Node | None, **where: Any) -> str | None:
+    if node is None or (isinstance(node.value, Scalar) and node.value.kind == "null"):
         return None
-    if not isinstance(node.value, _Scalar):
-        raise InputError(f"a name must be a string, got {_describe(node)}", line=node.line, field="name", **where)
+    if not isinstance(node.value, Scalar):
+        raise InputError(f"a name must be a string, got {describe_node(node)}", line=node.line, field="name", **where)
     return node.value.text
 
 
-def _node_task(node: _Node, i: int) -> _RawTask:
+def _node_task(node: Node, i: int) -> _RawTask:
     value = node.value
     if isinstance(value, dict):
-        _check_keys(node, [*FIELDS, "name"], FIELDS, task=i)
+        check_keys(node, [*FIELDS, "name"], FIELDS, task=i)
         cells, name = [value[f] for f in FIELDS], value.get("name")
     elif isinstance(value, list):
         if len(value) not in (3, 4):
             raise InputError(f"expected [C, D, T] or [C, D, T, name], got {len(value)} values", line=node.line, task=i)
         cells, name = value[:3], value[3] if len(value) == 4 else None
     else:
-        raise InputError(f"expected a task [C, D, T] or {{C: .., D: .., T: ..}}, got {_describe(node)}", line=node.line, task=i)
+        raise InputError(f"expected a task [C, D, T] or {{C: .., D: .., T: ..}}, got {describe_node(node)}", line=node.line, task=i)
     for field, cell in zip(FIELDS, cells, strict=True):
-        if not isinstance(cell.value, _Scalar):
-            raise InputError(f"expected a number, got {_describe(cell)}", line=cell.line, task=i, field=field)
-    return _RawTask(tuple(c.value for c in cells), _text(name, task=i), node.line, tuple(c.line for c in cells))
+        if not isinstance(cell.value, Scalar):
+            raise InputError(f"expected a number, got {describe_node(cell)}", line=cell.line, task=i, field=field)
+    return _RawTask(tuple(c.value for c in cells), node_text(name, task=i), node.line, tuple(c.line for c in cells))
 
 
-def _node_set(node: _Node) -> _RawSet:
+def _node_set(node: Node) -> _RawSet:
     value, name = node.value, None
     if isinstance(value, dict):
-        _check_keys(node, ["name", "tasks"], ["tasks"])
-        name, tasks = _text(value.get("name")), value["tasks"]
+        check_keys(node, ["name", "tasks"], ["tasks"])
+        name, tasks = node_text(value.get("name")), value["tasks"]
         if not isinstance(tasks.value, list):
-            raise InputError(f"'tasks' must be a list, got {_describe(tasks)}", line=tasks.line, field="tasks")
+            raise InputError(f"'tasks' must be a list, got {describe_node(tasks)}", line=tasks.line, field="tasks")
         value = tasks.value
     elif not isinstance(value, list):
-        raise InputError(f"expected a task set (a list of tasks or an object with 'tasks'), got {_describe(node)}", line=node.line)
+        raise InputError(f"expected a task set (a list of tasks or an object with 'tasks'), got {describe_node(node)}", line=node.line)
     return _RawSet([_node_task(t, i) for i, t in enumerate(value)], name, node.line)
 
 
 def _jsonl_set(item: tuple[int, str]) -> _RawSet:
     line, text = item
-    node = _json_node(text, line)
+    node = node_from_json(text, line)
     sets = _doc_sets(node)
     if len(sets) != 1 or sets[0] is not node:
         raise InputError("each line must hold exactly one task set", line=line)
@@ -370,17 +382,17 @@ def _jsonl_set(item: tuple[int, str]) -> _RawSet:
 # -- the formats: each returns the items to build and how to parse one item into a raw set ---------
 def _parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        root = yaml.compose(text, Loader=LineLoader)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         what = ", ".join(str(p) for p in (getattr(err, "context", None), getattr(err, "problem", None)) if p)
         where = f" (column {mark.column + 1})" if mark else ""
         raise InputError(f"invalid YAML: {what or err}{where}", line=mark.line + 1 if mark else None) from None
-    return ([] if root is None else _doc_sets(_from_yaml(root))), _node_set
+    return ([] if root is None else _doc_sets(node_from_yaml(root))), _node_set
 
 
 def _parse_json(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
-    return _doc_sets(_json_node(text)), _node_set
+    return _doc_sets(node_from_json(text)), _node_set
 
 
 def _parse_jsonl(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
@@ -600,7 +612,7 @@ def loads(
         raise InputError("the document is nested too deeply", file=source) from None
 
 
-def _read_text(path: str | os.PathLike[str], source: str) -> str:
+def read_text(path: str | os.PathLike[str], source: str) -> str:
     try:
         if source == "<stdin>":
             stream = getattr(sys.stdin, "buffer", None)
@@ -652,7 +664,7 @@ def read_tasksets(
     stdin = isinstance(path, str) and path == "-"
     source = "<stdin>" if stdin else os.fsdecode(path)
     fmt = _check_format(format) if format else detect_format(path)
-    return loads(_read_text(path, source), fmt, source=source, deadlines=deadlines, time_unit=time_unit)
+    return loads(read_text(path, source), fmt, source=source, deadlines=deadlines, time_unit=time_unit)
 
 
 def read_taskset(path: str | os.PathLike[str], **kw: Any) -> TaskSet:

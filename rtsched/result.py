@@ -70,13 +70,15 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def verdict_text(verdict: Verdict) -> str:
-    """Human text for a verdict."""
-    if verdict is True:
+def verdict_text(verdict: Verdict, kind: str = "sufficient") -> str:
+    """Human text for a verdict of an analysis of the given kind."""
+    if verdict == UNKNOWN:
+        return "unknown"
+    if kind == "necessary":
+        return "not refuted" if verdict else "NOT schedulable"
+    if verdict:
         return "schedulable"
-    if verdict is False:
-        return "not proven"
-    return "unknown"
+    return "NOT schedulable" if kind == "exact" else "not proven"
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ class Result:
         }
 
     def __str__(self) -> str:
-        lines = [f"{self.analysis} ({self.kind}, m={self.m}): {verdict_text(self.verdict)}", f"  {self.summary}"]
+        lines = [f"{self.analysis} ({self.kind}, m={self.m}): {verdict_text(self.verdict, self.kind)}", f"  {self.summary}"]
         for key, value in self.evidence.items():
             if isinstance(value, tuple | Mapping):
                 continue
@@ -147,6 +149,15 @@ class Result:
             for row in self.per_task:
                 lines.append("  " + " | ".join(_fmt(row.get(k, "")) for k in keys))
         return "\n".join(lines)
+
+
+def _policy_of(name: str) -> str:
+    from rtsched.registry import get
+
+    try:
+        return get(name).policy
+    except Exception:  # an analysis from outside the registry
+        return "other"
 
 
 @dataclass(frozen=True)
@@ -201,7 +212,7 @@ class Report:
     def table(self) -> str:
         """A plain-text table: analysis, kind, verdict, key evidence."""
         head = ("analysis", "kind", "verdict", "evidence")
-        rows = [(r.analysis, r.kind, verdict_text(r.verdict), r.summary) for r in self.results]
+        rows = [(r.analysis, r.kind, verdict_text(r.verdict, r.kind), r.summary) for r in self.results]
         rows += [(name, "-", "skipped", why) for name, why in self.skipped.items()]
         widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
         widths[-1] = len(head[-1])
@@ -210,20 +221,36 @@ class Report:
         lines += [fmt.format(*row) for row in rows]
         return "\n".join(lines)
 
+    def policy_verdicts(self) -> dict[str, str]:
+        """Per scheduling policy: ``schedulable`` (some sufficient or exact test proves it),
+        ``NOT schedulable`` (an exact test refutes it), ``unknown`` or ``not proven``."""
+        policies: dict[str, list[Result]] = {}
+        for r in self.results:
+            policies.setdefault(_policy_of(r.analysis), []).append(r)
+        out = {}
+        for policy, results in policies.items():
+            if any(r.schedulable for r in results):
+                out[policy] = "schedulable"
+            elif any(r.kind in ("exact", "necessary") and r.verdict is False for r in results):
+                out[policy] = "NOT schedulable"
+            elif any(r.verdict == UNKNOWN for r in results):
+                out[policy] = "unknown"
+            else:
+                out[policy] = "not proven"
+        return out
+
     def __str__(self) -> str:
         u = self.taskset.utilization
         title = self.taskset.name or "task set"
-        header = (
-            f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(u)}, "
-            f"verdict: {'SCHEDULABLE' if self.schedulable else 'NOT PROVEN SCHEDULABLE'}"
-        )
+        per_policy = "; ".join(f"{p}: {v}" for p, v in self.policy_verdicts().items())
+        header = f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(u)} -- {per_policy or 'no analysis ran'}"
         return header + "\n" + self.table()
 
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>{html.escape(r.analysis)}</td><td>{r.kind}</td>"
             f"<td style='color:{'green' if r.verdict is True else ('gray' if r.verdict == UNKNOWN else 'firebrick')}'>"
-            f"{verdict_text(r.verdict)}</td><td>{html.escape(r.summary)}</td></tr>"
+            f"{verdict_text(r.verdict, r.kind)}</td><td>{html.escape(r.summary)}</td></tr>"
             for r in self.results
         )
         return (

@@ -51,7 +51,8 @@ def test_json_explain_contains_results(capsys):
     _, out, _ = run(capsys, "check", EXAMPLES / "dhall.txt", "-m", 2, "--tests", "gfb", "--json", "--explain")
     obj = json.loads(out)
     assert obj["results"][0]["analysis"] == "gfb"
-    assert obj["results"][0]["evidence"]["max_density"] == "10/11"
+    assert obj["results"][0]["evidence"]["max_density"] == 1
+    assert obj["results"][0]["evidence"]["total_density"] == "11/9"
 
 
 @pytest.mark.parametrize(

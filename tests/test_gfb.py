@@ -25,7 +25,7 @@ GFB = analyses.get("gfb")
         pytest.param([(1, 3, 3)] * 6, 2, False, id="above-bound-m2"),
         # Implicit deadlines, the original GFB 2003 utilization bound U ≤ m − (m−1)·u_max.
         pytest.param([(1, 10, 10)] * 10 + [(5, 10, 10)], 2, True, id="gfb2003-implicit-u-1.5"),
-        # Dhall's effect: m light tasks and one heavy task are rejected.
+        # Dhall-like: GFB rejects it although it is schedulable (heavy job ends exactly at 11).
         pytest.param([(1, 10, 10)] * 2 + [(10, 11, 11)], 2, False, id="dhall-m2"),
         # 0.1 + 0.2 style floats: λ = 1/10, 2/10, 7/10 on m = 1, Σλ = 1 exactly.
         pytest.param([(1, 10, 10), (2, 10, 10), (7, 10, 10)], 1, True, id="float-trap-sum-one"),

@@ -32,7 +32,7 @@ def test_report_table_html_json():
     ts = TaskSet.from_tasks([(1, 3, 3, "a"), (1, 3, 3, "b")], name="pair")
     report = check(ts, 2, tests=["gfb"])
     text = str(report)
-    assert "pair" in text and "gfb" in text and "SCHEDULABLE" in text
+    assert "pair" in text and "gfb" in text and "global-edf: schedulable" in text
     html = report._repr_html_()
     assert "<table>" in html and "gfb" in html
     d = report.to_dict(index=3, explain=True)
