@@ -35,6 +35,7 @@ __all__ = [
     "ARRIVALS_SPORADIC",
     "NO_MISS",
     "OVERFLOW",
+    "fast_kernel",
     "simulate_kernel",
 ]
 
@@ -59,7 +60,9 @@ def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, r
     if mode == 1:
         gap = T[i]
         if max_extra[i] > 0 and rng.random() < p_delay:
-            gap += rng.integers(1, max_extra[i] + 1)
+            # uniform in [1, max_extra] from one double (floor(u·k) < k); the fast kernel
+            # draws the same way, so a seed gives the same run with or without a trace
+            gap += 1 + np.int64(rng.random() * max_extra[i])
         return t + gap
     j = rel_next[i]
     if j < rel_end[i]:
@@ -130,10 +133,7 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     seg_start = np.zeros(n, dtype=np.int64)
     job_no = np.zeros(n, dtype=np.int64)
     cpu_free = np.ones(m, dtype=np.bool_)
-    n_rel = 0
-    n_seg = 0
-    n_pre = 0
-    n_mig = 0
+    counts[:] = 0
 
     for i in range(n):
         if mode == 0:
@@ -143,6 +143,10 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
         else:
             nr[i] = _next_release(i, 0, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
 
+    next_rel = _NEVER
+    for i in range(n):
+        if nr[i] < next_rel:
+            next_rel = nr[i]
     k = 0  # number of pending jobs
     jobs = 0
     t = 0
@@ -150,8 +154,9 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     miss_time = -1
     miss_task = -1
     while True:
-        # -- releases at t --------------------------------------------------------------------
-        if t < horizon:
+        # -- releases at t (nr changes only here, so its minimum is cached) ------------------
+        if t < horizon and t == next_rel:
+            next_rel = _NEVER
             for i in range(n):
                 if nr[i] == t:
                     rem[i] = C[i]
@@ -167,15 +172,18 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                     jobs += 1
                     if record:
                         job_no[i] += 1
-                        if n_rel >= release_log.shape[0]:
+                        r = counts[0]
+                        if r >= release_log.shape[0]:
                             status = OVERFLOW
                             break
-                        release_log[n_rel, 0] = i
-                        release_log[n_rel, 1] = job_no[i] - 1
-                        release_log[n_rel, 2] = t
-                        release_log[n_rel, 3] = dl[i]
-                        n_rel += 1
+                        release_log[r, 0] = i
+                        release_log[r, 1] = job_no[i] - 1
+                        release_log[r, 2] = t
+                        release_log[r, 3] = dl[i]
+                        counts[0] = r + 1
                     nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+                if nr[i] < next_rel:
+                    next_rel = nr[i]
             if status == OVERFLOW:
                 break
         # -- who runs in [t, next event) ------------------------------------------------------
@@ -204,20 +212,16 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                     running[i] = True
                     if t + rem[i] < t_next:
                         t_next = t + rem[i]
-        for i in range(n):
-            if nr[i] < t_next and nr[i] < horizon:
-                t_next = nr[i]
+        if next_rel < t_next:
+            t_next = next_rel
         if record:
             ok = _record_dispatch(
                 t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no,
-                cpu_free, segment_log, preempt_log, migrate_log, counts, n_seg, n_pre, n_mig,
+                cpu_free, segment_log, preempt_log, migrate_log, counts,
             )
             if not ok:
                 status = OVERFLOW
                 break
-            n_seg = counts[1]
-            n_pre = counts[2]
-            n_mig = counts[3]
         # -- advance to t_next ----------------------------------------------------------------
         delta = t_next - t
         j_out = 0
@@ -253,7 +257,6 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                 if not _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
                     status = OVERFLOW
                     break
-        counts[0] = n_rel
     return status, jobs, miss_time, miss_task, t
 
 
@@ -281,16 +284,13 @@ def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, coun
 @njit(cache=True)
 def _record_dispatch(  # noqa: ANN202, PLR0913
     t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no, cpu_free,
-    segment_log, preempt_log, migrate_log, counts, n_seg, n_pre, n_mig,
+    segment_log, preempt_log, migrate_log, counts,
 ):  # noqa: ANN001
     """Give processors to the running jobs and log preemptions and migrations at ``t``.
 
-    A job that keeps running keeps its processor; a job that starts takes the lowest free
-    processor (global) or its own (partitioned). False if a log is full.
+    A job that keeps running keeps its processor; a job that starts takes its last processor if
+    free, else the lowest free one (global), or its own (partitioned). False if a log is full.
     """
-    counts[1] = n_seg
-    counts[2] = n_pre
-    counts[3] = n_mig
     # stop the jobs that lose their processor (preempted)
     for i in range(n):
         if cpu_now[i] >= 0 and not running[i]:
@@ -335,3 +335,110 @@ def _record_dispatch(  # noqa: ANN202, PLR0913
                 counts[3] = q + 1
             cpu_last[i] = p
     return True
+
+
+@njit(cache=True)
+def fast_kernel(C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon):  # noqa: ANN001, ANN201
+    """The fast path of :func:`simulate_kernel` (same semantics, same return value, no trace).
+
+    Kept separate so that the hot loop carries no trace bookkeeping: the running set is the
+    prefix of ``order`` (global) or one flag per processor (partitioned).
+    """
+    n = C.shape[0]
+    global_policy = partition[0] < 0
+    rem = np.zeros(n, dtype=np.int64)
+    dl = np.zeros(n, dtype=np.int64)
+    nr = np.zeros(n, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
+    running = np.zeros(n, dtype=np.bool_)
+    taken = np.zeros(m, dtype=np.bool_)
+    rel_next = rel_offsets[:-1].copy()
+    rel_end = rel_offsets[1:].copy()
+    next_rel = _NEVER
+    for i in range(n):
+        if mode == 1:
+            nr[i] = _next_release(i, -T[i], T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+        elif mode == 2:
+            nr[i] = _next_release(i, 0, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+        if nr[i] < next_rel:
+            next_rel = nr[i]
+    k = 0
+    jobs = 0
+    t = 0
+    while True:
+        if t == next_rel and t < horizon:
+            next_rel = _NEVER
+            for i in range(n):
+                if nr[i] == t:
+                    di = t + D[i]
+                    rem[i] = C[i]
+                    dl[i] = di
+                    j = k
+                    while j > 0 and (dl[order[j - 1]] > di or (dl[order[j - 1]] == di and order[j - 1] > i)):
+                        order[j] = order[j - 1]
+                        j -= 1
+                    order[j] = i
+                    k += 1
+                    jobs += 1
+                    if mode == 0:
+                        nr[i] = t + T[i]
+                    elif mode == 1:
+                        gap = T[i]
+                        if max_extra[i] > 0 and rng.random() < p_delay:
+                            gap += 1 + np.int64(rng.random() * max_extra[i])
+                        nr[i] = t + gap
+                    else:
+                        nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
+                if nr[i] < next_rel:
+                    next_rel = nr[i]
+        t_next = horizon if horizon > t else t
+        if next_rel < t_next:
+            t_next = next_rel
+        if k > 0 and dl[order[0]] < t_next:
+            t_next = dl[order[0]]
+        if global_policy:
+            top = k if k < m else m
+            for j in range(top):
+                end = t + rem[order[j]]
+                if end < t_next:
+                    t_next = end
+            delta = t_next - t
+            removed = 0  # completed jobs leave the prefix; the tail moves only if one did
+            for j in range(top):
+                i = order[j]
+                rem[i] -= delta
+                if rem[i] == 0:
+                    removed += 1
+                else:
+                    order[j - removed] = i
+            if removed:
+                for j in range(top, k):
+                    order[j - removed] = order[j]
+            j_out = k - removed
+        else:
+            for p in range(m):
+                taken[p] = False
+            for j in range(k):
+                i = order[j]
+                p = partition[i]
+                running[i] = not taken[p]
+                if running[i]:
+                    taken[p] = True
+                    if t + rem[i] < t_next:
+                        t_next = t + rem[i]
+            delta = t_next - t
+            j_out = 0
+            for j in range(k):
+                i = order[j]
+                if running[i]:
+                    rem[i] -= delta
+                    if rem[i] == 0:
+                        continue
+                order[j_out] = i
+                j_out += 1
+        k = j_out
+        t = t_next
+        if k > 0 and dl[order[0]] <= t:
+            return MISS, jobs, dl[order[0]], order[0], t
+        if t >= horizon:
+            return NO_MISS, jobs, -1, -1, t

@@ -1,5 +1,11 @@
-"""Testing helpers for rtsched and its users: public hypothesis strategies (:mod:`.strategies`)."""
+"""Testing helpers for rtsched and its users.
+
+- :mod:`rtsched.testing.strategies`: public hypothesis strategies (tasks, task sets, batches).
+- :func:`check_sound`: search for a task set that *your* schedulability test accepts but global
+  EDF cannot schedule (exact test and simulator as oracles), shrunk to a small counterexample.
+"""
 
 from rtsched.testing import strategies
+from rtsched.testing.soundness import Counterexample, check_sound, refute
 
-__all__ = ["strategies"]
+__all__ = ["Counterexample", "check_sound", "refute", "strategies"]

@@ -1,0 +1,93 @@
+"""Throughput of the simulator's fast path (no trace): simulated jobs per second on one core.
+
+Target (issue "Validation"): at least 10**7 jobs/s for m = 4, n = 10, global EDF. The pure-Python
+tick-by-tick reference of the tests (tests/test_sim.py) is timed on a shorter horizon for the ratio.
+
+    python benchmarks/bench_sim.py [--sets N] [--horizon H]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+from rtsched.model import TaskSet
+from rtsched.sim import simulate
+
+
+def random_sets(count: int, n: int, m: int, rng: np.random.Generator) -> list[TaskSet]:
+    """Implicit-deadline sets with U ≈ 0.7·m (schedulable enough to run to the horizon)."""
+    out = []
+    for _ in range(count):
+        T = rng.integers(10, 1000, size=n)
+        u = rng.dirichlet(np.ones(n)) * 0.7 * m
+        C = np.clip(np.floor(u * T), 1, T).astype(np.int64)
+        out.append(TaskSet(C, T, T))
+    return out
+
+
+def tick_reference(ts: TaskSet, m: int, horizon: int) -> int:
+    """Tick-by-tick Python G-EDF (the slow reference); returns the number of jobs released."""
+    n = ts.n
+    rem = [0] * n
+    dl = [0] * n
+    jobs = 0
+    for t in range(horizon):
+        for i in range(n):
+            if t % int(ts.T[i]) == 0:
+                rem[i], dl[i] = int(ts.C[i]), t + int(ts.D[i])
+                jobs += 1
+        for i in sorted((i for i in range(n) if rem[i] > 0), key=lambda i: (dl[i], i))[:m]:
+            rem[i] -= 1
+    return jobs
+
+
+def main() -> None:
+    """Run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sets", type=int, default=20)
+    parser.add_argument("--horizon", type=int, default=2_000_000)
+    parser.add_argument("-m", type=int, default=4)
+    parser.add_argument("-n", type=int, default=10)
+    args = parser.parse_args()
+    numba.set_num_threads(1)
+    rng = np.random.default_rng(2024)
+    sets = random_sets(args.sets, args.n, args.m, rng)
+    simulate(sets[0], args.m, horizon=1000, record=False)  # compile
+    simulate(sets[0], args.m, horizon=1000, arrivals="sporadic", record=False)
+    simulate(sets[0], args.m, horizon=1000, record=True)
+    # CPU time of this process (one thread) as well as wall time: on a shared machine the wall
+    # clock measures the other processes too.
+    for arrivals in ("periodic", "sporadic"):
+        jobs = 0
+        start, cpu_start = time.perf_counter(), time.process_time()
+        for ts in sets:
+            jobs += simulate(ts, args.m, horizon=args.horizon, arrivals=arrivals, record=False).jobs
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        print(
+            f"fast path, {arrivals:8s}: {jobs / cpu:,.0f} jobs per CPU-second ({jobs / elapsed:,.0f} jobs/s wall; "
+            f"{jobs:,} jobs, n={args.n}, m={args.m}, 1 thread)"
+        )
+    jobs = 0
+    cpu_start = time.process_time()
+    for ts in sets[:5]:
+        jobs += simulate(ts, args.m, horizon=args.horizon // 20, record=True).jobs
+    print(f"with trace recording:  {jobs / (time.process_time() - cpu_start):,.0f} jobs per CPU-second")
+    ref_jobs = 0
+    short = 20_000
+    cpu_start = time.process_time()
+    for ts in sets[:3]:
+        ref_jobs += tick_reference(ts, args.m, short)
+    ref_rate = ref_jobs / (time.process_time() - cpu_start)
+    cpu_start = time.process_time()
+    fast_jobs = sum(simulate(ts, args.m, horizon=short, record=False).jobs for ts in sets[:3])
+    fast_rate = fast_jobs / (time.process_time() - cpu_start)
+    print(f"pure-Python tick-by-tick reference: {ref_rate:,.0f} jobs per CPU-second; ratio {fast_rate / ref_rate:,.0f}x "
+          f"(on horizon {short}, call overhead included)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Gantt charts of simulator traces (matplotlib), sized and labelled for a lecture slide.
+
+One row per processor (who runs where; colours are tasks) or one row per task (when each job
+runs; the processor is written in the bar). Releases are solid up arrows, deadlines dashed down arrows,
+preemptions small ticks, migrations are named in the bar, and the first deadline miss is a red
+cross with a caption. See papers/simulator.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from rtsched.errors import InputError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from rtsched.sim.trace import Trace
+
+__all__ = ["DEFAULT_WINDOW", "gantt", "save_gantt"]
+
+Rows = Literal["processors", "tasks"]
+
+
+#: Ticks shown by default: a slide stays readable with about this many.
+DEFAULT_WINDOW = 80
+
+
+def gantt(
+    trace: Trace,
+    *,
+    rows: Rows = "processors",
+    since: int | None = None,
+    until: int | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Draw ``trace`` (a recorded run) as a Gantt chart and return the figure.
+
+    Parameters
+    ----------
+    trace:
+        A run recorded with ``simulate(..., record=True)``.
+    rows:
+        ``"processors"`` (one row per processor) or ``"tasks"`` (one row per task).
+    since, until:
+        Window shown (default: the last ``DEFAULT_WINDOW`` = 80 ticks of the run, which
+        includes the miss if there is one).
+    title:
+        Figure title (default: the run's summary).
+    """
+    from matplotlib.figure import Figure  # no pyplot: no global state, works with any backend
+
+    if rows not in ("processors", "tasks"):
+        raise InputError(f"rows must be 'processors' or 'tasks', got {rows!r}")
+    ts = trace.taskset
+    end = int(until if until is not None else max(trace.end_time, 1))
+    start_at = int(since if since is not None else max(0, end - DEFAULT_WINDOW))
+    if start_at >= end:
+        raise InputError(f"empty Gantt window [{start_at}, {end}]")
+    n_rows = trace.m if rows == "processors" else ts.n
+    width = min(16.0, max(8.0, 0.25 * (end - start_at) + 2.0))
+    fig = Figure(figsize=(width, 1.0 + 0.75 * n_rows), layout="constrained")
+    ax = fig.add_subplot()
+    palette = [
+        "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+        "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+    ]
+
+    def row_of(cpu: int, task: int) -> int:
+        return cpu if rows == "processors" else task
+
+    for cpu, task, job, start, stop in trace.segments.tolist():
+        if start >= end or stop <= start_at:
+            continue
+        start, stop = max(start, start_at), min(stop, end)
+        y = row_of(cpu, task)
+        ax.broken_barh([(start, stop - start)], (y - 0.35, 0.7), facecolors=palette[task % len(palette)], edgecolor="black", linewidth=0.6)
+        label = f"τ{task},{job}" if rows == "processors" else f"P{cpu}"
+        if stop - start >= max(1, (end - start_at) / 60):
+            ax.text((start + stop) / 2, y, label, ha="center", va="center", fontsize=9, color="white", fontweight="bold")
+    # releases (↑) and deadlines (↓) on the task's row, or on the row where the job ran
+    job_row: dict[tuple[int, int], int] = {}
+    for cpu, task, job, _s, _e in trace.segments.tolist():
+        job_row.setdefault((task, job), row_of(cpu, task))
+    for task, job, release, deadline in trace.releases.tolist():
+        y = job_row.get((task, job), 0) if rows == "processors" else task
+        colour = palette[task % len(palette)]
+        # the y axis is inverted (first row on top): y - 0.55 is above the bar
+        if start_at <= release <= end:
+            ax.annotate("", xy=(release, y - 0.58), xytext=(release, y - 0.05), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6})
+        if start_at <= deadline <= end:
+            ax.annotate("", xy=(deadline, y - 0.05), xytext=(deadline, y - 0.58), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6, "linestyle": "--"})
+    for time, task, _job, cpu in trace.preemptions.tolist():
+        if start_at <= time <= end:
+            ax.plot([time], [row_of(cpu, task) + 0.38], marker="v", color="black", markersize=4)
+    for time, task, job, src, dst in trace.migrations.tolist():
+        if not start_at <= time <= end:
+            continue
+        if rows == "tasks":
+            ax.text(time, task + 0.42, f"P{src}→P{dst}", fontsize=7, ha="left", va="bottom")
+        else:
+            ax.text(time, dst + 0.42, f"τ{task},{job} from P{src}", fontsize=7, ha="left", va="bottom")
+    if trace.miss is not None and start_at <= trace.miss.time <= end:
+        y = trace.miss.task if rows == "tasks" else job_row.get((trace.miss.task, trace.miss.job), 0)
+        ax.plot([trace.miss.time], [y], marker="X", color="red", markersize=14, markeredgecolor="black")
+        ax.text(trace.miss.time, y - 0.55, f"{ts.label(trace.miss.task)} misses", color="red", ha="center", va="top", fontsize=10)
+    labels = [f"P{p}" for p in range(trace.m)] if rows == "processors" else [ts.label(i) for i in range(ts.n)]
+    ax.set_yticks(range(n_rows), labels, fontsize=11)
+    ax.set_ylim(n_rows - 0.4, -0.8)
+    ax.set_xlim(start_at - 0.2, end + 0.5)
+    step = max(1, (end - start_at) // 20)
+    ax.set_xticks(range(start_at, end + 1, step))
+    ax.grid(axis="x", linestyle=":", linewidth=0.6)
+    ax.set_xlabel("time (ticks)", fontsize=11)
+    rows_text = ", ".join(f"{ts.label(i)}=(C={c}, D={d}, T={t})" for i, (c, d, t) in enumerate(ts.rows()))
+    ax.set_title(title or f"{trace.summary()}\n{rows_text}", fontsize=10)
+    return fig
+
+
+def save_gantt(
+    trace: Trace,
+    path: str | Path,
+    *,
+    rows: Rows = "processors",
+    since: int | None = None,
+    until: int | None = None,
+    dpi: int = 150,
+) -> Path:
+    """Draw ``trace`` and write it to ``path`` (PNG, PDF or SVG by extension); return the path."""
+    path = Path(path)
+    fig = gantt(trace, rows=rows, since=since, until=until)
+    fig.savefig(path, dpi=dpi)
+    return path

@@ -1,0 +1,240 @@
+"""``simulate``: run the global / partitioned EDF simulator on one task set (papers/simulator.md).
+
+A deadline miss found by the simulator *proves* the set unschedulable under the simulated
+policy (the release pattern is a legal sporadic behaviour). The absence of a miss proves
+schedulability only for synchronous periodic releases simulated over a full hyperperiod (the
+default horizon for ``arrivals="periodic"``), and only for that release pattern: sporadic
+systems can miss under other patterns (use the exact test, :mod:`rtsched.analyses.exact_gedf`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from rtsched.errors import InputError
+from rtsched.kernels import check_processors
+from rtsched.model import TaskSet
+from rtsched.sim.engine import (
+    ARRIVALS_EXPLICIT,
+    ARRIVALS_PERIODIC,
+    ARRIVALS_SPORADIC,
+    MISS,
+    OVERFLOW,
+    fast_kernel,
+    simulate_kernel,
+)
+from rtsched.sim.trace import DeadlineMiss, Trace
+
+__all__ = ["DEFAULT_MAX_HORIZON", "default_horizon", "simulate"]
+
+Arrivals = Literal["periodic", "sporadic", "explicit"]
+#: Cap on the default horizon (a hyperperiod can be astronomically long).
+DEFAULT_MAX_HORIZON = 10**9
+#: Largest trace recorded (rows per event table), about 1 GB of int64.
+MAX_TRACE_ROWS = 2**24
+#: Default sporadic horizon, in multiples of the largest period.
+SPORADIC_PERIODS = 200
+
+
+def default_horizon(taskset: TaskSet, arrivals: Arrivals, releases: Sequence[Sequence[int]] | None = None) -> int:
+    """Horizon used when none is given.
+
+    * periodic: the hyperperiod H (capped at :data:`DEFAULT_MAX_HORIZON`). With synchronous
+      releases and D <= T every job released before H has its deadline at most H, so if none
+      is missed the system is idle at H, in the state it had at 0: [0, H] decides the periodic
+      behaviour;
+    * sporadic: 200 times the largest period;
+    * explicit: one tick after the last release plus the largest deadline.
+    """
+    if arrivals == "periodic":
+        return int(min(taskset.hyperperiod, DEFAULT_MAX_HORIZON))
+    if arrivals == "sporadic":
+        return SPORADIC_PERIODS * int(taskset.T.max())
+    last = max((max(r) for r in (releases or []) if len(r)), default=0)
+    return int(last + taskset.D.max() + 1)
+
+
+def _explicit_arrays(taskset: TaskSet, releases: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    if len(releases) != taskset.n:
+        raise InputError(f"explicit releases: {len(releases)} lists for {taskset.n} tasks")
+    flat: list[int] = []
+    offsets = [0]
+    for i, times in enumerate(releases):
+        times = [int(x) for x in times]
+        for a, b in zip(times, times[1:], strict=False):
+            if b - a < int(taskset.T[i]):
+                raise InputError(
+                    f"explicit releases of task {i}: {a} and {b} are closer than its period T = {int(taskset.T[i])}"
+                )
+        if times and times[0] < 0:
+            raise InputError(f"explicit releases of task {i}: negative release time {times[0]}")
+        flat += times
+        offsets.append(len(flat))
+    return np.array(flat, dtype=np.int64), np.array(offsets, dtype=np.int64)
+
+
+def simulate(
+    taskset: TaskSet,
+    m: int,
+    *,
+    policy: Literal["gedf", "pedf"] = "gedf",
+    partition: Sequence[int] | None = None,
+    arrivals: Arrivals = "periodic",
+    releases: Sequence[Sequence[int]] | None = None,
+    seed: int | np.random.SeedSequence | None = 0,
+    p_delay: float = 0.5,
+    max_extra: Sequence[int] | None = None,
+    horizon: int | None = None,
+    record: bool = True,
+) -> Trace:
+    """Simulate ``taskset`` on ``m`` identical processors until the first miss or the horizon.
+
+    Parameters
+    ----------
+    taskset:
+        Constrained-deadline tasks (D <= T).
+    m:
+        Number of processors.
+    policy:
+        ``"gedf"`` (global EDF) or ``"pedf"`` (partitioned EDF; needs ``partition``).
+        Equal absolute deadlines: lowest task index first.
+    partition:
+        Processor index (0..m-1) of each task, for ``pedf``.
+    arrivals:
+        ``"periodic"`` (synchronous, every T from 0), ``"sporadic"`` (each inter-arrival time is
+        T plus, with probability ``p_delay``, an extra delay uniform in ``[1, max_extra_i]``;
+        default ``max_extra_i = T_i``; the first release is at such a delay from 0) or
+        ``"explicit"`` (``releases[i]`` lists task i's release times).
+    releases:
+        Explicit release times per task (implies ``arrivals="explicit"``).
+    seed:
+        Seed of the sporadic arrivals (an int or a :class:`numpy.random.SeedSequence`).
+    horizon:
+        Releases happen at ``t < horizon``; default :func:`default_horizon`.
+    record:
+        Record the event tables (releases, segments, preemptions, migrations). ``False`` is the
+        fast path: jobs are counted and the first miss found.
+
+    Returns
+    -------
+    Trace
+        What happened; ``trace.miss`` is the first deadline miss or ``None``.
+
+    Examples
+    --------
+    >>> from rtsched.model import TaskSet
+    >>> ts = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])  # Dhall's effect, m = 2
+    >>> simulate(ts, 2).miss
+    DeadlineMiss(time=7, task=2, job=0, remaining=1)
+    """
+    m = check_processors(m)
+    if not isinstance(taskset, TaskSet):
+        taskset = TaskSet.from_tasks(taskset)
+    if not taskset.is_constrained:
+        raise InputError("the simulator handles constrained deadlines (D <= T) only")
+    n = taskset.n
+    if releases is not None:
+        arrivals = "explicit"
+    if arrivals not in ("periodic", "sporadic", "explicit"):
+        raise InputError(f"unknown arrivals {arrivals!r}; choose periodic, sporadic or explicit")
+    if arrivals == "explicit" and releases is None:
+        raise InputError("explicit arrivals need a list of release times per task")
+    if policy == "gedf":
+        part = np.full(n, -1, dtype=np.int64)
+        part_tuple = None
+    elif policy == "pedf":
+        if partition is None or len(partition) != n:
+            raise InputError(f"partitioned EDF needs one processor index per task ({n})")
+        part = np.array([int(p) for p in partition], dtype=np.int64)
+        if np.any(part < 0) or np.any(part >= m):
+            raise InputError(f"processor indices must lie in 0..{m - 1}, got {list(partition)}")
+        part_tuple = tuple(int(p) for p in part)
+    else:
+        raise InputError(f"unknown policy {policy!r}; choose gedf or pedf")
+    if horizon is None:
+        horizon = default_horizon(taskset, arrivals, releases)
+    horizon = int(horizon)
+    if not 0 < horizon <= 2**62:
+        raise InputError(f"horizon must be a positive number of ticks, got {horizon}")
+    if arrivals == "explicit":
+        rel_times, rel_offsets = _explicit_arrays(taskset, releases)  # type: ignore[arg-type]
+    else:
+        rel_times, rel_offsets = np.zeros(0, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
+    mode = {"periodic": ARRIVALS_PERIODIC, "sporadic": ARRIVALS_SPORADIC, "explicit": ARRIVALS_EXPLICIT}[arrivals]
+    extra = np.array(taskset.T if max_extra is None else [int(x) for x in max_extra], dtype=np.int64)
+    if extra.shape != (n,) or np.any(extra < 0):
+        raise InputError("max_extra needs one non-negative value per task")
+    if not 0.0 <= float(p_delay) <= 1.0:
+        raise InputError(f"p_delay must be a probability, got {p_delay}")
+    seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+
+    # Room for the trace: about one release per period and a few segments per job; doubled
+    # and rerun (same seed, so the same run) if it overflows.
+    if record:
+        jobs_estimate = int(sum(math.ceil(min(horizon, 10**8) / int(t)) + 1 for t in taskset.T))
+        capacity = min(max(64, jobs_estimate + n), 10**6)
+    else:
+        capacity = 0
+    while True:
+        if not record:
+            logs = (np.zeros((0, 4), dtype=np.int64),) * 4
+            counts = np.zeros(4, dtype=np.int64)
+            status, jobs, miss_time, miss_task, end_time = fast_kernel(
+                taskset.C, taskset.D, taskset.T, m, part, mode, np.random.default_rng(seed_seq), float(p_delay),
+                extra, rel_times, rel_offsets, horizon,
+            )
+            break
+        logs = (
+            np.zeros((capacity, 4), dtype=np.int64),
+            np.zeros((3 * capacity + m, 5), dtype=np.int64),
+            np.zeros((capacity, 4), dtype=np.int64),
+            np.zeros((capacity, 5), dtype=np.int64),
+        )
+        counts = np.zeros(4, dtype=np.int64)
+        rng = np.random.default_rng(seed_seq)
+        status, jobs, miss_time, miss_task, end_time = simulate_kernel(
+            taskset.C, taskset.D, taskset.T, m, part, mode, rng, float(p_delay), extra,
+            rel_times, rel_offsets, horizon, record, *logs, counts,
+        )
+        if status != OVERFLOW:
+            break
+        capacity *= 4
+        if capacity > MAX_TRACE_ROWS:
+            raise InputError(
+                f"the trace needs more than {MAX_TRACE_ROWS} rows; simulate a shorter horizon "
+                f"(now {horizon}) or use record=False (no trace, first miss only)"
+            )
+    miss = None
+    if status == MISS:
+        miss = DeadlineMiss(int(miss_time), int(miss_task))
+    trace = Trace(
+        taskset=taskset,
+        m=m,
+        policy=policy,
+        partition=part_tuple,
+        arrivals=arrivals,
+        horizon=horizon,
+        end_time=int(end_time),
+        jobs=int(jobs),
+        miss=miss,
+        seed=None if arrivals != "sporadic" else (seed if isinstance(seed, int) else None),
+        releases=logs[0][: counts[0]].reshape(-1, 4),
+        segments=logs[1][: counts[1]].reshape(-1, 5) if record else np.zeros((0, 5), dtype=np.int64),
+        preemptions=logs[2][: counts[2]].reshape(-1, 4),
+        migrations=logs[3][: counts[3]].reshape(-1, 5) if record else np.zeros((0, 5), dtype=np.int64),
+    )
+    if record and miss is not None:
+        job = int(np.count_nonzero(trace.releases[:, 0] == miss.task)) - 1
+        remaining = int(taskset.C[miss.task]) - trace.executed(miss.task, job)
+        trace = _with_miss(trace, DeadlineMiss(miss.time, miss.task, job, remaining))
+    return trace
+
+
+def _with_miss(trace: Trace, miss: DeadlineMiss) -> Trace:
+    from dataclasses import replace
+
+    return replace(trace, miss=miss)

@@ -1,0 +1,150 @@
+"""``check_sound``: search for a task set that a user's G-EDF test accepts but G-EDF misses.
+
+The oracle is the exact G-EDF test (:mod:`rtsched.analyses.exact_gedf`, papers/baker-cirinei2007.md)
+on sets it can decide within its budget, and the simulator (papers/simulator.md; synchronous
+periodic and seeded sporadic releases) where the exact test says "unknown". Hypothesis drives the
+search with the public strategies (:mod:`rtsched.testing.strategies`) and shrinks what it finds
+to a small counterexample: fewer tasks, smaller periods, C = 1, D = C.
+
+>>> from rtsched.testing.soundness import check_sound
+>>> def too_optimistic(taskset, m):          # "U <= m is enough" -- wrong for global EDF
+...     return taskset.utilization <= m
+>>> found = check_sound(too_optimistic, max_examples=100)
+>>> found is not None
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, find, settings
+from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
+
+from rtsched.model import TaskSet
+from rtsched.sim.trace import DeadlineMiss
+from rtsched.testing.strategies import tasksets
+
+__all__ = ["Counterexample", "check_sound", "refute"]
+
+#: Budget of the exact test per candidate (states); beyond it the simulator is the oracle.
+EXACT_STATES = 200_000
+#: Sporadic simulation runs per candidate when the exact test cannot decide.
+SPORADIC_RUNS = 3
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A set the test accepts on ``m`` processors although global EDF misses a deadline.
+
+    Attributes
+    ----------
+    taskset, m:
+        The (shrunk) counterexample.
+    releases:
+        Release times per task that make global EDF miss (replay them with
+        ``rtsched.sim.simulate(taskset, m, releases=releases)``).
+    miss:
+        The first deadline miss of that replay.
+    oracle:
+        ``"exact"`` (found by the exact test) or ``"simulation"``.
+    """
+
+    taskset: TaskSet
+    m: int
+    releases: tuple[tuple[int, ...], ...]
+    miss: DeadlineMiss
+    oracle: str
+
+    def __str__(self) -> str:
+        rows = ", ".join(f"({c}, {d}, {t})" for c, d, t in self.taskset.rows())
+        shown = "; ".join(f"{self.taskset.label(i)} at {list(r)}" for i, r in enumerate(self.releases) if r)
+        return (
+            f"accepted on m={self.m} but not schedulable: [{rows}]\n"
+            f"  releases {shown} -> {self.taskset.label(self.miss.task)} misses its deadline at t={self.miss.time} "
+            f"({self.oracle})"
+        )
+
+
+def refute(taskset: TaskSet, m: int, *, exact_states: int = EXACT_STATES, seed: int = 0) -> Counterexample | None:
+    """A release sequence making global EDF miss on ``taskset``, or ``None`` if none is found.
+
+    The exact test decides when its budget allows (a ``None`` is then a proof of
+    schedulability); otherwise the simulator tries synchronous periodic releases and a few
+    seeded sporadic patterns (a ``None`` then proves nothing).
+    """
+    from rtsched.analyses.exact_gedf import explain
+    from rtsched.sim import simulate
+
+    if not taskset.is_constrained:
+        return None
+    result = explain(taskset, m, max_states=exact_states)
+    if result.verdict is True:
+        return None
+    if result.verdict is False and "releases" in result.evidence:
+        releases = tuple(tuple(int(x) for x in r) for r in result.evidence["releases"])
+        miss = simulate(taskset, m, releases=releases).miss
+        if miss is not None:
+            return Counterexample(taskset, m, releases, miss, "exact")
+    # unknown (or U > m without a sequence within the budget): simulate
+    for arrivals, run_seed in [("periodic", None)] + [("sporadic", seed + k) for k in range(SPORADIC_RUNS)]:
+        trace = simulate(taskset, m, arrivals=arrivals, seed=run_seed, horizon=min(taskset.hyperperiod, 100_000) if arrivals == "periodic" else None)  # type: ignore[arg-type]
+        if trace.miss is not None:
+            releases = tuple(tuple(r) for r in trace.release_times())
+            return Counterexample(taskset, m, releases, trace.miss, "simulation")
+    return None
+
+
+def check_sound(
+    test: Callable[[TaskSet, int], bool],
+    *,
+    processors: Sequence[int] = (1, 2, 3),
+    max_examples: int = 200,
+    seed: int = 0,
+    max_tasks: int = 5,
+    max_period: int = 10,
+) -> Counterexample | None:
+    """Search for a set that ``test`` accepts but global EDF cannot schedule.
+
+    Parameters
+    ----------
+    test:
+        The user's sufficient G-EDF schedulability test, ``(TaskSet, m) -> bool`` (True means
+        "schedulable by global EDF", ties between equal deadlines to the lowest index).
+    processors:
+        Values of ``m`` to try.
+    max_examples:
+        How many candidate sets hypothesis tries before giving up.
+    seed:
+        Makes the search reproducible.
+    max_tasks, max_period:
+        Size of the candidate sets (small sets let the exact test decide).
+
+    Returns
+    -------
+    Counterexample or None
+        The shrunk counterexample (task set, m, the release sequence and the miss), or ``None``
+        if none was found (which is evidence, not a proof, that the test is sound).
+    """
+    if not processors:
+        raise ValueError("processors must name at least one m")
+    candidates = st.tuples(tasksets(max_size=max_tasks, max_period=max_period), st.sampled_from(sorted(processors)))
+
+    def unsound(case: tuple[TaskSet, int]) -> bool:
+        taskset, m = case
+        return bool(test(taskset, m)) and refute(taskset, m, seed=seed) is not None
+
+    search = settings(
+        max_examples=max_examples,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    try:
+        taskset, m = find(candidates, unsound, settings=search, random=random.Random(seed))
+    except NoSuchExample:
+        return None
+    return refute(taskset, m, seed=seed)

@@ -1,0 +1,152 @@
+"""Soundness of every registered analysis against the exact G-EDF test and the simulator.
+
+* every sufficient global EDF analysis ⇒ ``exact`` on small sets (n ≤ 6, periods ≤ 12); an
+  "unknown" from the exact test is skipped, never counted;
+* on larger sets no analysis accepts a set on which the simulator finds a miss (synchronous
+  periodic and seeded sporadic releases; partitioned analyses are simulated on the assignment
+  their explanation gives);
+* on m = 1 every global EDF analysis ⇒ ``uni-qpa`` (when registered), and every uniprocessor
+  analysis that claims schedulability agrees with ``exact``.
+
+The analyses are taken from the registry (``all_entries()`` filtered by policy, kind and
+platform), so analyses registered later are checked too. Budget: RTSCHED_PROPERTY_EXAMPLES
+examples per property (default 150); the ``slow`` variants run ten times more on larger sets.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numba
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rtsched import analyses
+from rtsched.analyses import exact_gedf
+from rtsched.kernels import ACCEPT, REJECT
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.sim import simulate
+from rtsched.testing import strategies as rst
+
+EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
+EXACT_STATES = 300_000
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_numba_thread():
+    """One set per call: waking the prange thread pool would cost more than the work itself."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(before)
+
+
+def _entries(policy: str, kind: str | None = None, platform: str = "identical") -> list:
+    return [
+        e
+        for e in analyses.all_entries()
+        if e.policy == policy and e.platform == platform and (kind is None or e.kind == kind)
+    ]
+
+
+GLOBAL_SUFFICIENT = _entries("global-edf", "sufficient")
+PARTITIONED = _entries("partitioned-edf")
+UNIPROCESSOR = [e for e in analyses.all_entries() if e.platform == "uniprocessor" and e.policy in ("edf", "np-edf")]
+
+
+def accepted(entry, ts: TaskSet, m: int) -> bool:
+    """Does the analysis (its batch path, as sweeps use it) prove the set schedulable?"""
+    if entry.supports(ts, m) is not None:
+        return False
+    return int(entry.decide(TaskSetBatch.from_tasksets([ts]), m)[0]) == int(ACCEPT)
+
+
+def exact_code(ts: TaskSet, m: int) -> int:
+    return exact_gedf.explore(ts, m, max_states=EXACT_STATES).code
+
+
+def settings_for(examples: int):
+    return settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# -- sufficient ⇒ exact on small sets ------------------------------------------------------------
+def _check_against_exact(ts: TaskSet, m: int) -> None:
+    # The exact test is cheap on these sets: ask it first; only its rejections can refute.
+    if exact_code(ts, m) != REJECT:
+        return
+    accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, m)]
+    if accepting:
+        result = exact_gedf.explain(ts, m, max_states=EXACT_STATES)
+        pytest.fail(f"{accepting} accept {ts!r} on m={m} but exact rejects it: {result.summary}")
+
+
+@pytest.mark.skipif(not GLOBAL_SUFFICIENT, reason="no sufficient global EDF analysis registered")
+@settings_for(EXAMPLES)
+@given(ts=rst.tasksets(max_size=6, max_period=12), m=st.integers(1, 3))
+def test_sufficient_implies_exact(ts, m):
+    _check_against_exact(ts, m)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not GLOBAL_SUFFICIENT, reason="no sufficient global EDF analysis registered")
+@settings_for(10 * EXAMPLES)
+@given(ts=rst.tasksets(max_size=6, max_period=12), m=st.integers(1, 4))
+def test_sufficient_implies_exact_long(ts, m):
+    _check_against_exact(ts, m)
+
+
+def test_every_sufficient_test_rejects_dhall():
+    """Dhall's effect: the exact test rejects it, so no sufficient test may accept it."""
+    dhall = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])
+    assert exact_code(dhall, 2) == REJECT
+    assert [e.name for e in GLOBAL_SUFFICIENT if accepted(e, dhall, 2)] == []
+
+
+# -- no analysis accepts a set the simulator refutes (larger sets) ---------------------------------
+def _check_against_simulator(ts: TaskSet, m: int, seed: int) -> None:
+    # simulate first (cheap); only a miss can refute a global analysis
+    for arrivals in ("periodic", "sporadic"):
+        trace = simulate(ts, m, arrivals=arrivals, seed=seed, horizon=20_000, record=False)
+        if trace.miss is not None:
+            accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, m)]
+            assert not accepting, f"{accepting} accept {ts!r} on m={m}; G-EDF misses: {trace}"
+            break
+    for entry in PARTITIONED:
+        if accepted(entry, ts, m):
+            assignment = entry.explain(ts, m).evidence.get("assignment")
+            assert assignment is not None and None not in assignment, f"{entry.name} accepted without an assignment"
+            for arrivals in ("periodic", "sporadic"):
+                trace = simulate(ts, m, policy="pedf", partition=list(assignment), arrivals=arrivals, seed=seed, horizon=20_000, record=False)
+                assert trace.miss is None, f"{entry.name} accepts {ts!r} on m={m} (assignment {assignment}); P-EDF misses: {trace}"
+
+
+@settings_for(EXAMPLES)
+@given(ts=rst.tasksets(min_size=4, max_size=14, max_period=60), m=st.integers(2, 6), seed=st.integers(0, 2**16))
+def test_no_analysis_accepts_a_simulated_miss(ts, m, seed):
+    _check_against_simulator(ts, m, seed)
+
+
+@pytest.mark.slow
+@settings_for(10 * EXAMPLES)
+@given(ts=rst.tasksets(min_size=4, max_size=24, max_period=200), m=st.integers(2, 8), seed=st.integers(0, 2**16))
+def test_no_analysis_accepts_a_simulated_miss_long(ts, m, seed):
+    _check_against_simulator(ts, m, seed)
+
+
+# -- m = 1 ----------------------------------------------------------------------------------------
+@settings_for(EXAMPLES)
+@given(ts=rst.tasksets(max_size=6, max_period=12))
+def test_m1_global_implies_uniprocessor_exact(ts):
+    code = exact_code(ts, 1)
+    qpa = analyses.get("uni-qpa") if "uni-qpa" in analyses.names() else None
+    if code == ACCEPT and qpa is not None:
+        assert accepted(qpa, ts, 1), f"exact G-EDF on m=1 (= EDF) accepts {ts!r}, uni-qpa rejects it"
+        return  # then every global test ⇒ uni-qpa holds on this set
+    accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, 1)]
+    if qpa is not None and accepting:
+        assert accepted(qpa, ts, 1), f"{accepting} accept {ts!r} on m=1, uni-qpa rejects"
+    if code == REJECT:
+        claims = [e.name for e in UNIPROCESSOR if accepted(e, ts, 1)]
+        assert not claims, f"{claims} accept {ts!r} but exact G-EDF on m=1 (= EDF) rejects it"
+        assert not accepting, f"{accepting} accept {ts!r} on m=1 but exact rejects it"

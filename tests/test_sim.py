@@ -1,0 +1,228 @@
+"""Tests of the G-EDF / P-EDF simulator (rtsched.sim) against a tick-by-tick Python reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtsched.errors import InputError
+from rtsched.model import TaskSet
+from rtsched.sim import DeadlineMiss, simulate
+from rtsched.testing import strategies as rst
+
+
+def tick_simulation(ts: TaskSet, m: int, releases: list[list[int]], horizon: int, partition=None):
+    """The simplest possible simulator: one tick at a time, same rules (papers/simulator.md).
+
+    Returns (schedule, miss): schedule[t] = set of tasks running in [t, t+1); miss = (time, task)
+    of the first deadline miss or None.
+    """
+    n = ts.n
+    C, D = [int(c) for c in ts.C], [int(d) for d in ts.D]
+    rem, dl = [0] * n, [0] * n
+    schedule = []
+    for t in range(horizon + 1):
+        late = [i for i in range(n) if rem[i] > 0 and dl[i] <= t]
+        if late:
+            first = min(late, key=lambda i: (dl[i], i))
+            return schedule, (dl[first], first)
+        if t == horizon:
+            break
+        for i in range(n):
+            if t in releases[i]:
+                rem[i], dl[i] = C[i], t + D[i]
+        pending = sorted((i for i in range(n) if rem[i] > 0), key=lambda i: (dl[i], i))
+        if partition is None:
+            run = set(pending[:m])
+        else:
+            run = set()
+            for p in range(m):
+                mine = [i for i in pending if partition[i] == p]
+                if mine:
+                    run.add(mine[0])
+        for i in run:
+            rem[i] -= 1
+        schedule.append(run)
+    return schedule, None
+
+
+def schedule_from_trace(trace, horizon):
+    out = [set() for _ in range(horizon)]
+    for _cpu, task, _job, start, end in trace.segments.tolist():
+        for t in range(start, end):
+            assert task not in out[t], "a job runs twice at once"
+            out[t].add(task)
+    return out
+
+
+def periodic_releases(ts, horizon):
+    return [list(range(0, horizon, int(t))) for t in ts.T]
+
+
+DHALL = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])
+
+
+def test_dhall_effect_misses():
+    trace = simulate(DHALL, 2)
+    assert trace.miss == DeadlineMiss(time=7, task=2, job=0, remaining=1)
+    assert trace.miss.task == 2 and "miss" in str(trace)
+
+
+def test_dhall_pedf_is_fine():
+    assert simulate(DHALL, 2, policy="pedf", partition=[0, 0, 1]).miss is None
+
+
+def test_tie_goes_to_lowest_index():
+    # two equal-deadline jobs on one processor: task 0 runs first
+    ts = TaskSet.from_tasks([(1, 2, 2), (1, 2, 2)])
+    trace = simulate(ts, 1, horizon=2)
+    assert trace.miss is None
+    assert trace.segments[:, [1, 3, 4]].tolist() == [[0, 0, 1], [1, 1, 2]]
+
+
+def test_preemption_and_migration_are_recorded():
+    # τ2 starts on a processor, is preempted by two earlier-deadline jobs, resumes on another one
+    ts = TaskSet.from_tasks([(2, 2, 10), (1, 1, 10), (3, 9, 10)])
+    trace = simulate(ts, 2, releases=[[1], [2], [0]])
+    assert trace.miss is None
+    assert trace.preemptions[:, 1].tolist() == [2]
+    assert trace.migrations.shape[0] in (0, 1)
+    assert trace.executed(2, 0) == 3
+
+
+@pytest.mark.parametrize("policy", ["gedf", "pedf"])
+@settings(max_examples=60)
+@given(ts=rst.tasksets(max_size=6, max_period=12), m=st.integers(1, 3), data=st.data())
+def test_matches_tick_reference_periodic(policy, ts, m, data):
+    horizon = min(int(ts.hyperperiod), 200)
+    partition = None
+    if policy == "pedf":
+        partition = data.draw(st.lists(st.integers(0, m - 1), min_size=ts.n, max_size=ts.n))
+    trace = simulate(ts, m, policy=policy, partition=partition, horizon=horizon)
+    schedule, miss = tick_simulation(ts, m, periodic_releases(ts, horizon), horizon, partition)
+    got = None if trace.miss is None else (trace.miss.time, trace.miss.task)
+    assert got == miss
+    assert schedule_from_trace(trace, trace.end_time)[: len(schedule)] == schedule[: trace.end_time]
+    fast = simulate(ts, m, policy=policy, partition=partition, horizon=horizon, record=False)
+    assert (fast.miss is None) == (trace.miss is None) and fast.jobs == trace.jobs
+    if fast.miss is not None:
+        assert (fast.miss.time, fast.miss.task) == got
+
+
+@settings(max_examples=60)
+@given(ts=rst.tasksets(max_size=5, max_period=8), m=st.integers(1, 3), data=st.data())
+def test_matches_tick_reference_explicit(ts, m, data):
+    releases = []
+    for t in ts.T:
+        gaps = data.draw(st.lists(st.integers(int(t), int(t) + 3), max_size=5))
+        first = data.draw(st.integers(0, 4))
+        times = [first]
+        for g in gaps:
+            times.append(times[-1] + g)
+        releases.append(times)
+    trace = simulate(ts, m, releases=releases)
+    schedule, miss = tick_simulation(ts, m, releases, trace.horizon)
+    got = None if trace.miss is None else (trace.miss.time, trace.miss.task)
+    assert got == miss
+    assert schedule_from_trace(trace, trace.end_time) == schedule[: trace.end_time]
+
+
+@settings(max_examples=40)
+@given(ts=rst.tasksets(max_size=6, max_period=20), m=st.integers(1, 3), seed=st.integers(0, 2**32))
+def test_sporadic_is_legal_reproducible_and_fast_path_agrees(ts, m, seed):
+    trace = simulate(ts, m, arrivals="sporadic", seed=seed, horizon=300)
+    for i, times in enumerate(trace.release_times()):
+        assert all(b - a >= int(ts.T[i]) for a, b in zip(times, times[1:], strict=False))
+        assert all(b - a <= 2 * int(ts.T[i]) for a, b in zip(times, times[1:], strict=False))
+    again = simulate(ts, m, arrivals="sporadic", seed=seed, horizon=300)
+    assert again.releases.tolist() == trace.releases.tolist()
+    fast = simulate(ts, m, arrivals="sporadic", seed=seed, horizon=300, record=False)
+    assert fast.jobs == trace.jobs
+    assert (fast.miss is None) == (trace.miss is None)
+    # replaying the recorded releases reproduces the run exactly
+    replay = simulate(ts, m, releases=trace.release_times(), horizon=300)
+    assert replay.segments.tolist() == trace.segments.tolist()
+
+
+def test_sporadic_seeds_differ():
+    ts = TaskSet.from_tasks([(1, 5, 5), (2, 7, 7)])
+    a = simulate(ts, 1, arrivals="sporadic", seed=1, horizon=500)
+    b = simulate(ts, 1, arrivals="sporadic", seed=2, horizon=500)
+    assert a.releases.tolist() != b.releases.tolist()
+
+
+@settings(max_examples=30)
+@given(ts=rst.tasksets(max_size=6, max_period=15), m=st.integers(1, 3))
+def test_segments_never_share_a_processor_and_work_is_conserved(ts, m):
+    trace = simulate(ts, m, horizon=150)
+    seg = trace.segments
+    for p in range(m):
+        rows = sorted(seg[seg[:, 0] == p][:, 3:5].tolist())
+        assert all(a[1] <= b[0] for a, b in zip(rows, rows[1:], strict=False))
+    finished = 0
+    for task, job, _release, deadline in trace.releases.tolist():
+        if deadline < trace.end_time or (trace.miss is None and deadline <= trace.end_time):
+            assert trace.executed(task, job) == int(ts.C[task])
+            finished += 1
+    assert np.all(seg[:, 4] > seg[:, 3])
+
+
+def test_periodic_default_horizon_is_hyperperiod():
+    ts = TaskSet.from_tasks([(1, 4, 4), (1, 6, 6)])
+    assert simulate(ts, 1).horizon == 12
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"releases": [[0, 1]]}, "closer than its period"),
+        ({"policy": "pedf"}, "one processor index per task"),
+        ({"policy": "pedf", "partition": [3]}, "0..1"),
+        ({"policy": "fifo"}, "unknown policy"),
+        ({"arrivals": "bursty"}, "unknown arrivals"),
+    ],
+)
+def test_bad_input(kwargs, message):
+    with pytest.raises(InputError, match=message):
+        simulate(TaskSet.from_tasks([(1, 2, 2)]), 2, **kwargs)
+
+
+def test_arbitrary_deadlines_refused():
+    ts = TaskSet.from_tasks([(1, 5, 2)], deadlines="arbitrary")
+    with pytest.raises(InputError, match="constrained"):
+        simulate(ts, 1)
+
+
+@pytest.mark.parametrize("rows", ["processors", "tasks"])
+def test_gantt_draws_every_segment_in_the_window(rows, tmp_path):
+    from rtsched.sim.gantt import gantt, save_gantt
+
+    trace = simulate(DHALL, 2)
+    fig = gantt(trace, rows=rows)
+    bars = fig.axes[0].collections
+    assert len(bars) == trace.segments.shape[0]
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == (["P0", "P1"] if rows == "processors" else [DHALL.label(i) for i in range(3)])
+    path = save_gantt(trace, tmp_path / "g.svg", rows=rows, since=2, until=7)
+    assert path.read_text().startswith("<?xml")
+
+
+def test_gantt_window_errors():
+    from rtsched.sim.gantt import gantt
+
+    with pytest.raises(InputError, match="empty Gantt window"):
+        gantt(simulate(DHALL, 2), since=7, until=7)
+    with pytest.raises(InputError, match="rows"):
+        gantt(simulate(DHALL, 2), rows="cpus")  # type: ignore[arg-type]
+
+
+def test_trace_is_immutable_and_serialisable():
+    import json
+
+    trace = simulate(DHALL, 2)
+    with pytest.raises(ValueError, match="read-only"):
+        trace.segments[0, 0] = 5
+    data = json.loads(json.dumps(trace.to_dict()))
+    assert data["miss"] == {"time": 7, "task": 2, "job": 0, "remaining": 1}
