@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from rtsched.check import check
+from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
+from rtsched.result import jsonable
 
 __all__ = ["register"]
 
 
 def check_command(
     file: Annotated[str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text) or - for stdin.")],
-    processors: Annotated[int, typer.Option("-m", "--processors", help="Number of identical processors.")],
+    processors: Annotated[
+        int | None, typer.Option("-m", "--processors", help="Number of processors (not needed with --platform gpu:M).")
+    ] = None,
     tests: Annotated[
         str | None, typer.Option("--tests", help="Comma-separated analyses (default: every one that applies).")
     ] = None,
@@ -29,13 +34,31 @@ def check_command(
     time_unit: Annotated[
         str | None, typer.Option("--time-unit", help="Length of one tick in file units, for real-valued files.")
     ] = None,
+    platform: Annotated[
+        str,
+        typer.Option(
+            "--platform",
+            help="identical (m processors, default), clustered:k=<k>[:...] (virtual clusters), "
+            "or gpu:<M>[:ffd|bfd|exhaustive|single] (FILE is then a GPU workload).",
+        ),
+    ] = "identical",
 ) -> int:
     """Check task sets: a verdict per analysis and why.
 
     Exit status: 0 if every task set is proven schedulable by some analysis, 1 otherwise,
     2 on bad input.
     """
+    if platform.startswith("gpu"):
+        _check_gpu(file, platform, as_json)
+    if processors is None:
+        raise InputError("give the number of processors with -m M", field="-m")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
+    if platform.startswith("clustered"):
+        _check_clustered(sets, processors, platform, as_json)
+    if platform != "identical":
+        raise InputError(
+            f"unknown platform {platform!r}; use identical, clustered:k=<k> or gpu:<M>", field="--platform"
+        )
     if tests is not None:
         resolve_list(tests)  # unknown names fail before any work
     all_proven = True
@@ -55,6 +78,33 @@ def check_command(
         if len(sets) > 1:
             typer.echo("")
     raise typer.Exit(0 if all_proven else 1)
+
+
+def _check_clustered(sets: list, m: int, spec: str, as_json: bool) -> None:
+    from rtsched.analyses.clustered import platform_report
+
+    all_proven = True
+    for index, ts in enumerate(sets):
+        report = platform_report(ts, m, spec)
+        all_proven &= report.schedulable
+        if as_json:
+            typer.echo(json.dumps({"index": index, **jsonable(report.to_dict())}, ensure_ascii=False))
+        else:
+            typer.echo((f"[{index}] " if len(sets) > 1 else "") + str(report))
+    raise typer.Exit(0 if all_proven else 1)
+
+
+def _check_gpu(file: str, spec: str, as_json: bool) -> None:
+    from rtsched.analyses.gpu import HEURISTICS, gpu_report, read_gpu_workload
+
+    parts = spec.split(":")
+    if len(parts) not in (2, 3) or not parts[1].isdigit() or (len(parts) == 3 and parts[2] not in HEURISTICS):
+        raise InputError(
+            f"bad GPU platform {spec!r}; expected gpu:<M>[:{'|'.join(HEURISTICS)}]", field="--platform"
+        )
+    report = gpu_report(read_gpu_workload(file), int(parts[1]), parts[2] if len(parts) == 3 else "ffd")
+    typer.echo(json.dumps(jsonable(report.to_dict()), ensure_ascii=False) if as_json else str(report))
+    raise typer.Exit(0 if report.schedulable else 1)
 
 
 def register(app: typer.Typer) -> None:
