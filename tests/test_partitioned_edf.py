@@ -1,0 +1,241 @@
+"""Tests of the partitioned-EDF family (papers/partitioned-heuristics.md, papers/baruah-fisher2006.md)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtsched import analyses
+from rtsched.analyses import _edf_demand as dm
+from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, assignments, pack, task_order
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.testing import strategies as rst
+
+CASES = Path("/work/shared/data/schedcat_cases.jsonl")
+FEATURED = ("p-edf", "baruah-fisher", "p:wf:density:qpa")
+
+
+def _cases(kind: str) -> list[dict]:
+    return [c for c in map(json.loads, CASES.read_text().splitlines()) if c["kind"] == kind]
+
+
+def _bins(assignment: tuple[int | None, ...], k: int) -> list[list[int]]:
+    bins: list[list[int]] = [[] for _ in range(k)]
+    for i, b in enumerate(assignment):
+        if b is not None:
+            bins[b].append(i)
+    return bins
+
+
+# Periods with both ties (equal densities/utilizations) and boundary sums.
+@st.composite
+def tie_prone_sets(draw: st.DrawFn) -> TaskSet:
+    rows = []
+    for _ in range(draw(st.integers(1, 8))):
+        T = draw(st.sampled_from([2, 3, 4, 5, 6, 8, 10, 12, 20]))
+        C = draw(st.integers(1, max(1, T // 2)))
+        D = draw(st.sampled_from([C, T, max(C, T // 2), draw(st.integers(C, T))]))
+        rows.append((C, D, T))
+    return TaskSet.from_tasks(rows)
+
+
+# -- worked cases ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", _cases("binpack")[:4], ids=lambda c: c["case_id"])
+def test_schedcat_binpack_known_example(case: dict) -> None:
+    """Plain bin packing (capacity 10) as tasks (C = item, D = T = 10) with density admission.
+
+    SchedCAT's best/worst fit measure remaining capacity exactly as ours (by size, ties to the
+    lowest bin), so the assignments agree item for item.
+    """
+    fit = case["test"].split(".")[1].split("_")[0][0] + "f"  # next_fit -> nf, ...
+    rows = [(x, case["capacity"], case["capacity"]) for x in case["items"]]
+    res = pack(rows, case["bins"], fit, "input", "density")
+    got = [[case["items"][i] for i in b] for b in _bins(res.assignment, res.processors)]
+    got += [[]] * (case["bins"] - len(got))
+    assert got == case["expected"]
+    ts = TaskSet.from_tasks(rows)
+    codes, assign = assignments(TaskSetBatch.from_tasksets([ts]), case["bins"], f"p:{fit}:input:density")
+    assert assign.tolist() == [-1 if a is None else a for a in res.assignment]
+
+
+_VERDICT_MAP = {"part:FFD-QPA": "p-edf", "part:FF-QPA": "p:ff:input:qpa", "part:FFD-DENSITY": "p:ff:density:density"}
+
+
+def _schedcat_partitioned() -> list[object]:
+    out = []
+    for case in _cases("verdict"):
+        for key, name in _VERDICT_MAP.items():
+            if key in case.get("schedcat_computed", {}):
+                out.append(
+                    pytest.param(case["tasks"], case["m"], name, case["schedcat_computed"][key], id=f"{case['case_id']}-{key}")
+                )
+    return out
+
+
+@pytest.mark.parametrize(("tasks", "m", "name", "expected"), _schedcat_partitioned())
+def test_schedcat_partitioned_verdicts(tasks: list[list[int]], m: int, name: str, expected: bool) -> None:
+    """SchedCAT's first-fit(-decreasing) QPA/density verdicts (ties by input order there too)."""
+    ts = TaskSet.from_tasks([tuple(t) for t in tasks], deadlines="arbitrary")
+    entry = analyses.get(name)
+    assert entry.reference(ts, m) is expected
+    assert entry.decide(TaskSetBatch.from_tasksets([ts]), m).tolist() == [int(expected)]
+
+
+def test_baruah_fisher_worked_example() -> None:
+    """papers/baruah-fisher2006.md: τ = (2,4,6), (3,8,10), (4,9,12) on m = 2.
+
+    On P0: τ0, τ1 pass (at t = 8: dbf*(τ0, 8) + dbf*(τ1, 8) = 2 + (4)/3 + 3 = 19/3 ≤ 8). Adding τ2
+    at t = 9: 2 + 5/3 + 3 + 1/10·3 + 4 = 329/30 > 9, so τ2 goes to P1.
+    """
+    ts = TaskSet.from_tasks([(2, 4, 6), (3, 8, 10), (4, 9, 12)])
+    res = analyses.get("baruah-fisher").explain(ts, 2)
+    assert res.verdict is True
+    assert res.evidence["assignment"] == (0, 0, 1)
+    ok, why, t, value = dm.dbf_star_check([(2, 4, 6), (3, 8, 10), (4, 9, 12)])
+    assert (ok, why, t, value) == (False, "dbf*", 9, Fraction(329, 30))
+    fail = analyses.get("baruah-fisher").explain(ts, 1)
+    assert fail.verdict is False
+    assert "P0: dbf*(t=9) = 329/30" in fail.summary
+
+
+def test_explain_refusals_name_each_processor() -> None:
+    ts = TaskSet.from_tasks([(3, 4, 4), (3, 4, 4), (3, 4, 4)])
+    res = analyses.get("p-edf").explain(ts, 2)
+    assert res.verdict is False
+    assert res.evidence["failed_task"] == 2
+    assert res.evidence["refusals"] == ("P0: U would be 3/2 (≈1.5) > 1", "P1: U would be 3/2 (≈1.5) > 1")
+    ok = analyses.get("p-edf").explain(ts, 3)
+    assert ok.verdict is True
+    assert ok.evidence["assignment"] == (0, 1, 2)
+
+
+def test_ties_are_broken_by_input_position() -> None:
+    rows = [(1, 4, 4), (2, 8, 8), (1, 2, 8), (3, 12, 12)]  # densities 1/4, 1/4, 1/2, 1/4
+    assert task_order(rows, "density") == [2, 0, 1, 3]
+    assert task_order(rows, "utilization") == [0, 1, 3, 2]
+    assert task_order(rows, "deadline") == [2, 0, 1, 3]
+    # Equal loads: worst fit takes the lowest-index processor among the emptiest ones.
+    res = pack([(1, 4, 4)] * 4, 3, "wf", "input", "qpa")
+    assert res.assignment == (0, 1, 2, 0)
+    res = pack([(1, 4, 4)] * 4, 3, "bf", "input", "qpa")
+    assert res.assignment == (0, 0, 0, 0)
+
+
+def test_registry_entries() -> None:
+    names = analyses.names(featured_only=True)
+    for name in FEATURED:
+        assert name in names
+        assert analyses.get(name).policy == "partitioned-edf"
+        assert analyses.get(name).kind == "sufficient"
+    member = analyses.get("p:nf:utilization:dbfstar")
+    assert member.featured is False
+    assert member.name == "p:nf:utilization:dbfstar"
+    assert len(FAMILY_NAMES) == 48
+
+
+# -- kernel == reference ------------------------------------------------------------------
+
+
+def _check_kernel(name: str, sets: list[TaskSet], m: int, budget: int = dm.DEFAULT_BUDGET) -> None:
+    fit, order, admission = _parse(name)
+    batch = TaskSetBatch.from_tasksets(sets)
+    codes, assign = assignments(batch, m, name, budget)
+    for s, ts in enumerate(sets):
+        res = pack(ts.rows(), m, fit, order, admission, budget)
+        lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
+        assert codes[s] == (-1 if res.verdict == "unknown" else int(res.verdict)), (name, ts)
+        assert assign[lo:hi].tolist() == [-1 if a is None else a for a in res.assignment], (name, ts)
+
+
+@pytest.mark.parametrize("name", FAMILY_NAMES)
+@settings(max_examples=6)
+@given(sets=st.lists(st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=1000)), min_size=1, max_size=8), m=st.integers(1, 4))
+def test_kernel_equals_reference_every_member(name: str, sets: list[TaskSet], m: int) -> None:
+    _check_kernel(name, sets, m)
+
+
+@pytest.mark.parametrize("name", FEATURED)
+@settings(max_examples=50)
+@given(
+    sets=st.lists(st.one_of(tie_prone_sets(), rst.tasksets(max_size=10, max_period=10**6)), min_size=1, max_size=10),
+    m=st.integers(1, 5),
+)
+def test_kernel_equals_reference_featured(name: str, sets: list[TaskSet], m: int) -> None:
+    _check_kernel(analyses.get(name).name, sets, m)
+
+
+@settings(max_examples=20)
+@given(sets=st.lists(tie_prone_sets(), min_size=1, max_size=6), budget=st.integers(0, 4))
+def test_budget_unknown_agrees(sets: list[TaskSet], budget: int) -> None:
+    """Tiny QPA budgets: "unknown" (never a False caused by the budget), same in kernel and reference."""
+    _check_kernel("p:ff:input:qpa", sets, 2, budget)
+    for ts in sets:
+        verdict = pack(ts.rows(), 2, "ff", "input", "qpa", budget).verdict
+        if verdict is not True:
+            full = pack(ts.rows(), 2, "ff", "input", "qpa").verdict
+            assert verdict == "unknown" or full is False or full is True
+
+
+# -- properties -----------------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(ts=st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=200, deadlines="arbitrary")), m=st.integers(1, 4))
+def test_every_bin_of_an_accepted_assignment_passes_qpa(ts: TaskSet, m: int) -> None:
+    """Re-check each processor of every accepted packing independently with uni-qpa."""
+    rows = ts.rows()
+    for name in FAMILY_NAMES:
+        fit, order, admission = _parse(name)
+        res = pack(rows, m, fit, order, admission)
+        if res.verdict is True:
+            assert all(a is not None for a in res.assignment)
+            for b in _bins(res.assignment, res.processors):
+                assert dm.qpa_reference([rows[i] for i in b]) is True, (name, ts, b)
+
+
+@settings(max_examples=40)
+@given(ts=st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=300)))
+def test_on_one_processor_qpa_admission_equals_uni_qpa(ts: TaskSet) -> None:
+    expected = dm.qpa_reference(ts.rows())
+    for name in FAMILY_NAMES:
+        fit, order, admission = _parse(name)
+        if admission == "qpa":
+            assert pack(ts.rows(), 1, fit, order, admission).verdict == expected, name
+
+
+@settings(max_examples=30)
+@given(ts=rst.tasksets(max_size=8, max_period=300), m=st.integers(1, 4))
+def test_admission_strength(ts: TaskSet, m: int) -> None:
+    """On one processor, density ⇒ dbf* ⇒ QPA (each admission test implies the next)."""
+    rows = ts.rows()
+    d = pack(rows, 1, "ff", "input", "density").verdict
+    s = pack(rows, 1, "ff", "input", "dbfstar").verdict
+    q = pack(rows, 1, "ff", "input", "qpa").verdict
+    assert (not d or s) and (not s or q)
+
+
+def test_check_shows_global_and_partitioned_side_by_side() -> None:
+    import rtsched
+
+    report = rtsched.check([(2, 3, 3), (2, 3, 3), (2, 3, 3)], m=3)
+    verdicts = report.verdicts
+    assert verdicts["p-edf"] is True
+    assert verdicts["baruah-fisher"] is True
+    assert "gfb" in verdicts
+    assert "uni-qpa" not in verdicts  # m = 3
+
+
+def test_many_processors_use_a_prefix() -> None:
+    ts = TaskSet.from_tasks([(3, 4, 4)] * 3)
+    codes, assign = assignments(TaskSetBatch.from_tasksets([ts]), 10**6, "p:wf:density:qpa")
+    assert codes.tolist() == [1]
+    assert assign.tolist() == [0, 1, 2]
+    assert np.all(assign >= 0)
