@@ -100,3 +100,25 @@ def test_console_script_runs_as_a_process():
     )
     assert proc.returncode == 1, proc.stderr
     assert "gfb" in proc.stdout
+
+
+def test_platform_clustered(capsys):
+    status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 4, "--platform", "clustered:k=2", "--json")
+    obj = json.loads(out)
+    assert status == 0
+    assert obj["index"] == 0
+    assert "clusters" in json.dumps(obj)
+
+
+def test_platform_gpu(capsys):
+    gpu_file = EXAMPLES.parent / "gpu" / "demo.yaml"
+    status, out, _ = run(capsys, "check", gpu_file, "--platform", "gpu:4")
+    assert status in (0, 1)
+    assert "layout" in out and "baseline" in out
+
+
+@pytest.mark.parametrize("platform", ["gpu:x", "mesh", "gpu:4:magic"])
+def test_bad_platform(capsys, platform):
+    status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, "--platform", platform)
+    assert status == 2
+    assert "--platform" in err

@@ -1,0 +1,64 @@
+"""Throughput of the non-preemptive EDF kernel and of the GPU allocation strategies.
+
+Run: ``python benchmarks/bench_gpu.py [--sets 200000] [--workloads 200]``.
+
+* ``uni-npedf``: batch kernel (1 thread, all threads) vs the pure-Python reference, on
+  uniprocessor sets (n = 8, U in [0.5, 1], every task non-preemptive).
+* GPU allocation (M = 4, n = 6 kernels, generated workloads): workloads/s of each strategy with
+  the ``@njit`` partition tests (fast path) vs the pure-Python references, same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import rate, sample_batch  # noqa: E402
+
+from rtsched.analyses.gpu import allocate  # noqa: E402
+from rtsched.analyses.np_edf import npedf_status, npedf_trace  # noqa: E402
+from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads  # noqa: E402
+
+
+def main() -> None:
+    """Print the rates."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sets", type=int, default=200_000)
+    parser.add_argument("--reference-sets", type=int, default=2_000)
+    parser.add_argument("--workloads", type=int, default=200)
+    args = parser.parse_args()
+
+    batch = sample_batch(args.sets, n=8, m=1, u_range=(0.5, 1.0))
+    small = batch.select(range(args.reference_sets))
+    npedf_status(small)  # compile
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    one = rate(lambda: npedf_status(batch), args.sets)
+    numba.set_num_threads(threads)
+    many = rate(lambda: npedf_status(batch), args.sets)
+    rows = [ts.rows() for ts in small]
+    ref = rate(lambda: [npedf_trace(r) for r in rows], args.reference_sets, repeat=1)
+    print(f"uni-npedf, n = 8, U in [0.5, 1], {args.sets} sets")
+    print(f"  kernel, 1 thread : {one:12,.0f} sets/s")
+    print(f"  kernel, {threads} threads: {many:12,.0f} sets/s")
+    print(f"  reference (Python ints): {ref:10,.0f} sets/s")
+    print(f"  ratio kernel(1 thread)/reference: {one / ref:,.0f}x")
+
+    rng = np.random.default_rng(np.random.SeedSequence(1))
+    spec = GPUWorkloadSpec(n=6, clusters=4, U1=2.2)
+    workloads = generate_gpu_workloads(rng, spec, args.workloads)
+    allocate(workloads[0], 4, "exhaustive")  # compile
+    print(f"GPU allocation, M = 4, n = 6, U1 = 2.2, {args.workloads} workloads (Python search, 1 thread)")
+    for h in ("single", "ffd", "bfd", "exhaustive"):
+        fast = rate(lambda h=h: [allocate(w, 4, h) for w in workloads], args.workloads, repeat=1)
+        slow = rate(lambda h=h: [allocate(w, 4, h, fast=False) for w in workloads], args.workloads, repeat=1)
+        print(f"  {h:>10}: fast {fast:8,.0f} workloads/s, reference {slow:8,.0f} workloads/s, ratio {fast / slow:5.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""Random GPU workloads for the compute-cluster model (DESIGN §7; papers/zahaf2021-gpu-partitioning.md).
+
+Recipe (every step vectorised over the whole batch; one :class:`numpy.random.Generator`):
+
+1. *One-cluster utilizations* u_i = C_i(1)/T_i by UUniFast (Bini & Buttazzo 2005) with total
+   ``U1`` (the workload's demand in cluster-time per time; U1 ≤ M is necessary for any layout
+   when kernels scale perfectly). Individual u_i may exceed 1: such a kernel needs several clusters.
+2. *Periods* from a period spec of :func:`rtsched.generators.parse_periods` (default
+   ``log-uniform:100:10000``).
+3. *WCET tables* by Amdahl's law: C_i(1) = ⌈u_i·T_i⌉ (rounded up: pessimistic), parallel
+   fraction p_i uniform in ``parallel`` and quantised to 1/100, C_i(s) = ⌈C_i(1)·((1 − p_i) + p_i/s)⌉
+   for s = 1..M, computed exactly in integers.
+4. *Deadlines* from a deadline spec of :func:`rtsched.generators.parse_deadlines`, drawn in
+   [C_i(M), T_i] (``implicit``: D = T); a kernel whose C_i(M) exceeds T_i gets D = T.
+5. *Contention*: a linear model f_i(k) = 1 + a_i·k for k = 1..M−1 other active partitions, with
+   the sensitivity a_i uniform in ``contention`` and quantised to 1/100 (so factors are exact
+   rationals). This is our assumption, not the paper's measured data (see the note).
+6. *Preemption*: each kernel is non-preemptive with probability ``nonpreemptive``.
+
+The rounding rules are applied before anything else is derived, so every drawn value is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+
+from rtsched.analyses.gpu import MAX_CLUSTERS, GPUWorkload, Kernel, TableWCET
+from rtsched.errors import InputError
+from rtsched.generators.deadlines import parse_deadlines
+from rtsched.generators.periods import parse_periods
+from rtsched.generators.utilizations import uunifast
+from rtsched.model import MAX_TIME
+
+__all__ = ["GPUWorkloadBatch", "GPUWorkloadSpec", "GeneratedGPUBatch", "generate_gpu_batch", "generate_gpu_workloads"]
+
+#: Quantum of the parallel fraction and of the contention sensitivity (exact rationals).
+QUANTUM = 100
+
+
+@dataclass(frozen=True)
+class GPUWorkloadSpec:
+    """Parameters of :func:`generate_gpu_workloads` (a sweep engine can vary any of them).
+
+    Attributes
+    ----------
+    n:
+        Kernels per workload.
+    clusters:
+        M, the number of compute clusters (sets the length of the WCET and slowdown tables).
+    U1:
+        Σ C_i(1)/T_i, the total one-cluster utilization.
+    periods, deadlines:
+        Spec strings of :func:`rtsched.generators.parse_periods` / ``parse_deadlines``.
+    parallel:
+        Range of Amdahl's parallel fraction p.
+    contention:
+        Range of the per-other-partition slowdown a in f(k) = 1 + a·k.
+    nonpreemptive:
+        Probability that a kernel is non-preemptive.
+    """
+
+    n: int = 5
+    clusters: int = 4
+    U1: float = 2.0
+    periods: str = "log-uniform:100:10000"
+    deadlines: str = "implicit"
+    parallel: tuple[float, float] = (0.5, 0.99)
+    contention: tuple[float, float] = (0.0, 0.3)
+    nonpreemptive: float = 0.0
+
+
+def _quantised(
+    rng: np.random.Generator, bounds: tuple[float, float], size: tuple[int, int], name: str
+) -> NDArray[np.int64]:
+    lo, hi = bounds
+    if not 0 <= lo <= hi:
+        raise InputError(f"{name} must be a range lo <= hi of non-negative numbers, got {bounds}", field=name)
+    return np.rint(rng.uniform(lo, hi, size) * QUANTUM).astype(np.int64)
+
+
+def generate_gpu_workloads(rng: np.random.Generator, spec: GPUWorkloadSpec, count: int) -> list[GPUWorkload]:
+    """Draw ``count`` GPU workloads following ``spec`` (recipe in the module docstring).
+
+    Parameters
+    ----------
+    rng:
+        The only source of randomness.
+    spec:
+        The parameters.
+    count:
+        Number of workloads.
+
+    Returns
+    -------
+    list of GPUWorkload
+        Each with ``clusters = spec.clusters``.
+    """
+    n, M = spec.n, spec.clusters
+    if not 1 <= M <= MAX_CLUSTERS:
+        raise InputError(f"clusters must be in 1..{MAX_CLUSTERS}, got {M}", field="clusters")
+    if not 0 <= spec.nonpreemptive <= 1:
+        raise InputError(f"nonpreemptive must be a probability, got {spec.nonpreemptive}", field="nonpreemptive")
+    if spec.parallel[1] > 1:
+        raise InputError(f"the parallel fraction must be at most 1, got {spec.parallel}", field="parallel")
+    shape = (count, n)
+    u = uunifast(rng, n, float(spec.U1), count)
+    T = parse_periods(spec.periods).draw(rng, shape)
+    C1 = np.maximum(1, np.ceil(u * T)).astype(np.int64)
+    if np.any(C1 > MAX_TIME):
+        raise InputError("a drawn WCET exceeds the int64-safe range; use shorter periods", field="periods")
+    p = _quantised(rng, spec.parallel, shape, "parallel")  # p_i = p / QUANTUM
+    s = np.arange(1, M + 1, dtype=np.int64)
+    # C(s) = ⌈C1 · ((Q − p)·s + p) / (Q·s)⌉ exactly, shape (count, n, M).
+    num = C1[..., None] * ((QUANTUM - p)[..., None] * s + p[..., None])
+    den = QUANTUM * s
+    table = -(-num // den)
+    fastest = np.minimum(table[..., -1], T)
+    D = parse_deadlines(spec.deadlines).draw(rng, fastest, T)
+    a = _quantised(rng, spec.contention, shape, "contention")
+    k = np.arange(1, M, dtype=np.int64)
+    factor_num = QUANTUM + a[..., None] * k  # f(k) = factor_num / QUANTUM, shape (count, n, M − 1)
+    nonpre = rng.random(shape) < spec.nonpreemptive
+    out = []
+    for w in range(count):
+        kernels = tuple(
+            Kernel(
+                TableWCET(tuple(int(x) for x in table[w, i])),
+                int(D[w, i]),
+                int(T[w, i]),
+                tuple(Fraction(int(x), QUANTUM) for x in factor_num[w, i]),
+                None,
+                not bool(nonpre[w, i]),
+            )
+            for i in range(n)
+        )
+        out.append(GPUWorkload(kernels, M))
+    return out
+
+
+class GPUWorkloadBatch(tuple):
+    """An immutable sequence of GPU workloads with the two attributes a sweep unit reads.
+
+    ``n_sets`` (number of workloads) and ``deadlines`` (``"implicit"`` or ``"constrained"``), as
+    on :class:`rtsched.model.TaskSetBatch`; the ``gpu:<M>`` registry entries take it directly.
+    """
+
+    deadlines: str = "constrained"
+
+    def __new__(cls, workloads: Sequence[GPUWorkload], deadlines: str = "constrained") -> GPUWorkloadBatch:
+        """Wrap ``workloads``."""
+        out = super().__new__(cls, workloads)
+        out.deadlines = deadlines
+        return out
+
+    @property
+    def n_sets(self) -> int:
+        """Number of workloads."""
+        return len(self)
+
+
+@dataclass(frozen=True)
+class GeneratedGPUBatch:
+    """What :func:`generate_gpu_batch` returns (the shape of ``generate_batch``'s result).
+
+    ``batch`` holds the workloads (what the ``gpu:<M>`` registry entries' ``status`` and
+    ``batch`` take); ``realized_utilization`` is Σ C_i(1)/T_i of each workload, as floats.
+    """
+
+    batch: GPUWorkloadBatch
+    realized_utilization: NDArray[np.float64]
+
+
+def generate_gpu_batch(
+    rng: np.random.Generator, *, n: int, utilization: float, size: int, clusters: int, **params: object
+) -> GeneratedGPUBatch:
+    """Sweep-engine hook: ``size`` workloads with ``n`` kernels and U1 = ``utilization`` on ``clusters``.
+
+    Mirrors :func:`rtsched.generators.generate_batch` (same keyword names for n, utilization and
+    size); the other :class:`GPUWorkloadSpec` fields come as ``params`` (``periods``,
+    ``deadlines``, ``parallel``, ``contention``, ``nonpreemptive``).
+    """
+    try:
+        spec = GPUWorkloadSpec(n=int(n), clusters=int(clusters), U1=float(utilization), **params)  # type: ignore[arg-type]
+    except TypeError as err:
+        raise InputError(f"unknown GPU generator parameter: {err}", field="generator") from None
+    workloads = generate_gpu_workloads(rng, spec, size)
+    realized = np.array([sum(k.wcet.at(1) / k.T for k in w.kernels) for w in workloads], dtype=np.float64)
+    model = "implicit" if parse_deadlines(spec.deadlines).implicit else "constrained"
+    return GeneratedGPUBatch(GPUWorkloadBatch(workloads, model), realized)
