@@ -14,6 +14,9 @@
   ``W(p) = Σ_U U·S(U, p) / Σ_U U``, which collapses the utilization axis of a two-parameter
   sweep (``S(U, p)`` is the acceptance ratio at utilization ``U`` and parameter ``p``) into one
   number that weighs high-utilization sets more, as they are the hard ones.
+
+Notes with worked examples: papers/wilson1927.md and
+papers/bastoni-brandenburg-anderson2010-weighted.md.
 """
 
 from __future__ import annotations

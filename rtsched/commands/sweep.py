@@ -1,0 +1,69 @@
+"""``rtsched sweep [EXPERIMENT.toml]``: run (or resume) an acceptance-ratio experiment."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def sweep_command(
+    experiment: Annotated[
+        str | None,
+        typer.Argument(help="Experiment file (TOML). Without it, the built-in default experiment runs."),
+    ] = None,
+    out: Annotated[str, typer.Option("--out", "-o", help="Experiment directory (results, plots, resume state).")] = "rtsched-sweep",
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); 0 runs in this process."),
+    ] = None,
+    executor: Annotated[
+        str | None, typer.Option("--executor", help="inline, pool or dask (normally implied by --workers/--scheduler).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (needs rtsched[dask]).")
+    ] = None,
+    plot: Annotated[bool, typer.Option("--plot/--no-plot", help="Write acceptance.{png,pdf,svg} at the end.")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    print_default: Annotated[
+        bool, typer.Option("--print-default", help="Print the default experiment (TOML) and exit.")
+    ] = False,
+) -> None:
+    """Run an acceptance-ratio experiment; rerunning the same command resumes it.
+
+    Writes results.csv (acceptance ratio with 95% Wilson intervals per point, analysis and m),
+    weighted.csv (weighted schedulability) and the plots into --out. A directory holding a
+    different experiment is refused.
+    """
+    from rtsched.sweep import DEFAULT_EXPERIMENT_TOML, run
+
+    if print_default:
+        typer.echo(DEFAULT_EXPERIMENT_TOML, nl=False)
+        return
+    results = run(
+        experiment,
+        out,
+        workers=workers,
+        scheduler=scheduler,
+        executor=executor,
+        progress="none" if quiet else "auto",
+        plot=plot,
+    )
+    for name, why in results.skipped:
+        typer.echo(f"rtsched sweep: skipped {name}: {why}", err=True)
+    if not quiet:
+        reused = f" ({results.units_reused} found finished)" if results.units_reused else ""
+        typer.echo(
+            f"{results.units_total} units{reused}, {results.sets} task sets, "
+            f"{len(results.analyses)} analyses, {results.elapsed:.1f} s"
+        )
+        for name in ("results.csv", "weighted.csv", "acceptance.png"):
+            if name in results.files:
+                typer.echo(f"wrote {results.files[name]}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sweep`` to the CLI."""
+    app.command("sweep")(sweep_command)

@@ -1,0 +1,41 @@
+"""Acceptance-ratio experiments (DESIGN §5): experiment files, work units, store, executors.
+
+>>> from rtsched import sweep
+>>> results = sweep.run("examples/global_vs_partitioned.toml", "out", workers=2)  # doctest: +SKIP
+>>> results.rows[0].ratio  # doctest: +SKIP
+
+Modules: :mod:`~rtsched.sweep.experiment` (parse, validate, fingerprint),
+:mod:`~rtsched.sweep.units` (unit list, seeding, ``run_unit``), :mod:`~rtsched.sweep.store`
+(atomic per-unit files, resume), :mod:`~rtsched.sweep.executors` (inline, process pool,
+Dask), :mod:`~rtsched.sweep.stats` (Wilson intervals, weighted schedulability) and
+:mod:`~rtsched.sweep.plot`.
+"""
+
+from rtsched.sweep.experiment import (
+    DEFAULT_EXPERIMENT_TOML,
+    Axis,
+    Experiment,
+    default_experiment,
+    load_experiment,
+    parse_experiment,
+)
+from rtsched.sweep.plot import plot_directory
+from rtsched.sweep.runner import Results, Row, WeightedRow, aggregate, run
+from rtsched.sweep.stats import weighted_schedulability, wilson_interval
+
+__all__ = [
+    "DEFAULT_EXPERIMENT_TOML",
+    "Axis",
+    "Experiment",
+    "Results",
+    "Row",
+    "WeightedRow",
+    "aggregate",
+    "default_experiment",
+    "load_experiment",
+    "parse_experiment",
+    "plot_directory",
+    "run",
+    "weighted_schedulability",
+    "wilson_interval",
+]

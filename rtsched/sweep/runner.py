@@ -1,0 +1,421 @@
+"""Run an experiment end to end: plan, resume from the store, execute, aggregate, write, plot."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from rtsched.errors import InputError
+from rtsched.sweep.executors import choose_executor, run_units
+from rtsched.sweep.experiment import Experiment, load_experiment, parse_experiment
+from rtsched.sweep.stats import weighted_schedulability, wilson_interval
+from rtsched.sweep.store import Store
+from rtsched.sweep.units import Plan, plan
+
+__all__ = ["RESULT_COLUMNS", "WEIGHTED_COLUMNS", "Results", "Row", "WeightedRow", "aggregate", "run"]
+
+RESULT_COLUMNS = (
+    "variable",
+    "value",
+    "by_variable",
+    "by_value",
+    "m",
+    "n",
+    "analysis",
+    "sets",
+    "accepted",
+    "unknown",
+    "ratio",
+    "ci_low",
+    "ci_high",
+    "target_utilization",
+    "mean_utilization",
+)
+WEIGHTED_COLUMNS = ("variable", "value", "m", "analysis", "weighted_schedulability", "points", "sets")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of ``results.csv``: an analysis at one point (and one value of the second variable)."""
+
+    variable: str
+    value: Any
+    by_variable: str
+    by_value: Any
+    m: int
+    n: str
+    analysis: str
+    sets: int
+    accepted: int
+    unknown: int
+    ratio: float
+    ci_low: float
+    ci_high: float
+    target_utilization: float
+    mean_utilization: float
+
+    def cells(self) -> list[str]:
+        """The row as CSV cells (fixed formatting, so reruns give identical files)."""
+        return [
+            self.variable,
+            _fmt(self.value),
+            self.by_variable,
+            _fmt(self.by_value),
+            str(self.m),
+            self.n,
+            self.analysis,
+            str(self.sets),
+            str(self.accepted),
+            str(self.unknown),
+            f"{self.ratio:.6f}",
+            f"{self.ci_low:.6f}",
+            f"{self.ci_high:.6f}",
+            _fmt(self.target_utilization),
+            f"{self.mean_utilization:.6f}",
+        ]
+
+
+@dataclass(frozen=True)
+class WeightedRow:
+    """One line of ``weighted.csv``: W(p) of an analysis at one value p of the other variable."""
+
+    variable: str
+    value: Any
+    m: int
+    analysis: str
+    weighted_schedulability: float
+    points: int
+    sets: int
+
+    def cells(self) -> list[str]:
+        """The row as CSV cells."""
+        return [
+            self.variable,
+            _fmt(self.value),
+            str(self.m),
+            self.analysis,
+            f"{self.weighted_schedulability:.6f}",
+            str(self.points),
+            str(self.sets),
+        ]
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(round(value, 12))
+    return str(value)
+
+
+@dataclass
+class Results:
+    """What a sweep produced.
+
+    Attributes
+    ----------
+    experiment:
+        The experiment run.
+    out_dir:
+        Its result directory.
+    rows, weighted:
+        The tables written to ``results.csv`` and ``weighted.csv``.
+    analyses:
+        The analyses in the tables, in display order.
+    skipped:
+        ``(name, reason)`` of featured analyses that apply to no configuration.
+    sets:
+        Task sets generated in the whole experiment (every analysis saw each of them).
+    units_total, units_run, units_reused:
+        Units in the experiment, run by this call, found finished in the store.
+    elapsed:
+        Wall time of this call (seconds).
+    seconds:
+        Time spent per analysis (``decide``) and in ``generate``, summed over all units (from
+        the unit files; measured, so not reproducible — kept out of the CSV tables).
+    files:
+        Paths of the outputs written.
+    """
+
+    experiment: Experiment
+    out_dir: Path
+    rows: list[Row]
+    weighted: list[WeightedRow]
+    analyses: tuple[str, ...]
+    skipped: tuple[tuple[str, str], ...] = ()
+    sets: int = 0
+    units_total: int = 0
+    units_run: int = 0
+    units_reused: int = 0
+    elapsed: float = 0.0
+    seconds: dict[str, float] = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)
+
+    def rows_by_configuration(self) -> dict[tuple[Any, Any], list[Row]]:
+        """Rows grouped by (value, by_value)."""
+        groups: dict[tuple[Any, Any], list[Row]] = {}
+        for row in self.rows:
+            groups.setdefault((row.value, row.by_value), []).append(row)
+        return groups
+
+    def results_csv(self) -> str:
+        """``results.csv`` as text."""
+        return _csv(RESULT_COLUMNS, [r.cells() for r in self.rows])
+
+    def weighted_csv(self) -> str:
+        """``weighted.csv`` as text."""
+        return _csv(WEIGHTED_COLUMNS, [r.cells() for r in self.weighted])
+
+    def ratio(self, analysis: str, by_value: Any = None) -> list[tuple[Any, float]]:
+        """``[(value, acceptance ratio), ...]`` of one analysis (at one value of the second variable)."""
+        return [(r.value, r.ratio) for r in self.rows if r.analysis == analysis and (by_value is None or r.by_value == by_value)]
+
+
+def _csv(columns: tuple[str, ...], rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _n_label(config_generator: tuple[tuple[str, Any], ...]) -> str:
+    n = dict(config_generator).get("n")
+    return f"{n[0]}..{n[1]}" if isinstance(n, tuple | list) else str(n)
+
+
+def aggregate(the_plan: Plan, finished: Mapping[int, Mapping[str, Any]]) -> tuple[list[Row], list[WeightedRow], dict[str, float]]:
+    """Sum unit results into the tables (in unit order, so the sums are reproducible)."""
+    experiment = the_plan.experiment
+    per_config: dict[int, list[Mapping[str, Any]]] = {}
+    seconds: dict[str, float] = {}
+    for spec in the_plan.units:
+        record = finished.get(spec.index)
+        if record is None:
+            continue
+        if record.get("configuration") != spec.configuration:
+            raise InputError(f"unit file {spec.index} belongs to another plan; use a new --out directory")
+        per_config.setdefault(spec.configuration, []).append(record)
+        for key, value in record.get("seconds", {}).items():
+            seconds[key] = seconds.get(key, 0.0) + float(value)
+    rows: list[Row] = []
+    by_variable = experiment.by.variable if experiment.by is not None else ""
+    for config in the_plan.configurations:
+        records = per_config.get(config.index, [])
+        sets = sum(int(r["sets"]) for r in records)
+        util = math.fsum(float(r["utilization_sum"]) for r in records)
+        values = dict(config.values)
+        for name in the_plan.analyses:
+            if name not in config.analyses:
+                continue
+            accepted = sum(int(r["accepted"][name]) for r in records)
+            unknown = sum(int(r["unknown"][name]) for r in records)
+            low, high = wilson_interval(accepted, sets)
+            rows.append(
+                Row(
+                    variable=experiment.sweep.variable,
+                    value=values[experiment.sweep.variable],
+                    by_variable=by_variable,
+                    by_value=values.get(by_variable) if by_variable else None,
+                    m=config.m,
+                    n=_n_label(config.generator),
+                    analysis=name,
+                    sets=sets,
+                    accepted=accepted,
+                    unknown=unknown,
+                    ratio=accepted / sets if sets else math.nan,
+                    ci_low=low,
+                    ci_high=high,
+                    target_utilization=config.utilization,
+                    mean_utilization=util / sets if sets else math.nan,
+                )
+            )
+    return rows, _weighted(the_plan, rows), seconds
+
+
+def _weighted(the_plan: Plan, rows: list[Row]) -> list[WeightedRow]:
+    """Weighted schedulability over the utilization axis, per value of the other variable."""
+    experiment = the_plan.experiment
+    if experiment.sweep.is_utilization:
+        other = experiment.by.variable if experiment.by is not None else ""
+
+        def group(r: Row) -> Any:
+            return r.by_value
+
+    elif experiment.by is not None and experiment.by.is_utilization:
+        other = experiment.sweep.variable
+
+        def group(r: Row) -> Any:
+            return r.value
+
+    else:
+        return []
+    groups: dict[tuple[Any, str], list[Row]] = {}
+    for row in rows:
+        groups.setdefault((group(row), row.analysis), []).append(row)
+    out: list[WeightedRow] = []
+    order = {name: i for i, name in enumerate(the_plan.analyses)}
+    for (value, name), members in sorted(groups.items(), key=lambda item: (_position(experiment, other, item[0][0]), order[item[0][1]])):
+        members = [r for r in members if r.sets]
+        if not members:
+            continue
+        w = weighted_schedulability([r.target_utilization for r in members], [r.ratio for r in members])
+        out.append(WeightedRow(other, value, members[0].m, name, w, len(members), sum(r.sets for r in members)))
+    return out
+
+
+def _position(experiment: Experiment, variable: str, value: Any) -> int:
+    for axis in experiment.axes:
+        if axis.variable == variable:
+            return axis.points.index(value)
+    return 0
+
+
+class _Progress:
+    """A tqdm bar on a terminal; plain log lines otherwise (not a tty, or CI=true); or nothing."""
+
+    def __init__(self, total: int, done: int, mode: str, stream: TextIO) -> None:
+        self.total, self.done, self.stream = total, done, stream
+        self.start = time.monotonic()
+        self.started_with = done
+        self.last_log = 0.0
+        if mode == "auto":
+            ci = os.environ.get("CI", "").lower() not in ("", "0", "false")
+            mode = "bar" if (stream.isatty() and not ci) else "log"
+        self.mode = mode
+        self.bar = None
+        if mode == "bar":
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=done, unit="unit", desc="sweep", file=stream, dynamic_ncols=True)
+
+    def update(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(1)
+        elif self.mode == "log":
+            now = time.monotonic()
+            if now - self.last_log >= 5.0 or self.done == self.total:
+                self.last_log = now
+                elapsed = now - self.start
+                ran = self.done - self.started_with
+                left = elapsed / ran * (self.total - self.done) if ran else math.nan
+                print(
+                    f"rtsched sweep: {self.done}/{self.total} units ({100 * self.done / self.total:.0f}%), "
+                    f"{elapsed:.1f} s elapsed, about {left:.0f} s left",
+                    file=self.stream,
+                    flush=True,
+                )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _as_experiment(experiment: Experiment | str | Path | Mapping[str, Any] | None) -> Experiment:
+    if experiment is None:
+        from rtsched.sweep.experiment import default_experiment
+
+        return default_experiment(check_generator=True)
+    if isinstance(experiment, Experiment):
+        return experiment
+    if isinstance(experiment, str | Path):
+        return load_experiment(experiment)
+    if isinstance(experiment, Mapping):
+        return parse_experiment(experiment)
+    raise InputError(f"an experiment is a file path, a mapping or an Experiment, got {type(experiment).__name__}")
+
+
+def run(
+    experiment: Experiment | str | Path | Mapping[str, Any] | None,
+    out_dir: str | Path = "rtsched-sweep",
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    executor: str | None = None,
+    progress: str = "auto",
+    plot: bool = True,
+    stream: TextIO | None = None,
+) -> Results:
+    """Run (or resume) an experiment and write its tables and plots into ``out_dir``.
+
+    Parameters
+    ----------
+    experiment:
+        An :class:`Experiment`, the path of a TOML file, parsed TOML data, or ``None`` for the
+        built-in default experiment.
+    out_dir:
+        The experiment directory. Finished units found there are not rerun; a directory of a
+        different experiment is refused.
+    workers:
+        ``0`` runs in this process (Numba threads inside units); ``N`` a pool of ``N``
+        processes; default ``os.cpu_count()``.
+    scheduler:
+        ``tcp://HOST:PORT`` of a Dask scheduler (needs ``rtsched[dask]``).
+    executor:
+        ``inline``, ``pool`` or ``dask``; normally implied by ``workers`` and ``scheduler``.
+    progress:
+        ``auto`` (bar on a terminal, log lines otherwise), ``bar``, ``log`` or ``none``.
+    plot:
+        Also write ``acceptance.{png,pdf,svg}`` (and ``weighted.*`` for two swept variables).
+    stream:
+        Where progress goes (default: standard error).
+
+    Returns
+    -------
+    Results
+        The tables, timings and output paths.
+    """
+    started = time.perf_counter()
+    stream = sys.stderr if stream is None else stream
+    exp = _as_experiment(experiment)
+    kind, n_workers = choose_executor(executor, workers, scheduler)
+    the_plan = plan(exp)
+    store = Store.open(out_dir, exp, len(the_plan.units), list(the_plan.analyses))
+    finished = store.finished()
+    todo = [u for u in the_plan.units if u.index not in finished]
+    reporter = _Progress(len(the_plan.units), len(finished), progress, stream) if progress != "none" else None
+
+    def on_result(result: dict[str, Any]) -> None:
+        store.commit(result)
+        finished[int(result["unit"])] = result
+        if reporter is not None:
+            reporter.update()
+
+    try:
+        run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
+    finally:
+        if reporter is not None:
+            reporter.close()
+    rows, weighted, seconds = aggregate(the_plan, finished)
+    results = Results(
+        experiment=exp,
+        out_dir=Path(out_dir),
+        rows=rows,
+        weighted=weighted,
+        analyses=the_plan.analyses,
+        skipped=the_plan.skipped,
+        sets=sum(int(r["sets"]) for r in finished.values()),
+        units_total=len(the_plan.units),
+        units_run=len(todo),
+        units_reused=len(the_plan.units) - len(todo),
+        seconds=seconds,
+    )
+    results.files["results.csv"] = store.write_text("results.csv", results.results_csv())
+    if weighted:
+        results.files["weighted.csv"] = store.write_text("weighted.csv", results.weighted_csv())
+    if plot:
+        from rtsched.sweep.plot import plot_directory
+
+        for path in plot_directory(store.root):
+            results.files[path.name] = path
+    results.elapsed = time.perf_counter() - started
+    return results
