@@ -77,7 +77,7 @@ m = 4                                   # identical processors; a list such as [
 n = 10                                  # tasks per set; or a range {min = 5, max = 20}
 utilizations = "uunifast-discard"       # per-task utilizations with a fixed sum, each <= umax
 periods = "log-uniform:10:1000"         # integer periods, log-uniform in [10, 1000]
-deadlines = "implicit"                  # D = T
+deadlines = "uniform"                   # D uniform in [C, T] (constrained deadlines)
 umax = 1.0                              # largest per-task utilization
 
 [sweep]

@@ -26,6 +26,10 @@ __all__ = ["FORMATS", "plot_directory"]
 FORMATS = ("png", "pdf", "svg")
 
 
+_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "h", "<", ">", "p")
+_DASHES = ("-", "--", "-.", ":")
+
+
 def _read_csv(path: Path) -> list[dict[str, str]]:
     with open(path, newline="", encoding="utf-8") as handle:
         return list(csv.DictReader(handle))
@@ -92,7 +96,17 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
             low = [float(r["ci_low"]) for r in sel]
             high = [float(r["ci_high"]) for r in sel]
             color = colors(a_index % colors.N)
-            ax.plot(x, y, marker="o", markersize=3, linewidth=1.4, color=color, label=analysis)
+            # Distinct markers and dash patterns keep 10+ curves apart in print and in grayscale.
+            ax.plot(
+                x,
+                y,
+                marker=_MARKERS[a_index % len(_MARKERS)],
+                linestyle=_DASHES[(a_index // 2) % len(_DASHES)],
+                markersize=3.5,
+                linewidth=1.4,
+                color=color,
+                label=analysis,
+            )
             ax.fill_between(x, low, high, color=color, alpha=0.2, linewidth=0)
         if not numeric_x:
             ax.set_xticks(range(len(xs_all)), xs_all, rotation=30, ha="right")
@@ -109,7 +123,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
         axes[index // cols][index % cols].set_visible(False)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside right upper", title="analysis")
-    fig.suptitle(f"Acceptance ratio — {name}")
+    fig.suptitle(f"Acceptance ratio — {name}", x=0.02, ha="left")
     fig.text(0.01, 0.005, caption_text, fontsize=7, ha="left", va="bottom")
     fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
     written += _save(fig, root / "acceptance", formats)
