@@ -376,3 +376,11 @@ def test_cli_sweep_writes_results(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert manifest["experiment"]["sweep"]["points"] == [0.2, 0.5, 0.8]
     assert (tmp_path / "out" / "experiment.toml").read_text() == path.read_text()
     assert main(["sweep", str(tmp_path / "missing.toml"), "--out", str(tmp_path / "x")]) == 2
+
+
+def test_swept_generator_parameter_has_no_default_in_the_canonical_form() -> None:
+    text = tiny(m="2").replace("[sweep]", '[sweep]\nby = "generator.umax"\nby_points = [0.5, 1.0]')
+    exp = parse_experiment(text)
+    assert "umax" not in exp.canonical()["generator"]  # swept, so no fixed value (not the default 1.0)
+    again = parse_experiment(exp.to_toml())  # used to fail: "umax is a swept variable"
+    assert again.fingerprint() == exp.fingerprint()

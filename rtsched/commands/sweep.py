@@ -56,7 +56,8 @@ def sweep_command(
     if not quiet:
         reused = f" ({results.units_reused} found finished)" if results.units_reused else ""
         typer.echo(
-            f"{results.units_total} units{reused}, {results.sets} task sets, "
+            f"{results.units_total} units{reused}, {results.sets} "
+            f"{'GPU workloads' if results.experiment.generator_kind == 'gpu' else 'task sets'}, "
             f"{len(results.analyses)} analyses, {results.elapsed:.1f} s"
         )
         for name in ("results.csv", "weighted.csv", "acceptance.png"):

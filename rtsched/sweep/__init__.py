@@ -5,7 +5,9 @@
 >>> results.rows[0].ratio  # doctest: +SKIP
 
 Modules: :mod:`~rtsched.sweep.experiment` (parse, validate, fingerprint),
-:mod:`~rtsched.sweep.units` (unit list, seeding, ``run_unit``), :mod:`~rtsched.sweep.store`
+:mod:`~rtsched.sweep.units` (unit list, seeding, ``run_unit``), :mod:`~rtsched.sweep.kinds`
+(what a unit draws: task sets, or GPU workloads with ``[generator] kind = "gpu"``; e.g.
+examples/gpu_experiment.toml), :mod:`~rtsched.sweep.store`
 (atomic per-unit files, resume), :mod:`~rtsched.sweep.executors` (inline, process pool,
 Dask), :mod:`~rtsched.sweep.stats` (Wilson intervals, weighted schedulability) and
 :mod:`~rtsched.sweep.plot`.

@@ -28,6 +28,30 @@ An experiment is a TOML file (read with the standard library's :mod:`tomllib`)::
     policies = ["global-edf", "partitioned-edf"]   # filters for "featured"
     kinds = ["sufficient"]
 
+GPU experiments (DESIGN §7; papers/zahaf2021-gpu-partitioning.md) draw GPU workloads instead of
+task sets (:mod:`rtsched.sweep.kinds`)::
+
+    [platform]
+    m = 4                              # M, the number of compute clusters
+
+    [generator]
+    kind = "gpu"                       # default "taskset" (the table above)
+    n = 6                              # kernels per workload
+    periods = "log-uniform:100:10000"
+    deadlines = "implicit"
+    parallel = [0.3, 0.95]             # Amdahl's parallel fraction p, uniform in this range
+    contention = [0.0, 0.3]            # slowdown f(k) = 1 + a·k, a uniform in this range
+    nonpreemptive = 0.0                # share of non-preemptive kernels
+
+    [sweep]
+    variable = "U/m"                   # here U1/M: one-cluster utilization Σ C(1)/T over M
+
+    [analyses]
+    names = ["gpu:4:single", "gpu:4:ffd", "gpu:4:bfd", "gpu:4:exhaustive"]
+
+A GPU experiment takes only GPU analyses (platform ``gpu``), and a ``gpu:<M>`` analysis only an
+``m`` equal to its M; a task-set experiment takes no GPU analysis.
+
 Every error is an :class:`~rtsched.errors.InputError` whose ``field`` is the dotted key
 (``sweep.points``) and whose ``file``/``line`` say where, when they can be found.
 
@@ -51,6 +75,14 @@ from pathlib import Path
 from typing import Any
 
 from rtsched.errors import InputError
+from rtsched.sweep.kinds import (
+    DEFAULT_KIND,
+    GPU_GENERATOR_DEFAULTS,
+    GPU_RANGE_KEYS,
+    KINDS,
+    gpu_generator_keys,
+    gpu_refusal,
+)
 
 __all__ = [
     "DEFAULT_EXPERIMENT_TOML",
@@ -137,13 +169,25 @@ class Axis:
         """True when every point is a number (plotted on a numeric axis)."""
         return all(isinstance(p, int | float) and not isinstance(p, bool) for p in self.points)
 
-    def label(self) -> str:
-        """Axis label with units, for plots."""
-        return axis_label(self.variable)
+    def label(self, kind: str = DEFAULT_KIND) -> str:
+        """Axis label with units, for plots (``kind``: the generator kind)."""
+        return axis_label(self.variable, kind)
 
 
-def axis_label(variable: str) -> str:
-    """A plot label (with units) for a swept variable."""
+def axis_label(variable: str, kind: str = DEFAULT_KIND) -> str:
+    """A plot label (with units) for a swept variable of an experiment of generator ``kind``."""
+    if kind == "gpu":
+        gpu_labels = {
+            "utilization": "One-cluster utilization U1 = Σ C(1)/T (clusters' worth of work, dimensionless)",
+            "U/m": "Normalized one-cluster utilization U1/M = Σ C(1)/T / M (dimensionless)",
+            "n": "Number of kernels n (kernels per workload)",
+            "m": "Number of compute clusters M",
+            "generator.parallel": "Range of Amdahl's parallel fraction p",
+            "generator.contention": "Range of the contention slope a in f(k) = 1 + a·k",
+            "generator.nonpreemptive": "Share of non-preemptive kernels",
+        }
+        if variable in gpu_labels:
+            return gpu_labels[variable]
     labels = {
         "utilization": "Total utilization U = Σ C/T (processors' worth of work, dimensionless)",
         "U/m": "Normalized utilization U/m (fraction of platform capacity, dimensionless)",
@@ -169,7 +213,8 @@ class Experiment:
     processors:
         The platform's ``m`` values (one, unless ``m`` is swept).
     generator:
-        Parameters passed to ``generate_batch`` (defaults filled in; ``n`` an int or ``(lo, hi)``).
+        Parameters passed to the generator (defaults filled in; ``n`` an int or ``(lo, hi)``;
+        ranges of the GPU generator as ``(lo, hi)``).
     utilization, normalized_utilization:
         Fixed total or per-processor utilization when no utilization variable is swept.
     sweep, by:
@@ -183,6 +228,10 @@ class Experiment:
         not apply to a platform are skipped; named ones must apply).
     source, text:
         The file it came from and its text (not part of the fingerprint).
+    generator_kind:
+        ``taskset`` (``generate_batch``) or ``gpu`` (``generate_gpu_batch`` with ``clusters = m``;
+        see :mod:`rtsched.sweep.kinds`). Part of the fingerprint (written as ``generator.kind``
+        when it is not the default, so task-set experiments keep their fingerprints).
     """
 
     name: str
@@ -201,26 +250,32 @@ class Experiment:
     analyses_filters: tuple[tuple[str, tuple[str, ...]], ...] = ()
     source: str | None = None
     text: str | None = None
+    generator_kind: str = DEFAULT_KIND
 
     # -- identity -------------------------------------------------------------------------------
     def canonical(self) -> dict[str, Any]:
         """The experiment as plain JSON data, every default filled in (what the fingerprint hashes)."""
         gen: dict[str, Any] = {}
+        if self.generator_kind != DEFAULT_KIND:
+            gen["kind"] = self.generator_kind
         for key, value in self.generator:
-            gen[key] = {"min": value[0], "max": value[1]} if key == "n" and isinstance(value, tuple) else value
+            if key == "n" and isinstance(value, tuple):
+                gen[key] = {"min": value[0], "max": value[1]}
+            else:
+                gen[key] = list(value) if isinstance(value, tuple) else value
         if self.utilization is not None:
             gen["utilization"] = self.utilization
         if self.normalized_utilization is not None:
             gen["normalized_utilization"] = self.normalized_utilization
         sweep: dict[str, Any] = {
             "variable": self.sweep.variable,
-            "points": list(self.sweep.points),
+            "points": _plain(self.sweep.points),
             "sets_per_point": self.sets_per_point,
             "sets_per_unit": self.sets_per_unit,
         }
         if self.by is not None:
             sweep["by"] = self.by.variable
-            sweep["by_points"] = list(self.by.points)
+            sweep["by_points"] = _plain(self.by.points)
         analyses: dict[str, Any] = {"names": list(self.analyses), "selection": self.analyses_selection}
         for key, values in self.analyses_filters:
             analyses[key] = list(values)
@@ -286,9 +341,16 @@ class Experiment:
         return caption(self.canonical())
 
 
+def _plain(points: tuple[Any, ...]) -> list[Any]:
+    """Points as plain JSON data (range points such as ``(0.0, 0.3)`` become lists)."""
+    return [list(p) if isinstance(p, tuple) else p for p in points]
+
+
 def caption(canonical: Mapping[str, Any]) -> str:
     """The plot caption of an experiment given in canonical form (:meth:`Experiment.canonical`)."""
     gen = dict(canonical.get("generator", {}))
+    if gen.get("kind", DEFAULT_KIND) == "gpu":
+        return _gpu_caption(canonical, gen)
     sweep = canonical.get("sweep", {})
     swept = {sweep.get("variable"), sweep.get("by")}
     for key in ("utilizations", "umax", "periods", "deadlines"):
@@ -309,6 +371,37 @@ def caption(canonical: Mapping[str, Any]) -> str:
         f"Generator: {gen.get('utilizations')} utilizations (umax = {gen.get('umax')}), {n_text}; {fixed_u}"
         f"periods {gen.get('periods')}; deadlines {gen.get('deadlines')}; m = {ms}; "
         f"{sweep.get('sets_per_point')} sets per point; seed {canonical.get('seed')}; "
+        "bands: 95% Wilson score intervals."
+    )
+
+
+def _gpu_caption(canonical: Mapping[str, Any], gen: dict[str, Any]) -> str:
+    """The caption of a GPU experiment (``[generator] kind = "gpu"``): what U means, the WCET model."""
+    sweep = canonical.get("sweep", {})
+    swept = {sweep.get("variable"), sweep.get("by")}
+
+    def value(key: str) -> str:
+        if f"generator.{key}" in swept:
+            return "swept"
+        raw = gen.get(key)
+        return f"[{raw[0]}, {raw[1]}]" if isinstance(raw, list | tuple) and len(raw) == 2 else str(raw)
+
+    n = gen.get("n")
+    if isinstance(n, Mapping):
+        n_text = f"n = {n['min']}..{n['max']} kernels (uniform)"
+    else:
+        n_text = f"n = {n} kernels" if n is not None else "n swept"
+    fixed_u = ""
+    if gen.get("utilization") is not None:
+        fixed_u = f"U1 = {gen['utilization']}; "
+    elif gen.get("normalized_utilization") is not None:
+        fixed_u = f"U1/M = {gen['normalized_utilization']}; "
+    ms = ", ".join(str(m) for m in canonical.get("platform", {}).get("m", []))
+    return (
+        f"Generator: GPU workloads, {n_text}, UUniFast one-cluster utilizations U1 = Σ C(1)/T (U/m = U1/M); "
+        f"{fixed_u}Amdahl C(s), p in {value('parallel')}; contention f(k) = 1 + a·k, a in {value('contention')}; "
+        f"non-preemptive share {value('nonpreemptive')}; periods {value('periods')}; deadlines {value('deadlines')}; "
+        f"M = {ms} clusters; {sweep.get('sets_per_point')} workloads per point; seed {canonical.get('seed')}; "
         "bands: 95% Wilson score intervals."
     )
 
@@ -415,8 +508,11 @@ def parse_experiment(
     _no_unknown_keys(ctx, platform, ("m",), "platform")
     _no_unknown_keys(ctx, sweep_table, _SWEEP_KEYS, "sweep")
     _no_unknown_keys(ctx, analyses_table, _ANALYSES_KEYS, "analyses")
-    allowed_generator_keys = _generator_keys()
-    _no_unknown_keys(ctx, generator_table, (*allowed_generator_keys, *_UTILIZATION_KEYS), "generator")
+    kind = generator_table.get("kind", DEFAULT_KIND)
+    if kind not in KINDS:
+        raise ctx.error(f"unknown generator kind {kind!r}; choose one of: {', '.join(KINDS)}", "generator.kind")
+    allowed_generator_keys = _generator_keys() if kind == "taskset" else gpu_generator_keys()
+    _no_unknown_keys(ctx, generator_table, (*allowed_generator_keys, *_UTILIZATION_KEYS, "kind"), "generator")
 
     # -- swept variables -------------------------------------------------------------------------
     sweep_axis = _axis(ctx, sweep_table, "variable", "points", allowed_generator_keys, required=True)
@@ -437,7 +533,8 @@ def parse_experiment(
     else:
         raw_m = platform.get("m")
         if raw_m is None:
-            raise ctx.error("the platform needs m, the number of identical processors", "platform.m")
+            what = "M, the number of compute clusters" if kind == "gpu" else "the number of identical processors"
+            raise ctx.error(f"the platform needs m, {what}", "platform.m")
         values = raw_m if isinstance(raw_m, list) else [raw_m]
         if not values:
             raise ctx.error("the list of m values is empty", "platform.m")
@@ -456,9 +553,9 @@ def parse_experiment(
             by_axis = Axis("m", processors, "platform.m")
 
     # -- generator --------------------------------------------------------------------------------
-    generator: dict[str, Any] = dict(GENERATOR_DEFAULTS)
+    generator: dict[str, Any] = dict(GENERATOR_DEFAULTS if kind == "taskset" else GPU_GENERATOR_DEFAULTS)
     for key, value in generator_table.items():
-        if key in _UTILIZATION_KEYS:
+        if key in _UTILIZATION_KEYS or key == "kind":
             continue
         dotted = f"generator.{key}"
         if f"generator.{key}" in swept:
@@ -469,7 +566,16 @@ def parse_experiment(
             value = _positive_float(ctx, value, dotted, "umax")
         elif key in ("utilizations", "periods", "deadlines"):
             value = _string(ctx, value, dotted)
+        elif kind == "gpu" and key in GPU_RANGE_KEYS:
+            value = _range_value(ctx, value, dotted, key)
+        elif kind == "gpu" and key == "nonpreemptive":
+            value = _probability(ctx, value, dotted, key)
         generator[key] = value
+    for variable in swept:
+        # A swept parameter has no fixed value: drop its default, so that the canonical form
+        # (and the TOML written from it) does not give it twice.
+        if variable.startswith("generator."):
+            generator.pop(variable.removeprefix("generator."), None)
     if "n" in swept:
         if "n" in generator_table:
             raise ctx.error("n is a swept variable; remove generator.n", "generator.n")
@@ -506,7 +612,7 @@ def parse_experiment(
         )
 
     # -- analyses ----------------------------------------------------------------------------------
-    names, selection, filters = _analyses(ctx, analyses_table)
+    names, selection, filters = _analyses(ctx, analyses_table, kind, processors)
 
     experiment = Experiment(
         name=name,
@@ -525,6 +631,7 @@ def parse_experiment(
         analyses_filters=filters,
         source=file,
         text=text,
+        generator_kind=kind,
     )
     if check_generator:
         _check_generator(ctx, experiment)
@@ -584,6 +691,27 @@ def _positive_float(ctx: _Context, value: Any, key: str, what: str) -> float:
     return float(value)
 
 
+def _range_value(ctx: _Context, value: Any, key: str, what: str) -> tuple[float, float]:
+    """A range ``[lo, hi]`` of non-negative numbers (a GPU generator parameter), as a tuple."""
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+    ):
+        raise ctx.error(f"{what} is a range [lo, hi] of two numbers, got {value!r}", key)
+    lo, hi = float(value[0]), float(value[1])
+    if not 0 <= lo <= hi:
+        raise ctx.error(f"{what} must be a range [lo, hi] with 0 <= lo <= hi, got {list(value)}", key)
+    return (lo, hi)
+
+
+def _probability(ctx: _Context, value: Any, key: str, what: str) -> float:
+    """A probability in [0, 1] (the GPU generator's share of non-preemptive kernels)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ctx.error(f"{what} must be a probability in [0, 1], got {value!r}", key)
+    return float(value)
+
+
 def _n_value(ctx: _Context, value: Any, key: str) -> int | tuple[int, int]:
     if isinstance(value, Mapping):
         if set(value) != {"min", "max"}:
@@ -636,9 +764,12 @@ def _axis(
 def _points(ctx: _Context, raw: Any, key: str, variable: str) -> tuple[Any, ...]:
     integer = variable in ("n", "m")
     textual = variable in ("generator.utilizations", "generator.periods", "generator.deadlines")
+    ranges = variable in tuple(f"generator.{k}" for k in GPU_RANGE_KEYS)
+    probability = variable == "generator.nonpreemptive"
     if isinstance(raw, Mapping):
-        if textual:
-            raise ctx.error(f"{variable} takes a list of strings", key)
+        if textual or ranges:
+            kind_of_list = "strings" if textual else "ranges [lo, hi]"
+            raise ctx.error(f"{variable} takes a list of {kind_of_list}", key)
         keys = set(raw)
         if keys not in ({"start", "stop", "step"}, {"start", "stop", "num"}):
             raise ctx.error(
@@ -680,6 +811,10 @@ def _points(ctx: _Context, raw: Any, key: str, variable: str) -> tuple[Any, ...]
     for i, value in enumerate(values):
         if textual:
             clean.append(_string(ctx, value, f"{key}[{i}]"))
+        elif ranges:
+            clean.append(_range_value(ctx, value, key, f"point {i} of {variable}"))
+        elif probability:
+            clean.append(_probability(ctx, value, key, f"point {i} of {variable}"))
         elif integer:
             clean.append(_positive_int(ctx, value, key, f"point {i} of {variable}"))
         else:
@@ -689,10 +824,18 @@ def _points(ctx: _Context, raw: Any, key: str, variable: str) -> tuple[Any, ...]
     return tuple(clean)
 
 
-def _analyses(ctx: _Context, table: Mapping[str, Any]) -> tuple[tuple[str, ...], str, tuple[tuple[str, tuple[str, ...]], ...]]:
+def _analyses(
+    ctx: _Context, table: Mapping[str, Any], kind: str, processors: tuple[int, ...]
+) -> tuple[tuple[str, ...], str, tuple[tuple[str, tuple[str, ...]], ...]]:
     from rtsched import registry
 
     raw = table.get("names", "featured")
+    if kind == "gpu" and raw == "featured":
+        raise ctx.error(
+            'a GPU experiment ([generator] kind = "gpu") names its analyses (the featured ones analyse task '
+            f'sets), e.g. names = ["gpu:{processors[0]}:single", "gpu:{processors[0]}:ffd"]',
+            "analyses.names",
+        )
     filters: list[tuple[str, tuple[str, ...]]] = []
     for key in ("policies", "kinds"):
         if key in table:
@@ -722,18 +865,42 @@ def _analyses(ctx: _Context, table: Mapping[str, Any]) -> tuple[tuple[str, ...],
             raise ctx.error(err.message, "analyses.names") from None
         if entry.name in resolved:
             raise ctx.error(f"analysis {entry.name!r} is listed twice", "analyses.names")
+        _check_platform(ctx, entry, kind, processors)
         resolved.append(entry.name)
     return tuple(resolved), "list", ()
 
 
+def _check_platform(ctx: _Context, entry: Any, kind: str, processors: tuple[int, ...]) -> None:
+    """Refuse an analysis of the wrong platform for the generator kind (or a gpu:<M> for another M)."""
+    if kind != "gpu":
+        if entry.platform == "gpu":
+            raise ctx.error(
+                f'analysis {entry.name!r} analyses GPU workloads; set [generator] kind = "gpu" '
+                "(and the GPU generator's parameters) to sweep it",
+                "analyses.names",
+            )
+        return
+    if entry.platform != "gpu":
+        raise ctx.error(
+            f"analysis {entry.name!r} analyses task sets (platform {entry.platform!r}), but this experiment "
+            f'draws GPU workloads ([generator] kind = "gpu"); name GPU analyses such as gpu:{processors[0]}:ffd',
+            "analyses.names",
+        )
+    refusals = [gpu_refusal(entry, m) for m in processors]
+    if all(why is not None for why in refusals):
+        ms = ", ".join(map(str, processors))
+        raise ctx.error(
+            f"analysis {entry.name!r} does not fit platform.m = {ms} (M, the number of compute clusters): "
+            f"{refusals[0]}; name the analysis for the platform's M (e.g. gpu:{processors[0]}:…) or change m",
+            "analyses.names",
+        )
+
+
 def _check_generator(ctx: _Context, experiment: Experiment) -> None:
     """Draw one set per configuration so the generator's refusals name the key now."""
-    try:
-        from rtsched.generators import generate_batch  # type: ignore[attr-defined]
-    except ImportError:
-        return  # the generator module is not installed yet: the sweep will report it
     import numpy as np
 
+    from rtsched.sweep.kinds import draw
     from rtsched.sweep.units import configurations
 
     rng = np.random.default_rng(0)
@@ -742,7 +909,7 @@ def _check_generator(ctx: _Context, experiment: Experiment) -> None:
         n = kwargs.pop("n")
         for size in sorted(set(n)) if isinstance(n, tuple) else (n,):
             try:
-                generate_batch(rng, n=size, utilization=config.utilization, size=1, **kwargs)
+                draw(config.kind, rng, n=size, utilization=config.utilization, size=1, m=config.m, params=kwargs)
             except InputError as err:
                 where = config.describe() + (f", n = {size}" if isinstance(n, tuple) else "")
                 raise ctx.error(f"{where}: {err.message}", config.blame_key(err.field)) from None

@@ -3,7 +3,8 @@
 :func:`plot_directory` reads ``results.csv`` (and ``weighted.csv``) and ``manifest.json`` of
 an experiment directory and writes ``acceptance.{png,pdf,svg}``: one panel per value of the
 second swept variable (if any), one curve per analysis with its 95% Wilson band, axis labels
-with units, and a caption naming the generator, periods, deadlines and sets per point. With
+with units (for GPU experiments the utilization axis is U1/M, the one-cluster utilization over
+the number of clusters), and a caption naming the generator, periods, deadlines and sets per point. With
 a second swept variable it also writes ``weighted.{png,pdf,svg}`` (weighted schedulability,
 Bastoni et al. OSPERT 2010). Matplotlib is used through :class:`matplotlib.figure.Figure`
 with the Agg canvas: no pyplot state, no display needed.
@@ -28,6 +29,8 @@ FORMATS = ("png", "pdf", "svg")
 
 _MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "h", "<", ">", "p")
 _DASHES = ("-", "--", "-.", ":")
+#: Height of one caption line (7 pt text, 1.2 line spacing) in inches.
+_CAPTION_LINE_INCHES = 7 * 1.2 / 72
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
@@ -66,6 +69,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
             raise InputError(f"no {path.name}: is this a sweep directory? (run `rtsched sweep --out {root}`)", file=str(root))
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     canonical = manifest["experiment"]
+    kind = canonical.get("generator", {}).get("kind", "taskset")  # GPU sweeps label U as U1/M
     rows = _read_csv(results_path)
     if not rows:
         raise InputError("results.csv has no rows", file=str(results_path))
@@ -116,7 +120,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
         ax.grid(True, alpha=0.3)
         if by_variable:
             ax.set_title(f"{by_variable} = {panel}")
-        ax.set_xlabel(axis_label(variable))
+        ax.set_xlabel(axis_label(variable, kind))
         if index % cols == 0:
             ax.set_ylabel("Acceptance ratio (fraction proven schedulable)")
     for index in range(len(panels), rows_of_panels * cols):
@@ -125,7 +129,9 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
     fig.legend(handles, labels, loc="outside right upper", title="analysis")
     fig.suptitle(f"Acceptance ratio — {name}", x=0.02, ha="left")
     fig.text(0.01, 0.005, caption_text, fontsize=7, ha="left", va="bottom")
-    fig.get_layout_engine().set(rect=(0, 0.06, 1, 0.94))
+    # Room for the caption: two lines fit in the usual 6%; longer captions (GPU models) get more.
+    bottom = 0.06 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
+    fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
     written += _save(fig, root / "acceptance", formats)
 
     weighted_path = root / "weighted.csv"
@@ -151,12 +157,13 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_ylim(-0.02, 1.02)
             ax.grid(True, alpha=0.3)
-            ax.set_xlabel(axis_label(wvar))
+            ax.set_xlabel(axis_label(wvar, kind))
             ax.set_ylabel("Weighted schedulability W (Bastoni et al. 2010)")
             ax.legend(title="analysis", fontsize=8)
             fig.suptitle(f"Weighted schedulability — {name}")
             fig.text(0.01, 0.005, caption_text, fontsize=6, ha="left", va="bottom")
-            fig.get_layout_engine().set(rect=(0, 0.08, 1, 0.92))
+            bottom = 0.08 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
+            fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
             written += _save(fig, root / "weighted", formats)
     return written
 

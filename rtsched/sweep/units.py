@@ -9,6 +9,9 @@ experiment and ``k`` only: not of the number of workers, their order or the exec
 size is fixed by the experiment (never adapted to timing) for the same reason.
 
 Every analysis sees the same task sets within a unit (paired comparison).
+
+The experiment's generator kind (:mod:`rtsched.sweep.kinds`) says what a unit draws: task sets
+(``taskset``, the default) or GPU workloads on ``m`` compute clusters (``gpu``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy as np
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
+    from rtsched.generators.gpu import GPUWorkloadBatch
     from rtsched.model import TaskSetBatch
     from rtsched.sweep.experiment import Experiment
 
@@ -46,6 +50,7 @@ class Configuration:
     values: tuple[tuple[str, Any], ...]  # (variable, value) of each swept variable
     keys: tuple[tuple[str, str], ...]  # (variable, dotted key of its points)
     analyses: tuple[str, ...] = ()
+    kind: str = "taskset"  # generator kind (rtsched.sweep.kinds)
 
     def describe(self) -> str:
         """``U/m = 0.5, m = 4`` (the swept values and m, for messages)."""
@@ -59,6 +64,8 @@ class Configuration:
         by_variable = dict(self.keys)
         if field is not None:
             field = field.lstrip("-")  # the generators name CLI options (--umax)
+        if field in ("clusters", "m"):  # the GPU generator's M is the platform's m
+            return by_variable.get("m", "platform.m")
         if field in ("utilization", "total", "umax_total"):
             for variable in ("utilization", "U/m"):
                 if variable in by_variable:
@@ -87,6 +94,7 @@ class UnitSpec:
     analyses: tuple[str, ...]
     label: str = ""
     numba_threads: int | None = None
+    kind: str = "taskset"  # generator kind (rtsched.sweep.kinds)
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,7 @@ def configurations(experiment: Experiment) -> list[Configuration]:
                     generator=tuple(sorted(params.items())),
                     values=tuple(values),
                     keys=tuple(keys),
+                    kind=experiment.generator_kind,
                 )
             )
     return configs
@@ -163,11 +172,14 @@ def _probe_taskset(model: str) -> Any:
 def plan(experiment: Experiment) -> Plan:
     """Cut the experiment into units and decide which analyses apply to each configuration.
 
-    An analysis applies when its ``supports`` accepts the platform's ``m`` and the deadline
-    model of the generated batches. Featured analyses that never apply are skipped (listed in
-    :attr:`Plan.skipped`); an analysis the file names explicitly must apply somewhere.
+    For task sets, an analysis applies when its ``supports`` accepts the platform's ``m`` and
+    the deadline model of the generated batches; for GPU workloads, when it is a GPU analysis
+    that accepts ``m`` clusters (:func:`rtsched.sweep.kinds.gpu_refusal`). Featured analyses
+    that never apply are skipped (listed in :attr:`Plan.skipped`); an analysis the file names
+    explicitly must apply somewhere.
     """
     from rtsched import registry
+    from rtsched.sweep.kinds import gpu_refusal
 
     entries = [registry.get(name) for name in experiment.analyses]
     configs = configurations(experiment)
@@ -176,11 +188,21 @@ def plan(experiment: Experiment) -> Plan:
     used: set[str] = set()
     reasons: dict[str, str] = {}
     for config in configs:
+        names = []
+        if config.kind == "gpu":
+            for entry in entries:
+                why = gpu_refusal(entry, config.m)
+                if why is None:
+                    names.append(entry.name)
+                    used.add(entry.name)
+                else:
+                    reasons.setdefault(entry.name, f"{why} (GPU workloads, M = {config.m})")
+            applied.append(replace(config, analyses=tuple(names)))
+            continue
         key = config.generator
         if key not in model_of:
             model_of[key] = _generate(np.random.default_rng(0), config, 1)[0].deadlines
         probe = _probe_taskset(model_of[key])
-        names = []
         for entry in entries:
             why = entry.supports(probe, config.m)
             if why is None:
@@ -212,36 +234,22 @@ def plan(experiment: Experiment) -> Plan:
                     generator=config.generator,
                     analyses=config.analyses,
                     label=config.describe(),
+                    kind=config.kind,
                 )
             )
     return Plan(experiment, tuple(applied), tuple(units), analyses, skipped)
 
 
-def _generate(rng: np.random.Generator, config: Configuration | UnitSpec, size: int) -> tuple[TaskSetBatch, float]:
-    """Draw ``size`` sets for a configuration; returns the batch and the sum of realized U.
+def _generate(rng: np.random.Generator, config: Configuration | UnitSpec, size: int) -> tuple[TaskSetBatch | GPUWorkloadBatch, float]:
+    """Draw ``size`` sets (or GPU workloads) for a configuration; returns the batch and Σ realized U.
 
-    A range of ``n`` draws each set's size first, then generates the sets of each size in
-    increasing order of size (deterministic given ``rng``).
+    See :func:`rtsched.sweep.kinds.draw` (a range of ``n`` draws each set's size first).
     """
-    try:
-        from rtsched.generators import generate_batch  # type: ignore[attr-defined]
-    except ImportError as err:  # the generator module is written in parallel with this one
-        raise InputError(f"rtsched.generators.generate_batch is not available ({err})") from None
-    from rtsched.model import TaskSetBatch
+    from rtsched.sweep.kinds import draw
 
     params = dict(config.generator)
     n = params.pop("n")
-    if not isinstance(n, tuple | list):
-        out = generate_batch(rng, n=int(n), utilization=config.utilization, size=size, **params)
-        return out.batch, float(np.sum(out.realized_utilization))
-    sizes = rng.integers(int(n[0]), int(n[1]) + 1, size=size)
-    batches = []
-    total = 0.0
-    for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
-        out = generate_batch(rng, n=int(value), utilization=config.utilization, size=int(count), **params)
-        batches.append(out.batch)
-        total += float(np.sum(out.realized_utilization))
-    return TaskSetBatch.concatenate(batches), total
+    return draw(config.kind, rng, n=n, utilization=config.utilization, size=size, m=config.m, params=params)
 
 
 def run_unit(spec: UnitSpec) -> dict[str, Any]:
