@@ -287,6 +287,7 @@ class _Progress:
         self.start = time.monotonic()
         self.started_with = done
         self.last_log = 0.0
+        self.first_done_at: float | None = None  # the first unit also pays for Numba compilation
         if mode == "auto":
             ci = os.environ.get("CI", "").lower() not in ("", "0", "false")
             mode = "bar" if (stream.isatty() and not ci) else "log"
@@ -303,14 +304,18 @@ class _Progress:
             self.bar.update(1)
         elif self.mode == "log":
             now = time.monotonic()
+            if self.first_done_at is None:
+                self.first_done_at = now
             if now - self.last_log >= 5.0 or self.done == self.total:
                 self.last_log = now
                 elapsed = now - self.start
-                ran = self.done - self.started_with
-                left = elapsed / ran * (self.total - self.done) if ran else math.nan
+                # Rate measured after the first unit, so compilation does not inflate the estimate.
+                ran = self.done - self.started_with - 1
+                left = (now - self.first_done_at) / ran * (self.total - self.done) if ran > 0 else math.nan
+                estimate = "estimating time left" if math.isnan(left) else f"about {left:.0f} s left"
                 print(
                     f"rtsched sweep: {self.done}/{self.total} units ({100 * self.done / self.total:.0f}%), "
-                    f"{elapsed:.1f} s elapsed, about {left:.0f} s left",
+                    f"{elapsed:.1f} s elapsed, {estimate}",
                     file=self.stream,
                     flush=True,
                 )
