@@ -1,7 +1,8 @@
 """Integer workload and interference bounds shared by the global EDF analyses (private module).
 
 Each bound exists twice: a readable Python-int version for the exact references and an
-``@njit`` version for the kernels. Both are written for *integer time* and for constrained
+``@njit`` version for the kernels (the RTA kernel evaluates the carry-in workload inline, with
+:func:`divmod_reciprocal_nb`: a multiplication by 1/T_i instead of a division; see rta.py). Both are written for *integer time* and for constrained
 deadlines (``C <= D <= T``). The symbols follow the papers (see ``papers/bcl2005.md`` and
 ``papers/bertogna-cirinei2007.md``):
 
@@ -38,13 +39,12 @@ __all__ = [
     "bcl_workload",
     "bcl_workload_nb",
     "carry_in_workload",
-    "carry_in_workload_nb",
     "chunk_count",
+    "divmod_reciprocal_nb",
     "edf_interference_bound",
     "edf_interference_bound_nb",
     "edf_interference_sum_nb",
     "floor_div_nb",
-    "rta_interference_sum_nb",
     "show_fraction",
 ]
 
@@ -81,6 +81,23 @@ def floor_div_nb(a, b):  # noqa: ANN001, ANN201 - numba
 
 
 @njit(cache=True, inline="always")
+def divmod_reciprocal_nb(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
+    """(⌊a / b⌋, a mod b) for 0 ≤ a < 2**51, 0 < b < 2**51, given inv_b = 1.0 / b (a float64).
+
+    Why: a multiplication is several times cheaper than a division, and the divisor b (a
+    period) is fixed for a whole set while a varies. Why exact: inv_b and the product are
+    each rounded once (relative error ≤ 2**−53 each), so a·inv_b is within a/b · 2**−51.9 <
+    1/2 of a/b and its truncation q0 is ⌊a/b⌋ − 1, ⌊a/b⌋ or ⌊a/b⌋ + 1; the remainder
+    a − q0 b (exact in int64) is then < 0, in [0, b) or ≥ b, and one branch-free step corrects
+    q0 to ⌊a/b⌋.
+    """
+    q = np.int64(np.float64(a) * inv_b)
+    r = a - q * b
+    fix = np.int64(r >= b) - np.int64(r < 0)
+    return q + fix, r - fix * b
+
+
+@njit(cache=True, inline="always")
 def bcl_workload_nb(C_i, D_i, T_i, D_k):  # noqa: ANN001, ANN201 - numba
     """Numba twin of :func:`bcl_workload` (branch-free)."""
     # D_k − D_i > −T_i for constrained deadlines, so N_i = 0 exactly when D_k < D_i.
@@ -97,14 +114,6 @@ def edf_interference_bound_nb(C_i, T_i, S_i, D_k):  # noqa: ANN001, ANN201 - num
 
 
 @njit(cache=True, inline="always")
-def carry_in_workload_nb(C_i, D_i, T_i, S_i, L):  # noqa: ANN001, ANN201 - numba
-    """Numba twin of :func:`carry_in_workload` (branch-free)."""
-    span = L + D_i - C_i - S_i
-    jobs = floor_div_nb(span, T_i)
-    return jobs * C_i + min(C_i, span - jobs * T_i)
-
-
-@njit(cache=True, inline="always")
 def edf_interference_sum_nb(C, T, S, k, D_k, cap):  # noqa: ANN001, ANN201 - numba
     """Σ_{i≠k} min(J_i^k(S_i), cap), J as in :func:`edf_interference_bound`.
 
@@ -116,15 +125,6 @@ def edf_interference_sum_nb(C, T, S, k, D_k, cap):  # noqa: ANN001, ANN201 - num
     for i in range(C.shape[0]):
         total += min(edf_interference_bound_nb(C[i], T[i], S[i], D_k), cap)
     return total - min(edf_interference_bound_nb(C[k], T[k], S[k], D_k), cap)
-
-
-@njit(cache=True, inline="always")
-def rta_interference_sum_nb(C, D, T, S, J, k, R, cap):  # noqa: ANN001, ANN201 - numba
-    """Σ_{i≠k} min(W_i(R), J[i], cap), W as in :func:`carry_in_workload` (branch-free, exact)."""
-    total = 0
-    for i in range(C.shape[0]):
-        total += min(carry_in_workload_nb(C[i], D[i], T[i], S[i], R), min(J[i], cap))
-    return total - min(carry_in_workload_nb(C[k], D[k], T[k], S[k], R), min(J[k], cap))
 
 
 def chunk_count(n_sets: int) -> int:

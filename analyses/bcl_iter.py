@@ -33,6 +33,13 @@ The pre-check counts as one round of the budget, in the kernel and in the refere
 
 Exactness: every quantity is an integer below 2**48 (see ``_gedf_common``); the kernel runs
 the same rounds as :func:`reference` in int64, so verdicts (including "unknown") are equal.
+
+Kernel shortcuts (none changes a value of Eq. (18) or the round count): the pre-check tries the
+densest task first (it rejects if any task fails, so its order does not matter); the parts of
+Eq. (17) that do not depend on the slacks, ⌊D_k/T_i⌋ C_i and D_k mod T_i, are computed once per
+pair in the pre-check and kept in per-chunk scratch for the rounds (when the largest set
+has 8 to 512 tasks); Eq. (18) of a task whose
+other slacks did not change since its previous evaluation is not recomputed.
 """
 
 from __future__ import annotations
@@ -43,7 +50,12 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import chunk_count, edf_interference_bound, edf_interference_sum_nb
+from rtsched.analyses._gedf_common import (
+    chunk_count,
+    edf_interference_bound,
+    edf_interference_sum_nb,
+    floor_div_nb,
+)
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
@@ -172,22 +184,73 @@ def explain(ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> Result
     )
 
 
+#: Range of the largest set size of a batch for which the kernel keeps the per-pair parts of
+#: Eq. (17) in scratch (two n × n int64 matrices per chunk of sets). Above it the memory would be
+#: too large; below it storing them costs more than it saves (measured at n = 5). Outside it,
+#: the kernel recomputes them with a division.
+PAIR_MATRIX_MIN_N = 8
+PAIR_MATRIX_MAX_N = 512
+
+
+@njit(cache=True, inline="always")
+def _clipped_term(base, rem, C_i, S_i, cap):  # noqa: ANN001, ANN202 - numba
+    # min(J_i^k(S_i), cap) with Eq. (17) split into the parts that do not depend on the slacks:
+    # base = ⌊D_k/T_i⌋ C_i and rem = D_k mod T_i (computed once per pair and set).
+    return min(base + min(C_i, max(rem - S_i, 0)), cap)
+
+
+@njit(cache=True, inline="always")
+def _other_work(C, S, k, cap, base, rem):  # noqa: ANN001, ANN202 - numba
+    # Σ_{i≠k} min(J_i^k(S_i), cap) from the stored parts: branch-free over every i (no
+    # division, no branch to mispredict), the i = k term removed afterwards.
+    total = 0
+    for i in range(C.shape[0]):
+        total += _clipped_term(base[k, i], rem[k, i], C[i], S[i], cap)
+    return total - _clipped_term(base[k, k], rem[k, k], C[k], S[k], cap)
+
+
 @njit(cache=True)
-def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest):  # noqa: ANN001, ANN202 - numba
-    # Same rounds as ``iterate``; ``slack`` and ``largest`` are scratch of length ≥ n.
+def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest, last, base, rem, keep_pairs):  # noqa: ANN001, ANN202 - numba
+    # Same rounds, same Eq. (18) values and same round count as ``iterate``. ``slack``,
+    # ``largest`` and ``last`` are scratch of length ≥ n; ``base`` and ``rem`` n × n scratch if
+    # ``keep_pairs`` (one set of buffers per chunk of sets: nothing is allocated per set).
     n = C.shape[0]
     if max_rounds <= 0:
         return UNKNOWN
-    S_max = largest[:n]
     S = slack[:n]
+    S_max = largest[:n]
     for i in range(n):
         S_max[i] = D[i] - C[i]
         S[i] = 0
-    for k in range(n):  # the pre-check: Eq. (18) with every other slack at D_i − C_i
-        X = D[k] - C[k]
-        if X - edf_interference_sum_nb(C, T, S_max, k, D[k], X + 1) // m < 0:
+    # The pre-check (Eq. (18) with every other slack at D_i − C_i) rejects if ANY task is
+    # negative, so the order of its tasks cannot change the verdict (it counts as one round
+    # either way). The densest task fails it most often on random sets: try it alone first.
+    densest = 0
+    for k in range(1, n):
+        if C[k] * D[densest] > C[densest] * D[k]:  # products < 2**62: exact
+            densest = k
+    X = S_max[densest]
+    if X - floor_div_nb(edf_interference_sum_nb(C, T, S_max, densest, D[densest], X + 1), m) < 0:
+        return REJECT
+    for k in range(n):  # the rest of the pre-check, storing the per-pair parts on the way
+        D_k = D[k]
+        X = S_max[k]
+        if keep_pairs:
+            for i in range(n):
+                jobs = floor_div_nb(D_k, T[i])
+                base[k, i] = jobs * C[i]
+                rem[k, i] = D_k - jobs * T[i]
+            total = _other_work(C, S_max, k, X + 1, base, rem)
+        else:
+            total = edf_interference_sum_nb(C, T, S_max, k, D_k, X + 1)
+        if X - floor_div_nb(total, m) < 0:
             return REJECT
+    # The rounds. Eq. (18) for τk depends only on the other slacks: if none changed since τk's
+    # previous evaluation (one round, i.e. n evaluations, earlier), its value is the same and is
+    # reused. ``last_change`` is the index of the latest evaluation that raised a slack.
     rounds = 1
+    evaluation = 0
+    last_change = 0
     while True:
         if rounds == max_rounds:
             return UNKNOWN
@@ -195,13 +258,21 @@ def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest):  # noqa: ANN001, ANN2
         feasible = True
         updated = False
         for k in range(n):
-            X = D[k] - C[k]
-            new = X - edf_interference_sum_nb(C, T, S, k, D[k], X + 1) // m  # Eq. (18)
+            if rounds == 2 or last_change > evaluation - n:
+                X = S_max[k]
+                if keep_pairs:
+                    total = _other_work(C, S, k, X + 1, base, rem)
+                else:
+                    total = edf_interference_sum_nb(C, T, S, k, D[k], X + 1)
+                last[k] = X - floor_div_nb(total, m)  # Eq. (18); 0 ≤ total < 2**48
+            new = last[k]
             if new < 0:
                 feasible = False
             elif new > S[k]:
                 S[k] = new
                 updated = True
+                last_change = evaluation
+            evaluation += 1
         if feasible:
             return ACCEPT
         if not updated:
@@ -209,14 +280,21 @@ def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest):  # noqa: ANN001, ANN2
 
 
 @njit(parallel=True, cache=True)
-def _bcl_iter_kernel(C, D, T, offsets, m, max_rounds, n_chunks, max_n, out):  # noqa: ANN001, ANN202 - numba
+def _bcl_iter_kernel(C, D, T, offsets, m, max_rounds, n_chunks, max_n, keep_pairs, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
+    pair_n = max_n if keep_pairs else 0
     for c in prange(n_chunks):
-        slack = np.empty(max_n, dtype=np.int64)  # scratch buffers, one pair per chunk of sets
+        # Scratch buffers, one set per chunk of sets.
+        slack = np.empty(max_n, dtype=np.int64)
         largest = np.empty(max_n, dtype=np.int64)
+        last = np.empty(max_n, dtype=np.int64)
+        base = np.empty((pair_n, pair_n), dtype=np.int64)
+        rem = np.empty((pair_n, pair_n), dtype=np.int64)
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _bcl_iter_one(C[lo:hi], D[lo:hi], T[lo:hi], m, max_rounds, slack, largest)
+            out[s] = _bcl_iter_one(
+                C[lo:hi], D[lo:hi], T[lo:hi], m, max_rounds, slack, largest, last, base, rem, keep_pairs
+            )
 
 
 def bcl_iter_status(batch: TaskSetBatch, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> NDArray[np.int8]:
@@ -225,8 +303,18 @@ def bcl_iter_status(batch: TaskSetBatch, m: int, max_rounds: int = DEFAULT_MAX_R
     out = np.empty(batch.n_sets, dtype=np.int8)
     if batch.n_sets:
         max_n = int(batch.sizes.max())
+        keep_pairs = PAIR_MATRIX_MIN_N <= max_n <= PAIR_MATRIX_MAX_N
         _bcl_iter_kernel(
-            batch.C, batch.D, batch.T, batch.offsets, m, int(max_rounds), chunk_count(batch.n_sets), max_n, out
+            batch.C,
+            batch.D,
+            batch.T,
+            batch.offsets,
+            m,
+            int(max_rounds),
+            chunk_count(batch.n_sets),
+            max_n,
+            keep_pairs,
+            out,
         )
     return out
 

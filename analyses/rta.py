@@ -38,6 +38,14 @@ so the bounds equal SchedCAT's). Pre-pass evaluations count against the budget.
 
 Exactness: every quantity is an integer below 2**49 (see ``_gedf_common``); the kernel runs the
 same evaluations as :func:`reference` in int64, so verdicts (including "unknown") are equal.
+
+Kernel shortcuts (none changes a bound, a verdict or the count of evaluations charged to the
+budget): ⌊x/T_i⌋ by a multiplication with 1/T_i and an exact one-step correction; the pre-pass
+searches the densest task first when Σ_k (D_k − C_k + 1), a bound on the pre-pass's
+evaluations, is within the budget (so the budget cannot run out there and the order of its
+independent searches does not matter); a round search whose inputs (the other slacks) did not
+change since its previous run is not repeated: its result is reused and its evaluation count
+charged again, as the reference would spend it.
 """
 
 from __future__ import annotations
@@ -51,9 +59,10 @@ from numpy.typing import NDArray
 from rtsched.analyses._gedf_common import (
     carry_in_workload,
     chunk_count,
+    divmod_reciprocal_nb,
     edf_interference_bound,
     edf_interference_bound_nb,
-    rta_interference_sum_nb,
+    floor_div_nb,
 )
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
@@ -226,20 +235,33 @@ def explain(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Result:
 
 
 @njit(cache=True)
-def _least_fixed_point(C, D, T, m, k, start, S, J, budget):  # noqa: ANN001, ANN202 - numba
-    # The search of ``iterate`` with slack bounds S; J is scratch. Returns (R, evaluations):
-    # R = −1 if the search exceeds D_k, −2 if ``budget`` evaluations did not suffice.
+def _least_fixed_point(C, D, T, inv_T, m, k, start, S, J, E, budget):  # noqa: ANN001, ANN202 - numba
+    # The search of ``iterate`` with slack bounds S; J and E are scratch, inv_T[i] = 1.0 / T[i].
+    # Returns (R, evaluations): R = −1 if the search exceeds D_k, −2 if ``budget`` evaluations
+    # did not suffice.
     C_k = C[k]
     D_k = D[k]
-    for i in range(C.shape[0]):  # J_i^k depends on the slacks, not on R: once per search
-        J[i] = edf_interference_bound_nb(C[i], T[i], S[i], D_k)
+    n = C.shape[0]
+    for i in range(n):  # what depends on the slacks but not on R: once per search
+        J[i] = edf_interference_bound_nb(C[i], T[i], S[i], D_k)  # J_i^k, Eq. (5)/(9)
+        E[i] = D[i] - C[i] - S[i]  # W_i's window is R + E_i long, Eq. (4)/(8)
+    # τk does not interfere with itself: with J_k = 0 its term min(W_k, 0, ·) is 0, so the sum
+    # needs no branch and no correction (every other term is ≥ 0 as well).
+    J[k] = 0
     R = start
     used = 0
     while True:
         if used == budget:
             return -2, used
         used += 1
-        new = C_k + rta_interference_sum_nb(C, D, T, S, J, k, R, R - C_k + 1) // m  # (RTA-EDF)
+        cap = R - C_k + 1
+        total = 0
+        for i in range(n):  # Σ_{i≠k} min(W_i(R), J_i^k, R − C_k + 1), exact, < 2**47
+            jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])  # R + E_i < 2**33
+            total += min(jobs * C[i] + min(C[i], rest), min(J[i], cap))
+        # (RTA-EDF). A float division (exact: total + m < 2**53, see floor_div_nb) because this
+        # quotient is on the critical path of the search and an int64 division is far slower.
+        new = C_k + floor_div_nb(total, m)
         if new > D_k:
             return -1, used
         if new == R:
@@ -248,39 +270,78 @@ def _least_fixed_point(C, D, T, m, k, start, S, J, budget):  # noqa: ANN001, ANN
 
 
 @njit(cache=True)
-def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J):  # noqa: ANN001, ANN202 - numba
-    # Same evaluations as ``iterate``; the four scratch buffers have length ≥ n.
+def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J, E, inv_T, last_R, last_used):  # noqa: ANN001, ANN202 - numba
+    # Same searches, same bounds and the same count of (RTA-EDF) evaluations as ``iterate``, so
+    # the budget runs out at the same point; the scratch buffers have length ≥ n.
     n = C.shape[0]
     S = slack[:n]
     S_max = largest[:n]
     R_lo = lowest[:n]
     Jn = J[:n]
+    En = E[:n]
+    inv = inv_T[:n]
+    pre_pass_bound = 0  # evaluations the whole pre-pass can take at most (< 2**48)
     for i in range(n):
         S[i] = 0
         S_max[i] = D[i] - C[i]
+        inv[i] = 1.0 / np.float64(T[i])
+        pre_pass_bound += D[i] - C[i] + 1  # a search from C_k climbs strictly until it stops
     steps = 0
-    for k in range(n):  # the pre-pass, with every other slack at D_i − C_i
-        R, used = _least_fixed_point(C, D, T, m, k, C[k], S_max, Jn, max_steps - steps)
+    # The pre-pass rejects if ANY search exceeds its deadline, and its searches are independent
+    # (all use S_max), so their order changes neither the verdict nor the bounds, only where
+    # the budget would run out. When the budget cannot run out within the pre-pass, search the
+    # densest task first: on random sets it is the one that fails most often.
+    first = -1
+    if pre_pass_bound <= max_steps:
+        first = 0
+        for k in range(1, n):
+            if C[k] * D[first] > C[first] * D[k]:  # products < 2**62: exact
+                first = k
+        R, used = _least_fixed_point(C, D, T, inv, m, first, C[first], S_max, Jn, En, max_steps)
+        steps += used
+        if R == -1:
+            return REJECT
+        R_lo[first] = R
+    for k in range(n):  # the (rest of the) pre-pass, with every other slack at D_i − C_i
+        if k == first:
+            continue
+        R, used = _least_fixed_point(C, D, T, inv, m, k, C[k], S_max, Jn, En, max_steps - steps)
         steps += used
         if R == -2:
             return UNKNOWN
         if R == -1:
             return REJECT
         R_lo[k] = R
+    # The rounds. A search depends only on the other tasks' slacks (its start R_lo[k] is
+    # fixed): if none changed since τk's previous search, n searches earlier, it would repeat
+    # the same evaluations, so its result and its evaluation count are reused, and the budget
+    # is charged exactly as the reference is. ``last_change`` indexes the latest slack change.
+    search = 0
+    last_change = 0
+    first_round = True
     while True:
         schedulable = True
         updated = False
         for k in range(n):
-            R, used = _least_fixed_point(C, D, T, m, k, R_lo[k], S, Jn, max_steps - steps)
-            steps += used
-            if R == -2:
-                return UNKNOWN
+            if first_round or last_change > search - n:
+                R, used = _least_fixed_point(C, D, T, inv, m, k, R_lo[k], S, Jn, En, max_steps - steps)
+                if R == -2:
+                    return UNKNOWN
+                last_R[k] = R
+                last_used[k] = used
+            elif last_used[k] > max_steps - steps:
+                return UNKNOWN  # the repeated search would exhaust the budget
+            R = last_R[k]
+            steps += last_used[k]
+            search += 1
             if R == -1:
                 schedulable = False
                 continue
             if D[k] - R != S[k]:
                 S[k] = D[k] - R
                 updated = True
+                last_change = search - 1
+        first_round = False
         if schedulable:
             return ACCEPT
         if not updated:
@@ -296,9 +357,15 @@ def _rta_kernel(C, D, T, offsets, m, max_steps, n_chunks, max_n, out):  # noqa: 
         largest = np.empty(max_n, dtype=np.int64)
         lowest = np.empty(max_n, dtype=np.int64)
         J = np.empty(max_n, dtype=np.int64)
+        E = np.empty(max_n, dtype=np.int64)
+        inv_T = np.empty(max_n, dtype=np.float64)
+        last_R = np.empty(max_n, dtype=np.int64)
+        last_used = np.empty(max_n, dtype=np.int64)
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_one(C[lo:hi], D[lo:hi], T[lo:hi], m, max_steps, slack, largest, lowest, J)
+            out[s] = _rta_one(
+                C[lo:hi], D[lo:hi], T[lo:hi], m, max_steps, slack, largest, lowest, J, E, inv_T, last_R, last_used
+            )
 
 
 def rta_status(batch: TaskSetBatch, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> NDArray[np.int8]:

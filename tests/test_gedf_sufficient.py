@@ -471,3 +471,73 @@ def test_sound_against_exact_gedf(ts, m):
     exact = analyses.get("exact")
     if any(analyses.get(name).reference(ts, m) is True for name in NAMES):
         assert exact.reference(ts, m) is not False
+
+
+# --------------------------------------------------------------------------------------------
+# kernel shortcuts (perf): reordered pre-checks, reused searches, reciprocal division
+# --------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=25)
+@given(rst.batches(max_sets=3, max_size=6, max_period=30), st.integers(1, 4))
+def test_every_budget_matches_reference(batch, m):
+    # The RTA kernel searches the densest task first only when the budget cannot run out in the
+    # pre-pass (Σ (D_k − C_k + 1) ≤ max_steps) and charges reused searches their evaluations;
+    # the BCL-iter kernel reuses unchanged Eq. (18) values. Sweeping the budget across every value
+    # where the verdict can flip (including both sides of that pre-pass bound) checks that
+    # "unknown" appears exactly where the reference has it.
+    for ts in batch:
+        need = rta.iterate(ts, m).steps
+        pre_pass_bound = sum(int(d) - int(c) + 1 for c, d in zip(ts.C, ts.D, strict=True))
+        budgets = set(range(min(need, 40) + 2)) | {need - 1, need, need + 1}
+        budgets |= {pre_pass_bound - 1, pre_pass_bound, pre_pass_bound + 1}
+        for budget in sorted(b for b in budgets if b >= 0):
+            assert rta.rta_status(one(ts), m, budget)[0] == code_of(rta.reference(ts, m, budget)), budget
+        rounds = bcl_iter.iterate(ts, m).rounds
+        for budget in range(rounds + 2):
+            assert bcl_iter.bcl_iter_status(one(ts), m, budget)[0] == code_of(bcl_iter.reference(ts, m, budget))
+
+
+def test_every_budget_matches_reference_on_a_multi_round_set():
+    # A set (found among random sets) whose RTA needs three rounds after the pre-pass, so the
+    # kernel reuses searches whose inputs did not change; every budget up to the full need
+    # (47 evaluations) must give the reference's code.
+    ts = TaskSet.from_tasks([(1, 2, 12), (1, 22, 37), (2, 11, 13), (64, 215, 252), (7, 8, 16)])
+    it = rta.iterate(ts, 2)
+    assert (it.verdict, it.rounds, it.steps) == (True, 3, 47)
+    for budget in range(it.steps + 2):
+        assert rta.rta_status(one(ts), 2, budget)[0] == code_of(rta.reference(ts, 2, budget)), budget
+
+
+@pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**50 - 1])
+def test_divmod_reciprocal_is_exact(b):
+    from rtsched.analyses._gedf_common import divmod_reciprocal_nb
+
+    inv_b = 1.0 / b
+    rng = np.random.default_rng(b)
+    candidates = {0, 1, b - 1, b, b + 1, 2**51 - 1}
+    for q in [int(x) for x in rng.integers(0, 2**51 // b + 1, size=200)] + [2**51 // b]:
+        candidates |= {q * b - 1, q * b, q * b + 1, q * b + b - 1}
+    for a in sorted(x for x in candidates if 0 <= x < 2**51):
+        assert divmod_reciprocal_nb(a, b, inv_b) == divmod(a, b), a
+
+
+@settings(max_examples=30)
+@given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 6))
+def test_bcl_iter_kernel_without_pair_matrices(batch, m, rounds):
+    # Batches whose largest set is outside [PAIR_MATRIX_MIN_N, PAIR_MATRIX_MAX_N] recompute Eq. (17)
+    # with a division instead of keeping its per-pair parts; force that path here (and the other
+    # path in the next test) whatever the sizes hypothesis draws.
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    max_n = int(batch.sizes.max())
+    bcl_iter._bcl_iter_kernel(batch.C, batch.D, batch.T, batch.offsets, m, rounds, 3, max_n, False, out)
+    np.testing.assert_array_equal(out, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
+
+
+@settings(max_examples=30)
+@given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 6))
+def test_bcl_iter_kernel_with_pair_matrices(batch, m, rounds):
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    max_n = int(batch.sizes.max())
+    bcl_iter._bcl_iter_kernel(batch.C, batch.D, batch.T, batch.offsets, m, rounds, 3, max_n, True, out)
+    np.testing.assert_array_equal(out, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
