@@ -18,6 +18,7 @@ import time
 
 import numba
 import numpy as np
+
 from rtsched.generators import generate_batch
 
 __all__ = ["main"]

@@ -20,6 +20,7 @@ matplotlib.use("Agg")  # files only; works without a display
 
 import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
 import numpy as np  # noqa: E402
+
 from rtsched.generators import randfixedsum, uunifast, uunifast_discard  # noqa: E402
 
 __all__ = ["main"]

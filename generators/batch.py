@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+
+from rtsched.errors import InputError
 from rtsched.generators.deadlines import DeadlineDistribution, parse_deadlines
 from rtsched.generators.periods import PeriodDistribution, parse_periods
 from rtsched.generators.utilizations import (
@@ -37,8 +39,6 @@ from rtsched.generators.utilizations import (
     uunifast,
     uunifast_discard,
 )
-
-from rtsched.errors import InputError
 from rtsched.model import MAX_TASKS, TaskSetBatch
 
 __all__ = ["GeneratedBatch", "generate_batch", "integer_tasks", "parse_utilizations"]

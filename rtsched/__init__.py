@@ -6,10 +6,10 @@
 False
 """
 
+from rtsched.check import check  # noqa: I001 - after the model, which it imports
 from rtsched.errors import InputError, RtschedError, TaskError
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN, Report, Result
-from rtsched.check import check  # noqa: I001 - after the model, which it imports
 
 __version__ = "0.1.0"
 

@@ -12,6 +12,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats
+
+from rtsched.errors import InputError
 from rtsched.generators import (
     AUTOMOTIVE_PERIOD_SHARES,
     ChoicePeriods,
@@ -28,9 +31,6 @@ from rtsched.generators import (
     uunifast,
     uunifast_discard,
 )
-from scipy import stats
-
-from rtsched.errors import InputError
 from rtsched.model import TaskSetBatch
 
 P_MIN = 1e-3

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rtsched.analyses import gfb
 
 from rtsched import TaskSet, TaskSetBatch, analyses, check
+from rtsched.analyses import gfb
 from rtsched.testing import strategies as rst
 
 GFB = analyses.get("gfb")
