@@ -128,32 +128,6 @@ def test_boundary_kernel_equals_reference(case):
     assert one(ts, m, 5_000) == CODE[ffdbf.reference(ts, m, 5_000)]
 
 
-BIG = 2**31 - 1
-#: Sets that reach the kernels' guards (U within 1e-4·m of m; products beyond 2**61; huge t).
-LARGE = [
-    ([(BIG - 1, BIG, BIG), (BIG - 1, BIG, BIG)], 2),
-    ([(2**29, 2**30, BIG), (2**29, 2**30, BIG), (3, 2**30 + 7, BIG)], 2),
-    ([(2**28, 2**30, BIG), (2**29, 2**30 + 5, BIG - 3), (2**29, 2**30 + 9, BIG)], 2),
-    ([(2**29, 2**30, BIG), (2**29, 2**30 + 11, BIG - 7), (5, 7, 11)], 2),
-    ([(1000, 2**30, BIG), (2**20, 2**30 + 11, BIG - 7), (5, 7, 11)], 2),
-]
-
-
-def test_large_values_fall_back_exactly():
-    """Guards send these sets to the exact reference (UNDECIDED); verdicts still equal it."""
-    from rtsched.kernels import UNDECIDED
-
-    raw_codes = []
-    for tasks, m in LARGE:
-        ts = TaskSet.from_tasks(tasks)
-        batch = TaskSetBatch.from_tasksets([ts])
-        raw = np.empty(1, dtype=np.int8)
-        ffdbf._ffdbf_kernel(batch.C, batch.D, batch.T, batch.offsets, m, 500, ts.n, 64, raw)
-        raw_codes.append(int(raw[0]))
-        assert one(ts, m, 500) == CODE[ffdbf.reference(ts, m, 500)]
-    assert UNDECIDED in raw_codes
-
-
 def test_budget_exhaustion_is_unknown():
     ts = TaskSet.from_tasks([(3, 3, 4), (1, 5, 7)])
     assert ffdbf.analyse(ts, 2).points > 1

@@ -71,3 +71,37 @@ def test_m1_implies_uniprocessor_exact(ts):
             assert exact is True, name
     # LOAD on m = 1 is β = 1, i.e. exactly the processor-demand criterion.
     assert analyses.get("load").reference(ts, 1) == exact
+
+
+BIG = 2**31 - 1
+#: Sets that reach the kernels' guards (U within 1e-4·m of m; products beyond 2**61; huge t).
+LARGE = [
+    ([(BIG - 1, BIG, BIG), (BIG - 1, BIG, BIG)], 2),
+    ([(2**29, 2**30, BIG), (2**29, 2**30, BIG), (3, 2**30 + 7, BIG)], 2),
+    ([(2**28, 2**30, BIG), (2**29, 2**30 + 5, BIG - 3), (2**29, 2**30 + 9, BIG)], 2),
+    ([(2**29, 2**30, BIG), (2**29, 2**30 + 11, BIG - 7), (5, 7, 11)], 2),
+    ([(1000, 2**30, BIG), (2**20, 2**30 + 11, BIG - 7), (5, 7, 11)], 2),
+]
+
+
+@pytest.mark.parametrize(("name", "budget"), [("bar", 2000), ("load", 2000), ("ffdbf", 500)])
+def test_large_values_fall_back_exactly(name, budget):
+    """Guards send these sets to the exact reference (UNDECIDED); verdicts still equal it."""
+    import importlib
+
+    from rtsched import TaskSetBatch
+    from rtsched.kernels import UNDECIDED
+
+    module = importlib.import_module(f"rtsched.analyses.{name}")
+    kernel = getattr(module, f"_{name}_kernel")
+    status = getattr(module, f"{name}_status")
+    code = {True: 1, False: 0, "unknown": -1}
+    raw_codes = []
+    for tasks, m in LARGE:
+        ts = TaskSet.from_tasks(tasks)
+        batch = TaskSetBatch.from_tasksets([ts])
+        raw = np.empty(1, dtype=np.int8)
+        kernel(batch.C, batch.D, batch.T, batch.offsets, m, budget, ts.n, 64, raw)
+        raw_codes.append(int(raw[0]))
+        assert int(status(batch, m, budget)[0]) == code[module.reference(ts, m, budget)]
+    assert UNDECIDED in raw_codes
