@@ -35,7 +35,7 @@ decision is taken, and where that would overflow int64 the kernel answers UNDECI
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -77,6 +77,24 @@ Rows = Sequence[tuple[int, int, int]]
 # ---------------------------------------------------------------------------------------------
 # Reference layer: Python ints and Fractions, mirroring the papers' equations.
 # ---------------------------------------------------------------------------------------------
+
+
+def deadline_steps(rows: Rows) -> Iterator[tuple[int, int]]:
+    """Yield ``(t, h(t))`` at every distinct absolute deadline t = D_i + k·T_i, in increasing order.
+
+    h(t) is the synchronous processor demand Σ dbf(τi, t); the walk never ends (callers stop it).
+    Shared by the exact processor-demand references (uni-pda here, non-preemptive EDF in np_edf).
+    """
+    heap = [(d, i) for i, (_, d, _) in enumerate(rows)]
+    heapq.heapify(heap)
+    h = 0
+    while True:
+        t = heap[0][0]
+        while heap[0][0] == t:
+            _, i = heapq.heappop(heap)
+            h += rows[i][0]
+            heapq.heappush(heap, (t + rows[i][2], i))
+        yield t, h
 
 
 def dbf(C: int, D: int, T: int, t: int) -> int:
@@ -255,19 +273,15 @@ def pda_trace(rows: Rows, budget: int = DEFAULT_BUDGET) -> DemandTrace:
     if isinstance(pro, DemandTrace):
         return pro
     U, La, Lb, L, t0, steps = pro
-    heap = [(d, i) for i, (_, d, _) in enumerate(rows)]
-    heapq.heapify(heap)
     h = 0
     t = None
-    while heap[0][0] <= t0:
-        t = heap[0][0]
+    for t_next, h_next in deadline_steps(rows):
+        if t_next > t0:
+            break
         if steps >= budget:
-            return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, Lb, L, t, None, steps)
+            return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, Lb, L, t_next, None, steps)
         steps += 1
-        while heap[0][0] == t:
-            _, i = heapq.heappop(heap)
-            h += rows[i][0]
-            heapq.heappush(heap, (t + rows[i][2], i))
+        t, h = t_next, h_next
         if h > t:
             return DemandTrace(False, "violation", U, La, Lb, L, t, h, steps)
     return DemandTrace(True, "all-checked", U, La, Lb, L, t, h, steps)

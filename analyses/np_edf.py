@@ -30,7 +30,6 @@ schedule).
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,7 +39,7 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from rtsched.analyses._edf_demand import utilization_vs_one
+from rtsched.analyses._edf_demand import deadline_steps, utilization_vs_one
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
@@ -161,19 +160,14 @@ def npedf_trace(
             break
         w = w2
     L = w
-    heap = [(d, i) for i, (_, d, _) in enumerate(rows)]
-    heapq.heapify(heap)
-    h = 0
     t = None
-    while heap[0][0] < L:
-        t = heap[0][0]
+    for t_next, h in deadline_steps(rows):
+        if t_next >= L:
+            break
         if steps >= budget:
-            return NPTrace(UNKNOWN_VERDICT, "budget", U, L, t, None, None, None, steps)
+            return NPTrace(UNKNOWN_VERDICT, "budget", U, L, t_next, None, None, None, steps)
         steps += 1
-        while heap[0][0] == t:
-            _, i = heapq.heappop(heap)
-            h += rows[i][0]
-            heapq.heappush(heap, (t + rows[i][2], i))
+        t = t_next
         B, who = blocking_term(rows, flags, t, delta)
         if h + B > t:
             return NPTrace(False, "violation", U, L, t, h, B, who, steps)
