@@ -356,23 +356,31 @@ def caption(canonical: Mapping[str, Any]) -> str:
     for key in ("utilizations", "umax", "periods", "deadlines"):
         if f"generator.{key}" in swept:
             gen[key] = "swept"
-    n = gen.get("n")
-    if isinstance(n, Mapping):
-        n_text = f"n = {n['min']}..{n['max']} (uniform)"
-    else:
-        n_text = f"n = {n}" if n is not None else "n swept"
-    fixed_u = ""
-    if gen.get("utilization") is not None:
-        fixed_u = f"U = {gen['utilization']}; "
-    elif gen.get("normalized_utilization") is not None:
-        fixed_u = f"U/m = {gen['normalized_utilization']}; "
-    ms = ", ".join(str(m) for m in canonical.get("platform", {}).get("m", []))
+    n_text, fixed_u, ms = _caption_parts(canonical, gen, unit="", u_name="U", norm_name="U/m")
     return (
         f"Generator: {gen.get('utilizations')} utilizations (umax = {gen.get('umax')}), {n_text}; {fixed_u}"
         f"periods {gen.get('periods')}; deadlines {gen.get('deadlines')}; m = {ms}; "
         f"{sweep.get('sets_per_point')} sets per point; seed {canonical.get('seed')}; "
         "bands: 95% Wilson score intervals."
     )
+
+
+def _caption_parts(
+    canonical: Mapping[str, Any], gen: Mapping[str, Any], *, unit: str, u_name: str, norm_name: str
+) -> tuple[str, str, str]:
+    """The task count, the fixed utilization (if any) and the processor counts, as caption text."""
+    n = gen.get("n")
+    if isinstance(n, Mapping):
+        n_text = f"n = {n['min']}..{n['max']}{unit} (uniform)"
+    else:
+        n_text = f"n = {n}{unit}" if n is not None else "n swept"
+    fixed_u = ""
+    if gen.get("utilization") is not None:
+        fixed_u = f"{u_name} = {gen['utilization']}; "
+    elif gen.get("normalized_utilization") is not None:
+        fixed_u = f"{norm_name} = {gen['normalized_utilization']}; "
+    ms = ", ".join(str(m) for m in canonical.get("platform", {}).get("m", []))
+    return n_text, fixed_u, ms
 
 
 def _gpu_caption(canonical: Mapping[str, Any], gen: dict[str, Any]) -> str:
@@ -386,17 +394,7 @@ def _gpu_caption(canonical: Mapping[str, Any], gen: dict[str, Any]) -> str:
         raw = gen.get(key)
         return f"[{raw[0]}, {raw[1]}]" if isinstance(raw, list | tuple) and len(raw) == 2 else str(raw)
 
-    n = gen.get("n")
-    if isinstance(n, Mapping):
-        n_text = f"n = {n['min']}..{n['max']} kernels (uniform)"
-    else:
-        n_text = f"n = {n} kernels" if n is not None else "n swept"
-    fixed_u = ""
-    if gen.get("utilization") is not None:
-        fixed_u = f"U1 = {gen['utilization']}; "
-    elif gen.get("normalized_utilization") is not None:
-        fixed_u = f"U1/M = {gen['normalized_utilization']}; "
-    ms = ", ".join(str(m) for m in canonical.get("platform", {}).get("m", []))
+    n_text, fixed_u, ms = _caption_parts(canonical, gen, unit=" kernels", u_name="U1", norm_name="U1/M")
     return (
         f"Generator: GPU workloads, {n_text}, UUniFast one-cluster utilizations U1 = Σ C(1)/T (U/m = U1/M); "
         f"{fixed_u}Amdahl C(s), p in {value('parallel')}; contention f(k) = 1 + a·k, a in {value('contention')}; "
