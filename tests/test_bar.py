@@ -1,8 +1,6 @@
 """BAR (Baruah RTSS 2007, integer-time corrected): worked cases, kernel == reference, properties."""
 
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +12,6 @@ from rtsched.analyses import bar
 from rtsched.testing import strategies as rst
 
 BAR = bar.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
-CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
 
 
 CODE = {True: 1, False: 0, "unknown": -1}
@@ -62,13 +59,10 @@ def test_eq9_bound_by_hand():
     assert b[0] == (3 - 5 * mu + Fraction(7, 6) + 2) / mu
 
 
-def test_schedcat_cases():
+def test_schedcat_cases(schedcat_cases):
     """SchedCAT's Python and C++ BAR agree with us on every constrained-deadline verdict case."""
-    if not CASES.exists():
-        pytest.skip("../shared/data not beside the checkout")
     checked = 0
-    for line in CASES.read_text().splitlines():
-        case = json.loads(line)
+    for case in schedcat_cases:
         peer = case.get("schedcat_computed", {})
         if case["kind"] != "verdict" or "BAR" not in peer:
             continue

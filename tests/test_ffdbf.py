@@ -1,8 +1,6 @@
 """FF-DBF (BBMS RTS 2010), exact σ search: worked cases, kernel == reference, properties."""
 
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +12,6 @@ from rtsched.analyses import ffdbf, load
 from rtsched.testing import strategies as rst
 
 FFDBF = ffdbf.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
-CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
 CODE = {True: 1, False: 0, "unknown": -1}
 
 
@@ -74,13 +71,10 @@ def test_witness_above_lambda_max():
         assert ffdbf.g(ts, 2, t, out.sigma_low) <= 0
 
 
-def test_schedcat_cases():
+def test_schedcat_cases(schedcat_cases):
     """SchedCAT's FFDBF (grid of σ, ε = 1/10) agrees except where it refuses m = 1."""
-    if not CASES.exists():
-        pytest.skip("../shared/data not beside the checkout")
     checked = 0
-    for line in CASES.read_text().splitlines():
-        case = json.loads(line)
+    for case in schedcat_cases:
         peer = case.get("schedcat_computed", {})
         if case["kind"] != "verdict" or "FFDBF" not in peer:
             continue

@@ -6,7 +6,6 @@ exactly on the boundary of each inequality, and budgets small enough to run out)
 (BCL ⇒ BCL-iter ⇒ RTA, U > m rejected, monotone in m, witnesses of incomparable pairs).
 """
 
-import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -161,13 +160,9 @@ def test_rta_worked_example_response_times():
     assert rta.iterate(TaskSet.from_tasks(README), 3).response_times == (2, 2, 2)
 
 
-def _schedcat_cases():
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
-    if not path.exists():
-        pytest.skip("../shared/data not beside the checkout")
+def _schedcat_cases(all_cases):
     cases = []
-    for line in path.read_text().splitlines():
-        case = json.loads(line)
+    for case in all_cases:
         if case.get("kind") not in ("verdict", "response_times") or "BAK" not in case.get("schedcat_computed", {}):
             continue
         try:
@@ -178,14 +173,14 @@ def _schedcat_cases():
     return cases
 
 
-def test_schedcat_cases_agree():
+def test_schedcat_cases_agree(schedcat_cases):
     """Our verdicts equal SchedCAT's Python and C++ BAK/BCL/BCLI/RTA on every constrained case.
 
     No disagreement was found. (SchedCAT's RTA gives up after 25 rounds and its Python BCLI
     uses floats for slack; neither matters on these small sets.)
     """
     checked = 0
-    for case, ts in _schedcat_cases():
+    for case, ts in _schedcat_cases(schedcat_cases):
         m = case["m"]
         for name in NAMES:
             peer = case["schedcat_computed"]
@@ -197,10 +192,10 @@ def test_schedcat_cases_agree():
     assert checked >= 20
 
 
-def test_schedcat_exact_response_times_are_bounded():
+def test_schedcat_exact_response_times_are_bounded(schedcat_cases):
     """Where RTA accepts a Guan–Yi case, its bounds are at least the exact EDF WCRTs (m = 1)."""
     seen = 0
-    for case, ts in _schedcat_cases():
+    for case, ts in _schedcat_cases(schedcat_cases):
         if case["kind"] != "response_times" or "exact" not in case["case_id"]:
             continue
         it = rta.iterate(ts, case["m"])

@@ -39,17 +39,10 @@ def test_worked_cases(tasks, m, expected):
     assert GFB.explain(ts, m).verdict is expected
 
 
-def test_schedcat_cases_gfb():
+def test_schedcat_cases_gfb(schedcat_cases):
     """SchedCAT's Python GFB decides with floats; we record where it is wrong."""
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
-    if not path.exists():
-        pytest.skip("../shared/data not beside the checkout")
     checked = 0
-    for line in path.read_text().splitlines():
-        case = json.loads(line)
+    for case in schedcat_cases:
         peer = case.get("schedcat_computed", {}).get("GFB")
         if peer is None or not case.get("tasks") or not case.get("m"):
             continue

@@ -1,8 +1,6 @@
 """LOAD (Baker & Baruah RTS 2009): worked cases, kernel == reference, properties."""
 
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +12,6 @@ from rtsched.analyses import load
 from rtsched.testing import strategies as rst
 
 LOAD = load.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
-CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
 CODE = {True: 1, False: 0, "unknown": -1}
 
 
@@ -53,16 +50,13 @@ def test_worked_cases(tasks, m, expected):
     assert LOAD.explain(ts, m).verdict is expected
 
 
-def test_schedcat_cases():
+def test_schedcat_cases(schedcat_cases):
     """Agreement with SchedCAT's exact-rational C++ LOAD (cpp:LOAD) on every verdict case.
 
     SchedCAT's ``LA`` (cpp:LA) is a different routine and is not compared.
     """
-    if not CASES.exists():
-        pytest.skip("../shared/data not beside the checkout")
     checked = 0
-    for line in CASES.read_text().splitlines():
-        case = json.loads(line)
+    for case in schedcat_cases:
         peer = case.get("schedcat_computed", {})
         if case["kind"] != "verdict" or "cpp:LOAD" not in peer:
             continue

@@ -1,9 +1,7 @@
 """MPR interfaces and G-EDF under MPR: sbf/lsbf, worked cases, kernel == reference, properties."""
 
-import json
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -392,17 +390,13 @@ def test_compare_with_bar_if_registered(ts, m):
         assert ours is True
 
 
-def test_schedcat_cases_bar():
+def test_schedcat_cases_bar(schedcat_cases):
     """SchedCAT's Python BAR uses caps L + 1 with right side m·L: its acceptance implies ours.
     Ours accepts strictly more; readme.gedf.m3 (three (2,3,3) on m = 3, obviously schedulable:
     one task per processor) is the disagreement, and SchedCAT is the pessimistic side."""
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "schedcat_cases.jsonl"
-    if not path.exists():
-        pytest.skip("../shared/data not beside the checkout")
     checked = 0
     disagreements = []
-    for line in path.read_text().splitlines():
-        case = json.loads(line)
+    for case in schedcat_cases:
         peer = case.get("schedcat_computed", {}).get("BAR")
         if peer is None or not case.get("tasks") or not case.get("m"):
             continue

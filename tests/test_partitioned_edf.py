@@ -17,7 +17,7 @@ from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, assignments, 
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
 
-CASES = Path("/work/shared/data/schedcat_cases.jsonl")
+CASES = Path(__file__).parent / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
 FEATURED = ("p-edf", "baruah-fisher", "p:wf:density:qpa")
 
 

@@ -18,7 +18,7 @@ from rtsched.analyses.uniprocessor_edf import pda_status, qpa_status
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
 
-CASES = Path("/work/shared/data/schedcat_cases.jsonl")
+CASES = Path(__file__).parent / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
 
 
 def brute_force(rows: list[tuple[int, int, int]]) -> bool:
