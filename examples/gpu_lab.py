@@ -1,4 +1,6 @@
-"""Lecture lab: partitioning a GPU's compute clusters among real-time kernels (DESIGN §7).
+"""Lecture lab: partitioning a GPU's compute clusters among real-time kernels.
+
+The GPU model and its assumptions: papers/zahaf2021-gpu-partitioning.md.
 
 Usage: ``python examples/gpu_lab.py [OUT.png | OUT_DIR]`` (default: the current directory).
 
