@@ -6,10 +6,15 @@
 False
 """
 
-from rtsched.check import check  # noqa: I001 - after the model, which it imports
-from rtsched.errors import InputError, RtschedError, TaskError
-from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch
-from rtsched.result import UNKNOWN, Report, Result
+from rtsched import _bootstrap
+
+_bootstrap.install_source_tree()  # before any subpackage import: see rtsched/_bootstrap.py
+_bootstrap.install_numba_cache()  # before any kernel is defined
+
+from rtsched.check import check  # noqa: E402, I001 - after the bootstrap and the model
+from rtsched.errors import InputError, RtschedError, TaskError  # noqa: E402
+from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch  # noqa: E402
+from rtsched.result import UNKNOWN, Report, Result  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -1,22 +1,32 @@
-"""The ``rtsched`` command line.
+"""The ``rtsched`` command line (also ``python -m rtsched``).
 
 Subcommands live in modules of :mod:`rtsched.commands`; each module exposes
 ``register(app: typer.Typer) -> None`` and is discovered, so adding a command touches one file.
-Errors in user input (:class:`~rtsched.errors.InputError`) print one clear line naming file,
-line, task and field, and exit with status 2, never with a traceback.
+
+Exit status: 0 success (for ``check``: every set proven schedulable), 1 only for "not proven
+schedulable" (or a deadline miss found by ``simulate``), 2 for bad input
+(:class:`~rtsched.errors.InputError`: one clear line naming file, line, task and field, never a
+traceback), 3 for an internal error (a bug in rtsched: the traceback is printed, with a request
+to report it), 130 when interrupted.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 import sys
+import traceback
 
 import typer
 
+from rtsched import __version__
 from rtsched.errors import InputError
 
-__all__ = ["app", "main"]
+__all__ = ["INTERNAL_ERROR", "app", "main"]
+
+#: Exit status of an unexpected exception, distinct from 1 ("not proven schedulable").
+INTERNAL_ERROR = 3
 
 app = typer.Typer(
     name="rtsched",
@@ -25,6 +35,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 _registered = False
@@ -39,6 +50,11 @@ def _register_commands() -> None:
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"rtsched.commands.{info.name}").register(app)
+    for command in app.registered_commands:
+        # Click cuts a command's first sentence at ~45 characters in the list of commands; an
+        # explicit short help is shown whole (wrapped), so give it the docstring's first line.
+        if command.short_help is None and command.callback is not None:
+            command.short_help = (inspect.getdoc(command.callback) or "").partition("\n")[0]
     _registered = True
 
 
@@ -62,11 +78,28 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         typer.echo("rtsched: interrupted", err=True)
         return 130
+    except Exception:  # a bug of ours: never let it look like a verdict (status 1)
+        traceback.print_exc()
+        typer.echo(
+            f"rtsched: internal error (rtsched {__version__}); please report it with the command and input above",
+            err=True,
+        )
+        return INTERNAL_ERROR
     return 0
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"rtsched {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Schedulability analysis of sporadic real-time task sets on multiprocessors."""
 
 

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -18,7 +18,7 @@ from rtsched.sweep.executors import choose_executor, run_units
 from rtsched.sweep.experiment import Experiment, load_experiment, parse_experiment
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
 from rtsched.sweep.store import Store
-from rtsched.sweep.units import Plan, plan
+from rtsched.sweep.units import Plan, UnitSpec, plan, run_unit
 
 __all__ = ["RESULT_COLUMNS", "WEIGHTED_COLUMNS", "Results", "Row", "WeightedRow", "aggregate", "run"]
 
@@ -287,7 +287,7 @@ class _Progress:
         self.start = time.monotonic()
         self.started_with = done
         self.last_log = 0.0
-        self.first_done_at: float | None = None  # the first unit also pays for Numba compilation
+        self.first_done_at: float | None = None  # the first unit also pays for loading the kernels
         if mode == "auto":
             ci = os.environ.get("CI", "").lower() not in ("", "0", "false")
             mode = "bar" if (stream.isatty() and not ci) else "log"
@@ -339,6 +339,27 @@ def _as_experiment(experiment: Experiment | str | Path | Mapping[str, Any] | Non
     raise InputError(f"an experiment is a file path, a mapping or an Experiment, got {type(experiment).__name__}")
 
 
+def _compile_first(the_plan: Plan, todo: list[UnitSpec], progress: str, stream: TextIO) -> None:
+    """Compile the generator's and each analysis's kernels here, one at a time, before the units.
+
+    On a cold cache this is most of a first run: done up front it shows progress per analysis
+    (:mod:`rtsched.warmup`) and pool workers load the cached code instead of all compiling it.
+    """
+    from rtsched.warmup import compile_analyses
+
+    generate = f"generate-{todo[0].kind}"
+
+    def run_one(name: str) -> None:
+        if name == generate:
+            run_unit(replace(todo[0], sets=1, analyses=()))
+            return
+        spec = next(u for u in todo if name in u.analyses)
+        run_unit(replace(spec, sets=1, analyses=(name,)))
+
+    names = [generate, *(name for name in the_plan.analyses if any(name in u.analyses for u in todo))]
+    compile_analyses(names, run_one, progress=progress, stream=stream)
+
+
 def run(
     experiment: Experiment | str | Path | Mapping[str, Any] | None,
     out_dir: str | Path = "rtsched-sweep",
@@ -387,7 +408,6 @@ def run(
     store = Store.open(out_dir, exp, len(the_plan.units), list(the_plan.analyses))
     finished = store.finished()
     todo = [u for u in the_plan.units if u.index not in finished]
-    reporter = _Progress(len(the_plan.units), len(finished), progress, stream) if progress != "none" else None
 
     def on_result(result: dict[str, Any]) -> None:
         store.commit(result)
@@ -395,6 +415,9 @@ def run(
         if reporter is not None:
             reporter.update()
 
+    if todo:
+        _compile_first(the_plan, todo, progress, stream)
+    reporter = _Progress(len(the_plan.units), len(finished), progress, stream) if progress != "none" else None
     try:
         run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
     finally:

@@ -1,0 +1,181 @@
+"""Start-up plumbing that must run before any kernel module is imported.
+
+Two jobs, both done once by ``rtsched/__init__.py``:
+
+1. **Source-tree imports.** The repository keeps ``analyses/`` and ``generators/`` beside
+   ``rtsched/`` (the design card's layout); a wheel installs them as ``rtsched.analyses`` and
+   ``rtsched.generators``. When ``rtsched`` is imported from the clone itself (Python started in
+   the clone's folder, an editable install, or no install at all), :class:`SourceTreeFinder`
+   maps those two subpackages to the sibling folders, so the package always comes from one tree
+   and the clone's ``rtsched/`` never shadows an installed package with a half package.
+
+2. **Numba's cache in a per-user folder.** Numba's default writes compiled kernels into
+   ``__pycache__`` beside the source, i.e. into ``site-packages``: that fails on read-only and
+   system installs and leaves files that ``pip uninstall`` does not remove (a surviving
+   ``site-packages/rtsched/`` then shadows a later editable install as a namespace package).
+   :func:`install_numba_cache` registers a cache locator, for rtsched's own files only, that
+   writes to :func:`cache_dir` instead: ``$RTSCHED_CACHE_DIR``, else the platform's per-user cache
+   folder (``$XDG_CACHE_HOME/rtsched`` or ``~/.cache/rtsched`` on Linux, ``~/Library/Caches/rtsched``
+   on macOS, ``%LOCALAPPDATA%\\rtsched\\Cache`` on Windows), else a folder in the temporary
+   directory. ``NUMBA_CACHE_DIR`` still wins, as Numba documents. The folder is keyed by a digest
+   of every kernel source file, because Numba checks only the file that defines a kernel and not
+   the helpers it inlines from other files: an upgrade or an edit of a shared helper then starts
+   a fresh cache instead of reusing stale machine code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SourceTreeFinder", "cache_dir", "install_numba_cache", "install_source_tree", "kernel_cache_dir"]
+
+#: Subpackages that live beside ``rtsched/`` in the repository.
+SUBPACKAGES = ("analyses", "generators")
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_root() -> Path | None:
+    """The repository root when ``rtsched`` is imported from a source tree, else None."""
+    if all((_PACKAGE_DIR / name).is_dir() for name in SUBPACKAGES):
+        return None  # installed layout: the subpackages are inside the package
+    root = _PACKAGE_DIR.parent
+    if all((root / name / "__init__.py").is_file() for name in SUBPACKAGES):
+        return root
+    return None
+
+
+class SourceTreeFinder(importlib.abc.MetaPathFinder):
+    """Find ``rtsched.analyses`` and ``rtsched.generators`` in the source tree's sibling folders."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.partition(".")
+        if package != "rtsched" or name not in SUBPACKAGES:
+            return None
+        folder = self.root / name
+        return importlib.util.spec_from_file_location(
+            fullname, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+
+
+def install_source_tree() -> Path | None:
+    """Put a :class:`SourceTreeFinder` first on ``sys.meta_path`` when running from a clone."""
+    root = source_root()
+    if root is not None and not any(isinstance(f, SourceTreeFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, SourceTreeFinder(root))
+    return root
+
+
+def _package_dirs() -> list[Path]:
+    root = source_root()
+    if root is None:
+        return [_PACKAGE_DIR]
+    return [_PACKAGE_DIR, *(root / name for name in SUBPACKAGES)]
+
+
+def cache_dir() -> Path:
+    """rtsched's per-user cache folder (``$RTSCHED_CACHE_DIR`` wins); not created here."""
+    explicit = os.environ.get("RTSCHED_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "rtsched" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "rtsched"
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):  # the XDG spec ignores relative paths
+        base = str(Path.home() / ".cache")
+    return Path(base) / "rtsched"
+
+
+def _kernel_digest() -> str:
+    """Digest of every source file that defines Numba kernels (and of the Python/Numba versions)."""
+    import numba
+
+    digest = hashlib.sha256(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
+    for folder in _package_dirs():
+        for path in sorted(folder.rglob("*.py")):
+            data = path.read_bytes()
+            if b"njit" in data:
+                digest.update(path.relative_to(folder.parent).as_posix().encode())
+                digest.update(data)
+    return digest.hexdigest()[:16]
+
+
+def kernel_cache_dir() -> Path:
+    """Where rtsched's compiled kernels go: ``cache_dir()/numba/<digest of the kernel sources>``."""
+    return cache_dir() / "numba" / _kernel_digest()
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError:
+        return False
+    return True
+
+
+_installed: Path | None = None
+
+
+def install_numba_cache() -> Path | None:
+    """Send Numba's cache of rtsched's kernels to :func:`kernel_cache_dir`.
+
+    Returns the folder in use, or None when ``NUMBA_CACHE_DIR`` is set (Numba's own choice then
+    applies) or when this Numba's cache internals are not the ones known here (Numba's default
+    locators then apply; ``tests/test_packaging.py`` catches that).
+    """
+    global _installed
+    if _installed is not None:
+        return _installed
+    from numba.core import caching, config
+
+    if config.CACHE_DIR:
+        return None
+    base = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator", None)
+    impl = getattr(caching, "CacheImpl", None)
+    if base is None or impl is None or not isinstance(getattr(impl, "_locator_classes", None), list):
+        return None
+    folder = kernel_cache_dir()
+    if not _writable(folder):
+        fallback = Path(tempfile.gettempdir()) / f"rtsched-cache-{_user_tag()}" / "numba" / folder.name
+        if not _writable(fallback):
+            return None
+        folder = fallback
+    roots = tuple(str(p) + os.sep for p in _package_dirs())
+
+    class RtschedCacheLocator(base):  # type: ignore[misc, valid-type]
+        """Numba cache locator for rtsched's own source files: the per-user folder."""
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = str(folder / self.get_suitable_cache_subpath(py_file))
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if config.CACHE_DIR or not os.path.abspath(py_file).startswith(roots):
+                return None
+            return super(base, cls).from_function(py_func, py_file)
+
+    impl._locator_classes.insert(0, RtschedCacheLocator)
+    _installed = folder
+    return folder
+
+
+def _user_tag() -> str:
+    getuid = getattr(os, "getuid", None)
+    return str(getuid()) if getuid is not None else (os.environ.get("USERNAME") or "user")

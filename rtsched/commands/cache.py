@@ -1,0 +1,68 @@
+"""``rtsched cache``: where compiled kernels are cached, how much space they take, clearing them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
+
+
+def cache_command(
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Delete rtsched's cache folder (kernels recompile on next use).")
+    ] = False,
+    compile_all: Annotated[
+        bool, typer.Option("--compile", help="Compile every task-set analysis now (e.g. when building an image).")
+    ] = False,
+) -> None:
+    """Show rtsched's cache folder for compiled kernels, or clear it.
+
+    Compiled Numba kernels are cached per user, outside the installed package: in
+    $RTSCHED_CACHE_DIR if set, else the platform's user cache folder (~/.cache/rtsched on Linux).
+    NUMBA_CACHE_DIR, if set, takes precedence for the kernels. `pip uninstall rtsched` does not
+    touch this folder: run `rtsched cache --clear` first to remove it too.
+    """
+    from rtsched import _bootstrap
+
+    folder = _bootstrap.cache_dir()
+    in_use = _bootstrap.install_numba_cache()
+    if clear:
+        size = _size(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        typer.echo(f"removed {folder} ({size / 2**20:.1f} MiB)")
+        return
+    if compile_all:
+        _compile_all()
+    typer.echo(f"cache folder: {folder} ({_size(folder) / 2**20:.1f} MiB)")
+    if in_use is None:
+        typer.echo("kernels: cached where NUMBA_CACHE_DIR says (it is set)")
+    else:
+        typer.echo(f"kernels of this version: {in_use}")
+
+
+def _compile_all() -> None:
+    from rtsched import registry
+    from rtsched.warmup import compile_analyses, probe_batch
+
+    batch = probe_batch()
+    entries = {e.name: e for e in registry.all_entries() if e.platform in ("identical", "uniprocessor")}
+
+    def run_one(name: str) -> None:
+        entry = entries[name]
+        entry.decide(batch, 1 if entry.platform == "uniprocessor" else 2)
+
+    seconds = compile_analyses(list(entries), run_one, force=True)
+    typer.echo(f"compiled {len(entries)} analyses in {seconds:.1f} s")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``cache`` to the CLI."""
+    app.command("cache")(cache_command)
