@@ -1,0 +1,113 @@
+"""Cold start: what a user waits for the first time, and every time after (not a test).
+
+    python benchmarks/bench_cold_start.py [--analyses gfb,bak,...] [--skip-per-analysis]
+
+Every measurement runs in a fresh process with its own kernel cache (``RTSCHED_CACHE_DIR`` in a
+new folder), so "cold" means a machine that never ran rtsched and "warm" the same command run
+again. It times:
+
+1. ``import rtsched``;
+2. per analysis, the first ``decide`` on a tiny batch in a new process: cold (compiles and
+   caches its kernels) and warm (loads them) — the cold column is the table
+   :data:`rtsched.warmup.COMPILE_SECONDS` that the "about N s" message uses;
+3. the user's commands: ``rtsched sweep`` on the built-in default experiment (README command
+   1 without the install) and ``rtsched check examples/tasksets/demo.yaml -m 2``, cold then warm.
+
+Ratios are cold / warm. Numbers depend on the machine and its load: run it on an idle one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = (
+    "gfb",
+    "bak",
+    "bcl",
+    "bcl-iter",
+    "rta",
+    "bar",
+    "load",
+    "ffdbf",
+    "exact",
+    "p-edf",
+    "baruah-fisher",
+    "p:wf:density:qpa",
+)
+
+PROBE = """
+import sys, time
+start = time.perf_counter()
+import rtsched
+from rtsched import registry
+from rtsched.warmup import probe_batch
+imported = time.perf_counter()
+batch = probe_batch()
+for name in sys.argv[1:]:
+    t = time.perf_counter()
+    registry.get(name).decide(batch, 2)
+    print(name, time.perf_counter() - t)
+print("import", imported - start)
+"""
+
+
+def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
+    return elapsed, done.stdout
+
+
+def probe(names: list[str], cache: Path) -> dict[str, float]:
+    env = dict(os.environ, RTSCHED_CACHE_DIR=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    _, out = timed([sys.executable, "-c", PROBE, *names], env, ROOT)
+    return {name: float(seconds) for name, seconds in (line.split() for line in out.splitlines())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--analyses", default=",".join(DEFAULT))
+    parser.add_argument("--skip-per-analysis", action="store_true")
+    args = parser.parse_args()
+    names = [n for n in args.analyses.split(",") if n]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        if not args.skip_per_analysis:
+            print(f"{'analysis':<18} {'cold s':>8} {'warm s':>8} {'cold/warm':>10}")
+            for name in names:
+                cache = base / f"cache-{name.replace(':', '_')}"
+                cold = probe([name], cache)
+                warm = probe([name], cache)
+                print(f"{name:<18} {cold[name]:8.2f} {warm[name]:8.3f} {cold[name] / warm[name]:9.0f}x")
+            print(f"{'import rtsched':<18} {cold['import']:8.2f} {warm['import']:8.2f}")
+        cache = base / "cache-user"
+        env = dict(os.environ, RTSCHED_CACHE_DIR=str(cache), CI="true")
+        env.pop("NUMBA_CACHE_DIR", None)
+        rtsched = [sys.executable, "-m", "rtsched"]
+        print(f"\n{'user command':<46} {'cold s':>8} {'warm s':>8} {'cold/warm':>10}")
+        for label, cmd in (
+            (
+                "rtsched check examples/tasksets/demo.yaml -m 2",
+                [*rtsched, "check", str(ROOT / "examples/tasksets/demo.yaml"), "-m", "2"],
+            ),
+            ("rtsched sweep (default experiment)", [*rtsched, "sweep", "--out", str(base / "sweep"), "--no-plot"]),
+        ):
+            cold, _ = timed(cmd, env, base)
+            shutil.rmtree(base / "sweep", ignore_errors=True)  # the warm run must redo the units
+            warm, _ = timed(cmd, env, base)
+            print(f"{label:<46} {cold:8.1f} {warm:8.1f} {cold / warm:9.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,262 @@
+"""The stranger's machine: source-tree imports, the per-user kernel cache, first-run compile, CLI basics."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import rtsched
+from rtsched import _bootstrap, warmup
+from rtsched.cli import INTERNAL_ERROR, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(capsys, *args):
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+# --- CLI basics -------------------------------------------------------------------------------
+
+
+def test_version_flags(capsys):
+    for flag in ("--version", "-V"):
+        status, out, _ = run_cli(capsys, flag)
+        assert status == 0
+        assert out.strip() == f"rtsched {rtsched.__version__}"
+
+
+def test_short_help_equals_long_help(capsys):
+    _, short, _ = run_cli(capsys, "-h")
+    _, long, _ = run_cli(capsys, "--help")
+    assert short == long and "Commands:" in short
+    _, sub, _ = run_cli(capsys, "check", "-h")
+    assert "--processors" in sub
+
+
+def test_command_list_is_not_truncated(capsys):
+    _, out, _ = run_cli(capsys, "--help")
+    listing = out.split("Commands:", 1)[1]
+    assert "..." not in listing
+    assert "write them to a" in listing and "file." in listing  # generate's whole first line
+
+
+def test_python_dash_m():
+    done = subprocess.run([sys.executable, "-m", "rtsched", "--version"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == f"rtsched {rtsched.__version__}"
+
+
+def test_internal_error_is_not_a_verdict(capsys, monkeypatch):
+    """A bug gives status 3 with a traceback, never 1 ("not proven schedulable")."""
+    import rtsched.commands.check as check_command
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(check_command, "check", broken)
+    status, _, err = run_cli(capsys, "check", ROOT / "examples" / "tasksets" / "demo.yaml", "-m", 2)
+    assert status == INTERNAL_ERROR == 3
+    assert "ZeroDivisionError: a bug" in err and "internal error" in err
+
+
+def test_license_file_matches_pyproject():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert meta["license"]["text"] == "MIT"
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+# --- source-tree imports ----------------------------------------------------------------------
+
+
+def test_subpackages_come_from_the_same_tree_as_rtsched():
+    import rtsched.analyses
+    import rtsched.generators
+
+    package = Path(rtsched.__file__).parent
+    root = _bootstrap.source_root()
+    if root is None:  # an installed wheel: the subpackages are inside the package
+        assert Path(rtsched.analyses.__file__).parent == package / "analyses"
+    else:
+        assert root == package.parent
+        assert Path(rtsched.analyses.__file__).parent == root / "analyses"
+        assert Path(rtsched.generators.__file__).parent == root / "generators"
+
+
+def test_source_tree_finder_maps_only_the_two_subpackages(tmp_path):
+    for name in ("analyses", "generators", "tests"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+    finder = _bootstrap.SourceTreeFinder(tmp_path)
+    spec = finder.find_spec("rtsched.analyses")
+    assert spec is not None and spec.origin == str(tmp_path / "analyses" / "__init__.py")
+    assert spec.submodule_search_locations == [str(tmp_path / "analyses")]
+    assert finder.find_spec("rtsched.generators").origin == str(tmp_path / "generators" / "__init__.py")
+    assert finder.find_spec("rtsched.tests") is None
+    assert finder.find_spec("other.analyses") is None
+    assert finder.find_spec("rtsched.analyses.gfb") is None  # found through the package's __path__
+
+
+def test_import_from_the_clone_root_without_install():
+    """Python started in the clone's folder, with the clone's rtsched/ first on sys.path."""
+    code = "import rtsched, rtsched.analyses, rtsched.generators; print(rtsched.analyses.__file__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(ROOT / "analyses" / "__init__.py")
+
+
+# --- the per-user kernel cache ----------------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG convention is Linux's")
+def test_cache_dir_precedence(monkeypatch, tmp_path):
+    monkeypatch.setenv("RTSCHED_CACHE_DIR", str(tmp_path / "explicit"))
+    assert _bootstrap.cache_dir() == tmp_path / "explicit"
+    monkeypatch.delenv("RTSCHED_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert _bootstrap.cache_dir() == tmp_path / "xdg" / "rtsched"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # ignored, as the XDG spec says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert _bootstrap.cache_dir() == tmp_path / "home" / ".cache" / "rtsched"
+
+
+def test_kernel_digest_follows_kernel_sources_only(monkeypatch, tmp_path):
+    (tmp_path / "pkg").mkdir()
+    kernel = tmp_path / "pkg" / "k.py"
+    other = tmp_path / "pkg" / "cli.py"
+    kernel.write_text("from numba import njit\n@njit\ndef f(x):\n    return x\n")
+    other.write_text("print('hello')\n")
+    monkeypatch.setattr(_bootstrap, "_package_dirs", lambda: [tmp_path / "pkg"])
+    first = _bootstrap._kernel_digest()
+    other.write_text("print('changed')\n")
+    assert _bootstrap._kernel_digest() == first  # editing a file without kernels keeps the cache
+    kernel.write_text("from numba import njit\n@njit\ndef f(x):\n    return x + 1\n")
+    assert _bootstrap._kernel_digest() != first  # editing any kernel (or helper) starts a new one
+
+
+KERNEL_RUN = (
+    "import rtsched; from rtsched import analyses, TaskSetBatch, _bootstrap; "
+    "b = TaskSetBatch.from_tasksets([rtsched.TaskSet.from_tasks([(1, 2, 4), (2, 5, 6)])]); "
+    "assert analyses.get('gfb').batch(b, 2).tolist() == [True]; print(_bootstrap._installed)"
+)
+
+
+def _env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "RTSCHED_CACHE_DIR")}
+    env.update(extra)
+    return env
+
+
+def test_kernels_are_cached_in_the_rtsched_cache_folder(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", KERNEL_RUN],
+        capture_output=True,
+        text=True,
+        env=_env(RTSCHED_CACHE_DIR=str(tmp_path)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    folder = Path(done.stdout.strip())
+    assert folder.parent == tmp_path / "numba"
+    assert any(p.name.startswith("gfb.") and p.suffix == ".nbi" for p in folder.rglob("*.nbi"))
+    package = Path(rtsched.__file__).parent
+    assert not [p for p in package.parent.rglob("gfb.*.nbi")], "a kernel was cached beside the sources"
+
+
+def test_numba_cache_dir_still_wins(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", KERNEL_RUN],
+        capture_output=True,
+        text=True,
+        env=_env(NUMBA_CACHE_DIR=str(tmp_path / "numba"), RTSCHED_CACHE_DIR=str(tmp_path / "ours")),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"
+    assert list((tmp_path / "numba").rglob("gfb.*.nbi"))
+    assert not (tmp_path / "ours").exists()
+
+
+def test_cache_command_shows_and_clears(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("RTSCHED_CACHE_DIR", str(tmp_path / "c"))
+    (tmp_path / "c" / "numba").mkdir(parents=True)
+    (tmp_path / "c" / "numba" / "x.nbc").write_bytes(b"0" * 2048)
+    status, out, _ = run_cli(capsys, "cache")
+    assert status == 0 and f"cache folder: {tmp_path / 'c'}" in out
+    status, out, _ = run_cli(capsys, "cache", "--clear")
+    assert status == 0 and "removed" in out and not (tmp_path / "c").exists()
+
+
+# --- first run: compile step with progress ----------------------------------------------------
+
+
+@pytest.fixture
+def fresh_markers(monkeypatch, tmp_path):
+    monkeypatch.setattr(warmup, "_marker_dir", lambda: tmp_path / "compiled")
+    return tmp_path / "compiled"
+
+
+def test_compile_step_announces_then_remembers(fresh_markers):
+    ran = []
+    stream = io.StringIO()
+    warmup.compile_analyses(["gfb", "ffdbf"], ran.append, progress="log", stream=stream)
+    lines = stream.getvalue().splitlines()
+    expected = round(warmup.COMPILE_SECONDS["gfb"] + warmup.COMPILE_SECONDS["ffdbf"])
+    assert lines[0] == f"rtsched: compiling analyses (first run only, about {expected} s): gfb, ffdbf"
+    assert [line.split(" (")[0] for line in lines[1:]] == ["rtsched: compiled gfb", "rtsched: compiled ffdbf"]
+    assert ran == ["gfb", "ffdbf"]
+    assert warmup.is_compiled("gfb") and warmup.is_compiled("ffdbf")
+    stream = io.StringIO()
+    warmup.compile_analyses(["gfb", "ffdbf", "bak"], ran.append, progress="log", stream=stream)
+    assert ran == ["gfb", "ffdbf", "bak"]  # only what was not compiled yet
+    assert "about 1 s): bak" in stream.getvalue()
+
+
+def test_compile_step_is_silent_when_warm_and_quiet_when_asked(fresh_markers):
+    ran = []
+    stream = io.StringIO()
+    warmup.compile_analyses(["gfb"], ran.append, progress="none", stream=stream)
+    assert ran == ["gfb"] and stream.getvalue() == ""
+    warmup.compile_analyses(["gfb"], ran.append, progress="log", stream=stream)
+    assert ran == ["gfb"] and stream.getvalue() == ""
+
+
+def test_a_failing_compile_is_not_remembered(fresh_markers):
+    def boom(name):
+        raise RuntimeError("compilation failed")
+
+    with pytest.raises(RuntimeError):
+        warmup.compile_analyses(["gfb"], boom, progress="none")
+    assert not warmup.is_compiled("gfb")
+
+
+def test_sweep_compiles_before_its_units_and_says_so(fresh_markers, tmp_path):
+    from rtsched.sweep import parse_experiment, run
+
+    experiment = parse_experiment(
+        {
+            "platform": {"m": 2},
+            "generator": {"n": 4},
+            "sweep": {"variable": "U/m", "points": [0.3, 0.6], "sets_per_point": 20, "sets_per_unit": 10},
+            "analyses": {"names": ["gfb", "bak"]},
+            "seed": 5,
+        }
+    )
+    stream = io.StringIO()
+    run(experiment, tmp_path / "out", workers=0, progress="log", plot=False, stream=stream)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("rtsched: compiling analyses (first run only, about ")
+    assert lines[0].endswith("generate-taskset, gfb, bak")
+    compiled = [i for i, line in enumerate(lines) if line.startswith("rtsched: compiled ")]
+    units = [i for i, line in enumerate(lines) if line.startswith("rtsched sweep: ")]
+    assert len(compiled) == 3 and units and max(compiled) < min(units)
+    stream = io.StringIO()
+    run(experiment, tmp_path / "again", workers=0, progress="log", plot=False, stream=stream)
+    assert "compiling" not in stream.getvalue()
