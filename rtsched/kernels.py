@@ -5,8 +5,9 @@ floating point with a proven error margin and returns :data:`UNDECIDED` for sets
 inside the margin; :func:`redecide` then settles those with the exact reference (Python ints
 and Fractions). So the batch verdict equals the exact verdict on every integer input.
 
-Numba's cache does not notice edits in other files: keep shared ``@njit`` helpers here and
-clear ``NUMBA_CACHE_DIR`` after editing them.
+Numba's cache does not notice edits in other files; rtsched's cache folder is therefore keyed by
+a digest of every kernel source file (``rtsched/_bootstrap.py``), so editing a shared ``@njit``
+helper here starts a fresh cache by itself.
 """
 
 from __future__ import annotations

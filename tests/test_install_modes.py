@@ -163,14 +163,23 @@ def test_readme_snippet_editable_from_clone_root_and_elsewhere(tmp_path):
         assert f"OK {ROOT / 'analyses' / '__init__.py'}" in out
 
 
+def find_python(version: str) -> str | None:
+    """An interpreter for ``version``: pyenv's install first (its shims may not be active), then PATH."""
+    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    candidates = sorted(pyenv_root.glob(f"versions/{version}.*/bin/python{version}"))
+    if candidates:
+        return str(candidates[-1])
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        path = Path(folder) / f"python{version}"
+        if "shims" not in path.parts and path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+    return None
+
+
 def other_pythons() -> list[object]:
     params = []
     for version in ("3.12", "3.13"):
-        found = shutil.which(f"python{version}")
-        if found is None:
-            pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
-            candidates = sorted(pyenv_root.glob(f"versions/{version}.*/bin/python{version}"))
-            found = str(candidates[-1]) if candidates else None
+        found = find_python(version)
         marks = [] if found else [pytest.mark.skip(reason=f"Python {version} is not installed on this machine")]
         params.append(pytest.param(found, id=f"python{version}", marks=marks))
     return params
