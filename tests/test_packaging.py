@@ -210,13 +210,27 @@ def test_compile_step_announces_then_remembers(fresh_markers):
     lines = stream.getvalue().splitlines()
     expected = round(warmup.COMPILE_SECONDS["gfb"] + warmup.COMPILE_SECONDS["ffdbf"])
     assert lines[0] == f"rtsched: compiling analyses (first run only, about {expected} s): gfb, ffdbf"
-    assert [line.split(" (")[0] for line in lines[1:]] == ["rtsched: compiled gfb", "rtsched: compiled ffdbf"]
-    assert ran == ["gfb", "ffdbf"]
+    # Longest compilation first (so that a pool of processes finishes together).
+    assert [line.split(" (")[0] for line in lines[1:]] == ["rtsched: compiled ffdbf", "rtsched: compiled gfb"]
+    assert ran == ["ffdbf", "gfb"]
     assert warmup.is_compiled("gfb") and warmup.is_compiled("ffdbf")
     stream = io.StringIO()
     warmup.compile_analyses(["gfb", "ffdbf", "bak"], ran.append, progress="log", stream=stream)
-    assert ran == ["gfb", "ffdbf", "bak"]  # only what was not compiled yet
+    assert ran == ["ffdbf", "gfb", "bak"]  # only what was not compiled yet
     assert "about 1 s): bak" in stream.getvalue()
+
+
+def test_compile_step_in_a_pool_of_processes(fresh_markers):
+    """Analyses compile in parallel processes; those sharing kernels (p-edf family) in one."""
+    stream = io.StringIO()
+    names = ["gfb", "p-edf", "baruah-fisher", "p:ff:density:qpa"]
+    assert warmup._groups(names) == [["p-edf", "baruah-fisher", "p:ff:density:qpa"], ["gfb"]]
+    expected = round(max(warmup.COMPILE_SECONDS["p-edf"], warmup.COMPILE_SECONDS["gfb"]))
+    warmup.compile_analyses(names, len, workers=2, progress="log", stream=stream)  # len: a picklable stand-in
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith(f"rtsched: compiling analyses (first run only, about {expected} s)")
+    assert sorted(line.split(" (")[0].removeprefix("rtsched: compiled ") for line in lines[1:]) == sorted(names)
+    assert all(warmup.is_compiled(name) for name in names)
 
 
 def test_compile_step_is_silent_when_warm_and_quiet_when_asked(fresh_markers):

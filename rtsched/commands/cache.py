@@ -48,19 +48,24 @@ def cache_command(
         typer.echo(f"kernels of this version: {in_use}")
 
 
-def _compile_all() -> None:
+def _compile_probe(name: str) -> None:
+    """Run analysis ``name`` on the small probe batch (module level: pool workers pickle it)."""
     from rtsched import registry
-    from rtsched.warmup import compile_analyses, probe_batch
+    from rtsched.warmup import probe_batch
 
-    batch = probe_batch()
-    entries = {e.name: e for e in registry.all_entries() if e.platform in ("identical", "uniprocessor")}
+    entry = registry.get(name)
+    entry.decide(probe_batch(), 1 if entry.platform == "uniprocessor" else 2)
 
-    def run_one(name: str) -> None:
-        entry = entries[name]
-        entry.decide(batch, 1 if entry.platform == "uniprocessor" else 2)
 
-    seconds = compile_analyses(list(entries), run_one, force=True)
-    typer.echo(f"compiled {len(entries)} analyses in {seconds:.1f} s")
+def _compile_all() -> None:
+    import os
+
+    from rtsched import registry
+    from rtsched.warmup import compile_analyses
+
+    names = [e.name for e in registry.all_entries() if e.platform in ("identical", "uniprocessor")]
+    seconds = compile_analyses(names, _compile_probe, workers=os.cpu_count() or 1, force=True)
+    typer.echo(f"compiled {len(names)} analyses in {seconds:.1f} s")
 
 
 def register(app: typer.Typer) -> None:

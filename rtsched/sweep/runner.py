@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -176,7 +177,11 @@ class Results:
 
     def ratio(self, analysis: str, by_value: Any = None) -> list[tuple[Any, float]]:
         """``[(value, acceptance ratio), ...]`` of one analysis (at one value of the second variable)."""
-        return [(r.value, r.ratio) for r in self.rows if r.analysis == analysis and (by_value is None or r.by_value == by_value)]
+        return [
+            (r.value, r.ratio)
+            for r in self.rows
+            if r.analysis == analysis and (by_value is None or r.by_value == by_value)
+        ]
 
 
 def _csv(columns: tuple[str, ...], rows: list[list[str]]) -> str:
@@ -192,7 +197,9 @@ def _n_label(config_generator: tuple[tuple[str, Any], ...]) -> str:
     return f"{n[0]}..{n[1]}" if isinstance(n, tuple | list) else str(n)
 
 
-def aggregate(the_plan: Plan, finished: Mapping[int, Mapping[str, Any]]) -> tuple[list[Row], list[WeightedRow], dict[str, float]]:
+def aggregate(
+    the_plan: Plan, finished: Mapping[int, Mapping[str, Any]]
+) -> tuple[list[Row], list[WeightedRow], dict[str, float]]:
     """Sum unit results into the tables (in unit order, so the sums are reproducible)."""
     experiment = the_plan.experiment
     per_config: dict[int, list[Mapping[str, Any]]] = {}
@@ -263,7 +270,9 @@ def _weighted(the_plan: Plan, rows: list[Row]) -> list[WeightedRow]:
         groups.setdefault((group(row), row.analysis), []).append(row)
     out: list[WeightedRow] = []
     order = {name: i for i, name in enumerate(the_plan.analyses)}
-    for (value, name), members in sorted(groups.items(), key=lambda item: (_position(experiment, other, item[0][0]), order[item[0][1]])):
+    for (value, name), members in sorted(
+        groups.items(), key=lambda item: (_position(experiment, other, item[0][0]), order[item[0][1]])
+    ):
         members = [r for r in members if r.sets]
         if not members:
             continue
@@ -339,25 +348,35 @@ def _as_experiment(experiment: Experiment | str | Path | Mapping[str, Any] | Non
     raise InputError(f"an experiment is a file path, a mapping or an Experiment, got {type(experiment).__name__}")
 
 
-def _compile_first(the_plan: Plan, todo: list[UnitSpec], progress: str, stream: TextIO) -> None:
-    """Compile the generator's and each analysis's kernels here, one at a time, before the units.
+def _compile_unit(specs: Mapping[str, UnitSpec], name: str) -> None:
+    """Run one analysis (or, for ``generate-<kind>``, only the generator) on one set of its unit."""
+    spec = specs[name]
+    run_unit(replace(spec, sets=1, analyses=() if name.startswith("generate-") else (name,)))
+
+
+def _compile_first(
+    the_plan: Plan, todo: list[UnitSpec], kind: str, workers: int, progress: str, stream: TextIO
+) -> None:
+    """Compile the generator's and each analysis's kernels before the units, with progress.
 
     On a cold cache this is most of a first run: done up front it shows progress per analysis
-    (:mod:`rtsched.warmup`) and pool workers load the cached code instead of all compiling it.
+    (:mod:`rtsched.warmup`), compiles different analyses in parallel on a pool's cores, and
+    the units' workers then load the cached code instead of all compiling the same kernels.
     """
     from rtsched.warmup import compile_analyses
 
-    generate = f"generate-{todo[0].kind}"
-
-    def run_one(name: str) -> None:
-        if name == generate:
-            run_unit(replace(todo[0], sets=1, analyses=()))
-            return
-        spec = next(u for u in todo if name in u.analyses)
-        run_unit(replace(spec, sets=1, analyses=(name,)))
-
-    names = [generate, *(name for name in the_plan.analyses if any(name in u.analyses for u in todo))]
-    compile_analyses(names, run_one, progress=progress, stream=stream)
+    specs: dict[str, UnitSpec] = {f"generate-{todo[0].kind}": todo[0]}
+    for name in the_plan.analyses:
+        spec = next((u for u in todo if name in u.analyses), None)
+        if spec is not None:
+            specs[name] = spec
+    compile_analyses(
+        list(specs),
+        partial(_compile_unit, specs),
+        workers=workers if kind == "pool" else 0,
+        progress=progress,
+        stream=stream,
+    )
 
 
 def run(
@@ -416,7 +435,7 @@ def run(
             reporter.update()
 
     if todo:
-        _compile_first(the_plan, todo, progress, stream)
+        _compile_first(the_plan, todo, kind, n_workers, progress, stream)
     reporter = _Progress(len(the_plan.units), len(finished), progress, stream) if progress != "none" else None
     try:
         run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
