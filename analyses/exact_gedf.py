@@ -16,7 +16,7 @@ current job's time to its deadline is ``nat_i − (T_i − D_i)`` (constrained d
 1. The adversary releases any subset of the tasks with ``nat_i = 0`` (a release sets
    ``rct_i = C_i``, ``nat_i = T_i``; with D ≤ T such a task has no pending job left).
 2. G-EDF runs for one tick the ``m`` pending jobs with the earliest absolute deadlines; equal
-   deadlines go to the lowest task index (DESIGN §6: the verdict can depend on the order).
+   deadlines go to the lowest task index (the verdict can depend on the order; papers/simulator.md).
 3. ``nat_i ← max(nat_i − 1, 0)``; a pending job whose deadline is reached with work left is a
    *failure*. The kernel stops one step earlier, at a *doomed* job (more work left than ticks
    to its deadline: it misses whatever the adversary and the scheduler do next); the reference

@@ -1,4 +1,4 @@
-"""Task-set generators (installed as ``rtsched.generators``); see DESIGN §4 and ``papers/``.
+"""Task-set generators (installed as ``rtsched.generators``); see the notes in ``papers/``.
 
 The central entry point is :func:`generate_batch`; the building blocks are the utilization
 samplers (:func:`uunifast`, :func:`uunifast_discard`, :func:`randfixedsum`,

@@ -1,4 +1,4 @@
-"""Random GPU workloads for the compute-cluster model (DESIGN §7; papers/zahaf2021-gpu-partitioning.md).
+"""Random GPU workloads for the compute-cluster model (papers/zahaf2021-gpu-partitioning.md).
 
 Recipe (every step vectorised over the whole batch; one :class:`numpy.random.Generator`):
 

@@ -1,6 +1,6 @@
 """Shared kernel helpers: validation of ``m``, exact re-decision of float-boundary cases.
 
-Exactness policy (DESIGN §3): a kernel either decides with integer arithmetic or computes in
+Exactness policy: a kernel either decides with integer arithmetic or computes in
 floating point with a proven error margin and returns :data:`UNDECIDED` for sets that fall
 inside the margin; :func:`redecide` then settles those with the exact reference (Python ints
 and Fractions). So the batch verdict equals the exact verdict on every integer input.

@@ -1,4 +1,4 @@
-"""The task model: :class:`TaskSet` and :class:`TaskSetBatch` (DESIGN §2).
+"""The task model: :class:`TaskSet` and :class:`TaskSetBatch`.
 
 Time is integer ticks. A sporadic task is ``(C, D, T)``: worst-case execution time ``C``,
 relative deadline ``D`` and minimum inter-arrival time ``T``. The default model is

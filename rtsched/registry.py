@@ -1,4 +1,4 @@
-"""The analysis registry (DESIGN §3).
+"""The analysis registry.
 
 Every analysis module in ``analyses/`` (installed as ``rtsched.analyses``) declares a module
 attribute ``ANALYSES``: a sequence of :class:`Analysis` entries, and optionally ``FAMILIES``: a

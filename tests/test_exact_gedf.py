@@ -73,7 +73,7 @@ def test_registered():
 
 
 def test_tie_rule_matters():
-    """The verdict depends on the task order (ties go to the lowest index), as DESIGN §6 says.
+    """The verdict depends on the task order (ties go to the lowest index), as papers/simulator.md says.
 
     Ordered so, the heavy task τ0 = (2, 2, 3) wins every tie and meets its deadlines; reversed,
     it loses ties against the two lighter tasks with the same relative deadline and misses.

@@ -36,7 +36,7 @@ def test_incomparable_witnesses(accepts, rejects, tasks, m):
 
 @given(rst.tasksets(max_size=6, max_period=30), st.integers(1, 5))
 def test_gfb_implies_ffdbf(ts, m):
-    """GFB ⇒ FF-DBF (DESIGN lists the strict form; the non-strict one holds too).
+    """GFB ⇒ FF-DBF (the strict form; the non-strict one holds too, papers/bbmss2010-ffdbf.md).
 
     For σ ≥ λi, ffdbf(τi, t, σ) ≤ λi·t (qi·Ci ≤ λi·qi·Ti and the ramp is ≤ λi·ri), so with
     σ = λmax: ffdbf(τ, t, σ) ≤ Σλ·t ≤ (m − (m − 1)λmax)·t, and U ≤ Σλ gives λmax ≤ σcap.
@@ -64,7 +64,7 @@ def test_sufficient_implies_exact(batch, m):
 
 @given(rst.tasksets(max_size=6, max_period=30))
 def test_m1_implies_uniprocessor_exact(ts):
-    """On one processor each test implies the exact processor-demand test (DESIGN §3)."""
+    """On one processor each test implies the exact processor-demand test."""
     exact = analyses.get("uni-pda").reference(ts, 1)
     for name in ("bar", "load", "ffdbf"):
         if analyses.get(name).reference(ts, 1) is True:

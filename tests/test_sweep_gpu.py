@@ -1,4 +1,4 @@
-"""GPU experiments in the sweep engine (``[generator] kind = "gpu"``; DESIGN §5 and §7).
+"""GPU experiments in the sweep engine (``[generator] kind = "gpu"``; papers/zahaf2021-gpu-partitioning.md).
 
 Tiny experiments (M = 2 or 4, a handful of workloads per point): the whole module runs in a
 few seconds, the two-process pool included. The model and the analyses are tested in

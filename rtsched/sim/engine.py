@@ -7,7 +7,7 @@ Semantics (the same as the exact test's, :mod:`rtsched.analyses.exact_gedf`):
   so a task has at most one job pending unless a deadline was already missed.
 * At every instant the ``m`` pending jobs with the earliest absolute deadlines run (global EDF),
   or, per processor, the earliest-deadline pending job assigned to it (partitioned EDF). Ties
-  between equal absolute deadlines go to the lowest task index (DESIGN §6).
+  between equal absolute deadlines go to the lowest task index (papers/simulator.md).
 * At an instant ``t`` the simulator first retires jobs that completed at ``t``, then checks
   deadlines (a job with ``r + D <= t`` still pending is a miss at its deadline), then releases
   jobs at ``t``, then chooses who runs in ``[t, next event)``.

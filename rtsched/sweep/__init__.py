@@ -1,4 +1,4 @@
-"""Acceptance-ratio experiments (DESIGN §5): experiment files, work units, store, executors.
+"""Acceptance-ratio experiments: experiment files, work units, store, executors.
 
 >>> from rtsched import sweep
 >>> results = sweep.run("examples/global_vs_partitioned.toml", "out", workers=2)  # doctest: +SKIP

@@ -1,4 +1,4 @@
-"""Experiment files: parse, validate and hash an acceptance-ratio experiment (DESIGN §5).
+"""Experiment files: parse, validate and hash an acceptance-ratio experiment.
 
 An experiment is a TOML file (read with the standard library's :mod:`tomllib`)::
 
@@ -28,7 +28,7 @@ An experiment is a TOML file (read with the standard library's :mod:`tomllib`)::
     policies = ["global-edf", "partitioned-edf"]   # filters for "featured"
     kinds = ["sufficient"]
 
-GPU experiments (DESIGN §7; papers/zahaf2021-gpu-partitioning.md) draw GPU workloads instead of
+GPU experiments (papers/zahaf2021-gpu-partitioning.md) draw GPU workloads instead of
 task sets (:mod:`rtsched.sweep.kinds`)::
 
     [platform]

@@ -1,4 +1,4 @@
-"""Public hypothesis strategies for tasks, task sets and batches (DESIGN §6).
+"""Public hypothesis strategies for tasks, task sets and batches.
 
 Valid by construction (draw T, then C in [1, T], then D in [C, T]; no filtering of whole sets),
 and they shrink toward small simple sets: fewer tasks, then small periods, C = 1 and D = C.
