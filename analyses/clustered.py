@@ -53,7 +53,7 @@ from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict, jsonable
+from rtsched.result import Result, Verdict, jsonable, show_number
 
 __all__ = [
     "FAMILIES",
@@ -324,7 +324,7 @@ def _top_level(servers: TaskSet, m: int, top: str | None) -> tuple[Verdict, tupl
     if top is None:
         where = partition_servers(servers, m)
         if where is None:
-            return False, (), (), f"{servers.n} servers (U = {servers.utilization}) do not fit on {m} processors by FFD"
+            return False, (), (), f"{servers.n} servers (U = {show_number(servers.utilization)}) do not fit on {m} processors by FFD"
         return True, tuple(where), (), f"{servers.n} servers partitioned on {m} processors (FFD, U ≤ 1 each)"
     from rtsched import analyses
 

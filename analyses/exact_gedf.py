@@ -61,7 +61,7 @@ from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -487,7 +487,7 @@ def explain(
             shown = "; ".join(f"{ts.label(i)}: {list(r)}" for i, r in enumerate(result.releases) if r)
             summary = f"G-EDF misses {ts.label(miss.task)}'s deadline at t={miss.time} with releases {shown}"
         else:
-            summary = f"U = {ts.utilization} > m = {m} (no release sequence found within the budget)"
+            summary = f"U = {show_number(ts.utilization)} > m = {m} (no release sequence found within the budget)"
         if quick.reason == "utilization":
             evidence["utilization"] = Fraction(ts.utilization)
     else:

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import Result
+from rtsched.result import Result, show_number
 
 __all__ = ["ANALYSES", "explain", "gfb_batch", "reference"]
 
@@ -77,7 +77,7 @@ def explain(ts: TaskSet, m: int) -> Result:
 
 
 def _show(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator} (≈{float(x):.4f})"
+    return show_number(x, ".4f")
 
 
 @njit(cache=True)

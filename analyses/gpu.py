@@ -74,7 +74,7 @@ from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import MAX_TIME
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict, jsonable
+from rtsched.result import Result, Verdict, jsonable, show_number
 
 __all__ = [
     "FAMILIES",
@@ -860,7 +860,7 @@ def _test_name(w: GPUWorkload, members: Sequence[int]) -> str:
 
 
 def _show(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator} (≈{float(x):.3f})"
+    return show_number(x, ".3f")
 
 
 def _frac_text(x: Fraction) -> str:

@@ -51,7 +51,7 @@ from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_proce
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -545,7 +545,7 @@ def gedf_mpr(ts: TaskSet, interface: MPRInterface, budget: int = DEFAULT_BUDGET,
 
 
 def _show(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator} (≈{float(x):.4f})"
+    return show_number(x, ".4f")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import json
+import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,7 +23,18 @@ import numpy as np
 if TYPE_CHECKING:
     from rtsched.model import TaskSet
 
-__all__ = ["UNKNOWN", "Report", "Result", "Verdict", "freeze", "jsonable"]
+__all__ = [
+    "SHOW_DIGITS",
+    "UNKNOWN",
+    "Report",
+    "Result",
+    "Verdict",
+    "digit_count",
+    "freeze",
+    "jsonable",
+    "scientific",
+    "show_number",
+]
 
 UNKNOWN: Literal["unknown"] = "unknown"
 #: ``True`` (proven schedulable / condition holds), ``False``, or ``"unknown"`` (budget ran out).
@@ -45,28 +58,143 @@ def freeze(value: Any) -> Any:
     return value
 
 
+#: A numerator or denominator with more decimal digits than this is shown approximately in tables
+#: and explanations (:func:`show_number`); JSON keeps it exact while Python can print it.
+SHOW_DIGITS = 40
+
+
+def digit_count(value: int) -> int:
+    """Number of decimal digits of ``|value|`` (1 for 0), without converting it to a string.
+
+    ``str()`` of an int above ``sys.get_int_max_str_digits()`` digits (4300 by default) raises
+    ``ValueError``; exact sums of thousands of Fractions reach that easily.
+    """
+    value = abs(int(value))
+    if value < 10**18:
+        return len(str(value))
+    digits = int((value.bit_length() - 1) * math.log10(2)) + 1  # digits of 2**(bits − 1), ±1
+    while digits > 1 and value < 10 ** (digits - 1):
+        digits -= 1
+    while value >= 10**digits:
+        digits += 1
+    return digits
+
+
+def _str_limit() -> int:
+    """The interpreter's limit on int → str conversion (0: none)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return 0 if get is None else int(get())
+
+
+def _printable(value: int | Fraction, max_digits: int) -> bool:
+    """True if numerator and denominator each have at most ``max_digits`` digits (0: any)."""
+    if max_digits <= 0:
+        return True
+    x = Fraction(value)
+    bound = 10**max_digits
+    return abs(x.numerator) < bound and x.denominator < bound
+
+
+def scientific(value: int | Fraction, significant: int = 17) -> str:
+    """``value`` in scientific notation (``"1.2345e+5000"``) for any magnitude, rounded to nearest.
+
+    Unlike ``float(value)`` it neither overflows nor underflows, and unlike ``str(value)`` it never
+    hits the interpreter's limit on digits.
+    """
+    x = Fraction(value)
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    num, den = abs(x.numerator), x.denominator
+    exponent = digit_count(num) - digit_count(den)  # 10**(exponent − 1) < x < 10**(exponent + 1)
+    shift = significant - exponent
+    if shift >= 0:
+        mantissa = (2 * num * 10**shift + den) // (2 * den)
+    else:
+        scale = den * 10**-shift
+        mantissa = (2 * num + scale) // (2 * scale)
+    # mantissa ≈ x · 10**shift has significant ± 1 digits: bring it to exactly `significant`.
+    while mantissa >= 10**significant:
+        mantissa = (mantissa + 5) // 10
+        shift -= 1
+    text = str(mantissa)
+    power = len(text) - 1 - shift
+    head = text[0] + ("." + text[1:].rstrip("0") if text[1:].rstrip("0") else "")
+    return f"{sign}{head}e{'+' if power >= 0 else '-'}{abs(power):02d}"
+
+
+def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SHOW_DIGITS) -> str:
+    """An exact number for people, bounded in length.
+
+    ``7``, ``7/3 (≈2.333)`` (``approx`` is the format of the float approximation), and for a
+    number whose numerator or denominator has more than ``max_digits`` digits an approximation
+    to 10 significant digits with the size of the exact value: ``≈0.6000001 (exact: 11234-digit
+    numerator, 11240-digit denominator)`` or
+    ``≈1.2346e+5000 (5001-digit integer)``.
+    """
+    x = Fraction(value)
+    if _printable(x, max_digits):
+        if x.denominator == 1:
+            return str(x.numerator)
+        return f"{x.numerator}/{x.denominator} (≈{_approx(x, approx)})"
+    if x.denominator == 1:
+        return f"≈{scientific(x, 5)} ({digit_count(x.numerator)}-digit integer)"
+    size = f"{digit_count(x.numerator)}-digit numerator, {digit_count(x.denominator)}-digit denominator"
+    return f"≈{_approx(x, '.10g')} (exact: {size})"  # 10 digits: such sums are often within 1e-5 of 1
+
+
+def _approx(x: Fraction, spec: str) -> str:
+    """``format(float(x), spec)``, or scientific notation when x is outside the float range."""
+    try:
+        f = float(x)
+    except OverflowError:
+        return scientific(x, 5)
+    if f == 0.0 and x != 0 or math.isinf(f):
+        return scientific(x, 5)
+    return format(f, spec)
+
+
+def _json_number(value: int | Fraction) -> Any:
+    x = Fraction(value)
+    if _printable(x, _str_limit()):
+        return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    if x.denominator == 1:
+        return {"approx": scientific(x), "digits": digit_count(x.numerator)}
+    return {
+        "approx": scientific(x),
+        "numerator_digits": digit_count(x.numerator),
+        "denominator_digits": digit_count(x.denominator),
+    }
+
+
 def jsonable(value: Any) -> Any:
-    """Convert evidence to JSON types; a Fraction that is not whole becomes the string ``"p/q"``."""
+    """Convert evidence to JSON types.
+
+    Numbers stay exact while Python can print them: an int as a JSON integer, a Fraction that is
+    not whole as the string ``"p/q"``. An int or Fraction with more digits than the interpreter
+    prints (``sys.get_int_max_str_digits()``, 4300 by default) becomes an object
+    ``{"approx": "1.2345678901234567e+5000", "digits": N}`` (int) or
+    ``{"approx": ..., "numerator_digits": N, "denominator_digits": M}`` (Fraction): ``approx`` is
+    a string with 17 significant digits because the value may lie outside the float range.
+    """
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
-    if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, Fraction | int):
+        return _json_number(value)
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
         return float(value)
-    if isinstance(value, np.bool_):
-        return bool(value)
     return value
 
 
 def _fmt(value: Any) -> str:
-    if isinstance(value, Fraction):
-        if value.denominator == 1:
-            return str(value.numerator)
-        return f"{value.numerator}/{value.denominator} (≈{float(value):.4g})"
+    if isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool)):
+        return show_number(value)
     return str(value)
 
 
