@@ -29,6 +29,14 @@ Without a time unit every value must be a whole number of ticks; with ``time_uni
 
 Every malformed input raises :class:`~rtsched.errors.InputError` whose message names the file,
 the line, the task set (when the file holds several), the task and the field.
+
+Limits
+------
+A task set has at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks and a file (or standard
+input) at most :data:`MAX_FILE_BYTES` = 64 MiB. Both are checked while the file is read, before
+it is parsed: a larger file is refused at once (or, from a pipe, as soon as 64 MiB have arrived),
+and in the line formats (txt, csv, jsonl) a set is refused at its first task too many, naming
+the line. Split larger inputs into several files.
 """
 
 from __future__ import annotations
@@ -37,10 +45,11 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -48,10 +57,11 @@ from typing import Any, NamedTuple
 import yaml
 
 from rtsched.errors import InputError
-from rtsched.model import FIELDS, DeadlineModel, TaskSet, _check_model
+from rtsched.model import FIELDS, MAX_TASKS, DeadlineModel, TaskSet, _check_model
 
 __all__ = [
     "FORMATS",
+    "MAX_FILE_BYTES",
     # Building blocks for readers of other document formats (e.g. GPU workloads): parse YAML or
     # JSON into nodes that keep their line numbers, and convert scalars exactly.
     "LineLoader",
@@ -74,6 +84,15 @@ __all__ = [
 
 #: The formats understood by :func:`loads` and :func:`dumps`.
 FORMATS = ("yaml", "json", "jsonl", "csv", "txt")
+#: Largest input read from a file or standard input: 64 MiB. A larger input is refused while it is
+#: read (at once for a regular file), before it fills memory; split it into several files.
+MAX_FILE_BYTES = 64 * 2**20
+#: Bytes read at a time.
+_CHUNK_BYTES = 2**20
+#: A JSON document is first read without line numbers (finding them means composing the text
+#: as YAML, which is slow); only when it holds an error is it read again with them, if it is at
+#: most this long. Above it the error names the task set, task and field but not the line.
+_JSON_LINES_CHARS = 16 * 2**20
 
 _EXTENSIONS = {
     "yaml": "yaml",
@@ -167,6 +186,8 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
         raise InputError("the value is missing")
     if len(text) > 100:
         raise InputError(f"{text[:20]!r}... is too long for a time value ({len(text)} characters)")
+    if text.isascii() and text.isdigit():  # the common case; int() is much faster than Fraction()
+        return text if unit is not None else int(text)
     try:
         number = Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -275,14 +296,15 @@ def _from_json(value: Any, ynode: yaml.Node | None, line: int | None) -> Node:
     return Node(Scalar("num" if isinstance(value, _Num) else "str", value), here)
 
 
-def node_from_json(text: str, line: int | None = None) -> Node:
-    """Decode JSON; ``line`` is the line of a one-line document (JSON lines), else lines are found."""
+def node_from_json(text: str, line: int | None = None, *, lines: bool = True) -> Node:
+    """Decode JSON; ``line`` is the line of a one-line document (JSON lines), else lines are found
+    (unless ``lines`` is False: then values have no line, only syntax errors do)."""
     try:
         value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as err:
         raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", line=line or err.lineno) from None
     ynode = None
-    if line is None:
+    if line is None and lines:
         try:  # JSON is YAML, except for tab indentation (raw tabs cannot occur in JSON strings)
             ynode = yaml.compose(text.replace("\t", " "), Loader=LineLoader)
         except (yaml.YAMLError, RecursionError):
@@ -367,6 +389,8 @@ def _node_set(node: Node) -> _RawSet:
         value = tasks.value
     elif not isinstance(value, list):
         raise InputError(f"expected a task set (a list of tasks or an object with 'tasks'), got {describe_node(node)}", line=node.line)
+    if len(value) > MAX_TASKS:
+        raise _too_many_tasks(node.line, None)
     return _RawSet([_node_task(t, i) for i, t in enumerate(value)], name, node.line)
 
 
@@ -392,6 +416,10 @@ def _parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
 
 
 def _parse_json(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    return _doc_sets(node_from_json(text, lines=False)), _node_set
+
+
+def _parse_json_with_lines(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
     return _doc_sets(node_from_json(text)), _node_set
 
 
@@ -447,24 +475,39 @@ def _identity(raw: _RawSet) -> _RawSet:
 
 
 def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
-    segments: list[tuple[int, list[tuple[int, list[str]]]]] = [(1, [])]
-    for n, line in enumerate(text.split("\n"), 1):
+    """Find the sets (``---`` lines) in one pass; each set's lines are split when it is built, so
+    a file of many sets never holds the tokens of all of them at once."""
+    segments: list[tuple[int, int, int]] = []  # (first line number, start offset, end offset)
+    any_task = False
+    line_no, start, seg_line, pos = 1, 0, 1, 0
+    for line in text.split("\n"):
         content = line.split("#", 1)[0].strip()
         if content == "---":
-            segments.append((n, []))
+            segments.append((seg_line, start, pos))
+            seg_line, start = line_no, pos + len(line) + 1
         elif content:
-            segments[-1][1].append((n, content.split()))
-    return (segments if any(entries for _, entries in segments) else []), _txt_set
+            any_task = True
+        pos += len(line) + 1
+        line_no += 1
+    segments.append((seg_line, start, len(text)))
 
+    def build(segment: tuple[int, int, int]) -> _RawSet:
+        first, lo, hi = segment
+        tasks = []
+        # The first line of a segment after a separator is the line after "---".
+        number = first if lo == 0 else first + 1
+        for line in text[lo:hi].split("\n"):
+            tokens = line.split("#", 1)[0].split()
+            if tokens:
+                if len(tokens) not in (3, 4):
+                    raise InputError(
+                        f"expected 'C D T' or 'C D T name', got {len(tokens)} values", line=number, task=len(tasks)
+                    )
+                tasks.append(_flat_task(tokens[:3], tokens[3] if len(tokens) == 4 else None, number))
+            number += 1
+        return _RawSet(tasks, None, first)
 
-def _txt_set(segment: tuple[int, list[tuple[int, list[str]]]]) -> _RawSet:
-    start, entries = segment
-    tasks = []
-    for i, (line, tokens) in enumerate(entries):
-        if len(tokens) not in (3, 4):
-            raise InputError(f"expected 'C D T' or 'C D T name', got {len(tokens)} values", line=line, task=i)
-        tasks.append(_flat_task(tokens[:3], tokens[3] if len(tokens) == 4 else None, line))
-    return _RawSet(tasks, None, start)
+    return (segments if any_task else []), build
 
 
 _PARSERS = {"yaml": _parse_yaml, "json": _parse_json, "jsonl": _parse_jsonl, "csv": _parse_csv, "txt": _parse_txt}
@@ -597,6 +640,7 @@ def loads(
     ------
     InputError
         For any malformed input; the message names the source, line, task set, task and field.
+        A task set may hold at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks.
     """
     fmt = _check_format(format)
     _check_model(deadlines)
@@ -604,25 +648,143 @@ def loads(
     try:
         if not text.strip():
             raise InputError("the file is empty")
-        items, parse = _PARSERS[fmt](text)
-        return _build(items, parse, deadlines, unit)
+        try:
+            items, parse = _PARSERS[fmt](text)
+            return _build(items, parse, deadlines, unit)
+        except InputError:
+            if fmt != "json" or len(text) > _JSON_LINES_CHARS:
+                raise
+            items, parse = _parse_json_with_lines(text)  # again, to say on which line the error is
+            return _build(items, parse, deadlines, unit)
     except InputError as err:
         raise err.located(file=source) from None
     except RecursionError:
         raise InputError("the document is nested too deeply", file=source) from None
 
 
-def read_text(path: str | os.PathLike[str], source: str) -> str:
+class _LimitedReader(io.RawIOBase):
+    """A binary stream that refuses to read past ``limit`` bytes and keeps what it read."""
+
+    def __init__(self, stream: Any, source: str, limit: int) -> None:
+        super().__init__()
+        self._stream = stream
+        self._source = source
+        self._limit = limit
+        self.size = 0
+        self.parts: list[bytes] = []
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._stream.read(min(len(buffer), _CHUNK_BYTES))
+        if isinstance(data, str):  # a text stream without a buffer (e.g. io.StringIO as stdin)
+            data = data.encode("utf-8", "surrogatepass")
+        self.size += len(data)
+        if self.size > self._limit:
+            raise _too_large(self._source, self._limit)
+        self.parts.append(data)
+        buffer[: len(data)] = data
+        return len(data)
+
+    def drain(self) -> None:
+        while self.read(_CHUNK_BYTES):
+            pass
+
+
+def _too_large(source: str, limit: int) -> InputError:
+    size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
+    return InputError(f"the input is larger than {size}, the limit (rtsched.io.MAX_FILE_BYTES); split it into several files", file=source)
+
+
+def _too_many_tasks(line: int | None, set_index: int | None) -> InputError:
+    return InputError(
+        f"a task set may have at most {MAX_TASKS} tasks (rtsched.model.MAX_TASKS); this one has more",
+        line=line,
+        set_index=set_index,
+    )
+
+
+def _count_txt(lines: Iterable[str]) -> None:
+    """Refuse a txt task set with more than MAX_TASKS tasks at its first task too many."""
+    count, set_index = 0, 0
+    for number, line in enumerate(lines, 1):
+        content = line.split("#", 1)[0].strip()
+        if content == "---":
+            count, set_index = 0, set_index + 1
+        elif content:
+            count += 1
+            if count > MAX_TASKS:
+                raise _too_many_tasks(number, set_index if set_index else None)
+
+
+def _count_csv(lines: Iterable[str]) -> None:
+    """The same for CSV: rows per value of the ``set`` column (or per file without one)."""
+    reader = csv.reader(lines)
+    set_column: int | None = -1  # -1: header not seen yet
+    counts: dict[object, int] = {}
+    for cells in reader:
+        if not any(c.strip() for c in cells):
+            continue
+        if set_column == -1:
+            names = [c.strip().lstrip("\ufeff").lower() for c in cells]
+            set_column = names.index("set") if "set" in names else None
+            continue
+        key: object = None
+        if set_column is not None and set_column < len(cells):
+            text = cells[set_column].strip()
+            try:
+                key = int(text)
+            except ValueError:
+                key = text
+        counts[key] = counts.get(key, 0) + 1
+        if counts[key] > MAX_TASKS:
+            raise _too_many_tasks(reader.line_num, list(counts).index(key) if set_column is not None else None)
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: Fewest characters a JSON line holding MAX_TASKS + 1 tasks can have ("[1,1,1]," per task).
+_JSONL_MIN_CHARS = 8 * (MAX_TASKS + 1) - 1
+
+
+def _count_jsonl(lines: Iterable[str]) -> None:
+    """The same for JSON lines: each task is one JSON array or object, and a set adds at most two
+    (``{"tasks": [...]}``), so a line with more than MAX_TASKS + 2 of them (outside strings) holds
+    too many tasks or is invalid. Only long lines are counted."""
+    set_index = -1
+    for number, line in enumerate(lines, 1):
+        set_index += bool(line.strip())
+        if len(line) < _JSONL_MIN_CHARS:
+            continue
+        bare = _JSON_STRING.sub("", line)
+        if bare.count("[") + bare.count("{") > MAX_TASKS + 2:
+            raise _too_many_tasks(number, set_index)
+
+
+_COUNTERS: dict[str, Callable[[Iterable[str]], None]] = {"txt": _count_txt, "csv": _count_csv, "jsonl": _count_jsonl}
+
+
+def read_text(path: str | os.PathLike[str], source: str, format: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """Read a file (or standard input when ``source`` is ``"<stdin>"``) as UTF-8 text, streaming.
+
+    The input is read in chunks and refused with an :class:`InputError` as soon as it passes
+    ``max_bytes`` (a regular file at once, from its size). For the line formats (``txt``, ``csv``,
+    ``jsonl``, given as ``format``) the tasks of each set are counted while reading, and a set with
+    more than :data:`rtsched.model.MAX_TASKS` tasks is refused at its first task too many, naming
+    the line. So an oversized input costs neither the time nor the memory of parsing it.
+    """
     try:
         if source == "<stdin>":
-            stream = getattr(sys.stdin, "buffer", None)
-            if stream is None:
-                return sys.stdin.read()
-            data = stream.read()
+            stream = getattr(sys.stdin, "buffer", None) or sys.stdin
+            data = _read_limited(stream, source, format, max_bytes)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                if stat.S_ISREG(os.fstat(f.fileno()).st_mode) and os.fstat(f.fileno()).st_size > max_bytes:
+                    raise _too_large(source, max_bytes)
+                data = _read_limited(f, source, format, max_bytes)
         return data.decode("utf-8").removeprefix("\ufeff")
+    except InputError as err:
+        raise err.located(file=source) from None
     except UnicodeDecodeError as err:
         line = err.object.count(b"\n", 0, err.start) + 1
         raise InputError(
@@ -632,6 +794,22 @@ def read_text(path: str | os.PathLike[str], source: str) -> str:
         ) from None
     except OSError as err:
         raise InputError(f"cannot read the file: {err.strerror or err}", file=source) from None
+
+
+def _read_limited(stream: Any, source: str, format: str | None, max_bytes: int) -> bytes:
+    raw = _LimitedReader(stream, source, max_bytes)
+    counter = _COUNTERS.get(_EXTENSIONS.get(str(format).lower(), "")) if format else None
+    if counter is not None:
+        text = io.TextIOWrapper(io.BufferedReader(raw, _CHUNK_BYTES), encoding="utf-8-sig", newline="" if counter is _count_csv else "\n")
+        try:
+            counter(text)
+        except (UnicodeDecodeError, csv.Error):
+            pass  # the parser reports these with their position
+        raw.drain()
+        text.detach()
+    else:
+        raw.drain()
+    return b"".join(raw.parts)
 
 
 def read_tasksets(
@@ -659,12 +837,15 @@ def read_tasksets(
     Raises
     ------
     InputError
-        If the file cannot be read or is malformed; the message says where.
+        If the file cannot be read or is malformed; the message says where. Also, while
+        reading and before parsing, if the file is larger than :data:`MAX_FILE_BYTES` (64 MiB)
+        or, in the txt, csv and jsonl formats, a task set has more than
+        :data:`rtsched.model.MAX_TASKS` (65,536) tasks.
     """
     stdin = isinstance(path, str) and path == "-"
     source = "<stdin>" if stdin else os.fsdecode(path)
     fmt = _check_format(format) if format else detect_format(path)
-    return loads(read_text(path, source), fmt, source=source, deadlines=deadlines, time_unit=time_unit)
+    return loads(read_text(path, source, fmt), fmt, source=source, deadlines=deadlines, time_unit=time_unit)
 
 
 def read_taskset(path: str | os.PathLike[str], **kw: Any) -> TaskSet:
