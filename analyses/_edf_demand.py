@@ -26,6 +26,9 @@ Work budget (identical in the reference and the kernels, so their verdicts agree
 included): one *step* is one evaluation of the busy-period function W(w) = Σ⌈w/T_i⌉C_i or of the
 demand h(t) (one checked deadline for the PDA). Before each step, if ``budget`` steps were
 already spent, the answer is "unknown". Computing the start point ``max{d < L}`` is not a step.
+The Python references also spend a :class:`~rtsched.budget.Work` budget (n terms per step, more
+for the exact sums U and L_a, whose denominators grow with n); it binds only for large n, where
+the reference answers "unknown" (reason ``"work"``) and the kernel still decides.
 
 Exactness: every decision is made with integers. Floats serve only as a fast bracket: where a
 float value lies within its proven rounding margin of a boundary, the exact integer/Fraction
@@ -42,6 +45,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
+from rtsched.budget import Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Verdict
@@ -60,6 +64,7 @@ __all__ = [
     "pda_trace",
     "prev_deadline",
     "qpa_one",
+    "qpa_one_steps",
     "qpa_reference",
     "qpa_trace",
 ]
@@ -149,9 +154,10 @@ class DemandTrace:
     reason:
         ``"U>1"``, ``"density"`` (density ≤ 1, QPA only), ``"violation"``, ``"no-deadline"``
         (no deadline below L), ``"qpa-exit"``
-        (QPA reached h(t) ≤ d_min), ``"all-checked"`` (PDA checked every deadline), ``"budget"``.
+        (QPA reached h(t) ≤ d_min), ``"all-checked"`` (PDA checked every deadline), ``"budget"``,
+        ``"work"`` (the reference's Python work budget, :mod:`rtsched.budget`).
     utilization:
-        U, exactly.
+        U, exactly (None if the work budget ran out before it was summed).
     La, Lb, L:
         The GRS bound (None when U ≥ 1), the busy period (None when it was not needed because
         the iteration passed L_a first, or when U > 1) and the bound used, min(L_a, L_b).
@@ -163,7 +169,7 @@ class DemandTrace:
 
     verdict: Verdict
     reason: str
-    utilization: Fraction
+    utilization: Fraction | None
     La: Fraction | None
     Lb: int | None
     L: Fraction | int | None
@@ -172,13 +178,19 @@ class DemandTrace:
     steps: int
 
 
-def demand_bound(rows: Rows, budget: int) -> tuple[Fraction | None, int | None, Fraction | int | None, int, bool]:
+def demand_bound(
+    rows: Rows, budget: int, work: Work | None = None
+) -> tuple[Fraction | None, int | None, Fraction | int | None, int, bool]:
     """Compute (L_a, L_b, L, steps, exhausted) with L = min(L_a, L_b)  [Zhang & Burns, Thm. 2-3].
 
     L_b is the least fixed point of W, iterated from w = ΣC_i; while U < 1 the iteration stops
     as soon as w ≥ L_a (then L = L_a ≤ L_b and L_b is not needed). Requires U ≤ 1.
     """
+    if work is not None:
+        work.spend(2 * len(rows))
     La = grs_bound(rows)
+    if work is not None and La is not None:
+        work.spend_size(2 * len(rows), La)
     w = sum(c for c, _, _ in rows)
     steps = 0
     while True:
@@ -186,6 +198,8 @@ def demand_bound(rows: Rows, budget: int) -> tuple[Fraction | None, int | None, 
             return La, None, La, steps, False
         if steps >= budget:
             return La, None, None, steps, True
+        if work is not None:
+            work.spend(len(rows))
         steps += 1
         w2 = busy_period_function(rows, w)
         if w2 == w:
@@ -205,24 +219,36 @@ def _max_deadline_below(rows: Rows, L: Fraction | int) -> int | None:
     return best
 
 
-def _prologue(rows: Rows, budget: int) -> DemandTrace | tuple[Fraction, Fraction | None, int | None, Fraction | int, int, int]:
+def _prologue(
+    rows: Rows, budget: int, work: Work | None = None
+) -> DemandTrace | tuple[Fraction, Fraction | None, int | None, Fraction | int, int, int]:
     """U > 1 check and the bound; returns a final trace or (U, La, Lb, L, t0, steps)."""
     U = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
     if not rows:
         return DemandTrace(True, "no-deadline", U, None, None, None, None, None, 0)
     if U > 1:
         return DemandTrace(False, "U>1", U, None, None, None, None, None, 0)
-    La, Lb, L, steps, exhausted = demand_bound(rows, budget)
+    La, Lb, L, steps, exhausted = demand_bound(rows, budget, work)
     if exhausted:
         return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, None, None, None, None, steps)
     assert L is not None
+    if work is not None:
+        work.spend_size(len(rows), Fraction(L))
     t0 = _max_deadline_below(rows, L)
     if t0 is None:
         return DemandTrace(True, "no-deadline", U, La, Lb, L, None, None, steps)
     return U, La, Lb, L, t0, steps
 
 
-def qpa_trace(rows: Rows, budget: int = DEFAULT_BUDGET) -> DemandTrace:
+def _sum_u(rows: Rows, work: Work) -> Fraction:
+    """U = Σ C_i/T_i, charged to ``work``."""
+    work.spend(len(rows))
+    U = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
+    work.spend_size(len(rows), U)
+    return U
+
+
+def qpa_trace(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None) -> DemandTrace:
     """QPA (Zhang & Burns 2009, Thm. 5 and its algorithm) with the trace of its decision.
 
     U > 1 is rejected at once; a set of total density Σ C_i/min(D_i, T_i) ≤ 1 is accepted at once
@@ -230,61 +256,82 @@ def qpa_trace(rows: Rows, budget: int = DEFAULT_BUDGET) -> DemandTrace:
 
     ``t ← max{d < L}``; while h(t) ≤ t and h(t) > d_min: t ← h(t) if h(t) < t, else
     t ← max{d < t}. Schedulable iff the loop ends with h(t) ≤ d_min.
+
+    ``work`` is the Python work budget (:mod:`rtsched.budget`; default: a fresh
+    :data:`~rtsched.budget.REFERENCE_WORK`); when it runs out the trace says "unknown" (reason
+    ``"work"``).
     """
     rows = [(int(c), int(d), int(p)) for c, d, p in rows]
-    U = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
-    if rows and U <= 1 and sum((Fraction(c, min(d, p)) for c, d, p in rows), Fraction(0)) <= 1:
-        # Density ≤ 1 is sufficient for EDF (each job gets its share by its deadline): no search.
-        return DemandTrace(True, "density", U, None, None, None, None, None, 0)
-    pro = _prologue(rows, budget)
-    if isinstance(pro, DemandTrace):
-        return pro
-    U, La, Lb, L, t, steps = pro
-    d_min = min(d for _, d, _ in rows)
-    while True:
-        if steps >= budget:
-            return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, Lb, L, t, None, steps)
-        steps += 1
-        h = demand(rows, t)
-        if h > t:
-            return DemandTrace(False, "violation", U, La, Lb, L, t, h, steps)
-        if h <= d_min:
-            return DemandTrace(True, "qpa-exit", U, La, Lb, L, t, h, steps)
-        if h < t:
-            t = h
-        else:
-            t = prev_deadline(rows, t)
-            assert t is not None  # h(t) = t > d_min, so a deadline lies below t
+    work = Work() if work is None else work
+    U: Fraction | None = None
+    steps = 0
+    try:
+        U = _sum_u(rows, work)
+        work.spend(len(rows))
+        if rows and U <= 1 and sum((Fraction(c, min(d, p)) for c, d, p in rows), Fraction(0)) <= 1:
+            # Density ≤ 1 is sufficient for EDF (each job gets its share by its deadline): no search.
+            return DemandTrace(True, "density", U, None, None, None, None, None, 0)
+        pro = _prologue(rows, budget, work)
+        if isinstance(pro, DemandTrace):
+            return pro
+        U, La, Lb, L, t, steps = pro
+        d_min = min(d for _, d, _ in rows)
+        while True:
+            if steps >= budget:
+                return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, Lb, L, t, None, steps)
+            work.spend(2 * len(rows))
+            steps += 1
+            h = demand(rows, t)
+            if h > t:
+                return DemandTrace(False, "violation", U, La, Lb, L, t, h, steps)
+            if h <= d_min:
+                return DemandTrace(True, "qpa-exit", U, La, Lb, L, t, h, steps)
+            if h < t:
+                t = h
+            else:
+                t = prev_deadline(rows, t)
+                assert t is not None  # h(t) = t > d_min, so a deadline lies below t
+    except WorkExhausted:
+        return DemandTrace(UNKNOWN_VERDICT, "work", U, None, None, None, None, None, steps)
 
 
-def qpa_reference(rows: Rows, budget: int = DEFAULT_BUDGET) -> Verdict:
-    """Exact QPA verdict on ``[(C, D, T), ...]``: True, False or "unknown" (budget exhausted)."""
-    return qpa_trace(rows, budget).verdict
+def qpa_reference(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None) -> Verdict:
+    """Exact QPA verdict on ``[(C, D, T), ...]``: True, False or "unknown" (a budget exhausted)."""
+    return qpa_trace(rows, budget, work).verdict
 
 
-def pda_trace(rows: Rows, budget: int = DEFAULT_BUDGET) -> DemandTrace:
+def pda_trace(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None) -> DemandTrace:
     """Processor-demand criterion: h(t) ≤ t at every absolute deadline t < L, in increasing order.
 
     Baruah, Rosier, Howell (1990); stated with L = min(L_a, L_b) by Zhang & Burns (2009),
-    Thm. 1-3. On failure the witness is the *first* t with h(t) > t.
+    Thm. 1-3. On failure the witness is the *first* t with h(t) > t. ``work`` as for
+    :func:`qpa_trace`.
     """
     rows = [(int(c), int(d), int(p)) for c, d, p in rows]
-    pro = _prologue(rows, budget)
-    if isinstance(pro, DemandTrace):
-        return pro
-    U, La, Lb, L, t0, steps = pro
-    h = 0
-    t = None
-    for t_next, h_next in deadline_steps(rows):
-        if t_next > t0:
-            break
-        if steps >= budget:
-            return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, Lb, L, t_next, None, steps)
-        steps += 1
-        t, h = t_next, h_next
-        if h > t:
-            return DemandTrace(False, "violation", U, La, Lb, L, t, h, steps)
-    return DemandTrace(True, "all-checked", U, La, Lb, L, t, h, steps)
+    work = Work() if work is None else work
+    U: Fraction | None = None
+    steps = 0
+    try:
+        U = _sum_u(rows, work)
+        pro = _prologue(rows, budget, work)
+        if isinstance(pro, DemandTrace):
+            return pro
+        U, La, Lb, L, t0, steps = pro
+        h = 0
+        t = None
+        for t_next, h_next in deadline_steps(rows):
+            if t_next > t0:
+                break
+            if steps >= budget:
+                return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, Lb, L, t_next, None, steps)
+            work.spend(1)
+            steps += 1
+            t, h = t_next, h_next
+            if h > t:
+                return DemandTrace(False, "violation", U, La, Lb, L, t, h, steps)
+        return DemandTrace(True, "all-checked", U, La, Lb, L, t, h, steps)
+    except WorkExhausted:
+        return DemandTrace(UNKNOWN_VERDICT, "work", U, None, None, None, None, None, steps)
 
 
 def dbf_star(C: int, D: int, T: int, t: int) -> Fraction:
@@ -294,7 +341,7 @@ def dbf_star(C: int, D: int, T: int, t: int) -> Fraction:
     return C + Fraction(C, T) * (t - D)
 
 
-def dbf_star_check(rows: Rows) -> tuple[bool, str, int | None, Fraction | None]:
+def dbf_star_check(rows: Rows, work: Work | None = None) -> tuple[bool, str, int | None, Fraction | None]:
     """Is Σ dbf* ≤ t for all t, on one processor holding ``rows``? Returns (ok, why, t, value).
 
     Σ_j dbf*(τ_j, t) is piecewise linear, jumps only at t = D_k and has slope U between jumps, so
@@ -302,12 +349,20 @@ def dbf_star_check(rows: Rows) -> tuple[bool, str, int | None, Fraction | None]:
     exactly Baruah & Fisher's admission condition (their Eq. (5)-(6): D_i − Σ dbf*(τ_j, D_i) ≥ C_i
     and 1 − ΣU_j ≥ U_i); in any other order it is the same test on the whole processor.
     ``why`` is ``"U"`` or ``"dbf*"`` on failure; ``t``/``value`` give the violated point.
+    ``work`` (optional) is charged n terms per point (it may raise
+    :class:`~rtsched.budget.WorkExhausted`).
     """
+    if work is not None:
+        work.spend(len(rows))
     U = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
     if U > 1:
         return False, "U", None, U
     for t in sorted({d for _, d, _ in rows}):
+        if work is not None:
+            work.spend(len(rows))
         value = sum((dbf_star(c, d, p, t) for c, d, p in rows), Fraction(0))
+        if work is not None:
+            work.spend_size(len(rows), value)
         if value > t:
             return False, "dbf*", t, value
     return True, "", None, None
@@ -599,35 +654,42 @@ def qpa_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
     UNDECIDED when an int64 bound or a float margin prevents an exact decision in the kernel.
     Zhang & Burns 2009, Thm. 5 (QPA); see papers/zhang-burns2009-qpa.md.
     """
+    return qpa_one_steps(C, D, T, budget)[0]
+
+
+@njit(cache=True)
+def qpa_one_steps(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
+    """:func:`qpa_one` and the steps it spent, ``(code, steps)``: the ``steps`` of
+    :func:`qpa_trace` on the same set (0 when U > 1 or density ≤ 1 decide at once)."""
     n = C.shape[0]
     if n == 0:
-        return ACCEPT
+        return ACCEPT, np.int64(0)
     ucmp = utilization_vs_one(C, T, n)
     if ucmp == 2:
-        return UNDECIDED
+        return UNDECIDED, np.int64(0)
     if ucmp == 1:
-        return REJECT
+        return REJECT, np.int64(0)
     dens = _density_vs_one(C, D, T, n)
     if dens == 2:
-        return UNDECIDED
+        return UNDECIDED, np.int64(0)
     if dens <= 0:
-        return ACCEPT
+        return ACCEPT, np.int64(0)
     code, t, steps = _start_point(C, D, T, n, budget, ucmp)
     if code != -2:
-        return code
+        return code, steps
     d_min = D[0]
     for i in range(n):
         if D[i] < d_min:
             d_min = D[i]
     while True:
         if steps >= budget:
-            return UNKNOWN
+            return UNKNOWN, steps
         steps += 1
         h, prev = _h_prev(C, D, T, n, t)
         if h > t:
-            return REJECT
+            return REJECT, steps
         if h <= d_min:
-            return ACCEPT
+            return ACCEPT, steps
         if h < t:
             t = h
         else:

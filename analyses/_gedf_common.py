@@ -29,13 +29,21 @@ after editing this file.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 import numba
 import numpy as np
 from numba import njit
 
+from rtsched.budget import WorkExhausted
+from rtsched.result import show_number
+
 __all__ = [
+    "TaskScan",
+    "scan_tasks",
+    "task_labels",
     "bcl_workload",
     "bcl_workload_nb",
     "carry_in_workload",
@@ -137,5 +145,53 @@ def chunk_count(n_sets: int) -> int:
 
 def show_fraction(x: Fraction | int) -> str:
     """A fraction for people: ``7/3 (≈2.3333)``, or an integer as is."""
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator} (≈{float(x):.4f})"
+    return show_number(x, ".4f")
+
+
+class TaskScan:
+    """Per-task rows of a "for every task τk" condition, as far as the work budget reached.
+
+    Attributes
+    ----------
+    rows:
+        One mapping per task evaluated (tasks 0, 1, … in order), each with a ``"holds"`` key.
+    failing:
+        The first task whose condition fails, or None.
+    exhausted:
+        True if the budget ran out before every task was evaluated.
+    """
+
+    __slots__ = ("exhausted", "failing", "rows")
+
+    def __init__(self, rows: list[Mapping[str, Any]], failing: int | None, exhausted: bool) -> None:
+        self.rows = rows
+        self.failing = failing
+        self.exhausted = exhausted
+
+    def coverage(self, n: int) -> str:
+        """``""``, or why only some tasks have rows (for summaries)."""
+        return f" (work budget: rows for the first {len(self.rows)} of {n} tasks)" if self.exhausted else ""
+
+
+def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_failure: bool = False) -> TaskScan:
+    """Evaluate ``condition(k)`` for k = 0, …, n − 1 until done, a failure (if asked), or the
+    budget the condition spends runs out (:class:`~rtsched.budget.WorkExhausted`)."""
+    rows: list[Mapping[str, Any]] = []
+    failing = None
+    try:
+        for k in range(n):
+            row = condition(k)
+            rows.append(row)
+            if not row["holds"] and failing is None:
+                failing = k
+                if stop_at_failure:
+                    break
+    except WorkExhausted:
+        return TaskScan(rows, failing, True)
+    return TaskScan(rows, failing, False)
+
+
+def task_labels(ts: Any, tasks: list[int], limit: int = 10) -> str:
+    """``τ3, τ7, …`` for at most ``limit`` tasks, then how many there are in all."""
+    shown = ", ".join(ts.label(k) for k in tasks[:limit])
+    return shown if len(tasks) <= limit else f"{shown}, … ({len(tasks)} tasks)"

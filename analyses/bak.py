@@ -31,11 +31,12 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import show_fraction
+from rtsched.analyses._gedf_common import scan_tasks, show_fraction
+from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import Result
+from rtsched.result import UNKNOWN, Result, Verdict
 
 __all__ = ["ANALYSES", "bak_batch", "bak_status", "beta", "explain", "reference", "task_condition"]
 
@@ -58,47 +59,65 @@ def beta(ts: TaskSet, k: int, i: int) -> Fraction:
     return value
 
 
-def task_condition(ts: TaskSet, k: int, m: int) -> tuple[bool, Fraction, Fraction]:
-    """(holds, Σ_i min(1, β_k(i)), m (1 − λ_k) + λ_k) for task k  [BAK]."""
+def task_condition(ts: TaskSet, k: int, m: int, work: Work | None = None) -> tuple[bool, Fraction, Fraction]:
+    """(holds, Σ_i min(1, β_k(i)), m (1 − λ_k) + λ_k) for task k  [BAK].
+
+    ``work`` (optional) is charged two units per term (each builds several Fractions), and more
+    for a sum with a huge denominator (:mod:`rtsched.budget`).
+    """
+    if work is not None:
+        work.spend(2 * ts.n)
     lam_k = Fraction(int(ts.C[k]), int(ts.D[k]))
     lhs = sum((min(Fraction(1), beta(ts, k, i)) for i in range(ts.n)), Fraction(0))
+    if work is not None:
+        work.spend_size(ts.n, lhs)
     rhs = m * (1 - lam_k) + lam_k
     return lhs <= rhs, lhs, rhs
 
 
-def reference(ts: TaskSet, m: int) -> bool:
-    """Exact BAK verdict in Fractions."""
-    return all(task_condition(ts, k, m)[0] for k in range(ts.n))
+def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact BAK verdict in Fractions ("unknown" if the reference work budget runs out first)."""
+    work = Work(work_budget)
+    scan = scan_tasks(ts.n, lambda k: {"holds": task_condition(ts, k, m, work)[0]}, stop_at_failure=True)
+    if scan.failing is not None:
+        return False
+    return UNKNOWN if scan.exhausted else True
 
 
-def explain(ts: TaskSet, m: int) -> Result:
+def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Result:
     """Per task both sides of (BAK), exactly; the first failing task if any."""
     m = check_processors(m)
-    rows = []
-    failing = None
-    for k in range(ts.n):
-        holds, lhs, rhs = task_condition(ts, k, m)
-        rows.append({"task": k, "lhs": lhs, "rhs": rhs, "holds": holds})
-        if not holds and failing is None:
-            failing = k
-    if failing is None:
+    work = Work(work_budget)
+
+    def row(k: int) -> dict[str, object]:
+        holds, lhs, rhs = task_condition(ts, k, m, work)
+        return {"task": k, "lhs": lhs, "rhs": rhs, "holds": holds}
+
+    scan = scan_tasks(ts.n, row)
+    rows, failing = scan.rows, scan.failing
+    verdict: Verdict = failing is None
+    if failing is None and scan.exhausted:
+        verdict = UNKNOWN
+        summary = f"unknown: {work.describe()} after {len(rows)} of {ts.n} tasks, all passing"
+        evidence: dict[str, object] = {"tasks_checked": len(rows), "work_budget": work_budget}
+    elif failing is None:
         tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
-        row = rows[tight]
+        row_t = rows[tight]
         summary = (
-            f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_fraction(row['lhs'])} "
-            f"≤ m(1 − λ_k) + λ_k = {show_fraction(row['rhs'])}"
+            f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_fraction(row_t['lhs'])} "
+            f"≤ m(1 − λ_k) + λ_k = {show_fraction(row_t['rhs'])}"
         )
-        evidence = {"tightest_task": tight, "lhs": row["lhs"], "rhs": row["rhs"]}
+        evidence = {"tightest_task": tight, "lhs": row_t["lhs"], "rhs": row_t["rhs"]}
     else:
-        row = rows[failing]
+        row_f = rows[failing]
         summary = (
-            f"{ts.label(failing)} fails: Σ min(1, β_k(i)) = {show_fraction(row['lhs'])} > "
-            f"m(1 − λ_k) + λ_k = {show_fraction(row['rhs'])}"
+            f"{ts.label(failing)} fails: Σ min(1, β_k(i)) = {show_fraction(row_f['lhs'])} > "
+            f"m(1 − λ_k) + λ_k = {show_fraction(row_f['rhs'])}" + scan.coverage(ts.n)
         )
-        evidence = {"failing_task": failing, "lhs": row["lhs"], "rhs": row["rhs"]}
+        evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
     return Result(
         analysis="bak",
-        verdict=failing is None,
+        verdict=verdict,
         m=m,
         kind="sufficient",
         summary=summary,

@@ -35,7 +35,8 @@ kernel visit the same points, so budgets and verdicts coincide.
 
 Work budget: at most ``budget`` work units per set — evaluations of (8) plus step points walked
 by the skip rule (default :data:`DEFAULT_BUDGET`); when it runs out the verdict is "unknown"
-(never False).
+(never False). The Python reference also stops at its work budget (:mod:`rtsched.budget`, n terms
+per evaluation of (8) or walked step point), which only binds for large n.
 
 Layers: :func:`analyse`/:func:`reference` (Python ints and Fractions), ``_bar_one`` (int64 with
 an overflow guard; float only to bound the range of A_k, with a margin), ``_bar_kernel``
@@ -52,12 +53,13 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast, top_sum
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -114,8 +116,10 @@ def ak_bounds(ts: TaskSet, m: int) -> list[Fraction]:
     return [(c_sigma - int(d) * (m - U) + y + m * int(c)) / (m - U) for c, d in zip(ts.C, ts.D, strict=True)]
 
 
-def condition_8(ts: TaskSet, m: int, k: int, A: int) -> tuple[int, int, list[int], list[int]]:
+def condition_8(ts: TaskSet, m: int, k: int, A: int, work: Work | None = None) -> tuple[int, int, list[int], list[int]]:
     """Both sides of Condition (8) for task k and interval A_k = A: (LHS, RHS, I1, I_DIFF)."""
+    if work is not None:
+        work.spend(ts.n)
     Ck, Dk = int(ts.C[k]), int(ts.D[k])
     t = A + Dk
     cap = A + Dk - Ck + 1  # integer-time correction: A_k + D_k − (C_k − 1)
@@ -134,8 +138,10 @@ def condition_8(ts: TaskSet, m: int, k: int, A: int) -> tuple[int, int, list[int
     return lhs, m * (A + Dk - Ck), I1, I_diff
 
 
-def _growing_terms(ts: TaskSet, k: int, A: int) -> int:
+def _growing_terms(ts: TaskSet, k: int, A: int, work: Work | None = None) -> int:
     """κ: how many I1 terms sit at their cap (they grow with A_k until the next dbf step)."""
+    if work is not None:
+        work.spend(ts.n)
     Ck, Dk = int(ts.C[k]), int(ts.D[k])
     t = A + Dk
     cap = A + Dk - Ck + 1
@@ -147,7 +153,9 @@ def _growing_terms(ts: TaskSet, k: int, A: int) -> int:
     return kappa
 
 
-def next_A(ts: TaskSet, k: int, A: int, slack: int, kappa: int, limit: int, work: list[int], budget: int) -> int:
+def next_A(
+    ts: TaskSet, k: int, A: int, slack: int, kappa: int, limit: int, work: list[int], budget: int, python_work: Work | None = None
+) -> int:
     """The next A_k that can violate (8) after A_k = A passed with ``slack`` = RHS − LHS ≥ 0.
 
     From A to A + δ each I1 term at its cap (κ of them) grows by at most δ, every other I1 term
@@ -156,7 +164,8 @@ def next_A(ts: TaskSet, k: int, A: int, slack: int, kappa: int, limit: int, work
     f(A + δ) ≤ f(A) + (κ − 1)·δ + J(δ), with J(δ) the sum of the dbf jumps of all tasks in
     (t, t + δ]. We walk the step points in order and return the first A + δ where that bound
     becomes positive (or the first one past ``limit``). Each walked step point costs one unit of
-    ``work[0]``; the walk also stops when the budget is spent.
+    ``work[0]``; the walk also stops when the budget is spent. ``python_work`` (optional) is
+    charged n terms per step point (:mod:`rtsched.budget`).
     """
     Dk = int(ts.D[k])
     t = A + Dk
@@ -170,6 +179,8 @@ def next_A(ts: TaskSet, k: int, A: int, slack: int, kappa: int, limit: int, work
             first_bad = (slack - jumps) // (kappa - 1) + 1
             if first_bad < delta:
                 return A + first_bad
+        if python_work is not None:
+            python_work.spend(len(rows))
         for i, (c, _d, p) in enumerate(rows):
             if nxt[i] == t_step:
                 jumps += c
@@ -189,25 +200,51 @@ def visiting_order(ts: TaskSet) -> list[int]:
     return sorted(range(ts.n), key=lambda k: (-Fraction(int(ts.C[k]), int(ts.D[k])), k))
 
 
-def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> BarOutcome:
+def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> BarOutcome:
     """Run BAR exactly; the outcome carries the failing (k, A_k) or the work done.
 
     The points (k, A_k) are visited round-robin over k (one point of each task per round, as
     SchedCAT's C++ does) in :func:`visiting_order`, because violations are usually found at
-    small A_k.
+    small A_k. ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
     """
     m = check_processors(m)
     if not ts.is_constrained:
         raise InputError("BAR (Baruah 2007) needs constrained deadlines (D <= T)")
     U = ts.utilization
     if U >= m:
-        return BarOutcome(False, f"U = {U} ≥ m = {m}: Eq. (9) needs U < m (precondition of the test)", 0)
-    bounds = ak_bounds(ts, m)
-    limits = [b.__floor__() for b in bounds]
+        return BarOutcome(False, f"U = {show_number(U)} ≥ m = {m}: Eq. (9) needs U < m (precondition of the test)", 0)
     n = ts.n
     A_next = [0] * n
     work = [0]  # evaluations of (8) plus step points walked by next_A
-    order = visiting_order(ts)
+    python_work = Work(work_budget)
+    bounds: list[Fraction] = []
+    limits: list[int] = []
+    order: list[int] = []
+    try:
+        python_work.spend_big(4 * n, U)  # Eq. (9) for every k: operations on sums as large as U
+        bounds = ak_bounds(ts, m)
+        limits = [b.__floor__() for b in bounds]
+        order = visiting_order(ts)
+        return _search(ts, m, budget, bounds, limits, A_next, work, python_work, order)
+    except WorkExhausted:
+        k = next((k for k in order if A_next[k] <= limits[k]), None)
+        return BarOutcome(
+            UNKNOWN_VERDICT, python_work.describe(), work[0], tuple(bounds), k, None if k is None else A_next[k]
+        )
+
+
+def _search(
+    ts: TaskSet,
+    m: int,
+    budget: int,
+    bounds: list[Fraction],
+    limits: list[int],
+    A_next: list[int],
+    work: list[int],
+    python_work: Work,
+    order: list[int],
+) -> BarOutcome:
+    """The round-robin search of :func:`analyse` (raises WorkExhausted past ``python_work``)."""
     active = True
     while active:
         active = False
@@ -226,24 +263,25 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> BarOutcome:
                     A,
                 )
             work[0] += 1
-            lhs, rhs, I1, I_diff = condition_8(ts, m, k, A)
+            lhs, rhs, I1, I_diff = condition_8(ts, m, k, A, python_work)
             if lhs > rhs:
                 return BarOutcome(
                     False, "Condition (8) fails", work[0], tuple(bounds), k, A, lhs, rhs, tuple(I1), tuple(I_diff)
                 )
-            A_next[k] = next_A(ts, k, A, rhs - lhs, _growing_terms(ts, k, A), limits[k], work, budget)
+            kappa = _growing_terms(ts, k, A, python_work)
+            A_next[k] = next_A(ts, k, A, rhs - lhs, kappa, limits[k], work, budget, python_work)
     return BarOutcome(True, "Condition (8) holds for every k and every A_k up to Eq. (9)", work[0], tuple(bounds))
 
 
-def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
-    """Exact BAR verdict: True, False (not proven) or "unknown" (budget exhausted)."""
-    return analyse(ts, m, budget).verdict
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact BAR verdict: True, False (not proven) or "unknown" (a budget exhausted)."""
+    return analyse(ts, m, budget, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
     """The failing (k, A_k) with both sides of (8), or the A_k bounds and the work done."""
-    out = analyse(ts, m, budget)
-    evidence: dict[str, object] = {"reason": out.reason, "work": out.points, "budget": budget}
+    out = analyse(ts, m, budget, work_budget)
+    evidence: dict[str, object] = {"reason": out.reason, "work": out.points, "budget": budget, "work_budget": work_budget}
     per_task = []
     if out.bounds:
         per_task = [{"task": i, "A_k_bound": b} for i, b in enumerate(out.bounds)]

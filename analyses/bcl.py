@@ -36,11 +36,12 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, show_fraction
+from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, scan_tasks, show_fraction
+from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import Result
+from rtsched.result import UNKNOWN, Result, Verdict
 
 __all__ = ["ANALYSES", "bcl_batch", "bcl_status", "betas", "explain", "reference", "task_condition"]
 
@@ -59,49 +60,72 @@ def betas(ts: TaskSet, k: int) -> list[Fraction | None]:
     ]
 
 
-def task_condition(ts: TaskSet, k: int, m: int) -> tuple[bool, Fraction, Fraction, bool]:
-    """(holds, Σ_{i≠k} min(β_i, 1 − λ_k), m (1 − λ_k), ∃ i ≠ k: 0 < β_i ≤ 1 − λ_k)  [BCL-a/BCL-b]."""
-    one_minus_lambda = 1 - Fraction(int(ts.C[k]), int(ts.D[k]))
-    beta = [b for b in betas(ts, k) if b is not None]
-    lhs = sum((min(b, one_minus_lambda) for b in beta), Fraction(0))
-    rhs = m * one_minus_lambda
-    small_beta = any(0 < b <= one_minus_lambda for b in beta)
+def task_condition(ts: TaskSet, k: int, m: int, work: Work | None = None) -> tuple[bool, Fraction, Fraction, bool]:
+    """(holds, Σ_{i≠k} min(β_i, 1 − λ_k), m (1 − λ_k), ∃ i ≠ k: 0 < β_i ≤ 1 − λ_k)  [BCL-a/BCL-b].
+
+    Every β_i = W_i/D_k and 1 − λ_k = (D_k − C_k)/D_k share the denominator D_k, so the sum is
+    taken over the integer numerators W_i (:func:`betas` gives the β_i themselves). ``work``
+    (optional) is charged n terms first (see :mod:`rtsched.budget`).
+    """
+    if work is not None:
+        work.spend(ts.n)
+    C_k, D_k = int(ts.C[k]), int(ts.D[k])
+    cap = D_k - C_k  # D_k (1 − λ_k)
+    W = [bcl_workload(c, d, t, D_k) for i, (c, d, t) in enumerate(ts.rows()) if i != k]
+    lhs = Fraction(sum(min(w, cap) for w in W), D_k)
+    rhs = m * Fraction(cap, D_k)
+    small_beta = any(0 < w <= cap for w in W)
     return (lhs < rhs or (lhs == rhs and small_beta)), lhs, rhs, small_beta
 
 
-def reference(ts: TaskSet, m: int) -> bool:
-    """Exact BCL verdict: (BCL-a) or (BCL-b) for every task, in Fractions."""
-    return all(task_condition(ts, k, m)[0] for k in range(ts.n))
+def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact BCL verdict: (BCL-a) or (BCL-b) for every task, in Fractions.
+
+    "unknown" if the reference work budget (:mod:`rtsched.budget`) runs out before every task
+    is checked and none failed.
+    """
+    work = Work(work_budget)
+    scan = scan_tasks(ts.n, lambda k: {"holds": task_condition(ts, k, m, work)[0]}, stop_at_failure=True)
+    if scan.failing is not None:
+        return False
+    return UNKNOWN if scan.exhausted else True
 
 
-def explain(ts: TaskSet, m: int) -> Result:
+def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Result:
     """Per task both sides of the BCL inequality, exactly; the first failing task if any."""
     m = check_processors(m)
-    rows = []
-    failing = None
-    for k in range(ts.n):
-        holds, lhs, rhs, small = task_condition(ts, k, m)
-        rows.append({"task": k, "lhs": lhs, "rhs": rhs, "small_beta_exists": small, "holds": holds})
-        if not holds and failing is None:
-            failing = k
-    verdict = failing is None
-    if verdict:
+    work = Work(work_budget)
+
+    def row(k: int) -> dict[str, object]:
+        holds, lhs, rhs, small = task_condition(ts, k, m, work)
+        return {"task": k, "lhs": lhs, "rhs": rhs, "small_beta_exists": small, "holds": holds}
+
+    scan = scan_tasks(ts.n, row)
+    rows, failing = scan.rows, scan.failing
+    verdict: Verdict = failing is None
+    if failing is None and scan.exhausted:
+        verdict = UNKNOWN
+        summary = f"unknown: {work.describe()} after {len(rows)} of {ts.n} tasks, all passing"
+        evidence: dict[str, object] = {"tasks_checked": len(rows), "work_budget": work_budget}
+    elif failing is None:
         tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
-        row = rows[tight]
-        rel = "<" if row["lhs"] < row["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
+        row_t = rows[tight]
+        rel = "<" if row_t["lhs"] < row_t["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
         summary = (
             f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = "
-            f"{show_fraction(row['lhs'])} {rel} m(1 − λ_k) = {show_fraction(row['rhs'])}"
+            f"{show_fraction(row_t['lhs'])} {rel} m(1 − λ_k) = {show_fraction(row_t['rhs'])}"
         )
-        evidence = {"tightest_task": tight, "lhs": row["lhs"], "rhs": row["rhs"]}
+        evidence = {"tightest_task": tight, "lhs": row_t["lhs"], "rhs": row_t["rhs"]}
     else:
-        row = rows[failing]
-        why = ">" if row["lhs"] > row["rhs"] else "="
+        row_f = rows[failing]
+        why = ">" if row_f["lhs"] > row_f["rhs"] else "="
         summary = (
-            f"{ts.label(failing)} fails: Σ min(β_i, 1 − λ_k) = {show_fraction(row['lhs'])} {why} "
-            f"m(1 − λ_k) = {show_fraction(row['rhs'])}" + (" with no β_i ≤ 1 − λ_k" if row["lhs"] == row["rhs"] else "")
+            f"{ts.label(failing)} fails: Σ min(β_i, 1 − λ_k) = {show_fraction(row_f['lhs'])} {why} "
+            f"m(1 − λ_k) = {show_fraction(row_f['rhs'])}"
+            + (" with no β_i ≤ 1 − λ_k" if row_f["lhs"] == row_f["rhs"] else "")
+            + scan.coverage(ts.n)
         )
-        evidence = {"failing_task": failing, "lhs": row["lhs"], "rhs": row["rhs"]}
+        evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
     return Result(
         analysis="bcl", verdict=verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=rows
     )

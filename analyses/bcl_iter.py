@@ -55,7 +55,9 @@ from rtsched.analyses._gedf_common import (
     edf_interference_bound,
     edf_interference_sum_nb,
     floor_div_nb,
+    task_labels,
 )
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
@@ -85,17 +87,25 @@ DEFAULT_MAX_ROUNDS = 10_000
 @dataclass(frozen=True)
 class SlackIteration:
     """Outcome: verdict, final slack bounds, last Eq. (18) values, rounds (the pre-check counts as
-    one) and whether the pre-check rejected (then ``last_update`` holds the pre-check values)."""
+    one) and whether the pre-check rejected (then ``last_update`` holds the pre-check values).
+    ``work_exhausted``: the reference work budget ran out (``last_update`` may then be shorter
+    than n: the pre-check values computed so far)."""
 
     verdict: Verdict
     slack: tuple[int, ...]
     last_update: tuple[int, ...]
     rounds: int
     precheck: bool = False
+    work_exhausted: bool = False
 
 
-def slack_update(ts: TaskSet, k: int, slack: list[int], m: int) -> int:
-    """S_k' of Eq. (18) given the current slack bounds of the other tasks (may be negative)."""
+def slack_update(ts: TaskSet, k: int, slack: list[int], m: int, work: Work | None = None) -> int:
+    """S_k' of Eq. (18) given the current slack bounds of the other tasks (may be negative).
+
+    ``work`` (optional) is charged n terms first (see :mod:`rtsched.budget`).
+    """
+    if work is not None:
+        work.spend(ts.n)
     C_k, D_k = int(ts.C[k]), int(ts.D[k])
     other_work = sum(
         min(edf_interference_bound(int(ts.C[i]), int(ts.T[i]), slack[i], D_k), D_k - C_k + 1)
@@ -105,66 +115,89 @@ def slack_update(ts: TaskSet, k: int, slack: list[int], m: int) -> int:
     return D_k - C_k - other_work // m
 
 
-def iterate(ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> SlackIteration:
+def iterate(
+    ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS, work_budget: int | None = REFERENCE_WORK
+) -> SlackIteration:
     """Run the rounds of slack updates (Python ints) until accepted, stuck or out of budget.
 
     Round 1 is a pre-check (an rtsched shortcut that never changes a verdict): Eq. (18) with
     every other task at its largest possible slack D_i − C_i. Eq. (18) is monotone in the other
     slacks and no slack ever exceeds D_i − C_i, so a negative value there means the task can
     never obtain a valid bound: the set is rejected at once. Otherwise the rounds of the paper
-    follow; every round, the pre-check included, counts against ``max_rounds``.
+    follow; every round, the pre-check included, counts against ``max_rounds``. Besides, the
+    Python work is capped by ``work_budget`` (:mod:`rtsched.budget`): when it runs out the
+    verdict is "unknown", unless the pre-check already found a negative value.
     """
     n = ts.n
     slack = [0] * n
     if max_rounds <= 0:
         return SlackIteration("unknown", tuple(slack), tuple(slack), 0)
+    work = Work(work_budget)
     largest = [int(d) - int(c) for c, d in zip(ts.C, ts.D, strict=True)]
-    last = [slack_update(ts, k, largest, m) for k in range(n)]
+    last: list[int] = []
+    try:
+        for k in range(n):
+            last.append(slack_update(ts, k, largest, m, work))
+    except WorkExhausted:
+        if min(last, default=0) < 0:
+            return SlackIteration(False, tuple(slack), tuple(last), 1, precheck=True, work_exhausted=True)
+        return SlackIteration("unknown", tuple(slack), tuple(last), 1, work_exhausted=True)
     rounds = 1
     if min(last) < 0:
         return SlackIteration(False, tuple(slack), tuple(last), rounds, precheck=True)
-    while True:
-        if rounds == max_rounds:
-            return SlackIteration("unknown", tuple(slack), tuple(last), rounds)
-        rounds += 1
-        feasible = True
-        updated = False
-        for k in range(n):
-            new = slack_update(ts, k, slack, m)
-            last[k] = new
-            if new < 0:
-                feasible = False  # no valid bound this round; S_k keeps its previous value
-            elif new > slack[k]:
-                slack[k] = new
-                updated = True
-        if feasible:
-            return SlackIteration(True, tuple(slack), tuple(last), rounds)
-        if not updated:
-            return SlackIteration(False, tuple(slack), tuple(last), rounds)
+    try:
+        while True:
+            if rounds == max_rounds:
+                return SlackIteration("unknown", tuple(slack), tuple(last), rounds)
+            rounds += 1
+            feasible = True
+            updated = False
+            for k in range(n):
+                new = slack_update(ts, k, slack, m, work)
+                last[k] = new
+                if new < 0:
+                    feasible = False  # no valid bound this round; S_k keeps its previous value
+                elif new > slack[k]:
+                    slack[k] = new
+                    updated = True
+            if feasible:
+                return SlackIteration(True, tuple(slack), tuple(last), rounds)
+            if not updated:
+                return SlackIteration(False, tuple(slack), tuple(last), rounds)
+    except WorkExhausted:
+        return SlackIteration("unknown", tuple(slack), tuple(last), rounds, work_exhausted=True)
 
 
-def reference(ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> Verdict:
-    """Exact BCL-iterative verdict (True, False or "unknown" when the round budget runs out)."""
-    return iterate(ts, m, max_rounds).verdict
+def reference(
+    ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS, work_budget: int | None = REFERENCE_WORK
+) -> Verdict:
+    """Exact BCL-iterative verdict (True, False or "unknown" when a budget runs out)."""
+    return iterate(ts, m, max_rounds, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> Result:
+def explain(
+    ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS, work_budget: int | None = REFERENCE_WORK
+) -> Result:
     """Per-task slack bounds and the last Eq. (18) value of each task."""
     m = check_processors(m)
-    it = iterate(ts, m, max_rounds)
+    it = iterate(ts, m, max_rounds, work_budget)
+    checked = len(it.last_update)
     rows = [
         {"task": k, "slack": it.slack[k], "last_update": it.last_update[k], "bound_ok": it.last_update[k] >= 0}
-        for k in range(ts.n)
+        for k in range(checked)
     ]
-    failing = [k for k in range(ts.n) if it.last_update[k] < 0]
+    failing = [k for k in range(checked) if it.last_update[k] < 0]
+    coverage = f" (work budget: pre-check values for the first {checked} of {ts.n} tasks)" if checked < ts.n else ""
     if it.verdict is True:
         summary = f"all slack bounds ≥ 0 after the pre-check and {it.rounds - 1} round(s); min slack {min(it.slack)}"
     elif it.precheck:
-        labels = ", ".join(ts.label(k) for k in failing)
-        summary = f"negative Eq. (18) slack for {labels} even with every other slack at its maximum D_i − C_i"
+        labels = task_labels(ts, failing)
+        summary = f"negative Eq. (18) slack for {labels} even with every other slack at its maximum D_i − C_i{coverage}"
     elif it.verdict is False:
-        labels = ", ".join(ts.label(k) for k in failing)
+        labels = task_labels(ts, failing)
         summary = f"fixed point after the pre-check and {it.rounds - 1} round(s); negative slack for {labels}"
+    elif it.work_exhausted:
+        summary = f"unknown: {Work(work_budget).describe()} in round {it.rounds}{coverage}"
     else:
         summary = f"round budget of {max_rounds} exhausted before a fixed point (unknown)"
     evidence = {
@@ -172,6 +205,7 @@ def explain(ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> Result
         "precheck_rejected": it.precheck,
         "failing_tasks": tuple(failing),
         "max_rounds": max_rounds,
+        "work_budget": work_budget,
     }
     return Result(
         analysis="bcl-iter",

@@ -49,12 +49,13 @@ from numpy.typing import NDArray
 
 from rtsched.analyses._demand import divmod_fast, ffdbf, gcd_int
 from rtsched.analyses.load import step_points
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -92,8 +93,14 @@ class FfdbfOutcome:
     t: int | None = None
 
 
-def g(ts: TaskSet, m: int, t: int, sigma: Fraction) -> Fraction:
-    """g_t(σ) = ffdbf(τ, t, σ) − (m − (m − 1)σ)·t; (FF) holds at (t, σ) iff g_t(σ) ≤ 0."""
+def g(ts: TaskSet, m: int, t: int, sigma: Fraction, work: Work | None = None) -> Fraction:
+    """g_t(σ) = ffdbf(τ, t, σ) − (m − (m − 1)σ)·t; (FF) holds at (t, σ) iff g_t(σ) ≤ 0.
+
+    ``work`` (optional) is charged three units per task (each ffdbf term costs several Fraction
+    operations; :mod:`rtsched.budget`).
+    """
+    if work is not None:
+        work.spend(3 * ts.n)
     return sum((ffdbf(c, d, p, t, sigma) for c, d, p in ts.rows()), Fraction(0)) - (m - (m - 1) * sigma) * t
 
 
@@ -111,17 +118,23 @@ def _pieces(ts: TaskSet, m: int, t: int) -> tuple[int, list[tuple[Fraction, int,
     return base, ramps
 
 
-def _root(ts: TaskSet, m: int, t: int, lo: Fraction, hi: Fraction, upward: bool) -> Fraction | None:
+def _root(
+    ts: TaskSet, m: int, t: int, lo: Fraction, hi: Fraction, upward: bool, work: Work | None = None
+) -> Fraction | None:
     """Smallest (upward) / largest σ in [lo, hi] with g_t(σ) ≤ 0, knowing g_t > 0 at the start.
 
     Walks the linear pieces of g_t between its breakpoints C/w; on a piece where g_t is
     A + B·σ the crossing is −A/B.
     """
+    if work is not None:
+        work.spend(ts.n)
     base, ramps = _pieces(ts, m, t)
     cuts = sorted({b for b, _, _ in ramps if lo < b < hi})
     edges = [lo, *cuts, hi]
     order = range(len(edges) - 1) if upward else range(len(edges) - 2, -1, -1)
     for j in order:
+        if work is not None:
+            work.spend(len(ramps))
         a, b = edges[j], edges[j + 1]
         active = [(c, w) for beta, c, w in ramps if beta >= b]  # active (C − wσ > 0) inside (a, b)
         A = base + sum(c for c, _ in active) - m * t
@@ -132,60 +145,90 @@ def _root(ts: TaskSet, m: int, t: int, lo: Fraction, hi: Fraction, upward: bool)
     return None
 
 
-def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> FfdbfOutcome:
-    """Decide (FF) exactly: scan the testing points keeping the interval of witnesses σ."""
+def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> FfdbfOutcome:
+    """Decide (FF) exactly: scan the testing points keeping the interval of witnesses σ.
+
+    ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
+    """
     m = check_processors(m)
     if not ts.is_constrained:
         raise InputError("FF-DBF (BBMS 2010) needs constrained deadlines (D <= T)")
     U = ts.utilization
     L, R = ts.max_density, Fraction(1)
     if U > m:
-        return FfdbfOutcome(False, f"U = {U} > m", 0, L, R)
+        return FfdbfOutcome(False, f"U = {show_number(U)} > m", 0, L, R)
     cap = (m - U) / (m - 1) if m > 1 else None
     if cap is not None and L > cap:
-        return FfdbfOutcome(False, f"λmax = {L} > (m − U)/(m − 1) = {cap}: no σ can work", 0, L, R)
+        return FfdbfOutcome(
+            False, f"λmax = {show_number(L)} > (m − U)/(m − 1) = {show_number(cap)}: no σ can work", 0, L, R
+        )
     sum_c = sum(int(c) for c in ts.C)
     hyper = None
     points = 0
-    for t in step_points(ts):
-        slack = m - (m - 1) * L - U
-        if slack > 0 and t * slack >= sum_c:
-            return FfdbfOutcome(
-                True, f"σ = {L} is a witness: (FF) holds up to t = {t} and beyond by the U·t + ΣC bound", points, L, R
-            )
-        if slack == 0:
-            hyper = ts.hyperperiod if hyper is None else hyper
-            if t > hyper:
+    work = Work(work_budget)
+    stop_for: Fraction | None = None  # the L that ``stop`` was computed for
+    stop: Fraction | None = None  # ΣC/slack: (FF) holds at σ = L for every t ≥ stop when slack > 0
+    slack = Fraction(0)
+    t = None
+    try:
+        work.spend_big(4, U)
+        for t in step_points(ts):
+            if stop_for != L:  # one exact division per new L keeps each test below linear
+                work.spend_big(2, U)
+                slack = m - (m - 1) * L - U
+                stop = sum_c / slack if slack > 0 else None
+                stop_for = L
+            if stop is not None and t >= stop:
                 return FfdbfOutcome(
-                    True, f"σ = {L} is a witness: (FF) holds over one hyperperiod (periodic slack 0)", points, L, R
+                    True,
+                    f"σ = {show_number(L)} is a witness: (FF) holds up to t = {t} and beyond by the U·t + ΣC bound",
+                    points,
+                    L,
+                    R,
                 )
-        if points >= budget:
-            return FfdbfOutcome(
-                UNKNOWN_VERDICT, f"budget of {budget} testing points exhausted at t = {t}", points, L, R, t
-            )
-        points += 1
-        if g(ts, m, t, L) > 0:
-            new = _root(ts, m, t, L, R, upward=True)
-            if new is None:
-                return FfdbfOutcome(False, f"no σ in [{L}, {R}] satisfies (FF) at t = {t}", points, L, R, t)
-            L = new
-            if cap is not None and L > cap:
-                return FfdbfOutcome(False, f"(FF) at t = {t} needs σ ≥ {L} > (m − U)/(m − 1)", points, L, R, t)
-        if g(ts, m, t, R) > 0:
-            new = _root(ts, m, t, L, R, upward=False)
-            assert new is not None  # g_t(L) ≤ 0
-            R = new
+            if slack == 0:
+                hyper = ts.hyperperiod if hyper is None else hyper
+                if t > hyper:
+                    return FfdbfOutcome(
+                        True,
+                        f"σ = {show_number(L)} is a witness: (FF) holds over one hyperperiod (periodic slack 0)",
+                        points,
+                        L,
+                        R,
+                    )
+            if points >= budget:
+                return FfdbfOutcome(
+                    UNKNOWN_VERDICT, f"budget of {budget} testing points exhausted at t = {t}", points, L, R, t
+                )
+            points += 1
+            if g(ts, m, t, L, work) > 0:
+                new = _root(ts, m, t, L, R, True, work)
+                if new is None:
+                    return FfdbfOutcome(
+                        False, f"no σ in [{show_number(L)}, {show_number(R)}] satisfies (FF) at t = {t}", points, L, R, t
+                    )
+                L = new
+                if cap is not None and L > cap:
+                    return FfdbfOutcome(
+                        False, f"(FF) at t = {t} needs σ ≥ {show_number(L)} > (m − U)/(m − 1)", points, L, R, t
+                    )
+            if g(ts, m, t, R, work) > 0:
+                new = _root(ts, m, t, L, R, False, work)
+                assert new is not None  # g_t(L) ≤ 0
+                R = new
+    except WorkExhausted:
+        return FfdbfOutcome(UNKNOWN_VERDICT, work.describe(), points, L, R, t)
     raise AssertionError("unreachable")
 
 
-def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
-    """Exact FF-DBF verdict: True, False (not proven) or "unknown" (budget exhausted)."""
-    return analyse(ts, m, budget).verdict
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact FF-DBF verdict: True, False (not proven) or "unknown" (a budget exhausted)."""
+    return analyse(ts, m, budget, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
     """The witness σ (or the t where the interval of candidate σ emptied) and the work done."""
-    out = analyse(ts, m, budget)
+    out = analyse(ts, m, budget, work_budget)
     evidence: dict[str, object] = {
         "reason": out.reason,
         "sigma_low": out.sigma_low,
@@ -194,11 +237,12 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
         "utilization": ts.utilization,
         "points_tested": out.points,
         "budget": budget,
+        "work_budget": work_budget,
     }
     if out.t is not None:
         evidence["t"] = out.t
     if out.verdict is True:
-        summary = f"witness σ = {out.sigma_low}: ffdbf(τ, t, σ) ≤ (m − (m−1)σ)·t for all t"
+        summary = f"witness σ = {show_number(out.sigma_low)}: ffdbf(τ, t, σ) ≤ (m − (m−1)σ)·t for all t"
         evidence["sigma"] = out.sigma_low
     elif out.verdict == UNKNOWN_VERDICT:
         summary = f"unknown: {out.reason}"

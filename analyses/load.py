@@ -43,11 +43,12 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 from rtsched.analyses._demand import INT64_SAFE, dbf
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -111,67 +112,90 @@ def step_points(ts: TaskSet):  # noqa: ANN201 - generator
             yield t
 
 
-def _total_dbf(ts: TaskSet, t: int) -> int:
+def _total_dbf(ts: TaskSet, t: int, work: Work | None = None) -> int:
+    if work is not None:
+        work.spend(ts.n)
     return sum(dbf(c, d, p, t) for c, d, p in ts.rows())
 
 
-def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> LoadOutcome:
-    """Decide load(τ) ≤ β exactly (see the module docstring for the finite set of t)."""
+def _excess(ts: TaskSet) -> Fraction:
+    """X = Σ U_i·max(0, T_i − D_i): Σ dbf(t) ≤ U·t + X for every t."""
+    return sum(
+        (Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True)), Fraction(0)
+    )
+
+
+def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> LoadOutcome:
+    """Decide load(τ) ≤ β exactly (see the module docstring for the finite set of t).
+
+    ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
+    """
     m = check_processors(m)
     beta, mu, lam = load_bound(ts, m)
     U = ts.utilization
     if U > beta:
-        return LoadOutcome(False, f"U = {U} > β = {beta}, and load(τ) ≥ U", 0, beta, mu, lam)
-    excess = sum(
-        (Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True)), Fraction(0)
-    )
-    horizon = None if U < beta else int(max(ts.D)) + ts.hyperperiod
+        return LoadOutcome(False, f"U = {show_number(U)} > β = {show_number(beta)}, and load(τ) ≥ U", 0, beta, mu, lam)
+    work = Work(work_budget)
     points = 0
-    for t in step_points(ts):
-        if (horizon is None and t * (beta - U) >= excess) or (horizon is not None and t > horizon):
-            return LoadOutcome(True, "Σ dbf(t) ≤ β·t at every step point that matters", points, beta, mu, lam)
-        if points >= budget:
-            return LoadOutcome(
-                UNKNOWN_VERDICT, f"budget of {budget} step points exhausted at t = {t}", points, beta, mu, lam, t
-            )
-        points += 1
-        demand = _total_dbf(ts, t)
-        if demand > beta * t:
-            return LoadOutcome(False, "Σ dbf(t) > β·t, so load(τ) > β", points, beta, mu, lam, t, demand)
+    try:
+        work.spend_big(4, U)
+        excess = _excess(ts)
+        # Past t ≥ X/(β − U) no point can fail; one exact division here keeps each test below linear.
+        stop = excess / (beta - U) if U < beta else None
+        horizon = None if U < beta else int(max(ts.D)) + ts.hyperperiod
+        for t in step_points(ts):
+            if (stop is not None and t >= stop) or (horizon is not None and t > horizon):
+                return LoadOutcome(True, "Σ dbf(t) ≤ β·t at every step point that matters", points, beta, mu, lam)
+            if points >= budget:
+                return LoadOutcome(
+                    UNKNOWN_VERDICT, f"budget of {budget} step points exhausted at t = {t}", points, beta, mu, lam, t
+                )
+            demand = _total_dbf(ts, t, work)
+            points += 1
+            if demand > beta * t:
+                return LoadOutcome(False, "Σ dbf(t) > β·t, so load(τ) > β", points, beta, mu, lam, t, demand)
+    except WorkExhausted:
+        return LoadOutcome(UNKNOWN_VERDICT, work.describe(), points, beta, mu, lam)
     raise AssertionError("unreachable: step points never end")
 
 
-def load(ts: TaskSet, budget: int = DEFAULT_BUDGET) -> tuple[Fraction, int | None] | None:
+def load(ts: TaskSet, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> tuple[Fraction, int | None] | None:
     """load(τ) exactly, with a t attaining it (None when the sup is U, reached only in the limit).
 
     Scans step points until no later point can beat the best value found (t ≥ X/(best − U)), or
-    one hyperperiod past max D when nothing beats U. Returns None if ``budget`` runs out.
+    one hyperperiod past max D when nothing beats U. Returns None if a budget runs out.
     """
-    U = ts.utilization
-    excess = sum(
-        (Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True)), Fraction(0)
-    )
-    horizon = int(max(ts.D)) + ts.hyperperiod
-    best, where = U, None
-    for points, t in enumerate(step_points(ts)):
-        if (best > U and t * (best - U) >= excess) or t > horizon:
-            return best, where
-        if points >= budget:
-            return None
-        value = Fraction(_total_dbf(ts, t), t)
-        if value > best:
-            best, where = value, t
+    work = Work(work_budget)
+    try:
+        work.spend_big(4, ts.utilization)
+        U = ts.utilization
+        excess = _excess(ts)
+        horizon = int(max(ts.D)) + ts.hyperperiod
+        best, where = U, None
+        stop: Fraction | None = None  # X/(best − U), recomputed when best grows
+        for points, t in enumerate(step_points(ts)):
+            if (stop is not None and t >= stop) or t > horizon:
+                return best, where
+            if points >= budget:
+                return None
+            value = Fraction(_total_dbf(ts, t, work), t)
+            if value > best:
+                work.spend_big(1, U)
+                best, where = value, t
+                stop = excess / (best - U)
+    except WorkExhausted:
+        return None
     raise AssertionError("unreachable")
 
 
-def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
-    """Exact LOAD verdict: True, False (not proven) or "unknown" (budget exhausted)."""
-    return analyse(ts, m, budget).verdict
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact LOAD verdict: True, False (not proven) or "unknown" (a budget exhausted)."""
+    return analyse(ts, m, budget, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
     """β, μ, λmax, the exact load when it fits in the budget, and the violating t if any."""
-    out = analyse(ts, m, budget)
+    out = analyse(ts, m, budget, work_budget)
     evidence: dict[str, object] = {
         "reason": out.reason,
         "bound": out.bound,
@@ -180,21 +204,26 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
         "utilization": ts.utilization,
         "points_tested": out.points,
         "budget": budget,
+        "work_budget": work_budget,
     }
-    exact = load(ts, budget)
+    exact = load(ts, budget, work_budget)
     if exact is not None:
         evidence["load"] = exact[0]
         evidence["load_at_t"] = exact[1]
     if out.verdict is False and out.t is not None:
-        summary = f"Σdbf({out.t}) = {out.demand} > β·t = {out.bound * out.t} (β = {out.bound})"
+        summary = (
+            f"Σdbf({out.t}) = {out.demand} > β·t = {show_number(out.bound * out.t)} (β = {show_number(out.bound)})"
+        )
         evidence.update(t=out.t, demand=out.demand)
     elif out.verdict is False:
         summary = out.reason
     elif out.verdict == UNKNOWN_VERDICT:
         summary = f"unknown: {out.reason}"
     else:
-        shown = f"load = {exact[0]}" if exact is not None else "load"
-        summary = f"{shown} ≤ β = {out.bound} (μ = {out.mu}, λmax = {out.lambda_max})"
+        shown = f"load = {show_number(exact[0])}" if exact is not None else "load"
+        summary = (
+            f"{shown} ≤ β = {show_number(out.bound)} (μ = {show_number(out.mu)}, λmax = {show_number(out.lambda_max)})"
+        )
     return Result(analysis="load", verdict=out.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence)
 
 

@@ -40,12 +40,13 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import deadline_steps, utilization_vs_one
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -109,7 +110,8 @@ class NPTrace:
     verdict:
         True, False or "unknown" (work budget exhausted).
     reason:
-        ``"U>1"``, ``"violation"``, ``"all-checked"`` or ``"budget"``.
+        ``"U>1"``, ``"violation"``, ``"all-checked"``, ``"budget"`` or ``"work"`` (the reference's
+        Python work budget, :mod:`rtsched.budget`, which binds only for large n).
     utilization:
         U, exactly.
     L:
@@ -137,6 +139,7 @@ def npedf_trace(
     nonpreemptive: Sequence[bool] | None = None,
     budget: int = DEFAULT_BUDGET,
     blocking: Blocking = "tick",
+    work_budget: int | None = REFERENCE_WORK,
 ) -> NPTrace:
     """Condition (NP-EDF) on ``[(C, D, T), ...]``; ``nonpreemptive[i]`` (default: all True).
 
@@ -151,26 +154,33 @@ def npedf_trace(
         return NPTrace(False, "U>1", U, None, None, None, None, None, 0)
     steps = 0
     w = sum(c for c, _, _ in rows)
-    while True:
-        if steps >= budget:
-            return NPTrace(UNKNOWN_VERDICT, "budget", U, None, None, None, None, None, steps)
-        steps += 1
-        w2 = sum(-(-w // p) * c for c, _, p in rows)
-        if w2 == w:
-            break
-        w = w2
-    L = w
-    t = None
-    for t_next, h in deadline_steps(rows):
-        if t_next >= L:
-            break
-        if steps >= budget:
-            return NPTrace(UNKNOWN_VERDICT, "budget", U, L, t_next, None, None, None, steps)
-        steps += 1
-        t = t_next
-        B, who = blocking_term(rows, flags, t, delta)
-        if h + B > t:
-            return NPTrace(False, "violation", U, L, t, h, B, who, steps)
+    work = Work(work_budget)
+    L = None
+    try:
+        while True:
+            if steps >= budget:
+                return NPTrace(UNKNOWN_VERDICT, "budget", U, None, None, None, None, None, steps)
+            work.spend(len(rows))
+            steps += 1
+            w2 = sum(-(-w // p) * c for c, _, p in rows)
+            if w2 == w:
+                break
+            w = w2
+        L = w
+        t = None
+        for t_next, h in deadline_steps(rows):
+            if t_next >= L:
+                break
+            if steps >= budget:
+                return NPTrace(UNKNOWN_VERDICT, "budget", U, L, t_next, None, None, None, steps)
+            work.spend(len(rows))
+            steps += 1
+            t = t_next
+            B, who = blocking_term(rows, flags, t, delta)
+            if h + B > t:
+                return NPTrace(False, "violation", U, L, t, h, B, who, steps)
+    except WorkExhausted:
+        return NPTrace(UNKNOWN_VERDICT, "work", U, L, None, None, None, None, steps)
     return NPTrace(True, "all-checked", U, L, t, None, None, None, steps)
 
 
@@ -293,6 +303,8 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Result:
         summary = f"U = {_show(tr.utilization)} > 1"
     elif tr.reason == "budget":
         summary = f"unknown: work budget of {budget} steps exhausted"
+    elif tr.reason == "work":
+        summary = f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps"
     elif tr.reason == "violation":
         who = "no blocking" if tr.blocker is None else f"blocked by {ts.label(tr.blocker)}"
         summary = f"h({tr.t}) + B({tr.t}) = {tr.h} + {tr.B} > {tr.t} ({who}); L = {tr.L}"
@@ -310,7 +322,7 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Result:
 
 
 def _show(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator} (≈{float(x):.4g})"
+    return show_number(x)
 
 
 ANALYSES = (

@@ -63,7 +63,9 @@ from rtsched.analyses._gedf_common import (
     edf_interference_bound,
     edf_interference_bound_nb,
     floor_div_nb,
+    task_labels,
 )
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
@@ -107,6 +109,7 @@ class ResponseTimeIteration:
     rounds: int
     steps: int
     precheck_task: int | None = None
+    work_exhausted: bool = False
 
 
 def response_estimate(ts: TaskSet, k: int, slack: list[int], m: int, R: int) -> int:
@@ -123,7 +126,9 @@ def response_estimate(ts: TaskSet, k: int, slack: list[int], m: int, R: int) -> 
     return C_k + total // m
 
 
-def iterate(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> ResponseTimeIteration:
+def iterate(
+    ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS, work_budget: int | None = REFERENCE_WORK
+) -> ResponseTimeIteration:
     """Run the fixed-point searches (Python ints) until accepted, stuck or out of budget.
 
     First a pre-pass (an rtsched shortcut that never changes a verdict nor a bound): for each
@@ -133,7 +138,9 @@ def iterate(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Response
     bound τk and the set is rejected at once; (b) otherwise its result R_lo[k] is at most the
     least fixed point for any reachable slacks, and the searches of the rounds start there
     instead of at C_k: iterating a non-decreasing function from below its least fixed point
-    reaches that same least fixed point. Every evaluation counts against ``max_steps``.
+    reaches that same least fixed point. Every evaluation counts against ``max_steps``, and
+    costs n terms of the reference work budget ``work_budget`` (:mod:`rtsched.budget`); when
+    either runs out the verdict is "unknown".
     """
     if max_steps < 0:
         raise InputError(f"max_steps must be >= 0, got {max_steps}", field="max_steps")
@@ -142,6 +149,7 @@ def iterate(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Response
     response: list[int | None] = [None] * n
     steps = 0
     rounds = 0
+    work = Work(work_budget)
 
     def least_fixed_point(k: int, start: int, slacks: list[int]) -> int | None:
         nonlocal steps
@@ -150,6 +158,7 @@ def iterate(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Response
         while True:
             if steps == max_steps:
                 raise _BudgetExhausted
+            work.spend(n)
             steps += 1
             new = response_estimate(ts, k, slacks, m, R)
             if new > D_k:
@@ -186,17 +195,23 @@ def iterate(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Response
                 return ResponseTimeIteration(False, tuple(response), tuple(slack), rounds, steps)
     except _BudgetExhausted:
         return ResponseTimeIteration("unknown", tuple(response), tuple(slack), rounds, steps)
+    except WorkExhausted:
+        return ResponseTimeIteration("unknown", tuple(response), tuple(slack), rounds, steps, work_exhausted=True)
 
 
-def reference(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Verdict:
-    """Exact RTA verdict (True, False or "unknown" when the step budget runs out)."""
-    return iterate(ts, m, max_steps).verdict
+def reference(
+    ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS, work_budget: int | None = REFERENCE_WORK
+) -> Verdict:
+    """Exact RTA verdict (True, False or "unknown" when a budget runs out)."""
+    return iterate(ts, m, max_steps, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Result:
+def explain(
+    ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS, work_budget: int | None = REFERENCE_WORK
+) -> Result:
     """Per-task response-time bounds (None where the last search exceeded D_k) and slacks."""
     m = check_processors(m)
-    it = iterate(ts, m, max_steps)
+    it = iterate(ts, m, max_steps, work_budget)
     rows = [
         {"task": k, "response_time": it.response_times[k], "deadline": int(ts.D[k]), "slack": it.slack[k]}
         for k in range(ts.n)
@@ -217,9 +232,9 @@ def explain(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Result:
             f"R = {it.response_times[worst]} ≤ D = {int(ts.D[worst])}"
         )
     elif it.verdict is False:
-        summary = f"fixed point after {it.rounds} round(s); no bound ≤ D_k for " + ", ".join(
-            ts.label(k) for k in failing
-        )
+        summary = f"fixed point after {it.rounds} round(s); no bound ≤ D_k for " + task_labels(ts, failing)
+    elif it.work_exhausted:
+        summary = f"unknown: {Work(work_budget).describe()} after {it.steps} response-time evaluations"
     else:
         summary = f"budget of {max_steps} response-time evaluations exhausted (unknown)"
     evidence = {
@@ -228,6 +243,7 @@ def explain(ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> Result:
         "precheck_rejected": it.precheck_task is not None,
         "failing_tasks": tuple(failing),
         "max_steps": max_steps,
+        "work_budget": work_budget,
     }
     return Result(
         analysis="rta", verdict=it.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=rows

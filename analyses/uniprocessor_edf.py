@@ -32,10 +32,11 @@ from rtsched.analyses._edf_demand import (
     qpa_one,
     qpa_trace,
 )
+from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import Result, Verdict
+from rtsched.result import Result, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -70,16 +71,16 @@ def _check_uni(m: int) -> int:
     return m
 
 
-def pda_reference(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Verdict:
-    """Exact processor-demand verdict (Python ints/Fractions)."""
+def pda_reference(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact processor-demand verdict (Python ints/Fractions; "unknown" past a budget)."""
     _check_uni(m)
-    return pda_trace(ts.rows(), budget).verdict
+    return pda_trace(ts.rows(), budget, Work(work_budget)).verdict
 
 
-def qpa_reference(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Verdict:
-    """Exact QPA verdict (Python ints/Fractions)."""
+def qpa_reference(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+    """Exact QPA verdict (Python ints/Fractions; "unknown" past a budget)."""
     _check_uni(m)
-    return qpa_trace(ts.rows(), budget).verdict
+    return qpa_trace(ts.rows(), budget, Work(work_budget)).verdict
 
 
 @njit(parallel=True, cache=True)
@@ -132,31 +133,30 @@ def show(x: Fraction | int | None) -> str:
     """An exact value for a person: ``7``, ``37/3 (≈12.33)`` or ``-``."""
     if x is None:
         return "-"
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    return f"{x.numerator}/{x.denominator} (≈{float(x):.4g})"
+    return show_number(x)
 
 
 def trace_summary(tr: DemandTrace, budget: int) -> str:
     """One line explaining a QPA/PDA trace."""
+    if tr.reason == "work":
+        return f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps"
     if tr.reason == "U>1":
         return f"U = {show(tr.utilization)} > 1"
     bound = f"L = {show(tr.L)} (L_a = {show(tr.La)}, L_b = {show(tr.Lb) if tr.Lb is not None else 'not needed'})"
     if tr.reason == "budget":
         return f"unknown: work budget of {budget} steps exhausted (U = {show(tr.utilization)}, L_a = {show(tr.La)})"
     if tr.reason == "violation":
-        return f"h({tr.t}) = {tr.h} > {tr.t}; U = {show(tr.utilization)}, {bound}"
+        return f"h({show(tr.t)}) = {show(tr.h)} > {show(tr.t)}; U = {show(tr.utilization)}, {bound}"
     if tr.reason == "no-deadline":
         return f"no absolute deadline below {bound}; U = {show(tr.utilization)}"
     if tr.reason == "qpa-exit":
-        return f"h(t) ≤ t on every deadline < {bound}; QPA ended at h({tr.t}) = {tr.h} ≤ d_min; {tr.steps} steps"
-    return f"h(t) ≤ t on every deadline < {bound} (last checked t = {tr.t}); {tr.steps} steps"
+        return f"h(t) ≤ t on every deadline < {bound}; QPA ended at h({show(tr.t)}) = {show(tr.h)} ≤ d_min; {tr.steps} steps"
+    return f"h(t) ≤ t on every deadline < {bound} (last checked t = {show(tr.t)}); {tr.steps} steps"
 
 
-def _explain(name: str, trace: Callable[..., DemandTrace], ts: TaskSet, m: int, budget: int) -> Result:
+def _explain(name: str, trace: Callable[..., DemandTrace], ts: TaskSet, m: int, budget: int, work_budget: int | None) -> Result:
     _check_uni(m)
-    tr = trace(ts.rows(), budget)
+    tr = trace(ts.rows(), budget, Work(work_budget))
     evidence = {
         "utilization": tr.utilization,
         "La": tr.La,
@@ -164,6 +164,7 @@ def _explain(name: str, trace: Callable[..., DemandTrace], ts: TaskSet, m: int, 
         "L": tr.L,
         "steps": tr.steps,
         "budget": budget,
+        "work_budget": work_budget,
         "reason": tr.reason,
     }
     if tr.reason == "violation":
@@ -179,14 +180,14 @@ def _explain(name: str, trace: Callable[..., DemandTrace], ts: TaskSet, m: int, 
     )
 
 
-def explain_qpa(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Result:
+def explain_qpa(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
     """QPA verdict with the bound L used, the steps and, on failure, a t with h(t) > t."""
-    return _explain("uni-qpa", qpa_trace, ts, m, budget)
+    return _explain("uni-qpa", qpa_trace, ts, m, budget, work_budget)
 
 
-def explain_pda(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Result:
+def explain_pda(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
     """Processor-demand verdict with L and, on failure, the first t with h(t) > t."""
-    return _explain("uni-pda", pda_trace, ts, m, budget)
+    return _explain("uni-pda", pda_trace, ts, m, budget, work_budget)
 
 
 ANALYSES = (
