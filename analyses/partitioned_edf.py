@@ -29,7 +29,13 @@ admission
     ``qpa``: U ≤ 1, then density ≤ 1 or the dbf* test accepts at once (both sufficient, so the
     outcome is that of the exact test), h(D_j) > D_j at some relative deadline refuses at once (a
     real miss), else exact QPA (Zhang & Burns, IEEE TC 58(9), 2009) with a work budget per
-    admission.
+    admission of ``budget`` QPA steps, and a budget for the whole packing of ``packing_budget``
+    demand terms (default :data:`PACKING_BUDGET`): a QPA step on a processor of k tasks
+    evaluates h(t), k terms, and an admission gets min(budget, ⌊left / k⌋) steps, ``left``
+    being what the earlier admissions of the set left. Near U = 1 QPA may need millions of
+    steps; at k in the thousands one admission took seconds, and first fit repeats it for every
+    later task, so without the packing budget a set of 5,000 tasks took minutes. Both budgets
+    are counted identically by the kernel and the reference.
 
 Every admission test is a sufficient (density, dbf*) or exact (QPA) uniprocessor EDF test, so
 an assignment that places every task proves the set schedulable under partitioned EDF: the
@@ -39,6 +45,12 @@ then fails to pack, the verdict is "unknown" rather than False.
 At most n processors can ever be used and they are always a prefix P0, P1, … (an empty
 processor is never preferred to a lower-index empty one), so the kernel works on min(m, n)
 processors; the verdicts are those of all m.
+
+Layers: :func:`pack` is the exact reference (Fractions), with a Python work budget
+(:mod:`rtsched.budget`) that makes it answer "unknown" on large sets; ``_pack_one`` is the
+kernel, whose verdicts and assignments equal :func:`pack`'s (property-tested). :func:`explain_family`
+takes the packing from the kernel, so it decides sets of thousands of tasks in seconds, and
+computes the evidence of each processor exactly within the work budget.
 """
 
 from __future__ import annotations
@@ -60,11 +72,12 @@ from rtsched.analyses._edf_demand import (
     dbf_star_check,
     frac_sum_sign,
     frac_vs_int,
-    qpa_one,
+    qpa_one_steps,
     qpa_trace,
     utilization_vs_one,
 )
 from rtsched.analyses.uniprocessor_edf import show
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis, Family
@@ -78,6 +91,7 @@ __all__ = [
     "FAMILY_NAMES",
     "FITS",
     "ORDERS",
+    "PACKING_BUDGET",
     "Packing",
     "assignments",
     "build",
@@ -123,41 +137,72 @@ def task_order(rows: Rows, order: str) -> list[int]:
     raise ValueError(f"unknown order {order!r}")
 
 
-def _utilization(rows: Rows) -> Fraction:
-    return sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
+def _utilization(rows: Rows, work: Work | None = None) -> Fraction:
+    if work is not None:
+        work.spend(len(rows))
+    total = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
+    if work is not None:
+        work.spend_size(len(rows), total)
+    return total
 
 
-def _density(rows: Rows) -> Fraction:
-    return sum((Fraction(c, min(d, p)) for c, d, p in rows), Fraction(0))
+def _density(rows: Rows, work: Work | None = None) -> Fraction:
+    if work is not None:
+        work.spend(len(rows))
+    total = sum((Fraction(c, min(d, p)) for c, d, p in rows), Fraction(0))
+    if work is not None:
+        work.spend_size(len(rows), total)
+    return total
 
 
-def admit(rows: Rows, admission: str, budget: int = DEFAULT_BUDGET) -> tuple[Verdict, str]:
-    """May one EDF processor hold ``rows`` (its tasks plus the candidate)? (verdict, why not)."""
-    U = _utilization(rows)
+#: Default budget of a whole packing: QPA demand terms (steps × tasks on the processor) summed
+#: over all admissions of one set; about a second of kernel time.
+PACKING_BUDGET = 10**9
+
+
+def qpa_allowance_py(budget: int, left: int, k: int) -> int:
+    """QPA steps for an admission on a processor of k tasks (as the kernel's ``qpa_allowance``)."""
+    return min(budget, left // k) if left > 0 else 0
+
+
+def admit(
+    rows: Rows, admission: str, budget: int = DEFAULT_BUDGET, work: Work | None = None
+) -> tuple[Verdict, str, int]:
+    """May one EDF processor hold ``rows`` (its tasks plus the candidate)? (verdict, why not, steps).
+
+    ``budget`` is the QPA step budget of this admission; ``steps`` the QPA steps it spent.
+    ``work`` (optional) is the Python work budget; it may raise
+    :class:`~rtsched.budget.WorkExhausted`.
+    """
+    U = _utilization(rows, work)
     if admission == "density":
-        lam = _density(rows)
-        return (True, "") if lam <= 1 else (False, f"density would be {show(lam)} > 1")
+        lam = _density(rows, work)
+        return (True, "", 0) if lam <= 1 else (False, f"density would be {show(lam)} > 1", 0)
     if admission == "dbfstar":
-        ok, why, t, value = dbf_star_check(rows)
+        ok, why, t, value = dbf_star_check(rows, work)
         if ok:
-            return True, ""
+            return True, "", 0
         if why == "U":
-            return False, f"U would be {show(value)} > 1"
-        return False, f"dbf*(t={t}) = {show(value)} > {t}"
+            return False, f"U would be {show(value)} > 1", 0
+        return False, f"dbf*(t={t}) = {show(value)} > {t}", 0
     if admission == "qpa":
         if U > 1:
-            return False, f"U would be {show(U)} > 1"
-        if _density(rows) <= 1 or dbf_star_check(rows)[0]:
-            return True, ""  # sufficient pre-checks (density ⇒ dbf* ⇒ exact): no QPA search
+            return False, f"U would be {show(U)} > 1", 0
+        if _density(rows, work) <= 1 or dbf_star_check(rows, work)[0]:
+            return True, "", 0  # sufficient pre-checks (density ⇒ dbf* ⇒ exact): no QPA search
         for _, d, _ in rows:  # necessary pre-check: a miss at a first deadline D_j
+            if work is not None:
+                work.spend(len(rows))
             if dm.demand(rows, d) > d:
-                return False, f"h({d}) = {dm.demand(rows, d)} > {d}"
-        tr = qpa_trace(rows, budget)
+                return False, f"h({d}) = {dm.demand(rows, d)} > {d}", 0
+        tr = qpa_trace(rows, budget, Work(None) if work is None else work)
+        if tr.reason == "work":
+            raise WorkExhausted(f"work budget of {None if work is None else work.limit} terms exhausted")
         if tr.verdict is True:
-            return True, ""
+            return True, "", tr.steps
         if tr.verdict is False:
-            return False, f"h({tr.t}) = {tr.h} > {tr.t} (QPA)"
-        return UNKNOWN_VERDICT, f"QPA work budget of {budget} steps exhausted"
+            return False, f"h({tr.t}) = {tr.h} > {tr.t} (QPA)", tr.steps
+        return UNKNOWN_VERDICT, f"QPA budget of {budget} steps exhausted", tr.steps
     raise ValueError(f"unknown admission {admission!r}")
 
 
@@ -168,7 +213,8 @@ class Packing:
     Attributes
     ----------
     verdict:
-        True (every task placed), False, or "unknown" (failed after a QPA budget ran out).
+        True (every task placed), False, or "unknown" (failed after a QPA budget ran out, or the
+        reference's Python work budget ran out).
     assignment:
         Processor of each task (input order), None for tasks not placed.
     order:
@@ -179,6 +225,10 @@ class Packing:
         For the failed task: ``(processor, why)`` for every processor tried.
     processors:
         Number of processors considered (min(m, n)).
+    work_exhausted:
+        True if the Python work budget ran out (then ``failed_task`` is the task being placed).
+    left:
+        What was left of the packing budget when the last task tried was about to be placed.
     """
 
     verdict: Verdict
@@ -187,16 +237,18 @@ class Packing:
     failed_task: int | None
     refusals: tuple[tuple[int, str], ...]
     processors: int
+    work_exhausted: bool = False
+    left: int = 0
 
 
-def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int) -> list[int]:
+def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int, work: Work | None = None) -> list[int]:
     """Processors in the order the fit rule tries them."""
     k = len(bins)
     if fit == "ff":
         return list(range(k))
     if fit == "nf":
         return list(range(current, k))
-    loads = [_utilization([rows[i] for i in b]) for b in bins]
+    loads = [_utilization([rows[i] for i in b], work) for b in bins]
     if fit == "bf":
         return sorted(range(k), key=lambda b: (-loads[b], b))
     if fit == "wf":
@@ -204,31 +256,56 @@ def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int) -> li
     raise ValueError(f"unknown fit {fit!r}")
 
 
-def pack(rows: Rows, m: int, fit: str, order: str, admission: str, budget: int = DEFAULT_BUDGET) -> Packing:
-    """Run the heuristic on ``[(C, D, T), ...]`` with exact arithmetic (the reference)."""
+def pack(
+    rows: Rows,
+    m: int,
+    fit: str,
+    order: str,
+    admission: str,
+    budget: int = DEFAULT_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    packing_budget: int = PACKING_BUDGET,
+) -> Packing:
+    """Run the heuristic on ``[(C, D, T), ...]`` with exact arithmetic (the reference).
+
+    ``budget`` and ``packing_budget``: QPA steps per admission and demand terms per packing
+    (module docstring). ``work_budget``: the Python work of the whole run
+    (:mod:`rtsched.budget`); past it the verdict is "unknown".
+    """
     rows = [(int(c), int(d), int(p)) for c, d, p in rows]
     n = len(rows)
     k = min(m, n)
     bins: list[list[int]] = [[] for _ in range(k)]
     assignment: list[int | None] = [None] * n
-    seq = task_order(rows, order)
+    work = Work(work_budget)
+    seq: list[int] = []
     current = 0
     unknown = False
-    for i in seq:
-        refusals = []
-        for b in _preference(fit, bins, rows, current):
-            verdict, why = admit([rows[j] for j in bins[b]] + [rows[i]], admission, budget)
-            if verdict is True:
-                bins[b].append(i)
-                assignment[i] = b
-                current = b
-                break
-            unknown |= verdict == UNKNOWN_VERDICT
-            refusals.append((b, why))
-        else:
-            verdict = UNKNOWN_VERDICT if unknown else False
-            return Packing(verdict, tuple(assignment), tuple(seq), i, tuple(refusals), k)
-    return Packing(True, tuple(assignment), tuple(seq), None, (), k)
+    i = None
+    left = packing_budget
+    try:
+        work.spend(n)
+        seq = task_order(rows, order)
+        for i in seq:
+            refusals = []
+            left_before = left
+            for b in _preference(fit, bins, rows, current, work):
+                on_b = [rows[j] for j in bins[b]] + [rows[i]]
+                verdict, why, steps = admit(on_b, admission, qpa_allowance_py(budget, left, len(on_b)), work)
+                left -= steps * len(on_b)
+                if verdict is True:
+                    bins[b].append(i)
+                    assignment[i] = b
+                    current = b
+                    break
+                unknown |= verdict == UNKNOWN_VERDICT
+                refusals.append((b, why))
+            else:
+                verdict = UNKNOWN_VERDICT if unknown else False
+                return Packing(verdict, tuple(assignment), tuple(seq), i, tuple(refusals), k, left=left_before)
+    except WorkExhausted:
+        return Packing(UNKNOWN_VERDICT, tuple(assignment), tuple(seq), i, (), k, work_exhausted=True, left=left)
+    return Packing(True, tuple(assignment), tuple(seq), None, (), k, left=left_before if n else left)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,7 +328,7 @@ def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _load_cmp(C, T, members, cnt, loads, a, b, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
+def _load_cmp(C, T, first, nxt, cnt, loads, a, b, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
     """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
     diff = loads[a] - loads[b]
     n_terms = cnt[a] + cnt[b]
@@ -261,76 +338,149 @@ def _load_cmp(C, T, members, cnt, loads, a, b, sN, sDen, sSgn):  # noqa: ANN001,
     if diff < -margin:
         return -1
     k = 0
-    for j in range(cnt[a]):
-        sN[k] = C[members[a, j]]
-        sDen[k] = T[members[a, j]]
-        sSgn[k] = 1
-        k += 1
-    for j in range(cnt[b]):
-        sN[k] = C[members[b, j]]
-        sDen[k] = T[members[b, j]]
-        sSgn[k] = -1
-        k += 1
+    for proc, sign in ((a, 1), (b, -1)):
+        t = first[proc]
+        while t >= 0:
+            sN[k] = C[t]
+            sDen[k] = T[t]
+            sSgn[k] = sign
+            k += 1
+            t = nxt[t]
     return frac_sum_sign(sN, sDen, sSgn, k, np.int64(0))
 
 
 @njit(cache=True)
-def _dbfstar_ok(sC, sD, sT, k):  # noqa: ANN001, ANN202 - numba
-    """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
+def _dbfstar_point(sC, sD, sT, k, t):  # noqa: ANN001, ANN202 - numba
+    """Exact sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t over the k scratch tasks: ≤ 0 holds, 1 exceeds,
+    2 undecided.
 
     dbf*(τ_j, t) = C_j + C_j(t − D_j)/T_j for t ≥ D_j; each term is split into an integer part
     and a remainder r/T_j, and the sum of remainders is compared exactly with the slack.
     """
-    for point in range(k):
-        t = sD[point]
-        S = np.int64(0)
-        frac = 0.0
-        nonzero = False
-        for j in range(k):
-            if sD[j] <= t:
-                q, r = _floordiv(t - sD[j], sT[j])
-                qq, rr = _floordiv(sC[j] * r, sT[j])
-                S += sC[j] + sC[j] * q + qq
-                if rr != 0:
-                    nonzero = True
-                    frac += rr / sT[j]
-        s = frac_vs_int(frac, nonzero, k, t - S)  # sign(F − (t − S)); need F ≤ t − S
-        if s == 2:
-            return 2
-        if s > 0:
-            return 0
-    return 1
+    S = np.int64(0)
+    frac = 0.0
+    nonzero = False
+    for j in range(k):
+        if sD[j] <= t:
+            q, r = _floordiv(t - sD[j], sT[j])
+            qq, rr = _floordiv(sC[j] * r, sT[j])
+            S += sC[j] + sC[j] * q + qq
+            if rr != 0:
+                nonzero = True
+                frac += rr / sT[j]
+    return frac_vs_int(frac, nonzero, k, t - S)  # sign(F − (t − S)); need F ≤ t − S
 
 
 @njit(cache=True)
-def _admit(sC, sD, sT, sDen, k, admission, budget):  # noqa: ANN001, ANN202 - numba
-    """Admission of the k tasks in the scratch arrays: ACCEPT, REJECT, UNKNOWN or UNDECIDED."""
+def _dbfstar_sums(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN202 - numba
+    """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[by_deadline[p]] (tasks sorted by D).
+
+    With prefix sums over the deadline order, Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with
+    a_j = C_j(T_j − D_j)/T_j, so all k points cost O(k). ``value[p]`` is the float sum and
+    ``size[p]`` = Σ|a_j| + t·ΣU_j + t: the error is below 4(k + 4)·EPS·size[p] (each term has
+    relative error ≤ 2·EPS, a sum of k terms adds ≤ k·EPS of the sum of magnitudes, then the
+    product and the addition).
+    """
+    A = 0.0
+    absA = 0.0
+    B = 0.0
+    p = 0
+    while p < k:
+        t = sD[by_deadline[p]]
+        q = p
+        while q < k and sD[by_deadline[q]] == t:
+            j = by_deadline[q]
+            a = (sC[j] * (sT[j] - sD[j])) / sT[j]
+            A += a
+            absA += abs(a)
+            B += sC[j] / sT[j]
+            q += 1
+        for r in range(p, q):
+            value[r] = A + t * B
+            size[r] = absA + t * B + t
+        p = q
+
+
+@njit(cache=True)
+def _dbfstar_ok(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN202 - numba
+    """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
+
+    The float sums of :func:`_dbfstar_sums` decide every point outside their error margin; the
+    points inside it are decided exactly by :func:`_dbfstar_point`.
+    """
+    undecided = False
+    for p in range(k):
+        t = sD[by_deadline[p]]
+        if p > 0 and sD[by_deadline[p - 1]] == t:
+            continue
+        margin = 4.0 * (k + 4) * EPS * size[p]
+        if value[p] > t + margin:
+            return 0
+        if value[p] >= t - margin:
+            s = _dbfstar_point(sC, sD, sT, k, t)
+            if s == 2:
+                undecided = True
+            elif s > 0:
+                return 0
+    return 2 if undecided else 1
+
+
+@njit(cache=True)
+def _deadline_miss(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN202 - numba
+    """True if h(D_j) > D_j for some task j (a real deadline miss of the synchronous release).
+
+    h(t) ≤ Σ dbf*(τ_j, t), so a point where the float dbf* sum is surely below t cannot miss and
+    is skipped; the others are evaluated exactly.
+    """
+    for p in range(k):
+        t = sD[by_deadline[p]]
+        if p > 0 and sD[by_deadline[p - 1]] == t:
+            continue
+        if value[p] < t - 4.0 * (k + 4) * EPS * size[p]:
+            continue
+        if _h(sC, sD, sT, k, t) > t:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _admit(sC, sD, sT, sDen, k, admission, steps, value, size):  # noqa: ANN001, ANN202 - numba
+    """Admission of the k tasks in the scratch arrays: (code, QPA steps spent).
+
+    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``steps`` is the QPA step budget.
+    """
+    none = np.int64(0)
     if admission == 0:  # density
         s = utilization_vs_one(sC[:k], sDen[:k], k)
         if s == 2:
-            return UNDECIDED
-        return ACCEPT if s <= 0 else REJECT
+            return UNDECIDED, none
+        return (ACCEPT if s <= 0 else REJECT), none
     s = utilization_vs_one(sC[:k], sT[:k], k)
     if s == 2:
-        return UNDECIDED
+        return UNDECIDED, none
     if s > 0:
-        return REJECT
-    ok = _dbfstar_ok(sC, sD, sT, k)  # dbf* (also the cheap sufficient pre-check of QPA)
+        return REJECT, none
+    by_deadline = np.argsort(sD[:k])
+    _dbfstar_sums(sC, sD, sT, k, by_deadline, value, size)
+    ok = _dbfstar_ok(sC, sD, sT, k, by_deadline, value, size)  # dbf* (also QPA's cheap pre-check)
     if ok == 2:
-        return UNDECIDED
+        return UNDECIDED, none
     if ok == 1:
-        return ACCEPT
+        return ACCEPT, none
     if admission == 1:
-        return REJECT
-    for j in range(k):  # a miss at some D_j (h(D_j) > D_j) refuses at once, as QPA would
-        if _h(sC, sD, sT, k, sD[j]) > sD[j]:
-            return REJECT
-    return qpa_one(sC[:k], sD[:k], sT[:k], budget)  # exact; rejects U > 1, accepts density ≤ 1
+        return REJECT, none
+    if _deadline_miss(sC, sD, sT, k, by_deadline, value, size):  # refuses at once, as QPA would
+        return REJECT, none
+    return qpa_one_steps(sC[:k], sD[:k], sT[:k], steps)  # exact; rejects U > 1, accepts density ≤ 1
 
 
 @njit(cache=True)
-def _pack_one(C, D, T, m, fit, order, admission, budget, assign):  # noqa: ANN001, ANN202 - numba
-    """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code."""
+def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign, left_out):  # noqa: ANN001, ANN202, C901 - numba
+    """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code.
+
+    ``left_out[0]`` receives what is left of ``packing_budget`` when the last task tried was
+    about to be placed (so that an explanation can replay that task's admissions).
+    """
     n = C.shape[0]
     k_bins = m if m < n else n
     seq = np.arange(n)
@@ -342,50 +492,40 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, assign):  # noqa: ANN00
                 seq[j + 1] = seq[j]
                 j -= 1
             seq[j + 1] = x
-    members = np.empty((k_bins, n), dtype=np.int64)
+    # Each processor's tasks as a linked list in placement order (an n × m table would not fit
+    # in memory for large n and m).
+    first = np.full(k_bins, -1, dtype=np.int64)
+    last = np.full(k_bins, -1, dtype=np.int64)
+    nxt = np.full(n, -1, dtype=np.int64)
     cnt = np.zeros(k_bins, dtype=np.int64)
     loads = np.zeros(k_bins)
     dens = np.zeros(k_bins)
-    pref = np.empty(k_bins, dtype=np.int64)
+    # bf/wf: the processors sorted by (load, index) (bf: load decreasing), kept sorted as loads
+    # grow (only the receiving processor moves), so each placement costs O(moves), not a sort.
+    pref = np.arange(k_bins)
+    where = np.arange(k_bins)
     sC = np.empty(2 * n, dtype=np.int64)
     sD = np.empty(2 * n, dtype=np.int64)
     sT = np.empty(2 * n, dtype=np.int64)
     sDen = np.empty(2 * n, dtype=np.int64)
+    value = np.empty(n)
+    size = np.empty(n)
     for i in range(n):
         assign[i] = -1
     current = 0
     unknown = False
+    left = packing_budget
     for pos in range(n):
         i = seq[pos]
-        # Processors in the order the fit rule tries them.
-        n_pref = 0
-        if fit == 0:
-            for b in range(k_bins):
-                pref[n_pref] = b
-                n_pref += 1
-        elif fit == 3:
-            for b in range(current, k_bins):
-                pref[n_pref] = b
-                n_pref += 1
-        else:
-            for b in range(k_bins):  # insertion sort: bf by load decreasing, wf increasing
-                j = n_pref - 1
-                while j >= 0:
-                    c = _load_cmp(C, T, members, cnt, loads, b, pref[j], sC, sT, sDen)
-                    if c == 2:
-                        return UNDECIDED
-                    if (fit == 1 and c > 0) or (fit == 2 and c < 0):
-                        pref[j + 1] = pref[j]
-                        j -= 1
-                    else:
-                        break
-                pref[j + 1] = b
-                n_pref += 1
+        left_out[0] = left
+        # Processors in the order the fit rule tries them: pref[skip:] (ff: all, in index order;
+        # nf: from the current one on; bf/wf: by load).
+        skip = current if fit == 3 else 0
         placed = False
         u_i = C[i] / T[i]
         den_i = D[i] if D[i] < T[i] else T[i]
         lam_i = C[i] / den_i
-        for q in range(n_pref):
+        for q in range(skip, k_bins):
             b = pref[q]
             k = cnt[b]
             # Fast float decisions outside a proven margin (the bin sums are fresh sums of at most
@@ -401,23 +541,32 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, assign):  # noqa: ANN00
             else:
                 code = np.int8(-3)
             if code == -3:
-                code = _gather_admit(C, D, T, members, b, k, i, sC, sD, sT, sDen, admission, budget)
+                steps = qpa_allowance(budget, left, k + 1)
+                code, spent = _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, steps, value, size)
+                left -= spent * (k + 1)
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
-                members[b, k] = i
+                if k == 0:
+                    first[b] = i
+                else:
+                    nxt[last[b]] = i
+                last[b] = i
                 cnt[b] = k + 1
                 load = 0.0
                 lam = 0.0
-                for j in range(k + 1):
-                    t = members[b, j]
+                t = first[b]
+                while t >= 0:
                     load += C[t] / T[t]
                     lam += C[t] / (D[t] if D[t] < T[t] else T[t])
+                    t = nxt[t]
                 loads[b] = load
                 dens[b] = lam
                 assign[i] = b
                 current = b
                 placed = True
+                if (fit == 1 or fit == 2) and _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sC, sT, sDen):
+                    return UNDECIDED
                 break
             if code == UNKNOWN:
                 unknown = True
@@ -427,53 +576,107 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, assign):  # noqa: ANN00
 
 
 @njit(cache=True)
-def _gather_admit(C, D, T, members, b, k, i, sC, sD, sT, sDen, admission, budget):  # noqa: ANN001, ANN202 - numba
+def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
+    """Move processor b, whose load just grew, to its place in ``pref`` (sorted by (load, index),
+    bf: load decreasing); True if an exact comparison overflowed (UNDECIDED)."""
+    p = where[b]
+    if fit == 2:  # worst fit: increasing load, so b moves right
+        while p + 1 < pref.shape[0]:
+            o = pref[p + 1]
+            c = _load_cmp(C, T, first, nxt, cnt, loads, o, b, sN, sDen, sSgn)
+            if c == 2:
+                return True
+            if c < 0 or (c == 0 and o < b):
+                pref[p] = o
+                where[o] = p
+                p += 1
+            else:
+                break
+    else:  # best fit: decreasing load, so b moves left
+        while p > 0:
+            o = pref[p - 1]
+            c = _load_cmp(C, T, first, nxt, cnt, loads, o, b, sN, sDen, sSgn)
+            if c == 2:
+                return True
+            if c < 0 or (c == 0 and o > b):
+                pref[p] = o
+                where[o] = p
+                p -= 1
+            else:
+                break
+    pref[p] = b
+    where[b] = p
+    return False
+
+
+@njit(cache=True)
+def _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, steps, value, size):  # noqa: ANN001, ANN202 - numba
     """Copy processor b's k tasks plus task i into the scratch arrays and run the admission test."""
-    for j in range(k):
-        t = members[b, j]
+    t = first[b]
+    j = 0
+    while t >= 0:
         sC[j] = C[t]
         sD[j] = D[t]
         sT[j] = T[t]
         sDen[j] = D[t] if D[t] < T[t] else T[t]
+        t = nxt[t]
+        j += 1
     sC[k] = C[i]
     sD[k] = D[i]
     sT[k] = T[i]
     sDen[k] = D[i] if D[i] < T[i] else T[i]
-    return _admit(sC, sD, sT, sDen, k + 1, admission, budget)
+    return _admit(sC, sD, sT, sDen, k + 1, admission, steps, value, size)
+
+
+@njit(cache=True)
+def qpa_allowance(budget, left, k):  # noqa: ANN001, ANN201 - numba
+    """QPA steps for an admission on a processor of k tasks: min(budget, ⌊left / k⌋), where
+    ``left`` is what remains of the packing budget (each step evaluates k demand terms)."""
+    share = left // k if left > 0 else 0
+    return budget if share >= budget else share
 
 
 @njit(parallel=True, cache=True)
-def _pack_kernel(C, D, T, offsets, m, fit, order, admission, budget, out, assign):  # noqa: ANN001, ANN202 - numba
+def _pack_kernel(C, D, T, offsets, m, fit, order, admission, budget, packing_budget, out, assign, left):  # noqa: ANN001, ANN202 - numba
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _pack_one(C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, budget, assign[lo:hi])
+        out[s] = _pack_one(
+            C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, budget, packing_budget, assign[lo:hi], left[s : s + 1]
+        )
 
 
-def _run(batch: TaskSetBatch, m: int, fit: str, order: str, admission: str, budget: int) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+def _run(
+    batch: TaskSetBatch, m: int, fit: str, order: str, admission: str, budget: int, packing_budget: int = PACKING_BUDGET
+) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.int64]]:
+    """Verdict codes, assignments and, per set, the packing budget left when its last task was tried."""
     m = check_processors(m)
     out = np.empty(batch.n_sets, dtype=np.int8)
     assign = np.empty(batch.C.shape[0], dtype=np.int64)
+    left = np.zeros(batch.n_sets, dtype=np.int64)
     if batch.n_sets:
         _pack_kernel(
             batch.C, batch.D, batch.T, batch.offsets, np.int64(m),
             np.int64(FITS.index(fit)), np.int64(ORDERS.index(order)), np.int64(ADMISSIONS.index(admission)),
-            np.int64(budget), out, assign,
+            np.int64(budget), np.int64(packing_budget), out, assign, left,
         )  # fmt: skip
     for s in np.flatnonzero(out == UNDECIDED):  # int64 overflow or float margin: exact reference
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
-        res = pack(batch[int(s)].rows(), m, fit, order, admission, budget)
+        res = pack(batch[int(s)].rows(), m, fit, order, admission, budget, packing_budget=packing_budget)
         out[s] = -1 if res.verdict == UNKNOWN_VERDICT else int(bool(res.verdict))
         assign[lo:hi] = [-1 if a is None else a for a in res.assignment]
-    return out, assign
+        left[s] = res.left
+    return out, assign, left
 
 
-def assignments(batch: TaskSetBatch, m: int, name: str, budget: int = DEFAULT_BUDGET) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+def assignments(
+    batch: TaskSetBatch, m: int, name: str, budget: int = DEFAULT_BUDGET, packing_budget: int = PACKING_BUDGET
+) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     """Verdict codes and the processor of every task (flat, −1 if unplaced) from the kernel.
 
     On a rejected set the assignment is the partial one at the moment of failure.
     """
     fit, order, admission = _parse(name)
-    return _run(batch, m, fit, order, admission, budget)
+    return _run(batch, m, fit, order, admission, budget, packing_budget)[:2]
 
 
 def _parse(name: str) -> tuple[str, str, str]:
@@ -489,85 +692,150 @@ def _parse(name: str) -> tuple[str, str, str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _processor_witness(rows: Rows, admission: str, budget: int) -> str:
-    """The evidence that one processor's final task set passes its admission test."""
+def _processor_witness(rows: Rows, admission: str, budget: int, work: Work | None = None) -> str:
+    """The evidence that one processor's final task set passes its admission test.
+
+    With ``work``, past the budget the witness says so instead (the kernel's acceptance stands).
+    """
     if not rows:
         return "empty"
     U = _utilization(rows)
-    lam = _density(rows)
-    if admission == "density":
-        return f"U = {show(U)}, density = {show(lam)} ≤ 1"
-    if admission == "dbfstar":
-        slack = min(
-            (t - sum((Fraction(c, p) * (t - d) + c for c, d, p in rows if d <= t), Fraction(0)), t)
-            for t in {d for _, d, _ in rows}
-        )
-        value = slack[1] - slack[0]
-        return f"U = {show(U)} ≤ 1, Σdbf* ≤ t at every deadline (tightest: dbf*(t={slack[1]}) = {show(value)} ≤ {slack[1]})"
-    if lam <= 1:
-        return f"U = {show(U)}, density = {show(lam)} ≤ 1 (QPA not needed)"
-    if dbf_star_check(rows)[0]:
-        return f"U = {show(U)}, Σdbf*(t) ≤ t at every deadline (QPA not needed)"
-    tr = qpa_trace(rows, budget)
-    return f"U = {show(U)}, QPA: h(t) ≤ t below L = {show(tr.L)} ({tr.steps} steps)"
+    try:
+        lam = _density(rows, work)
+        if admission == "density":
+            return f"U = {show(U)}, density = {show(lam)} ≤ 1"
+        if admission == "dbfstar":
+            points = sorted({d for _, d, _ in rows})
+            if work is not None:
+                work.spend(len(rows) * len(points))
+            slack = min(
+                (t - sum((Fraction(c, p) * (t - d) + c for c, d, p in rows if d <= t), Fraction(0)), t) for t in points
+            )
+            value = slack[1] - slack[0]
+            return (
+                f"U = {show(U)} ≤ 1, Σdbf* ≤ t at every deadline "
+                f"(tightest: dbf*(t={slack[1]}) = {show(value)} ≤ {slack[1]})"
+            )
+        if lam <= 1:
+            return f"U = {show(U)}, density = {show(lam)} ≤ 1 (QPA not needed)"
+        if dbf_star_check(rows, work)[0]:
+            return f"U = {show(U)}, Σdbf*(t) ≤ t at every deadline (QPA not needed)"
+        tr = qpa_trace(rows, budget, Work(None) if work is None else work)
+        if tr.reason != "work":
+            return f"U = {show(U)}, QPA: h(t) ≤ t below L = {show(tr.L)} ({tr.steps} steps)"
+    except WorkExhausted:
+        pass
+    return f"U = {show(U)}, accepted by the exact kernel (witness beyond the reference work budget)"
 
 
-def explain_family(name: str, fit: str, order: str, admission: str, ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
-    """The packing with evidence: each task's processor, each processor's load and witness."""
+def explain_family(
+    name: str,
+    fit: str,
+    order: str,
+    admission: str,
+    ts: TaskSet,
+    m: int,
+    budget: int = DEFAULT_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    packing_budget: int = PACKING_BUDGET,
+) -> Result:
+    """The packing with evidence: each task's processor, each processor's load and witness.
+
+    The packing (verdict and assignment) comes from the kernel, whose verdicts and assignments
+    equal :func:`pack`'s on every input, so sets of thousands of tasks are decided in seconds.
+    The refusals of a task that could not be placed and the witness of each processor are
+    computed exactly in Python, within ``work_budget`` (:mod:`rtsched.budget`) shared by all of
+    them; evidence past it says so.
+    """
     m = check_processors(m)
     rows = ts.rows()
-    res = pack(rows, m, fit, order, admission, budget)
-    bins: list[list[int]] = [[] for _ in range(res.processors)]
-    for i, b in enumerate(res.assignment):
-        if b is not None:
-            bins[b].append(i)
+    n = ts.n
+    codes, assign, left_at = _run(TaskSetBatch.from_tasksets([ts]), m, fit, order, admission, budget, packing_budget)
+    verdict: Verdict = UNKNOWN_VERDICT if codes[0] == UNKNOWN else bool(codes[0] == ACCEPT)
+    assignment = tuple(None if a < 0 else int(a) for a in assign.tolist())
+    seq = task_order(rows, order)
+    processors = min(m, n)
+    work = Work(work_budget)
+    bins: list[list[int]] = [[] for _ in range(processors)]
+    failed_task = None
+    current = 0
+    for i in seq:  # the placements, in order, up to the first task not placed
+        b = assignment[i]
+        if b is None:
+            failed_task = i
+            break
+        bins[b].append(i)
+        current = b
+    refusals: list[tuple[int, str]] = []
+    if failed_task is not None:  # replay its admissions, with the packing budget it had
+        left = int(left_at[0])
+        try:
+            for b in _preference(fit, bins, rows, current, work):
+                on_b = [rows[j] for j in bins[b]] + [rows[failed_task]]
+                _, why, steps = admit(on_b, admission, qpa_allowance_py(budget, left, len(on_b)), work)
+                left -= steps * len(on_b)
+                refusals.append((b, why))
+        except WorkExhausted:
+            refusals.append((-1, "further refusals are beyond the reference work budget"))
     used = sum(1 for b in bins if b)
+    witness = {b: _processor_witness([rows[i] for i in bins[b]], admission, budget, work) for b in range(processors) if bins[b]}
     evidence: dict[str, object] = {
-        "assignment": tuple(res.assignment),
-        "order": res.order,
+        "assignment": assignment,
+        "order": tuple(seq),
         "processors": tuple(
             {
                 "processor": f"P{b}",
                 "tasks": tuple(bins[b]),
                 "utilization": _utilization([rows[i] for i in bins[b]]),
-                "witness": _processor_witness([rows[i] for i in bins[b]], admission, budget),
+                "witness": witness[b],
             }
-            for b in range(res.processors)
+            for b in range(processors)
             if bins[b]
         ),
         "budget": budget,
+        "packing_budget": packing_budget,
+        "work_budget": work_budget,
     }
-    for b in range(res.processors):  # one printable line per used processor
+    for b in range(processors):  # one printable line per used processor
         if bins[b]:
-            tasks = ", ".join(f"τ{i}" for i in bins[b])
-            evidence[f"P{b}"] = f"{tasks}: {_processor_witness([rows[i] for i in bins[b]], admission, budget)}"
-    if res.failed_task is None:
-        summary = f"all {ts.n} tasks placed on {used} of {m} processors ({fit}, {order} order, {admission} admission)"
+            evidence[f"P{b}"] = f"{_task_list(bins[b])}: {witness[b]}"
+
+    def refusal(b: int, text: str) -> str:
+        return f"({text})" if b < 0 else f"P{b}: {text}"
+
+    if failed_task is None:
+        summary = f"all {n} tasks placed on {used} of {m} processors ({fit}, {order} order, {admission} admission)"
     else:
-        why = "; ".join(f"P{b}: {text}" for b, text in res.refusals)
-        rest = f"; P{res.processors}..P{m - 1} are empty like P{res.processors - 1}" if m > res.processors else ""
-        summary = f"{ts.label(res.failed_task)} could not be placed: {why}{rest}"
-        evidence["failed_task"] = res.failed_task
-        evidence["refusals"] = tuple(f"P{b}: {text}" for b, text in res.refusals)
-        if res.verdict == UNKNOWN_VERDICT:
-            summary = "unknown (a QPA work budget ran out): " + summary
+        why = "; ".join(refusal(b, text) for b, text in refusals)
+        rest = f"; P{processors}..P{m - 1} are empty like P{processors - 1}" if m > processors else ""
+        summary = f"{ts.label(failed_task)} could not be placed: {why}{rest}"
+        evidence["failed_task"] = failed_task
+        evidence["refusals"] = tuple(refusal(b, text) for b, text in refusals)
+        if verdict == UNKNOWN_VERDICT:
+            summary = "unknown (a QPA budget ran out): " + summary
     per_task = [
         {
             "task": i,
-            "processor": "-" if res.assignment[i] is None else f"P{res.assignment[i]}",
+            "processor": "-" if assignment[i] is None else f"P{assignment[i]}",
             "utilization": Fraction(c, p),
             "density": Fraction(c, min(d, p)),
         }
         for i, (c, d, p) in enumerate(rows)
     ]
-    return Result(analysis=name, verdict=res.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=per_task)
+    return Result(analysis=name, verdict=verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=per_task)
+
+
+def _task_list(tasks: list[int], limit: int = 50) -> str:
+    """``τ0, τ3, …`` for at most ``limit`` tasks, then how many there are."""
+    shown = ", ".join(f"τ{i}" for i in tasks[:limit])
+    return shown if len(tasks) <= limit else f"{shown}, … ({len(tasks)} tasks)"
 
 
 def build(name: str, fit: str, order: str, admission: str, featured: bool, title: str | None = None) -> Analysis:
     """The registry entry of one family member under ``name``."""
 
-    def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
-        return pack(ts.rows(), check_processors(m), fit, order, admission, budget).verdict
+    def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+        return pack(ts.rows(), check_processors(m), fit, order, admission, budget, work_budget).verdict
 
     def status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
         return _run(batch, m, fit, order, admission, budget)[0]
@@ -575,8 +843,8 @@ def build(name: str, fit: str, order: str, admission: str, featured: bool, title
     def batch_fn(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
         return status(batch, m) == ACCEPT
 
-    def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Result:
-        return explain_family(name, fit, order, admission, ts, m, budget)
+    def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
+        return explain_family(name, fit, order, admission, ts, m, budget, work_budget)
 
     if admission == "dbfstar":
         citation = CITATION_BF + "; " + CITATION_PACKING
