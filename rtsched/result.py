@@ -8,6 +8,7 @@ analyses for one task set, prints as a table and renders as HTML in a notebook.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
@@ -90,9 +91,17 @@ def _printable(value: int | Fraction, max_digits: int) -> bool:
     """True if numerator and denominator each have at most ``max_digits`` digits (0: any)."""
     if max_digits <= 0:
         return True
-    x = Fraction(value)
-    bound = 10**max_digits
-    return abs(x.numerator) < bound and x.denominator < bound
+    num, den = (abs(value.numerator), value.denominator) if isinstance(value, Fraction) else (abs(int(value)), 1)
+    surely = int(max_digits * 3.321928094887362)  # 2**surely ≤ 10**max_digits
+    if num.bit_length() <= surely and den.bit_length() <= surely:
+        return True
+    bound = _power_of_ten(max_digits)
+    return num < bound and den < bound
+
+
+@functools.lru_cache(maxsize=8)
+def _power_of_ten(digits: int) -> int:
+    return 10**digits
 
 
 def scientific(value: int | Fraction, significant: int = 17) -> str:
@@ -140,17 +149,17 @@ def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SH
     if x.denominator == 1:
         return f"≈{scientific(x, 5)} ({digit_count(x.numerator)}-digit integer)"
     size = f"{digit_count(x.numerator)}-digit numerator, {digit_count(x.denominator)}-digit denominator"
-    return f"≈{_approx(x, '.10g')} (exact: {size})"  # 10 digits: such sums are often within 1e-5 of 1
+    return f"≈{_approx(x, '.10g', 10)} (exact: {size})"  # 10 digits: such sums are often within 1e-5 of 1
 
 
-def _approx(x: Fraction, spec: str) -> str:
-    """``format(float(x), spec)``, or scientific notation when x is outside the float range."""
+def _approx(x: Fraction, spec: str, significant: int = 5) -> str:
+    """``format(float(x), spec)``, or :func:`scientific` when x is outside the float range."""
     try:
         f = float(x)
     except OverflowError:
-        return scientific(x, 5)
-    if f == 0.0 and x != 0 or math.isinf(f):
-        return scientific(x, 5)
+        return scientific(x, significant)
+    if (f == 0.0 and x != 0) or math.isinf(f):
+        return scientific(x, significant)
     return format(f, spec)
 
 
