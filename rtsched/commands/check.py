@@ -45,8 +45,12 @@ def check_command(
 ) -> int:
     """Check task sets: a verdict per analysis and why.
 
-    Exit status: 0 if every task set is proven schedulable by some analysis, 1 otherwise,
-    2 on bad input.
+    Limits: at most 65,536 tasks per set and 64 MiB per file (refused while reading, with
+    status 2). Each analysis's exact explanation has a work budget: on large sets (above about
+    1,000 tasks for the quadratic tests) it may answer "unknown" rather than run for minutes.
+
+    Exit status: 0 if every task set is proven schedulable by some analysis, 1 otherwise
+    (including "unknown"), 2 on bad input.
     """
     if platform.startswith("gpu"):
         _check_gpu(file, platform, as_json)
