@@ -670,6 +670,7 @@ class _LimitedReader(io.RawIOBase):
         self._stream = stream
         self._source = source
         self._limit = limit
+        self._pending = memoryview(b"")
         self.size = 0
         self.parts: list[bytes] = []
 
@@ -677,15 +678,19 @@ class _LimitedReader(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        data = self._stream.read(min(len(buffer), _CHUNK_BYTES))
-        if isinstance(data, str):  # a text stream without a buffer (e.g. io.StringIO as stdin)
-            data = data.encode("utf-8", "surrogatepass")
-        self.size += len(data)
-        if self.size > self._limit:
-            raise _too_large(self._source, self._limit)
-        self.parts.append(data)
-        buffer[: len(data)] = data
-        return len(data)
+        if not self._pending:
+            data = self._stream.read(min(len(buffer), _CHUNK_BYTES))
+            if isinstance(data, str):  # a text stream without a buffer (e.g. io.StringIO as stdin)
+                data = data.encode("utf-8", "surrogatepass")
+            self.size += len(data)
+            if self.size > self._limit:
+                raise _too_large(self._source, self._limit)
+            self.parts.append(data)
+            self._pending = memoryview(data)
+        n = min(len(buffer), len(self._pending))
+        buffer[:n] = self._pending[:n]
+        self._pending = self._pending[n:]
+        return n
 
     def drain(self) -> None:
         while self.read(_CHUNK_BYTES):
