@@ -1,13 +1,26 @@
-"""Exact global EDF schedulability test by state-space exploration; see papers/baker-cirinei2007.md.
+"""Exact global EDF schedulability test by state-space exploration, under every tie-breaking rule.
+
+See papers/baker-cirinei2007.md (the automaton), papers/bonifaci-msp2010.md (the game),
+papers/geeraerts2013-antichains.md (the pruning) and papers/gedf-ties.md (the tie semantics, an
+rtsched extension).
 
 Baker and Cirinei (OPODIS 2007, "Brute-force determination of multiprocessor schedulability for
 sets of sporadic hard-deadline tasks") decide G-EDF schedulability of a sporadic task system in
 integer time as reachability of a failure state in a finite automaton; Bonifaci and
 Marchetti-Spaccamela (ESA 2010, "Feasibility analysis of sporadic real-time multiprocessor task
-systems", papers/bonifaci-msp2010.md) give the same construction as a game between an adversary
-that releases jobs and the scheduler; Geeraerts, Goossens and Lindström (RTS 49(2), 2013,
-papers/geeraerts2013-antichains.md) prune the search with the *idle tasks simulation* relation
-and antichains.
+systems") give the same construction as a game between an adversary that releases jobs and the
+scheduler; Geeraerts, Goossens and Lindström (RTS 49(2), 2013) prune the search with the *idle
+tasks simulation* relation and antichains.
+
+Two analyses share one kernel; they differ in who breaks ties between equal absolute deadlines:
+
+* ``exact`` (``ties="every"``, rtsched's extension, papers/gedf-ties.md): the adversary also
+  breaks the ties, tick by tick. "Schedulable" means every G-EDF implementation meets every
+  deadline, whatever its tie rule (task index, arrival order, PID, CPU, random, or any
+  history-dependent rule); "not schedulable" comes with a release sequence and the tie choices
+  that make G-EDF miss.
+* ``exact:index`` (``ties="index"``): equal deadlines go to the lowest task index (a
+  deterministic scheduler, the setting of the papers).
 
 The game, tick by tick (time is integer). State per task ``i``: ``rct_i`` (remaining execution
 of its current job, 0 if none) and ``nat_i`` (ticks until the next release is allowed). The
@@ -15,34 +28,42 @@ current job's time to its deadline is ``nat_i − (T_i − D_i)`` (constrained d
 
 1. The adversary releases any subset of the tasks with ``nat_i = 0`` (a release sets
    ``rct_i = C_i``, ``nat_i = T_i``; with D ≤ T such a task has no pending job left).
-2. G-EDF runs for one tick the ``m`` pending jobs with the earliest absolute deadlines; equal
-   deadlines go to the lowest task index (the verdict can depend on the order; papers/simulator.md).
+2. G-EDF runs for one tick ``m`` pending jobs with the earliest absolute deadlines (all of them
+   if at most ``m`` are pending). The choice is ambiguous only when the ``m``-th and the
+   ``(m+1)``-th earliest deadlines are equal: then ``k`` of the ``b`` jobs tied at that boundary
+   deadline run. Under ``index`` the ``k`` lowest indices run; under ``every`` each of the
+   C(b, k) choices is a branch.
 3. ``nat_i ← max(nat_i − 1, 0)``; a pending job whose deadline is reached with work left is a
    *failure*. The kernel stops one step earlier, at a *doomed* job (more work left than ticks
    to its deadline: it misses whatever the adversary and the scheduler do next); the reference
    waits for the deadline itself. Both decide the same reachability question.
 
-The set is G-EDF schedulable iff no failure is reachable from the initial state (all zero).
+The set is schedulable iff no failure is reachable from the initial state (all zero).
 
 Pruning (Geeraerts et al. 2013, idle tasks simulation; definition numbering unverified): a state
 S' *simulates* S if both have the same pending jobs (same ``rct``, and same ``nat`` for every
 task with a pending job) and every idle task may be released at least as early in S' as in S
-(``nat'_i ≤ nat_i``). Any adversary strategy from S can be played from S' with the same effect,
-so a failure reachable from S is reachable from S'; a new state simulated by a stored one is
-dropped, and a stored state not yet expanded that a new state simulates is not expanded.
-States are stored in a hash table keyed by their pending part; exact duplicates are the special
-case of equality. Breadth-first order keeps counterexamples short (shortest in the pruned graph,
-not necessarily in the full one).
+(``nat'_i ≤ nat_i``). Any adversary strategy from S can be played from S' with the same effect:
+the releases allowed from S are allowed from S', and the tie choices offered to the adversary
+depend only on the pending jobs, which are the same; so a failure reachable from S is reachable
+from S' under either tie semantics (papers/gedf-ties.md has the proof). A new state simulated by
+a stored one is dropped, and a stored state not yet expanded that a new state simulates is not
+expanded. States are stored in a hash table keyed by their pending part; exact duplicates are
+the special case of equality. Breadth-first order keeps counterexamples short (shortest in the
+pruned graph, not necessarily in the full one).
 
 Verdict codes: ACCEPT (no failure reachable), REJECT (a failure is reachable, or U > m, a
 necessary condition of any scheduler), UNKNOWN (the state or transition budget ran out — never
-reported as a rejection). Shortcut: n ≤ m is always schedulable (every job has a processor).
+reported as a rejection). Shortcut: n ≤ m is always schedulable (every job has a processor, so
+there is nothing to tie).
 
 Layers: :func:`reference` (pure Python BFS over explicit (rem, time-to-deadline, time-to-release)
-triples, coded independently of the kernel, no pruning), ``_explore`` (Numba kernel, int16/int32
-state rows, open addressing, antichain pruning), :func:`exact_status` / :func:`exact_batch`
+triples that enumerates the legal run sets straight from their definition, coded independently
+of the kernel, no pruning), ``_explore`` (Numba kernel, int16/int32 state rows, open addressing,
+antichain pruning, branching on tied choices only), :func:`exact_status` / :func:`exact_batch`
 (sets explored one after the other: each exploration allocates its budgeted tables, so running
-them in parallel would multiply the memory), :func:`explain` (counterexample release sequence).
+them in parallel would multiply the memory), :func:`explain` (counterexample release sequence
+and tie choices, replayed in the simulator).
 """
 
 from __future__ import annotations
@@ -51,6 +72,7 @@ from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import Literal
 
 import numpy as np
 from numba import njit
@@ -67,12 +89,17 @@ __all__ = [
     "ANALYSES",
     "DEFAULT_MAX_STATES",
     "DEFAULT_MAX_TRANSITIONS",
+    "TIES",
     "Exploration",
     "exact_batch",
+    "exact_index_batch",
+    "exact_index_status",
     "exact_status",
     "explain",
+    "explain_index",
     "explore",
     "reference",
+    "reference_index",
 ]
 
 CITATION = (
@@ -81,6 +108,17 @@ CITATION = (
     "analysis of sporadic real-time multiprocessor task systems', ESA 2010; antichain pruning "
     "(idle tasks simulation) after Geeraerts, Goossens, Lindström, Real-Time Systems 49(2), 2013"
 )
+CITATION_EVERY_TIE = (
+    "rtsched's own extension (papers/gedf-ties.md): the tie-breaking choices of G-EDF made by the "
+    "adversary, on the state-space exploration of " + CITATION
+)
+
+Ties = Literal["every", "index"]
+#: Tie semantics: ``every`` (the adversary breaks ties: every G-EDF implementation) and
+#: ``index`` (equal deadlines to the lowest task index).
+TIES: tuple[str, ...] = ("every", "index")
+#: How each semantics is named in explanations.
+TIE_RULE_TEXT = {"every": "under every tie-breaking rule", "index": "with ties to the lowest task index"}
 
 #: Default budget: states stored (memory) and transitions examined (time).
 DEFAULT_MAX_STATES = 1_000_000
@@ -88,70 +126,86 @@ DEFAULT_MAX_TRANSITIONS = 50_000_000
 _GROW = np.int8(3)
 #: How many stored states with the same pending part a new state is compared with.
 CHAIN_LOOK = 64
-#: Release subsets are bit masks in int64.
+#: Release subsets and tie choices are bit masks in int64.
 MAX_EXPLORED_TASKS = 62
 
 
+def _check_ties(ties: str) -> str:
+    if ties not in TIES:
+        raise InputError(f"unknown tie semantics {ties!r}; choose one of {', '.join(TIES)}", field="ties")
+    return ties
+
+
 # -- reference: plain BFS, no pruning ---------------------------------------------------------
-def reference(ts: TaskSet, m: int, max_states: int = 200_000) -> Verdict:
+def reference(ts: TaskSet, m: int, max_states: int = 200_000, ties: Ties = "every") -> Verdict:
     """Exact verdict by breadth-first search over every reachable state (no pruning).
 
-    A state is a tuple of ``(remaining, to_deadline, to_release)`` per task. ``"unknown"`` if
+    A state is a tuple of ``(remaining, to_deadline, to_release)`` per task. Each tick the
+    scheduler may run any *legal* set of pending jobs: ``min(m, pending)`` of them, none with a
+    later deadline than a pending job left waiting. ``ties="every"`` branches on every legal set;
+    ``ties="index"`` keeps only the first ``m`` in (deadline, index) order. ``"unknown"`` if
     more than ``max_states`` states are reachable.
     """
-    failure, _ = _reference_search(ts, m, max_states)
-    return failure
-
-
-def _reference_search(ts: TaskSet, m: int, max_states: int) -> tuple[Verdict, list[list[int]] | None]:
+    _check_ties(ties)
+    m = check_processors(m)
     C, D, T = (list(map(int, ts.C)), list(map(int, ts.D)), list(map(int, ts.T)))
     n = len(C)
     start = tuple((0, 0, 0) for _ in range(n))
-    parent: dict[tuple, tuple | None] = {start: None}
-    released_by: dict[tuple, tuple[int, ...]] = {start: ()}
-    queue = deque([(start, 0)])
+    seen = {start}
+    queue = deque([start])
     while queue:
-        state, now = queue.popleft()
+        state = queue.popleft()
         free = [i for i in range(n) if state[i][2] == 0]
         for size in range(len(free) + 1):
             for released in combinations(free, size):
                 jobs = [list(x) for x in state]
                 for i in released:
                     jobs[i] = [C[i], D[i], T[i]]
-                pending = sorted((i for i in range(n) if jobs[i][0] > 0), key=lambda i: (jobs[i][1], i))
-                for i in pending[:m]:
-                    jobs[i][0] -= 1
-                failed = False
-                for job in jobs:
-                    job[2] = max(job[2] - 1, 0)
-                    if job[0] > 0:
-                        job[1] -= 1
-                        failed |= job[1] <= 0
-                    else:
-                        job[1] = 0
-                nxt = tuple(tuple(x) for x in jobs)
-                if failed:
-                    return False, _reference_path(parent, released_by, state, released, now, n)
-                if nxt not in parent:
-                    if len(parent) >= max_states:
-                        return UNKNOWN_VERDICT, None
-                    parent[nxt] = state
-                    released_by[nxt] = released
-                    queue.append((nxt, now + 1))
-    return True, None
+                for run in _legal_run_sets(jobs, m, ties):
+                    nxt, failed = _tick(jobs, run)
+                    if failed:
+                        return False
+                    if nxt not in seen:
+                        if len(seen) >= max_states:
+                            return UNKNOWN_VERDICT
+                        seen.add(nxt)
+                        queue.append(nxt)
+    return True
 
 
-def _reference_path(parent: dict, released_by: dict, state: tuple, last: tuple[int, ...], now: int, n: int) -> list[list[int]]:
-    steps = [last]
-    while parent[state] is not None:
-        steps.append(released_by[state])
-        state = parent[state]
-    steps.reverse()  # steps[t] = tasks released at time t
-    out: list[list[int]] = [[] for _ in range(n)]
-    for t, released in enumerate(steps):
-        for i in released:
-            out[i].append(t)
-    return out
+def reference_index(ts: TaskSet, m: int, max_states: int = 200_000) -> Verdict:
+    """:func:`reference` with equal deadlines to the lowest task index (``exact:index``)."""
+    return reference(ts, m, max_states, ties="index")
+
+
+def _legal_run_sets(jobs: list[list[int]], m: int, ties: str) -> list[tuple[int, ...]]:
+    """The sets of pending jobs G-EDF may run for one tick (``jobs[i] = [rem, to_deadline, ...]``)."""
+    pending = [i for i, job in enumerate(jobs) if job[0] > 0]
+    size = min(m, len(pending))
+    if ties == "index":
+        return [tuple(sorted(pending, key=lambda i: (jobs[i][1], i))[:size])]
+    legal = []
+    for run in combinations(pending, size):
+        waiting = [i for i in pending if i not in run]
+        if all(jobs[r][1] <= jobs[w][1] for r in run for w in waiting):
+            legal.append(run)
+    return legal
+
+
+def _tick(jobs: list[list[int]], run: tuple[int, ...]) -> tuple[tuple, bool]:
+    """Run ``run`` for one tick; the next state and whether a deadline was missed."""
+    out = [list(x) for x in jobs]
+    for i in run:
+        out[i][0] -= 1
+    failed = False
+    for job in out:
+        job[2] = max(job[2] - 1, 0)
+        if job[0] > 0:
+            job[1] -= 1
+            failed |= job[1] <= 0
+        else:
+            job[1] = 0
+    return tuple(tuple(x) for x in out), failed
 
 
 # -- kernel ------------------------------------------------------------------------------------
@@ -179,18 +233,37 @@ def _full_hash(rct, nat, n):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _explore(C, D, T, m, max_states, max_transitions, chain_look, grow_code, rows):  # noqa: ANN001, ANN202
+def _next_combination(comb, k, b):  # noqa: ANN001, ANN202
+    """Advance ``comb[:k]`` (increasing indices in ``0..b-1``) to the next k-subset; False at the end."""
+    j = k - 1
+    while j >= 0 and comb[j] == b - k + j:
+        j -= 1
+    if j < 0:
+        return False
+    comb[j] += 1
+    for r in range(j + 1, k):
+        comb[r] = comb[r - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, grow_code, rows):  # noqa: ANN001, ANN202
     """Breadth-first search with idle-tasks-simulation pruning.
 
-    ``rows`` is a preallocated ``(max_states + 1, 2n)`` int16/int32 array of states (rct then
-    nat). Returns ``(code, n_states, transitions, fail_parent, fail_mask, parents, masks)``:
-    on REJECT, the failure follows state ``fail_parent`` by releasing ``fail_mask``. When
-    ``max_states`` states are stored the code is ``grow_code`` (UNKNOWN at the real budget, or
-    GROW: the caller reruns with larger tables).
+    ``every_tie``: branch on every choice among jobs tied at the m-th deadline (else the lowest
+    indices run). ``rows`` is a preallocated ``(max_states + 1, 2n)`` int16/int32 array of states
+    (rct then nat). Returns ``(code, n_states, transitions, fail_parent, fail_mask, fail_won,
+    fail_tied, parents, masks, won, tied)``: on REJECT, the failure follows state ``fail_parent``
+    by releasing ``fail_mask`` and, if ``fail_tied`` is not 0, running the tasks ``fail_won`` of
+    the tied tasks ``fail_tied``; ``parents``/``masks``/``won``/``tied`` give the same for every
+    stored state. When ``max_states`` states are stored the code is ``grow_code`` (UNKNOWN at the
+    real budget, or GROW: the caller reruns with larger tables).
     """
     n = C.shape[0]
     parents = np.full(max_states + 1, -1, dtype=np.int64)
     masks = np.zeros(max_states + 1, dtype=np.int64)
+    won = np.zeros(max_states + 1, dtype=np.int64)  # tied tasks that ran on the edge into a state
+    tied = np.zeros(max_states + 1, dtype=np.int64)  # tasks tied at the boundary on that edge
     chain = np.full(max_states + 1, -1, dtype=np.int64)  # next stored state with the same pending part
     skip = np.zeros(max_states + 1, dtype=np.bool_)  # simulated by a later state: not expanded
     victims = np.empty(chain_look, dtype=np.int64)
@@ -202,8 +275,11 @@ def _explore(C, D, T, m, max_states, max_transitions, chain_look, grow_code, row
     slack = T - D  # deadline of a pending job = nat - (T - D)
     rct = np.zeros(n, dtype=np.int64)
     nat = np.zeros(n, dtype=np.int64)
+    base_rct = np.zeros(n, dtype=np.int64)  # after the releases, before the tick
+    base_nat = np.zeros(n, dtype=np.int64)
     free = np.zeros(n, dtype=np.int64)
-    pending = np.zeros(n, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)  # pending tasks by (deadline, index)
+    comb = np.zeros(n + 1, dtype=np.int64)  # the tied jobs chosen, as positions in the tied run
     for j in range(2 * n):
         rows[0, j] = 0
     table[_key_hash(rct, nat, n) & np.uint64(size - 1)] = 0
@@ -221,128 +297,164 @@ def _explore(C, D, T, m, max_states, max_transitions, chain_look, grow_code, row
                 free[n_free] = i
                 n_free += 1
         for sub in range(1 << n_free):
-            transitions += 1
-            if transitions > max_transitions:
-                return UNKNOWN, n_states, transitions, -1, 0, parents, masks
             mask = 0
             for i in range(n):
-                rct[i] = rows[head, i]
-                nat[i] = rows[head, n + i]
+                base_rct[i] = rows[head, i]
+                base_nat[i] = rows[head, n + i]
             for b in range(n_free):
                 if (sub >> b) & 1:
                     i = free[b]
-                    rct[i] = C[i]
-                    nat[i] = T[i]
+                    base_rct[i] = C[i]
+                    base_nat[i] = T[i]
                     mask |= 1 << i
-            # G-EDF: the m pending jobs with the earliest deadlines (ties: lowest index) run
+            # pending jobs in (deadline, index) order: scanning i upwards, insert after equals
             n_pending = 0
             for i in range(n):
-                if rct[i] > 0:
-                    pending[n_pending] = i
+                if base_rct[i] > 0:
+                    d = base_nat[i] - slack[i]
+                    j = n_pending
+                    while j > 0 and base_nat[order[j - 1]] - slack[order[j - 1]] > d:
+                        order[j] = order[j - 1]
+                        j -= 1
+                    order[j] = i
                     n_pending += 1
-            if n_pending <= m:
-                for j in range(n_pending):
-                    rct[pending[j]] -= 1
-            else:
-                for _ in range(m):
-                    best = -1
-                    best_j = -1
-                    for j in range(n_pending):
-                        i = pending[j]
-                        if i < 0:
-                            continue
-                        if best < 0 or nat[i] - slack[i] < nat[best] - slack[best]:
-                            best = i  # scanning in index order keeps the lowest index on ties
-                            best_j = j
-                    rct[best] -= 1
-                    pending[best_j] = -1
-            failed = False
-            for i in range(n):
-                if nat[i] > 0:
-                    nat[i] -= 1
-                # doomed: more work left than ticks to the deadline (a miss whatever happens next;
-                # it also covers a deadline reached with work left)
-                if rct[i] > 0 and rct[i] > nat[i] - slack[i]:
-                    failed = True
-            if failed:
-                return REJECT, n_states, transitions, head, mask, parents, masks
-            # exact duplicate? (the most frequent case, O(1))
-            dup_slot = _full_hash(rct, nat, n) & np.uint64(size - 1)
-            duplicate = False
-            while exact[dup_slot] >= 0:
-                s = exact[dup_slot]
-                same = True
-                for i in range(n):
-                    if rows[s, i] != rct[i] or rows[s, n + i] != nat[i]:
-                        same = False
-                        break
-                if same:
-                    duplicate = True
-                    break
-                dup_slot = (dup_slot + np.uint64(1)) & np.uint64(size - 1)
-            if duplicate:
-                continue
-            # simulated by a stored state with the same pending part? Only the first
-            # CHAIN_LOOK states of the chain are compared: pruning less is still sound, and it
-            # keeps the cost per transition bounded.
-            slot = _key_hash(rct, nat, n) & np.uint64(size - 1)
-            dominated = False
+            # G-EDF runs order[:n_sure] in every choice, plus k of the n_tied jobs
+            # order[n_sure:n_sure + n_tied] that share the m-th earliest deadline
+            n_sure = n_pending
+            n_tied = 0
+            k = 0
+            tied_mask = 0
+            if n_pending > m:
+                boundary = base_nat[order[m - 1]] - slack[order[m - 1]]
+                n_sure = 0
+                while base_nat[order[n_sure]] - slack[order[n_sure]] < boundary:
+                    n_sure += 1
+                while n_sure + n_tied < n_pending and base_nat[order[n_sure + n_tied]] - slack[order[n_sure + n_tied]] == boundary:
+                    n_tied += 1
+                k = m - n_sure
+                if n_tied == k:  # every job at the boundary runs: nothing to choose
+                    n_sure = m
+                    n_tied = 0
+                    k = 0
+                else:
+                    for j in range(n_tied):
+                        tied_mask |= 1 << order[n_sure + j]
+            for j in range(k):
+                comb[j] = j  # the first choice: the k lowest indices (the index rule)
+            first_choice = True
             while True:
-                first = table[slot]
-                if first < 0:
-                    break
-                same_key = True
-                for i in range(n):
-                    if rows[first, i] != rct[i] or (rct[i] > 0 and rows[first, n + i] != nat[i]):
-                        same_key = False
+                if not first_choice:
+                    if not every_tie or n_tied == 0 or not _next_combination(comb, k, n_tied):
                         break
-                if same_key:
-                    s = first
-                    looked = 0
-                    n_covered = 0
-                    while s >= 0 and looked < chain_look:
-                        covers = True  # stored s simulates the new state
-                        covered = True  # the new state simulates stored s
-                        for i in range(n):
-                            if rct[i] == 0:
-                                if rows[s, n + i] > nat[i]:
-                                    covers = False
-                                elif rows[s, n + i] < nat[i]:
-                                    covered = False
-                        if covers:
-                            dominated = True
+                first_choice = False
+                transitions += 1
+                if transitions > max_transitions:
+                    return UNKNOWN, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
+                for i in range(n):
+                    rct[i] = base_rct[i]
+                    nat[i] = base_nat[i]
+                for j in range(n_sure):
+                    rct[order[j]] -= 1
+                won_mask = 0
+                for j in range(k):
+                    i = order[n_sure + comb[j]]
+                    rct[i] -= 1
+                    won_mask |= 1 << i
+                failed = False
+                for i in range(n):
+                    if nat[i] > 0:
+                        nat[i] -= 1
+                    # doomed: more work left than ticks to the deadline (a miss whatever happens
+                    # next; it also covers a deadline reached with work left)
+                    if rct[i] > 0 and rct[i] > nat[i] - slack[i]:
+                        failed = True
+                if failed:
+                    return REJECT, n_states, transitions, head, mask, won_mask, tied_mask, parents, masks, won, tied
+                # exact duplicate? (the most frequent case, O(1))
+                dup_slot = _full_hash(rct, nat, n) & np.uint64(size - 1)
+                duplicate = False
+                while exact[dup_slot] >= 0:
+                    s = exact[dup_slot]
+                    same = True
+                    for i in range(n):
+                        if rows[s, i] != rct[i] or rows[s, n + i] != nat[i]:
+                            same = False
                             break
-                        if covered and s > head and not skip[s]:
-                            victims[n_covered] = s
-                            n_covered += 1
-                        s = chain[s]
-                        looked += 1
-                    if not dominated:
-                        # stored states not yet expanded that the new one simulates need not be
-                        # expanded: the new state is, and reaches every failure they reach
-                        for j in range(n_covered):
-                            skip[victims[j]] = True
-                    break
-                slot = (slot + np.uint64(1)) & np.uint64(size - 1)
-            if dominated:
-                continue
-            if n_states > max_states - 1:
-                return grow_code, n_states, transitions, -1, 0, parents, masks
-            new = n_states
-            for i in range(n):
-                rows[new, i] = rct[i]
-                rows[new, n + i] = nat[i]
-            parents[new] = head
-            masks[new] = mask
-            exact[dup_slot] = new
-            if table[slot] < 0:
-                table[slot] = new
-            else:
-                chain[new] = chain[table[slot]]
-                chain[table[slot]] = new
-            n_states += 1
+                    if same:
+                        duplicate = True
+                        break
+                    dup_slot = (dup_slot + np.uint64(1)) & np.uint64(size - 1)
+                if duplicate:
+                    continue
+                # simulated by a stored state with the same pending part? Only the first
+                # CHAIN_LOOK states of the chain are compared: pruning less is still sound, and
+                # it keeps the cost per transition bounded.
+                slot = _key_hash(rct, nat, n) & np.uint64(size - 1)
+                dominated = False
+                while True:
+                    first = table[slot]
+                    if first < 0:
+                        break
+                    same_key = True
+                    for i in range(n):
+                        if rows[first, i] != rct[i] or (rct[i] > 0 and rows[first, n + i] != nat[i]):
+                            same_key = False
+                            break
+                    if same_key:
+                        s = first
+                        looked = 0
+                        n_covered = 0
+                        while s >= 0 and looked < chain_look:
+                            covers = True  # stored s simulates the new state
+                            covered = True  # the new state simulates stored s
+                            for i in range(n):
+                                if rct[i] == 0:
+                                    if rows[s, n + i] > nat[i]:
+                                        covers = False
+                                    elif rows[s, n + i] < nat[i]:
+                                        covered = False
+                            if covers:
+                                dominated = True
+                                break
+                            if covered and s > head and not skip[s]:
+                                victims[n_covered] = s
+                                n_covered += 1
+                            s = chain[s]
+                            looked += 1
+                        if not dominated:
+                            # stored states not yet expanded that the new one simulates need
+                            # not be expanded: the new state is, and reaches every failure
+                            # they reach
+                            for j in range(n_covered):
+                                skip[victims[j]] = True
+                        break
+                    slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+                if dominated:
+                    continue
+                if n_states > max_states - 1:
+                    return grow_code, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
+                new = n_states
+                for i in range(n):
+                    rows[new, i] = rct[i]
+                    rows[new, n + i] = nat[i]
+                parents[new] = head
+                masks[new] = mask
+                won[new] = won_mask if tied_mask else 0
+                tied[new] = tied_mask
+                exact[dup_slot] = new
+                if table[slot] < 0:
+                    table[slot] = new
+                else:
+                    chain[new] = chain[table[slot]]
+                    chain[table[slot]] = new
+                n_states += 1
         head += 1
-    return ACCEPT, n_states, transitions, -1, 0, parents, masks
+    return ACCEPT, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
+
+
+#: One tie decision on a counterexample: at tick ``time`` the tasks ``winners`` ran and the
+#: tasks ``losers`` waited, all with the same absolute deadline.
+TieChoice = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -351,9 +463,12 @@ class Exploration:
 
     ``code``: ACCEPT, REJECT or UNKNOWN; ``states``/``transitions``: work done; ``reason``:
     ``"explored"``, ``"utilization"`` (U > m), ``"n <= m"``, ``"budget"`` or ``"too large"``
-    (more than 62 tasks or periods beyond int32); ``releases``: on
-    a reachable failure, the release times of each task leading to it (short: breadth-first);
-    ``doomed_at``: the time at which some job became doomed along it.
+    (more than 62 tasks or periods beyond int32); ``ties``: the tie semantics (``"every"`` or
+    ``"index"``); ``releases``: on a reachable failure, the release times of each task leading to
+    it (short: breadth-first); ``tie_choices``: the ticks on that path where jobs tied at the
+    m-th deadline competed, as ``(time, winners, losers)`` (under ``"every"`` these are the
+    adversary's choices; under ``"index"`` the winners are the lowest indices); ``doomed_at``: the
+    time at which some job became doomed along the path.
     """
 
     code: int
@@ -362,32 +477,42 @@ class Exploration:
     reason: str
     releases: tuple[tuple[int, ...], ...] | None = None
     doomed_at: int = -1
+    ties: str = "every"
+    tie_choices: tuple[TieChoice, ...] | None = None
+
+
+def _bits(mask: int, n: int) -> tuple[int, ...]:
+    return tuple(i for i in range(n) if (mask >> i) & 1)
 
 
 def explore(
     ts: TaskSet,
     m: int,
     *,
+    ties: Ties = "every",
     max_states: int = DEFAULT_MAX_STATES,
     max_transitions: int = DEFAULT_MAX_TRANSITIONS,
     shortcuts: bool = True,
 ) -> Exploration:
     """Run the exploration on one set (see the module docstring for the game).
 
-    ``shortcuts=False`` explores even when U > m or n <= m decide the verdict (used to get a
-    counterexample release sequence, and by tests).
+    ``ties="every"`` lets the adversary break ties (every G-EDF implementation);
+    ``ties="index"`` gives equal deadlines to the lowest task index. ``shortcuts=False``
+    explores even when U > m or n <= m decide the verdict (used to get a counterexample release
+    sequence, and by tests).
     """
     m = check_processors(m)
+    _check_ties(ties)
     n = ts.n
     if shortcuts and n <= m:
-        return Exploration(int(ACCEPT), 0, 0, "n <= m")
+        return Exploration(int(ACCEPT), 0, 0, "n <= m", ties=ties)
     if shortcuts and ts.utilization > m:
-        return Exploration(int(REJECT), 0, 0, "utilization")
+        return Exploration(int(REJECT), 0, 0, "utilization", ties=ties)
     if not ts.is_constrained:
         raise InputError("the exact G-EDF test handles constrained deadlines (D <= T) only")
     big = int(ts.T.max())
     if n > MAX_EXPLORED_TASKS or big >= 2**31 - 1:
-        return Exploration(int(UNKNOWN), 0, 0, "too large")
+        return Exploration(int(UNKNOWN), 0, 0, "too large", ties=ties)
     dtype = np.int16 if big < 2**15 else np.int32
     # no more states exist than Π (C_i + 1)(T_i + 1): small sets get small tables
     bound = 1
@@ -402,117 +527,193 @@ def explore(
     while True:
         rows = np.empty((capacity + 1, 2 * n), dtype=dtype)
         grow_code = UNKNOWN if capacity >= limit else _GROW
-        code, states, transitions, fail_parent, fail_mask, parents, masks = _explore(
-            ts.C, ts.D, ts.T, m, capacity, int(max_transitions), CHAIN_LOOK, grow_code, rows
+        code, states, transitions, fail_parent, fail_mask, fail_won, fail_tied, parents, masks, won, tied = _explore(
+            ts.C, ts.D, ts.T, m, ties == "every", capacity, int(max_transitions), CHAIN_LOOK, grow_code, rows
         )
         if code != _GROW:
             break
         capacity = min(limit, 8 * capacity)
     releases = None
+    choices = None
+    doomed_at = -1
     if code == REJECT:
-        steps = [int(fail_mask)]
+        steps = [(int(fail_mask), int(fail_won), int(fail_tied))]
         s = int(fail_parent)
         while s > 0:
-            steps.append(int(masks[s]))
+            steps.append((int(masks[s]), int(won[s]), int(tied[s])))
             s = int(parents[s])
-        steps.reverse()  # steps[t] = mask of tasks released at time t
-        releases = tuple(tuple(t for t, mask in enumerate(steps) if (mask >> i) & 1) for i in range(n))
+        steps.reverse()  # steps[t] = (released, tied winners, tied) at time t
+        releases = tuple(tuple(t for t, (mask, _, _) in enumerate(steps) if (mask >> i) & 1) for i in range(n))
+        choices = tuple(
+            (t, _bits(w, n), _bits(tie & ~w, n)) for t, (_, w, tie) in enumerate(steps) if tie
+        )
+        doomed_at = len(steps)
     reason = "budget" if code == UNKNOWN else "explored"
-    doomed_at = len(steps) if code == REJECT else -1
-    return Exploration(int(code), int(states), int(transitions), reason, releases, doomed_at)
+    return Exploration(int(code), int(states), int(transitions), reason, releases, doomed_at, ties, choices)
 
 
 def exact_status(
     batch: TaskSetBatch,
     m: int,
     *,
+    ties: Ties = "every",
     max_states: int = DEFAULT_MAX_STATES,
     max_transitions: int = DEFAULT_MAX_TRANSITIONS,
 ) -> NDArray[np.int8]:
-    """Verdict codes per set: 1 schedulable, 0 not schedulable, -1 unknown (budget exhausted)."""
+    """Verdict codes per set: 1 schedulable, 0 not schedulable, -1 unknown (budget exhausted).
+
+    ``ties="every"`` (the default, registry name ``exact``): schedulable under every
+    tie-breaking rule; ``ties="index"`` (``exact:index``): with lowest-index ties.
+    """
     m = check_processors(m)
+    _check_ties(ties)
     out = np.empty(batch.n_sets, dtype=np.int8)
     for s in range(batch.n_sets):
-        out[s] = explore(batch[s], m, max_states=max_states, max_transitions=max_transitions).code
+        out[s] = explore(batch[s], m, ties=ties, max_states=max_states, max_transitions=max_transitions).code
     return out
 
 
 def exact_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-    """True where the set is proven G-EDF schedulable (unknown counts as not proven)."""
+    """True where the set is proven G-EDF schedulable under every tie rule (unknown: not proven)."""
     return exact_status(batch, m) == ACCEPT
 
 
+def exact_index_status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
+    """:func:`exact_status` with lowest-index ties (registry name ``exact:index``)."""
+    return exact_status(batch, m, ties="index")
+
+
+def exact_index_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
+    """True where the set is proven G-EDF schedulable with lowest-index ties."""
+    return exact_index_status(batch, m) == ACCEPT
+
+
+def _show_choices(ts: TaskSet, choices: tuple[TieChoice, ...]) -> str:
+    def names(tasks: tuple[int, ...]) -> str:
+        return ", ".join(ts.label(i) for i in tasks)
+
+    return "; ".join(f"t={t}: {names(w)} before {names(lost)}" for t, w, lost in choices)
+
+
 def explain(
-    ts: TaskSet, m: int, *, max_states: int = DEFAULT_MAX_STATES, max_transitions: int = DEFAULT_MAX_TRANSITIONS
+    ts: TaskSet,
+    m: int,
+    *,
+    ties: Ties = "every",
+    max_states: int = DEFAULT_MAX_STATES,
+    max_transitions: int = DEFAULT_MAX_TRANSITIONS,
 ) -> Result:
     """Verdict with its evidence: the states explored, or the release sequence leading to a miss.
 
-    For an unschedulable set the exploration runs even when U > m decides it, to give the
-    release times per task that make G-EDF miss (replay them with
-    ``rtsched.sim.simulate(ts, m, releases=...)``).
+    For an unschedulable set the evidence gives the release times per task (``releases``) and,
+    where jobs with equal deadlines competed on the way, the tie choices (``tie_choices``:
+    ``(time, winners)``, ``tie_losers``: ``(time, losers)``). Replay them with
+    ``rtsched.sim.simulate(ts, m, releases=..., tie_choices=...)``. The exploration runs even
+    when U > m decides the verdict, to find such a sequence. Every summary names the tie rule.
     """
     m = check_processors(m)
+    _check_ties(ties)
     from rtsched.sim import simulate  # the simulator replays sequences to their first miss
 
-    quick = explore(ts, m, max_states=max_states, max_transitions=max_transitions)
+    name = "exact" if ties == "every" else "exact:index"
+    rule = TIE_RULE_TEXT[ties]
+    quick = explore(ts, m, ties=ties, max_states=max_states, max_transitions=max_transitions)
     result = quick
     if quick.code == REJECT and quick.releases is None:
         # U > m: look for a (short) release sequence; the verdict does not depend on it
-        deep = explore(ts, m, max_states=min(max_states, 100_000), max_transitions=max_transitions, shortcuts=False)
+        deep = explore(
+            ts, m, ties=ties, max_states=min(max_states, 100_000), max_transitions=max_transitions, shortcuts=False
+        )
         if deep.code == REJECT:
             result = deep
         else:  # with U > m the synchronous periodic pattern misses within a hyperperiod
             trace = simulate(ts, m, horizon=min(ts.hyperperiod, 10**7), record=False)
             if trace.miss is not None:
-                periodic = tuple(
-                    tuple(range(0, trace.miss.time, int(t))) for t in ts.T
-                )
-                result = Exploration(quick.code, deep.states, deep.transitions, "utilization", periodic)
-    evidence: dict[str, object] = {"states": result.states, "transitions": result.transitions, "reason": quick.reason}
+                periodic = tuple(tuple(range(0, trace.miss.time, int(t))) for t in ts.T)
+                result = Exploration(quick.code, deep.states, deep.transitions, "utilization", periodic, ties=ties, tie_choices=())
+    evidence: dict[str, object] = {
+        "ties": ties,
+        "states": result.states,
+        "transitions": result.transitions,
+        "reason": quick.reason,
+    }
     if quick.code == ACCEPT:
         verdict: Verdict = True
         if quick.reason == "n <= m":
-            summary = f"n = {ts.n} <= m = {m}: every job has its own processor"
+            summary = f"n = {ts.n} <= m = {m}: every job has its own processor ({rule})"
         else:
-            summary = f"no deadline miss reachable ({result.states} states explored, ties to the lowest index)"
+            summary = f"no deadline miss reachable {rule} ({result.states} states explored)"
     elif quick.code == REJECT:
         verdict = False
         if result.releases is not None:
-            miss = simulate(ts, m, releases=result.releases).miss
+            choices = result.tie_choices or ()
+            replay_choices = [(t, list(w)) for t, w, _ in choices]
+            miss = simulate(ts, m, releases=result.releases, tie_choices=replay_choices).miss
             if miss is None:  # a doomed job always misses on replay; anything else is a bug
-                raise RuntimeError(f"replay of {result.releases} found no miss")
+                raise RuntimeError(f"replay of {result.releases} with tie choices {choices} found no miss")
             evidence["releases"] = [list(r) for r in result.releases]
+            evidence["tie_choices"] = [[t, list(w)] for t, w, _ in choices]
+            evidence["tie_losers"] = [[t, list(lost)] for t, _, lost in choices]
             evidence["miss_time"] = miss.time
             evidence["miss_task"] = miss.task
             shown = "; ".join(f"{ts.label(i)}: {list(r)}" for i, r in enumerate(result.releases) if r)
-            summary = f"G-EDF misses {ts.label(miss.task)}'s deadline at t={miss.time} with releases {shown}"
+            summary = f"G-EDF ({rule}) misses {ts.label(miss.task)}'s deadline at t={miss.time} with releases {shown}"
+            if ties == "every":
+                if choices:
+                    summary += f" and tie choices {_show_choices(ts, choices)}"
+                else:
+                    summary += " (no tie on the way: every tie rule misses)"
         else:
-            summary = f"U = {show_number(ts.utilization)} > m = {m} (no release sequence found within the budget)"
+            summary = f"U = {show_number(ts.utilization)} > m = {m}: no scheduler meets every deadline ({rule}; no release sequence found within the budget)"
         if quick.reason == "utilization":
             evidence["utilization"] = Fraction(ts.utilization)
     else:
         verdict = UNKNOWN_VERDICT
         summary = (
-            f"unknown: budget exhausted after {result.states} states / {result.transitions} transitions "
+            f"unknown ({rule}): budget exhausted after {result.states} states / {result.transitions} transitions "
             f"(max_states={max_states}, max_transitions={max_transitions})"
         )
-    return Result(analysis="exact", verdict=verdict, m=m, kind="exact", summary=summary, evidence=evidence)
+    return Result(analysis=name, verdict=verdict, m=m, kind="exact", summary=summary, evidence=evidence)
+
+
+def explain_index(
+    ts: TaskSet, m: int, *, max_states: int = DEFAULT_MAX_STATES, max_transitions: int = DEFAULT_MAX_TRANSITIONS
+) -> Result:
+    """:func:`explain` with lowest-index ties (registry name ``exact:index``)."""
+    return explain(ts, m, ties="index", max_states=max_states, max_transitions=max_transitions)
 
 
 ANALYSES = (
     Analysis(
         name="exact",
-        title="Exact G-EDF (state-space exploration)",
-        citation=CITATION,
+        title="Exact G-EDF, every tie-breaking rule (state-space exploration)",
+        citation=CITATION_EVERY_TIE,
         kind="exact",
         policy="global-edf",
         platform="identical",
         batch=exact_batch,
         explain=explain,
         reference=reference,
-        note="papers/baker-cirinei2007.md",
+        note="papers/gedf-ties.md",
         deadlines=("implicit", "constrained"),
         status=exact_status,
         featured=True,
+    ),
+    Analysis(
+        name="exact:index",
+        title="Exact G-EDF, ties to the lowest task index (state-space exploration)",
+        citation=CITATION,
+        kind="exact",
+        # a narrower policy than global-edf: one fixed tie rule, so that a report never reads its
+        # acceptance as a proof for G-EDF in general
+        policy="global-edf:index",
+        platform="identical",
+        batch=exact_index_batch,
+        explain=explain_index,
+        reference=reference_index,
+        note="papers/baker-cirinei2007.md",
+        deadlines=("implicit", "constrained"),
+        status=exact_index_status,
+        featured=False,
     ),
 )

@@ -1,8 +1,13 @@
-"""Tests of the exact G-EDF test (analyses/exact_gedf.py; papers/baker-cirinei2007.md).
+"""Tests of the exact G-EDF tests ``exact`` (every tie rule) and ``exact:index`` (analyses/exact_gedf.py).
 
-The pure-Python BFS ``reference`` is the independent brute force: it walks explicit
-(remaining, time-to-deadline, time-to-release) triples with no pruning, while the kernel uses
-the (rct, nat) encoding with antichain pruning and stops at doomed jobs.
+Notes: papers/gedf-ties.md (every tie rule, rtsched's extension), papers/baker-cirinei2007.md,
+papers/geeraerts2013-antichains.md. Two independent checks:
+
+* the pure-Python BFS ``reference`` (explicit (remaining, time-to-deadline, time-to-release)
+  triples, legal run sets from their definition, no pruning) against the kernel ((rct, nat)
+  rows, branching only at the tied boundary, antichain pruning, doomed jobs);
+* :func:`brute_force_miss` below, written for these tests only: every release sequence within a
+  horizon and every legal choice of running jobs, tick by tick, with no state-space machinery.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from functools import cache
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -18,16 +25,65 @@ from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses import exact_gedf
+from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.sim import simulate
 from rtsched.testing import strategies as rst
 
 VERDICT = {int(ACCEPT): True, int(REJECT): False, int(UNKNOWN): "unknown"}
+TIES = ["every", "index"]
 
 
-def kernel_verdict(ts, m, **kw):
-    return VERDICT[exact_gedf.explore(ts, m, shortcuts=False, **kw).code]
+def kernel_verdict(ts, m, ties="every", **kw):
+    return VERDICT[exact_gedf.explore(ts, m, ties=ties, shortcuts=False, **kw).code]
+
+
+def brute_force_miss(rows, m, horizon, ties="every"):
+    """Can G-EDF miss a deadline by ``horizon``? Tiny, slow and independent of rtsched's search.
+
+    Tries every sporadic release sequence with releases at ticks 0..horizon-1 (a task may release
+    once at least T ticks passed since its previous release) and, at each tick, every legal set
+    of running jobs: ``min(m, pending)`` jobs, none with a later absolute deadline than a job
+    left waiting (``ties="index"``: only the lowest task indices among equal deadlines). A job
+    still unfinished at its deadline is a miss. (``cache`` only remembers answers already
+    computed for the same tick and jobs.)
+    """
+    n = len(rows)
+
+    @cache
+    def misses(t, jobs, last):
+        # jobs[i] = (remaining work, absolute deadline) of task i's job (remaining 0: none);
+        # last[i] = tick of task i's last release (None: never released)
+        if any(rem > 0 and deadline <= t for rem, deadline in jobs):
+            return True
+        if t == horizon:
+            return False
+        allowed = [i for i in range(n) if last[i] is None or t - last[i] >= rows[i][2]]
+        for k in range(len(allowed) + 1):
+            for released in combinations(allowed, k):
+                now = list(jobs)
+                new_last = list(last)
+                for i in released:
+                    now[i] = (rows[i][0], t + rows[i][1])
+                    new_last[i] = t
+                pending = [i for i in range(n) if now[i][0] > 0]
+                size = min(m, len(pending))
+                if ties == "index":
+                    choices = [tuple(sorted(pending, key=lambda i: (now[i][1], i))[:size])]
+                else:
+                    choices = [
+                        run
+                        for run in combinations(pending, size)
+                        if all(now[r][1] <= now[w][1] for r in run for w in pending if w not in run)
+                    ]
+                for run in choices:
+                    after = tuple((rem - 1, dl) if i in run else (rem, dl) for i, (rem, dl) in enumerate(now))
+                    if misses(t + 1, after, tuple(new_last)):
+                        return True
+        return False
+
+    return misses(0, tuple((0, 0) for _ in rows), tuple(None for _ in rows))
 
 
 def uniprocessor_edf_exact(ts: TaskSet) -> bool:
@@ -45,57 +101,171 @@ def uniprocessor_edf_exact(ts: TaskSet) -> bool:
 
 # -- worked cases ------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("rows", "m", "expected"),
+    ("rows", "m", "every", "index"),
     [
-        pytest.param([(2, 6, 6), (2, 6, 6), (6, 7, 7)], 2, False, id="dhall-effect-m2"),
-        pytest.param([(2, 6, 6), (2, 6, 6), (2, 6, 6), (6, 7, 7)], 3, False, id="dhall-effect-m3"),
-        pytest.param([(1, 5, 5), (1, 5, 5), (1, 5, 5), (5, 6, 6)], 3, True, id="dhall-shape-but-heavy-fits"),
-        pytest.param([(1, 2, 2), (1, 2, 2), (1, 2, 2)], 2, True, id="three-halves-on-two"),
-        pytest.param([(1, 3, 3), (2, 4, 4), (3, 5, 5)], 2, True, id="note-example-schedulable"),
-        pytest.param([(2, 3, 3), (2, 3, 3), (2, 3, 3)], 2, False, id="u-above-m"),
-        pytest.param([(3, 4, 4), (3, 4, 4)], 2, True, id="n-le-m"),
+        pytest.param([(2, 6, 6), (2, 6, 6), (6, 7, 7)], 2, False, False, id="dhall-effect-m2"),
+        pytest.param([(2, 6, 6), (2, 6, 6), (2, 6, 6), (6, 7, 7)], 3, False, False, id="dhall-effect-m3"),
+        pytest.param([(1, 5, 5), (1, 5, 5), (1, 5, 5), (5, 6, 6)], 3, True, True, id="dhall-shape-but-heavy-fits"),
+        pytest.param([(1, 2, 2), (1, 2, 2), (1, 2, 2)], 2, True, True, id="three-halves-on-two"),
+        pytest.param([(1, 3, 3), (2, 4, 4), (3, 5, 5)], 2, True, True, id="note-example-schedulable"),
+        pytest.param([(2, 3, 3), (2, 3, 3), (2, 3, 3)], 2, False, False, id="u-above-m"),
+        pytest.param([(3, 4, 4), (3, 4, 4)], 2, True, True, id="n-le-m"),
+        # papers/gedf-ties.md: the smallest set whose verdict depends on the tie rule
+        pytest.param([(2, 2, 2), (1, 2, 2), (1, 2, 2)], 2, False, True, id="gedf-ties-smallest"),
+        # papers/gedf-ties.md: U < m
+        pytest.param([(1, 1, 2), (2, 2, 3), (1, 2, 2)], 2, False, True, id="gedf-ties-u-below-m"),
+        # papers/gedf-ties.md: schedulable under every fixed order of the tasks, not per tick
+        pytest.param([(2, 2, 2), (2, 4, 4), (2, 4, 4)], 2, False, True, id="gedf-ties-switching"),
+        pytest.param([(2, 2, 3), (1, 2, 5), (1, 2, 2)], 2, False, True, id="baker-cirinei-note-tie-order"),
     ],
 )
-def test_worked_cases(rows, m, expected):
+def test_worked_cases(rows, m, every, index):
     ts = TaskSet.from_tasks(rows)
-    assert exact_gedf.explain(ts, m).verdict is expected
-    assert exact_gedf.reference(ts, m) is expected
-    assert kernel_verdict(ts, m) is expected
+    for ties, expected in (("every", every), ("index", index)):
+        assert exact_gedf.explain(ts, m, ties=ties).verdict is expected
+        assert exact_gedf.reference(ts, m, ties=ties) is expected
+        assert kernel_verdict(ts, m, ties) is expected
 
 
 def test_registered():
-    entry = analyses.get("exact")
-    assert (entry.kind, entry.policy, entry.platform, entry.featured) == ("exact", "global-edf", "identical", True)
-    assert entry.status is not None
-    batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)]), TaskSet.from_tasks([(1, 2, 2)])])
-    assert entry.decide(batch, 2).tolist() == [0, 1]
-    assert entry.batch(batch, 2).tolist() == [False, True]
+    every, index = analyses.get("exact"), analyses.get("exact:index")
+    assert (every.kind, every.policy, every.platform, every.featured) == ("exact", "global-edf", "identical", True)
+    assert (index.kind, index.platform, index.featured) == ("exact", "identical", False)
+    assert index.policy != "global-edf"  # a report never reads an index-rule proof as one for every rule
+    assert every.status is not None and index.status is not None
+    assert "rtsched" in every.citation and every.note == "papers/gedf-ties.md"
+    sets = [[(2, 6, 6), (2, 6, 6), (6, 7, 7)], [(1, 2, 2)], [(2, 2, 2), (1, 2, 2), (1, 2, 2)]]
+    batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks(s) for s in sets])
+    assert every.decide(batch, 2).tolist() == [0, 1, 0]
+    assert index.decide(batch, 2).tolist() == [0, 1, 1]
+    assert every.batch(batch, 2).tolist() == [False, True, False]
+    assert index.batch(batch, 2).tolist() == [False, True, True]
+    ts = TaskSet.from_tasks(sets[2])
+    assert every.explain(ts, 2).analysis == "exact" and index.explain(ts, 2).analysis == "exact:index"
+    assert every.reference(ts, 2) is False and index.reference(ts, 2) is True
 
 
-def test_tie_rule_matters():
-    """The verdict depends on the task order (ties go to the lowest index), as papers/simulator.md says.
+def test_unknown_tie_semantics_refused():
+    ts = TaskSet.from_tasks([(1, 2, 2)])
+    with pytest.raises(InputError, match="tie"):
+        exact_gedf.explore(ts, 1, ties="fifo")  # type: ignore[arg-type]
 
-    Ordered so, the heavy task τ0 = (2, 2, 3) wins every tie and meets its deadlines; reversed,
-    it loses ties against the two lighter tasks with the same relative deadline and misses.
+
+def test_every_explanation_names_the_rule():
+    cases = [([(3, 4, 4), (3, 4, 4)], 2), ([(1, 2, 2)] * 3, 2), ([(2, 6, 6), (2, 6, 6), (6, 7, 7)], 2), ([(2, 3, 3)] * 3, 2)]
+    for rows, m in cases:
+        ts = TaskSet.from_tasks(rows)
+        assert "every tie-breaking rule" in exact_gedf.explain(ts, m).summary
+        assert exact_gedf.explain(ts, m).evidence["ties"] == "every"
+        assert "lowest task index" in exact_gedf.explain_index(ts, m).summary
+        assert exact_gedf.explain_index(ts, m).evidence["ties"] == "index"
+    big = TaskSet.from_tasks([(3, 9, 10), (4, 11, 12), (2, 13, 13), (5, 14, 15), (1, 7, 9)])
+    assert "every tie-breaking rule" in exact_gedf.explain(big, 2, max_states=50).summary
+
+
+def test_smallest_tie_dependent_set_worked_example():
+    """papers/gedf-ties.md: [(2, 2, 2), (1, 2, 2), (1, 2, 2)] on m = 2, three jobs released at 0.
+
+    With lowest-index ties τ0 runs in [0, 2) and meets its deadline; if τ1 and τ2 win the tie at
+    t = 0, τ0 gets one tick of two before its deadline 2 and misses.
     """
-    rows = [(2, 2, 3), (1, 2, 5), (1, 2, 2)]
-    forward, backward = TaskSet.from_tasks(rows), TaskSet.from_tasks(rows[::-1])
-    assert exact_gedf.reference(forward, 2) is True and kernel_verdict(forward, 2) is True
-    assert exact_gedf.reference(backward, 2) is False and kernel_verdict(backward, 2) is False
+    ts = TaskSet.from_tasks([(2, 2, 2), (1, 2, 2), (1, 2, 2)])
+    result = exact_gedf.explain(ts, 2)
+    assert result.verdict is False
+    assert result.evidence["releases"] == ((0,), (0,), (0,))
+    assert result.evidence["tie_choices"] == ((0, (1, 2)),)
+    assert result.evidence["tie_losers"] == ((0, (0,)),)
+    assert (result.evidence["miss_time"], result.evidence["miss_task"]) == (2, 0)
+    assert "t=0: τ1, τ2 before τ0" in result.summary
+    releases, choices = result.evidence["releases"], result.evidence["tie_choices"]
+    assert simulate(ts, 2, releases=releases, tie_choices=choices).miss.time == 2
+    assert simulate(ts, 2, releases=releases, ties="index").miss is None
+    assert simulate(ts, 2, releases=releases, ties="fifo").miss is None  # same release time: index
+    assert simulate(ts, 2, releases=releases, ties="random:0").miss is not None  # a seed that misses
+    assert exact_gedf.explain_index(ts, 2).verdict is True
 
 
-# -- kernel == reference (the independent brute force) -----------------------------------------
-@settings(max_examples=1000)
-@given(ts=rst.tasksets(max_size=3, max_period=5), m=st.integers(1, 2))
-def test_kernel_equals_reference_small(ts, m):
-    assert kernel_verdict(ts, m) == exact_gedf.reference(ts, m)
+def test_switching_between_tied_jobs_matters():
+    """papers/gedf-ties.md: no fixed task order makes [(2, 2, 2), (2, 4, 4), (2, 4, 4)] miss on m = 2,
+    but sharing [0, 2) between τ1 and τ2 leaves both with one tick at t = 2, when τ0's second
+    job (deadline 4, two ticks) can lose the tie to both."""
+    rows = [(2, 2, 2), (2, 4, 4), (2, 4, 4)]
+    for perm in itertools.permutations(rows):
+        assert exact_gedf.explain_index(TaskSet.from_tasks(list(perm)), 2).verdict is True
+    ts = TaskSet.from_tasks(rows)
+    result = exact_gedf.explain(ts, 2)
+    assert result.verdict is False
+    assert result.evidence["releases"] == ((0, 2), (0,), (0,))
+    assert result.evidence["tie_choices"] == ((0, (1,)), (1, (2,)), (2, (1, 2)))
+    assert simulate(ts, 2, releases=result.evidence["releases"], tie_choices=result.evidence["tie_choices"]).miss.time == 4
+    for ties in ["index", "fifo"] + [f"random:{s}" for s in range(20)]:  # per-job rules cannot do it
+        assert simulate(ts, 2, releases=result.evidence["releases"], ties=ties).miss is None
+
+
+# -- the independent brute force ---------------------------------------------------------------
+def test_brute_force_sanity():
+    assert brute_force_miss([(1, 1, 2), (1, 1, 2)], 1, 2) is True
+    assert brute_force_miss([(1, 2, 2)] * 3, 2, 8) is False
+    assert brute_force_miss([(2, 2, 2), (1, 2, 2), (1, 2, 2)], 2, 6, "index") is False
+    assert brute_force_miss([(2, 2, 2), (1, 2, 2), (1, 2, 2)], 2, 6, "every") is True
+
+
+def test_exhaustive_three_tasks_periods_up_to_two_against_brute_force():
+    """Every ordered set of three tasks with T <= 2 on m = 2 (64 sets): both semantics exact."""
+    tasks = [(c, d, t) for t in (1, 2) for c in range(1, t + 1) for d in range(c, t + 1)]
+    differ = 0
+    for rows in itertools.product(tasks, repeat=3):
+        ts = TaskSet.from_tasks(list(rows))
+        for ties in TIES:
+            expected = not brute_force_miss(list(rows), 2, 6, ties)
+            assert exact_gedf.explain(ts, 2, ties=ties).verdict is expected, (rows, ties)
+            assert kernel_verdict(ts, 2, ties) is expected, (rows, ties)
+        differ += exact_gedf.explain(ts, 2).verdict != exact_gedf.explain_index(ts, 2).verdict
+    assert differ == 5  # papers/gedf-ties.md: the five orderings of the two smallest sets
+
+
+@settings(max_examples=150)
+@given(ts=rst.tasksets(min_size=2, max_size=4, max_period=3), m=st.integers(1, 3))
+def test_against_brute_force(ts, m):
+    """Periods <= 3: every counterexample the exact test finds misses by t = 8 (observed), so a
+    horizon of 10 decides both ways on this domain."""
+    rows = ts.rows()
+    for ties in TIES:
+        expected = not brute_force_miss(rows, m, 10, ties)
+        assert exact_gedf.explain(ts, m, ties=ties).verdict is expected, ties
 
 
 @pytest.mark.slow
-@settings(max_examples=5000)
-@given(ts=rst.tasksets(max_size=4, max_period=6), m=st.integers(1, 3))
-def test_kernel_equals_reference_long(ts, m):
-    assert kernel_verdict(ts, m) == exact_gedf.reference(ts, m, max_states=400_000)
+@settings(max_examples=150)
+@given(ts=rst.tasksets(min_size=2, max_size=4, max_period=4), m=st.integers(1, 3))
+def test_against_brute_force_long(ts, m):
+    """Periods <= 4: counterexamples observed to miss by t = 9; horizon 12."""
+    rows = ts.rows()
+    for ties in TIES:
+        expected = not brute_force_miss(rows, m, 12, ties)
+        assert exact_gedf.explain(ts, m, ties=ties).verdict is expected, ties
+
+
+# -- kernel == reference -----------------------------------------------------------------------
+@settings(max_examples=400)
+@given(ts=rst.tasksets(max_size=3, max_period=5), m=st.integers(1, 2), ties=st.sampled_from(TIES))
+def test_kernel_equals_reference_small(ts, m, ties):
+    assert kernel_verdict(ts, m, ties) == exact_gedf.reference(ts, m, ties=ties)
+
+
+@settings(max_examples=100)
+@given(ts=rst.tasksets(min_size=3, max_size=5, max_period=4), m=st.integers(2, 3))
+def test_kernel_equals_reference_many_ties(ts, m):
+    """Short periods and several tasks: ties at the boundary in most states."""
+    for ties in TIES:
+        assert kernel_verdict(ts, m, ties, max_states=200_000) == exact_gedf.reference(ts, m, max_states=400_000, ties=ties)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000)
+@given(ts=rst.tasksets(max_size=4, max_period=6), m=st.integers(1, 3), ties=st.sampled_from(TIES))
+def test_kernel_equals_reference_long(ts, m, ties):
+    assert kernel_verdict(ts, m, ties) == exact_gedf.reference(ts, m, max_states=400_000, ties=ties)
 
 
 def test_kernel_equals_reference_exhaustive_pairs():
@@ -104,12 +274,13 @@ def test_kernel_equals_reference_exhaustive_pairs():
     count = 0
     for a, b in itertools.product(tasks, repeat=2):
         ts = TaskSet.from_tasks([a, b])
-        assert kernel_verdict(ts, 1) == exact_gedf.reference(ts, 1), ts
+        expected = exact_gedf.reference(ts, 1)
+        assert kernel_verdict(ts, 1) == expected == kernel_verdict(ts, 1, "index"), ts
         count += 1
     assert count == len(tasks) ** 2
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(ts=rst.tasksets(min_size=3, max_size=4, max_period=6), m=st.integers(2, 3))
 def test_kernel_equals_reference_boundary_utilization(ts, m):
     """Sets pushed to U close to m (the boundary where verdicts flip)."""
@@ -121,15 +292,30 @@ def test_kernel_equals_reference_boundary_utilization(ts, m):
             c += 1
             rows[i] = (c, d, t)
     ts = TaskSet.from_tasks(rows)
-    assert kernel_verdict(ts, m, max_states=200_000) == exact_gedf.reference(ts, m)
+    for ties in TIES:
+        assert kernel_verdict(ts, m, ties, max_states=200_000) == exact_gedf.reference(ts, m, ties=ties)
 
 
-# -- sanity anchors ----------------------------------------------------------------------------
+# -- relations ---------------------------------------------------------------------------------
 @settings(max_examples=150)
+@given(ts=rst.tasksets(max_size=5, max_period=8), m=st.integers(1, 3))
+def test_every_tie_rule_implies_index_rule(ts, m):
+    """The index rule is one of the rules: "schedulable under every rule" implies it."""
+    every = exact_gedf.explore(ts, m, max_states=100_000).code
+    index = exact_gedf.explore(ts, m, ties="index", max_states=100_000).code
+    if every == ACCEPT:
+        assert index == ACCEPT
+    if index == REJECT:
+        assert every == REJECT
+
+
+@settings(max_examples=100)
 @given(ts=rst.tasksets(max_size=4, max_period=8))
 def test_m1_equals_uniprocessor_edf(ts):
+    """On one processor EDF is optimal whatever the tie rule: both semantics equal the dbf test."""
     expected = uniprocessor_edf_exact(ts)
     assert exact_gedf.explain(ts, 1).verdict is expected
+    assert exact_gedf.explain_index(ts, 1).verdict is expected
     if "uni-qpa" in analyses.names():
         assert analyses.get("uni-qpa").explain(ts, 1).verdict is expected
 
@@ -140,82 +326,119 @@ def test_dhall_effect_rejected(m):
     k = 2 * m + 2
     ts = TaskSet.from_tasks([(2, k, k)] * m + [(k, k + 1, k + 1)])
     assert ts.utilization < 2
-    result = exact_gedf.explain(ts, m)
-    assert result.verdict is False
+    for ties in TIES:
+        assert exact_gedf.explain(ts, m, ties=ties).verdict is False
     assert simulate(ts, m).miss is not None
 
 
 def test_monotone_in_m():
     ts = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])
-    assert exact_gedf.explain(ts, 2).verdict is False
-    assert exact_gedf.explain(ts, 3).verdict is True
+    for ties in TIES:
+        assert exact_gedf.explain(ts, 2, ties=ties).verdict is False
+        assert exact_gedf.explain(ts, 3, ties=ties).verdict is True
 
 
 # -- counterexamples replay in the simulator ---------------------------------------------------
-@settings(max_examples=150)
-@given(ts=rst.tasksets(min_size=2, max_size=5, max_period=8), m=st.integers(1, 3))
-def test_counterexample_replays_to_the_same_miss(ts, m):
-    result = exact_gedf.explain(ts, m, max_states=100_000)
+@settings(max_examples=120)
+@given(ts=rst.tasksets(min_size=2, max_size=5, max_period=8), m=st.integers(1, 3), ties=st.sampled_from(TIES))
+def test_counterexample_replays_to_the_same_miss(ts, m, ties):
+    result = exact_gedf.explain(ts, m, ties=ties, max_states=100_000)
     if result.verdict is not False or "releases" not in result.evidence:
         return
     releases = [list(r) for r in result.evidence["releases"]]
-    trace = simulate(ts, m, releases=releases)
+    choices = result.evidence["tie_choices"] if ties == "every" else []
+    trace = simulate(ts, m, releases=releases, tie_choices=choices)
     assert trace.miss is not None
     assert (trace.miss.time, trace.miss.task) == (result.evidence["miss_time"], result.evidence["miss_task"])
     # the sequence is legal for the sporadic model
     for i, times in enumerate(releases):
         assert all(b - a >= int(ts.T[i]) for a, b in zip(times, times[1:], strict=False))
+    # each tie choice names tied jobs: winners and losers pending with the same deadline
+    for (t, winners), (t2, losers) in zip(result.evidence["tie_choices"], result.evidence["tie_losers"], strict=True):
+        assert t == t2 and winners and losers and not set(winners) & set(losers)
+        deadlines = {max(r for r in releases[i] if r <= t) + int(ts.D[i]) for i in winners + losers}
+        assert len(deadlines) == 1
+    if ties == "index":  # the index rule's own choices: the lowest indices win
+        assert all(max(w) < min(lost) for (_, w), (_, lost) in zip(result.evidence["tie_choices"], result.evidence["tie_losers"], strict=True))
 
 
 def test_explain_gives_sequence_even_when_u_above_m():
     ts = TaskSet.from_tasks([(2, 3, 3), (2, 3, 3), (2, 3, 3)])
-    result = exact_gedf.explain(ts, 2)
-    assert result.verdict is False and "releases" in result.evidence
-    assert simulate(ts, 2, releases=result.evidence["releases"]).miss is not None
+    for ties in TIES:
+        result = exact_gedf.explain(ts, 2, ties=ties)
+        assert result.verdict is False and "releases" in result.evidence
+        assert simulate(ts, 2, releases=result.evidence["releases"], tie_choices=result.evidence["tie_choices"]).miss is not None
 
 
 # -- budgets -----------------------------------------------------------------------------------
-def test_budget_gives_unknown_never_false():
+@pytest.mark.parametrize("ties", TIES)
+def test_budget_gives_unknown_never_false(ties):
     ts = TaskSet.from_tasks([(3, 9, 10), (4, 11, 12), (2, 13, 13), (5, 14, 15), (1, 7, 9)])
-    small = exact_gedf.explore(ts, 2, max_states=50)
+    small = exact_gedf.explore(ts, 2, ties=ties, max_states=50)
     assert small.code == UNKNOWN and small.reason == "budget"
-    result = exact_gedf.explain(ts, 2, max_states=50)
+    result = exact_gedf.explain(ts, 2, ties=ties, max_states=50)
     assert result.verdict == "unknown" and "budget" in result.summary
-    assert exact_gedf.explore(ts, 2, max_transitions=10).code == UNKNOWN
-    assert exact_gedf.exact_status(TaskSetBatch.from_tasksets([ts]), 2, max_states=50).tolist() == [-1]
-    assert exact_gedf.reference(ts, 2, max_states=50) == "unknown"
+    assert exact_gedf.explore(ts, 2, ties=ties, max_transitions=10).code == UNKNOWN
+    assert exact_gedf.exact_status(TaskSetBatch.from_tasksets([ts]), 2, ties=ties, max_states=50).tolist() == [-1]
+    assert exact_gedf.reference(ts, 2, max_states=50, ties=ties) == "unknown"
+
+
+@settings(max_examples=40)
+@given(ts=rst.tasksets(min_size=3, max_size=5, max_period=6), m=st.integers(2, 3), data=st.data())
+def test_budget_never_flips_a_verdict(ts, m, data):
+    """Any budget gives the full verdict or "unknown" (tie branches count as transitions)."""
+    full = exact_gedf.explore(ts, m, shortcuts=False)
+    budget = data.draw(st.integers(1, max(1, full.transitions)))
+    cut = exact_gedf.explore(ts, m, shortcuts=False, max_transitions=budget)
+    assert cut.code in (full.code, UNKNOWN)
+    if budget >= full.transitions:
+        assert cut.code == full.code
 
 
 def test_pruning_reduces_states():
     """The antichain never stores more states than the plain BFS visits (often far fewer)."""
     ts = TaskSet.from_tasks([(1, 4, 4), (2, 5, 5), (2, 6, 6), (3, 7, 7)])
-    pruned = exact_gedf.explore(ts, 2, shortcuts=False)
-    assert pruned.code == ACCEPT
-    assert exact_gedf.reference(ts, 2) is True
-    # count the plain BFS's states through its budget: it needs more than the pruned search
-    assert exact_gedf.reference(ts, 2, max_states=pruned.states) == "unknown"
+    for ties in TIES:
+        pruned = exact_gedf.explore(ts, 2, ties=ties, shortcuts=False)
+        assert pruned.code == ACCEPT
+        assert exact_gedf.reference(ts, 2, ties=ties) is True
+        # count the plain BFS's states through its budget: it needs more than the pruned search
+        assert exact_gedf.reference(ts, 2, max_states=pruned.states, ties=ties) == "unknown"
+
+
+def test_every_tie_costs_at_least_the_index_rule():
+    """Branching on ties only adds transitions (the index rule's choice is one of the branches)."""
+    ts = TaskSet.from_tasks([(1, 4, 4), (2, 5, 5), (2, 6, 6), (3, 7, 7)])
+    every = exact_gedf.explore(ts, 2, shortcuts=False)
+    index = exact_gedf.explore(ts, 2, ties="index", shortcuts=False)
+    assert every.transitions >= index.transitions
 
 
 def test_inputs_untouched():
     ts = TaskSet.from_tasks([(1, 3, 3), (2, 4, 4), (3, 5, 5)])
     before = (ts.C.copy(), ts.D.copy(), ts.T.copy())
     exact_gedf.explain(ts, 2)
+    exact_gedf.explain_index(ts, 2)
     assert all(np.array_equal(a, b) for a, b in zip(before, (ts.C, ts.D, ts.T), strict=True))
 
 
 def test_antichain_worked_example():
     """papers/geeraerts2013-antichains.md: one task (1, 2, 2) on m = 1, state S1 pruned by S0."""
     ts = TaskSet.from_tasks([(1, 2, 2)])
-    pruned = exact_gedf.explore(ts, 1, shortcuts=False)
-    assert (pruned.code, pruned.states) == (ACCEPT, 1)
-    assert exact_gedf.reference(ts, 1, max_states=1) == "unknown"  # the plain BFS needs 2 states
-    assert exact_gedf.reference(ts, 1, max_states=2) is True
+    for ties in TIES:
+        pruned = exact_gedf.explore(ts, 1, ties=ties, shortcuts=False)
+        assert (pruned.code, pruned.states) == (ACCEPT, 1)
+        assert exact_gedf.reference(ts, 1, max_states=1, ties=ties) == "unknown"  # the plain BFS needs 2 states
+        assert exact_gedf.reference(ts, 1, max_states=2, ties=ties) is True
 
 
 def test_worked_example_two_unit_tasks_on_one_processor():
     """papers/baker-cirinei2007.md: (1, 1, 2) twice on m = 1 fails after one step."""
     ts = TaskSet.from_tasks([(1, 1, 2), (1, 1, 2)])
-    result = exact_gedf.explain(ts, 1)
+    result = exact_gedf.explain_index(ts, 1)
     assert result.verdict is False
     assert result.evidence["releases"] == ((0,), (0,))
     assert (result.evidence["miss_time"], result.evidence["miss_task"]) == (1, 1)
+    assert result.evidence["tie_choices"] == ((0, (0,)),)  # τ0 wins the tie (lowest index)
+    every = exact_gedf.explain(ts, 1)
+    assert every.verdict is False and every.evidence["releases"] == ((0,), (0,))

@@ -1,16 +1,16 @@
 """Global and partitioned EDF simulator: integer time, event-driven Numba kernel, Gantt charts.
 
-See papers/simulator.md for the semantics (integer ticks, ties to the lowest task index, the
-release models, and what a miss proves).
+See papers/simulator.md for the semantics (integer ticks, tie rules between equal deadlines:
+lowest index, FIFO, seeded random or explicit choices; the release models; what a miss proves).
 
 >>> from rtsched.model import TaskSet
 >>> from rtsched.sim import simulate
 >>> dhall = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])  # U ≈ 1.52 on m = 2
 >>> print(simulate(dhall, m=2))
-deadline miss: τ2 job 0 at t=7 with 1 tick(s) left (5 jobs, gedf on m=2, periodic arrivals)
+deadline miss: τ2 job 0 at t=7 with 1 tick(s) left (5 jobs, gedf on m=2, periodic arrivals, index ties)
 """
 
-from rtsched.sim.run import default_horizon, simulate
+from rtsched.sim.run import TIE_RULES, default_horizon, parse_ties, simulate
 from rtsched.sim.trace import DeadlineMiss, Trace
 
-__all__ = ["DeadlineMiss", "Trace", "default_horizon", "simulate"]
+__all__ = ["TIE_RULES", "DeadlineMiss", "Trace", "default_horizon", "parse_ties", "simulate"]

@@ -7,7 +7,12 @@ Semantics (the same as the exact test's, :mod:`rtsched.analyses.exact_gedf`):
   so a task has at most one job pending unless a deadline was already missed.
 * At every instant the ``m`` pending jobs with the earliest absolute deadlines run (global EDF),
   or, per processor, the earliest-deadline pending job assigned to it (partitioned EDF). Ties
-  between equal absolute deadlines go to the lowest task index (papers/simulator.md).
+  between equal absolute deadlines follow the tie rule (papers/simulator.md): ``TIES_INDEX``
+  (lowest task index), ``TIES_FIFO`` (earlier release first, then lowest index) or
+  ``TIES_RANDOM`` (a priority drawn for each job at its release from its own seeded generator,
+  then lowest index). Explicit *tie choices* override the rule for one tick: at a listed time
+  ``t`` the listed tasks win every tie they take part in during ``[t, t + 1)`` (how the exact
+  test's counterexamples are replayed).
 * At an instant ``t`` the simulator first retires jobs that completed at ``t``, then checks
   deadlines (a job with ``r + D <= t`` still pending is a miss at its deadline), then releases
   jobs at ``t``, then chooses who runs in ``[t, next event)``.
@@ -18,10 +23,11 @@ Semantics (the same as the exact test's, :mod:`rtsched.analyses.exact_gedf`):
 
 The kernel is event-driven: between two events (release, completion, deadline of the pending job
 with the earliest deadline) nothing changes, so it jumps from one to the next. Pending jobs are
-kept in an array sorted by (deadline, task index); the running set is its prefix (global) or the
-first job of each processor (partitioned). With ``record=False`` the kernel only counts jobs
-and finds the first miss (the fast path); with ``record=True`` it also logs releases, execution
-segments per processor, preemptions and migrations into caller-sized arrays.
+kept in an array sorted by (deadline, tie priority, task index); the running set is its prefix
+(global) or the first job of each processor (partitioned). With ``record=False`` the kernel only
+counts jobs and finds the first miss (the fast path); with ``record=True`` it also logs releases,
+execution segments per processor, preemptions, migrations and tie decisions into caller-sized
+arrays.
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ __all__ = [
     "ARRIVALS_SPORADIC",
     "NO_MISS",
     "OVERFLOW",
+    "TIES_FIFO",
+    "TIES_INDEX",
+    "TIES_RANDOM",
     "fast_kernel",
     "simulate_kernel",
 ]
@@ -42,6 +51,10 @@ __all__ = [
 ARRIVALS_PERIODIC = 0
 ARRIVALS_SPORADIC = 1
 ARRIVALS_EXPLICIT = 2
+
+TIES_INDEX = 0
+TIES_FIFO = 1
+TIES_RANDOM = 2
 
 #: ``status`` values returned by the kernel.
 NO_MISS = 0
@@ -72,6 +85,85 @@ def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, r
 
 
 @njit(cache=True)
+def _tie_priority(t, tie_rule, tie_rng):  # noqa: ANN001, ANN202
+    """Tie priority of a job released at ``t`` (smaller first; equal priorities: lowest index)."""
+    if tie_rule == TIES_FIFO:
+        return t
+    if tie_rule == TIES_RANDOM:
+        return np.int64(tie_rng.random() * 9007199254740992.0)  # 2**53 equally likely values
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _before(a, b, dl, prio):  # noqa: ANN001, ANN202
+    """True if task ``a``'s job precedes task ``b``'s: by deadline, tie priority, then index."""
+    if dl[a] != dl[b]:
+        return dl[a] < dl[b]
+    if prio[a] != prio[b]:
+        return prio[a] < prio[b]
+    return a < b
+
+
+@njit(cache=True)
+def _insert(order, k, i, dl, prio):  # noqa: ANN001, ANN202
+    """Insert task ``i`` into the sorted ``order[:k]``."""
+    j = k
+    while j > 0 and _before(i, order[j - 1], dl, prio):
+        order[j] = order[j - 1]
+        j -= 1
+    order[j] = i
+
+
+@njit(cache=True)
+def _resort(order, k, dl, prio):  # noqa: ANN001, ANN202
+    """Sort ``order[:k]`` again after tie priorities changed (insertion sort: k is small)."""
+    for a in range(1, k):
+        i = order[a]
+        j = a
+        while j > 0 and _before(i, order[j - 1], dl, prio):
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
+@njit(cache=True)
+def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding):  # noqa: ANN001, ANN202, PLR0913
+    """At ``t``: apply the explicit tie choice listed for ``t``, or end the one of the last tick.
+
+    Returns ``(c_next, overriding)``: the next choice to apply and whether one is in force
+    during ``[t, t + 1)`` (the caller then makes ``t + 1`` an event).
+    """
+    if c_next < choice_times.shape[0] and choice_times[c_next] == t:
+        for q in range(choice_offsets[c_next], choice_offsets[c_next + 1]):
+            winner[choice_tasks[q]] = True
+        for j in range(k):
+            i = order[j]
+            prio[i] = -1 if winner[i] else base[i]
+        for q in range(choice_offsets[c_next], choice_offsets[c_next + 1]):
+            winner[choice_tasks[q]] = False
+        _resort(order, k, dl, prio)
+        return c_next + 1, True
+    if overriding:
+        for j in range(k):
+            prio[order[j]] = base[order[j]]
+        _resort(order, k, dl, prio)
+    return c_next, False
+
+
+@njit(cache=True)
+def _first_missed(order, k, dl):  # noqa: ANN001, ANN202
+    """Among the jobs with the earliest deadline, the lowest task index (the reported miss)."""
+    d = dl[order[0]]
+    best = order[0]
+    j = 1
+    while j < k and dl[order[j]] == d:
+        if order[j] < best:
+            best = order[j]
+        j += 1
+    return best
+
+
+@njit(cache=True)
 def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what makes it fast
     C,
     D,
@@ -85,11 +177,17 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     rel_times,
     rel_offsets,
     horizon,
+    tie_rule,
+    tie_rng,
+    choice_times,
+    choice_offsets,
+    choice_tasks,
     record,
     release_log,
     segment_log,
     preempt_log,
     migrate_log,
+    tie_log,
     counts,
 ):
     """Simulate one task set; return ``(status, jobs, miss_time, miss_task, end_time)``.
@@ -113,16 +211,26 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
         ``rel_times[rel_offsets[i]:rel_offsets[i + 1]]`` (gaps must be at least ``T_i``).
     horizon : int
         Jobs are released at ``t < horizon``; deadlines ``<= horizon`` are checked.
+    tie_rule : int
+        ``TIES_INDEX``, ``TIES_FIFO`` or ``TIES_RANDOM``.
+    tie_rng : numpy.random.Generator
+        Draws the job priorities of ``TIES_RANDOM`` (its own stream: the arrivals do not change).
+    choice_times, choice_offsets, choice_tasks : int64[c], int64[c + 1], int64[...]
+        Explicit tie choices: at the strictly increasing times ``choice_times[c]``, the tasks
+        ``choice_tasks[choice_offsets[c]:choice_offsets[c + 1]]`` win their ties for one tick.
     record : bool
-        Log the trace into the four ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`);
+        Log the trace into the five ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`);
         ``counts`` receives the number of rows written to each.
     """
     n = C.shape[0]
     global_policy = partition[0] < 0
     rem = np.zeros(n, dtype=np.int64)  # remaining execution of the pending job (0: none)
     dl = np.zeros(n, dtype=np.int64)  # its absolute deadline
+    prio = np.zeros(n, dtype=np.int64)  # its tie priority now
+    base = np.zeros(n, dtype=np.int64)  # its tie priority under the tie rule
+    winner = np.zeros(n, dtype=np.bool_)
     nr = np.zeros(n, dtype=np.int64)  # next release time
-    order = np.empty(n, dtype=np.int64)  # pending tasks sorted by (deadline, index)
+    order = np.empty(n, dtype=np.int64)  # pending tasks sorted by (deadline, priority, index)
     running = np.zeros(n, dtype=np.bool_)
     taken = np.zeros(m, dtype=np.bool_)
     rel_next = rel_offsets[:-1].copy()
@@ -133,6 +241,10 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     seg_start = np.zeros(n, dtype=np.int64)
     job_no = np.zeros(n, dtype=np.int64)
     cpu_free = np.ones(m, dtype=np.bool_)
+    tie_state = np.zeros(n, dtype=np.int64)  # 1: won a tie at the last dispatch, 2: lost one
+    tie_now = np.zeros(n, dtype=np.int64)
+    tie_job = np.full(n, -1, dtype=np.int64)
+    top_task = np.full(m, -1, dtype=np.int64)
     counts[:] = 0
 
     for i in range(n):
@@ -150,6 +262,8 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     k = 0  # number of pending jobs
     jobs = 0
     t = 0
+    c_next = 0
+    overriding = False
     status = NO_MISS
     miss_time = -1
     miss_task = -1
@@ -161,13 +275,10 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                 if nr[i] == t:
                     rem[i] = C[i]
                     dl[i] = t + D[i]
+                    base[i] = _tie_priority(t, tie_rule, tie_rng)
+                    prio[i] = base[i]
                     cpu_last[i] = -1
-                    # insert i keeping (deadline, index) order
-                    j = k
-                    while j > 0 and (dl[order[j - 1]] > dl[i] or (dl[order[j - 1]] == dl[i] and order[j - 1] > i)):
-                        order[j] = order[j - 1]
-                        j -= 1
-                    order[j] = i
+                    _insert(order, k, i, dl, prio)
                     k += 1
                     jobs += 1
                     if record:
@@ -186,10 +297,17 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                     next_rel = nr[i]
             if status == OVERFLOW:
                 break
+        c_next, overriding = _apply_tie_choices(
+            t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
+        )
         # -- who runs in [t, next event) ------------------------------------------------------
         t_next = horizon if horizon > t else t
         if k > 0 and dl[order[0]] < t_next:
             t_next = dl[order[0]]
+        if overriding and t + 1 < t_next:
+            t_next = t + 1
+        if c_next < choice_times.shape[0] and choice_times[c_next] < t_next:
+            t_next = choice_times[c_next]
         if global_policy:
             top = k if k < m else m
             for j in range(top):
@@ -219,6 +337,11 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                 t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no,
                 cpu_free, segment_log, preempt_log, migrate_log, counts,
             )
+            if ok:
+                ok = _record_ties(
+                    t, m, k, order, dl, running, partition, global_policy, job_no, tie_state, tie_now, tie_job,
+                    top_task, tie_log, counts,
+                )
             if not ok:
                 status = OVERFLOW
                 break
@@ -247,7 +370,7 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
         if k > 0 and dl[order[0]] <= t:
             status = MISS
             miss_time = dl[order[0]]
-            miss_task = order[0]
+            miss_task = _first_missed(order, k, dl)
             break
         if t >= horizon:
             break
@@ -278,6 +401,64 @@ def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, coun
         counts[1] = s + 1
     cpu_now[i] = -1
     cpu_free[p] = True
+    return True
+
+
+@njit(cache=True)
+def _record_ties(  # noqa: ANN202, PLR0913
+    t, m, k, order, dl, running, partition, global_policy, job_no, tie_state, tie_now, tie_job, top_task, tie_log, counts,
+):  # noqa: ANN001
+    """Log the tie decisions of the dispatch at ``t``; False if the log is full.
+
+    A tie is decided when a running job and a waiting one have the same deadline and compete
+    for the same processors (all of them under G-EDF, one under P-EDF). Each decision is logged
+    as one row per job involved, ``(time, task, job, won)``, when it differs from the decision of
+    the previous dispatch (a tie that persists across events is logged once).
+    """
+    tie_now[:] = 0
+    if global_policy:
+        if k > m and dl[order[m - 1]] == dl[order[m]]:
+            boundary = dl[order[m - 1]]
+            for j in range(k):
+                i = order[j]
+                if dl[i] == boundary:
+                    tie_now[i] = 1 if running[i] else 2
+    else:
+        for p in range(m):
+            top_task[p] = -1
+        for j in range(k):
+            i = order[j]
+            if running[i]:
+                top_task[partition[i]] = i
+        for j in range(k):
+            i = order[j]
+            top = top_task[partition[i]]
+            if not running[i] and top >= 0 and dl[i] == dl[top]:
+                tie_now[i] = 2
+                tie_now[top] = 1
+    changed = False
+    any_tie = False
+    n = tie_state.shape[0]
+    for i in range(n):
+        now = tie_now[i]
+        if now != 0:
+            any_tie = True
+        if now != tie_state[i] or (now != 0 and tie_job[i] != job_no[i]):
+            changed = True
+    if changed and any_tie:
+        for i in range(n):
+            if tie_now[i] != 0:
+                q = counts[4]
+                if q >= tie_log.shape[0]:
+                    return False
+                tie_log[q, 0] = t
+                tie_log[q, 1] = i
+                tie_log[q, 2] = job_no[i] - 1
+                tie_log[q, 3] = 1 if tie_now[i] == 1 else 0
+                counts[4] = q + 1
+    for i in range(n):
+        tie_state[i] = tie_now[i]
+        tie_job[i] = job_no[i]
     return True
 
 
@@ -338,16 +519,23 @@ def _record_dispatch(  # noqa: ANN202, PLR0913
 
 
 @njit(cache=True)
-def fast_kernel(C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon):  # noqa: ANN001, ANN201
+def fast_kernel(  # noqa: ANN201, PLR0913
+    C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
+    tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks,
+):  # noqa: ANN001
     """The fast path of :func:`simulate_kernel` (same semantics, same return value, no trace).
 
     Kept separate so that the hot loop carries no trace bookkeeping: the running set is the
-    prefix of ``order`` (global) or one flag per processor (partitioned).
+    prefix of ``order`` (global) or one flag per processor (partitioned). It draws the same
+    random numbers in the same order, so a seed gives the same run as the recording kernel.
     """
     n = C.shape[0]
     global_policy = partition[0] < 0
     rem = np.zeros(n, dtype=np.int64)
     dl = np.zeros(n, dtype=np.int64)
+    prio = np.zeros(n, dtype=np.int64)
+    base = np.zeros(n, dtype=np.int64)
+    winner = np.zeros(n, dtype=np.bool_)
     nr = np.zeros(n, dtype=np.int64)
     order = np.empty(n, dtype=np.int64)
     running = np.zeros(n, dtype=np.bool_)
@@ -365,6 +553,9 @@ def fast_kernel(C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times,
     k = 0
     jobs = 0
     t = 0
+    c_next = 0
+    overriding = False
+    n_choices = choice_times.shape[0]
     while True:
         if t == next_rel and t < horizon:
             next_rel = _NEVER
@@ -373,11 +564,9 @@ def fast_kernel(C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times,
                     di = t + D[i]
                     rem[i] = C[i]
                     dl[i] = di
-                    j = k
-                    while j > 0 and (dl[order[j - 1]] > di or (dl[order[j - 1]] == di and order[j - 1] > i)):
-                        order[j] = order[j - 1]
-                        j -= 1
-                    order[j] = i
+                    base[i] = _tie_priority(t, tie_rule, tie_rng)
+                    prio[i] = base[i]
+                    _insert(order, k, i, dl, prio)
                     k += 1
                     jobs += 1
                     if mode == 0:
@@ -392,6 +581,14 @@ def fast_kernel(C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times,
                 if nr[i] < next_rel:
                     next_rel = nr[i]
         t_next = horizon if horizon > t else t
+        if n_choices > 0 or overriding:
+            c_next, overriding = _apply_tie_choices(
+                t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
+            )
+            if overriding and t + 1 < t_next:
+                t_next = t + 1
+            if c_next < n_choices and choice_times[c_next] < t_next:
+                t_next = choice_times[c_next]
         if next_rel < t_next:
             t_next = next_rel
         if k > 0 and dl[order[0]] < t_next:
@@ -439,6 +636,6 @@ def fast_kernel(C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times,
         k = j_out
         t = t_next
         if k > 0 and dl[order[0]] <= t:
-            return MISS, jobs, dl[order[0]], order[0], t
+            return MISS, jobs, dl[order[0]], _first_missed(order, k, dl), t
         if t >= horizon:
             return NO_MISS, jobs, -1, -1, t

@@ -5,6 +5,11 @@ policy (the release pattern is a legal sporadic behaviour). The absence of a mis
 schedulability only for synchronous periodic releases simulated over a full hyperperiod (the
 default horizon for ``arrivals="periodic"``), and only for that release pattern: sporadic
 systems can miss under other patterns (use the exact test, :mod:`rtsched.analyses.exact_gedf`).
+
+Ties between equal absolute deadlines follow a rule (``ties``): ``index`` (lowest task index),
+``fifo`` (earlier release first, then lowest index) or ``random:SEED`` (a priority drawn per job
+at its release from its own seeded generator, then lowest index); explicit ``tie_choices``
+override the rule at the listed ticks (how the exact test's counterexamples are replayed).
 """
 
 from __future__ import annotations
@@ -24,12 +29,15 @@ from rtsched.sim.engine import (
     ARRIVALS_SPORADIC,
     MISS,
     OVERFLOW,
+    TIES_FIFO,
+    TIES_INDEX,
+    TIES_RANDOM,
     fast_kernel,
     simulate_kernel,
 )
 from rtsched.sim.trace import DeadlineMiss, Trace
 
-__all__ = ["DEFAULT_MAX_HORIZON", "default_horizon", "simulate"]
+__all__ = ["DEFAULT_MAX_HORIZON", "TIE_RULES", "default_horizon", "parse_ties", "simulate"]
 
 Arrivals = Literal["periodic", "sporadic", "explicit"]
 #: Cap on the default horizon (a hyperperiod can be astronomically long).
@@ -38,6 +46,57 @@ DEFAULT_MAX_HORIZON = 10**9
 MAX_TRACE_ROWS = 2**24
 #: Default sporadic horizon, in multiples of the largest period.
 SPORADIC_PERIODS = 200
+#: Tie rules between equal absolute deadlines (``random`` takes a seed: ``random:SEED``).
+TIE_RULES = ("index", "fifo", "random")
+_TIE_CODES = {"index": TIES_INDEX, "fifo": TIES_FIFO, "random": TIES_RANDOM}
+
+
+def parse_ties(ties: str) -> tuple[str, int]:
+    """``"index"``, ``"fifo"``, ``"random"`` or ``"random:SEED"`` → ``(rule, seed)``.
+
+    ``random`` without a seed uses seed 0, so every run is reproducible; the seed is a
+    non-negative integer. The seed is 0 (unused) for the other rules.
+
+    >>> parse_ties("random:42"), parse_ties("fifo")
+    (('random', 42), ('fifo', 0))
+    """
+    text = str(ties).strip()
+    rule, sep, seed_text = text.partition(":")
+    if rule not in TIE_RULES or (sep and rule != "random"):
+        raise InputError(f"unknown tie rule {ties!r}; choose index, fifo or random[:SEED]", field="ties")
+    if not sep:
+        return rule, 0
+    if not seed_text.isdigit():
+        raise InputError(f"tie rule {ties!r}: the seed must be a non-negative integer", field="ties")
+    return rule, int(seed_text)
+
+
+def _tie_choice_arrays(
+    taskset: TaskSet, tie_choices: Sequence[tuple[int, Sequence[int]]]
+) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], np.ndarray, np.ndarray, np.ndarray]:
+    """Validate explicit tie choices; return them normalised and as kernel arrays."""
+    rows: list[tuple[int, tuple[int, ...]]] = []
+    for row in tie_choices:
+        try:
+            time, winners = row
+            time = int(time)
+            winners = tuple(sorted({int(i) for i in winners}))
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"tie choice {row!r}: expected (time, [task, ...])", field="tie_choices") from exc
+        if time < 0:
+            raise InputError(f"tie choice at negative time {time}", field="tie_choices")
+        bad = [i for i in winners if not 0 <= i < taskset.n]
+        if bad:
+            raise InputError(f"tie choice at t={time}: no task {bad[0]} (tasks are 0..{taskset.n - 1})", field="tie_choices")
+        rows.append((time, winners))
+    rows.sort()
+    for (a, _), (b, _) in zip(rows, rows[1:], strict=False):
+        if a == b:
+            raise InputError(f"two tie choices at t={a}; give one list of winners per tick", field="tie_choices")
+    times = np.array([t for t, _ in rows], dtype=np.int64)
+    offsets = np.cumsum([0] + [len(w) for _, w in rows], dtype=np.int64)
+    tasks = np.array([i for _, w in rows for i in w], dtype=np.int64)
+    return tuple(rows), times, offsets, tasks
 
 
 def default_horizon(taskset: TaskSet, arrivals: Arrivals, releases: Sequence[Sequence[int]] | None = None) -> int:
@@ -90,6 +149,8 @@ def simulate(
     max_extra: Sequence[int] | None = None,
     horizon: int | None = None,
     record: bool = True,
+    ties: str = "index",
+    tie_choices: Sequence[tuple[int, Sequence[int]]] | None = None,
 ) -> Trace:
     """Simulate ``taskset`` on ``m`` identical processors until the first miss or the horizon.
 
@@ -101,7 +162,7 @@ def simulate(
         Number of processors.
     policy:
         ``"gedf"`` (global EDF) or ``"pedf"`` (partitioned EDF; needs ``partition``).
-        Equal absolute deadlines: lowest task index first.
+        Equal absolute deadlines: see ``ties``.
     partition:
         Processor index (0..m-1) of each task, for ``pedf``.
     arrivals:
@@ -116,8 +177,17 @@ def simulate(
     horizon:
         Releases happen at ``t < horizon``; default :func:`default_horizon`.
     record:
-        Record the event tables (releases, segments, preemptions, migrations). ``False`` is the
-        fast path: jobs are counted and the first miss found.
+        Record the event tables (releases, segments, preemptions, migrations, tie decisions).
+        ``False`` is the fast path: jobs are counted and the first miss found.
+    ties:
+        Rule between equal absolute deadlines: ``"index"`` (lowest task index, the default),
+        ``"fifo"`` (earlier release first, then lowest index) or ``"random:SEED"`` (each job
+        draws a priority at its release from a generator seeded with SEED, independent of the
+        arrivals' seed; equal draws go to the lowest index; ``"random"`` is ``"random:0"``).
+    tie_choices:
+        Explicit tie decisions, ``[(time, [task, ...]), ...]``: during the tick ``[time, time + 1)``
+        the listed tasks win every tie they take part in; elsewhere ``ties`` applies. The exact
+        test's counterexamples give them (``Result.evidence["tie_choices"]``).
 
     Returns
     -------
@@ -171,6 +241,10 @@ def simulate(
     if not 0.0 <= float(p_delay) <= 1.0:
         raise InputError(f"p_delay must be a probability, got {p_delay}")
     seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    tie_rule, tie_seed = parse_ties(ties)
+    tie_name = f"random:{tie_seed}" if tie_rule == "random" else tie_rule
+    choices, choice_times, choice_offsets, choice_tasks = _tie_choice_arrays(taskset, tie_choices or ())
+    tie_code = _TIE_CODES[tie_rule]
 
     # Room for the trace: about one release per period and a few segments per job; doubled
     # and rerun (same seed, so the same run) if it overflows.
@@ -181,11 +255,12 @@ def simulate(
         capacity = 0
     while True:
         if not record:
-            logs = (np.zeros((0, 4), dtype=np.int64),) * 4
-            counts = np.zeros(4, dtype=np.int64)
+            logs = (np.zeros((0, 4), dtype=np.int64),) * 5
+            counts = np.zeros(5, dtype=np.int64)
             status, jobs, miss_time, miss_task, end_time = fast_kernel(
                 taskset.C, taskset.D, taskset.T, m, part, mode, np.random.default_rng(seed_seq), float(p_delay),
-                extra, rel_times, rel_offsets, horizon,
+                extra, rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
+                choice_times, choice_offsets, choice_tasks,
             )
             break
         logs = (
@@ -193,12 +268,14 @@ def simulate(
             np.zeros((3 * capacity + m, 5), dtype=np.int64),
             np.zeros((capacity, 4), dtype=np.int64),
             np.zeros((capacity, 5), dtype=np.int64),
+            np.zeros((2 * capacity, 4), dtype=np.int64),
         )
-        counts = np.zeros(4, dtype=np.int64)
+        counts = np.zeros(5, dtype=np.int64)
         rng = np.random.default_rng(seed_seq)
         status, jobs, miss_time, miss_task, end_time = simulate_kernel(
             taskset.C, taskset.D, taskset.T, m, part, mode, rng, float(p_delay), extra,
-            rel_times, rel_offsets, horizon, record, *logs, counts,
+            rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
+            choice_times, choice_offsets, choice_tasks, record, *logs, counts,
         )
         if status != OVERFLOW:
             break
@@ -226,6 +303,9 @@ def simulate(
         segments=logs[1][: counts[1]].reshape(-1, 5) if record else np.zeros((0, 5), dtype=np.int64),
         preemptions=logs[2][: counts[2]].reshape(-1, 4),
         migrations=logs[3][: counts[3]].reshape(-1, 5) if record else np.zeros((0, 5), dtype=np.int64),
+        ties=tie_name,
+        tie_choices=choices,
+        tie_decisions=logs[4][: counts[4]].reshape(-1, 4),
     )
     if record and miss is not None:
         job = int(np.count_nonzero(trace.releases[:, 0] == miss.task)) - 1

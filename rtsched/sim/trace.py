@@ -9,7 +9,11 @@ A trace is immutable and holds plain read-only ``int64`` arrays, one row per eve
 * ``preemptions``: ``(time, task, job, processor)`` — the job lost its processor at ``time`` with
   work left;
 * ``migrations``: ``(time, task, job, from_processor, to_processor)`` — the job resumed on
-  another processor than the one it last ran on.
+  another processor than the one it last ran on;
+* ``tie_decisions``: ``(time, task, job, won)`` — at the dispatch at ``time``, jobs with the same
+  absolute deadline competed for the same processors: ``won = 1`` for those that ran, 0 for
+  those that waited. One row per job involved, logged when the decision differs from the
+  previous dispatch's (a tie that persists across events is logged once).
 
 A run without recording (the fast path) has empty arrays and only counts jobs and finds the
 first miss.
@@ -62,6 +66,10 @@ class Trace:
         Processor of each task under ``pedf``; ``None`` under ``gedf``.
     arrivals:
         ``"periodic"``, ``"sporadic"`` or ``"explicit"``.
+    ties:
+        Tie rule between equal absolute deadlines: ``"index"``, ``"fifo"`` or ``"random:SEED"``.
+    tie_choices:
+        Explicit tie decisions ``(time, winners)`` that overrode the rule for one tick each.
     horizon:
         Jobs were released at ``t < horizon`` and deadlines ``<= horizon`` checked.
     end_time:
@@ -72,7 +80,7 @@ class Trace:
         The first deadline miss, or ``None``.
     seed:
         Seed of the sporadic arrivals (``None`` otherwise).
-    releases, segments, preemptions, migrations:
+    releases, segments, preemptions, migrations, tie_decisions:
         Event tables (see the module docstring); empty when the run did not record.
     """
 
@@ -90,10 +98,14 @@ class Trace:
     segments: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5)), 5))
     preemptions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
     migrations: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5)), 5))
+    ties: str = "index"
+    tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
 
     def __post_init__(self) -> None:
-        for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5)):
+        for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5), ("tie_decisions", 4)):
             object.__setattr__(self, name, _frozen(getattr(self, name), width))
+        object.__setattr__(self, "tie_choices", tuple((int(t), tuple(int(i) for i in w)) for t, w in self.tie_choices))
 
     @property
     def schedulable_so_far(self) -> bool:
@@ -126,6 +138,8 @@ class Trace:
             "partition": None if self.partition is None else list(self.partition),
             "arrivals": self.arrivals,
             "seed": self.seed,
+            "ties": self.ties,
+            "tie_choices": [[t, list(w)] for t, w in self.tie_choices],
             "horizon": self.horizon,
             "end_time": self.end_time,
             "jobs": self.jobs,
@@ -136,11 +150,13 @@ class Trace:
             "segments": self.segments.tolist(),
             "preemptions": self.preemptions.tolist(),
             "migrations": self.migrations.tolist(),
+            "tie_decisions": self.tie_decisions.tolist(),
         }
 
     def summary(self) -> str:
         """One line: the outcome of the run."""
-        where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals"
+        ties = f"{self.ties} ties" + (f" + {len(self.tie_choices)} explicit choice(s)" if self.tie_choices else "")
+        where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {ties}"
         if self.miss is None:
             return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where})"
         who = self.taskset.label(self.miss.task)
