@@ -57,6 +57,8 @@ def test_json_sporadic(dhall_file, capsys):
         (["--policy", "fifo"], "unknown policy"),
         (["--policy", "pedf:gfb"], "not a partitioned"),
         (["--arrivals", "bursty"], "periodic or sporadic"),
+        (["--ties", "lifo"], "unknown tie rule"),
+        (["--ties", "random:abc"], "non-negative integer"),
     ],
 )
 def test_bad_input_exits_2(dhall_file, capsys, args, message):
@@ -70,3 +72,35 @@ def test_parse_policy():
     assert parse_policy("pedf:1,0", ts, 2) == ("pedf", [1, 0])
     with pytest.raises(InputError):
         parse_policy("pedf:", ts, 2)
+
+
+SMALLEST = "2 2 2\n1 2 2\n1 2 2\n"  # papers/gedf-ties.md: schedulable with index ties only
+
+
+@pytest.fixture
+def smallest_file(tmp_path):
+    path = tmp_path / "smallest.txt"
+    path.write_text(SMALLEST)
+    return path
+
+
+def test_ties_option(smallest_file, capsys):
+    """Synchronous periodic releases: index and FIFO ties meet every deadline; seed 0 of random does not."""
+    assert main(["simulate", str(smallest_file), "-m", "2"]) == 0
+    assert "index ties" in capsys.readouterr().out
+    assert main(["simulate", str(smallest_file), "-m", "2", "--ties", "fifo"]) == 0
+    assert "fifo ties" in capsys.readouterr().out
+    assert main(["simulate", str(smallest_file), "-m", "2", "--ties", "random:0"]) == 1
+    out = capsys.readouterr().out
+    assert "deadline miss: τ0" in out and "random:0 ties" in out
+    assert main(["simulate", str(smallest_file), "-m", "2", "--ties", "random"]) == 1  # seed 0 by default
+
+
+def test_ties_in_json_and_gantt(smallest_file, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    svg = tmp_path / "ties.svg"
+    main(["simulate", str(smallest_file), "-m", "2", "--ties", "random:0", "--json", "--gantt", str(svg), "--gantt-rows", "tasks"])
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert record["ties"] == "random:0"
+    assert [row[1:] for row in record["tie_decisions"] if row[0] == 0] == [[0, 0, 0], [1, 0, 1], [2, 0, 1]]
+    assert "tie broken" in svg.read_text()

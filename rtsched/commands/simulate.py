@@ -1,7 +1,7 @@
 """``rtsched simulate FILE -m M``: run the G-EDF / P-EDF simulator, optionally draw a Gantt chart.
 
-See papers/simulator.md for the semantics (integer ticks, ties to the lowest task index,
-release models, what a miss proves).
+See papers/simulator.md for the semantics (integer ticks, the tie rule between equal deadlines —
+``--ties index|fifo|random[:SEED]`` —, release models, what a miss proves).
 """
 
 from __future__ import annotations
@@ -63,6 +63,14 @@ def simulate_command(
     ] = None,
     arrivals: Annotated[str, typer.Option("--arrivals", help="periodic (synchronous) or sporadic (random delays).")] = "periodic",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sporadic arrivals.")] = 0,
+    ties: Annotated[
+        str,
+        typer.Option(
+            "--ties",
+            help="Tie rule between equal deadlines: index (lowest task index), fifo (earlier release, then index) "
+            "or random[:SEED] (a seeded random priority per job, then index; default seed 0).",
+        ),
+    ] = "index",
     gantt: Annotated[str | None, typer.Option("--gantt", help="Write a Gantt chart (PNG/PDF/SVG) to this path.")] = None,
     gantt_rows: Annotated[str, typer.Option("--gantt-rows", help="processors or tasks.")] = "processors",
     gantt_since: Annotated[
@@ -75,14 +83,19 @@ def simulate_command(
     """Simulate task sets under global or partitioned EDF until the first deadline miss.
 
     Exit status: 0 if no set missed a deadline within the horizon, 1 if one did, 2 on bad input.
-    A miss proves the set unschedulable under that policy; no miss proves nothing beyond the
-    simulated release pattern.
+    A miss proves the set unschedulable under that policy and tie rule; no miss proves nothing
+    beyond the simulated release pattern and tie rule (``rtsched check --tests exact`` decides
+    small sets for every release pattern and every tie rule).
     """
     from rtsched.kernels import check_processors
-    from rtsched.sim import simulate
+    from rtsched.sim import parse_ties, simulate
     from rtsched.sim.gantt import save_gantt
 
     m = check_processors(processors)
+    try:
+        parse_ties(ties)
+    except InputError as exc:
+        raise InputError(exc.message, field="--ties") from exc
     if arrivals not in ("periodic", "sporadic"):
         raise InputError(f"--arrivals must be periodic or sporadic, got {arrivals!r}", field="--arrivals")
     if gantt_rows not in ("processors", "tasks"):
@@ -93,7 +106,9 @@ def simulate_command(
         kind, partition = parse_policy(policy, ts, m)
         # the event tables are recorded only when something shows them (a long run stays cheap)
         record = gantt is not None or as_json
-        trace = simulate(ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record)  # type: ignore[arg-type]
+        trace = simulate(
+            ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record, ties=ties  # type: ignore[arg-type]
+        )
         any_miss |= trace.miss is not None
         if gantt is not None:
             path = Path(gantt)

@@ -2,12 +2,15 @@
 
 One row per processor (who runs where; colours are tasks) or one row per task (when each job
 runs; the processor is written in the bar). Releases are solid up arrows, deadlines dashed down arrows,
-preemptions small ticks, migrations are named in the bar, and the first deadline miss is a red
-cross with a caption. See papers/simulator.md.
+preemptions small ticks, migrations are named in the bar, tie decisions small diamonds (filled:
+the job that won a tie between equal deadlines; hollow, on task rows: the job that lost it), and
+the first deadline miss is a red cross with a caption. The title names the tie rule. See
+papers/simulator.md.
 """
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -94,6 +97,28 @@ def gantt(
     for time, task, _job, cpu in trace.preemptions.tolist():
         if start_at <= time <= end:
             ax.plot([time], [row_of(cpu, task) + 0.38], marker="v", color="black", markersize=4)
+    # tie decisions: a filled diamond over the winner's bar, a hollow one on a loser's task row
+    shown_tie = False
+    tie_label = "won a tie (equal deadlines)" if rows == "processors" else "tie broken (filled: won, hollow: lost)"
+    for time, task, job, won in trace.tie_decisions.tolist():
+        if not start_at <= time <= end:
+            continue
+        if rows == "processors":
+            if not won:
+                continue  # a waiting job has no processor row
+            cpu = _cpu_at(trace, task, job, time)
+            if cpu < 0:
+                continue
+            y = cpu
+        else:
+            y = task
+        ax.plot(
+            [time + 0.15], [y - 0.42], marker="D", markersize=5, linestyle="none", color="black",
+            markerfacecolor="black" if won else "white", label=None if shown_tie else tie_label,
+        )
+        shown_tie = True
+    if shown_tie:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)  # outside: never over a bar
     for time, task, job, src, dst in trace.migrations.tolist():
         if not start_at <= time <= end:
             continue
@@ -114,8 +139,18 @@ def gantt(
     ax.grid(axis="x", linestyle=":", linewidth=0.6)
     ax.set_xlabel("time (ticks)", fontsize=11)
     rows_text = ", ".join(f"{ts.label(i)}=(C={c}, D={d}, T={t})" for i, (c, d, t) in enumerate(ts.rows()))
-    ax.set_title(title or f"{trace.summary()}\n{rows_text}", fontsize=10)
+    if title is None:
+        chars = int(width * 11)  # about what fits on one line at fontsize 10
+        title = "\n".join([*textwrap.wrap(trace.summary(), chars), *textwrap.wrap(rows_text, chars)])
+    ax.set_title(title, fontsize=10)
     return fig
+
+
+def _cpu_at(trace: Trace, task: int, job: int, time: int) -> int:
+    """Processor on which ``task``'s job ``job`` runs during ``[time, time + 1)`` (-1: none)."""
+    seg = trace.segments
+    rows = seg[(seg[:, 1] == task) & (seg[:, 2] == job) & (seg[:, 3] <= time) & (seg[:, 4] > time)]
+    return int(rows[0, 0]) if rows.shape[0] else -1
 
 
 def save_gantt(
