@@ -37,6 +37,7 @@ __all__ = [
     "Analysis",
     "Family",
     "all_entries",
+    "families",
     "get",
     "names",
 ]
@@ -202,6 +203,12 @@ _ORDER_HINT = {
         ["gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "load", "ffdbf", "exact", "p-edf", "baruah-fisher"]
     )
 }
+
+
+def families() -> list[str]:
+    """Descriptions of the parametrised families (e.g. ``p:<fit>:<order>:<admission>``)."""
+    _discover()
+    return [fam.description for fam in _families]
 
 
 def names(featured_only: bool = False) -> list[str]:

@@ -1,0 +1,57 @@
+"""``rtsched list``: the catalogue of analyses (name, kind, policy, platform, deadlines, paper)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def list_command(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per analysis.")] = False,
+    featured: Annotated[bool, typer.Option("--featured", help="Only the analyses check() runs by default.")] = False,
+) -> None:
+    """List the registered analyses: name, kind, policy, platform, deadline models, paper.
+
+    Families of parametrised names (e.g. p:<fit>:<order>:<admission>) are listed at the end.
+    """
+    from rtsched import registry
+
+    entries = registry.all_entries(featured_only=featured)
+    if as_json:
+        for e in entries:
+            record = {
+                "name": e.name,
+                "title": e.title,
+                "kind": e.kind,
+                "policy": e.policy,
+                "platform": e.platform,
+                "deadlines": list(e.deadlines),
+                "featured": e.featured,
+                "aliases": list(e.aliases),
+                "citation": e.citation,
+                "note": e.note,
+            }
+            typer.echo(json.dumps(record, ensure_ascii=False))
+        return
+    rows = [("name", "kind", "policy", "platform", "deadlines", "title")]
+    rows += [(e.name, e.kind, e.policy, e.platform, ",".join(e.deadlines), e.title) for e in entries]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for k, row in enumerate(rows):
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1])
+        if k == 0:
+            typer.echo("  ".join("-" * w for w in widths) + "  " + "-" * len(row[-1]))
+    families = registry.families()
+    if families and not featured:
+        typer.echo("\nfamilies:")
+        for description in families:
+            typer.echo(f"  {description}")
+    typer.echo("\nrtsched check FILE -m M --tests NAME[,NAME...] runs any of them; each paper note is in papers/.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``list`` to the CLI."""
+    app.command("list")(list_command)

@@ -1,0 +1,23 @@
+"""`rtsched list`: the catalogue of analyses, as a table and as JSON lines."""
+
+import json
+
+from rtsched import registry
+from rtsched.cli import main
+
+
+def test_table_names_every_analysis_and_family(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in registry.names():
+        assert f"\n{name} " in out
+    assert "families:" in out and "p:<fit>:<order>:<admission>" in out
+
+
+def test_json_lines_carry_the_metadata(capsys):
+    assert main(["list", "--json", "--featured"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["name"] for r in records] == registry.names(featured_only=True)
+    gfb = next(r for r in records if r["name"] == "gfb")
+    assert gfb["kind"] == "sufficient" and gfb["policy"] == "global-edf" and gfb["note"] == "papers/gfb2003.md"
+    assert "arbitrary" in gfb["deadlines"] and "Goossens" in gfb["citation"]
