@@ -312,8 +312,16 @@ class Report:
 
     @property
     def schedulable(self) -> bool:
-        """True if some sufficient or exact analysis proves the set schedulable."""
+        """True if some analysis proves the set schedulable under *some* policy.
+
+        The policies differ (global EDF, partitioned EDF, ...): ask :meth:`schedulable_under`
+        for one of them; :meth:`policy_verdicts` gives each policy's answer.
+        """
         return any(r.schedulable for r in self.results)
+
+    def schedulable_under(self, policy: str) -> bool:
+        """True if some analysis of ``policy`` (e.g. ``"global-edf"``) proves the set schedulable."""
+        return any(r.schedulable for r in self.results if _policy_of(r.analysis) == policy)
 
     @property
     def verdicts(self) -> dict[str, Verdict]:
