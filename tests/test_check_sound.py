@@ -1,4 +1,8 @@
-"""Tests of rtsched.testing.soundness.check_sound: it finds a planted bug and passes GFB."""
+"""Tests of rtsched.testing.soundness.check_sound: it finds a planted bug and passes GFB.
+
+The oracle is the exact test under every tie-breaking rule (papers/gedf-ties.md): a test that is
+sound only for lowest-index ties is unsound.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +24,9 @@ def test_finds_the_planted_bug_and_shrinks_it():
     assert isinstance(found, Counterexample)
     assert u_at_most_m(found.taskset, found.m)
     assert found.taskset.n <= 3  # shrunk
-    replay = simulate(found.taskset, found.m, releases=found.releases)
+    replay = simulate(found.taskset, found.m, releases=found.releases, ties=found.ties, tie_choices=found.tie_choices)
     assert replay.miss == found.miss
+    assert found.replay().miss == found.miss
     assert "misses its deadline" in str(found)
 
 
@@ -51,6 +56,38 @@ def test_refute_uses_exact_then_simulation():
     found = refute(dhall, 2)
     assert found is not None and found.oracle == "exact"
     assert refute(TaskSet.from_tasks([(1, 2, 2), (1, 2, 2), (1, 2, 2)]), 2) is None
+
+
+def test_refute_judges_against_every_tie_rule():
+    """papers/gedf-ties.md: schedulable with lowest-index ties, not if τ1 and τ2 win the tie at t = 0."""
+    smallest = TaskSet.from_tasks([(2, 2, 2), (1, 2, 2), (1, 2, 2)])
+    found = refute(smallest, 2)
+    assert found is not None and found.oracle == "exact"
+    assert found.releases == ((0,), (0,), (0,)) and found.tie_choices == ((0, (1, 2)),)
+    assert found.replay().miss == found.miss and found.miss.task == 0
+    assert "t=0: τ1, τ2 win" in str(found)
+    # only lowest-index ties: no miss on the same releases
+    assert simulate(smallest, 2, releases=found.releases).miss is None
+
+
+def test_refute_falls_back_to_simulated_tie_rules():
+    """With a budget too small for the exact test, the simulator's seeded random ties find the miss."""
+    smallest = TaskSet.from_tasks([(2, 2, 2), (1, 2, 2), (1, 2, 2)])
+    found = refute(smallest, 2, exact_states=1)
+    assert found is not None and found.oracle == "simulation" and found.ties.startswith("random:")
+    assert found.replay().miss == found.miss
+
+
+def test_index_only_test_is_caught():
+    """A 'test' that is exactly the lowest-index exact test is unsound for G-EDF in general."""
+    index = analyses.get("exact:index")
+    found = check_sound(
+        lambda ts, m: index.explain(ts, m).verdict is True, processors=(2,), max_examples=300, seed=0, max_tasks=4, max_period=4
+    )
+    assert found is not None and found.oracle == "exact" and found.tie_choices
+    assert found.taskset.n == 3 and max(found.taskset.T) == 2  # shrunk to a smallest such set
+    assert index.explain(found.taskset, found.m).verdict is True
+    assert found.replay().miss is not None
 
 
 def test_rejects_empty_processor_list():

@@ -1,10 +1,14 @@
 """``check_sound``: search for a task set that a user's G-EDF test accepts but G-EDF misses.
 
-The oracle is the exact G-EDF test (:mod:`rtsched.analyses.exact_gedf`, papers/baker-cirinei2007.md)
-on sets it can decide within its budget, and the simulator (papers/simulator.md; synchronous
-periodic and seeded sporadic releases) where the exact test says "unknown". Hypothesis drives the
-search with the public strategies (:mod:`rtsched.testing.strategies`) and shrinks what it finds
-to a small counterexample: fewer tasks, smaller periods, C = 1, D = C.
+A sufficient G-EDF test claims that *every* G-EDF implementation meets every deadline, whatever
+its rule between equal deadlines (task index, arrival order, PID, CPU, random, ...). The oracle is
+therefore the exact G-EDF test under every tie-breaking rule (registry name ``exact``,
+:mod:`rtsched.analyses.exact_gedf`, papers/gedf-ties.md) on sets it can decide within its budget:
+its counterexamples are a release sequence plus the tie choices that make G-EDF miss. Where it
+says "unknown", the simulator (papers/simulator.md) tries synchronous periodic and seeded sporadic
+releases under the index, FIFO and seeded random tie rules. Hypothesis drives the search with the
+public strategies (:mod:`rtsched.testing.strategies`) and shrinks what it finds to a small
+counterexample: fewer tasks, smaller periods, C = 1, D = C.
 
 >>> from rtsched.testing.soundness import check_sound
 >>> def too_optimistic(taskset, m):          # "U <= m is enough" -- wrong for global EDF
@@ -25,7 +29,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from rtsched.model import TaskSet
-from rtsched.sim.trace import DeadlineMiss
+from rtsched.sim.trace import DeadlineMiss, Trace
 from rtsched.testing.strategies import tasksets
 
 __all__ = ["Counterexample", "check_sound", "refute"]
@@ -45,12 +49,17 @@ class Counterexample:
     taskset, m:
         The (shrunk) counterexample.
     releases:
-        Release times per task that make global EDF miss (replay them with
-        ``rtsched.sim.simulate(taskset, m, releases=releases)``).
+        Release times per task that make global EDF miss.
     miss:
-        The first deadline miss of that replay.
+        The first deadline miss of the replay (:meth:`replay`).
     oracle:
         ``"exact"`` (found by the exact test) or ``"simulation"``.
+    ties:
+        The simulator's tie rule for the replay (``"index"``, ``"fifo"`` or ``"random:SEED"``).
+    tie_choices:
+        ``(time, winners)``: at these ticks the listed tasks win the ties between equal
+        deadlines (the exact test's choices; empty when no tie was on the way or the simulator's
+        rule decided them).
     """
 
     taskset: TaskSet
@@ -58,23 +67,37 @@ class Counterexample:
     releases: tuple[tuple[int, ...], ...]
     miss: DeadlineMiss
     oracle: str
+    ties: str = "index"
+    tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def replay(self) -> Trace:
+        """Simulate the counterexample again (releases, tie rule and tie choices) to its miss."""
+        from rtsched.sim import simulate
+
+        return simulate(self.taskset, self.m, releases=self.releases, ties=self.ties, tie_choices=self.tie_choices)
 
     def __str__(self) -> str:
         rows = ", ".join(f"({c}, {d}, {t})" for c, d, t in self.taskset.rows())
         shown = "; ".join(f"{self.taskset.label(i)} at {list(r)}" for i, r in enumerate(self.releases) if r)
+        labels = self.taskset.label
+        if self.tie_choices:
+            ties = "tie choices " + "; ".join(f"t={t}: {', '.join(labels(i) for i in w)} win" for t, w in self.tie_choices)
+        else:
+            ties = f"{self.ties} ties"
         return (
             f"accepted on m={self.m} but not schedulable: [{rows}]\n"
-            f"  releases {shown} -> {self.taskset.label(self.miss.task)} misses its deadline at t={self.miss.time} "
+            f"  releases {shown}, {ties} -> {labels(self.miss.task)} misses its deadline at t={self.miss.time} "
             f"({self.oracle})"
         )
 
 
 def refute(taskset: TaskSet, m: int, *, exact_states: int = EXACT_STATES, seed: int = 0) -> Counterexample | None:
-    """A release sequence making global EDF miss on ``taskset``, or ``None`` if none is found.
+    """Releases (and tie choices) making global EDF miss on ``taskset``, or ``None`` if none is found.
 
-    The exact test decides when its budget allows (a ``None`` is then a proof of
-    schedulability); otherwise the simulator tries synchronous periodic releases and a few
-    seeded sporadic patterns (a ``None`` then proves nothing).
+    The exact test under every tie-breaking rule decides when its budget allows (a ``None`` is
+    then a proof that every G-EDF implementation meets every deadline); otherwise the simulator
+    tries synchronous periodic releases under the index, FIFO and seeded random tie rules, and a
+    few seeded sporadic patterns with seeded random ties (a ``None`` then proves nothing).
     """
     from rtsched.analyses.exact_gedf import explain
     from rtsched.sim import simulate
@@ -86,15 +109,20 @@ def refute(taskset: TaskSet, m: int, *, exact_states: int = EXACT_STATES, seed: 
         return None
     if result.verdict is False and "releases" in result.evidence:
         releases = tuple(tuple(int(x) for x in r) for r in result.evidence["releases"])
-        miss = simulate(taskset, m, releases=releases).miss
+        choices = tuple((int(t), tuple(int(i) for i in w)) for t, w in result.evidence.get("tie_choices", ()))
+        miss = simulate(taskset, m, releases=releases, tie_choices=choices).miss
         if miss is not None:
-            return Counterexample(taskset, m, releases, miss, "exact")
+            return Counterexample(taskset, m, releases, miss, "exact", "index", choices)
     # unknown (or U > m without a sequence within the budget): simulate
-    for arrivals, run_seed in [("periodic", None)] + [("sporadic", seed + k) for k in range(SPORADIC_RUNS)]:
-        trace = simulate(taskset, m, arrivals=arrivals, seed=run_seed, horizon=min(taskset.hyperperiod, 100_000) if arrivals == "periodic" else None)  # type: ignore[arg-type]
+    periodic_horizon = min(taskset.hyperperiod, 100_000)
+    runs = [("periodic", None, "index"), ("periodic", None, "fifo"), ("periodic", None, f"random:{seed}")]
+    runs += [("sporadic", seed + k, "index" if k == 0 else f"random:{seed + k}") for k in range(SPORADIC_RUNS)]
+    for arrivals, run_seed, ties in runs:
+        horizon = periodic_horizon if arrivals == "periodic" else None
+        trace = simulate(taskset, m, arrivals=arrivals, seed=run_seed, horizon=horizon, ties=ties)  # type: ignore[arg-type]
         if trace.miss is not None:
             releases = tuple(tuple(r) for r in trace.release_times())
-            return Counterexample(taskset, m, releases, trace.miss, "simulation")
+            return Counterexample(taskset, m, releases, trace.miss, "simulation", trace.ties)
     return None
 
 
@@ -112,8 +140,9 @@ def check_sound(
     Parameters
     ----------
     test:
-        The user's sufficient G-EDF schedulability test, ``(TaskSet, m) -> bool`` (True means
-        "schedulable by global EDF", ties between equal deadlines to the lowest index).
+        The user's sufficient G-EDF schedulability test, ``(TaskSet, m) -> bool``. True means
+        "schedulable by global EDF" whatever the rule between equal deadlines, so the test is
+        judged against the exact test under every tie-breaking rule (papers/gedf-ties.md).
     processors:
         Values of ``m`` to try.
     max_examples:
@@ -126,8 +155,9 @@ def check_sound(
     Returns
     -------
     Counterexample or None
-        The shrunk counterexample (task set, m, the release sequence and the miss), or ``None``
-        if none was found (which is evidence, not a proof, that the test is sound).
+        The shrunk counterexample (task set, m, the release sequence, the tie choices and the
+        miss; ``.replay()`` simulates it again), or ``None`` if none was found (which is
+        evidence, not a proof, that the test is sound).
     """
     if not processors:
         raise ValueError("processors must name at least one m")
