@@ -2,6 +2,8 @@
 
 Target (issue "Validation"): at least 10**7 jobs/s for m = 4, n = 10, global EDF. The pure-Python
 tick-by-tick reference of the tests (tests/test_sim.py) is timed on a shorter horizon for the ratio.
+The tie rules (index, fifo, random:SEED) are timed on the same sets, with harmonic periods too
+(where equal deadlines, hence ties, are frequent).
 
     python benchmarks/bench_sim.py [--sets N] [--horizon H]
 """
@@ -23,6 +25,17 @@ def random_sets(count: int, n: int, m: int, rng: np.random.Generator) -> list[Ta
     out = []
     for _ in range(count):
         T = rng.integers(10, 1000, size=n)
+        u = rng.dirichlet(np.ones(n)) * 0.7 * m
+        C = np.clip(np.floor(u * T), 1, T).astype(np.int64)
+        out.append(TaskSet(C, T, T))
+    return out
+
+
+def harmonic_sets(count: int, n: int, m: int, rng: np.random.Generator) -> list[TaskSet]:
+    """Implicit deadlines, periods in {100, 200, 400, 800}: many equal deadlines (ties)."""
+    out = []
+    for _ in range(count):
+        T = rng.choice(np.array([100, 200, 400, 800]), size=n)
         u = rng.dirichlet(np.ones(n)) * 0.7 * m
         C = np.clip(np.floor(u * T), 1, T).astype(np.int64)
         out.append(TaskSet(C, T, T))
@@ -70,6 +83,22 @@ def main() -> None:
         print(
             f"fast path, {arrivals:8s}: {jobs / cpu:,.0f} jobs per CPU-second ({jobs / elapsed:,.0f} jobs/s wall; "
             f"{jobs:,} jobs, n={args.n}, m={args.m}, 1 thread)"
+        )
+    harmonic = harmonic_sets(args.sets, args.n, args.m, rng)
+    for ties in ("fifo", "random:1"):
+        simulate(sets[0], args.m, horizon=1000, record=False, ties=ties)  # compile
+    for name, family in (("random periods", sets), ("harmonic periods", harmonic)):
+        rates = {}
+        for ties in ("index", "fifo", "random:1"):
+            jobs = 0
+            cpu_start = time.process_time()
+            for ts in family:
+                jobs += simulate(ts, args.m, horizon=args.horizon, record=False, ties=ties).jobs
+            rates[ties] = jobs / (time.process_time() - cpu_start)
+        print(
+            f"fast path, periodic, {name}, by tie rule: "
+            + ", ".join(f"{ties} {rate:,.0f}" for ties, rate in rates.items())
+            + " jobs per CPU-second"
         )
     jobs = 0
     cpu_start = time.process_time()
