@@ -52,6 +52,13 @@ expanded. States are stored in a hash table keyed by their pending part; exact d
 the special case of equality. Breadth-first order keeps counterexamples short (shortest in the
 pruned graph, not necessarily in the full one).
 
+Symmetry (``every`` only, papers/gedf-ties.md): when the adversary breaks ties, tasks with
+identical (C, D, T) are interchangeable — permuting their states maps every move to a move and a
+failure to a failure — so duplicates and simulation are decided on a canonical form (the (rct,
+nat) pairs sorted within each group of identical tasks), while the states as reached are the ones
+expanded (so counterexamples keep the real task indices). Under ``index`` identical tasks are not
+interchangeable (the lower index wins their ties) and no symmetry is used.
+
 Verdict codes: ACCEPT (no failure reachable), REJECT (a failure is reachable, or U > m, a
 necessary condition of any scheduler), UNKNOWN (the state or transition budget ran out — never
 reported as a rejection). Shortcut: n ≤ m is always schedulable (every job has a processor, so
@@ -247,12 +254,37 @@ def _next_combination(comb, k, b):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, grow_code, rows):  # noqa: ANN001, ANN202
+def _canonical(crct, cnat, members, member_offsets):  # noqa: ANN001, ANN202
+    """Sort the (rct, nat) pairs within each group of identical tasks (in place).
+
+    ``members[member_offsets[g]:member_offsets[g + 1]]`` are the indices, increasing, of the
+    tasks of group g (identical C, D, T). Under adversarial ties such tasks are interchangeable,
+    so states equal up to a permutation within groups have the same future.
+    """
+    for g in range(member_offsets.shape[0] - 1):
+        lo = member_offsets[g]
+        for a in range(lo + 1, member_offsets[g + 1]):
+            r = crct[members[a]]
+            q = cnat[members[a]]
+            b = a
+            while b > lo and (crct[members[b - 1]] > r or (crct[members[b - 1]] == r and cnat[members[b - 1]] > q)):
+                crct[members[b]] = crct[members[b - 1]]
+                cnat[members[b]] = cnat[members[b - 1]]
+                b -= 1
+            crct[members[b]] = r
+            cnat[members[b]] = q
+
+
+@njit(cache=True)
+def _explore(C, D, T, m, every_tie, members, member_offsets, max_states, max_transitions, chain_look, grow_code, rows, canon):  # noqa: ANN001, ANN202
     """Breadth-first search with idle-tasks-simulation pruning.
 
     ``every_tie``: branch on every choice among jobs tied at the m-th deadline (else the lowest
     indices run). ``rows`` is a preallocated ``(max_states + 1, 2n)`` int16/int32 array of states
-    (rct then nat). Returns ``(code, n_states, transitions, fail_parent, fail_mask, fail_won,
+    (rct then nat) as reached, which are expanded; ``canon`` (the same shape, or ``rows`` itself
+    when there is no group) holds their canonical forms (:func:`_canonical` over the groups
+    ``members``/``member_offsets`` of identical tasks, given only when ``every_tie``), on which
+    duplicates and simulation are decided. Returns ``(code, n_states, transitions, fail_parent, fail_mask, fail_won,
     fail_tied, parents, masks, won, tied)``: on REJECT, the failure follows state ``fail_parent``
     by releasing ``fail_mask`` and, if ``fail_tied`` is not 0, running the tasks ``fail_won`` of
     the tied tasks ``fail_tied``; ``parents``/``masks``/``won``/``tied`` give the same for every
@@ -275,6 +307,9 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
     slack = T - D  # deadline of a pending job = nat - (T - D)
     rct = np.zeros(n, dtype=np.int64)
     nat = np.zeros(n, dtype=np.int64)
+    crct = np.zeros(n, dtype=np.int64)  # canonical form of (rct, nat)
+    cnat = np.zeros(n, dtype=np.int64)
+    symmetric = member_offsets.shape[0] > 1
     base_rct = np.zeros(n, dtype=np.int64)  # after the releases, before the tick
     base_nat = np.zeros(n, dtype=np.int64)
     free = np.zeros(n, dtype=np.int64)
@@ -282,6 +317,7 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
     comb = np.zeros(n + 1, dtype=np.int64)  # the tied jobs chosen, as positions in the tied run
     for j in range(2 * n):
         rows[0, j] = 0
+        canon[0, j] = 0
     table[_key_hash(rct, nat, n) & np.uint64(size - 1)] = 0
     exact[_full_hash(rct, nat, n) & np.uint64(size - 1)] = 0
     n_states = 1
@@ -370,14 +406,19 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
                         failed = True
                 if failed:
                     return REJECT, n_states, transitions, head, mask, won_mask, tied_mask, parents, masks, won, tied
+                for i in range(n):
+                    crct[i] = rct[i]
+                    cnat[i] = nat[i]
+                if symmetric:
+                    _canonical(crct, cnat, members, member_offsets)
                 # exact duplicate? (the most frequent case, O(1))
-                dup_slot = _full_hash(rct, nat, n) & np.uint64(size - 1)
+                dup_slot = _full_hash(crct, cnat, n) & np.uint64(size - 1)
                 duplicate = False
                 while exact[dup_slot] >= 0:
                     s = exact[dup_slot]
                     same = True
                     for i in range(n):
-                        if rows[s, i] != rct[i] or rows[s, n + i] != nat[i]:
+                        if canon[s, i] != crct[i] or canon[s, n + i] != cnat[i]:
                             same = False
                             break
                     if same:
@@ -389,7 +430,7 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
                 # simulated by a stored state with the same pending part? Only the first
                 # CHAIN_LOOK states of the chain are compared: pruning less is still sound, and
                 # it keeps the cost per transition bounded.
-                slot = _key_hash(rct, nat, n) & np.uint64(size - 1)
+                slot = _key_hash(crct, cnat, n) & np.uint64(size - 1)
                 dominated = False
                 while True:
                     first = table[slot]
@@ -397,7 +438,7 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
                         break
                     same_key = True
                     for i in range(n):
-                        if rows[first, i] != rct[i] or (rct[i] > 0 and rows[first, n + i] != nat[i]):
+                        if canon[first, i] != crct[i] or (crct[i] > 0 and canon[first, n + i] != cnat[i]):
                             same_key = False
                             break
                     if same_key:
@@ -408,10 +449,10 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
                             covers = True  # stored s simulates the new state
                             covered = True  # the new state simulates stored s
                             for i in range(n):
-                                if rct[i] == 0:
-                                    if rows[s, n + i] > nat[i]:
+                                if crct[i] == 0:
+                                    if canon[s, n + i] > cnat[i]:
                                         covers = False
-                                    elif rows[s, n + i] < nat[i]:
+                                    elif canon[s, n + i] < cnat[i]:
                                         covered = False
                             if covers:
                                 dominated = True
@@ -437,6 +478,8 @@ def _explore(C, D, T, m, every_tie, max_states, max_transitions, chain_look, gro
                 for i in range(n):
                     rows[new, i] = rct[i]
                     rows[new, n + i] = nat[i]
+                    canon[new, i] = crct[i]
+                    canon[new, n + i] = cnat[i]
                 parents[new] = head
                 masks[new] = mask
                 won[new] = won_mask if tied_mask else 0
@@ -481,6 +524,22 @@ class Exploration:
     tie_choices: tuple[TieChoice, ...] | None = None
 
 
+_NO_GROUPS = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+def _identical_groups(ts: TaskSet) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Groups of at least two tasks with identical (C, D, T), as flat members and offsets."""
+    groups: dict[tuple[int, int, int], list[int]] = {}
+    for i, row in enumerate(ts.rows()):
+        groups.setdefault(row, []).append(i)
+    shared = [g for g in groups.values() if len(g) > 1]
+    if not shared:
+        return _NO_GROUPS
+    members = np.array([i for g in shared for i in g], dtype=np.int64)
+    offsets = np.cumsum([0] + [len(g) for g in shared], dtype=np.int64)
+    return members, offsets
+
+
 def _bits(mask: int, n: int) -> tuple[int, ...]:
     return tuple(i for i in range(n) if (mask >> i) & 1)
 
@@ -521,14 +580,17 @@ def explore(
         if bound > max_states:
             break
     limit = int(min(max_states, bound + 1))
+    members, member_offsets = _identical_groups(ts) if ties == "every" else _NO_GROUPS
     # Tables grow geometrically (rerunning from scratch costs at most 1/7 extra work), so
     # small explorations do not pay for allocating the whole budget.
     capacity = min(limit, 4096)
     while True:
         rows = np.empty((capacity + 1, 2 * n), dtype=dtype)
+        canon = np.empty_like(rows) if member_offsets.shape[0] > 1 else rows
         grow_code = UNKNOWN if capacity >= limit else _GROW
         code, states, transitions, fail_parent, fail_mask, fail_won, fail_tied, parents, masks, won, tied = _explore(
-            ts.C, ts.D, ts.T, m, ties == "every", capacity, int(max_transitions), CHAIN_LOOK, grow_code, rows
+            ts.C, ts.D, ts.T, m, ties == "every", members, member_offsets, capacity, int(max_transitions), CHAIN_LOOK,
+            grow_code, rows, canon,
         )
         if code != _GROW:
             break
