@@ -14,7 +14,7 @@ import json
 import math
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SHOW_DIGITS",
+    "LazyResult",
     "UNKNOWN",
     "Report",
     "Result",
@@ -288,6 +289,65 @@ class Result:
         return "\n".join(lines)
 
 
+class LazyResult:
+    """A verdict decided by an analysis's kernel, with its evidence computed when first read.
+
+    :func:`rtsched.check` decides every analysis with its kernel (microseconds) and builds the
+    explanation (the exact reference plus evidence, often milliseconds) only when a caller reads
+    ``summary``, ``evidence``, ``per_task``, prints the result or asks for its dict. It reads like
+    a :class:`Result` (the same attributes and methods) and :meth:`full` returns that Result.
+
+    The verdict is the kernel's, which the test suite holds equal to the reference's on every
+    integer input; if the explanation's own work budget runs out first (it reports
+    ``"unknown"``), the kernel's verdict stands and the summary says the evidence is incomplete.
+    """
+
+    __slots__ = ("_explain", "_full", "_taskset", "analysis", "kind", "m", "verdict")
+
+    def __init__(self, analysis: str, verdict: Verdict, m: int, kind: str, explain: Any, taskset: Any) -> None:
+        if verdict not in (True, False, UNKNOWN):
+            raise ValueError(f"verdict must be True, False or 'unknown', got {verdict!r}")
+        self.analysis, self.verdict, self.m, self.kind = analysis, verdict, m, kind
+        self._explain, self._taskset = explain, taskset
+        self._full: Result | None = None
+
+    @property
+    def schedulable(self) -> bool:
+        """True only if this result *proves* the set schedulable (sufficient or exact test)."""
+        return self.verdict is True and self.kind in ("exact", "sufficient")
+
+    def full(self) -> Result:
+        """The complete :class:`Result` (runs the explanation once)."""
+        if self._full is None:
+            result = self._explain(self._taskset, self.m)
+            if result.verdict != self.verdict:
+                note = f" [evidence incomplete: the explanation answered {result.verdict!r}; the kernel decided]"
+                result = replace(result, verdict=self.verdict, summary=result.summary + note)
+            self._full = result
+        return self._full
+
+    @property
+    def summary(self) -> str:
+        return self.full().summary
+
+    @property
+    def evidence(self) -> Mapping[str, Any]:
+        return self.full().evidence
+
+    @property
+    def per_task(self) -> Sequence[Mapping[str, Any]]:
+        return self.full().per_task
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.full().to_dict()
+
+    def __str__(self) -> str:
+        return str(self.full())
+
+    def __repr__(self) -> str:
+        return f"LazyResult(analysis={self.analysis!r}, verdict={self.verdict!r}, m={self.m}, kind={self.kind!r})"
+
+
 def _policy_of(name: str) -> str:
     from rtsched.registry import get
 
@@ -303,7 +363,7 @@ class Report:
 
     taskset: TaskSet
     m: int
-    results: tuple[Result, ...]
+    results: tuple[Result | LazyResult, ...]
     skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
@@ -328,7 +388,7 @@ class Report:
         """``{analysis name: verdict}`` in the order the analyses ran."""
         return {r.analysis: r.verdict for r in self.results}
 
-    def __getitem__(self, name: str) -> Result:
+    def __getitem__(self, name: str) -> Result | LazyResult:
         for r in self.results:
             if r.analysis == name:
                 return r
