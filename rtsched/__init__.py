@@ -12,7 +12,7 @@ _bootstrap.install_source_tree()  # before any subpackage import: see rtsched/_b
 _bootstrap.install_numba_cache()  # before any kernel is defined
 
 from rtsched.check import check  # noqa: E402, I001 - after the bootstrap and the model
-from rtsched.errors import InputError, RtschedError, TaskError  # noqa: E402
+from rtsched.errors import InputError, RtschedError, TaskError, UnknownVerdictError  # noqa: E402
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch  # noqa: E402
 from rtsched.result import UNKNOWN, Report, Result  # noqa: E402
 
@@ -29,6 +29,7 @@ __all__ = [
     "TaskError",
     "TaskSet",
     "TaskSetBatch",
+    "UnknownVerdictError",
     "__version__",
     "check",
 ]

@@ -7,7 +7,7 @@ with status 2; it never shows a traceback for an :class:`InputError`.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "RtschedError", "TaskError"]
+__all__ = ["InputError", "RtschedError", "TaskError", "UnknownVerdictError"]
 
 
 class RtschedError(Exception):
@@ -75,3 +75,12 @@ class InputError(RtschedError, ValueError):
 
 class TaskError(InputError):
     """An invalid task parameter (raised while building a :class:`~rtsched.TaskSet`)."""
+
+
+class UnknownVerdictError(RtschedError):
+    """A boolean answer was asked for, but an analysis's work budget ran out on some sets.
+
+    ``Analysis.batch`` returns True/False per set and would otherwise have to call "unknown"
+    False; ``Analysis.decide`` returns the codes 1 / 0 / -1 instead.
+    """
+

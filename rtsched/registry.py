@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from rtsched.errors import InputError
+from rtsched.errors import InputError, UnknownVerdictError
 
 if TYPE_CHECKING:
     from rtsched.model import TaskSet, TaskSetBatch
@@ -73,7 +73,9 @@ class Analysis:
     deadlines:
         Deadline models accepted (``implicit``, ``constrained``, ``arbitrary``).
     batch, explain, reference, status:
-        The three layers (see module docstring).
+        The three layers (see module docstring). When ``status`` is given, ``batch`` is derived
+        from it and raises :class:`~rtsched.errors.UnknownVerdictError` if a budget ran out on
+        some set, rather than report "unknown" as False.
     note:
         Path of the ``papers/`` note.
     featured:
@@ -95,6 +97,12 @@ class Analysis:
     featured: bool = True
     aliases: tuple[str, ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        if self.status is not None:
+            # ``batch`` answers True/False: derived from ``status`` so that a set whose budget ran
+            # out raises instead of silently reading as False (``decide`` gives all three codes).
+            object.__setattr__(self, "batch", _strict_batch(self.name, self.status))
+
     def decide(self, batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
         """Verdict codes for a batch: 1 accepted, 0 rejected, -1 unknown."""
         if self.status is not None:
@@ -112,6 +120,21 @@ class Analysis:
         if "constrained" not in self.deadlines and not taskset.is_implicit:
             return "needs implicit deadlines (D = T)"
         return None
+
+
+def _strict_batch(name: str, status: Callable[..., NDArray[np.int8]]) -> Callable[..., NDArray[np.bool_]]:
+    def batch(batch: TaskSetBatch, m: int, *args: object, **kwargs: object) -> NDArray[np.bool_]:
+        codes = np.asarray(status(batch, m, *args, **kwargs))
+        unknown = np.flatnonzero(codes == UNKNOWN_CODE)
+        if unknown.size:
+            raise UnknownVerdictError(
+                f"{name}: the work budget ran out on {unknown.size} set(s) (first: set {int(unknown[0])}); "
+                f"use decide() for verdict codes 1 / 0 / -1 (unknown)"
+            )
+        return codes == ACCEPTED
+
+    batch.__doc__ = f"{name}: True (proven) / False per set; raises UnknownVerdictError if a budget ran out."
+    return batch
 
 
 @dataclass(frozen=True)

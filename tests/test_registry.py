@@ -1,5 +1,6 @@
 """The registry: lookup, errors, metadata of every entry."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,16 @@ def test_entry_metadata_and_signature(name):
     codes = entry.decide(TaskSetBatch.from_tasksets([ts]), m)
     verdict = {1: True, 0: False, -1: "unknown"}[int(codes[0])]
     assert verdict == result.verdict == entry.reference(ts, m)
+
+
+def test_batch_refuses_to_call_unknown_false():
+    """A budget that runs out is never a rejection: batch raises, decide gives -1."""
+    from rtsched import UnknownVerdictError
+
+    entry = analyses.get("exact")
+    hard = TaskSet.from_tasks([(3, 7, 7), (2, 5, 9), (4, 9, 11), (1, 3, 4), (5, 13, 13)])
+    batch = TaskSetBatch.from_tasksets([hard])
+    tiny = dataclasses.replace(entry, status=lambda b, m: entry.status(b, m, max_transitions=1))
+    assert tiny.decide(batch, 2).tolist() == [-1]
+    with pytest.raises(UnknownVerdictError, match="use decide"):
+        tiny.batch(batch, 2)
