@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
-import numba
 import numpy as np
 
 from rtsched.kernels import check_processors
@@ -60,22 +58,10 @@ def check(taskset: TaskSet | Sequence[Any], m: int, tests: str | Sequence[str] |
         # The set is valid already and its arrays are read-only: share them (no copy, no checks).
         offsets = np.array([0, ts.n], dtype=np.int64)
         batch = TaskSetBatch.adopt(ts.C, ts.D, ts.T, offsets, deadlines=ts.deadlines, validate=False)
-        with _one_thread():
-            for entry in entries:
-                code = int(entry.decide(batch, m)[0])
-                results.append(LazyResult(entry.name, _VERDICT[code], m, entry.kind, entry.explain, ts))
+        for entry in entries:  # a one-set batch runs on this thread (registry.serial_if_single)
+            code = int(entry.decide(batch, m)[0])
+            results.append(LazyResult(entry.name, _VERDICT[code], m, entry.kind, entry.explain, ts))
     return Report(ts, m, tuple(results), skipped)
 
 
 _VERDICT: dict[int, Verdict] = {1: True, 0: False, -1: UNKNOWN}
-
-
-@contextmanager
-def _one_thread() -> Iterator[None]:
-    """Run a one-set batch on this thread: waking Numba's pool costs more than the set itself."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -105,9 +106,10 @@ class Analysis:
 
     def decide(self, batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
         """Verdict codes for a batch: 1 accepted, 0 rejected, -1 unknown."""
-        if self.status is not None:
-            return np.asarray(self.status(batch, m), dtype=np.int8)
-        return np.asarray(self.batch(batch, m), dtype=np.int8)
+        with serial_if_single(batch):
+            if self.status is not None:
+                return np.asarray(self.status(batch, m), dtype=np.int8)
+            return np.asarray(self.batch(batch, m), dtype=np.int8)
 
     def supports(self, taskset: TaskSet, m: int) -> str | None:
         """``None`` if the analysis applies to ``taskset`` on ``m`` processors, else why not."""
@@ -122,9 +124,32 @@ class Analysis:
         return None
 
 
+@contextmanager
+def serial_if_single(batch: object) -> Iterator[None]:
+    """Run a one-set batch on the calling thread only.
+
+    A ``prange`` over one set gains nothing from Numba's thread pool, and waking the pool costs
+    from microseconds to milliseconds on a loaded machine (OpenMP threads spin): one set is
+    decided on this thread (``numba.set_num_threads(1)``, thread-local and cheap); larger batches
+    keep every thread.
+    """
+    if getattr(batch, "n_sets", 2) != 1:
+        yield
+        return
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
 def _strict_batch(name: str, status: Callable[..., NDArray[np.int8]]) -> Callable[..., NDArray[np.bool_]]:
     def batch(batch: TaskSetBatch, m: int, *args: object, **kwargs: object) -> NDArray[np.bool_]:
-        codes = np.asarray(status(batch, m, *args, **kwargs))
+        with serial_if_single(batch):
+            codes = np.asarray(status(batch, m, *args, **kwargs))
         unknown = np.flatnonzero(codes == UNKNOWN_CODE)
         if unknown.size:
             raise UnknownVerdictError(
@@ -239,7 +264,9 @@ def names(featured_only: bool = False) -> list[str]:
     return [e.name for e in all_entries(featured_only)]
 
 
-def resolve_list(tests: str | Sequence[str] | None, taskset: TaskSet | None = None, m: int | None = None) -> list[Analysis]:
+def resolve_list(
+    tests: str | Sequence[str] | None, taskset: TaskSet | None = None, m: int | None = None
+) -> list[Analysis]:
     """Analyses for a ``--tests`` value; ``None`` means every featured analysis that applies."""
     if tests is None:
         entries = all_entries(featured_only=True)
