@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from rtsched.analyses._gedf_common import scan_tasks, show_fraction
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Result, Verdict
 
@@ -62,15 +62,15 @@ def beta(ts: TaskSet, k: int, i: int) -> Fraction:
 def task_condition(ts: TaskSet, k: int, m: int, work: Work | None = None) -> tuple[bool, Fraction, Fraction]:
     """(holds, Σ_i min(1, β_k(i)), m (1 − λ_k) + λ_k) for task k  [BAK].
 
-    ``work`` (optional) is charged two units per term (each builds several Fractions), and more
-    for a sum with a huge denominator (:mod:`rtsched.budget`).
+    ``work`` (optional) is charged before the sum: two units per term (each builds several
+    Fractions) and more as its denominator, at most the product of the T_i, grows beyond
+    4096 bits (:mod:`rtsched.budget`).
     """
     if work is not None:
-        work.spend(2 * ts.n)
+        bits = sum(int(t).bit_length() for t in ts.T)
+        work.spend(ts.n * (2 + (bits >> 12)))
     lam_k = Fraction(int(ts.C[k]), int(ts.D[k]))
-    lhs = sum((min(Fraction(1), beta(ts, k, i)) for i in range(ts.n)), Fraction(0))
-    if work is not None:
-        work.spend_size(ts.n, lhs)
+    lhs = fraction_sum(min(Fraction(1), beta(ts, k, i)) for i in range(ts.n))
     rhs = m * (1 - lam_k) + lam_k
     return lhs <= rhs, lhs, rhs
 

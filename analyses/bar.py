@@ -56,7 +56,7 @@ from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast,
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Result, Verdict, show_number
@@ -112,7 +112,7 @@ def ak_bounds(ts: TaskSet, m: int) -> list[Fraction]:
     U = ts.utilization
     costs = sorted((int(c) for c in ts.C), reverse=True)
     c_sigma = sum(costs[: m - 1])
-    y = sum(Fraction(int(t - d) * int(c), int(t)) for c, d, t in zip(ts.C, ts.D, ts.T, strict=True))
+    y = fraction_sum(Fraction(int(t - d) * int(c), int(t)) for c, d, t in zip(ts.C, ts.D, ts.T, strict=True))
     return [(c_sigma - int(d) * (m - U) + y + m * int(c)) / (m - U) for c, d in zip(ts.C, ts.D, strict=True)]
 
 

@@ -52,7 +52,7 @@ from rtsched.analyses.load import step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Result, Verdict, show_number
@@ -101,7 +101,7 @@ def g(ts: TaskSet, m: int, t: int, sigma: Fraction, work: Work | None = None) ->
     """
     if work is not None:
         work.spend(3 * ts.n)
-    return sum((ffdbf(c, d, p, t, sigma) for c, d, p in ts.rows()), Fraction(0)) - (m - (m - 1) * sigma) * t
+    return fraction_sum(ffdbf(c, d, p, t, sigma) for c, d, p in ts.rows()) - (m - (m - 1) * sigma) * t
 
 
 def _pieces(ts: TaskSet, m: int, t: int) -> tuple[int, list[tuple[Fraction, int, int]]]:
@@ -167,16 +167,16 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     points = 0
     work = Work(work_budget)
     stop_for: Fraction | None = None  # the L that ``stop`` was computed for
-    stop: Fraction | None = None  # ΣC/slack: (FF) holds at σ = L for every t ≥ stop when slack > 0
+    stop: int | None = None  # ⌈ΣC/slack⌉: (FF) holds at σ = L for every integer t ≥ stop when slack > 0
     slack = Fraction(0)
     t = None
     try:
         work.spend_big(4, U)
         for t in step_points(ts):
-            if stop_for != L:  # one exact division per new L keeps each test below linear
+            if stop_for != L:  # one integer division per new L keeps each test below linear
                 work.spend_big(2, U)
                 slack = m - (m - 1) * L - U
-                stop = sum_c / slack if slack > 0 else None
+                stop = -(-(sum_c * slack.denominator) // slack.numerator) if slack > 0 else None
                 stop_for = L
             if stop is not None and t >= stop:
                 return FfdbfOutcome(

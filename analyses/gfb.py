@@ -24,7 +24,7 @@ from numba import njit, prange
 from numpy.typing import NDArray
 
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import Result, show_number
 
@@ -45,14 +45,14 @@ def densities(ts: TaskSet) -> list[Fraction]:
 def reference(ts: TaskSet, m: int) -> bool:
     """Exact: Σ λ_i ≤ m − (m − 1) · λ_max  (GFB, density form)."""
     lam = densities(ts)
-    return sum(lam) <= m - (m - 1) * max(lam)
+    return fraction_sum(lam) <= m - (m - 1) * max(lam)
 
 
 def explain(ts: TaskSet, m: int) -> Result:
     """Both sides of the GFB inequality, exactly, and each task's density."""
     m = check_processors(m)
     lam = densities(ts)
-    total = sum(lam, Fraction(0))
+    total = fraction_sum(lam)
     lam_max = max(lam)
     bound = m - (m - 1) * lam_max
     holds = total <= bound

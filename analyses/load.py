@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 from rtsched.analyses._demand import INT64_SAFE, dbf
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Result, Verdict, show_number
@@ -118,11 +118,14 @@ def _total_dbf(ts: TaskSet, t: int, work: Work | None = None) -> int:
     return sum(dbf(c, d, p, t) for c, d, p in ts.rows())
 
 
+def _ceil_ratio(x: Fraction, y: Fraction) -> int:
+    """⌈x / y⌉ for y > 0, without reducing the quotient."""
+    return -(-(x.numerator * y.denominator) // (x.denominator * y.numerator))
+
+
 def _excess(ts: TaskSet) -> Fraction:
     """X = Σ U_i·max(0, T_i − D_i): Σ dbf(t) ≤ U·t + X for every t."""
-    return sum(
-        (Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True)), Fraction(0)
-    )
+    return fraction_sum(Fraction(int(c) * max(0, int(p - d)), int(p)) for c, d, p in zip(ts.C, ts.D, ts.T, strict=True))
 
 
 def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> LoadOutcome:
@@ -140,9 +143,10 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     try:
         work.spend_big(4, U)
         excess = _excess(ts)
-        # Past t ≥ X/(β − U) no point can fail; one exact division here keeps each test below linear.
-        stop = excess / (beta - U) if U < beta else None
-        horizon = None if U < beta else int(max(ts.D)) + ts.hyperperiod
+        # Past t ≥ X/(β − U) no point can fail; for integer t that is t ≥ ⌈X/(β − U)⌉, one integer
+        # division (a Fraction quotient would reduce numbers of thousands of digits by their gcd).
+        stop = _ceil_ratio(excess, beta - U) if U < beta else None
+        horizon = None if U < beta else int(max(ts.D)) + ts.hyperperiod  # U = β exactly: rare
         for t in step_points(ts):
             if (stop is not None and t >= stop) or (horizon is not None and t > horizon):
                 return LoadOutcome(True, "Σ dbf(t) ≤ β·t at every step point that matters", points, beta, mu, lam)
@@ -167,22 +171,29 @@ def load(ts: TaskSet, budget: int = DEFAULT_BUDGET, work_budget: int | None = RE
     """
     work = Work(work_budget)
     try:
-        work.spend_big(4, ts.utilization)
         U = ts.utilization
+        work.spend_big(4, U)
         excess = _excess(ts)
-        horizon = int(max(ts.D)) + ts.hyperperiod
+        # max D + H ≥ max D + max T: the hyperperiod (an lcm as long as U's denominator) is
+        # computed only if a step point gets that far.
+        below_horizon = int(max(ts.D)) + int(max(ts.T))
+        horizon: int | None = None
         best, where = U, None
-        stop: Fraction | None = None  # X/(best − U), recomputed when best grows
+        stop: int | None = None  # ⌈X/(best − U)⌉, recomputed when best grows
         for points, t in enumerate(step_points(ts)):
-            if (stop is not None and t >= stop) or t > horizon:
+            if stop is not None and t >= stop:
                 return best, where
+            if t > below_horizon:
+                horizon = int(max(ts.D)) + ts.hyperperiod if horizon is None else horizon
+                if t > horizon:
+                    return best, where
             if points >= budget:
                 return None
             value = Fraction(_total_dbf(ts, t, work), t)
             if value > best:
                 work.spend_big(1, U)
                 best, where = value, t
-                stop = excess / (best - U)
+                stop = _ceil_ratio(excess, best - U)
     except WorkExhausted:
         return None
     raise AssertionError("unreachable")

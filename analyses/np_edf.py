@@ -43,7 +43,7 @@ from rtsched.analyses._edf_demand import deadline_steps, utilization_vs_one
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, check_processors
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Result, Verdict, show_number
@@ -149,7 +149,7 @@ def npedf_trace(
     rows = [(int(c), int(d), int(p)) for c, d, p in rows]
     flags = [True] * len(rows) if nonpreemptive is None else [bool(x) for x in nonpreemptive]
     delta = _delta(blocking)
-    U = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
+    U = fraction_sum(Fraction(c, p) for c, _, p in rows)
     if U > 1:
         return NPTrace(False, "U>1", U, None, None, None, None, None, 0)
     steps = 0

@@ -30,12 +30,39 @@ __all__ = [
     "Task",
     "TaskSet",
     "TaskSetBatch",
+    "fraction_sum",
 ]
 
 #: Largest time value accepted (C, D or T), so that products of two values fit in int64.
 MAX_TIME = 2**31 - 1
 #: Largest number of tasks in one set.
 MAX_TASKS = 2**16
+
+
+def fraction_sum(terms: Iterable[Fraction | int]) -> Fraction:
+    """Σ terms, exactly, adding in pairs (a balanced tree) rather than left to right.
+
+    Left to right, each addition costs the size of the running sum, whose denominator grows to
+    the lcm of all denominators (thousands of digits for thousands of periods), so n terms cost
+    O(n²) digit operations: 15 s for 65,536 utilizations. In pairs most additions are between
+    small numbers: about five times faster there, and the same value.
+    """
+    pairs = [(x.numerator, x.denominator) for x in map(Fraction, terms)]
+    if not pairs:
+        return Fraction(0)
+    while len(pairs) > 1:
+        merged = []
+        for j in range(0, len(pairs) - 1, 2):
+            (a, b), (c, d) = pairs[j], pairs[j + 1]
+            g = math.gcd(b, d)  # as Fraction.__add__ (Knuth 4.5.1): reduce by gcd(num, g) only
+            num, den = a * (d // g) + c * (b // g), b // g * d
+            g = math.gcd(num, g)
+            merged.append((num // g, den // g) if g > 1 else (num, den))
+        if len(pairs) % 2:
+            merged.append(pairs[-1])
+        pairs = merged
+    return Fraction(*pairs[0])
+
 
 DeadlineModel = Literal["implicit", "constrained", "arbitrary"]
 _MODELS = ("implicit", "constrained", "arbitrary")
@@ -388,17 +415,14 @@ class TaskSet:
     @property
     def utilization(self) -> Fraction:
         """Total utilization Σ C/T, exactly."""
-        return sum((Fraction(int(c), int(t)) for c, t in zip(self._C, self._T, strict=True)), Fraction(0))
+        return fraction_sum(Fraction(int(c), int(t)) for c, t in zip(self._C, self._T, strict=True))
 
     U = utilization
 
     @property
     def density(self) -> Fraction:
         """Total density Σ C/min(D, T), exactly."""
-        return sum(
-            (Fraction(int(c), int(min(d, t))) for c, d, t in zip(self._C, self._D, self._T, strict=True)),
-            Fraction(0),
-        )
+        return fraction_sum(Fraction(int(c), int(min(d, t))) for c, d, t in zip(self._C, self._D, self._T, strict=True))
 
     @property
     def max_density(self) -> Fraction:
