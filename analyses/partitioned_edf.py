@@ -29,13 +29,17 @@ admission
     ``qpa``: U ≤ 1, then density ≤ 1 or the dbf* test accepts at once (both sufficient, so the
     outcome is that of the exact test), h(D_j) > D_j at some relative deadline refuses at once (a
     real miss), else exact QPA (Zhang & Burns, IEEE TC 58(9), 2009) with a work budget per
-    admission of ``budget`` QPA steps, and a budget for the whole packing of ``packing_budget``
-    demand terms (default :data:`PACKING_BUDGET`): a QPA step on a processor of k tasks
-    evaluates h(t), k terms, and an admission gets min(budget, ⌊left / k⌋) steps, ``left``
-    being what the earlier admissions of the set left. Near U = 1 QPA may need millions of
-    steps; at k in the thousands one admission took seconds, and first fit repeats it for every
-    later task, so without the packing budget a set of 5,000 tasks took minutes. Both budgets
-    are counted identically by the kernel and the reference.
+    admission of ``budget`` QPA steps.
+
+Packing budget. Deciding an admission exactly costs time proportional to k, the tasks on the
+processor, and first fit retries the same nearly full processors for every later task, so a
+set of 5,000 tasks took minutes (near U = 1 QPA may need millions of steps). Each set therefore
+has a budget of ``packing_budget`` *demand terms* (default :data:`PACKING_BUDGET`), spent by the
+dbfstar and qpa admissions that U ≤ 1 and density ≤ 1 cannot decide: k terms for the dbf* test,
+k for each deadline t where the dbf* sum exceeds t and h(t) is evaluated (in increasing order,
+only those: h ≤ dbf*), and k per QPA step, QPA getting min(budget, ⌊left/k⌋) steps and running
+only if that is at least one. An admission the remaining budget cannot pay is "unknown" (a
+refusal). The kernel and the reference count identically.
 
 Every admission test is a sufficient (density, dbf*) or exact (QPA) uniprocessor EDF test, so
 an assignment that places every task proves the set schedulable under partitioned EDF: the
@@ -79,7 +83,7 @@ from rtsched.analyses._edf_demand import (
 from rtsched.analyses.uniprocessor_edf import show
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Result, Verdict
@@ -140,7 +144,7 @@ def task_order(rows: Rows, order: str) -> list[int]:
 def _utilization(rows: Rows, work: Work | None = None) -> Fraction:
     if work is not None:
         work.spend(len(rows))
-    total = sum((Fraction(c, p) for c, _, p in rows), Fraction(0))
+    total = fraction_sum(Fraction(c, p) for c, _, p in rows)
     if work is not None:
         work.spend_size(len(rows), total)
     return total
@@ -149,61 +153,80 @@ def _utilization(rows: Rows, work: Work | None = None) -> Fraction:
 def _density(rows: Rows, work: Work | None = None) -> Fraction:
     if work is not None:
         work.spend(len(rows))
-    total = sum((Fraction(c, min(d, p)) for c, d, p in rows), Fraction(0))
+    total = fraction_sum(Fraction(c, min(d, p)) for c, d, p in rows)
     if work is not None:
         work.spend_size(len(rows), total)
     return total
 
 
-#: Default budget of a whole packing: QPA demand terms (steps × tasks on the processor) summed
-#: over all admissions of one set; about a second of kernel time.
-PACKING_BUDGET = 10**9
-
-
-def qpa_allowance_py(budget: int, left: int, k: int) -> int:
-    """QPA steps for an admission on a processor of k tasks (as the kernel's ``qpa_allowance``)."""
-    return min(budget, left // k) if left > 0 else 0
+#: Default budget of a whole packing, in demand terms (module docstring): about a second or two
+#: of kernel time.
+PACKING_BUDGET = 10**8
 
 
 def admit(
-    rows: Rows, admission: str, budget: int = DEFAULT_BUDGET, work: Work | None = None
+    rows: Rows, admission: str, budget: int = DEFAULT_BUDGET, work: Work | None = None, left: int | None = None
 ) -> tuple[Verdict, str, int]:
-    """May one EDF processor hold ``rows`` (its tasks plus the candidate)? (verdict, why not, steps).
+    """May one EDF processor hold ``rows`` (its tasks plus the candidate)? (verdict, why not, spent).
 
-    ``budget`` is the QPA step budget of this admission; ``steps`` the QPA steps it spent.
-    ``work`` (optional) is the Python work budget; it may raise
+    ``budget`` is the QPA step budget of an admission, ``left`` what remains of the packing
+    budget (None: no limit) and ``spent`` the demand terms this admission took from it (module
+    docstring). ``work`` (optional) is the Python work budget; it may raise
     :class:`~rtsched.budget.WorkExhausted`.
     """
+    k = len(rows)
     U = _utilization(rows, work)
     if admission == "density":
         lam = _density(rows, work)
         return (True, "", 0) if lam <= 1 else (False, f"density would be {show(lam)} > 1", 0)
+    if U > 1:
+        return False, f"U would be {show(U)} > 1", 0
+    if _density(rows, work) <= 1:
+        return True, "", 0  # density ≤ 1 implies the dbf* test and the exact test
+    if left is not None and left < k:
+        return UNKNOWN_VERDICT, "the packing budget is spent", 0
+    spent = k  # the dbf* test at every deadline
+    ok, _, t, value = dbf_star_check(rows, work)
+    if ok:
+        return True, "", spent
     if admission == "dbfstar":
-        ok, why, t, value = dbf_star_check(rows, work)
-        if ok:
-            return True, "", 0
-        if why == "U":
-            return False, f"U would be {show(value)} > 1", 0
-        return False, f"dbf*(t={t}) = {show(value)} > {t}", 0
-    if admission == "qpa":
-        if U > 1:
-            return False, f"U would be {show(U)} > 1", 0
-        if _density(rows, work) <= 1 or dbf_star_check(rows, work)[0]:
-            return True, "", 0  # sufficient pre-checks (density ⇒ dbf* ⇒ exact): no QPA search
-        for _, d, _ in rows:  # necessary pre-check: a miss at a first deadline D_j
-            if work is not None:
-                work.spend(len(rows))
-            if dm.demand(rows, d) > d:
-                return False, f"h({d}) = {dm.demand(rows, d)} > {d}", 0
-        tr = qpa_trace(rows, budget, Work(None) if work is None else work)
-        if tr.reason == "work":
-            raise WorkExhausted(f"work budget of {None if work is None else work.limit} terms exhausted")
-        if tr.verdict is True:
-            return True, "", tr.steps
-        if tr.verdict is False:
-            return False, f"h({tr.t}) = {tr.h} > {tr.t} (QPA)", tr.steps
-        return UNKNOWN_VERDICT, f"QPA budget of {budget} steps exhausted", tr.steps
-    raise ValueError(f"unknown admission {admission!r}")
+        return False, f"dbf*(t={t}) = {show(value)} > {t}", spent
+    if admission != "qpa":
+        raise ValueError(f"unknown admission {admission!r}")
+    # A miss at a deadline refuses at once (as QPA would find it). h ≤ Σ dbf*, so only the
+    # deadlines where Σ dbf*(t) > t are evaluated, in increasing order, k terms each.
+    for t in dbf_star_excess(rows, work):
+        if left is not None and left - spent < k:
+            return UNKNOWN_VERDICT, "the packing budget is spent", spent
+        spent += k
+        if work is not None:
+            work.spend(k)
+        h = dm.demand(rows, t)
+        if h > t:
+            return False, f"h({t}) = {h} > {t}", spent
+    steps = budget if left is None else min(budget, max(left - spent, 0) // k)
+    if steps == 0:
+        return UNKNOWN_VERDICT, "the QPA or packing budget is spent", spent
+    tr = qpa_trace(rows, steps, Work(None) if work is None else work)
+    if tr.reason == "work":
+        raise WorkExhausted(f"work budget of {None if work is None else work.limit} terms exhausted")
+    spent += tr.steps * k
+    if tr.verdict is True:
+        return True, "", spent
+    if tr.verdict is False:
+        return False, f"h({tr.t}) = {tr.h} > {tr.t} (QPA)", spent
+    return UNKNOWN_VERDICT, f"QPA budget of {steps} steps exhausted", spent
+
+
+def dbf_star_excess(rows: Rows, work: Work | None = None) -> list[int]:
+    """The distinct deadlines t of ``rows`` with Σ_j dbf*(τ_j, t) > t, in increasing order."""
+    out = []
+    for t in sorted({d for _, d, _ in rows}):
+        if work is not None:
+            work.spend(len(rows))
+        if fraction_sum(dm.dbf_star(c, d, p, t) for c, d, p in rows) > t:
+            out.append(t)
+    return out
 
 
 @dataclass(frozen=True)
@@ -290,9 +313,8 @@ def pack(
             refusals = []
             left_before = left
             for b in _preference(fit, bins, rows, current, work):
-                on_b = [rows[j] for j in bins[b]] + [rows[i]]
-                verdict, why, steps = admit(on_b, admission, qpa_allowance_py(budget, left, len(on_b)), work)
-                left -= steps * len(on_b)
+                verdict, why, spent = admit([rows[j] for j in bins[b]] + [rows[i]], admission, budget, work, left)
+                left -= spent
                 if verdict is True:
                     bins[b].append(i)
                     assignment[i] = b
@@ -372,8 +394,8 @@ def _dbfstar_point(sC, sD, sT, k, t):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _dbfstar_sums(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN202 - numba
-    """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[by_deadline[p]] (tasks sorted by D).
+def _dbfstar_sums(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
+    """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[p] (the scratch tasks are sorted by D).
 
     With prefix sums over the deadline order, Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with
     a_j = C_j(T_j − D_j)/T_j, so all k points cost O(k). ``value[p]`` is the float sum and
@@ -386,14 +408,13 @@ def _dbfstar_sums(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN
     B = 0.0
     p = 0
     while p < k:
-        t = sD[by_deadline[p]]
+        t = sD[p]
         q = p
-        while q < k and sD[by_deadline[q]] == t:
-            j = by_deadline[q]
-            a = (sC[j] * (sT[j] - sD[j])) / sT[j]
+        while q < k and sD[q] == t:
+            a = (sC[q] * (sT[q] - sD[q])) / sT[q]
             A += a
             absA += abs(a)
-            B += sC[j] / sT[j]
+            B += sC[q] / sT[q]
             q += 1
         for r in range(p, q):
             value[r] = A + t * B
@@ -402,7 +423,7 @@ def _dbfstar_sums(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN
 
 
 @njit(cache=True)
-def _dbfstar_ok(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN202 - numba
+def _dbfstar_ok(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
     """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
 
     The float sums of :func:`_dbfstar_sums` decide every point outside their error margin; the
@@ -410,8 +431,8 @@ def _dbfstar_ok(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN20
     """
     undecided = False
     for p in range(k):
-        t = sD[by_deadline[p]]
-        if p > 0 and sD[by_deadline[p - 1]] == t:
+        t = sD[p]
+        if p > 0 and sD[p - 1] == t:
             continue
         margin = 4.0 * (k + 4) * EPS * size[p]
         if value[p] > t + margin:
@@ -426,28 +447,43 @@ def _dbfstar_ok(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN20
 
 
 @njit(cache=True)
-def _deadline_miss(sC, sD, sT, k, by_deadline, value, size):  # noqa: ANN001, ANN202 - numba
-    """True if h(D_j) > D_j for some task j (a real deadline miss of the synchronous release).
+def _first_miss(sC, sD, sT, k, value, size, left):  # noqa: ANN001, ANN202 - numba
+    """h(t) > t at some deadline? Returns (code, terms spent): REJECT (a real miss of the
+    synchronous release), ACCEPT (no miss: go on with QPA), UNKNOWN (``left`` cannot pay the next
+    evaluation) or UNDECIDED.
 
-    h(t) ≤ Σ dbf*(τ_j, t), so a point where the float dbf* sum is surely below t cannot miss and
-    is skipped; the others are evaluated exactly.
+    h(t) ≤ Σ dbf*(τ_j, t), so only the deadlines where the dbf* sum exceeds t are evaluated, in
+    increasing order, k terms each, as :func:`admit` does; the float sums decide which those are
+    outside their margin, :func:`_dbfstar_point` inside it.
     """
+    spent = np.int64(0)
     for p in range(k):
-        t = sD[by_deadline[p]]
-        if p > 0 and sD[by_deadline[p - 1]] == t:
+        t = sD[p]
+        if p > 0 and sD[p - 1] == t:
             continue
-        if value[p] < t - 4.0 * (k + 4) * EPS * size[p]:
+        margin = 4.0 * (k + 4) * EPS * size[p]
+        if value[p] < t - margin:
             continue
+        if value[p] <= t + margin:
+            s = _dbfstar_point(sC, sD, sT, k, t)
+            if s == 2:
+                return UNDECIDED, spent
+            if s <= 0:
+                continue
+        if left - spent < k:
+            return UNKNOWN, spent
+        spent += k
         if _h(sC, sD, sT, k, t) > t:
-            return True
-    return False
+            return REJECT, spent
+    return ACCEPT, spent
 
 
 @njit(cache=True)
-def _admit(sC, sD, sT, sDen, k, admission, steps, value, size):  # noqa: ANN001, ANN202 - numba
-    """Admission of the k tasks in the scratch arrays: (code, QPA steps spent).
+def _admit(sC, sD, sT, sDen, k, admission, budget, left, value, size):  # noqa: ANN001, ANN202 - numba
+    """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
-    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``steps`` is the QPA step budget.
+    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``budget`` the QPA steps of an admission,
+    ``left`` what remains of the packing budget.
     """
     none = np.int64(0)
     if admission == 0:  # density
@@ -460,18 +496,31 @@ def _admit(sC, sD, sT, sDen, k, admission, steps, value, size):  # noqa: ANN001,
         return UNDECIDED, none
     if s > 0:
         return REJECT, none
-    by_deadline = np.argsort(sD[:k])
-    _dbfstar_sums(sC, sD, sT, k, by_deadline, value, size)
-    ok = _dbfstar_ok(sC, sD, sT, k, by_deadline, value, size)  # dbf* (also QPA's cheap pre-check)
-    if ok == 2:
+    s = utilization_vs_one(sC[:k], sDen[:k], k)  # density ≤ 1 implies dbf* and the exact test
+    if s == 2:
         return UNDECIDED, none
-    if ok == 1:
+    if s <= 0:
         return ACCEPT, none
+    if left < k:
+        return UNKNOWN, none
+    spent = np.int64(k)
+    _dbfstar_sums(sC, sD, sT, k, value, size)
+    ok = _dbfstar_ok(sC, sD, sT, k, value, size)
+    if ok == 2:
+        return UNDECIDED, spent
+    if ok == 1:
+        return ACCEPT, spent
     if admission == 1:
-        return REJECT, none
-    if _deadline_miss(sC, sD, sT, k, by_deadline, value, size):  # refuses at once, as QPA would
-        return REJECT, none
-    return qpa_one_steps(sC[:k], sD[:k], sT[:k], steps)  # exact; rejects U > 1, accepts density ≤ 1
+        return REJECT, spent
+    code, more = _first_miss(sC, sD, sT, k, value, size, left - spent)
+    spent += more
+    if code != ACCEPT:
+        return code, spent
+    steps = qpa_allowance(budget, left - spent, k)
+    if steps == 0:
+        return UNKNOWN, spent
+    code, used = qpa_one_steps(sC[:k], sD[:k], sT[:k], steps)  # exact (U > 1 and density ≤ 1 done above)
+    return code, spent + used * k
 
 
 @njit(cache=True)
@@ -484,18 +533,11 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
     n = C.shape[0]
     k_bins = m if m < n else n
     seq = np.arange(n)
-    if order != 0:  # stable insertion sort by the order's key
-        for i in range(1, n):
-            x = seq[i]
-            j = i - 1
-            while j >= 0 and _before(C, D, T, x, seq[j], order):
-                seq[j + 1] = seq[j]
-                j -= 1
-            seq[j + 1] = x
-    # Each processor's tasks as a linked list in placement order (an n × m table would not fit
-    # in memory for large n and m).
+    if order != 0:
+        _stable_sort(C, D, T, seq, order)
+    # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
+    # memory for large n and m; the order spares the dbf* pre-check a sort).
     first = np.full(k_bins, -1, dtype=np.int64)
-    last = np.full(k_bins, -1, dtype=np.int64)
     nxt = np.full(n, -1, dtype=np.int64)
     cnt = np.zeros(k_bins, dtype=np.int64)
     loads = np.zeros(k_bins)
@@ -540,18 +582,15 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
                 code = REJECT
             else:
                 code = np.int8(-3)
-            if code == -3:
-                steps = qpa_allowance(budget, left, k + 1)
-                code, spent = _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, steps, value, size)
-                left -= spent * (k + 1)
+            if code == -3 and admission != 0 and left < k + 1 and loads[b] + u_i < 1.0 - margin and dens[b] + lam_i > 1.0 + margin:
+                code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
+            elif code == -3:
+                code, spent = _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, budget, left, value, size)
+                left -= spent
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
-                if k == 0:
-                    first[b] = i
-                else:
-                    nxt[last[b]] = i
-                last[b] = i
+                _insert_by_deadline(D, first, nxt, b, i)
                 cnt[b] = k + 1
                 load = 0.0
                 lam = 0.0
@@ -573,6 +612,56 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
         if not placed:
             return UNKNOWN if unknown else REJECT
     return ACCEPT
+
+
+@njit(cache=True)
+def _stable_sort(C, D, T, seq, order):  # noqa: ANN001, ANN202 - numba
+    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order): a
+    bottom-up merge sort with the exact comparison :func:`_before`, O(n log n)."""
+    n = seq.shape[0]
+    src = seq.copy()
+    dst = np.empty_like(seq)
+    width = 1
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            a, b, out = lo, mid, lo
+            while a < mid and b < hi:
+                if _before(C, D, T, src[b], src[a], order):  # strictly before: take the right one
+                    dst[out] = src[b]
+                    b += 1
+                else:
+                    dst[out] = src[a]
+                    a += 1
+                out += 1
+            while a < mid:
+                dst[out] = src[a]
+                a += 1
+                out += 1
+            while b < hi:
+                dst[out] = src[b]
+                b += 1
+                out += 1
+        src, dst = dst, src
+        width *= 2
+    seq[:] = src
+
+
+@njit(cache=True)
+def _insert_by_deadline(D, first, nxt, b, i):  # noqa: ANN001, ANN202 - numba
+    """Link task i into processor b's list, which is kept in deadline order (ties: placement
+    order), so that an admission needs no sort."""
+    prev = -1
+    t = first[b]
+    while t >= 0 and D[t] <= D[i]:
+        prev = t
+        t = nxt[t]
+    nxt[i] = t
+    if prev < 0:
+        first[b] = i
+    else:
+        nxt[prev] = i
 
 
 @njit(cache=True)
@@ -610,22 +699,25 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @njit(cache=True)
-def _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, steps, value, size):  # noqa: ANN001, ANN202 - numba
-    """Copy processor b's k tasks plus task i into the scratch arrays and run the admission test."""
+def _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, budget, left, value, size):  # noqa: ANN001, ANN202 - numba
+    """Copy processor b's k tasks (kept in deadline order) with task i in its place into the
+    scratch arrays, sorted by deadline, and run the admission test."""
     t = first[b]
     j = 0
-    while t >= 0:
-        sC[j] = C[t]
-        sD[j] = D[t]
-        sT[j] = T[t]
-        sDen[j] = D[t] if D[t] < T[t] else T[t]
-        t = nxt[t]
+    pending = True
+    while j <= k:
+        if pending and (t < 0 or D[t] > D[i]):
+            x = i
+            pending = False
+        else:
+            x = t
+            t = nxt[t]
+        sC[j] = C[x]
+        sD[j] = D[x]
+        sT[j] = T[x]
+        sDen[j] = D[x] if D[x] < T[x] else T[x]
         j += 1
-    sC[k] = C[i]
-    sD[k] = D[i]
-    sT[k] = T[i]
-    sDen[k] = D[i] if D[i] < T[i] else T[i]
-    return _admit(sC, sD, sT, sDen, k + 1, admission, steps, value, size)
+    return _admit(sC, sD, sT, sDen, k + 1, admission, budget, left, value, size)
 
 
 @njit(cache=True)
@@ -709,7 +801,7 @@ def _processor_witness(rows: Rows, admission: str, budget: int, work: Work | Non
             if work is not None:
                 work.spend(len(rows) * len(points))
             slack = min(
-                (t - sum((Fraction(c, p) * (t - d) + c for c, d, p in rows if d <= t), Fraction(0)), t) for t in points
+                (t - fraction_sum(Fraction(c, p) * (t - d) + c for c, d, p in rows if d <= t), t) for t in points
             )
             value = slack[1] - slack[0]
             return (
@@ -771,9 +863,8 @@ def explain_family(
         left = int(left_at[0])
         try:
             for b in _preference(fit, bins, rows, current, work):
-                on_b = [rows[j] for j in bins[b]] + [rows[failed_task]]
-                _, why, steps = admit(on_b, admission, qpa_allowance_py(budget, left, len(on_b)), work)
-                left -= steps * len(on_b)
+                _, why, spent = admit([rows[j] for j in bins[b]] + [rows[failed_task]], admission, budget, work, left)
+                left -= spent
                 refusals.append((b, why))
         except WorkExhausted:
             refusals.append((-1, "further refusals are beyond the reference work budget"))
