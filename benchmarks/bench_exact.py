@@ -1,13 +1,17 @@
 """Cost of the exact G-EDF test under every tie rule (``exact``) against lowest-index ties (``exact:index``).
 
 Both semantics explore the same sets with the same budget (states and transitions); a set that
-exhausts it counts as "unknown" and its time is the time to exhaust it. Three parts:
+exhausts it counts as "unknown" and its time is the time to exhaust it. Four parts:
 
 1. small sets (m = 2–3, n = 3–5, periods 2…8): how often the verdict depends on the tie rule,
    and the cost of both searches;
 2. reach: n = 4…12, m = 2 and 4, periods up to 10, 20, 50, total U = 0.6·m (the hard middle: U ≤ m
    so the necessary condition does not decide), constrained deadlines uniform in [C, T];
-3. the Numba kernel against the pure-Python BFS reference, for both semantics.
+3. tie-heavy sets, where the every-rule search branches most: implicit deadlines with periods
+   from {4, 8} or all equal to 6 (equal deadlines everywhere), U = 0.75·m, all tasks distinct
+   (no symmetry to exploit), and sets of identical tasks (where the every-rule search merges
+   permutations and the index rule cannot);
+4. the Numba kernel against the pure-Python BFS reference, for both semantics.
 
 Columns: CPU seconds per set (median, one thread) for the index rule and for every rule, the
 ratio of the summed times (every / index), and the verdicts (accept/reject/unknown) of each.
@@ -141,6 +145,45 @@ def reach(args: argparse.Namespace, rng: np.random.Generator) -> None:
     )
 
 
+def distinct_tie_heavy(n: int, m: int, periods: tuple[int, ...], rng: np.random.Generator) -> TaskSet:
+    """Implicit deadlines, periods drawn from ``periods``, U about 0.75·m (≤ m), no two tasks equal."""
+    for _ in range(100_000):
+        T = rng.choice(np.array(periods), size=n)
+        u = rng.dirichlet(np.ones(n)) * 0.75 * m
+        C = np.clip(np.round(u * T), 1, T).astype(np.int64)
+        ts = TaskSet(C, T.astype(np.int64), T.astype(np.int64))
+        if ts.utilization <= m and len(set(ts.rows())) == n:
+            return ts
+    raise ValueError(f"no set of {n} distinct tasks with periods {periods} and U <= {m} drawn")
+
+
+def tie_heavy(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    print("tie-heavy sets: implicit deadlines, U = 0.75·m, all tasks distinct; then identical tasks")
+    print(f"{'m':>2} {'n':>3} {'periods':>8} {'index s':>8} {'every s':>8} {'every/index':>11} {'transitions e/i (med)':>22} {'index a/r/u':>11} {'every a/r/u':>11}")
+    grand = [0.0, 0.0]
+    for m, n, periods in [(2, 5, (4, 8)), (2, 6, (4, 8)), (3, 6, (4, 8)), (4, 8, (4, 8)), (2, 4, (6,)), (3, 5, (6,))]:
+        rows = []
+        for _ in range(args.sets):
+            ts = distinct_tie_heavy(n, m, periods, rng)
+            rows.append((timed(ts, m, "index", args), timed(ts, m, "every", args)))
+        ti, te = sum(r[0][0] for r in rows), sum(r[1][0] for r in rows)
+        grand[0] += ti
+        grand[1] += te
+        trans = statistics.median(r[1][1].transitions / max(1, r[0][1].transitions) for r in rows)
+        print(
+            f"{m:>2} {n:>3} {'/'.join(map(str, periods)):>8} {ti:>8.3f} {te:>8.3f} {ratio(te, ti):>11} {trans:>22.2f} "
+            f"{counts([r[0][1].code for r in rows]):>11} {counts([r[1][1].code for r in rows]):>11}"
+        )
+    print(f"all distinct tie-heavy rows: every/index CPU ratio {ratio(grand[1], grand[0])}")
+    for task, k, m in [((2, 8, 8), 6, 2), ((2, 8, 8), 8, 3), ((3, 8, 8), 8, 4), ((2, 6, 6), 9, 3)]:
+        ts = TaskSet.from_tasks([task] * k)
+        (ti, ri), (te, re) = timed(ts, m, "index", args), timed(ts, m, "every", args)
+        print(
+            f"{k} x {task} on m = {m}: index {ti:.3f} s ({ri.states:,} states, code {ri.code}), "
+            f"every {te:.3f} s ({re.states:,} states, code {re.code})"
+        )
+
+
 def kernel_vs_reference(rng: np.random.Generator) -> None:
     small = [random_set(4, 2, 6, rng) for _ in range(20)]
     for ties in ("index", "every"):
@@ -163,16 +206,25 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=500_000)
     parser.add_argument("--max-transitions", type=int, default=20_000_000)
     parser.add_argument("--quick", action="store_true", help="n = 4, 6, 8 and periods up to 10, 20 only")
+    parser.add_argument("--parts", default="small,reach,ties,reference", help="comma-separated parts to run")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     numba.set_num_threads(1)
-    rng = np.random.default_rng(7)
     for ties in ("index", "every"):  # compile
         exact_gedf.explore(TaskSet.from_tasks([(1, 2, 2), (1, 2, 2), (1, 2, 2)]), 2, ties=ties, shortcuts=False)  # type: ignore[arg-type]
-    small_sets(args, rng)
-    print()
-    reach(args, rng)
-    print()
-    kernel_vs_reference(rng)
+    # each part draws from its own generator, so running some parts only gives the same sets
+    seeds = np.random.SeedSequence(7).spawn(4)
+    if "small" in parts:
+        small_sets(args, np.random.default_rng(seeds[0]))
+        print()
+    if "reach" in parts:
+        reach(args, np.random.default_rng(seeds[1]))
+        print()
+    if "ties" in parts:
+        tie_heavy(args, np.random.default_rng(seeds[2]))
+        print()
+    if "reference" in parts:
+        kernel_vs_reference(np.random.default_rng(seeds[3]))
 
 
 if __name__ == "__main__":

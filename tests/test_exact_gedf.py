@@ -200,6 +200,14 @@ def test_switching_between_tied_jobs_matters():
     assert simulate(ts, 2, releases=result.evidence["releases"], tie_choices=result.evidence["tie_choices"]).miss.time == 4
     for ties in ["index", "fifo"] + [f"random:{s}" for s in range(20)]:  # per-job rules cannot do it
         assert simulate(ts, 2, releases=result.evidence["releases"], ties=ties).miss is None
+    # papers/gedf-ties.md: the same phenomenon among benchmarks/bench_exact.py's small sets
+    rows = [(5, 7, 7), (2, 2, 2), (2, 4, 8)]
+    for perm in itertools.permutations(rows):
+        assert exact_gedf.explain_index(TaskSet.from_tasks(list(perm)), 2).verdict is True
+    result = exact_gedf.explain(TaskSet.from_tasks(rows), 2)
+    assert result.evidence["releases"] == ((0,), (3, 5), (3,))
+    assert result.evidence["tie_choices"] == ((3, (0,)), (4, (2,)), (5, (0, 2)))
+    assert (result.evidence["miss_time"], result.evidence["miss_task"]) == (7, 1)
 
 
 # -- the independent brute force ---------------------------------------------------------------

@@ -41,11 +41,10 @@ def tick_simulation(ts: TaskSet, m: int, releases: list[list[int]], horizon: int
             if t in releases[i]:
                 rem[i], dl[i], rel[i] = C[i], t + D[i], t
         winners = choices.get(t, ())
-
-        def key(i):
-            return (dl[i], -1 if i in winners else (rel[i] if ties == "fifo" else 0), i)
-
-        pending = sorted((i for i in range(n) if rem[i] > 0), key=key)
+        pending = sorted(
+            (i for i in range(n) if rem[i] > 0),
+            key=lambda i, won=winners: (dl[i], -1 if i in won else (rel[i] if ties == "fifo" else 0), i),
+        )
         if partition is None:
             run = set(pending[:m])
         else:
