@@ -244,7 +244,7 @@ def test_against_brute_force(ts, m):
 
 
 @pytest.mark.slow
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(ts=rst.tasksets(min_size=2, max_size=4, max_period=4), m=st.integers(1, 3))
 def test_against_brute_force_long(ts, m):
     """Periods <= 4: counterexamples observed to miss by t = 9; horizon 12."""
