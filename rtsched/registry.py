@@ -248,7 +248,7 @@ def all_entries(featured_only: bool = False) -> list[Analysis]:
 _ORDER_HINT = {
     name: i
     for i, name in enumerate(
-        ["gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "load", "ffdbf", "exact", "p-edf", "baruah-fisher"]
+        ["gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "load", "ffdbf", "exact", "exact:index", "p-edf", "baruah-fisher"]
     )
 }
 

@@ -42,7 +42,7 @@ COMPILE_SECONDS: dict[str, float] = {
 }
 #: Analyses that run another one's kernels (the partitioned EDF family shares one packing
 #: kernel): compiled with it, counted once in the estimate.
-SAME_KERNELS_AS = {"baruah-fisher": "p-edf"}
+SAME_KERNELS_AS = {"baruah-fisher": "p-edf", "exact:index": "exact"}
 _DEFAULT_SECONDS = 3.0
 
 
