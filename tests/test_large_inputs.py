@@ -1,10 +1,10 @@
 """Large inputs: n = 5,000 tasks end in a verdict or "unknown", every output prints, and
 oversized files are refused while they are read.
 
-Cost: one default ``check`` of a 5,000-task set (about 15-20 s: every exact reference stops at
-its work budget, rtsched.budget), shared by the table, --explain and --json tests through a
-cached ``check``; the not-schedulable case runs a subset of analyses (the cheap ones and p-edf)
-because the point there is the exit status, not the analyses again.
+Cost: about 25-40 s on two cores. One default ``check`` of a 5,000-task set is shared by the
+table, --explain and --json tests through a cached ``check``, so its explanations (each exact
+reference stops at its work budget, rtsched.budget) run once; the not-schedulable case runs four
+analyses, since the point there is the exit status.
 """
 
 import io
