@@ -54,8 +54,9 @@ def check_command(
     """Check task sets: a verdict per analysis and why.
 
     Limits: at most 65,536 tasks per set and 64 MiB per file (refused while reading, with
-    status 2). Each analysis's exact explanation has a work budget: on large sets (above about
-    1,000 tasks for the quadratic tests) it may answer "unknown" rather than run for minutes.
+    status 2). Verdicts come from the analyses' exact kernels; the evidence shown comes from
+    their exact explanations, which have a work budget: on large sets (above about 1,000 tasks
+    for the quadratic tests) the evidence may be incomplete rather than take minutes.
 
     Exit status: 0 if every task set is proven schedulable by some analysis (of --policy, if
     given), 1 otherwise (including "unknown"), 2 on bad input.
