@@ -382,11 +382,18 @@ def convolutional_fixed_sum(
     n_free = int(free.sum())
     if n_free == 0:
         return out
-    if n_free == 1 or rest <= lo_free.sum() or rest >= hi_free.sum():
+    # Within a relative 1e-9 of a corner (e.g. U = n − 1 ulp) the package's root finder fails
+    # (CFSAError 8-33) and the polytope is a point for every practical purpose: take the corner,
+    # moved along the bounds' widths so that the sum is ``rest``.
+    tol = 1e-9 * max(1.0, float(hi_free.sum()))
+    if n_free == 1 or rest <= lo_free.sum() + tol or rest >= hi_free.sum() - tol:
         if n_free == 1:
             point = np.array([rest])
         else:
-            point = lo_free if rest <= lo_free.sum() else hi_free
+            width = (hi_free - lo_free) / (hi_free - lo_free).sum()
+            low = rest - lo_free.sum() <= hi_free.sum() - rest
+            point = lo_free + (rest - lo_free.sum()) * width if low else hi_free - (hi_free.sum() - rest) * width
+            point = np.clip(point, lo_free, hi_free)
         out[:, free] = point
         return out
     config = cfs.CFSAConfig(seed=seed)

@@ -114,6 +114,22 @@ def test_cfs_per_task_bounds():
         convolutional_fixed_sum(rng(), 5, 2.9, 3, upper=upper)
 
 
+
+@pytest.mark.parametrize(
+    ("total", "lower", "upper"),
+    [
+        pytest.param(np.nextafter(7.0, 0.0), 0.0, 1.0, id="one-ulp-below-n"),  # found by hypothesis: CFSAError 8-33
+        pytest.param(np.nextafter(0.7, 1.0), 0.1, 1.0, id="one-ulp-above-sum-of-lower"),
+        pytest.param(7.0 - 1e-11, 0.0, 1.0, id="just-below-n"),
+    ],
+)
+def test_cfs_next_to_a_corner(total, lower, upper):
+    """Within a relative 1e-9 of a corner the package's sampler fails; the corner is taken instead."""
+    u = convolutional_fixed_sum(rng(), 7, total, 4, lower=lower, upper=upper)
+    assert np.all(u >= lower) and np.all(u <= upper)
+    assert np.allclose(u.sum(axis=1), total, atol=1e-12, rtol=0)
+
+
 # ---------------------------------------------------------------------------------------------
 # Statistical tests of the utilization samplers
 # ---------------------------------------------------------------------------------------------
