@@ -38,10 +38,11 @@ import numpy as np
 from numba import njit
 
 from rtsched.budget import WorkExhausted
-from rtsched.result import show_number
+from rtsched.result import UNKNOWN, Verdict, show_number
 
 __all__ = [
     "TaskScan",
+    "every_task_holds",
     "scan_tasks",
     "task_labels",
     "bcl_workload",
@@ -189,6 +190,15 @@ def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_fa
     except WorkExhausted:
         return TaskScan(rows, failing, True)
     return TaskScan(rows, failing, False)
+
+
+def every_task_holds(n: int, holds: Callable[[int], bool]) -> Verdict:
+    """True if ``holds(k)`` for every task, False at the first that fails, ``"unknown"`` if the
+    work budget ``holds`` spends runs out first (the verdict of a per-task sufficient test)."""
+    scan = scan_tasks(n, lambda k: {"holds": holds(k)}, stop_at_failure=True)
+    if scan.failing is not None:
+        return False
+    return UNKNOWN if scan.exhausted else True
 
 
 def task_labels(ts: Any, tasks: list[int], limit: int = 10) -> str:

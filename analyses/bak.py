@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import scan_tasks, show_fraction
+from rtsched.analyses._gedf_common import every_task_holds, scan_tasks, show_fraction
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
@@ -78,10 +78,7 @@ def task_condition(ts: TaskSet, k: int, m: int, work: Work | None = None) -> tup
 def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
     """Exact BAK verdict in Fractions ("unknown" if the reference work budget runs out first)."""
     work = Work(work_budget)
-    scan = scan_tasks(ts.n, lambda k: {"holds": task_condition(ts, k, m, work)[0]}, stop_at_failure=True)
-    if scan.failing is not None:
-        return False
-    return UNKNOWN if scan.exhausted else True
+    return every_task_holds(ts.n, lambda k: task_condition(ts, k, m, work)[0])
 
 
 def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Result:

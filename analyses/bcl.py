@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, scan_tasks, show_fraction
+from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks, show_fraction
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
@@ -85,10 +85,7 @@ def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> 
     is checked and none failed.
     """
     work = Work(work_budget)
-    scan = scan_tasks(ts.n, lambda k: {"holds": task_condition(ts, k, m, work)[0]}, stop_at_failure=True)
-    if scan.failing is not None:
-        return False
-    return UNKNOWN if scan.exhausted else True
+    return every_task_holds(ts.n, lambda k: task_condition(ts, k, m, work)[0])
 
 
 def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Result:
