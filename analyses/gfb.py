@@ -12,7 +12,9 @@ sufficient test for constrained and arbitrary deadlines (Bertogna, Cirinei, Lipa
 A set exactly on the bound is accepted, as the theorem says ("≤").
 
 Layers: :func:`reference` (Fractions), ``_gfb_one`` (float with a proven error margin; sets
-inside the margin are UNDECIDED and re-decided by the reference), ``_gfb_kernel`` (prange).
+inside the margin are UNDECIDED and the registry re-decides them by the reference),
+``_gfb_kernel`` (prange). This module is the smallest complete example of the analysis contract
+(:mod:`rtsched.registry`).
 """
 
 from __future__ import annotations
@@ -21,14 +23,13 @@ from fractions import Fraction
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
+from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
-from rtsched.result import Result, show_number
+from rtsched.result import Explanation, show_number
 
-__all__ = ["ANALYSES", "explain", "gfb_batch", "reference"]
+__all__ = ["ANALYSES", "explain", "reference"]
 
 CITATION = (
     "Goossens, Funk, Baruah, 'Priority-driven scheduling of periodic task systems on "
@@ -48,9 +49,8 @@ def reference(ts: TaskSet, m: int) -> bool:
     return fraction_sum(lam) <= m - (m - 1) * max(lam)
 
 
-def explain(ts: TaskSet, m: int) -> Result:
+def explain(ts: TaskSet, m: int) -> Explanation:
     """Both sides of the GFB inequality, exactly, and each task's density."""
-    m = check_processors(m)
     lam = densities(ts)
     total = fraction_sum(lam)
     lam_max = max(lam)
@@ -59,11 +59,8 @@ def explain(ts: TaskSet, m: int) -> Result:
     argmax = lam.index(lam_max)
     rel = "≤" if holds else ">"
     summary = f"Σλ = {_show(total)} {rel} m − (m−1)·λmax = {_show(bound)} (λmax = {_show(lam_max)}, {ts.label(argmax)})"
-    return Result(
-        analysis="gfb",
+    return Explanation(
         verdict=holds,
-        m=m,
-        kind="sufficient",
         summary=summary,
         evidence={
             "total_density": total,
@@ -111,20 +108,6 @@ def _gfb_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
         out[s] = _gfb_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
 
 
-def gfb_status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
-    """Exact verdict codes (1 accepted, 0 rejected) for every set of the batch."""
-    m = check_processors(m)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        _gfb_kernel(batch.C, batch.D, batch.T, batch.offsets, m, out)
-    return redecide(out, batch, m, reference)
-
-
-def gfb_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-    """Exact GFB verdicts (True = proven schedulable) for every set of the batch."""
-    return gfb_status(batch, m) == ACCEPT
-
-
 ANALYSES = (
     Analysis(
         name="gfb",
@@ -133,11 +116,12 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=gfb_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/gfb2003.md",
         deadlines=("implicit", "constrained", "arbitrary"),
-        status=gfb_status,
+        note="papers/gfb2003.md",
+        reference=reference,
+        explain=explain,
+        kernel=_gfb_kernel,
+        one=_gfb_one,
+        order=0,
     ),
 )

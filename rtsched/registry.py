@@ -1,15 +1,38 @@
-"""The analysis registry.
+"""The analysis registry: one contract for every analysis.
 
-Every analysis module in ``analyses/`` (installed as ``rtsched.analyses``) declares a module
-attribute ``ANALYSES``: a sequence of :class:`Analysis` entries, and optionally ``FAMILIES``: a
-sequence of :class:`Family` resolvers for parametrised names such as ``p:ff:density:qpa``.
-Modules are discovered, not listed, so adding an analysis touches one file. Nothing registers at
-import time: the registry collects the entries the first time it is asked.
+An analysis module in ``analyses/`` (installed as ``rtsched.analyses``) declares a module attribute
+``ANALYSES``, a sequence of :class:`Analysis` entries, and optionally ``FAMILIES``, resolvers
+for parametrised names such as ``p:ff:density:qpa``. Modules are discovered, not listed; nothing
+registers at import time.
 
-One signature for all: ``batch(batch, m) -> bool[n_sets]`` (True = proven schedulable),
-``explain(taskset, m) -> Result`` and ``reference(taskset, m) -> bool | "unknown"``. Analyses with a
-work budget also give ``status(batch, m) -> int8[n_sets]`` (1 accepted, 0 rejected,
--1 unknown), so that a budget running out is never reported as a rejection.
+What a module declares (see the README's development section, "Adding an analysis"):
+
+``reference(ts, m[, budget]) -> True | False | "unknown"``
+    The exact, readable reference (Python ints and Fractions), with the paper's equation tags.
+``explain(ts, m[, budget]) -> Explanation``
+    Verdict, one-line summary, evidence and per-task rows; no registry metadata (name, kind, m
+    and policy are stamped here).
+``kernel(C, D, T, offsets, m[, budget], out)``
+    The ``prange`` driver over the sets of a batch, a literal module-level ``@njit`` function so
+    that Numba's cache hits. It writes one code per set: ACCEPT (1), REJECT (0), UNKNOWN (-1: the
+    budget ran out) or UNDECIDED (2: inside a floating-point margin; re-decided here by the
+    reference, once).
+``one(C, D, T, m[, budget]) -> code`` (optional)
+    The serial kernel for one set; :meth:`Analysis.verdict` (what :func:`rtsched.check` calls)
+    uses it, avoiding the thread pool. Without it one set runs through ``kernel``.
+``codes(batch, m[, budget]) -> int8[n_sets]`` (instead of ``kernel``)
+    For analyses whose batch is not one ``prange`` call (families with options, GPU workloads).
+``budget`` / ``budget_unit``
+    The default work budget (``None``: the analysis always finishes) and what one unit is. It is
+    the one budget parameter: ``budget=`` in every call, ``check(..., budget=)``, ``--budget``
+    and the sweep's ``[budget]`` table. A budget running out gives "unknown", never False.
+
+From these the registry derives, for every analysis alike: :meth:`Analysis.status` (codes 1 / 0 /
+-1), :meth:`Analysis.batch` (True / False, raising :class:`~rtsched.errors.UnknownVerdictError`
+rather than reading "unknown" as False), :meth:`Analysis.verdict` (one set),
+:meth:`Analysis.explain` (a stamped :class:`~rtsched.result.Result`), :meth:`Analysis.result`
+(kernel verdict, evidence on first read); it validates the platform and deadline model once and
+re-decides boundary codes with the reference once.
 """
 
 from __future__ import annotations
@@ -17,19 +40,19 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.errors import InputError, UnknownVerdictError
+from rtsched.platform import GPU, Clustered, Identical, Platform, as_platform
 
 if TYPE_CHECKING:
     from rtsched.model import TaskSet, TaskSetBatch
-    from rtsched.result import Result, Verdict
+    from rtsched.result import LazyResult, Result, Verdict
 
 __all__ = [
     "ACCEPTED",
@@ -38,128 +61,364 @@ __all__ = [
     "Analysis",
     "Family",
     "all_entries",
+    "deadline_model",
     "families",
     "get",
     "names",
+    "parse_budgets",
+    "resolve_list",
 ]
 
 ACCEPTED = 1
 REJECTED = 0
 UNKNOWN_CODE = -1
+_UNDECIDED = 2
 
 Kind = Literal["exact", "sufficient", "necessary"]
-#: ``identical``: m identical processors; ``uniprocessor``: m must be 1; ``clustered``/``gpu``:
-#: platforms with parameters of their own.
-Platform = Literal["identical", "uniprocessor", "clustered", "gpu"]
+#: The platform kinds an analysis is written for: ``identical`` (any ``Identical(m)``),
+#: ``uniprocessor`` (``Identical(1)``), ``clustered`` (``Clustered(m, k)`` or ``Identical(m)``,
+#: refined by the analysis's ``accepts``), ``gpu`` (``GPU(M)``; the inputs are GPU workloads).
+PlatformKind = Literal["identical", "uniprocessor", "clustered", "gpu"]
+
+_MODEL_RANK = {"implicit": 0, "constrained": 1, "arbitrary": 2}
+_VERDICTS: dict[int, Any] = {1: True, 0: False, -1: "unknown"}
+
+#: A batch with fewer tasks than this runs on the calling thread: waking Numba's thread pool costs
+#: more than the work (milliseconds on a loaded machine, where OpenMP threads spin). Analyses whose
+#: per-set work is large set a lower ``parallel_from``.
+PARALLEL_FROM = 4096
 
 
-@dataclass(frozen=True)
+def deadline_model(item: Any) -> str:
+    """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a set or batch meets."""
+    D, T = item.D, item.T
+    if np.array_equal(D, T):
+        return "implicit"
+    if bool(np.all(D <= T)):
+        return "constrained"
+    return "arbitrary"
+
+
+def _positive_budget(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or int(value) < 1:
+        raise InputError(f"the budget of {name} must be a positive integer, got {value!r}", field="budget")
+    return int(value)
+
+
+def parse_budgets(text: str | int | Mapping[str, int] | None) -> dict[str, int] | int | None:
+    """A budget setting as given to ``check``/the CLI: ``None``, one integer for every analysis with a
+    budget, or ``{name: budget}``. Text: ``1e6``, ``exact=1e6,bar=20000`` (``NeK`` means N·10^K)."""
+    if text is None or isinstance(text, int | Mapping):
+        return text  # type: ignore[return-value]
+
+    def number(word: str, name: str) -> int:
+        match = re.fullmatch(r"([0-9]+)(?:[eE]([0-9]{1,2}))?", word.strip())
+        if not match:
+            raise InputError(f"bad budget {word!r} for {name}: a positive integer such as 20000 or 1e6", field="--budget")
+        value = int(match.group(1)) * 10 ** int(match.group(2) or 0)
+        return _positive_budget(name, value)
+
+    parts = [p for p in text.split(",") if p.strip()]
+    if len(parts) == 1 and "=" not in parts[0]:
+        return number(parts[0], "every analysis")
+    out: dict[str, int] = {}
+    for part in parts:
+        if "=" not in part:
+            raise InputError(f"bad budget {part!r}: use NAME=N (e.g. exact=1e6) or one number for all", field="--budget")
+        name, value = part.split("=", 1)
+        out[get(name.strip()).name] = number(value, name.strip())
+    return out
+
+
 class Analysis:
-    """One registered analysis.
+    """One registered analysis: what its module declares, and everything derived from it.
 
-    Attributes
-    ----------
-    name:
-        Registry name (``gfb``, ``bcl-iter``, ``p:ff:density:qpa``, ...).
-    title:
-        Short human title.
-    citation:
-        The paper, with the theorem or equation used.
-    kind:
-        ``exact``, ``sufficient`` or ``necessary``.
-    policy:
-        Scheduling policy: ``global-edf``, ``partitioned-edf``, ``edf`` (uniprocessor), ...
-    platform:
-        See :data:`Platform`.
-    deadlines:
-        Deadline models accepted (``implicit``, ``constrained``, ``arbitrary``).
-    batch, explain, reference, status:
-        The three layers (see module docstring). When ``status`` is given, ``batch`` is derived
-        from it and raises :class:`~rtsched.errors.UnknownVerdictError` if a budget ran out on
-        some set, rather than report "unknown" as False.
-    note:
-        Path of the ``papers/`` note.
-    featured:
-        Part of the default list of :func:`rtsched.check` and sweeps.
+    Metadata attributes: ``name``, ``title``, ``citation`` (paper and equation), ``kind``
+    (``exact``/``sufficient``/``necessary``), ``policy`` (``global-edf``, ``partitioned-edf``, ...),
+    ``platform`` (:data:`PlatformKind`), ``deadlines`` (models accepted), ``note`` (the ``papers/``
+    note), ``featured`` (in the default list of :func:`rtsched.check` and sweeps), ``aliases``,
+    ``order`` (display order within a policy), ``budget`` (default work budget or ``None``) and
+    ``budget_unit``.
+
+    The module's functions are kept private; call the derived methods.
     """
 
-    name: str
-    title: str
-    citation: str
-    kind: Kind
-    policy: str
-    platform: Platform
-    batch: Callable[[TaskSetBatch, int], NDArray[np.bool_]]
-    explain: Callable[[TaskSet, int], Result]
-    reference: Callable[[TaskSet, int], Verdict]
-    note: str
-    deadlines: tuple[str, ...] = ("implicit", "constrained")
-    status: Callable[[TaskSetBatch, int], NDArray[np.int8]] | None = None
-    featured: bool = True
-    aliases: tuple[str, ...] = field(default=())
+    __slots__ = (
+        "_accepts",
+        "_codes",
+        "_default_skip",
+        "_explain",
+        "_kernel",
+        "_one",
+        "_reference",
+        "aliases",
+        "budget",
+        "budget_unit",
+        "citation",
+        "deadlines",
+        "featured",
+        "input",
+        "kind",
+        "name",
+        "note",
+        "order",
+        "parallel_from",
+        "platform",
+        "policy",
+        "title",
+    )
 
-    def __post_init__(self) -> None:
-        if self.status is not None:
-            # ``batch`` answers True/False: derived from ``status`` so that a set whose budget ran
-            # out raises instead of silently reading as False (``decide`` gives all three codes).
-            object.__setattr__(self, "batch", _strict_batch(self.name, self.status))
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        citation: str,
+        kind: Kind,
+        policy: str,
+        note: str,
+        reference: Callable[..., Verdict],
+        explain: Callable[..., Any],
+        kernel: Callable[..., None] | None = None,
+        one: Callable[..., Any] | None = None,
+        codes: Callable[..., NDArray[np.int8]] | None = None,
+        budget: int | None = None,
+        budget_unit: str = "",
+        platform: PlatformKind = "identical",
+        deadlines: tuple[str, ...] = ("implicit", "constrained"),
+        featured: bool = True,
+        aliases: tuple[str, ...] = (),
+        order: float = 50,
+        accepts: Callable[[Platform], str | None] | None = None,
+        default_skip: Callable[[TaskSet, int], str | None] | None = None,
+        parallel_from: int = PARALLEL_FROM,
+        input: Literal["taskset", "gpu-workload"] = "taskset",  # noqa: A002 - the declared input type
+        **legacy: Any,  # TRANSITION: batch=/status= of the old contract, removed once every module moved
+    ) -> None:
+        if legacy:
+            status = legacy.pop("status", None) or (lambda b, mm: np.asarray(legacy["batch"](b, mm), dtype=np.int8))
+            legacy.pop("batch", None)
+            if legacy:
+                raise TypeError(f"analysis {name!r}: unknown arguments {sorted(legacy)}")
+            codes = lambda b, mm: status(b, mm)  # noqa: E731
+        if (kernel is None) == (codes is None):
+            raise TypeError(f"analysis {name!r}: declare exactly one of kernel= and codes=")
+        if kind not in ("exact", "sufficient", "necessary"):
+            raise TypeError(f"analysis {name!r}: unknown kind {kind!r}")
+        if budget is not None:
+            budget = _positive_budget(name, budget)
+            if not budget_unit:
+                raise TypeError(f"analysis {name!r}: a budget needs its unit (budget_unit=)")
+        self.name, self.title, self.citation, self.kind, self.policy = name, title, citation, kind, policy
+        self.note, self.platform, self.deadlines, self.featured = note, platform, tuple(deadlines), featured
+        self.aliases, self.order, self.budget, self.budget_unit = tuple(aliases), order, budget, budget_unit
+        self.parallel_from, self.input = parallel_from, input
+        self._reference, self._explain, self._kernel, self._one, self._codes = reference, explain, kernel, one, codes
+        self._accepts, self._default_skip = accepts, default_skip
 
-    def decide(self, batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
-        """Verdict codes for a batch: 1 accepted, 0 rejected, -1 unknown."""
-        with serial_if_single(batch):
-            if self.status is not None:
-                return np.asarray(self.status(batch, m), dtype=np.int8)
-            return np.asarray(self.batch(batch, m), dtype=np.int8)
+    def __repr__(self) -> str:
+        return f"Analysis({self.name!r}, {self.kind}, {self.policy}, platform={self.platform})"
 
-    def supports(self, taskset: TaskSet, m: int) -> str | None:
-        """``None`` if the analysis applies to ``taskset`` on ``m`` processors, else why not."""
-        if self.platform == "uniprocessor" and m != 1:
-            return "uniprocessor analysis (m must be 1)"
-        if self.platform in ("clustered", "gpu"):
-            return f"needs a {self.platform} platform"
-        if "arbitrary" not in self.deadlines and not taskset.is_constrained:
-            return "needs constrained deadlines (D <= T)"
-        if "constrained" not in self.deadlines and not taskset.is_implicit:
-            return "needs implicit deadlines (D = T)"
-        return None
+    # -- applicability ----------------------------------------------------------------------------
+    def refuses_platform(self, platform: Platform | int) -> str | None:
+        """``None`` if the analysis decides task sets on ``platform``, else why not."""
+        p = as_platform(platform)
+        kind = self.platform
+        if kind == "gpu":
+            if not isinstance(p, GPU):
+                return f"needs a GPU platform (GPU(M)), not {p}"
+        elif isinstance(p, GPU):
+            return "analyses task sets, not GPU workloads"
+        elif kind == "uniprocessor":
+            if not isinstance(p, Identical) or p.m != 1:
+                return "uniprocessor analysis (m must be 1)"
+        elif kind == "identical":
+            if not isinstance(p, Identical):
+                return f"needs identical processors under {self.policy}, not {p}"
+        return self._accepts(p) if self._accepts is not None else None
 
+    def refuses_deadlines(self, model: str) -> str | None:
+        """``None`` if the analysis accepts sets of the deadline ``model``, else why not."""
+        if self.input != "taskset":
+            return None
+        widest = max(_MODEL_RANK[d] for d in self.deadlines)
+        if _MODEL_RANK[model] <= widest:
+            return None
+        return "needs implicit deadlines (D = T)" if widest == 0 else "needs constrained deadlines (D <= T)"
 
-@contextmanager
-def serial_if_single(batch: object) -> Iterator[None]:
-    """Run a one-set batch on the calling thread only.
+    def supports(self, platform: Platform | int, deadlines: str | Any = "constrained") -> str | None:
+        """``None`` if the analysis applies to ``platform`` and the deadline model, else why not.
 
-    A ``prange`` over one set gains nothing from Numba's thread pool, and waking the pool costs
-    from microseconds to milliseconds on a loaded machine (OpenMP threads spin): one set is
-    decided on this thread (``numba.set_num_threads(1)``, thread-local and cheap); larger batches
-    keep every thread.
-    """
-    if getattr(batch, "n_sets", 2) != 1:
-        yield
-        return
-    import numba
+        ``deadlines`` is a model name or a task set / batch (its tightest model is used).
+        """
+        why = self.refuses_platform(platform)
+        if why is None and self.input == "taskset":
+            model = deadlines if isinstance(deadlines, str) else deadline_model(deadlines)
+            why = self.refuses_deadlines(model)
+        return why
 
-    previous = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
+    def default_skip(self, taskset: TaskSet, m: int) -> str | None:
+        """Why the default list of :func:`rtsched.check` leaves this analysis out for ``taskset``
+        (e.g. an exact test on a set too large for its default budget), or ``None``."""
+        return self._default_skip(taskset, m) if self._default_skip is not None else None
 
+    # -- argument checks --------------------------------------------------------------------------
+    def _size(self, platform: Platform | int) -> int:
+        if type(platform) is int and self.platform == "identical" and self._accepts is None:
+            if 1 <= platform <= 1_000_000:  # the common case, without building a platform value
+                return platform
+        p = as_platform(platform)
+        why = self.refuses_platform(p)
+        if why is not None:
+            raise InputError(f"{self.name}: {why}", field="m")
+        return p.size
 
-def _strict_batch(name: str, status: Callable[..., NDArray[np.int8]]) -> Callable[..., NDArray[np.bool_]]:
-    def batch(batch: TaskSetBatch, m: int, *args: object, **kwargs: object) -> NDArray[np.bool_]:
-        with serial_if_single(batch):
-            codes = np.asarray(status(batch, m, *args, **kwargs))
+    def _budget_args(self, budget: int | None) -> tuple[int, ...]:
+        if self.budget is None:
+            if budget is not None:
+                raise InputError(f"{self.name} has no work budget (it always finishes)", field="budget")
+            return ()
+        return (self.budget if budget is None else _positive_budget(self.name, budget),)
+
+    def _check_model(self, item: Any) -> None:
+        if self.input != "taskset" or "arbitrary" in self.deadlines:
+            return
+        why = self.refuses_deadlines(deadline_model(item))
+        if why is not None:
+            raise InputError(f"{self.name}: {why}", field="deadlines")
+
+    # -- verdicts -----------------------------------------------------------------------------------
+    def status(self, batch: TaskSetBatch, m: Platform | int, budget: int | None = None) -> NDArray[np.int8]:
+        """Verdict codes for every set of ``batch``: 1 accepted, 0 rejected (not proven for a
+        sufficient test), -1 unknown (the work budget ran out)."""
+        size = self._size(m)
+        extra = self._budget_args(budget)
+        self._check_model(batch)
+        n_sets = len(batch) if self.input != "taskset" else batch.n_sets
+        if n_sets == 0:
+            return np.empty(0, dtype=np.int8)
+        serial = self.input == "taskset" and int(batch.offsets[-1]) < self.parallel_from
+        with _threads(1 if serial else None):
+            if self._codes is not None:
+                out = np.asarray(self._codes(batch, size, *extra), dtype=np.int8)
+            else:
+                out = np.empty(n_sets, dtype=np.int8)
+                self._kernel(batch.C, batch.D, batch.T, batch.offsets, size, *extra, out)  # type: ignore[misc]
+        for s in np.flatnonzero(out == _UNDECIDED):
+            out[s] = _code(self._reference(batch[int(s)], size, *extra))
+        return out
+
+    decide = status
+
+    def batch(self, batch: TaskSetBatch, m: Platform | int, budget: int | None = None) -> NDArray[np.bool_]:
+        """True (proven) / False per set; raises :class:`~rtsched.errors.UnknownVerdictError` if the
+        budget ran out on some set (use :meth:`status` for the three codes)."""
+        codes = self.status(batch, m, budget)
         unknown = np.flatnonzero(codes == UNKNOWN_CODE)
         if unknown.size:
             raise UnknownVerdictError(
-                f"{name}: the work budget ran out on {unknown.size} set(s) (first: set {int(unknown[0])}); "
-                f"use decide() for verdict codes 1 / 0 / -1 (unknown)"
+                f"{self.name}: the work budget ran out on {unknown.size} set(s) (first: set {int(unknown[0])}); "
+                "use status() for verdict codes 1 / 0 / -1 (unknown), or raise budget="
             )
         return codes == ACCEPTED
 
-    batch.__doc__ = f"{name}: True (proven) / False per set; raises UnknownVerdictError if a budget ran out."
-    return batch
+    def verdict(self, taskset: TaskSet, m: Platform | int, budget: int | None = None) -> Verdict:
+        """The kernel's verdict on one set: True, False or ``"unknown"`` (equal to :meth:`reference`)."""
+        size = self._size(m)
+        extra = self._budget_args(budget)
+        if self._one is None or self.input != "taskset":
+            from rtsched.model import TaskSetBatch
+
+            if self.input == "taskset":
+                offsets = np.array([0, taskset.n], dtype=np.int64)
+                one_set = TaskSetBatch.adopt(taskset.C, taskset.D, taskset.T, offsets, deadlines=taskset.deadlines, validate=False)
+            else:
+                one_set = [taskset]
+            return _VERDICTS[int(self.status(one_set, size, budget)[0])]
+        self._check_model(taskset)
+        code = int(self._one(taskset.C, taskset.D, taskset.T, size, *extra))
+        if code == _UNDECIDED:
+            return self._reference(taskset, size, *extra)
+        return _VERDICTS[code]
+
+    def reference(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Verdict:
+        """The exact reference verdict (Python ints and Fractions; slow, readable)."""
+        size = self._size(m)
+        extra = self._budget_args(budget)
+        if self.input == "taskset":
+            self._check_model(taskset)
+        return self._reference(taskset, size, *extra)
+
+    def explain(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Result:
+        """The reference's verdict with its evidence, as a :class:`~rtsched.result.Result`."""
+        from rtsched.result import Explanation, Result
+
+        size = self._size(m)
+        extra = self._budget_args(budget)
+        if self.input == "taskset":
+            self._check_model(taskset)
+        e = self._explain(taskset, size, *extra)
+        if isinstance(e, Result):  # TRANSITION: old modules return a Result
+            e = Explanation(e.verdict, e.summary, e.evidence, e.per_task)
+        if not isinstance(e, Explanation):
+            raise TypeError(f"{self.name}: explain must return an Explanation, got {type(e).__name__}")
+        return Result(self.name, e.verdict, size, self.kind, e.summary, e.evidence, e.per_task, policy=self.policy)
+
+    def result(self, taskset: Any, m: Platform | int, budget: int | None = None) -> LazyResult:
+        """The kernel's verdict now, the evidence (:meth:`explain`) when first read."""
+        from rtsched.result import LazyResult
+
+        verdict = self.verdict(taskset, m, budget)
+        size = self._size(m)
+        return LazyResult(self.name, verdict, size, self.kind, lambda ts, _m: self.explain(ts, _m, budget), taskset, self.policy)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The catalogue record (``rtsched list --json``)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "kind": self.kind,
+            "policy": self.policy,
+            "platform": self.platform,
+            "input": self.input,
+            "deadlines": list(self.deadlines),
+            "featured": self.featured,
+            "aliases": list(self.aliases),
+            "budget": self.budget,
+            "budget_unit": self.budget_unit or None,
+            "citation": self.citation,
+            "note": self.note,
+        }
+
+
+def _code(verdict: Verdict) -> int:
+    return UNKNOWN_CODE if verdict == "unknown" else (ACCEPTED if verdict else REJECTED)
+
+
+class _threads:
+    """Run the body with ``count`` Numba threads (``None``: leave them), restoring them after."""
+
+    __slots__ = ("_count", "_previous")
+    _numba: Any = None
+
+    def __init__(self, count: int | None) -> None:
+        self._count = count
+        self._previous = 0
+
+    def __enter__(self) -> None:
+        if self._count is None:
+            return
+        if _threads._numba is None:
+            import numba
+
+            _threads._numba = numba
+        self._previous = _threads._numba.get_num_threads()
+        if self._previous != self._count:
+            _threads._numba.set_num_threads(self._count)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._count is not None and self._previous != self._count:
+            _threads._numba.set_num_threads(self._previous)
 
 
 @dataclass(frozen=True)
@@ -198,7 +457,6 @@ def _discover() -> dict[str, Analysis]:
             for alias in entry.aliases:
                 _aliases[alias] = entry.name
         _families.extend(getattr(module, "FAMILIES", ()))
-    # A stable, meaningful order: by platform then by the order modules declare.
     _entries = found
     return found
 
@@ -230,27 +488,20 @@ def get(name: str) -> Analysis:
 
 
 _PLATFORM_ORDER = {"identical": 0, "uniprocessor": 1, "clustered": 2, "gpu": 3}
-_POLICY_ORDER = {"global-edf": 0, "partitioned-edf": 1, "edf": 2}
+_KIND_ORDER = {"sufficient": 0, "exact": 1, "necessary": 2}
 
 
 def all_entries(featured_only: bool = False) -> list[Analysis]:
-    """Registered entries (not family members unless featured), in display order."""
+    """Registered entries (not family members), in display order: by platform, policy, ``order``."""
     entries = list(_discover().values())
     if featured_only:
         entries = [e for e in entries if e.featured]
-    return sorted(
-        entries,
-        key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), _POLICY_ORDER.get(e.policy, 9), _ORDER_HINT.get(e.name, 50)),
-    )
+    policies = {p: i for i, p in enumerate(dict.fromkeys(e.policy for e in sorted(entries, key=_policy_key)))}
+    return sorted(entries, key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), policies[e.policy], e.order, e.name))
 
 
-# The order a reader expects: the global EDF tests from the simplest to the most precise.
-_ORDER_HINT = {
-    name: i
-    for i, name in enumerate(
-        ["gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "load", "ffdbf", "exact", "exact:index", "p-edf", "baruah-fisher"]
-    )
-}
+def _policy_key(e: Analysis) -> tuple[int, float, str]:
+    return (_PLATFORM_ORDER.get(e.platform, 9), e.order, e.name)
 
 
 def families() -> list[str]:
@@ -264,17 +515,15 @@ def names(featured_only: bool = False) -> list[str]:
     return [e.name for e in all_entries(featured_only)]
 
 
-def resolve_list(
-    tests: str | Sequence[str] | None, taskset: TaskSet | None = None, m: int | None = None
-) -> list[Analysis]:
-    """Analyses for a ``--tests`` value; ``None`` means every featured analysis that applies."""
+def resolve_list(tests: str | Sequence[str] | None) -> list[Analysis]:
+    """Analyses for a ``tests``/``--tests`` value; ``None`` means every featured analysis."""
     if tests is None:
-        entries = all_entries(featured_only=True)
-        if taskset is not None and m is not None:
-            entries = [e for e in entries if e.supports(taskset, m) is None]
-        return entries
+        return all_entries(featured_only=True)
     if isinstance(tests, str):
         tests = [t for t in tests.split(",") if t.strip()]
     if not tests:
         raise InputError("no analysis named in --tests")
     return [get(t) for t in tests]
+
+
+__all__ += ["GPU", "Clustered", "Identical"]

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SHOW_DIGITS",
+    "Explanation",
     "LazyResult",
     "UNKNOWN",
     "Report",
@@ -220,6 +221,19 @@ def verdict_text(verdict: Verdict, kind: str = "sufficient") -> str:
 
 
 @dataclass(frozen=True)
+class Explanation:
+    """What an analysis module's ``explain`` returns: the verdict and why, without registry metadata.
+
+    The registry stamps it into a :class:`Result` (name, kind, m, policy).
+    """
+
+    verdict: Verdict
+    summary: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    per_task: Sequence[Mapping[str, Any]] = ()
+
+
+@dataclass(frozen=True)
 class Result:
     """One analysis's verdict on one task set, with its evidence.
 
@@ -241,6 +255,8 @@ class Result:
         Read-only mapping of named quantities (exact Fractions where the paper has fractions).
     per_task:
         Read-only per-task evidence (one mapping per task, in input order), or empty.
+    policy:
+        The scheduling policy the verdict is about (``global-edf``, ``partitioned-edf``, ...).
     """
 
     analysis: str
@@ -250,6 +266,7 @@ class Result:
     summary: str
     evidence: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     per_task: Sequence[Mapping[str, Any]] = ()
+    policy: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in (True, False, UNKNOWN):
@@ -270,6 +287,7 @@ class Result:
             "verdict": self.verdict,
             "m": self.m,
             "kind": self.kind,
+            "policy": self.policy or _policy_of(self.analysis),
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "per_task": jsonable(self.per_task),
@@ -302,12 +320,14 @@ class LazyResult:
     ``"unknown"``), the kernel's verdict stands and the summary says the evidence is incomplete.
     """
 
-    __slots__ = ("_explain", "_full", "_taskset", "analysis", "kind", "m", "verdict")
+    __slots__ = ("_explain", "_full", "_taskset", "analysis", "kind", "m", "policy", "verdict")
 
-    def __init__(self, analysis: str, verdict: Verdict, m: int, kind: str, explain: Any, taskset: Any) -> None:
+    def __init__(
+        self, analysis: str, verdict: Verdict, m: int, kind: str, explain: Any, taskset: Any, policy: str = ""
+    ) -> None:
         if verdict not in (True, False, UNKNOWN):
             raise ValueError(f"verdict must be True, False or 'unknown', got {verdict!r}")
-        self.analysis, self.verdict, self.m, self.kind = analysis, verdict, m, kind
+        self.analysis, self.verdict, self.m, self.kind, self.policy = analysis, verdict, m, kind, policy
         self._explain, self._taskset = explain, taskset
         self._full: Result | None = None
 
@@ -381,7 +401,7 @@ class Report:
 
     def schedulable_under(self, policy: str) -> bool:
         """True if some analysis of ``policy`` (e.g. ``"global-edf"``) proves the set schedulable."""
-        return any(r.schedulable for r in self.results if _policy_of(r.analysis) == policy)
+        return any(r.schedulable for r in self.results if (r.policy or _policy_of(r.analysis)) == policy)
 
     @property
     def verdicts(self) -> dict[str, Verdict]:
@@ -431,7 +451,7 @@ class Report:
         ``NOT schedulable`` (an exact test refutes it), ``unknown`` or ``not proven``."""
         policies: dict[str, list[Result]] = {}
         for r in self.results:
-            policies.setdefault(_policy_of(r.analysis), []).append(r)
+            policies.setdefault(r.policy or _policy_of(r.analysis), []).append(r)
         out = {}
         for policy, results in policies.items():
             if any(r.schedulable for r in results):
