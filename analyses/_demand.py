@@ -3,8 +3,8 @@
 Two layers, kept side by side so that the readable references and the Numba kernels use the
 same definitions:
 
-* Python-int / Fraction functions (``dbf``, ``dbf_carry_in``, ``ffdbf``) used by the exact
-  references;
+* Python-int / Fraction functions (``dbf``, ``dbf_carry_in``, ``ffdbf``, ``step_points``) used
+  by the exact references;
 * ``@njit`` integer helpers used by the kernels (``dbf_int``, ``gcd_int``, ``next_step``,
   ``top_sum``).
 
@@ -13,16 +13,23 @@ Sources: the demand bound function is the classic one of Baruah, Mok, Rosier (RT
 2007 (see papers/baruah2007.md); the forced-forward demand bound function is Baruah, Bonifaci,
 Marchetti-Spaccamela, Stiller, RTS 46(1), 2010 (see papers/bbmss2010-ffdbf.md).
 
-The module name starts with ``_`` so the registry does not scan it for analyses. Numba's cache
-does not notice edits here when a caller is cached: clear ``NUMBA_CACHE_DIR`` after editing.
+The module name starts with ``_`` so the registry does not scan it for analyses (analyses do not
+import each other; what they share lives here). rtsched's kernel cache folder is keyed by a digest
+of every kernel source file, so editing an ``@njit`` helper here starts a fresh cache by itself.
 """
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterator
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
+
+if TYPE_CHECKING:
+    from rtsched.model import TaskSet
 
 __all__ = [
     "INT64_SAFE",
@@ -33,6 +40,7 @@ __all__ = [
     "ffdbf",
     "gcd_int",
     "next_step",
+    "step_points",
     "top_sum",
 ]
 
@@ -61,6 +69,19 @@ def ffdbf(C: int, D: int, T: int, t: int, sigma: Fraction) -> Fraction:
     """
     q, r = divmod(t, T)
     return q * C + max(Fraction(0), C - max(0, D - r) * sigma)
+
+
+def step_points(ts: TaskSet) -> Iterator[int]:
+    """The distinct dbf step points t = Di + k·Ti (k ≥ 0) of the set, in increasing order (endless)."""
+    heap = [(int(d), int(p)) for d, p in zip(ts.D, ts.T, strict=True)]
+    heapq.heapify(heap)
+    last = 0
+    while True:
+        t, p = heap[0]
+        heapq.heapreplace(heap, (t + p, p))
+        if t != last:
+            last = t
+            yield t
 
 
 # --- Numba helpers (kernels) -----------------------------------------------------------------

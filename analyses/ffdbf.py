@@ -35,7 +35,7 @@ m = 1 is accepted too: ffdbf ≥ dbf, so (FF) implies the uniprocessor processor
 
 Layers: :func:`analyse`/:func:`reference` (Fractions), ``_ffdbf_one`` (int64 rationals with an
 overflow guard; floats only for the comparisons with U, with a margin, UNDECIDED inside it),
-``_ffdbf_kernel`` (prange).
+``_ffdbf_set`` (one set, serial) and ``_ffdbf_kernel`` (prange), declared to the registry.
 """
 
 from __future__ import annotations
@@ -45,17 +45,15 @@ from fractions import Fraction
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
-from rtsched.analyses._demand import divmod_fast, ffdbf, gcd_int
-from rtsched.analyses.load import step_points
+from rtsched.analyses._demand import divmod_fast, ffdbf, gcd_int, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict, show_number
+from rtsched.result import Explanation, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -63,8 +61,6 @@ __all__ = [
     "FfdbfOutcome",
     "analyse",
     "explain",
-    "ffdbf_batch",
-    "ffdbf_status",
     "g",
     "reference",
 ]
@@ -145,12 +141,13 @@ def _root(
     return None
 
 
-def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> FfdbfOutcome:
+def analyse(
+    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> FfdbfOutcome:
     """Decide (FF) exactly: scan the testing points keeping the interval of witnesses σ.
 
     ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
     """
-    m = check_processors(m)
     if not ts.is_constrained:
         raise InputError("FF-DBF (BBMS 2010) needs constrained deadlines (D <= T)")
     U = ts.utilization
@@ -205,7 +202,12 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
                 new = _root(ts, m, t, L, R, True, work)
                 if new is None:
                     return FfdbfOutcome(
-                        False, f"no σ in [{show_number(L)}, {show_number(R)}] satisfies (FF) at t = {t}", points, L, R, t
+                        False,
+                        f"no σ in [{show_number(L)}, {show_number(R)}] satisfies (FF) at t = {t}",
+                        points,
+                        L,
+                        R,
+                        t,
                     )
                 L = new
                 if cap is not None and L > cap:
@@ -226,7 +228,7 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
     return analyse(ts, m, budget, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """The witness σ (or the t where the interval of candidate σ emptied) and the work done."""
     out = analyse(ts, m, budget, work_budget)
     evidence: dict[str, object] = {
@@ -248,7 +250,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = f"unknown: {out.reason}"
     else:
         summary = out.reason
-    return Result(analysis="ffdbf", verdict=out.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence)
+    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence)
 
 
 # --- kernels ---------------------------------------------------------------------------------
@@ -401,36 +403,40 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202
                 return UNDECIDED
 
 
+@njit(cache=True)
+def _ffdbf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    """One set, serially (what the registry's ``verdict`` calls): ``_ffdbf_one`` with its buffers."""
+    n = C.shape[0]
+    return _ffdbf_one(
+        C,
+        D,
+        T,
+        m,
+        budget,
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.float64),
+        np.empty(2, dtype=np.int64),
+    )
+
+
 @njit(parallel=True, cache=True)
-def _ffdbf_kernel(C, D, T, offsets, m, budget, width, chunk, out):  # noqa: ANN001, ANN202 - numba
+def _ffdbf_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
-    for c in prange((n_sets + chunk - 1) // chunk):  # buffers once per chunk, not per set
+    width = 0
+    for s in range(n_sets):
+        if offsets[s + 1] - offsets[s] > width:
+            width = offsets[s + 1] - offsets[s]
+    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # buffers once per chunk, not per set
         rem = np.empty(width, dtype=np.int64)
         nxt = np.empty(width, dtype=np.int64)
         inv = np.empty(width, dtype=np.float64)
         root = np.empty(2, dtype=np.int64)
-        for s in range(c * chunk, min(n_sets, (c + 1) * chunk)):
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
             lo, hi = offsets[s], offsets[s + 1]
             out[s] = _ffdbf_one(
                 C[lo:hi], D[lo:hi], T[lo:hi], m, budget, rem[: hi - lo], nxt[: hi - lo], inv[: hi - lo], root
             )
-
-
-def ffdbf_status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-    """Verdict codes (1 accepted, 0 not proven, -1 unknown: budget exhausted) for every set."""
-    m = check_processors(m)
-    if batch.deadlines == "arbitrary" and np.any(batch.D > batch.T):
-        raise InputError("FF-DBF needs constrained deadlines (D <= T); the batch has D > T")
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        width = int(batch.sizes.max())
-        _ffdbf_kernel(batch.C, batch.D, batch.T, batch.offsets, m, int(budget), width, CHUNK, out)
-    return redecide(out, batch, m, lambda ts, mm: reference(ts, mm, budget))
-
-
-def ffdbf_batch(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.bool_]:
-    """True where FF-DBF proves the set schedulable (unknown counts as not proven)."""
-    return ffdbf_status(batch, m, budget) == ACCEPT
 
 
 ANALYSES = (
@@ -441,12 +447,14 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=ffdbf_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/bbmss2010-ffdbf.md",
         deadlines=("implicit", "constrained"),
-        status=ffdbf_status,
-        featured=True,
+        note="papers/bbmss2010-ffdbf.md",
+        reference=reference,
+        explain=explain,
+        kernel=_ffdbf_kernel,
+        one=_ffdbf_set,
+        budget=DEFAULT_BUDGET,
+        budget_unit="testing points",
+        order=7,
     ),
 )

@@ -28,27 +28,26 @@ out the verdict is "unknown" (never False). SchedCAT's C++ LA instead gives up a
 limit and answers False.
 
 Layers: :func:`analyse`/:func:`reference` (Python ints and Fractions), ``_load_one`` (int64 with
-an overflow guard; floats only to decide when to stop, with a margin), ``_load_kernel`` (prange).
+an overflow guard; floats only to decide when to stop, with a margin), ``_load_set`` (one set,
+serial) and ``_load_kernel`` (prange), declared to the registry (:mod:`rtsched.registry`).
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
-from rtsched.analyses._demand import INT64_SAFE, dbf
+from rtsched.analyses._demand import INT64_SAFE, dbf, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict, show_number
+from rtsched.result import Explanation, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -57,11 +56,8 @@ __all__ = [
     "analyse",
     "explain",
     "load",
-    "load_batch",
     "load_bound",
-    "load_status",
     "reference",
-    "step_points",
 ]
 
 CITATION = (
@@ -99,19 +95,6 @@ def load_bound(ts: TaskSet, m: int) -> tuple[Fraction, Fraction, Fraction]:
     return beta, mu, lam
 
 
-def step_points(ts: TaskSet):  # noqa: ANN201 - generator
-    """The distinct dbf step points t = Di + k·Ti (k ≥ 0) of the set, in increasing order."""
-    heap = [(int(d), int(p)) for d, p in zip(ts.D, ts.T, strict=True)]
-    heapq.heapify(heap)
-    last = 0
-    while True:
-        t, p = heap[0]
-        heapq.heapreplace(heap, (t + p, p))
-        if t != last:
-            last = t
-            yield t
-
-
 def _total_dbf(ts: TaskSet, t: int, work: Work | None = None) -> int:
     if work is not None:
         work.spend(ts.n)
@@ -133,7 +116,6 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
     ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
     """
-    m = check_processors(m)
     beta, mu, lam = load_bound(ts, m)
     U = ts.utilization
     if U > beta:
@@ -163,7 +145,9 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     raise AssertionError("unreachable: step points never end")
 
 
-def load(ts: TaskSet, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> tuple[Fraction, int | None] | None:
+def load(
+    ts: TaskSet, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> tuple[Fraction, int | None] | None:
     """load(τ) exactly, with a t attaining it (None when the sup is U, reached only in the limit).
 
     Scans step points until no later point can beat the best value found (t ≥ X/(best − U)), or
@@ -204,7 +188,7 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
     return analyse(ts, m, budget, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """β, μ, λmax, the exact load when it fits in the budget, and the violating t if any."""
     out = analyse(ts, m, budget, work_budget)
     evidence: dict[str, object] = {
@@ -235,7 +219,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = (
             f"{shown} ≤ β = {show_number(out.bound)} (μ = {show_number(out.mu)}, λmax = {show_number(out.lambda_max)})"
         )
-    return Result(analysis="load", verdict=out.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence)
+    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence)
 
 
 # --- kernels ---------------------------------------------------------------------------------
@@ -300,29 +284,24 @@ def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
             return REJECT
 
 
+@njit(cache=True)
+def _load_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    """One set, serially (what the registry's ``verdict`` calls): ``_load_one`` with its buffer."""
+    return _load_one(C, D, T, m, budget, np.empty(C.shape[0], dtype=np.int64))
+
+
 @njit(parallel=True, cache=True)
-def _load_kernel(C, D, T, offsets, m, budget, width, chunk, out):  # noqa: ANN001, ANN202 - numba
+def _load_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
-    for c in prange((n_sets + chunk - 1) // chunk):  # one buffer per chunk, not per set
+    width = 0
+    for s in range(n_sets):
+        if offsets[s + 1] - offsets[s] > width:
+            width = offsets[s + 1] - offsets[s]
+    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one buffer per chunk, not per set
         nxt = np.empty(width, dtype=np.int64)
-        for s in range(c * chunk, min(n_sets, (c + 1) * chunk)):
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
             lo, hi = offsets[s], offsets[s + 1]
             out[s] = _load_one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, nxt[: hi - lo])
-
-
-def load_status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-    """Verdict codes (1 accepted, 0 not proven, -1 unknown: budget exhausted) for every set."""
-    m = check_processors(m)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        width = int(batch.sizes.max())
-        _load_kernel(batch.C, batch.D, batch.T, batch.offsets, m, int(budget), width, CHUNK, out)
-    return redecide(out, batch, m, lambda ts, mm: reference(ts, mm, budget))
-
-
-def load_batch(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.bool_]:
-    """True where LOAD proves the set schedulable (unknown counts as not proven)."""
-    return load_status(batch, m, budget) == ACCEPT
 
 
 ANALYSES = (
@@ -333,12 +312,14 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=load_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/baker-baruah2009-load.md",
         deadlines=("implicit", "constrained", "arbitrary"),
-        status=load_status,
-        featured=True,
+        note="papers/baker-baruah2009-load.md",
+        reference=reference,
+        explain=explain,
+        kernel=_load_kernel,
+        one=_load_set,
+        budget=DEFAULT_BUDGET,
+        budget_unit="step points",
+        order=6,
     ),
 )

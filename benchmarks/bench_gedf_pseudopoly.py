@@ -80,14 +80,14 @@ def main() -> None:
             )
     for name in ("bar", "load", "ffdbf"):
         entry = analyses.get(name)
-        entry.decide(small, m)  # compile / load the cache
+        entry.status(small, m)  # compile / load the cache
         numba.set_num_threads(1)
-        codes = entry.decide(batch, m)
-        one = best_rate(lambda e=entry: e.decide(batch, m), args.sets)
+        codes = entry.status(batch, m)
+        one = best_rate(lambda e=entry: e.status(batch, m), args.sets)
         # CPU time of this process: on a shared, loaded machine wall time overstates the cost.
-        one_cpu = best_rate(lambda e=entry: e.decide(batch, m), args.sets, clock=time.process_time)
+        one_cpu = best_rate(lambda e=entry: e.status(batch, m), args.sets, clock=time.process_time)
         numba.set_num_threads(threads)
-        many = best_rate(lambda e=entry: e.decide(batch, m), args.sets)
+        many = best_rate(lambda e=entry: e.status(batch, m), args.sets)
         ref = best_rate(lambda e=entry: [e.reference(ts, m) for ts in small], small.n_sets, repeat=1)
         accepted = float(np.mean(codes == 1))
         unknown = int(np.sum(codes == -1))
@@ -105,8 +105,8 @@ def main() -> None:
         for n in (5, 10, 20, 40, 80):
             count = max(500, args.sets // max(1, n // 5))
             b = generate(count, n, args.seed + n)
-            entry.decide(b.select(range(10)), m)
-            rate_n = best_rate(lambda e=entry, bb=b: e.decide(bb, m), count, repeat=2, clock=time.process_time)
+            entry.status(b.select(range(10)), m)
+            rate_n = best_rate(lambda e=entry, bb=b: e.status(bb, m), count, repeat=2, clock=time.process_time)
             sizes.append(f"n={n}: {1e6 / rate_n:.2f}")
         numba.set_num_threads(threads)
         print("  µs/set (CPU) on 1 thread by n: " + ", ".join(sizes))
