@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses._edf_demand import pda_trace
-from rtsched.analyses.np_edf import blocking_term, npedf_one, npedf_status, npedf_trace
+from rtsched.analyses._npedf import blocking_term, npedf_codes, npedf_one, npedf_trace
 from rtsched.errors import InputError
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
@@ -39,7 +39,12 @@ def simulate(rows, nonpreemptive, releases, horizon):
         for k in ready:
             if jobs[k][1] <= x:
                 return jobs[k][2], jobs[k][1]
-        if running is not None and remaining[running] > 0 and nonpreemptive[jobs[running][2]] and remaining[running] < rows[jobs[running][2]][0]:
+        if (
+            running is not None
+            and remaining[running] > 0
+            and nonpreemptive[jobs[running][2]]
+            and remaining[running] < rows[jobs[running][2]][0]
+        ):
             pick = running  # a started non-preemptive job keeps the processor
         elif ready:
             pick = min(ready, key=lambda k: (jobs[k][1], jobs[k][2]))
@@ -70,7 +75,9 @@ def witness_releases(rows, blocker, t):
         # t = 2: h = 1, B = C2 − 1 = 2 (D2 = 12 > 2): 3 > 2. Blocked τ1 misses its deadline.
         pytest.param([(1, 2, 4), (3, 12, 12)], [True, True], "tick", False, 2, id="note-example-1-reject"),
         # Same set, τ2 preemptive: no blocking, the preemptive processor demand holds.
-        pytest.param([(1, 2, 4), (3, 12, 12)], [True, False], "tick", True, None, id="note-example-1-preemptive-blocker"),
+        pytest.param(
+            [(1, 2, 4), (3, 12, 12)], [True, False], "tick", True, None, id="note-example-1-preemptive-blocker"
+        ),
         # t = 4: h = 2, B = 2: exactly 4 ≤ 4 (on the boundary). L = 7, only t = 4 < L.
         pytest.param([(2, 4, 4), (3, 12, 12)], [True, True], "tick", True, None, id="note-example-2-boundary"),
         # Dense time: B = C2 = 3, 2 + 3 > 4.
@@ -112,8 +119,11 @@ def test_registry_entry_and_explain():
     assert res.verdict is False
     assert res.evidence["blocker"] == 1
     assert "blocked by τ1" in res.summary
+    assert entry.budget == BUDGET and entry.budget_unit
     with pytest.raises(InputError):
         entry.explain(ts, 2)
+    with pytest.raises(InputError):
+        entry.verdict(ts, 2)
 
 
 def test_unknown_when_budget_runs_out():
@@ -121,6 +131,12 @@ def test_unknown_when_budget_runs_out():
     assert npedf_trace(rows, None, 1).verdict == "unknown"
     C, D, T = (np.array(c, dtype=np.int64) for c in zip(*rows, strict=True))
     assert npedf_one(C, D, T, np.array([True, True]), np.int64(1), np.int64(1)) == -1
+    entry = analyses.get("uni-npedf")
+    ts = TaskSet.from_tasks(rows)
+    assert entry.verdict(ts, 1, budget=1) == entry.reference(ts, 1, budget=1) == "unknown"
+    res = entry.explain(ts, 1, budget=1)
+    assert res.verdict == "unknown" and "budget" in res.summary
+    assert entry.status(TaskSetBatch.from_tasksets([ts]), 1, budget=1).tolist() == [-1]
 
 
 # -- kernel == reference ---------------------------------------------------------------------------
@@ -148,7 +164,9 @@ def boundary_np_sets(draw):
 
 def _kernel_code(rows, flags, blocking="tick", budget=BUDGET):
     C, D, T = (np.array(c, dtype=np.int64) for c in zip(*rows, strict=True))
-    return int(npedf_one(C, D, T, np.array(flags, dtype=np.bool_), np.int64(1 if blocking == "tick" else 0), np.int64(budget)))
+    return int(
+        npedf_one(C, D, T, np.array(flags, dtype=np.bool_), np.int64(1 if blocking == "tick" else 0), np.int64(budget))
+    )
 
 
 def _code(verdict):
@@ -173,8 +191,20 @@ def test_kernel_equals_reference_on_the_boundary(case):
 def test_batch_status_equals_reference(cases):
     sets = [TaskSet.from_tasks(rows) for rows, _ in cases]
     flags = np.concatenate([np.array(f, dtype=np.bool_) for _, f in cases])
-    codes = npedf_status(TaskSetBatch.from_tasksets(sets), 1, nonpreemptive=flags)
+    codes = npedf_codes(TaskSetBatch.from_tasksets(sets), flags)
     assert codes.tolist() == [_code(npedf_trace(rows, f).verdict) for rows, f in cases]
+
+
+@settings(max_examples=30)
+@given(st.lists(np_sets(max_size=5), min_size=1, max_size=8), st.sampled_from([3, 20, BUDGET]))
+def test_registry_kernel_one_and_reference_agree(cases, budget):
+    """uni-npedf (every task non-preemptive): batch kernel, serial one-set kernel and reference."""
+    entry = analyses.get("uni-npedf")
+    sets = [TaskSet.from_tasks(rows) for rows, _ in cases]
+    expected = [_code(npedf_trace(ts.rows(), None, budget).verdict) for ts in sets]
+    assert entry.status(TaskSetBatch.from_tasksets(sets), 1, budget=budget).tolist() == expected
+    assert [_code(entry.verdict(ts, 1, budget=budget)) for ts in sets] == expected
+    assert [_code(entry.reference(ts, 1, budget=budget)) for ts in sets] == expected
 
 
 # -- properties ------------------------------------------------------------------------------------
