@@ -12,7 +12,7 @@ Both accept constrained and arbitrary deadlines, answer at once when U > 1, term
 exactly (L = L_b then) and carry a work budget (``DEFAULT_BUDGET`` steps; exhaustion is
 "unknown", never False). Equations, numbering and a worked example: papers/zhang-burns2009-qpa.md.
 The shared machinery (reference and ``@njit`` kernels) is in ``analyses/_edf_demand.py``.
-The registry applies these analyses only when m == 1.
+The registry applies these analyses only when m == 1 (platform ``uniprocessor``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import (
     DEFAULT_BUDGET,
@@ -33,21 +31,16 @@ from rtsched.analyses._edf_demand import (
     qpa_trace,
 )
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, check_processors
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Result, Verdict, show_number
+from rtsched.result import Explanation, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
     "explain_pda",
     "explain_qpa",
-    "pda_batch",
     "pda_reference",
-    "pda_status",
-    "qpa_batch",
     "qpa_reference",
-    "qpa_status",
 ]
 
 CITATION_PDA = (
@@ -62,78 +55,49 @@ CITATION_QPA = (
 )
 
 
-def _check_uni(m: int) -> int:
-    m = check_processors(m)
-    if m != 1:
-        from rtsched.errors import InputError
-
-        raise InputError(f"uniprocessor analysis: m must be 1, got {m}", field="m")
-    return m
-
-
-def pda_reference(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+def pda_reference(
+    ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Verdict:
     """Exact processor-demand verdict (Python ints/Fractions; "unknown" past a budget)."""
-    _check_uni(m)
     return pda_trace(ts.rows(), budget, Work(work_budget)).verdict
 
 
-def qpa_reference(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
+def qpa_reference(
+    ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Verdict:
     """Exact QPA verdict (Python ints/Fractions; "unknown" past a budget)."""
-    _check_uni(m)
     return qpa_trace(ts.rows(), budget, Work(work_budget)).verdict
 
 
+@njit(cache=True)
+def _qpa_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
+    return qpa_one(C, D, T, budget)
+
+
+@njit(cache=True)
+def _pda_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
+    return pda_one(C, D, T, budget)
+
+
 @njit(parallel=True, cache=True)
-def _qpa_kernel(C, D, T, offsets, budget, out):  # noqa: ANN001, ANN202 - numba
+def _qpa_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = qpa_one(C[lo:hi], D[lo:hi], T[lo:hi], budget)
 
 
 @njit(parallel=True, cache=True)
-def _pda_kernel(C, D, T, offsets, budget, out):  # noqa: ANN001, ANN202 - numba
+def _pda_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = pda_one(C[lo:hi], D[lo:hi], T[lo:hi], budget)
 
 
-def _status(kernel: Callable[..., None], reference: Callable[..., Verdict], batch: TaskSetBatch, m: int, budget: int) -> NDArray[np.int8]:
-    _check_uni(m)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        kernel(batch.C, batch.D, batch.T, batch.offsets, np.int64(budget), out)
-    # UNDECIDED (int64 bound or float margin) -> the exact reference in Python ints.
-    for s in np.flatnonzero(out == 2):
-        verdict = reference(batch[int(s)], 1, budget)
-        out[s] = -1 if verdict == "unknown" else int(bool(verdict))
-    return out
-
-
-def qpa_status(batch: TaskSetBatch, m: int = 1, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-    """QPA verdict codes (1 schedulable, 0 not, −1 unknown) for every set of the batch."""
-    return _status(_qpa_kernel, qpa_reference, batch, m, budget)
-
-
-def pda_status(batch: TaskSetBatch, m: int = 1, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-    """Processor-demand verdict codes (1 schedulable, 0 not, −1 unknown) for every set."""
-    return _status(_pda_kernel, pda_reference, batch, m, budget)
-
-
-def qpa_batch(batch: TaskSetBatch, m: int = 1) -> NDArray[np.bool_]:
-    """True where QPA proves the set EDF-schedulable on one processor."""
-    return qpa_status(batch, m) == ACCEPT
-
-
-def pda_batch(batch: TaskSetBatch, m: int = 1) -> NDArray[np.bool_]:
-    """True where the processor-demand criterion proves the set EDF-schedulable."""
-    return pda_status(batch, m) == ACCEPT
-
-
 def show(x: Fraction | int | None) -> str:
-    """An exact value for a person: ``7``, ``37/3 (≈12.33)`` or ``-``."""
-    if x is None:
-        return "-"
-    return show_number(x)
+    """:func:`rtsched.result.show_number`, with ``-`` for a missing value (also used by partitioned_edf)."""
+    return "-" if x is None else show_number(x)
 
 
 def trace_summary(tr: DemandTrace, budget: int) -> str:
@@ -154,8 +118,7 @@ def trace_summary(tr: DemandTrace, budget: int) -> str:
     return f"h(t) ≤ t on every deadline < {bound} (last checked t = {show(tr.t)}); {tr.steps} steps"
 
 
-def _explain(name: str, trace: Callable[..., DemandTrace], ts: TaskSet, m: int, budget: int, work_budget: int | None) -> Result:
-    _check_uni(m)
+def _explain(trace: Callable[..., DemandTrace], ts: TaskSet, budget: int, work_budget: int | None) -> Explanation:
     tr = trace(ts.rows(), budget, Work(work_budget))
     evidence = {
         "utilization": tr.utilization,
@@ -170,41 +133,28 @@ def _explain(name: str, trace: Callable[..., DemandTrace], ts: TaskSet, m: int, 
     if tr.reason == "violation":
         evidence["t"] = tr.t
         evidence["h(t)"] = tr.h
-    return Result(
-        analysis=name,
+    return Explanation(
         verdict=tr.verdict,
-        m=1,
-        kind="exact",
         summary=trace_summary(tr, budget),
         evidence={k: v for k, v in evidence.items() if v is not None},
     )
 
 
-def explain_qpa(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain_qpa(
+    ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Explanation:
     """QPA verdict with the bound L used, the steps and, on failure, a t with h(t) > t."""
-    return _explain("uni-qpa", qpa_trace, ts, m, budget, work_budget)
+    return _explain(qpa_trace, ts, budget, work_budget)
 
 
-def explain_pda(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain_pda(
+    ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Explanation:
     """Processor-demand verdict with L and, on failure, the first t with h(t) > t."""
-    return _explain("uni-pda", pda_trace, ts, m, budget, work_budget)
+    return _explain(pda_trace, ts, budget, work_budget)
 
 
 ANALYSES = (
-    Analysis(
-        name="uni-pda",
-        title="EDF processor demand (uniprocessor, exact)",
-        citation=CITATION_PDA,
-        kind="exact",
-        policy="edf",
-        platform="uniprocessor",
-        batch=pda_batch,
-        explain=explain_pda,
-        reference=pda_reference,
-        note="papers/zhang-burns2009-qpa.md",
-        deadlines=("implicit", "constrained", "arbitrary"),
-        status=pda_status,
-    ),
     Analysis(
         name="uni-qpa",
         title="EDF QPA (uniprocessor, exact)",
@@ -212,11 +162,31 @@ ANALYSES = (
         kind="exact",
         policy="edf",
         platform="uniprocessor",
-        batch=qpa_batch,
-        explain=explain_qpa,
-        reference=qpa_reference,
-        note="papers/zhang-burns2009-qpa.md",
         deadlines=("implicit", "constrained", "arbitrary"),
-        status=qpa_status,
+        note="papers/zhang-burns2009-qpa.md",
+        reference=qpa_reference,
+        explain=explain_qpa,
+        kernel=_qpa_kernel,
+        one=_qpa_set,
+        budget=DEFAULT_BUDGET,
+        budget_unit="steps",
+        order=0,
+    ),
+    Analysis(
+        name="uni-pda",
+        title="EDF processor demand (uniprocessor, exact)",
+        citation=CITATION_PDA,
+        kind="exact",
+        policy="edf",
+        platform="uniprocessor",
+        deadlines=("implicit", "constrained", "arbitrary"),
+        note="papers/zhang-burns2009-qpa.md",
+        reference=pda_reference,
+        explain=explain_pda,
+        kernel=_pda_kernel,
+        one=_pda_set,
+        budget=DEFAULT_BUDGET,
+        budget_unit="steps",
+        order=1,
     ),
 )

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses import _edf_demand as dm
-from rtsched.analyses.uniprocessor_edf import pda_status, qpa_status
+from rtsched.errors import InputError
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
 
@@ -31,6 +31,22 @@ def brute_force(rows: list[tuple[int, int, int]]) -> bool:
 
 def verdict_code(v: object) -> int:
     return -1 if v == "unknown" else int(bool(v))
+
+
+def _status(name: str, batch: TaskSetBatch, budget: int | None) -> np.ndarray:
+    """The registry's codes for the batch; the serial one-set kernel (``verdict``) must agree."""
+    entry = analyses.get(name)
+    codes = entry.status(batch, 1, budget)
+    assert [verdict_code(entry.verdict(ts, 1, budget)) for ts in batch] == codes.tolist()
+    return codes
+
+
+def qpa_status(batch: TaskSetBatch, m: int = 1, budget: int | None = None) -> np.ndarray:
+    return _status("uni-qpa", batch, budget)
+
+
+def pda_status(batch: TaskSetBatch, m: int = 1, budget: int | None = None) -> np.ndarray:
+    return _status("uni-pda", batch, budget)
 
 
 # Small periods keep the hyperperiod (and the brute force) small.
@@ -166,8 +182,8 @@ def test_registry_applies_only_on_one_processor() -> None:
     for name in ("uni-qpa", "uni-pda"):
         entry = analyses.get(name)
         assert entry.featured
-        assert entry.supports(ts, 1) is None
-        assert entry.supports(ts, 2) is not None
+        assert entry.supports(1, ts) is None
+        assert entry.supports(2, ts) is not None
 
 
 # -- kernel == reference --------------------------------------------------------------------
@@ -223,6 +239,12 @@ def test_budget_exhaustion_is_unknown_never_false() -> None:
     for budget in range(0, 5):
         tr = dm.qpa_trace(rows, budget)
         assert tr.verdict in (full, "unknown")
+        if budget == 0:  # the registry takes positive budgets only; the kernel itself still answers
+            C, D, T = (np.array(col, dtype=np.int64) for col in zip(*rows, strict=True))
+            assert int(dm.qpa_one(C, D, T, np.int64(0))) == verdict_code(tr.verdict)
+            with pytest.raises(InputError, match="budget"):
+                qpa_status(batch, 1, budget)
+            continue
         assert qpa_status(batch, 1, budget).tolist() == [verdict_code(tr.verdict)]
     res = analyses.get("uni-qpa").explain(TaskSet.from_tasks(rows), 1, budget=1)
     assert res.verdict == "unknown"
