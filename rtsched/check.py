@@ -1,41 +1,62 @@
-"""``rtsched.check``: run analyses on one task set and gather their verdicts and evidence."""
+"""``rtsched.check`` and ``rtsched.check_many``: verdicts of analyses on task sets, with evidence on demand.
+
+Verdicts come from the analyses' kernels (the registry's :meth:`~rtsched.registry.Analysis.verdict`
+for one set, :meth:`~rtsched.registry.Analysis.status` for many); the evidence (the exact
+explanation) is computed the first time a caller reads it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from rtsched.kernels import check_processors
+from rtsched.errors import InputError
 from rtsched.model import TaskSet, TaskSetBatch
-from rtsched.registry import resolve_list
+from rtsched.platform import Platform, as_platform
+from rtsched.registry import Analysis, all_entries, parse_budgets, resolve_list
 from rtsched.result import UNKNOWN, LazyResult, Report, Verdict
 
-__all__ = ["check"]
+__all__ = ["check", "check_many"]
+
+Budget = int | str | Mapping[str, int] | None
 
 
-def check(taskset: TaskSet | Sequence[Any], m: int, tests: str | Sequence[str] | None = None) -> Report:
-    """Check ``taskset`` on ``m`` identical processors with the named analyses.
+def check(
+    taskset: TaskSet | Sequence[Any],
+    m: int | Platform,
+    tests: str | Sequence[str] | None = None,
+    budget: Budget = None,
+) -> Report:
+    """Check ``taskset`` on a platform with the named analyses.
 
     Parameters
     ----------
     taskset:
         A :class:`~rtsched.TaskSet`, or ``[(C, D, T), ...]``.
     m:
-        Number of processors.
+        The platform: a number of identical processors, or a platform value
+        (:class:`~rtsched.platform.Identical`, :class:`~rtsched.platform.Clustered`).
     tests:
         Registry names (a list, or a comma-separated string). ``None`` runs every featured
-        analysis that applies to the set and platform. A named analysis that does not apply
-        (e.g. a uniprocessor test with m > 1) is listed in ``Report.skipped`` with the reason.
+        analysis that applies to the set and platform, except those whose default budget would
+        not decide a set this large (``exact`` on large sets): ``Report.skipped`` says which and
+        why. A named analysis that does not apply is listed in ``Report.skipped`` with the reason.
+    budget:
+        Work budget of the analyses that have one (see ``rtsched list``): one integer for all,
+        ``{"exact": 10**6}`` per analysis, or the CLI's text ``"exact=1e6,bar=20000"``. A budget
+        running out gives the verdict ``"unknown"``, never False.
 
     Returns
     -------
     Report
-        Verdicts with evidence; ``report.schedulable`` is True if some sufficient or exact
-        analysis proves the set schedulable under some policy (``report.schedulable_under``
-        asks for one). The verdicts come from the analyses' kernels; each result's evidence
-        (``report["bak"].evidence``, printing the report) is computed when first read.
+        Verdicts per analysis and per policy; ``report.schedulable`` is True if some sufficient
+        or exact analysis proves the set schedulable under *some* policy, and
+        ``report.schedulable_under("global-edf")`` asks for one policy. The verdicts come from the
+        kernels; each result's evidence (``report["bak"].evidence``, printing the report) is
+        computed when first read.
 
     Examples
     --------
@@ -44,24 +65,139 @@ def check(taskset: TaskSet | Sequence[Any], m: int, tests: str | Sequence[str] |
     {'gfb': False}
     """
     ts = taskset if isinstance(taskset, TaskSet) else TaskSet.from_tasks(taskset)
-    m = check_processors(m)
-    entries = []
-    skipped: dict[str, str] = {}
-    for entry in resolve_list(tests, ts, m):
-        why = entry.supports(ts, m)
-        if why is None:
-            entries.append(entry)
-        else:
-            skipped[entry.name] = why
+    platform = as_platform(m)
+    plan = _plan(tests, platform, parse_budgets(budget))
+    size = platform.size
+    kind = ts.deadline_kind
     results = []
-    if entries:
-        # The set is valid already and its arrays are read-only: share them (no copy, no checks).
-        offsets = np.array([0, ts.n], dtype=np.int64)
-        batch = TaskSetBatch.adopt(ts.C, ts.D, ts.T, offsets, deadlines=ts.deadlines, validate=False)
-        for entry in entries:  # a one-set batch runs on this thread (registry.serial_if_single)
-            code = int(entry.decide(batch, m)[0])
-            results.append(LazyResult(entry.name, _VERDICT[code], m, entry.kind, entry.explain, ts))
-    return Report(ts, m, tuple(results), skipped)
+    skipped: dict[str, str] = {}
+    for entry, extra, explain in plan.entries:
+        why = plan.refusal(entry, kind)
+        if why and plan.default:  # the default list is "what applies": silently without the rest
+            continue
+        why = why or (plan.default and entry.default_skip(ts, size))
+        if why:
+            skipped[entry.name] = why
+            continue
+        verdict = entry._decide_one(ts, size, extra)  # noqa: SLF001 - platform and model checked above
+        results.append(LazyResult(entry.name, verdict, size, entry.kind, explain, ts, entry.policy))
+    return Report(ts, size, tuple(results), skipped, platform=platform)
+
+
+def check_many(
+    tasksets: Sequence[TaskSet],
+    m: int | Platform,
+    tests: str | Sequence[str] | None = None,
+    budget: Budget = None,
+) -> list[Report]:
+    """:func:`check` for many sets at once: each analysis decides all of them in one batch call.
+
+    The reports are those :func:`check` gives set by set (same verdicts, same skips), at the
+    batch API's speed; evidence is still computed only when read.
+    """
+    platform = as_platform(m)
+    plan = _plan(tests, platform, parse_budgets(budget))
+    size = platform.size
+    sets = list(tasksets)
+    kinds = [ts.deadline_kind for ts in sets]
+    verdicts: list[dict[str, Verdict]] = [{} for _ in sets]
+    skipped: list[dict[str, str]] = [{} for _ in sets]
+    batches: dict[bytes, TaskSetBatch] = {}
+    for entry, extra, _explain in plan.entries:
+        run = np.zeros(len(sets), dtype=bool)
+        for i, ts in enumerate(sets):
+            why = plan.refusal(entry, kinds[i])
+            if why and plan.default:
+                continue
+            why = why or (plan.default and entry.default_skip(ts, size))
+            if why:
+                skipped[i][entry.name] = why
+            else:
+                run[i] = True
+        chosen = np.flatnonzero(run)
+        if chosen.size == 0:
+            continue
+        key = run.tobytes()
+        if key not in batches:
+            batches[key] = TaskSetBatch.from_tasksets([sets[i] for i in chosen])
+        codes = entry._decide_batch(batches[key], size, extra)  # noqa: SLF001 - checked above
+        for i, code in zip(chosen.tolist(), codes.tolist(), strict=True):
+            verdicts[i][entry.name] = _VERDICT[code]
+    reports = []
+    for i, ts in enumerate(sets):
+        results = tuple(
+            LazyResult(entry.name, verdicts[i][entry.name], size, entry.kind, explain, ts, entry.policy)
+            for entry, _extra, explain in plan.entries
+            if entry.name in verdicts[i]
+        )
+        # skipped in the order of the plan, as check() lists them
+        reports.append(Report(ts, size, results, skipped[i], platform=platform))
+    return reports
 
 
 _VERDICT: dict[int, Verdict] = {1: True, 0: False, -1: UNKNOWN}
+
+
+class _Plan:
+    """The analyses to run on a platform, each with its budget arguments and explain function."""
+
+    __slots__ = ("default", "entries", "platform", "refusals")
+
+    def __init__(self, entries: list[tuple[Analysis, tuple[int, ...], Any]], platform: Platform, default: bool) -> None:
+        self.entries, self.platform, self.default = entries, platform, default
+        self.refusals: dict[tuple[str, str], str | None] = {}
+
+    def refusal(self, entry: Analysis, kind: str) -> str | None:
+        key = (entry.name, kind)
+        if key not in self.refusals:
+            self.refusals[key] = entry.supports(self.platform, kind)
+        return self.refusals[key]
+
+
+@functools.lru_cache(maxsize=64)
+def _plan_cached(
+    tests: tuple[str, ...] | None, platform: Platform, budgets: tuple[tuple[str, int], ...] | int | None
+) -> _Plan:
+    default = tests is None
+    entries = _default_entries(platform) if default else resolve_list(list(tests or ()))
+    by_name = dict(budgets) if isinstance(budgets, tuple) else {}
+    unknown = set(by_name) - {e.name for e in entries}
+    if unknown:
+        raise InputError(f"--budget names analyses that are not run: {', '.join(sorted(unknown))}", field="budget")
+    planned = []
+    for entry in entries:
+        value = budgets if isinstance(budgets, int) else by_name.get(entry.name)
+        if entry.budget is None:
+            if entry.name in by_name:
+                raise InputError(f"{entry.name} has no work budget (it always finishes)", field="budget")
+            value = None
+        extra = entry._budget_args(value)  # noqa: SLF001
+        explain = entry.explain if value is None else functools.partial(_explain_with, entry, value)
+        planned.append((entry, extra, explain))
+    return _Plan(planned, platform, default)
+
+
+def _explain_with(entry: Analysis, budget: int, ts: Any, m: int) -> Any:
+    return entry.explain(ts, m, budget)
+
+
+def _default_entries(platform: Platform) -> list[Analysis]:
+    """The featured analyses for the platform; a clustered platform adds its cluster analyses."""
+    from rtsched.platform import Clustered
+    from rtsched.registry import get
+
+    entries = all_entries(featured_only=True)
+    if isinstance(platform, Clustered):
+        entries = entries + [get(f"clustered:k={platform.k}")]
+    return entries
+
+
+def _plan(tests: str | Sequence[str] | None, platform: Platform, budgets: dict[str, int] | int | None) -> _Plan:
+    if isinstance(tests, str):
+        key: tuple[str, ...] | None = tuple(t.strip() for t in tests.split(",") if t.strip())
+        if not key:
+            raise InputError("no analysis named in --tests")
+    else:
+        key = None if tests is None else tuple(tests)
+    frozen = tuple(sorted(budgets.items())) if isinstance(budgets, dict) else budgets
+    return _plan_cached(key, platform, frozen)

@@ -207,7 +207,7 @@ class TaskSet:
     Fraction(13, 20)
     """
 
-    __slots__ = ("_C", "_D", "_T", "_names", "_name", "_deadlines", "_hash")
+    __slots__ = ("_C", "_D", "_T", "_names", "_name", "_deadlines", "_hash", "_kind")
 
     def __init__(
         self,
@@ -262,6 +262,7 @@ class TaskSet:
         self._name = name
         self._deadlines: DeadlineModel = deadlines
         self._hash: int | None = None
+        self._kind: DeadlineModel | None = None
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
@@ -465,6 +466,14 @@ class TaskSet:
     def is_constrained(self) -> bool:
         """True if every D is at most T."""
         return bool(np.all(self._D <= self._T))
+
+    @property
+    def deadline_kind(self) -> DeadlineModel:
+        """The tightest deadline model the set meets: ``implicit``, ``constrained`` or ``arbitrary``
+        (unlike :attr:`deadlines`, the model it was validated under)."""
+        if self._kind is None:
+            self._kind = "implicit" if self.is_implicit else ("constrained" if self.is_constrained else "arbitrary")
+        return self._kind
 
     # -- derived sets -------------------------------------------------------------------------
     def without(self, i: int) -> TaskSet:

@@ -91,6 +91,9 @@ PARALLEL_FROM = 4096
 
 def deadline_model(item: Any) -> str:
     """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a set or batch meets."""
+    kind = getattr(item, "deadline_kind", None)
+    if kind is not None:
+        return kind
     D, T = item.D, item.T
     if np.array_equal(D, T):
         return "implicit"
@@ -114,7 +117,9 @@ def parse_budgets(text: str | int | Mapping[str, int] | None) -> dict[str, int] 
     def number(word: str, name: str) -> int:
         match = re.fullmatch(r"([0-9]+)(?:[eE]([0-9]{1,2}))?", word.strip())
         if not match:
-            raise InputError(f"bad budget {word!r} for {name}: a positive integer such as 20000 or 1e6", field="--budget")
+            raise InputError(
+                f"bad budget {word!r} for {name}: a positive integer such as 20000 or 1e6", field="--budget"
+            )
         value = int(match.group(1)) * 10 ** int(match.group(2) or 0)
         return _positive_budget(name, value)
 
@@ -124,7 +129,9 @@ def parse_budgets(text: str | int | Mapping[str, int] | None) -> dict[str, int] 
     out: dict[str, int] = {}
     for part in parts:
         if "=" not in part:
-            raise InputError(f"bad budget {part!r}: use NAME=N (e.g. exact=1e6) or one number for all", field="--budget")
+            raise InputError(
+                f"bad budget {part!r}: use NAME=N (e.g. exact=1e6) or one number for all", field="--budget"
+            )
         name, value = part.split("=", 1)
         out[get(name.strip()).name] = number(value, name.strip())
     return out
@@ -294,6 +301,10 @@ class Analysis:
         size = self._size(m)
         extra = self._budget_args(budget)
         self._check_model(batch)
+        return self._decide_batch(batch, size, extra)
+
+    def _decide_batch(self, batch: Any, size: int, extra: tuple[int, ...]) -> NDArray[np.int8]:
+        """Codes for a batch whose platform and deadline model were checked."""
         n_sets = len(batch) if self.input != "taskset" else batch.n_sets
         if n_sets == 0:
             return np.empty(0, dtype=np.int8)
@@ -326,20 +337,28 @@ class Analysis:
         """The kernel's verdict on one set: True, False or ``"unknown"`` (equal to :meth:`reference`)."""
         size = self._size(m)
         extra = self._budget_args(budget)
-        if self._one is None or self.input != "taskset":
+        if self.input == "taskset":
+            self._check_model(taskset)
+        return self._decide_one(taskset, size, extra)
+
+    def _decide_one(self, taskset: Any, size: int, extra: tuple[int, ...]) -> Verdict:
+        """The verdict on one set whose platform and deadline model were checked: the serial
+        kernel ``one`` when declared (no thread pool, no batch), else a one-set batch."""
+        if self._one is not None:
+            code = int(self._one(taskset.C, taskset.D, taskset.T, size, *extra))
+            if code == _UNDECIDED:
+                return self._reference(taskset, size, *extra)
+            return _VERDICTS[code]
+        if self.input == "taskset":
             from rtsched.model import TaskSetBatch
 
-            if self.input == "taskset":
-                offsets = np.array([0, taskset.n], dtype=np.int64)
-                one_set = TaskSetBatch.adopt(taskset.C, taskset.D, taskset.T, offsets, deadlines=taskset.deadlines, validate=False)
-            else:
-                one_set = [taskset]
-            return _VERDICTS[int(self.status(one_set, size, budget)[0])]
-        self._check_model(taskset)
-        code = int(self._one(taskset.C, taskset.D, taskset.T, size, *extra))
-        if code == _UNDECIDED:
-            return self._reference(taskset, size, *extra)
-        return _VERDICTS[code]
+            offsets = np.array([0, taskset.n], dtype=np.int64)
+            one_set: Any = TaskSetBatch.adopt(
+                taskset.C, taskset.D, taskset.T, offsets, deadlines=taskset.deadlines, validate=False
+            )
+        else:
+            one_set = [taskset]
+        return _VERDICTS[int(self._decide_batch(one_set, size, extra)[0])]
 
     def reference(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Verdict:
         """The exact reference verdict (Python ints and Fractions; slow, readable)."""
@@ -370,7 +389,9 @@ class Analysis:
 
         verdict = self.verdict(taskset, m, budget)
         size = self._size(m)
-        return LazyResult(self.name, verdict, size, self.kind, lambda ts, _m: self.explain(ts, _m, budget), taskset, self.policy)
+        return LazyResult(
+            self.name, verdict, size, self.kind, lambda ts, _m: self.explain(ts, _m, budget), taskset, self.policy
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The catalogue record (``rtsched list --json``)."""

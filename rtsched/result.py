@@ -8,12 +8,14 @@ analyses for one task set, prints as a table and renders as HTML in a notebook.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import html
 import json
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
@@ -36,6 +38,8 @@ __all__ = [
     "freeze",
     "jsonable",
     "scientific",
+    "exact_numbers",
+    "set_exact_numbers",
     "show_number",
 ]
 
@@ -134,20 +138,56 @@ def scientific(value: int | Fraction, significant: int = 17) -> str:
     return f"{sign}{head}e{'+' if power >= 0 else '-'}{abs(power):02d}"
 
 
-def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SHOW_DIGITS) -> str:
-    """An exact number for people, bounded in length.
+_STYLE: contextvars.ContextVar[str] = contextvars.ContextVar("rtsched_number_style", default="decimal")
 
-    ``7``, ``7/3 (≈2.333)`` (``approx`` is the format of the float approximation), and for a
-    number whose numerator or denominator has more than ``max_digits`` digits an approximation
-    to 10 significant digits with the size of the exact value: ``≈0.6000001 (exact: 11234-digit
-    numerator, 11240-digit denominator)`` or
+
+def set_exact_numbers(enabled: bool = True) -> None:
+    """Show exact fractions (``7/3 (≈2.333)``) in summaries and tables from now on, or decimals
+    (``≈2.333``, the default). JSON and ``evidence`` are exact either way."""
+    _STYLE.set("exact" if enabled else "decimal")
+
+
+@contextlib.contextmanager
+def exact_numbers(enabled: bool = True) -> Iterator[None]:
+    """Within the block, :func:`show_number` shows exact fractions (``--exact-numbers``)."""
+    token = _STYLE.set("exact" if enabled else "decimal")
+    try:
+        yield
+    finally:
+        _STYLE.reset(token)
+
+
+#: Integers with more digits than this are shown in scientific notation in decimal style.
+DECIMAL_DIGITS = 15
+
+
+def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SHOW_DIGITS) -> str:
+    """A number for people, bounded in length.
+
+    Decimal style (the default): ``7``, ``0.5``, ``≈2.333`` (``approx`` is the format of the
+    approximation; ``≈`` marks a rounded value), ``≈1.2346e+20`` for an integer of more than
+    :data:`DECIMAL_DIGITS` digits. Exact style (:func:`exact_numbers`, ``--exact-numbers``):
+    ``7/3 (≈2.333)``. In both, a number whose numerator or denominator has more than
+    ``max_digits`` digits is an approximation to 10 significant digits with the size of the exact
+    value: ``≈0.6000001 (exact: 11234-digit numerator, 11240-digit denominator)`` or
     ``≈1.2346e+5000 (5001-digit integer)``.
     """
     x = Fraction(value)
     if _printable(x, max_digits):
+        if _STYLE.get() == "exact":
+            if x.denominator == 1:
+                return str(x.numerator)
+            return f"{x.numerator}/{x.denominator} (≈{_approx(x, approx)})"
         if x.denominator == 1:
-            return str(x.numerator)
-        return f"{x.numerator}/{x.denominator} (≈{_approx(x, approx)})"
+            if digit_count(x.numerator) <= DECIMAL_DIGITS:
+                return str(x.numerator)
+            return f"≈{scientific(x, 5)}"
+        text = _approx(x, approx)
+        try:
+            same = Fraction(text) == x
+        except ValueError:
+            same = False
+        return text if same else f"≈{text}"
     if x.denominator == 1:
         return f"≈{scientific(x, 5)} ({digit_count(x.numerator)}-digit integer)"
     size = f"{digit_count(x.numerator)}-digit numerator, {digit_count(x.denominator)}-digit denominator"
@@ -294,7 +334,10 @@ class Result:
         }
 
     def __str__(self) -> str:
-        lines = [f"{self.analysis} ({self.kind}, m={self.m}): {verdict_text(self.verdict, self.kind)}", f"  {self.summary}"]
+        lines = [
+            f"{self.analysis} ({self.kind}, m={self.m}): {verdict_text(self.verdict, self.kind)}",
+            f"  {self.summary}",
+        ]
         for key, value in self.evidence.items():
             if isinstance(value, tuple | Mapping):
                 continue
@@ -385,6 +428,7 @@ class Report:
     m: int
     results: tuple[Result | LazyResult, ...]
     skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    platform: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
@@ -435,10 +479,13 @@ class Report:
         return json.dumps(self.to_dict(index, explain), ensure_ascii=False)
 
     def table(self) -> str:
-        """A plain-text table: analysis, kind, verdict, key evidence."""
-        head = ("analysis", "kind", "verdict", "evidence")
-        rows = [(r.analysis, r.kind, verdict_text(r.verdict, r.kind), r.summary) for r in self.results]
-        rows += [(name, "-", "skipped", why) for name, why in self.skipped.items()]
+        """A plain-text table: analysis, policy, kind, verdict, key evidence."""
+        head = ("analysis", "policy", "kind", "verdict", "evidence")
+        rows = [
+            (r.analysis, r.policy or _policy_of(r.analysis), r.kind, verdict_text(r.verdict, r.kind), r.summary)
+            for r in self.results
+        ]
+        rows += [(name, _policy_of(name), "-", "skipped", why) for name, why in self.skipped.items()]
         widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
         widths[-1] = len(head[-1])
         fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"

@@ -44,7 +44,32 @@ def test_exit_status_zero_when_all_proven(capsys, tmp_path):
 def test_explain_shows_evidence(capsys):
     status, out, _ = run(capsys, "check", EXAMPLES / "schedcat_readme.json", "-m", 3, "--tests", "gfb", "--explain")
     assert status == 1
-    assert "total_density = 2" in out and "bound = 5/3" in out
+    assert "total_density = 2" in out and "bound = ≈1.667" in out  # decimals for people by default
+    assert "5/3" not in out
+    status, out, _ = run(
+        capsys, "check", EXAMPLES / "schedcat_readme.json", "-m", 3, "--tests", "gfb", "--explain", "--exact-numbers"
+    )
+    assert "bound = 5/3 (≈1.667)" in out
+
+
+def test_no_line_grows_with_the_digits_of_a_fraction(capsys, tmp_path):
+    # 200 tasks with pairwise different periods: U has a denominator of hundreds of digits
+    rows = [f"1 {p} {p}" for p in range(1000, 1200)]
+    f = tmp_path / "many.txt"
+    f.write_text("\n".join(rows) + "\n")
+    _, out, _ = run(capsys, "check", f, "-m", 4, "--tests", "gfb,load,p-edf")
+    assert max(len(line) for line in out.splitlines()) < 200, max(out.splitlines(), key=len)
+
+
+def test_budget_option_gives_unknown_not_false(capsys, tmp_path):
+    f = tmp_path / "set.txt"
+    f.write_text("2 9 16\n4 5 18\n4 12 20\n2 4 13\n1 5 6\n")
+    status, out, _ = run(capsys, "check", f, "-m", 2, "--tests", "exact", "--budget", "exact=1", "--json")
+    assert status == 1 and json.loads(out)["verdicts"]["exact"] == "unknown"
+    status, _, err = run(capsys, "check", f, "-m", 2, "--tests", "gfb", "--budget", "gfb=10")
+    assert status == 2 and "gfb has no work budget" in err
+    status, _, err = run(capsys, "check", f, "-m", 2, "--tests", "exact", "--budget", "exact=lots")
+    assert status == 2 and "bad budget" in err
 
 
 def test_json_explain_contains_results(capsys):

@@ -21,3 +21,13 @@ def test_json_lines_carry_the_metadata(capsys):
     gfb = next(r for r in records if r["name"] == "gfb")
     assert gfb["kind"] == "sufficient" and gfb["policy"] == "global-edf" and gfb["note"] == "papers/gfb2003.md"
     assert "arbitrary" in gfb["deadlines"] and "Goossens" in gfb["citation"]
+
+
+def test_budgets_have_one_name_and_a_unit(capsys):
+    assert main(["list", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    with_budget = [r for r in records if r["budget"] is not None]
+    assert with_budget, "some analysis has a work budget"
+    for r in with_budget:
+        assert isinstance(r["budget"], int) and r["budget"] > 0 and r["budget_unit"], r
+    assert next(r for r in records if r["name"] == "gfb")["budget"] is None

@@ -49,12 +49,16 @@ def cache_command(
 
 
 def _compile_probe(name: str) -> None:
-    """Run analysis ``name`` on the small probe batch (module level: pool workers pickle it)."""
+    """Run analysis ``name`` on the small probe batch, and on one set of it (the serial kernel
+    :func:`rtsched.check` calls), in this process (module level: pool workers pickle it)."""
     from rtsched import registry
     from rtsched.warmup import probe_batch
 
     entry = registry.get(name)
-    entry.decide(probe_batch(), 1 if entry.platform == "uniprocessor" else 2)
+    m = 1 if entry.platform == "uniprocessor" else 2
+    batch = probe_batch()
+    entry.status(batch, m)
+    entry.verdict(batch[0], m)
 
 
 def _compile_all() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from rtsched.check import check
+from rtsched.check import check_many
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
@@ -27,7 +28,9 @@ def check_command(
     ] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show each analysis's full evidence.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set.")] = False,
-    fmt: Annotated[str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")
+    ] = None,
     deadlines: Annotated[
         str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")
     ] = "constrained",
@@ -46,39 +49,71 @@ def check_command(
         str,
         typer.Option(
             "--platform",
-            help="identical (m processors, default), clustered:k=<k>[:...] (virtual clusters), "
+            help="identical (m processors, default), clustered:k=<k> (m processors in clusters of k; runs "
+            "clustered:k=<k>, or the clustered analysis named with options such as clustered:k=2:physical), "
             "or gpu:<M>[:ffd|bfd|exhaustive|single] (FILE is then a GPU workload).",
         ),
     ] = "identical",
+    budget: Annotated[
+        str | None,
+        typer.Option(
+            "--budget",
+            help="Work budget of the analyses that have one: one number for all (e.g. 1e6) or NAME=N,... "
+            "(e.g. exact=1e6,bar=20000). A budget running out gives 'unknown', never 'not proven'.",
+        ),
+    ] = None,
+    exact_numbers: Annotated[
+        bool, typer.Option("--exact-numbers", help="Show exact fractions in tables (default: decimals).")
+    ] = False,
 ) -> int:
     """Check task sets: a verdict per analysis and why.
 
     Limits: at most 65,536 tasks per set and 64 MiB per file (refused while reading, with
-    status 2). Verdicts come from the analyses' exact kernels; the evidence shown comes from
-    their exact explanations, which have a work budget: on large sets (above about 1,000 tasks
-    for the quadratic tests) the evidence may be incomplete rather than take minutes.
+    status 2). Verdicts come from the analyses' exact kernels, all sets of the file at once;
+    the evidence shown comes from their exact explanations, computed only for what is printed
+    (the table's evidence column, --explain; --json without --explain prints verdicts only).
+    Explanations have a work budget of their own: on large sets (above about 1,000 tasks for the
+    quadratic tests) the evidence may be incomplete rather than take minutes.
+
+    Without --tests, every featured analysis that applies runs, except the exact test on sets
+    too large for its default budget (listed as skipped, with the reason).
 
     Exit status: 0 if every task set is proven schedulable by some analysis (of --policy, if
     given), 1 otherwise (including "unknown"), 2 on bad input.
     """
+    from rtsched.platform import Clustered, Identical, parse_platform
+    from rtsched.registry import parse_budgets
+    from rtsched.result import set_exact_numbers
+
+    set_exact_numbers(exact_numbers)
+    budgets = parse_budgets(budget)
     if platform.startswith("gpu"):
         _check_gpu(file, platform, as_json)
     if processors is None:
         raise InputError("give the number of processors with -m M", field="-m")
-    sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
+    target: Identical | Clustered
     if platform.startswith("clustered"):
-        _check_clustered(sets, processors, platform, as_json)
-    if platform != "identical":
-        raise InputError(
-            f"unknown platform {platform!r}; use identical, clustered:k=<k> or gpu:<M>", field="--platform"
-        )
+        match = re.fullmatch(r"clustered:k=(\d+)(:.*)?", platform.strip())
+        if not match:
+            raise InputError(
+                f"bad clustered platform {platform!r}; expected clustered:k=<k>[:options]", field="--platform"
+            )
+        target = Clustered(processors, int(match.group(1)))
+        if match.group(2) and tests is None:
+            tests = platform.strip()  # the clustered analysis with its options
+    else:
+        target = parse_platform(platform, processors)  # type: ignore[assignment]
+        if not isinstance(target, Identical):
+            raise InputError(
+                f"unknown platform {platform!r}; use identical, clustered:k=<k> or gpu:<M>", field="--platform"
+            )
+    sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
     if tests is not None:
         resolve_list(tests)  # unknown names fail before any work
     if policy is not None:
         _check_policy(policy, tests)
     all_proven = True
-    for index, ts in enumerate(sets):
-        report = check(ts, processors, tests)
+    for index, report in enumerate(check_many(sets, target, tests, budgets)):
         all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
         if as_json:
             typer.echo(report.to_json(index=index, explain=explain))
@@ -106,28 +141,12 @@ def _check_policy(policy: str, tests: str | None) -> None:
         raise InputError(f"none of the analyses in --tests decides policy {policy!r}", field="--policy")
 
 
-def _check_clustered(sets: list, m: int, spec: str, as_json: bool) -> None:
-    from rtsched.analyses.clustered import platform_report
-
-    all_proven = True
-    for index, ts in enumerate(sets):
-        report = platform_report(ts, m, spec)
-        all_proven &= report.schedulable
-        if as_json:
-            typer.echo(json.dumps({"index": index, **jsonable(report.to_dict())}, ensure_ascii=False))
-        else:
-            typer.echo((f"[{index}] " if len(sets) > 1 else "") + str(report))
-    raise typer.Exit(0 if all_proven else 1)
-
-
 def _check_gpu(file: str, spec: str, as_json: bool) -> None:
     from rtsched.analyses.gpu import HEURISTICS, gpu_report, read_gpu_workload
 
     parts = spec.split(":")
     if len(parts) not in (2, 3) or not parts[1].isdigit() or (len(parts) == 3 and parts[2] not in HEURISTICS):
-        raise InputError(
-            f"bad GPU platform {spec!r}; expected gpu:<M>[:{'|'.join(HEURISTICS)}]", field="--platform"
-        )
+        raise InputError(f"bad GPU platform {spec!r}; expected gpu:<M>[:{'|'.join(HEURISTICS)}]", field="--platform")
     report = gpu_report(read_gpu_workload(file), int(parts[1]), parts[2] if len(parts) == 3 else "ffd")
     typer.echo(json.dumps(jsonable(report.to_dict()), ensure_ascii=False) if as_json else str(report))
     raise typer.Exit(0 if report.schedulable else 1)

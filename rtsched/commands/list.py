@@ -1,4 +1,4 @@
-"""``rtsched list``: the catalogue of analyses (name, kind, policy, platform, deadlines, paper)."""
+"""``rtsched list``: the catalogue of analyses (name, kind, policy, platform, deadlines, budget, paper)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def list_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per analysis.")] = False,
     featured: Annotated[bool, typer.Option("--featured", help="Only the analyses check() runs by default.")] = False,
 ) -> None:
-    """List the registered analyses: name, kind, policy, platform, deadline models, paper.
+    """List the registered analyses: name, kind, policy, platform, deadline models, budget, paper.
 
     Families of parametrised names (e.g. p:<fit>:<order>:<admission>) are listed at the end.
     """
@@ -23,22 +23,13 @@ def list_command(
     entries = registry.all_entries(featured_only=featured)
     if as_json:
         for e in entries:
-            record = {
-                "name": e.name,
-                "title": e.title,
-                "kind": e.kind,
-                "policy": e.policy,
-                "platform": e.platform,
-                "deadlines": list(e.deadlines),
-                "featured": e.featured,
-                "aliases": list(e.aliases),
-                "citation": e.citation,
-                "note": e.note,
-            }
-            typer.echo(json.dumps(record, ensure_ascii=False))
+            typer.echo(json.dumps(e.to_dict(), ensure_ascii=False))
         return
-    rows = [("name", "kind", "policy", "platform", "deadlines", "title")]
-    rows += [(e.name, e.kind, e.policy, e.platform, ",".join(e.deadlines), e.title) for e in entries]
+    rows = [("name", "kind", "policy", "platform", "deadlines", "budget", "title")]
+    rows += [
+        (e.name, e.kind, e.policy, e.platform, ",".join(e.deadlines), _budget(e.budget, e.budget_unit), e.title)
+        for e in entries
+    ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     for k, row in enumerate(rows):
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1])
@@ -50,6 +41,11 @@ def list_command(
         for description in families:
             typer.echo(f"  {description}")
     typer.echo("\nrtsched check FILE -m M --tests NAME[,NAME...] runs any of them; each paper note is in papers/.")
+
+
+def _budget(value: int | None, unit: str) -> str:
+    """``-`` (always finishes) or the default work budget with its unit, e.g. ``100000 states``."""
+    return "-" if value is None else f"{value} {unit}"
 
 
 def register(app: typer.Typer) -> None:

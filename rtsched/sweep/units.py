@@ -161,24 +161,17 @@ def configurations(experiment: Experiment) -> list[Configuration]:
     return configs
 
 
-def _probe_taskset(model: str) -> Any:
-    """A one-task set with the deadline model of a generated batch (to ask ``supports``)."""
-    from rtsched.model import TaskSet
-
-    rows = {"implicit": (1, 10, 10), "constrained": (1, 5, 10), "arbitrary": (1, 20, 10)}
-    return TaskSet.from_tasks([rows.get(model, rows["arbitrary"])], deadlines="arbitrary" if model == "arbitrary" else "constrained")
-
-
 def plan(experiment: Experiment) -> Plan:
     """Cut the experiment into units and decide which analyses apply to each configuration.
 
-    For task sets, an analysis applies when its ``supports`` accepts the platform's ``m`` and
-    the deadline model of the generated batches; for GPU workloads, when it is a GPU analysis
+    For task sets, an analysis applies when its ``supports`` accepts ``Identical(m)`` and the
+    deadline model of the generated batches; for GPU workloads, when it is a GPU analysis
     that accepts ``m`` clusters (:func:`rtsched.sweep.kinds.gpu_refusal`). Featured analyses
     that never apply are skipped (listed in :attr:`Plan.skipped`); an analysis the file names
     explicitly must apply somewhere.
     """
     from rtsched import registry
+    from rtsched.platform import Identical
     from rtsched.sweep.kinds import gpu_refusal
 
     entries = [registry.get(name) for name in experiment.analyses]
@@ -202,9 +195,9 @@ def plan(experiment: Experiment) -> Plan:
         key = config.generator
         if key not in model_of:
             model_of[key] = _generate(np.random.default_rng(0), config, 1)[0].deadlines
-        probe = _probe_taskset(model_of[key])
+        platform = Identical(config.m)
         for entry in entries:
-            why = entry.supports(probe, config.m)
+            why = entry.supports(platform, model_of[key])
             if why is None:
                 names.append(entry.name)
                 used.add(entry.name)
