@@ -114,7 +114,9 @@ def parse_platform(text: str, m: int | None = None) -> Platform:
     if match := re.fullmatch(r"clustered(?::(\d+))?:k=(\d+)", spec):
         size = match.group(1) or m
         if size is None:
-            raise InputError("the platform needs a number of processors (clustered:<m>:k=<k> or -m M)", field="platform")
+            raise InputError(
+                "the platform needs a number of processors (clustered:<m>:k=<k> or -m M)", field="platform"
+            )
         return Clustered(int(size), int(match.group(2)))
     if match := re.fullmatch(r"gpu(?::(\d+))?", spec):
         size = match.group(1) or m

@@ -384,3 +384,36 @@ def test_swept_generator_parameter_has_no_default_in_the_canonical_form() -> Non
     assert "umax" not in exp.canonical()["generator"]  # swept, so no fixed value (not the default 1.0)
     again = parse_experiment(exp.to_toml())  # used to fail: "umax is a swept variable"
     assert again.fingerprint() == exp.fingerprint()
+
+
+# ---------------------------------------------------------------------------------------------
+# Work budgets ([analyses] budget): one name, part of the experiment's identity
+# ---------------------------------------------------------------------------------------------
+def test_budget_table_enters_the_fingerprint_and_the_units(tmp_path: Path) -> None:
+    text = tiny(m="2", n="5", points="[0.9]", sets=6, per_unit=6).replace('names = ["gfb"]', 'names = ["gfb", "exact"]')
+    plain = parse_experiment(text)
+    tight = parse_experiment(text + "budget = {exact = 1}\n")
+    assert tight.budgets == (("exact", 1),)
+    assert tight.fingerprint() != plain.fingerprint()
+    assert parse_experiment(tight.to_toml()).budgets == (("exact", 1),)
+    unit = next(u for u in plan(tight).units if "exact" in u.analyses)
+    assert unit.budgets == (("exact", 1),)
+    out = run_unit(unit)
+    assert out["unknown"]["exact"] == unit.sets  # one unit of work decides nothing: unknown, never "not proven"
+    assert out["accepted"]["exact"] == 0
+
+
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [
+        ("{gfb = 10}", "gfb has no work budget"),
+        ("{exact = 0}", "positive integer"),
+        ("{bar = 10}", "not among the experiment's analyses"),
+        ("7", "expected a table"),
+    ],
+)
+def test_budget_table_errors_name_the_key(budget: str, message: str) -> None:
+    text = tiny().replace('names = ["gfb"]', 'names = ["gfb", "exact"]') + f"budget = {budget}\n"
+    with pytest.raises(InputError, match=message) as info:
+        parse_experiment(text)
+    assert info.value.field.startswith("analyses.budget")

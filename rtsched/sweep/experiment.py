@@ -27,6 +27,7 @@ An experiment is a TOML file (read with the standard library's :mod:`tomllib`)::
     names = "featured"                 # or a list of registry names
     policies = ["global-edf", "partitioned-edf"]   # filters for "featured"
     kinds = ["sufficient"]
+    budget = {exact = 200000}          # work budgets of analyses that have one (rtsched list)
 
 GPU experiments (papers/zahaf2021-gpu-partitioning.md) draw GPU workloads instead of
 task sets (:mod:`rtsched.sweep.kinds`)::
@@ -135,7 +136,7 @@ _VARIABLES = {
 }
 _TOP_KEYS = ("name", "description", "seed", "platform", "generator", "sweep", "analyses")
 _SWEEP_KEYS = ("variable", "points", "by", "by_points", "sets_per_point", "sets_per_unit")
-_ANALYSES_KEYS = ("names", "policies", "kinds")
+_ANALYSES_KEYS = ("names", "policies", "kinds", "budget")
 #: Keys of [generator] that are not passed to generate_batch as they are.
 _UTILIZATION_KEYS = ("utilization", "normalized_utilization")
 #: Defaults written into the canonical form (so the fingerprint does not depend on the
@@ -248,6 +249,7 @@ class Experiment:
     analyses: tuple[str, ...]
     analyses_selection: str
     analyses_filters: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    budgets: tuple[tuple[str, int], ...] = ()
     source: str | None = None
     text: str | None = None
     generator_kind: str = DEFAULT_KIND
@@ -279,6 +281,8 @@ class Experiment:
         analyses: dict[str, Any] = {"names": list(self.analyses), "selection": self.analyses_selection}
         for key, values in self.analyses_filters:
             analyses[key] = list(values)
+        if self.budgets:
+            analyses["budget"] = dict(self.budgets)
         return {
             "name": self.name,
             "description": self.description,
@@ -611,6 +615,7 @@ def parse_experiment(
 
     # -- analyses ----------------------------------------------------------------------------------
     names, selection, filters = _analyses(ctx, analyses_table, kind, processors)
+    budgets = _budgets(ctx, analyses_table.get("budget"), names)
 
     experiment = Experiment(
         name=name,
@@ -627,6 +632,7 @@ def parse_experiment(
         analyses=names,
         analyses_selection=selection,
         analyses_filters=filters,
+        budgets=budgets,
         source=file,
         text=text,
         generator_kind=kind,
@@ -634,6 +640,31 @@ def parse_experiment(
     if check_generator:
         _check_generator(ctx, experiment)
     return experiment
+
+
+def _budgets(ctx: _Context, raw: Any, names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """``[analyses] budget = {name = N, ...}``: work budgets of selected analyses that have one."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        raise ctx.error(f"expected a table of analysis = budget, e.g. {{exact = 200000}}, got {raw!r}", "analyses.budget")
+    from rtsched import registry
+
+    out = {}
+    for name, value in raw.items():
+        field = f"analyses.budget.{name}"
+        try:
+            entry = registry.get(name)
+        except InputError as err:
+            raise ctx.error(err.message, field) from None
+        if entry.name not in names:
+            raise ctx.error(f"{entry.name!r} is not among the experiment's analyses", field)
+        if entry.budget is None:
+            raise ctx.error(f"{entry.name} has no work budget (it always finishes)", field)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ctx.error(f"a budget is a positive integer, got {value!r}", field)
+        out[entry.name] = value
+    return tuple(sorted(out.items()))
 
 
 def _generator_keys() -> tuple[str, ...]:

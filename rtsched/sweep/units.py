@@ -95,6 +95,7 @@ class UnitSpec:
     label: str = ""
     numba_threads: int | None = None
     kind: str = "taskset"  # generator kind (rtsched.sweep.kinds)
+    budgets: tuple[tuple[str, int], ...] = ()  # work budgets by analysis ([analyses] budget)
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ def plan(experiment: Experiment) -> Plan:
                     analyses=config.analyses,
                     label=config.describe(),
                     kind=config.kind,
+                    budgets=experiment.budgets,
                 )
             )
     return Plan(experiment, tuple(applied), tuple(units), analyses, skipped)
@@ -275,7 +277,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         for name in spec.analyses:
             entry = registry.get(name)
             start = time.perf_counter()
-            codes = entry.decide(batch, spec.m)
+            codes = entry.status(batch, spec.m, dict(spec.budgets).get(entry.name))
             seconds[name] = time.perf_counter() - start
             if codes.shape != (batch.n_sets,):
                 raise RuntimeError(f"analysis {name!r} returned {codes.shape[0]} verdicts for {batch.n_sets} sets")
