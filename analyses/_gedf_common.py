@@ -23,22 +23,21 @@ Overflow: with every time value ≤ 2**31 − 1 and 0 ≤ S_i ≤ D_i − C_i, e
 D_k + C_i ≤ 2**32 (respectively L + D_i ≤ 2**32), so one bound always fits in int64; sums over
 at most 2**16 tasks of terms clipped to ≤ 2**31 stay below 2**47.
 
-Numba's cache does not see edits here from the importing modules: clear ``NUMBA_CACHE_DIR``
-after editing this file.
+rtsched's kernel cache folder is keyed by a digest of every kernel source file
+(``rtsched/_bootstrap.py``), so edits here start a fresh cache by themselves (unless
+``NUMBA_CACHE_DIR`` is set: then clear it after editing this file).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from typing import Any
 
-import numba
 import numpy as np
 from numba import njit
 
 from rtsched.budget import WorkExhausted
-from rtsched.result import UNKNOWN, Verdict, show_number
+from rtsched.result import UNKNOWN, Verdict
 
 __all__ = [
     "TaskScan",
@@ -54,7 +53,9 @@ __all__ = [
     "edf_interference_bound_nb",
     "edf_interference_sum_nb",
     "floor_div_nb",
-    "show_fraction",
+    "largest_set",
+    "CHUNK_TASKS",
+    "MAX_CHUNKS",
 ]
 
 
@@ -136,17 +137,34 @@ def edf_interference_sum_nb(C, T, S, k, D_k, cap):  # noqa: ANN001, ANN201 - num
     return total - min(edf_interference_bound_nb(C[k], T[k], S[k], D_k), cap)
 
 
-def chunk_count(n_sets: int) -> int:
-    """How many chunks a batch kernel splits its sets into (each chunk reuses one scratch buffer).
+#: Most chunks a batch kernel splits its sets into: many more than threads (64 per thread up to
+#: 16 threads) keeps the load balanced when set costs vary. (A fixed number: the thread count
+#: read inside a kernel, ``numba.get_num_threads()``, would keep Numba from caching it.)
+MAX_CHUNKS = 1024
+#: Fewest tasks per chunk: a set costs at least ~0.05 µs per task, so the per-chunk scratch
+#: allocations (a fraction of a µs) stay below 2 % of a chunk's work; a set with more tasks
+#: than this gets a chunk of its own (up to :data:`MAX_CHUNKS`).
+CHUNK_TASKS = 256
 
-    Many more chunks than threads keeps the load balanced when set costs vary.
-    """
-    return max(1, min(n_sets, 64 * numba.get_num_threads()))
+
+@njit(cache=True)
+def chunk_count(offsets):  # noqa: ANN001, ANN201 - numba
+    """How many chunks a batch kernel splits the sets of a batch with these ``offsets`` into (each
+    chunk reuses one set of scratch buffers): at least :data:`CHUNK_TASKS` tasks per chunk on
+    average, at most one chunk per set and :data:`MAX_CHUNKS` in all."""
+    n_sets = offsets.shape[0] - 1
+    tasks = offsets[n_sets] - offsets[0]
+    return max(1, min(n_sets, MAX_CHUNKS, tasks // CHUNK_TASKS))
 
 
-def show_fraction(x: Fraction | int) -> str:
-    """A fraction for people: ``7/3 (≈2.3333)``, or an integer as is."""
-    return show_number(x, ".4f")
+@njit(cache=True)
+def largest_set(offsets):  # noqa: ANN001, ANN201 - numba
+    """The number of tasks of the largest set of a batch (0 for no set), from its offsets: the
+    width of a kernel's per-chunk scratch buffers."""
+    width = 0
+    for s in range(offsets.shape[0] - 1):
+        width = max(width, offsets[s + 1] - offsets[s])
+    return width
 
 
 class TaskScan:

@@ -20,7 +20,10 @@ above come from course notes that follow the paper (unverified against the paper
 Exactness: the terms have different denominators (T_i D_k), so an exact integer sum does not
 fit int64. The kernel evaluates D_k · Σ_i min(1, β_k(i)) in float64 from exactly computed
 integer pieces, with a proven error margin (papers/baker2003.md, "Exactness"); sets inside the
-margin are UNDECIDED and re-decided by :func:`reference` in Fractions.
+margin are UNDECIDED and the registry re-decides them by :func:`reference` in Fractions.
+
+Layers: :func:`reference`/:func:`explain` (Fractions), ``_bak_one`` (the serial one-set kernel,
+float with a proven margin), ``_bak_kernel`` (prange over the sets of a batch).
 """
 
 from __future__ import annotations
@@ -29,16 +32,15 @@ from fractions import Fraction
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import every_task_holds, scan_tasks, show_fraction
+from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
+from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN, Result, Verdict
+from rtsched.result import UNKNOWN, Explanation, Verdict, show_number
 
-__all__ = ["ANALYSES", "bak_batch", "bak_status", "beta", "explain", "reference", "task_condition"]
+__all__ = ["ANALYSES", "beta", "explain", "reference", "task_condition"]
 
 CITATION = (
     "Baker, 'Multiprocessor EDF and deadline monotonic schedulability analysis', RTSS 2003 "
@@ -81,9 +83,8 @@ def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> 
     return every_task_holds(ts.n, lambda k: task_condition(ts, k, m, work)[0])
 
 
-def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Per task both sides of (BAK), exactly; the first failing task if any."""
-    m = check_processors(m)
     work = Work(work_budget)
 
     def row(k: int) -> dict[str, object]:
@@ -101,26 +102,18 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Re
         tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
         row_t = rows[tight]
         summary = (
-            f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_fraction(row_t['lhs'])} "
-            f"≤ m(1 − λ_k) + λ_k = {show_fraction(row_t['rhs'])}"
+            f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_number(row_t['lhs'], '.4f')} "
+            f"≤ m(1 − λ_k) + λ_k = {show_number(row_t['rhs'], '.4f')}"
         )
         evidence = {"tightest_task": tight, "lhs": row_t["lhs"], "rhs": row_t["rhs"]}
     else:
         row_f = rows[failing]
         summary = (
-            f"{ts.label(failing)} fails: Σ min(1, β_k(i)) = {show_fraction(row_f['lhs'])} > "
-            f"m(1 − λ_k) + λ_k = {show_fraction(row_f['rhs'])}" + scan.coverage(ts.n)
+            f"{ts.label(failing)} fails: Σ min(1, β_k(i)) = {show_number(row_f['lhs'], '.4f')} > "
+            f"m(1 − λ_k) + λ_k = {show_number(row_f['rhs'], '.4f')}" + scan.coverage(ts.n)
         )
         evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
-    return Result(
-        analysis="bak",
-        verdict=verdict,
-        m=m,
-        kind="sufficient",
-        summary=summary,
-        evidence=evidence,
-        per_task=rows,
-    )
+    return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=rows)
 
 
 @njit(cache=True)
@@ -167,20 +160,6 @@ def _bak_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
         out[s] = _bak_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
 
 
-def bak_status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
-    """Exact verdict codes (1 accepted, 0 rejected) for every set of the batch."""
-    m = check_processors(m)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        _bak_kernel(batch.C, batch.D, batch.T, batch.offsets, m, out)
-    return redecide(out, batch, m, reference)
-
-
-def bak_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-    """Exact BAK verdicts (True = proven schedulable) for every set of the batch."""
-    return bak_status(batch, m) == ACCEPT
-
-
 ANALYSES = (
     Analysis(
         name="bak",
@@ -189,12 +168,13 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=bak_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/baker2003.md",
         deadlines=("implicit", "constrained"),
-        status=bak_status,
+        note="papers/baker2003.md",
+        reference=reference,
+        explain=explain,
+        kernel=_bak_kernel,
+        one=_bak_one,
+        order=1,
         featured=True,
     ),
 )

@@ -26,24 +26,25 @@ rejected: the theorem assumes C_k < D_k.
 Exactness: multiplying by D_k, every quantity is an integer (W_i = D_k β_i ≤ 2**32, sums of at
 most 2**16 terms clipped to D_k − C_k < 2**31, m (D_k − C_k) < 2**51), so the kernel decides
 exactly in int64 with no fallback.
+
+Layers: :func:`reference`/:func:`explain` (Fractions), ``_bcl_one`` (the serial one-set kernel,
+int64), ``_bcl_kernel`` (prange over the sets of a batch).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
-from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks, show_fraction
+from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, REJECT, check_processors
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.kernels import ACCEPT, REJECT
+from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN, Result, Verdict
+from rtsched.result import UNKNOWN, Explanation, Verdict, show_number
 
-__all__ = ["ANALYSES", "bcl_batch", "bcl_status", "betas", "explain", "reference", "task_condition"]
+__all__ = ["ANALYSES", "betas", "explain", "reference", "task_condition"]
 
 CITATION = (
     "Bertogna, Cirinei, Lipari, 'Improved schedulability analysis of EDF on multiprocessor "
@@ -88,9 +89,8 @@ def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> 
     return every_task_holds(ts.n, lambda k: task_condition(ts, k, m, work)[0])
 
 
-def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Per task both sides of the BCL inequality, exactly; the first failing task if any."""
-    m = check_processors(m)
     work = Work(work_budget)
 
     def row(k: int) -> dict[str, object]:
@@ -110,22 +110,20 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Re
         rel = "<" if row_t["lhs"] < row_t["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
         summary = (
             f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = "
-            f"{show_fraction(row_t['lhs'])} {rel} m(1 − λ_k) = {show_fraction(row_t['rhs'])}"
+            f"{show_number(row_t['lhs'], '.4f')} {rel} m(1 − λ_k) = {show_number(row_t['rhs'], '.4f')}"
         )
         evidence = {"tightest_task": tight, "lhs": row_t["lhs"], "rhs": row_t["rhs"]}
     else:
         row_f = rows[failing]
         why = ">" if row_f["lhs"] > row_f["rhs"] else "="
         summary = (
-            f"{ts.label(failing)} fails: Σ min(β_i, 1 − λ_k) = {show_fraction(row_f['lhs'])} {why} "
-            f"m(1 − λ_k) = {show_fraction(row_f['rhs'])}"
+            f"{ts.label(failing)} fails: Σ min(β_i, 1 − λ_k) = {show_number(row_f['lhs'], '.4f')} {why} "
+            f"m(1 − λ_k) = {show_number(row_f['rhs'], '.4f')}"
             + (" with no β_i ≤ 1 − λ_k" if row_f["lhs"] == row_f["rhs"] else "")
             + scan.coverage(ts.n)
         )
         evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
-    return Result(
-        analysis="bcl", verdict=verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=rows
-    )
+    return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=rows)
 
 
 @njit(cache=True, inline="always")
@@ -172,20 +170,6 @@ def _bcl_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
         out[s] = _bcl_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
 
 
-def bcl_status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
-    """Exact verdict codes (1 accepted, 0 rejected) for every set of the batch."""
-    m = check_processors(m)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        _bcl_kernel(batch.C, batch.D, batch.T, batch.offsets, m, out)
-    return out
-
-
-def bcl_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-    """Exact BCL verdicts (True = proven schedulable) for every set of the batch."""
-    return bcl_status(batch, m) == ACCEPT
-
-
 ANALYSES = (
     Analysis(
         name="bcl",
@@ -194,12 +178,13 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=bcl_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/bcl2005.md",
         deadlines=("implicit", "constrained"),
-        status=bcl_status,
+        note="papers/bcl2005.md",
+        reference=reference,
+        explain=explain,
+        kernel=_bcl_kernel,
+        one=_bcl_one,
+        order=2,
         featured=True,
     ),
 )

@@ -22,8 +22,9 @@ all m processors busy with other tasks, so Σ_{i≠k} min(I_i^k, x) ≥ m x (TPD
 needs x ≥ D_k − C_k + 1, and the floor turns "Σ < m (D_k − C_k + 1)" into S_k' ≥ 0.
 The set is accepted after a round in which every S_k' ≥ 0, rejected after a round that
 changes no slack. The slacks never decrease and are at most D_k − C_k, so at most
-Σ_k (D_k − C_k) + 1 rounds are needed; a budget of ``max_rounds`` rounds (default
-:data:`DEFAULT_MAX_ROUNDS`) turns a longer run into "unknown", never into a verdict.
+Σ_k (D_k − C_k) + 1 rounds are needed; a budget of ``budget`` rounds (default
+:data:`DEFAULT_BUDGET`, unit "slack-update rounds") turns a longer run into "unknown", never
+into a verdict.
 
 Pre-check (an rtsched shortcut; it never changes a verdict of the unbounded iteration): before
 the rounds, Eq. (18) is evaluated with every other slack at its largest possible value
@@ -37,9 +38,13 @@ the same rounds as :func:`reference` in int64, so verdicts (including "unknown")
 Kernel shortcuts (none changes a value of Eq. (18) or the round count): the pre-check tries the
 densest task first (it rejects if any task fails, so its order does not matter); the parts of
 Eq. (17) that do not depend on the slacks, ⌊D_k/T_i⌋ C_i and D_k mod T_i, are computed once per
-pair in the pre-check and kept in per-chunk scratch for the rounds (when the largest set
-has 8 to 512 tasks); Eq. (18) of a task whose
-other slacks did not change since its previous evaluation is not recomputed.
+pair in the pre-check and kept in scratch for the rounds (when the largest set of the batch
+has 8 to 512 tasks); Eq. (18) of a task whose other slacks did not change since its previous
+evaluation is not recomputed.
+
+Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_bcl_iter_set`` (one
+set in int64, on caller-provided scratch), ``_bcl_iter_one`` (the serial one-set kernel: allocates
+the scratch) and ``_bcl_iter_kernel`` (prange over chunks of sets, one scratch per chunk).
 """
 
 from __future__ import annotations
@@ -48,27 +53,25 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
 from rtsched.analyses._gedf_common import (
     chunk_count,
     edf_interference_bound,
     edf_interference_sum_nb,
     floor_div_nb,
+    largest_set,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
+from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Result, Verdict
+from rtsched.result import Explanation, Verdict
 
 __all__ = [
     "ANALYSES",
-    "DEFAULT_MAX_ROUNDS",
+    "DEFAULT_BUDGET",
     "SlackIteration",
-    "bcl_iter_batch",
-    "bcl_iter_status",
     "explain",
     "iterate",
     "reference",
@@ -80,8 +83,8 @@ CITATION = (
     "multiprocessor platforms', IEEE TPDS 20(4), 2009 (iterative slack test for EDF, Eq. (17)–(18))"
 )
 
-#: Work budget: rounds of slack updates (each costs n² interference bounds).
-DEFAULT_MAX_ROUNDS = 10_000
+#: Default work budget: rounds of slack updates (each costs n² interference bounds).
+DEFAULT_BUDGET = 10_000
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,7 @@ def slack_update(ts: TaskSet, k: int, slack: list[int], m: int, work: Work | Non
 
 
 def iterate(
-    ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS, work_budget: int | None = REFERENCE_WORK
+    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> SlackIteration:
     """Run the rounds of slack updates (Python ints) until accepted, stuck or out of budget.
 
@@ -124,13 +127,13 @@ def iterate(
     every other task at its largest possible slack D_i − C_i. Eq. (18) is monotone in the other
     slacks and no slack ever exceeds D_i − C_i, so a negative value there means the task can
     never obtain a valid bound: the set is rejected at once. Otherwise the rounds of the paper
-    follow; every round, the pre-check included, counts against ``max_rounds``. Besides, the
+    follow; every round, the pre-check included, counts against ``budget``. Besides, the
     Python work is capped by ``work_budget`` (:mod:`rtsched.budget`): when it runs out the
     verdict is "unknown", unless the pre-check already found a negative value.
     """
     n = ts.n
     slack = [0] * n
-    if max_rounds <= 0:
+    if budget <= 0:
         return SlackIteration("unknown", tuple(slack), tuple(slack), 0)
     work = Work(work_budget)
     largest = [int(d) - int(c) for c, d in zip(ts.C, ts.D, strict=True)]
@@ -147,7 +150,7 @@ def iterate(
         return SlackIteration(False, tuple(slack), tuple(last), rounds, precheck=True)
     try:
         while True:
-            if rounds == max_rounds:
+            if rounds == budget:
                 return SlackIteration("unknown", tuple(slack), tuple(last), rounds)
             rounds += 1
             feasible = True
@@ -168,19 +171,14 @@ def iterate(
         return SlackIteration("unknown", tuple(slack), tuple(last), rounds, work_exhausted=True)
 
 
-def reference(
-    ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS, work_budget: int | None = REFERENCE_WORK
-) -> Verdict:
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
     """Exact BCL-iterative verdict (True, False or "unknown" when a budget runs out)."""
-    return iterate(ts, m, max_rounds, work_budget).verdict
+    return iterate(ts, m, budget, work_budget).verdict
 
 
-def explain(
-    ts: TaskSet, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS, work_budget: int | None = REFERENCE_WORK
-) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Per-task slack bounds and the last Eq. (18) value of each task."""
-    m = check_processors(m)
-    it = iterate(ts, m, max_rounds, work_budget)
+    it = iterate(ts, m, budget, work_budget)
     checked = len(it.last_update)
     rows = [
         {"task": k, "slack": it.slack[k], "last_update": it.last_update[k], "bound_ok": it.last_update[k] >= 0}
@@ -199,23 +197,15 @@ def explain(
     elif it.work_exhausted:
         summary = f"unknown: {Work(work_budget).describe()} in round {it.rounds}{coverage}"
     else:
-        summary = f"round budget of {max_rounds} exhausted before a fixed point (unknown)"
+        summary = f"round budget of {budget} exhausted before a fixed point (unknown)"
     evidence = {
         "rounds": it.rounds,
         "precheck_rejected": it.precheck,
         "failing_tasks": tuple(failing),
-        "max_rounds": max_rounds,
+        "budget": budget,
         "work_budget": work_budget,
     }
-    return Result(
-        analysis="bcl-iter",
-        verdict=it.verdict,
-        m=m,
-        kind="sufficient",
-        summary=summary,
-        evidence=evidence,
-        per_task=rows,
-    )
+    return Explanation(verdict=it.verdict, summary=summary, evidence=evidence, per_task=rows)
 
 
 #: Range of the largest set size of a batch for which the kernel keeps the per-pair parts of
@@ -244,12 +234,18 @@ def _other_work(C, S, k, cap, base, rem):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest, last, base, rem, keep_pairs):  # noqa: ANN001, ANN202 - numba
+def _keeps_pairs(max_n):  # noqa: ANN001, ANN202 - numba
+    # Whether a batch whose largest set has ``max_n`` tasks keeps the per-pair parts of Eq. (17).
+    return PAIR_MATRIX_MIN_N <= max_n <= PAIR_MATRIX_MAX_N
+
+
+@njit(cache=True)
+def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pairs):  # noqa: ANN001, ANN202 - numba
     # Same rounds, same Eq. (18) values and same round count as ``iterate``. ``slack``,
     # ``largest`` and ``last`` are scratch of length ≥ n; ``base`` and ``rem`` n × n scratch if
     # ``keep_pairs`` (one set of buffers per chunk of sets: nothing is allocated per set).
     n = C.shape[0]
-    if max_rounds <= 0:
+    if budget <= 0:
         return UNKNOWN
     S = slack[:n]
     S_max = largest[:n]
@@ -286,7 +282,7 @@ def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest, last, base, rem, keep_
     evaluation = 0
     last_change = 0
     while True:
-        if rounds == max_rounds:
+        if rounds == budget:
             return UNKNOWN
         rounds += 1
         feasible = True
@@ -313,49 +309,34 @@ def _bcl_iter_one(C, D, T, m, max_rounds, slack, largest, last, base, rem, keep_
             return REJECT
 
 
+@njit(cache=True)
+def _bcl_iter_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
+    # of two allocations.
+    n = C.shape[0]
+    keep_pairs = _keeps_pairs(n)
+    pair_n = n if keep_pairs else 0
+    rows = np.empty((3, n), dtype=np.int64)
+    pairs = np.empty((2, pair_n, pair_n), dtype=np.int64)
+    return _bcl_iter_set(C, D, T, m, budget, rows[0], rows[1], rows[2], pairs[0], pairs[1], keep_pairs)
+
+
 @njit(parallel=True, cache=True)
-def _bcl_iter_kernel(C, D, T, offsets, m, max_rounds, n_chunks, max_n, keep_pairs, out):  # noqa: ANN001, ANN202 - numba
+def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
+    max_n = largest_set(offsets)
+    keep_pairs = _keeps_pairs(max_n)
     pair_n = max_n if keep_pairs else 0
+    n_chunks = chunk_count(offsets)
     for c in prange(n_chunks):
-        # Scratch buffers, one set per chunk of sets.
-        slack = np.empty(max_n, dtype=np.int64)
-        largest = np.empty(max_n, dtype=np.int64)
-        last = np.empty(max_n, dtype=np.int64)
-        base = np.empty((pair_n, pair_n), dtype=np.int64)
-        rem = np.empty((pair_n, pair_n), dtype=np.int64)
+        # Scratch buffers, one set per chunk of sets (as rows of two allocations).
+        rows = np.empty((3, max_n), dtype=np.int64)
+        pairs = np.empty((2, pair_n, pair_n), dtype=np.int64)
+        slack, largest, last = rows[0], rows[1], rows[2]
+        base, rem = pairs[0], pairs[1]
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _bcl_iter_one(
-                C[lo:hi], D[lo:hi], T[lo:hi], m, max_rounds, slack, largest, last, base, rem, keep_pairs
-            )
-
-
-def bcl_iter_status(batch: TaskSetBatch, m: int, max_rounds: int = DEFAULT_MAX_ROUNDS) -> NDArray[np.int8]:
-    """Verdict codes (1 accepted, 0 rejected, -1 unknown: round budget exhausted)."""
-    m = check_processors(m)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        max_n = int(batch.sizes.max())
-        keep_pairs = PAIR_MATRIX_MIN_N <= max_n <= PAIR_MATRIX_MAX_N
-        _bcl_iter_kernel(
-            batch.C,
-            batch.D,
-            batch.T,
-            batch.offsets,
-            m,
-            int(max_rounds),
-            chunk_count(batch.n_sets),
-            max_n,
-            keep_pairs,
-            out,
-        )
-    return out
-
-
-def bcl_iter_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-    """BCL-iterative verdicts (True = proven schedulable; False = not proven or unknown)."""
-    return bcl_iter_status(batch, m) == ACCEPT
+            out[s] = _bcl_iter_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, slack, largest, last, base, rem, keep_pairs)
 
 
 ANALYSES = (
@@ -366,12 +347,15 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=bcl_iter_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/bcl2005.md",
         deadlines=("implicit", "constrained"),
-        status=bcl_iter_status,
+        note="papers/bcl2005.md",
+        reference=reference,
+        explain=explain,
+        kernel=_bcl_iter_kernel,
+        one=_bcl_iter_one,
+        budget=DEFAULT_BUDGET,
+        budget_unit="slack-update rounds",
+        order=3,
         featured=True,
     ),
 )

@@ -25,8 +25,8 @@ the slacks already updated in the same round (as SchedCAT does). The set is acce
 round in which every task has R_k ≤ D_k, rejected after a round that changes no slack. The
 right side is non-decreasing in R and starts at ≥ C_k, so each fixed-point search is monotone
 and ends within D_k − C_k + 2 evaluations; slacks only grow, so the rounds end too. A work
-budget of ``max_steps`` evaluations of (RTA-EDF) per set (default :data:`DEFAULT_MAX_STEPS`)
-turns a longer run into "unknown", never into a verdict.
+budget of ``budget`` evaluations of (RTA-EDF) per set (default :data:`DEFAULT_BUDGET`, unit
+"response-time evaluations") turns a longer run into "unknown", never into a verdict.
 
 Pre-pass (an rtsched shortcut; it changes neither a verdict of the unbounded iteration nor any
 bound): first, for each task, the least fixed point with every other slack at its largest
@@ -46,6 +46,10 @@ evaluations, is within the budget (so the budget cannot run out there and the or
 independent searches does not matter); a round search whose inputs (the other slacks) did not
 change since its previous run is not repeated: its result is reused and its evaluation count
 charged again, as the reference would spend it.
+
+Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_rta_set`` (one set in
+int64, on caller-provided scratch), ``_rta_one`` (the serial one-set kernel: allocates the
+scratch) and ``_rta_kernel`` (prange over chunks of sets, one scratch per chunk).
 """
 
 from __future__ import annotations
@@ -54,7 +58,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
 from rtsched.analyses._gedf_common import (
     carry_in_workload,
@@ -63,25 +66,24 @@ from rtsched.analyses._gedf_common import (
     edf_interference_bound,
     edf_interference_bound_nb,
     floor_div_nb,
+    largest_set,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
+from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Result, Verdict
+from rtsched.result import Explanation, Verdict
 
 __all__ = [
     "ANALYSES",
-    "DEFAULT_MAX_STEPS",
+    "DEFAULT_BUDGET",
     "ResponseTimeIteration",
     "explain",
     "iterate",
     "reference",
     "response_estimate",
-    "rta_batch",
-    "rta_status",
 ]
 
 CITATION = (
@@ -89,8 +91,9 @@ CITATION = (
     "platforms', RTSS 2007 (EDF response-time bound with slack, Eq. (8)–(9))"
 )
 
-#: Work budget: evaluations of the response-time recurrence per task set (each costs n bounds).
-DEFAULT_MAX_STEPS = 200_000
+#: Default work budget: evaluations of the response-time recurrence per task set (each costs n
+#: bounds).
+DEFAULT_BUDGET = 200_000
 
 
 class _BudgetExhausted(Exception):
@@ -127,7 +130,7 @@ def response_estimate(ts: TaskSet, k: int, slack: list[int], m: int, R: int) -> 
 
 
 def iterate(
-    ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS, work_budget: int | None = REFERENCE_WORK
+    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> ResponseTimeIteration:
     """Run the fixed-point searches (Python ints) until accepted, stuck or out of budget.
 
@@ -138,12 +141,12 @@ def iterate(
     bound τk and the set is rejected at once; (b) otherwise its result R_lo[k] is at most the
     least fixed point for any reachable slacks, and the searches of the rounds start there
     instead of at C_k: iterating a non-decreasing function from below its least fixed point
-    reaches that same least fixed point. Every evaluation counts against ``max_steps``, and
+    reaches that same least fixed point. Every evaluation counts against ``budget``, and
     costs n terms of the reference work budget ``work_budget`` (:mod:`rtsched.budget`); when
     either runs out the verdict is "unknown".
     """
-    if max_steps < 0:
-        raise InputError(f"max_steps must be >= 0, got {max_steps}", field="max_steps")
+    if budget < 0:
+        raise InputError(f"budget must be >= 0, got {budget}", field="budget")
     n = ts.n
     slack = [0] * n
     response: list[int | None] = [None] * n
@@ -156,7 +159,7 @@ def iterate(
         D_k = int(ts.D[k])
         R = start
         while True:
-            if steps == max_steps:
+            if steps == budget:
                 raise _BudgetExhausted
             work.spend(n)
             steps += 1
@@ -199,19 +202,14 @@ def iterate(
         return ResponseTimeIteration("unknown", tuple(response), tuple(slack), rounds, steps, work_exhausted=True)
 
 
-def reference(
-    ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS, work_budget: int | None = REFERENCE_WORK
-) -> Verdict:
+def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
     """Exact RTA verdict (True, False or "unknown" when a budget runs out)."""
-    return iterate(ts, m, max_steps, work_budget).verdict
+    return iterate(ts, m, budget, work_budget).verdict
 
 
-def explain(
-    ts: TaskSet, m: int, max_steps: int = DEFAULT_MAX_STEPS, work_budget: int | None = REFERENCE_WORK
-) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Per-task response-time bounds (None where the last search exceeded D_k) and slacks."""
-    m = check_processors(m)
-    it = iterate(ts, m, max_steps, work_budget)
+    it = iterate(ts, m, budget, work_budget)
     rows = [
         {"task": k, "response_time": it.response_times[k], "deadline": int(ts.D[k]), "slack": it.slack[k]}
         for k in range(ts.n)
@@ -236,18 +234,16 @@ def explain(
     elif it.work_exhausted:
         summary = f"unknown: {Work(work_budget).describe()} after {it.steps} response-time evaluations"
     else:
-        summary = f"budget of {max_steps} response-time evaluations exhausted (unknown)"
+        summary = f"budget of {budget} response-time evaluations exhausted (unknown)"
     evidence = {
         "rounds": it.rounds,
         "steps": it.steps,
         "precheck_rejected": it.precheck_task is not None,
         "failing_tasks": tuple(failing),
-        "max_steps": max_steps,
+        "budget": budget,
         "work_budget": work_budget,
     }
-    return Result(
-        analysis="rta", verdict=it.verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=rows
-    )
+    return Explanation(verdict=it.verdict, summary=summary, evidence=evidence, per_task=rows)
 
 
 @njit(cache=True)
@@ -286,7 +282,7 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, J, E, budget):  # noqa: A
 
 
 @njit(cache=True)
-def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J, E, inv_T, last_R, last_used):  # noqa: ANN001, ANN202 - numba
+def _rta_set(C, D, T, m, budget, slack, largest, lowest, J, E, inv_T, last_R, last_used):  # noqa: ANN001, ANN202 - numba
     # Same searches, same bounds and the same count of (RTA-EDF) evaluations as ``iterate``, so
     # the budget runs out at the same point; the scratch buffers have length ≥ n.
     n = C.shape[0]
@@ -308,12 +304,12 @@ def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J, E, inv_T, last_R,
     # the budget would run out. When the budget cannot run out within the pre-pass, search the
     # densest task first: on random sets it is the one that fails most often.
     first = -1
-    if pre_pass_bound <= max_steps:
+    if pre_pass_bound <= budget:
         first = 0
         for k in range(1, n):
             if C[k] * D[first] > C[first] * D[k]:  # products < 2**62: exact
                 first = k
-        R, used = _least_fixed_point(C, D, T, inv, m, first, C[first], S_max, Jn, En, max_steps)
+        R, used = _least_fixed_point(C, D, T, inv, m, first, C[first], S_max, Jn, En, budget)
         steps += used
         if R == -1:
             return REJECT
@@ -321,7 +317,7 @@ def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J, E, inv_T, last_R,
     for k in range(n):  # the (rest of the) pre-pass, with every other slack at D_i − C_i
         if k == first:
             continue
-        R, used = _least_fixed_point(C, D, T, inv, m, k, C[k], S_max, Jn, En, max_steps - steps)
+        R, used = _least_fixed_point(C, D, T, inv, m, k, C[k], S_max, Jn, En, budget - steps)
         steps += used
         if R == -2:
             return UNKNOWN
@@ -340,12 +336,12 @@ def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J, E, inv_T, last_R,
         updated = False
         for k in range(n):
             if first_round or last_change > search - n:
-                R, used = _least_fixed_point(C, D, T, inv, m, k, R_lo[k], S, Jn, En, max_steps - steps)
+                R, used = _least_fixed_point(C, D, T, inv, m, k, R_lo[k], S, Jn, En, budget - steps)
                 if R == -2:
                     return UNKNOWN
                 last_R[k] = R
                 last_used[k] = used
-            elif last_used[k] > max_steps - steps:
+            elif last_used[k] > budget - steps:
                 return UNKNOWN  # the repeated search would exhaust the budget
             R = last_R[k]
             steps += last_used[k]
@@ -364,41 +360,31 @@ def _rta_one(C, D, T, m, max_steps, slack, largest, lowest, J, E, inv_T, last_R,
             return REJECT
 
 
+@njit(cache=True)
+def _rta_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
+    # of two allocations.
+    n = C.shape[0]
+    ints = np.empty((7, n), dtype=np.int64)
+    inv_T = np.empty(n, dtype=np.float64)
+    return _rta_set(C, D, T, m, budget, ints[0], ints[1], ints[2], ints[3], ints[4], inv_T, ints[5], ints[6])
+
+
 @njit(parallel=True, cache=True)
-def _rta_kernel(C, D, T, offsets, m, max_steps, n_chunks, max_n, out):  # noqa: ANN001, ANN202 - numba
+def _rta_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
+    max_n = largest_set(offsets)
+    n_chunks = chunk_count(offsets)
     for c in prange(n_chunks):
-        # One set of scratch buffers per chunk of sets.
-        slack = np.empty(max_n, dtype=np.int64)
-        largest = np.empty(max_n, dtype=np.int64)
-        lowest = np.empty(max_n, dtype=np.int64)
-        J = np.empty(max_n, dtype=np.int64)
-        E = np.empty(max_n, dtype=np.int64)
+        # One set of scratch buffers per chunk of sets (as rows of two allocations).
+        ints = np.empty((7, max_n), dtype=np.int64)
         inv_T = np.empty(max_n, dtype=np.float64)
-        last_R = np.empty(max_n, dtype=np.int64)
-        last_used = np.empty(max_n, dtype=np.int64)
+        slack, largest, lowest, J, E, last_R, last_used = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_one(
-                C[lo:hi], D[lo:hi], T[lo:hi], m, max_steps, slack, largest, lowest, J, E, inv_T, last_R, last_used
+            out[s] = _rta_set(
+                C[lo:hi], D[lo:hi], T[lo:hi], m, budget, slack, largest, lowest, J, E, inv_T, last_R, last_used
             )
-
-
-def rta_status(batch: TaskSetBatch, m: int, max_steps: int = DEFAULT_MAX_STEPS) -> NDArray[np.int8]:
-    """Verdict codes (1 accepted, 0 rejected, -1 unknown: step budget exhausted)."""
-    m = check_processors(m)
-    if max_steps < 0:
-        raise InputError(f"max_steps must be >= 0, got {max_steps}", field="max_steps")
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        max_n = int(batch.sizes.max())
-        _rta_kernel(batch.C, batch.D, batch.T, batch.offsets, m, int(max_steps), chunk_count(batch.n_sets), max_n, out)
-    return out
-
-
-def rta_batch(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-    """RTA verdicts (True = proven schedulable; False = not proven or unknown)."""
-    return rta_status(batch, m) == ACCEPT
 
 
 ANALYSES = (
@@ -409,12 +395,15 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=rta_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/bertogna-cirinei2007.md",
         deadlines=("implicit", "constrained"),
-        status=rta_status,
+        note="papers/bertogna-cirinei2007.md",
+        reference=reference,
+        explain=explain,
+        kernel=_rta_kernel,
+        one=_rta_one,
+        budget=DEFAULT_BUDGET,
+        budget_unit="response-time evaluations",
+        order=4,
         featured=True,
     ),
 )

@@ -1,15 +1,18 @@
 """Global EDF sufficient tests: batch-kernel throughput (1 thread, all threads) vs the references.
 
-Run: ``python benchmarks/bench_gedf.py [--sets 200000] [--reference-sets 300]``.
+Run: ``python benchmarks/bench_gedf.py [--sets 200000] [--reference-sets 300] [--one-sets 2000]
+[--names bak,rta]``.
 
 Distribution: n tasks, m = 4, U uniform in [1, 3] (UUniFast split), periods log-uniform integers
 in [10, 1000], D uniform in [C, T] (``_common.sample_batch``, seeded ``numpy.random.default_rng``).
 For every registered analysis among gfb, bak, bcl, bcl-iter, rta, bar, load, ffdbf it prints, for
 n = 10, sets/s of the batch kernel on one thread and on all threads, sets/s of the exact
 reference on a smaller sample, their ratio, and then µs per set (one thread) for
-n = 5, 10, 20, 40, 80. Targets per set on one core (n = 10): BAK, BCL, BCL-iter ≤ 0.2 µs;
-RTA ≤ 2 µs. The "CPU µs/set" column (process CPU time, one thread) is the figure to trust on a
-shared machine, where wall-clock rates drop with the load.
+n = 5, 10, 20, 40, 80, and last µs per set of ``verdict()`` one set at a time (n = 10): the
+serial one-set kernel (``one``) that :func:`rtsched.check` calls, with the registry's checks.
+Targets per set on one core (n = 10): BAK, BCL, BCL-iter ≤ 0.2 µs; RTA ≤ 2 µs. The "CPU µs/set"
+columns (process CPU time, one thread) are the figures to trust on a shared machine, where
+wall-clock rates drop with the load.
 """
 
 from __future__ import annotations
@@ -42,15 +45,28 @@ def cpu_seconds_per_set(entry: object, batch: object, repeat: int = 3) -> float:
     return best / batch.n_sets  # type: ignore[attr-defined]
 
 
+def cpu_seconds_per_verdict(entry: object, sets: list, repeat: int = 3) -> float:
+    """Best-of-``repeat`` process CPU time per ``verdict()`` call, one set at a time."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        for ts in sets:
+            entry.verdict(ts, M)  # type: ignore[attr-defined]
+        best = min(best, time.process_time() - start)
+    return best / len(sets)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sets", type=int, default=200_000, help="sets per kernel measurement (n = 10)")
     parser.add_argument("--reference-sets", type=int, default=300, help="sets for the pure-Python reference")
+    parser.add_argument("--one-sets", type=int, default=2000, help="sets for the one-set verdict() timing")
+    parser.add_argument("--names", default=",".join(NAMES), help="analyses to measure (comma-separated)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
     entries = []
-    for name in NAMES:
+    for name in [x.strip() for x in args.names.split(",") if x.strip()]:
         try:
             entries.append(analyses.get(name))
         except InputError:
@@ -91,6 +107,13 @@ def main() -> None:
             cells.append(f"{1e6 * cpu_seconds_per_set(entry, b):9.3f}")
         print(f"{entry.name:10} " + " ".join(cells))
     numba.set_num_threads(threads)
+
+    sets = list(batch.select(range(min(args.one_sets, batch.n_sets))))
+    print()
+    print(f"CPU µs per set, verdict() one set at a time (n = 10, {len(sets)} sets)")
+    for entry in entries:
+        entry.verdict(sets[0], M)  # compile the one-set kernel
+        print(f"{entry.name:10} {1e6 * cpu_seconds_per_verdict(entry, sets):9.2f}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
 from rtsched.analyses import bak, bcl, bcl_iter, rta
+from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.testing import strategies as rst
 
 NAMES = ("bak", "bcl", "bcl-iter", "rta")
@@ -29,6 +30,27 @@ def code_of(verdict):
 
 def one(ts):
     return TaskSetBatch.from_tasksets([ts])
+
+
+BCL_ITER = analyses.get("bcl-iter")
+RTA = analyses.get("rta")
+
+
+def kernel_codes(module, batch, m, budget):
+    """The module's batch kernel called directly, for budgets the registry refuses (0: a budget
+    must be positive there)."""
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    kernel = bcl_iter._bcl_iter_kernel if module is bcl_iter else rta._rta_kernel
+    kernel(batch.C, batch.D, batch.T, batch.offsets, m, budget, out)
+    return out
+
+
+def status_with_budget(module, batch, m, budget):
+    """Verdict codes at ``budget`` through the registry, or through the kernel for budget 0 (which
+    the registry refuses), so that every budget down to 0 is still compared with the reference."""
+    if budget == 0:
+        return kernel_codes(module, batch, m, 0)
+    return (BCL_ITER if module is bcl_iter else RTA).status(batch, m, budget)
 
 
 # --------------------------------------------------------------------------------------------
@@ -218,6 +240,8 @@ def test_kernel_equals_reference(batch, m):
         got = entry.decide(batch, m)
         want = [code_of(entry.reference(ts, m)) for ts in batch]
         np.testing.assert_array_equal(got, want, err_msg=name)
+        # The serial one-set kernel (what check() calls) gives the same codes.
+        np.testing.assert_array_equal([code_of(entry.verdict(ts, m)) for ts in batch], want, err_msg=name)
 
 
 @settings(max_examples=50)
@@ -225,28 +249,30 @@ def test_kernel_equals_reference(batch, m):
 def test_kernel_equals_reference_large_values(batch, m):
     for name in ("bak", "bcl"):
         entry = analyses.get(name)
-        np.testing.assert_array_equal(entry.decide(batch, m), [code_of(entry.reference(ts, m)) for ts in batch])
+        want = [code_of(entry.reference(ts, m)) for ts in batch]
+        np.testing.assert_array_equal(entry.decide(batch, m), want)
+        np.testing.assert_array_equal([code_of(entry.verdict(ts, m)) for ts in batch], want)
 
 
 @settings(max_examples=50)
 @given(rst.batches(max_sets=8, max_size=5, min_period=1000, max_period=2**31 - 1), st.integers(1, 8))
 def test_kernel_equals_reference_large_values_iterative(batch, m):
     # Small step budgets keep the Python reference fast; "unknown" must match too.
-    np.testing.assert_array_equal(
-        bcl_iter.bcl_iter_status(batch, m, 20), [code_of(bcl_iter.reference(ts, m, 20)) for ts in batch]
-    )
-    np.testing.assert_array_equal(rta.rta_status(batch, m, 200), [code_of(rta.reference(ts, m, 200)) for ts in batch])
+    for entry, budget in ((BCL_ITER, 20), (RTA, 200)):
+        want = [code_of(entry.reference(ts, m, budget)) for ts in batch]
+        np.testing.assert_array_equal(entry.status(batch, m, budget), want, err_msg=entry.name)
+        np.testing.assert_array_equal([code_of(entry.verdict(ts, m, budget)) for ts in batch], want, err_msg=entry.name)
 
 
 @settings(max_examples=50)
 @given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 4), st.integers(0, 30))
 def test_budgets_match_and_give_unknown(batch, m, rounds, steps):
-    got = bcl_iter.bcl_iter_status(batch, m, rounds)
+    got = status_with_budget(bcl_iter, batch, m, rounds)
     np.testing.assert_array_equal(got, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
-    got = rta.rta_status(batch, m, steps)
+    got = status_with_budget(rta, batch, m, steps)
     np.testing.assert_array_equal(got, [code_of(rta.reference(ts, m, steps)) for ts in batch])
     if rounds == 0:
-        assert np.all(bcl_iter.bcl_iter_status(batch, m, 0) == -1)
+        assert np.all(kernel_codes(bcl_iter, batch, m, 0) == -1)
 
 
 def test_budget_exhaustion_is_unknown_never_false():
@@ -255,13 +281,21 @@ def test_budget_exhaustion_is_unknown_never_false():
     assert rta.reference(ts, 1, 3) == "unknown"  # τ0 alone needs 7 evaluations
     res = rta.explain(ts, 1, 3)
     assert res.verdict == "unknown" and "exhausted" in res.summary
-    assert rta.rta_status(one(ts), 1, 3)[0] == -1
+    assert RTA.status(one(ts), 1, budget=3)[0] == -1
+    assert RTA.verdict(ts, 1, budget=3) == "unknown"
+    assert RTA.explain(ts, 1, budget=3).verdict == "unknown"
     # Large values: R creeps by one tick per evaluation (2**30 of them), so the default budget
-    # ends in "unknown", and the batch wrapper reports "not proven".
+    # ends in "unknown", and the registry's batch() refuses to read it as "not proven".
     slow = TaskSet.from_tasks([(2**30, 2**31 - 1, 2**31 - 1)] * 3)
     assert rta.reference(slow, 2, 1000) == "unknown"
-    assert rta.rta_status(one(slow), 2)[0] == -1
-    assert not rta.rta_batch(one(slow), 2)[0]
+    assert RTA.status(one(slow), 2)[0] == -1
+    assert RTA.verdict(slow, 2) == "unknown"
+    with pytest.raises(UnknownVerdictError):
+        RTA.batch(one(slow), 2)
+    # The registry takes positive budgets only; the kernels still answer "unknown" at 0.
+    for entry in (BCL_ITER, RTA):
+        with pytest.raises(InputError):
+            entry.status(one(ts), 1, budget=0)
 
 
 @st.composite
@@ -335,8 +369,10 @@ def test_float_traps(tasks, m):
     for name in ("bak", "bcl"):
         entry = analyses.get(name)
         assert entry.decide(one(ts), m)[0] == code_of(entry.reference(ts, m)), name
-    assert bcl_iter.bcl_iter_status(one(ts), m)[0] == code_of(bcl_iter.reference(ts, m))
-    assert rta.rta_status(one(ts), m, 2000)[0] == code_of(rta.reference(ts, m, 2000))
+    assert BCL_ITER.status(one(ts), m)[0] == code_of(bcl_iter.reference(ts, m))
+    assert RTA.status(one(ts), m, 2000)[0] == code_of(rta.reference(ts, m, 2000))
+    assert BCL_ITER.verdict(ts, m) == bcl_iter.reference(ts, m)
+    assert RTA.verdict(ts, m, 2000) == rta.reference(ts, m, 2000)
 
 
 # --------------------------------------------------------------------------------------------
@@ -477,7 +513,7 @@ def test_sound_against_exact_gedf(ts, m):
 @given(rst.batches(max_sets=3, max_size=6, max_period=30), st.integers(1, 4))
 def test_every_budget_matches_reference(batch, m):
     # The RTA kernel searches the densest task first only when the budget cannot run out in the
-    # pre-pass (Σ (D_k − C_k + 1) ≤ max_steps) and charges reused searches their evaluations;
+    # pre-pass (Σ (D_k − C_k + 1) ≤ budget) and charges reused searches their evaluations;
     # the BCL-iter kernel reuses unchanged Eq. (18) values. Sweeping the budget across every value
     # where the verdict can flip (including both sides of that pre-pass bound) checks that
     # "unknown" appears exactly where the reference has it.
@@ -487,10 +523,14 @@ def test_every_budget_matches_reference(batch, m):
         budgets = set(range(min(need, 40) + 2)) | {need - 1, need, need + 1}
         budgets |= {pre_pass_bound - 1, pre_pass_bound, pre_pass_bound + 1}
         for budget in sorted(b for b in budgets if b >= 0):
-            assert rta.rta_status(one(ts), m, budget)[0] == code_of(rta.reference(ts, m, budget)), budget
+            want = code_of(rta.reference(ts, m, budget))
+            assert status_with_budget(rta, one(ts), m, budget)[0] == want, budget
+            assert rta._rta_one(ts.C, ts.D, ts.T, m, budget) == want, budget
         rounds = bcl_iter.iterate(ts, m).rounds
         for budget in range(rounds + 2):
-            assert bcl_iter.bcl_iter_status(one(ts), m, budget)[0] == code_of(bcl_iter.reference(ts, m, budget))
+            want = code_of(bcl_iter.reference(ts, m, budget))
+            assert status_with_budget(bcl_iter, one(ts), m, budget)[0] == want, budget
+            assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == want, budget
 
 
 def test_every_budget_matches_reference_on_a_multi_round_set():
@@ -501,7 +541,9 @@ def test_every_budget_matches_reference_on_a_multi_round_set():
     it = rta.iterate(ts, 2)
     assert (it.verdict, it.rounds, it.steps) == (True, 3, 47)
     for budget in range(it.steps + 2):
-        assert rta.rta_status(one(ts), 2, budget)[0] == code_of(rta.reference(ts, 2, budget)), budget
+        want = code_of(rta.reference(ts, 2, budget))
+        assert status_with_budget(rta, one(ts), 2, budget)[0] == want, budget
+        assert rta._rta_one(ts.C, ts.D, ts.T, 2, budget) == want, budget
 
 
 @pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**50 - 1])
@@ -517,22 +559,52 @@ def test_divmod_reciprocal_is_exact(b):
         assert divmod_reciprocal_nb(a, b, inv_b) == divmod(a, b), a
 
 
+def bcl_iter_shared_scratch(batch, m, rounds, keep_pairs):
+    """Every set of ``batch`` through ``_bcl_iter_set`` on ONE set of scratch buffers sized for the
+    largest set (as the batch kernel's chunks use them), with the pair-matrix path forced."""
+    max_n = int(batch.sizes.max())
+    pair_n = max_n if keep_pairs else 0
+    scratch = [np.empty(max_n, dtype=np.int64) for _ in range(3)]
+    pairs = [np.empty((pair_n, pair_n), dtype=np.int64) for _ in range(2)]
+    return [bcl_iter._bcl_iter_set(ts.C, ts.D, ts.T, m, rounds, *scratch, *pairs, keep_pairs) for ts in batch]
+
+
 @settings(max_examples=30)
 @given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 6))
 def test_bcl_iter_kernel_without_pair_matrices(batch, m, rounds):
     # Batches whose largest set is outside [PAIR_MATRIX_MIN_N, PAIR_MATRIX_MAX_N] recompute Eq. (17)
     # with a division instead of keeping its per-pair parts; force that path here (and the other
     # path in the next test) whatever the sizes hypothesis draws.
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    max_n = int(batch.sizes.max())
-    bcl_iter._bcl_iter_kernel(batch.C, batch.D, batch.T, batch.offsets, m, rounds, 3, max_n, False, out)
-    np.testing.assert_array_equal(out, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
+    got = bcl_iter_shared_scratch(batch, m, rounds, False)
+    np.testing.assert_array_equal(got, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
 
 
 @settings(max_examples=30)
 @given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 6))
 def test_bcl_iter_kernel_with_pair_matrices(batch, m, rounds):
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    max_n = int(batch.sizes.max())
-    bcl_iter._bcl_iter_kernel(batch.C, batch.D, batch.T, batch.offsets, m, rounds, 3, max_n, True, out)
-    np.testing.assert_array_equal(out, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
+    got = bcl_iter_shared_scratch(batch, m, rounds, True)
+    np.testing.assert_array_equal(got, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
+
+
+def test_bcl_iter_kernel_picks_the_pair_path_by_the_largest_set():
+    # The kernel decides from the offsets: pair matrices for a largest set of 8 to 512 tasks.
+    assert not bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MIN_N - 1)
+    assert bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MIN_N)
+    assert bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MAX_N)
+    assert not bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MAX_N + 1)
+    small = TaskSet.from_tasks(GY_TS1)
+    big = TaskSet.from_tasks([(1, 40, 40)] * 9 + [(30, 31, 31)])
+    batch = TaskSetBatch.from_tasksets([small, big, small])
+    from rtsched.analyses._gedf_common import CHUNK_TASKS, MAX_CHUNKS, chunk_count, largest_set
+
+    assert largest_set(batch.offsets) == 10
+    assert largest_set(np.zeros(1, dtype=np.int64)) == 0
+
+    def offsets(*sizes):
+        return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+    assert chunk_count(offsets()) == 1
+    assert chunk_count(offsets(2, 10, 2)) == 1  # few tasks: one chunk
+    assert chunk_count(offsets(*[CHUNK_TASKS] * 3)) == 3  # large sets: one chunk each
+    assert chunk_count(offsets(*[10] * 10**5)) == MAX_CHUNKS
+    np.testing.assert_array_equal(BCL_ITER.status(batch, 1), [code_of(bcl_iter.reference(ts, 1)) for ts in batch])
