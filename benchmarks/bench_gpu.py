@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_gpu.py [--sets 200000] [--workloads 200]``.
 
 * ``uni-npedf``: batch kernel (1 thread, all threads) vs the pure-Python reference, on
   uniprocessor sets (n = 8, U in [0.5, 1], every task non-preemptive).
-* GPU allocation (M = 4, n = 6 kernels, generated workloads): workloads/s of each strategy with
-  the ``@njit`` partition tests (fast path) vs the pure-Python references, same run.
+* GPU allocation (M = 4, n = 6 kernels, generated workloads): workloads/s of each GPU analysis
+  (``gpu:<strategy>`` on ``GPU(4)``): ``status`` (``@njit`` partition tests) vs ``reference``
+  (pure-Python partition tests), same run.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import rate, sample_batch  # noqa: E402
 
-from rtsched.analyses.gpu import allocate  # noqa: E402
-from rtsched.analyses.np_edf import npedf_status, npedf_trace  # noqa: E402
+from rtsched import registry  # noqa: E402
+from rtsched.analyses._npedf import npedf_trace  # noqa: E402
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads  # noqa: E402
+from rtsched.platform import GPU  # noqa: E402
 
 
 def main() -> None:
@@ -35,12 +37,13 @@ def main() -> None:
 
     batch = sample_batch(args.sets, n=8, m=1, u_range=(0.5, 1.0))
     small = batch.select(range(args.reference_sets))
-    npedf_status(small)  # compile
+    npedf = registry.get("uni-npedf")
+    npedf.status(small, 1)  # compile
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
-    one = rate(lambda: npedf_status(batch), args.sets)
+    one = rate(lambda: npedf.status(batch, 1), args.sets)
     numba.set_num_threads(threads)
-    many = rate(lambda: npedf_status(batch), args.sets)
+    many = rate(lambda: npedf.status(batch, 1), args.sets)
     rows = [ts.rows() for ts in small]
     ref = rate(lambda: [npedf_trace(r) for r in rows], args.reference_sets, repeat=1)
     print(f"uni-npedf, n = 8, U in [0.5, 1], {args.sets} sets")
@@ -52,12 +55,16 @@ def main() -> None:
     rng = np.random.default_rng(np.random.SeedSequence(1))
     spec = GPUWorkloadSpec(n=6, clusters=4, U1=2.2)
     workloads = generate_gpu_workloads(rng, spec, args.workloads)
-    allocate(workloads[0], 4, "exhaustive")  # compile
+    gpu = GPU(4)
+    registry.get("gpu:exhaustive").status(workloads[:1], gpu)  # compile
     print(f"GPU allocation, M = 4, n = 6, U1 = 2.2, {args.workloads} workloads (Python search, 1 thread)")
     for h in ("single", "ffd", "bfd", "exhaustive"):
-        fast = rate(lambda h=h: [allocate(w, 4, h) for w in workloads], args.workloads, repeat=1)
-        slow = rate(lambda h=h: [allocate(w, 4, h, fast=False) for w in workloads], args.workloads, repeat=1)
-        print(f"  {h:>10}: fast {fast:8,.0f} workloads/s, reference {slow:8,.0f} workloads/s, ratio {fast / slow:5.1f}x")
+        entry = registry.get(f"gpu:{h}")
+        fast = rate(lambda e=entry: e.status(workloads, gpu), args.workloads, repeat=1)
+        slow = rate(lambda e=entry: [e.reference(w, gpu) for w in workloads], args.workloads, repeat=1)
+        print(
+            f"  {h:>10}: fast {fast:8,.0f} workloads/s, reference {slow:8,.0f} workloads/s, ratio {fast / slow:5.1f}x"
+        )
 
 
 if __name__ == "__main__":

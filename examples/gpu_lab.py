@@ -7,7 +7,8 @@ Usage: ``python examples/gpu_lab.py [OUT.png | OUT_DIR]`` (default: the current 
 1. A workload of four kernels, written in the GPU workload file format (YAML).
 2. The layouts of a GPU with M = 4 clusters: the integer partitions of 4.
 3. What contention does: the inflated WCETs C' = ⌈C(s)·f(K − 1)⌉ of one kernel per layout.
-4. The allocation chosen by each strategy, with each partition's EDF verdict.
+4. The allocation chosen by each strategy (the registry's GPU analyses ``gpu:<strategy>`` on
+   the platform ``GPU(M)``), with each partition's EDF verdict.
 5. A figure: the WCET profiles C(s) and, per strategy, which kernels share which clusters.
 
 Things to try: set every slowdown to 1 (partitioning then never loses to the baseline on
@@ -21,7 +22,9 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from rtsched.analyses.gpu import allocate, gpu_report, inflate, layouts, loads_gpu
+from rtsched import registry
+from rtsched.gpu_model import format_gpu_report, inflate, layouts, loads_gpu
+from rtsched.platform import GPU
 
 WORKLOAD = """
 name: lab
@@ -66,13 +69,15 @@ def main(argv: list[str]) -> int:
     print("3. inflated WCET of 'detect' in the first partition of each layout:")
     for lay in layouts(M):
         c = inflate(k, lay[0], len(lay))
-        print(f"   {'+'.join(map(str, lay)):>8}: C({lay[0]}) = {k.wcet.at(lay[0])}, f({len(lay) - 1}) = {k.factor(len(lay) - 1)}, C' = {c}")
+        print(
+            f"   {'+'.join(map(str, lay)):>8}: C({lay[0]}) = {k.wcet.at(lay[0])}, f({len(lay) - 1}) = {k.factor(len(lay) - 1)}, C' = {c}"
+        )
     print("4. allocations")
-    results = {}
+    reports = {}
     for h in STRATEGIES:
-        report = gpu_report(w, M, h)
-        results[h] = report.allocation
-        print(str(report))
+        result = registry.get(f"gpu:{h}").explain(w, GPU(M))
+        reports[h] = result.evidence["report"]  # the allocation, exact numbers
+        print(format_gpu_report(reports[h]))
         print()
 
     fig, (ax_c, ax_a) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [1, 1.6]})
@@ -86,19 +91,20 @@ def main(argv: list[str]) -> int:
     ax_c.legend(fontsize=7)
     colours = plt.get_cmap("tab10")
     for row, h in enumerate(STRATEGIES):
-        a = allocate(w, M, h)
+        a = reports[h]
         left = 0
-        if a.verdict is not True:
+        if a["verdict"] is not True:
             ax_a.barh(row, M, color="0.9", edgecolor="0.5")
             ax_a.text(M / 2, row, "no allocation proven", ha="center", va="center", fontsize=8)
             continue
-        for p_index, (part, u) in enumerate(zip(a.partitions, a.utilizations(w), strict=True)):
-            ax_a.barh(row, part.size, left=left, color=colours(p_index), alpha=0.6, edgecolor="black")
-            names = "\n".join(w.kernels[i].name or str(i) for i in part.kernels)
-            ax_a.text(left + part.size / 2, row, f"{names}\nU'={float(u):.2f}", ha="center", va="center", fontsize=7)
-            left += part.size
-        if a.idle:
-            ax_a.barh(row, a.idle, left=left, color="white", hatch="//", edgecolor="0.5")
+        for p_index, part in enumerate(a["partitions"]):
+            ax_a.barh(row, part["size"], left=left, color=colours(p_index), alpha=0.6, edgecolor="black")
+            names = "\n".join(w.kernels[i].name or str(i) for i in part["kernels"])
+            u = float(part["utilization"])
+            ax_a.text(left + part["size"] / 2, row, f"{names}\nU'={u:.2f}", ha="center", va="center", fontsize=7)
+            left += part["size"]
+        if a["idle_clusters"]:
+            ax_a.barh(row, a["idle_clusters"], left=left, color="white", hatch="//", edgecolor="0.5")
     ax_a.set_yticks(range(len(STRATEGIES)), STRATEGIES)
     ax_a.set_xlim(0, M)
     ax_a.set_xlabel("compute clusters")

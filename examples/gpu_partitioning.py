@@ -7,8 +7,8 @@ runs a reduced sweep (used by the test suite).
 For each point of the swept one-cluster utilization U1 = Σ C_i(1)/T_i (normalised by M in the
 plot), workloads are drawn with :func:`rtsched.generators.gpu.generate_gpu_workloads` (Amdahl WCET
 tables, linear contention, log-uniform periods, implicit deadlines) and checked with four
-strategies of :mod:`rtsched.analyses.gpu`: ``single`` (the baseline), ``ffd``, ``bfd`` and
-``exhaustive``. Work unit k (one sweep point) draws from ``SeedSequence(SEED, spawn_key=(k,))``,
+GPU analyses of the registry, ``gpu:single`` (the baseline), ``gpu:ffd``, ``gpu:bfd`` and
+``gpu:exhaustive``, on the platform ``GPU(M)``. Work unit k (one sweep point) draws from ``SeedSequence(SEED, spawn_key=(k,))``,
 as the sweep engine does, so points do not depend on each other or on the order they run in.
 """
 
@@ -22,8 +22,9 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
-from rtsched.analyses.gpu import gpu_status
+from rtsched import registry
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
+from rtsched.platform import GPU
 
 SEED = 20210521
 SMALL = os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1"
@@ -40,7 +41,8 @@ def run_point(k: int, spec: GPUWorkloadSpec, sets: int) -> dict[str, float]:
     """Acceptance ratio of every strategy at one sweep point (work unit ``k``)."""
     rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(k,)))
     workloads = generate_gpu_workloads(rng, spec, sets)
-    return {h: float(np.mean(gpu_status(workloads, spec.clusters, h) == 1)) for h in STRATEGIES}
+    gpu = GPU(spec.clusters)
+    return {h: float(np.mean(registry.get(f"gpu:{h}").status(workloads, gpu) == 1)) for h in STRATEGIES}
 
 
 def main(argv: list[str]) -> int:

@@ -29,11 +29,11 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from rtsched.analyses.gpu import MAX_CLUSTERS, GPUWorkload, Kernel, TableWCET
 from rtsched.errors import InputError
 from rtsched.generators.deadlines import parse_deadlines
 from rtsched.generators.periods import parse_periods
 from rtsched.generators.utilizations import uunifast
+from rtsched.gpu_model import MAX_CLUSTERS, GPUWorkload, Kernel, TableWCET
 from rtsched.model import MAX_TIME
 
 __all__ = ["GPUWorkloadBatch", "GPUWorkloadSpec", "GeneratedGPUBatch", "generate_gpu_batch", "generate_gpu_workloads"]
@@ -146,7 +146,8 @@ class GPUWorkloadBatch(tuple):
     """An immutable sequence of GPU workloads with the two attributes a sweep unit reads.
 
     ``n_sets`` (number of workloads) and ``deadlines`` (``"implicit"`` or ``"constrained"``), as
-    on :class:`rtsched.model.TaskSetBatch`; the ``gpu:<M>`` registry entries take it directly.
+    on :class:`rtsched.model.TaskSetBatch`; the GPU registry entries (``gpu:ffd``, ...) take it
+    directly, on the platform ``GPU(M)``.
     """
 
     deadlines: str = "constrained"
@@ -167,8 +168,8 @@ class GPUWorkloadBatch(tuple):
 class GeneratedGPUBatch:
     """What :func:`generate_gpu_batch` returns (the shape of ``generate_batch``'s result).
 
-    ``batch`` holds the workloads (what the ``gpu:<M>`` registry entries' ``status`` and
-    ``batch`` take); ``realized_utilization`` is Σ C_i(1)/T_i of each workload, as floats.
+    ``batch`` holds the workloads (what the GPU registry entries' ``status`` and ``batch`` take,
+    with the platform ``GPU(M)``); ``realized_utilization`` is Σ C_i(1)/T_i of each workload, as floats.
     """
 
     batch: GPUWorkloadBatch

@@ -14,28 +14,24 @@ from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses._edf_demand import pda_trace, qpa_reference
-from rtsched.analyses.gpu import (
-    HEURISTICS,
+from rtsched.analyses._npedf import npedf_trace
+from rtsched.analyses.gpu import HEURISTICS, allocate, gpu_report, partition_verdict, recheck
+from rtsched.cli import main
+from rtsched.errors import InputError
+from rtsched.gpu_model import (
     AmdahlWCET,
     GPUWorkload,
     Kernel,
     SaturatingWCET,
     TableWCET,
-    allocate,
     dumps_gpu,
-    gpu_report,
-    gpu_status,
     inflate,
     layouts,
     loads_gpu,
-    partition_verdict,
     read_gpu_workload,
-    recheck,
 )
-from rtsched.analyses.np_edf import npedf_trace
-from rtsched.cli import main
-from rtsched.errors import InputError
 from rtsched.model import TaskSet
+from rtsched.platform import GPU
 
 F = Fraction
 
@@ -135,7 +131,9 @@ def test_partition_verdict_uses_qpa_or_np_test():
 
 
 @settings(max_examples=60)
-@given(st.lists(st.tuples(st.integers(1, 30), st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=5), st.data())
+@given(
+    st.lists(st.tuples(st.integers(1, 30), st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=5), st.data()
+)
 def test_partition_verdict_fast_equals_references(raw, data):
     rows = []
     for c, dd, tt in raw:
@@ -166,9 +164,13 @@ def _perfect(c1_list, T, M, factors=None, preemptive=True):
     [
         # Two kernels, U(1) = 1 each, M = 2, C(2) = C(1)/2: both the baseline (U = 1/2 + 1/2)
         # and two one-cluster partitions (U = 1 each) pass.
-        pytest.param([4, 4], 4, 2, {"single": True, "ffd": True, "bfd": True, "exhaustive": True}, id="two-full-kernels"),
+        pytest.param(
+            [4, 4], 4, 2, {"single": True, "ffd": True, "bfd": True, "exhaustive": True}, id="two-full-kernels"
+        ),
         # Three such kernels on M = 2: Σ C(1)/T = 3 > M, nothing can pass.
-        pytest.param([4, 4, 4], 4, 2, {"single": False, "ffd": False, "bfd": False, "exhaustive": False}, id="overload"),
+        pytest.param(
+            [4, 4, 4], 4, 2, {"single": False, "ffd": False, "bfd": False, "exhaustive": False}, id="overload"
+        ),
         # Σ C(1)/T = 12/12 + 6/12 + 6/12 = 2 = M: the baseline C(2) = 6, 3, 3 -> U = 1.
         pytest.param([12, 6, 6], 12, 2, {"single": True, "ffd": True, "bfd": True, "exhaustive": True}, id="exactly-M"),
     ],
@@ -233,6 +235,13 @@ def test_unknown_budget_is_not_a_rejection():
     assert allocate(w, 1, "ffd").verdict is True
     assert allocate(w, 1, "ffd", budget=1).verdict == "unknown"
     assert allocate(w, 1, "exhaustive", budget=1).verdict == "unknown"
+    # The registry's budget is the partition tests' budget, for every GPU analysis.
+    for name in ("gpu", "gpu:ffd", "gpu:bfd", "gpu:exhaustive", "gpu:single"):
+        entry = analyses.get(name)
+        assert entry.verdict(w, GPU(1)) is True
+        assert entry.verdict(w, GPU(1), budget=1) == entry.reference(w, GPU(1), budget=1) == "unknown"
+        assert entry.status([w], GPU(1), budget=1).tolist() == [-1]
+        assert entry.explain(w, GPU(1), budget=1).verdict == "unknown"
 
 
 def test_layout_budget_gives_unknown():
@@ -240,7 +249,7 @@ def test_layout_budget_gives_unknown():
     ks = tuple(Kernel(TableWCET((4, 4, 4)), 5, 5, (), F(1)) for _ in range(3))
     w = GPUWorkload(ks, 3)
     assert allocate(w, 3, "ffd").layout == (1, 1, 1)
-    a = allocate(w, 3, "ffd", max_layouts=2)
+    a = allocate(w, 3, "ffd", layout_budget=2)
     assert a.verdict == "unknown" and "layout budget" in a.reason
 
 
@@ -316,16 +325,67 @@ def test_round_trip_yaml_and_json():
     ("text", "line", "task", "field", "message"),
     [
         pytest.param("kernels:\n  - {C: [5], D: 10, T: 10}\n", 2, 0, "slowdown", "missing key", id="missing-slowdown"),
-        pytest.param("kernels:\n  - name: k\n    C: [5, 6]\n    D: 10\n    T: 10\n    slowdown: 1\n", 3, "0 (k)", "C", "non-increasing", id="increasing-table"),
-        pytest.param("kernels:\n  - {C: [5], D: 10, T: 10, slowdown: [1.2, x]}\n", 2, 0, "slowdown[2]", "not a number", id="bad-factor"),
+        pytest.param(
+            "kernels:\n  - name: k\n    C: [5, 6]\n    D: 10\n    T: 10\n    slowdown: 1\n",
+            3,
+            "0 (k)",
+            "C",
+            "non-increasing",
+            id="increasing-table",
+        ),
+        pytest.param(
+            "kernels:\n  - {C: [5], D: 10, T: 10, slowdown: [1.2, x]}\n",
+            2,
+            0,
+            "slowdown[2]",
+            "not a number",
+            id="bad-factor",
+        ),
         pytest.param("kernels:\n  - {C: [5], D: true, T: 10, slowdown: 1}\n", 2, 0, "D", "boolean", id="bool-deadline"),
-        pytest.param("kernels:\n  - {C: [5], D: 10, T: 10, slowdown: 1, period: 3}\n", 2, 0, "period", "unknown key", id="unknown-key"),
-        pytest.param("kernels:\n  - {C: [5.5], D: 10, T: 10, slowdown: 1}\n", 2, 0, "C(1)", "whole number", id="real-wcet"),
-        pytest.param("kernels:\n  - {C: {model: amdahl, C1: 5, parallel: 1.5}, D: 10, T: 10, slowdown: 1}\n", 2, 0, "C.parallel", "parallel", id="amdahl-fraction"),
-        pytest.param("kernels:\n  - {C: {model: magic}, D: 10, T: 10, slowdown: 1}\n", 2, 0, "C.model", "unknown WCET model", id="unknown-model"),
-        pytest.param("kernels:\n  - {C: [5], D: 10, T: 10, slowdown: [1.5, 1.2]}\n", 2, 0, "slowdown", "non-decreasing", id="decreasing-factors"),
+        pytest.param(
+            "kernels:\n  - {C: [5], D: 10, T: 10, slowdown: 1, period: 3}\n",
+            2,
+            0,
+            "period",
+            "unknown key",
+            id="unknown-key",
+        ),
+        pytest.param(
+            "kernels:\n  - {C: [5.5], D: 10, T: 10, slowdown: 1}\n", 2, 0, "C(1)", "whole number", id="real-wcet"
+        ),
+        pytest.param(
+            "kernels:\n  - {C: {model: amdahl, C1: 5, parallel: 1.5}, D: 10, T: 10, slowdown: 1}\n",
+            2,
+            0,
+            "C.parallel",
+            "parallel",
+            id="amdahl-fraction",
+        ),
+        pytest.param(
+            "kernels:\n  - {C: {model: magic}, D: 10, T: 10, slowdown: 1}\n",
+            2,
+            0,
+            "C.model",
+            "unknown WCET model",
+            id="unknown-model",
+        ),
+        pytest.param(
+            "kernels:\n  - {C: [5], D: 10, T: 10, slowdown: [1.5, 1.2]}\n",
+            2,
+            0,
+            "slowdown",
+            "non-decreasing",
+            id="decreasing-factors",
+        ),
         pytest.param("kernels: []\n", 1, None, "kernels", "non-empty", id="no-kernels"),
-        pytest.param("clusters: 0\nkernels:\n  - {C: [5], D: 10, T: 10, slowdown: 1}\n", 1, None, "clusters", "clusters", id="zero-clusters"),
+        pytest.param(
+            "clusters: 0\nkernels:\n  - {C: [5], D: 10, T: 10, slowdown: 1}\n",
+            1,
+            None,
+            "clusters",
+            "clusters",
+            id="zero-clusters",
+        ),
     ],
 )
 def test_file_errors_name_file_line_kernel_field(text, line, task, field, message):
@@ -360,7 +420,7 @@ def test_cli(tmp_path, capsys):
     assert "layout 2+2" in out and "baseline" in out
     assert main(["gpu", str(demo), "--heuristic", "single", "--json"]) == 1
     d = json.loads(capsys.readouterr().out)
-    assert d["verdict"] is False and d["heuristic"] == "single"
+    assert d["verdict"] is False and d["heuristic"] == "single" and d["analysis"] == "gpu:single"
     assert main(["gpu", str(demo), "--clusters", "8", "--heuristic", "exhaustive", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["clusters"] == 8
     bad = tmp_path / "bad.yaml"
@@ -375,28 +435,90 @@ def test_cli(tmp_path, capsys):
     assert main(["gpu", str(nocl), "-M", "1"]) == 0
 
 
-def test_registry_family():
-    entry = analyses.get("gpu:2")
-    assert entry.platform == "gpu" and entry.kind == "sufficient"
-    assert analyses.get("gpu:2:exhaustive").kind == "sufficient"  # optimal within the model only
+def test_registry_entries():
+    entry = analyses.get("gpu")  # the default heuristic, ffd
+    assert entry.name == "gpu:ffd" and entry.platform == "gpu" and entry.kind == "sufficient"
+    assert entry.input == "gpu-workload"
+    assert analyses.get("gpu:exhaustive").kind == "sufficient"  # optimal within the model only
+    assert {e.name for e in analyses.all_entries() if e.platform == "gpu"} == {f"gpu:{h}" for h in HEURISTICS}
     w = _perfect([4, 4], 4, 2)
-    res = entry.explain(w, 2)
-    assert res.verdict is True
-    assert entry.reference(w, 2) is True
-    assert entry.batch([w, _perfect([4, 4, 4], 4, 2)], 2).tolist() == [True, False]
-    assert entry.supports(TaskSet.from_tasks([(1, 2, 2)]), 2) is not None
+    res = entry.explain(w, GPU(2))
+    assert res.verdict is True and res.analysis == "gpu:ffd" and res.m == 2
+    assert res.evidence["layout"] and res.evidence["report"]["heuristic"] == "ffd"
+    assert entry.reference(w, GPU(2)) is True
+    assert entry.verdict(w, GPU(2)) is True
+    assert entry.batch([w, _perfect([4, 4, 4], 4, 2)], GPU(2)).tolist() == [True, False]
+    # The GPU size comes from the platform: the same analysis on another M.
+    assert entry.reference(w, GPU(1)) is False
+    assert entry.supports(GPU(2)) is None and entry.supports(GPU(64)) is None
+    assert "1..64" in entry.supports(GPU(65))
+    assert entry.supports(2) is not None  # two identical processors are not a GPU
+    with pytest.raises(InputError, match="GPU platform"):
+        entry.reference(w, 2)
     with pytest.raises(InputError, match="GPU workload"):
-        entry.explain(TaskSet.from_tasks([(1, 2, 2)]), 2)
+        entry.explain(TaskSet.from_tasks([(1, 2, 2)]), GPU(2))
+    with pytest.raises(InputError, match="1..64"):
+        entry.verdict(w, GPU(65))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("gpu:2", "gpu on platform gpu:2"),
+        ("gpu:8:ffd", "gpu:ffd on platform gpu:8"),
+        ("gpu:4:exhaustive", "gpu:exhaustive on platform gpu:4"),
+    ],
+)
+def test_old_names_with_m_are_refused_with_the_new_spelling(old, new):
+    with pytest.raises(InputError, match=f"{old} is now {new}"):
+        analyses.get(old)
     with pytest.raises(InputError):
         analyses.get("gpu:0")
-    with pytest.raises(InputError, match="platform has 3"):
-        entry.reference(w, 3)
 
 
-def test_gpu_status_codes():
+def test_registry_status_codes():
     ws = [_perfect([4, 4], 4, 2), _perfect([4, 4, 4], 4, 2)]
-    assert gpu_status(ws, 2, "ffd").tolist() == [1, 0]
-    assert gpu_status(ws, 2, "exhaustive").dtype == np.int8
+    assert analyses.get("gpu:ffd").status(ws, GPU(2)).tolist() == [1, 0]
+    assert analyses.get("gpu:exhaustive").status(ws, GPU(2)).dtype == np.int8
+    assert analyses.get("gpu:ffd").status([], GPU(2)).shape == (0,)
+
+
+@settings(max_examples=25)
+@given(st.lists(workloads(max_kernels=4), min_size=1, max_size=4), st.integers(1, 3), st.sampled_from(HEURISTICS))
+def test_registry_codes_equal_the_reference(ws, M, h):
+    entry = analyses.get(f"gpu:{h}")
+    codes = entry.status(ws, GPU(M)).tolist()
+    assert codes == [{True: 1, False: 0, "unknown": -1}[entry.reference(w, GPU(M))] for w in ws]
+    assert [entry.explain(w, GPU(M)).verdict for w in ws] == [{1: True, 0: False, -1: "unknown"}[c] for c in codes]
+
+
+def test_check_platform_gpu_through_the_registry(capsys):
+    """What `rtsched check FILE --platform gpu:<M>` runs (rtsched.commands.gpu.check_gpu_platform)."""
+    from pathlib import Path
+
+    from rtsched.commands.gpu import check_gpu_platform
+
+    demo = str(Path(__file__).resolve().parents[1] / "examples" / "gpu" / "demo.yaml")
+    assert check_gpu_platform(demo, "gpu:4", None, False) == 0
+    out = capsys.readouterr().out
+    assert "layout 2+2" in out and "baseline" in out and "heuristic ffd" in out
+    assert check_gpu_platform(demo, "gpu", "gpu:single,gpu:exhaustive", True) == 1  # M from the file
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(d["analysis"], d["verdict"], d["clusters"]) for d in lines] == [
+        ("gpu:single", False, 4),
+        ("gpu:exhaustive", True, 4),
+    ]
+    for platform, words in (
+        ("gpu:4:ffd", "--platform gpu:4 --tests gpu:ffd"),
+        ("gpu:x", "gpu:<M>"),
+        ("gpu:4:magic", "gpu:4"),
+    ):
+        with pytest.raises(InputError, match=words) as err:
+            check_gpu_platform(demo, platform, None, False)
+        assert err.value.field == "--platform"
+    with pytest.raises(InputError, match="task sets") as err:
+        check_gpu_platform(demo, "gpu:4", "gfb", False)
+    assert err.value.field == "--tests"
 
 
 # -- generator -------------------------------------------------------------------------------------------
@@ -416,7 +538,12 @@ def test_generator_invariants_and_reproducibility():
             table = k.wcet.values
             assert len(table) == 4 and list(table) == sorted(table, reverse=True)
             # Amdahl: C(s) = ⌈C1((1 − p) + p/s)⌉ for one p on the 1/100 grid.
-            assert any(all(v == math.ceil(table[0] * ((1 - F(q, QUANTUM)) + F(q, QUANTUM) / s)) for s, v in enumerate(table, 1)) for q in range(QUANTUM + 1))
+            assert any(
+                all(
+                    v == math.ceil(table[0] * ((1 - F(q, QUANTUM)) + F(q, QUANTUM) / s)) for s, v in enumerate(table, 1)
+                )
+                for q in range(QUANTUM + 1)
+            )
             assert min(table[-1], k.T) <= k.D <= k.T
             a1 = k.slowdown[0] - 1
             assert all(f == 1 + a1 * j for j, f in enumerate(k.slowdown, 1))  # linear contention
@@ -450,7 +577,7 @@ def test_sweep_hook_matches_the_registry_entries():
     assert len(out.batch) == 6 and out.realized_utilization.shape == (6,)
     assert out.batch.n_sets == 6 and out.batch.deadlines == "implicit"
     assert np.all(out.realized_utilization >= 1.5)
-    codes = analyses.get("gpu:3:exhaustive").decide(out.batch, 3)
+    codes = analyses.get("gpu:exhaustive").status(out.batch, GPU(3))
     assert codes.shape == (6,) and set(codes.tolist()) <= {0, 1}
     with pytest.raises(InputError, match="unknown GPU generator parameter"):
         generate_gpu_batch(rng, n=4, utilization=1.5, size=1, clusters=3, umax=1.0)
@@ -462,7 +589,9 @@ def test_properties_on_generated_workloads_near_the_transition(nonpreemptive):
     from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
 
     rng = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(int(nonpreemptive * 10),)))
-    spec = GPUWorkloadSpec(n=5, clusters=3, U1=2.1, periods="log-uniform:20:200", contention=(0.0, 0.2), nonpreemptive=nonpreemptive)
+    spec = GPUWorkloadSpec(
+        n=5, clusters=3, U1=2.1, periods="log-uniform:20:200", contention=(0.0, 0.2), nonpreemptive=nonpreemptive
+    )
     outcomes = set()
     for w in generate_gpu_workloads(rng, spec, 60):
         verdicts = {h: allocate(w, 3, h) for h in HEURISTICS}

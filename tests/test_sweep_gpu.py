@@ -15,9 +15,10 @@ import pytest
 from rtsched import registry
 from rtsched.errors import InputError
 from rtsched.generators.gpu import GPUWorkloadBatch, generate_gpu_batch
+from rtsched.platform import GPU, Identical
 from rtsched.sweep import load_experiment, parse_experiment, run
 from rtsched.sweep.experiment import axis_label
-from rtsched.sweep.kinds import gpu_refusal
+from rtsched.sweep.kinds import gpu_refusal, platform
 from rtsched.sweep.units import plan, run_unit
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,9 +58,9 @@ def tiny_gpu(
     per_unit: int = 8,
     names: str | None = None,
 ) -> str:
-    """A small GPU experiment as TOML text (every heuristic of gpu:<m> by default)."""
+    """A small GPU experiment as TOML text (every GPU analysis, gpu:<heuristic>, by default)."""
     if names is None:
-        names = "[" + ", ".join(f'"gpu:{m}:{h}"' for h in HEURISTICS) + "]"
+        names = "[" + ", ".join(f'"gpu:{h}"' for h in HEURISTICS) + "]"
     return TINY_GPU.format(m=m, n=n, points=points, sets=sets, per_unit=per_unit, names=names)
 
 
@@ -97,9 +98,9 @@ def test_unit_draws_gpu_workloads_from_its_seed_sequence() -> None:
     assert spec.utilization == 2.0 and spec.sets == 8
     assert result["utilization_sum"] == float(np.sum(direct.realized_utilization))
     for h in HEURISTICS:
-        expected = registry.get(f"gpu:4:{h}").decide(direct.batch, 4)
-        assert result["accepted"][f"gpu:4:{h}"] == int(np.count_nonzero(expected == 1))
-        assert result["unknown"][f"gpu:4:{h}"] == int(np.count_nonzero(expected == -1))
+        expected = registry.get(f"gpu:{h}").status(direct.batch, GPU(4))
+        assert result["accepted"][f"gpu:{h}"] == int(np.count_nonzero(expected == 1))
+        assert result["unknown"][f"gpu:{h}"] == int(np.count_nonzero(expected == -1))
 
 
 def test_gpu_sweep_inline_equals_process_pool(tmp_path: Path) -> None:
@@ -109,11 +110,13 @@ def test_gpu_sweep_inline_equals_process_pool(tmp_path: Path) -> None:
     assert inline.rows == pooled.rows
     assert (tmp_path / "inline" / "results.csv").read_bytes() == (tmp_path / "pool" / "results.csv").read_bytes()
     assert inline.sets == pooled.sets == 3 * 24
-    assert inline.analyses == tuple(f"gpu:4:{h}" for h in HEURISTICS)
+    assert inline.analyses == tuple(f"gpu:{h}" for h in HEURISTICS)
 
 
 def test_gpu_sweep_tables(tmp_path: Path) -> None:
-    results = run(parse_experiment(tiny_gpu(sets=40, per_unit=20)), tmp_path / "out", workers=0, progress="none", plot=False)
+    results = run(
+        parse_experiment(tiny_gpu(sets=40, per_unit=20)), tmp_path / "out", workers=0, progress="none", plot=False
+    )
     by_point = results.rows_by_configuration()
     assert len(by_point) == 3
     for rows in by_point.values():
@@ -140,12 +143,14 @@ def test_gpu_plot_labels_u1_over_m(tmp_path: Path) -> None:
     assert axis_label("U/m") != axis_label("U/m", "gpu")
 
 
-def test_processor_list_applies_each_gpu_analysis_to_its_own_m() -> None:
-    text = tiny_gpu(m="[2, 4]", sets=8, per_unit=8, names='["gpu:2:ffd", "gpu:4:ffd"]')
+def test_processor_list_applies_each_gpu_analysis_to_every_m() -> None:
+    """A GPU analysis takes its M from the platform GPU(m): one name serves every m."""
+    text = tiny_gpu(m="[2, 4]", sets=8, per_unit=8, names='["gpu:ffd"]')
     the_plan = plan(parse_experiment(text))
     for config in the_plan.configurations:
-        assert config.analyses == (f"gpu:{config.m}:ffd",)
+        assert config.analyses == ("gpu:ffd",)
     assert {u.m for u in the_plan.units} == {2, 4}
+    assert {c.m for c in the_plan.configurations} == {2, 4}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,7 +170,11 @@ def test_fingerprint_covers_generator_kind_and_parameters() -> None:
     assert implicit.fingerprint() == exp.fingerprint()
     # A task-set experiment has no kind in its canonical form (fingerprints of older sweeps hold).
     taskset = parse_experiment(
-        {"platform": {"m": 4}, "generator": {"n": 5}, "sweep": {"variable": "U/m", "points": [0.5], "sets_per_point": 4}}
+        {
+            "platform": {"m": 4},
+            "generator": {"n": 5},
+            "sweep": {"variable": "U/m", "points": [0.5], "sets_per_point": 4},
+        }
     )
     assert taskset.generator_kind == "taskset" and "kind" not in taskset.canonical()["generator"]
 
@@ -186,20 +195,89 @@ def test_contention_can_be_swept() -> None:
 @pytest.mark.parametrize(
     ("text", "field", "line", "words"),
     [
-        pytest.param(tiny_gpu(m="8", names='["gpu:4:ffd"]'), "analyses.names", 22, ("4 clusters", "platform.m = 8", "gpu:8:"), id="gpu-analysis-other-m"),
-        pytest.param(tiny_gpu(m="[2, 8]", names='["gpu:4:ffd"]'), "analyses.names", 22, ("4 clusters",), id="gpu-analysis-no-m"),
-        pytest.param(tiny_gpu(names='["gpu:4:ffd", "gfb"]'), "analyses.names", 22, ("'gfb'", "GPU workloads"), id="task-set-analysis-in-gpu"),
+        pytest.param(
+            tiny_gpu(m="8", names='["gpu:4:ffd"]'),
+            "analyses.names",
+            22,
+            ("gpu:4:ffd is now gpu:ffd on platform gpu:4",),
+            id="old-name-with-m",
+        ),
+        pytest.param(
+            tiny_gpu(m="[2, 8]", names='["gpu:4"]'),
+            "analyses.names",
+            22,
+            ("gpu:4 is now gpu on platform gpu:4",),
+            id="old-name-default-heuristic",
+        ),
+        pytest.param(
+            tiny_gpu(m="[65, 100]", names='["gpu:ffd"]'),
+            "analyses.names",
+            22,
+            ("1..64", "platform.m = 65, 100"),
+            id="gpu-analysis-no-m",
+        ),
+        pytest.param(
+            tiny_gpu(names='["gpu:ffd", "gfb"]'),
+            "analyses.names",
+            22,
+            ("'gfb'", "GPU workloads"),
+            id="task-set-analysis-in-gpu",
+        ),
         pytest.param(tiny_gpu(names='"featured"'), "analyses.names", 22, ("names its analyses",), id="featured-in-gpu"),
-        pytest.param(tiny_gpu().replace('kind = "gpu"', 'kind = "fpga"'), "generator.kind", 8, ("fpga", "taskset, gpu"), id="unknown-kind"),
-        pytest.param(tiny_gpu().replace("n = 5", "n = 5\numax = 1.0"), "generator.umax", 10, ("unknown key",), id="taskset-key-in-gpu"),
-        pytest.param(tiny_gpu().replace("parallel = [0.3, 0.95]", "parallel = [0.9, 0.2]"), "generator.parallel", 12, ("lo <= hi",), id="parallel-backwards"),
-        pytest.param(tiny_gpu().replace("parallel = [0.3, 0.95]", "parallel = [0.3, 1.5]"), "generator.parallel", 12, ("at most 1",), id="parallel-above-one"),
-        pytest.param(tiny_gpu().replace("contention = [0.0, 0.3]", "contention = 0.3"), "generator.contention", 13, ("[lo, hi]",), id="contention-not-range"),
-        pytest.param(tiny_gpu().replace("[sweep]", "nonpreemptive = 1.5\n\n[sweep]"), "generator.nonpreemptive", 15, ("probability",), id="nonpreemptive-not-probability"),
-        pytest.param(tiny_gpu(m="100", names='["gpu:4:ffd"]'), "analyses.names", 22, ("4 clusters",), id="m-too-large-for-analysis"),
+        pytest.param(
+            tiny_gpu().replace('kind = "gpu"', 'kind = "fpga"'),
+            "generator.kind",
+            8,
+            ("fpga", "taskset, gpu"),
+            id="unknown-kind",
+        ),
+        pytest.param(
+            tiny_gpu().replace("n = 5", "n = 5\numax = 1.0"),
+            "generator.umax",
+            10,
+            ("unknown key",),
+            id="taskset-key-in-gpu",
+        ),
+        pytest.param(
+            tiny_gpu().replace("parallel = [0.3, 0.95]", "parallel = [0.9, 0.2]"),
+            "generator.parallel",
+            12,
+            ("lo <= hi",),
+            id="parallel-backwards",
+        ),
+        pytest.param(
+            tiny_gpu().replace("parallel = [0.3, 0.95]", "parallel = [0.3, 1.5]"),
+            "generator.parallel",
+            12,
+            ("at most 1",),
+            id="parallel-above-one",
+        ),
+        pytest.param(
+            tiny_gpu().replace("contention = [0.0, 0.3]", "contention = 0.3"),
+            "generator.contention",
+            13,
+            ("[lo, hi]",),
+            id="contention-not-range",
+        ),
+        pytest.param(
+            tiny_gpu().replace("[sweep]", "nonpreemptive = 1.5\n\n[sweep]"),
+            "generator.nonpreemptive",
+            15,
+            ("probability",),
+            id="nonpreemptive-not-probability",
+        ),
+        pytest.param(
+            tiny_gpu(m="100", names='["gpu:ffd"]'),
+            "analyses.names",
+            22,
+            ("1..64", "platform.m = 100", "'gpu:ffd'"),
+            id="m-too-large-for-analysis",
+        ),
     ],
 )
-def test_gpu_validation_errors_name_the_key(tmp_path: Path, text: str, field: str, line: int, words: tuple[str, ...]) -> None:
+def test_gpu_validation_errors_name_the_key(
+    tmp_path: Path, text: str, field: str, line: int, words: tuple[str, ...]
+) -> None:
     path = write(tmp_path, text)
     with pytest.raises(InputError) as info:
         load_experiment(path)
@@ -212,7 +290,7 @@ def test_gpu_validation_errors_name_the_key(tmp_path: Path, text: str, field: st
 
 
 def test_m_beyond_the_gpu_model_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, tiny_gpu(m="65", names='["gpu:65:single"]'))
+    path = write(tmp_path, tiny_gpu(m="65", names='["gpu:single"]'))
     with pytest.raises(InputError, match=r"1\.\.64") as info:
         load_experiment(path)
     assert info.value.field == "analyses.names" and info.value.line == 22
@@ -222,10 +300,10 @@ def test_generator_errors_about_clusters_blame_m() -> None:
     # The GPU generator names its M "clusters"; in a file that is platform.m, or the sweep's m points.
     fixed = plan(parse_experiment(tiny_gpu(sets=8, per_unit=8))).configurations[0]
     assert fixed.blame_key("clusters") == "platform.m"
-    text = tiny_gpu(m="[2, 4]", sets=8, per_unit=8, names='["gpu:2:ffd", "gpu:4:ffd"]')
+    text = tiny_gpu(m="[2, 4]", sets=8, per_unit=8, names='["gpu:ffd"]')
     listed = plan(parse_experiment(text)).configurations[0]
     assert listed.blame_key("clusters") == "platform.m"
-    swept = tiny_gpu(sets=8, per_unit=8, names='["gpu:2:ffd", "gpu:4:ffd"]').replace("[platform]\nm = 4\n", "")
+    swept = tiny_gpu(sets=8, per_unit=8, names='["gpu:ffd"]').replace("[platform]\nm = 4\n", "")
     swept = swept.replace("[sweep]", '[sweep]\nby = "m"\nby_points = [2, 4]')
     assert plan(parse_experiment(swept)).configurations[0].blame_key("clusters") == "sweep.by_points"
     assert fixed.blame_key("parallel") == "generator.parallel"
@@ -236,7 +314,7 @@ def test_gpu_analysis_in_a_task_set_experiment_is_refused() -> None:
         "platform": {"m": 4},
         "generator": {"n": 5},
         "sweep": {"variable": "U/m", "points": [0.5], "sets_per_point": 4},
-        "analyses": {"names": ["gfb", "gpu:4:ffd"]},
+        "analyses": {"names": ["gfb", "gpu:ffd"]},
     }
     with pytest.raises(InputError, match='kind = "gpu"') as info:
         parse_experiment(data)
@@ -244,10 +322,12 @@ def test_gpu_analysis_in_a_task_set_experiment_is_refused() -> None:
 
 
 def test_gpu_refusal() -> None:
-    assert gpu_refusal(registry.get("gpu:4:ffd"), 4) is None
-    assert "4 clusters" in (gpu_refusal(registry.get("gpu:4:ffd"), 2) or "")
+    assert gpu_refusal(registry.get("gpu:ffd"), 4) is None
+    assert gpu_refusal(registry.get("gpu:ffd"), 2) is None
+    assert "1..64" in (gpu_refusal(registry.get("gpu:ffd"), 65) or "")
     assert "task sets" in (gpu_refusal(registry.get("gfb"), 4) or "")
-    assert registry.get("gpu:4:ffd").decide(GPUWorkloadBatch(()), 4).shape == (0,)
+    assert registry.get("gpu:ffd").status(GPUWorkloadBatch(()), GPU(4)).shape == (0,)
+    assert platform("gpu", 4) == GPU(4) and platform("taskset", 4) == Identical(4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,11 +336,11 @@ def test_gpu_refusal() -> None:
 def test_example_gpu_experiment(tmp_path: Path) -> None:
     exp = load_experiment(REPO / "examples" / "gpu_experiment.toml")
     assert exp.generator_kind == "gpu" and exp.processors == (4,)
-    assert exp.sweep.variable == "U/m" and exp.analyses == tuple(f"gpu:4:{h}" for h in HEURISTICS)
+    assert exp.sweep.variable == "U/m" and exp.analyses == tuple(f"gpu:{h}" for h in HEURISTICS)
     assert exp.sets_per_point * len(exp.sweep.points) <= 5000  # "well under a minute on 2 cores"
     quick = exp.with_sizes(4)
     results = run(quick, tmp_path / "out", workers=0, progress="none", plot=False)
     assert results.sets == 4 * len(exp.sweep.points)
     for rows in results.rows_by_configuration().values():
         accepted = {row.analysis: row.accepted for row in rows}
-        assert max(accepted.values()) == accepted["gpu:4:exhaustive"]
+        assert max(accepted.values()) == accepted["gpu:exhaustive"]

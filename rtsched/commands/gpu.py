@@ -1,7 +1,9 @@
 """``rtsched gpu FILE``: partition a GPU's compute clusters and allocate real-time kernels.
 
-The model, the heuristics and the file schema are in :mod:`rtsched.analyses.gpu` and
-papers/zahaf2021-gpu-partitioning.md.
+The model and the file schema are in :mod:`rtsched.gpu_model`, the heuristics in the GPU
+analyses of the registry (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``, ``gpu:single``; platform
+``GPU(M)``) and papers/zahaf2021-gpu-partitioning.md. :func:`check_gpu_platform` is also what
+``rtsched check FILE --platform gpu:<M>`` runs.
 """
 
 from __future__ import annotations
@@ -11,16 +13,92 @@ from typing import Annotated
 
 import typer
 
-from rtsched.analyses.gpu import HEURISTICS, gpu_report, read_gpu_workload
+from rtsched import registry
 from rtsched.errors import InputError
+from rtsched.gpu_model import GPUWorkload, format_gpu_report, read_gpu_workload
+from rtsched.platform import GPU, parse_platform
+from rtsched.result import jsonable
 
-__all__ = ["register"]
+__all__ = ["check_gpu_platform", "gpu_platform", "register", "run_gpu_analyses"]
+
+
+def _gpu_entries() -> list[registry.Analysis]:
+    return [e for e in registry.all_entries() if e.platform == "gpu"]
+
+
+def _heuristics() -> list[str]:
+    return [e.name.split(":", 1)[1] for e in _gpu_entries()]
+
+
+def run_gpu_analyses(workload: GPUWorkload, platform: GPU, entries: list[registry.Analysis], as_json: bool) -> int:
+    """Print each GPU analysis's report on ``workload`` (table or one JSON object per analysis).
+
+    Returns the exit status: 0 if every analysis proves the workload schedulable, else 1.
+    """
+    proven = True
+    for k, entry in enumerate(entries):
+        result = entry.explain(workload, platform)
+        proven &= result.verdict is True
+        report = result.evidence["report"]
+        if as_json:
+            typer.echo(json.dumps({"analysis": entry.name, **jsonable(report)}, ensure_ascii=False))
+        else:
+            typer.echo(("\n" if k else "") + format_gpu_report(report))
+    return 0 if proven else 1
+
+
+def gpu_platform(spec: str, workload: GPUWorkload | None = None) -> GPU:
+    """The platform of ``--platform gpu[:<M>]`` (M defaults to the workload's ``clusters``).
+
+    The old spelling ``gpu:<M>:<heuristic>`` is refused with the new one.
+    """
+    parts = spec.strip().split(":")
+    if len(parts) == 3 and parts[0] == "gpu" and parts[1].isdigit():
+        raise InputError(
+            f"--platform {spec} is now --platform gpu:{parts[1]} --tests gpu:{parts[2]} "
+            f"(the heuristic is the analysis: {', '.join(f'gpu:{h}' for h in _heuristics())})",
+            field="--platform",
+        )
+    clusters = workload.clusters if workload is not None else None
+    try:
+        platform = parse_platform(spec, clusters)
+    except InputError as err:
+        if err.message.startswith("the platform needs"):
+            raise InputError(
+                "give the number of clusters: --platform gpu:<M>, or 'clusters: M' in the file", field="--platform"
+            ) from None
+        raise InputError(f"bad GPU platform {spec!r}; expected gpu:<M> ({err.message})", field="--platform") from None
+    if not isinstance(platform, GPU):
+        raise InputError(f"bad GPU platform {spec!r}; expected gpu:<M>", field="--platform")
+    return platform
+
+
+def check_gpu_platform(file: str, platform: str, tests: str | None, as_json: bool) -> int:
+    """``rtsched check FILE --platform gpu[:<M>] [--tests gpu:bfd,...]``: FILE is a GPU workload.
+
+    The analyses are ``tests`` (GPU analyses only; default ``gpu``, i.e. ``gpu:ffd``), each run
+    through the registry on ``GPU(M)``. Prints each report and returns the exit status (0 if
+    every analysis proves the workload schedulable, 1 otherwise); bad input raises InputError.
+    """
+    if platform.strip() != "gpu":
+        gpu_platform(platform)  # a bad spelling fails before the file is read
+    entries = registry.resolve_list(tests if tests is not None else "gpu")
+    for entry in entries:
+        if entry.platform != "gpu":
+            raise InputError(
+                f"{entry.name} analyses task sets, not GPU workloads; with --platform gpu:<M> use "
+                + ", ".join(e.name for e in _gpu_entries()),
+                field="--tests",
+            )
+    workload = read_gpu_workload(file)
+    return run_gpu_analyses(workload, gpu_platform(platform, workload), entries, as_json)
 
 
 def gpu_command(
     file: Annotated[str, typer.Argument(help="GPU workload file (.yaml, .yml or .json; - for YAML on stdin).")],
     clusters: Annotated[
-        int | None, typer.Option("--clusters", "-M", help="Number of compute clusters M (default: the file's 'clusters').")
+        int | None,
+        typer.Option("--clusters", "-M", help="Number of compute clusters M (default: the file's 'clusters')."),
     ] = None,
     heuristic: Annotated[
         str, typer.Option("--heuristic", help="ffd, bfd, exhaustive (optimum, small workloads) or single (baseline).")
@@ -31,19 +109,21 @@ def gpu_command(
 
     Prints the layout, the allocation, each kernel's inflated WCET and each partition's verdict,
     and the verdict of the baseline that treats the GPU as one resource. Exit status: 0 if the
-    allocation is proven schedulable, 1 otherwise, 2 on bad input.
+    allocation is proven schedulable, 1 otherwise, 2 on bad input. (The same as
+    ``rtsched check FILE --platform gpu:<M> --tests gpu:<heuristic>``.)
     """
-    if heuristic not in HEURISTICS:
-        raise InputError(f"unknown heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}", field="--heuristic")
+    if heuristic not in _heuristics():
+        raise InputError(
+            f"unknown heuristic {heuristic!r}; choose one of {', '.join(_heuristics())}", field="--heuristic"
+        )
     workload = read_gpu_workload(file)
-    if clusters is None and workload.clusters is None:
-        raise InputError("give the number of clusters: --clusters M, or 'clusters: M' in the file", file=file, field="clusters")
-    report = gpu_report(workload, clusters, heuristic)
-    if as_json:
-        typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
-    else:
-        typer.echo(str(report))
-    raise typer.Exit(0 if report.schedulable else 1)
+    M = clusters if clusters is not None else workload.clusters
+    if M is None:
+        raise InputError(
+            "give the number of clusters: --clusters M, or 'clusters: M' in the file", file=file, field="clusters"
+        )
+    platform = GPU(M)
+    raise typer.Exit(run_gpu_analyses(workload, platform, [registry.get(f"gpu:{heuristic}")], as_json))
 
 
 def register(app: typer.Typer) -> None:

@@ -48,10 +48,10 @@ task sets (:mod:`rtsched.sweep.kinds`)::
     variable = "U/m"                   # here U1/M: one-cluster utilization Σ C(1)/T over M
 
     [analyses]
-    names = ["gpu:4:single", "gpu:4:ffd", "gpu:4:bfd", "gpu:4:exhaustive"]
+    names = ["gpu:single", "gpu:ffd", "gpu:bfd", "gpu:exhaustive"]
 
-A GPU experiment takes only GPU analyses (platform ``gpu``), and a ``gpu:<M>`` analysis only an
-``m`` equal to its M; a task-set experiment takes no GPU analysis.
+A GPU experiment takes only GPU analyses (platform ``gpu``), which run on the platform ``GPU(m)``
+for every ``m`` the GPU model accepts (1..64); a task-set experiment takes no GPU analysis.
 
 Every error is an :class:`~rtsched.errors.InputError` whose ``field`` is the dotted key
 (``sweep.points``) and whose ``file``/``line`` say where, when they can be found.
@@ -900,7 +900,8 @@ def _analyses(
 
 
 def _check_platform(ctx: _Context, entry: Any, kind: str, processors: tuple[int, ...]) -> None:
-    """Refuse an analysis of the wrong platform for the generator kind (or a gpu:<M> for another M)."""
+    """Refuse an analysis of the wrong platform for the generator kind, or a GPU analysis that
+    accepts none of the platform's GPU(m) (``entry.supports``)."""
     if kind != "gpu":
         if entry.platform == "gpu":
             raise ctx.error(
@@ -912,15 +913,15 @@ def _check_platform(ctx: _Context, entry: Any, kind: str, processors: tuple[int,
     if entry.platform != "gpu":
         raise ctx.error(
             f"analysis {entry.name!r} analyses task sets (platform {entry.platform!r}), but this experiment "
-            f'draws GPU workloads ([generator] kind = "gpu"); name GPU analyses such as gpu:{processors[0]}:ffd',
+            f'draws GPU workloads ([generator] kind = "gpu"); name GPU analyses such as gpu:ffd or gpu:exhaustive',
             "analyses.names",
         )
     refusals = [gpu_refusal(entry, m) for m in processors]
     if all(why is not None for why in refusals):
         ms = ", ".join(map(str, processors))
         raise ctx.error(
-            f"analysis {entry.name!r} does not fit platform.m = {ms} (M, the number of compute clusters): "
-            f"{refusals[0]}; name the analysis for the platform's M (e.g. gpu:{processors[0]}:…) or change m",
+            f"analysis {entry.name!r} does not apply to platform.m = {ms} (M, the number of compute clusters): "
+            f"{refusals[0]}; change m",
             "analyses.names",
         )
 

@@ -9,8 +9,9 @@
     tables C(s) and slowdown factors; see papers/zahaf2021-gpu-partitioning.md) with
     ``clusters = m``: ``m`` is the number M of compute clusters and the swept utilization is the
     *one-cluster* utilization U1 = Σ C_i(1)/T_i (so ``U/m`` means U1/M). The analyses are the
-    registry entries with ``platform == "gpu"`` (``gpu:<M>[:ffd|bfd|exhaustive|single]``); each
-    applies where it accepts the platform's ``m`` (a ``gpu:4:…`` analysis only on M = 4).
+    registry entries with ``platform == "gpu"`` (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``,
+    ``gpu:single``); each runs on the platform ``GPU(m)`` (:func:`platform`) where its
+    ``supports`` accepts it (the GPU model takes M ≤ 64).
 
 Both kinds return the generated batch and the sum of the realized utilizations, so the rest of
 the engine (units, store, tables, plots) does not depend on the kind.
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rtsched.errors import InputError
+from rtsched.platform import GPU, Identical, Platform
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
@@ -36,6 +38,7 @@ __all__ = [
     "draw",
     "gpu_generator_keys",
     "gpu_refusal",
+    "platform",
 ]
 
 #: The generator kinds (``[generator] kind``); the first is the default.
@@ -68,22 +71,28 @@ def gpu_generator_keys() -> tuple[str, ...]:
     return tuple(dict.fromkeys([*_GPU_KNOWN_KEYS, *names]))
 
 
-def gpu_refusal(entry: Analysis, m: int) -> str | None:
-    """``None`` if ``entry`` analyses GPU workloads on ``m`` clusters, else why not.
+def platform(kind: str, m: int) -> Platform:
+    """The platform a unit's analyses run on: ``GPU(m)`` for GPU workloads, else ``Identical(m)``.
 
-    The registry's ``supports`` takes a task set (and answers "needs a gpu platform" for every
-    GPU analysis), so a GPU analysis is asked directly: it decides an empty batch of workloads
-    on ``m`` clusters, and a ``gpu:<M>`` entry refuses any ``m`` other than its own M.
+    The sweep passes it to the registry (``entry.status(batch, platform(kind, m))``): a GPU
+    analysis refuses a plain processor count.
+    """
+    return GPU(m) if kind == "gpu" else Identical(m)
+
+
+def gpu_refusal(entry: Analysis, m: int) -> str | None:
+    """``None`` if ``entry`` analyses GPU workloads on a GPU of ``m`` clusters, else why not.
+
+    Asked of the registry entry's ``supports(GPU(m))`` (the GPU model takes M in 1..64); an
+    analysis of task sets is refused whatever ``m``.
     """
     if entry.platform != "gpu":
         return f"an analysis of task sets (platform {entry.platform!r}), not of GPU workloads"
-    from rtsched.generators.gpu import GPUWorkloadBatch
-
     try:
-        entry.decide(GPUWorkloadBatch(()), m)  # type: ignore[arg-type]
+        gpu = GPU(m)
     except InputError as err:
         return err.message
-    return None
+    return entry.supports(gpu)
 
 
 def draw(
@@ -115,7 +124,9 @@ def draw(
 
         def join(batches: list[Any]) -> Any:
             models = {b.deadlines for b in batches}
-            return GPUWorkloadBatch([w for b in batches for w in b], "implicit" if models == {"implicit"} else "constrained")
+            return GPUWorkloadBatch(
+                [w for b in batches for w in b], "implicit" if models == {"implicit"} else "constrained"
+            )
 
     else:
         raise InputError(f"unknown generator kind {kind!r}; choose one of {', '.join(KINDS)}", field="generator.kind")
