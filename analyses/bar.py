@@ -38,9 +38,12 @@ by the skip rule (default :data:`DEFAULT_BUDGET`); when it runs out the verdict 
 (never False). The Python reference also stops at its work budget (:mod:`rtsched.budget`, n terms
 per evaluation of (8) or walked step point), which only binds for large n.
 
-Layers: :func:`analyse`/:func:`reference` (Python ints and Fractions), ``_bar_one`` (int64 with
-an overflow guard; float only to bound the range of A_k, with a margin), ``_bar_kernel``
-(prange). Constrained deadlines only (D ≤ T), as in the paper.
+Layers: :func:`analyse`/:func:`reference`/:func:`explain` (Python ints and Fractions),
+``_bar_set`` (one set in int64 with an overflow guard, on caller-provided scratch; float only to
+bound the range of A_k, with a margin; UNDECIDED where that margin or the guard matters, and the
+registry re-decides those sets by the reference), ``_bar_one`` (the serial one-set kernel:
+allocates the scratch) and ``_bar_kernel`` (prange over chunks of :data:`CHUNK` sets). Constrained
+deadlines only (D ≤ T), as in the paper.
 """
 
 from __future__ import annotations
@@ -50,16 +53,16 @@ from fractions import Fraction
 
 import numpy as np
 from numba import njit, prange
-from numpy.typing import NDArray
 
 from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast, top_sum
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors, redecide
-from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict, show_number
+from rtsched.result import Explanation, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -67,8 +70,6 @@ __all__ = [
     "BarOutcome",
     "ak_bounds",
     "analyse",
-    "bar_batch",
-    "bar_status",
     "condition_8",
     "explain",
     "next_A",
@@ -154,7 +155,15 @@ def _growing_terms(ts: TaskSet, k: int, A: int, work: Work | None = None) -> int
 
 
 def next_A(
-    ts: TaskSet, k: int, A: int, slack: int, kappa: int, limit: int, work: list[int], budget: int, python_work: Work | None = None
+    ts: TaskSet,
+    k: int,
+    A: int,
+    slack: int,
+    kappa: int,
+    limit: int,
+    work: list[int],
+    budget: int,
+    python_work: Work | None = None,
 ) -> int:
     """The next A_k that can violate (8) after A_k = A passed with ``slack`` = RHS − LHS ≥ 0.
 
@@ -207,7 +216,6 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     SchedCAT's C++ does) in :func:`visiting_order`, because violations are usually found at
     small A_k. ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
     """
-    m = check_processors(m)
     if not ts.is_constrained:
         raise InputError("BAR (Baruah 2007) needs constrained deadlines (D <= T)")
     U = ts.utilization
@@ -278,10 +286,15 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
     return analyse(ts, m, budget, work_budget).verdict
 
 
-def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
+def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """The failing (k, A_k) with both sides of (8), or the A_k bounds and the work done."""
     out = analyse(ts, m, budget, work_budget)
-    evidence: dict[str, object] = {"reason": out.reason, "work": out.points, "budget": budget, "work_budget": work_budget}
+    evidence: dict[str, object] = {
+        "reason": out.reason,
+        "work": out.points,
+        "budget": budget,
+        "work_budget": work_budget,
+    }
     per_task = []
     if out.bounds:
         per_task = [{"task": i, "A_k_bound": b} for i, b in enumerate(out.bounds)]
@@ -298,20 +311,12 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         evidence.update(task=out.task, A_k=out.A)
     else:
         summary = f"(8) holds for all k and all A_k up to Eq. (9) ({out.points} work units)"
-    return Result(
-        analysis="bar",
-        verdict=out.verdict,
-        m=m,
-        kind="sufficient",
-        summary=summary,
-        evidence=evidence,
-        per_task=per_task,
-    )
+    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence, per_task=per_task)
 
 
 # --- kernels ---------------------------------------------------------------------------------
 @njit(cache=True)
-def _bar_one(C_all, D_all, T_all, lo, n, m, budget, idiff, scratch, A_next, limit, sure, inv, steps, order):  # noqa: ANN001, ANN202, C901 - numba
+def _bar_set(C_all, D_all, T_all, lo, n, m, budget, idiff, scratch, A_next, limit, sure, inv, steps, order):  # noqa: ANN001, ANN202, C901 - numba
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
     C = C_all[lo:]
     D = D_all[lo:]
@@ -448,47 +453,33 @@ def _bar_one(C_all, D_all, T_all, lo, n, m, budget, idiff, scratch, A_next, limi
     return ACCEPT
 
 
+@njit(cache=True)
+def _bar_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
+    # of two allocations.
+    n = C.shape[0]
+    ints = np.empty((5, n + 1), dtype=np.int64)
+    floats = np.empty((3, n), dtype=np.float64)
+    return _bar_set(
+        C, D, T, 0, n, m, budget, ints[0], ints[1], ints[2], floats[0], floats[1], floats[2], ints[3], ints[4]
+    )
+
+
 @njit(parallel=True, cache=True)
-def _bar_kernel(C, D, T, offsets, m, budget, width, chunk, out):  # noqa: ANN001, ANN202 - numba
+def _bar_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
-    n_chunks = (n_sets + chunk - 1) // chunk
-    for c in prange(n_chunks):  # buffers once per chunk, not per set
-        idiff = np.empty(width, dtype=np.int64)
-        scratch = np.empty(width + 1, dtype=np.int64)
-        A_next = np.empty(width, dtype=np.int64)
-        limit = np.empty(width, dtype=np.float64)
-        sure = np.empty(width, dtype=np.float64)
-        inv = np.empty(width, dtype=np.float64)
-        steps = np.empty(width, dtype=np.int64)
-        order = np.empty(width, dtype=np.int64)
-        for s in range(c * chunk, min(n_sets, (c + 1) * chunk)):
+    width = largest_set(offsets)
+    n_chunks = (n_sets + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):  # buffers once per chunk, not per set (as rows of two allocations)
+        ints = np.empty((5, width + 1), dtype=np.int64)
+        floats = np.empty((3, width), dtype=np.float64)
+        idiff, scratch, A_next, steps, order = ints[0], ints[1], ints[2], ints[3], ints[4]
+        limit, sure, inv = floats[0], floats[1], floats[2]
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
             lo = offsets[s]
-            out[s] = _bar_one(
+            out[s] = _bar_set(
                 C, D, T, lo, offsets[s + 1] - lo, m, budget, idiff, scratch, A_next, limit, sure, inv, steps, order
             )
-
-
-def _check_batch(batch: TaskSetBatch, name: str) -> None:
-    if batch.deadlines == "arbitrary" and np.any(batch.D > batch.T):
-        raise InputError(f"{name} needs constrained deadlines (D <= T); the batch has D > T")
-
-
-def bar_status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-    """Verdict codes (1 accepted, 0 not proven, -1 unknown: budget exhausted) for every set."""
-    m = check_processors(m)
-    _check_batch(batch, "BAR")
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    if batch.n_sets:
-        width = int(batch.sizes.max())
-        _bar_kernel(batch.C, batch.D, batch.T, batch.offsets, m, int(budget), width, CHUNK, out)
-    out = redecide(out, batch, m, lambda ts, mm: reference(ts, mm, budget))
-    assert not np.any(out == UNDECIDED)
-    return out
-
-
-def bar_batch(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.bool_]:
-    """True where BAR proves the set schedulable (unknown counts as not proven)."""
-    return bar_status(batch, m, budget) == ACCEPT
 
 
 ANALYSES = (
@@ -499,12 +490,15 @@ ANALYSES = (
         kind="sufficient",
         policy="global-edf",
         platform="identical",
-        batch=bar_batch,
-        explain=explain,
-        reference=reference,
-        note="papers/baruah2007.md",
         deadlines=("implicit", "constrained"),
-        status=bar_status,
+        note="papers/baruah2007.md",
+        reference=reference,
+        explain=explain,
+        kernel=_bar_kernel,
+        one=_bar_one,
+        budget=DEFAULT_BUDGET,
+        budget_unit="work units (evaluations of Condition (8) and walked step points)",
+        order=5,
         featured=True,
     ),
 )

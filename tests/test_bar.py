@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch
 from rtsched.analyses import bar
+from rtsched.errors import InputError
 from rtsched.testing import strategies as rst
 
 BAR = bar.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
@@ -18,7 +19,10 @@ CODE = {True: 1, False: 0, "unknown": -1}
 
 
 def one(ts: TaskSet, m: int, budget: int = bar.DEFAULT_BUDGET) -> int:
-    return int(bar.bar_status(TaskSetBatch.from_tasksets([ts]), m, budget)[0])
+    """The batch kernel's code for one set; the serial one-set kernel (verdict) must agree."""
+    code = int(BAR.status(TaskSetBatch.from_tasksets([ts]), m, budget)[0])
+    assert CODE[BAR.verdict(ts, m, budget)] == code
+    return code
 
 
 @pytest.mark.parametrize(
@@ -81,6 +85,23 @@ def test_kernel_equals_reference(batch, m):
     got = BAR.decide(batch, m)
     want = [bar.reference(ts, m) for ts in batch]
     np.testing.assert_array_equal(got, [1 if v is True else (0 if v is False else -1) for v in want])
+    assert [BAR.verdict(ts, m) for ts in batch] == want  # the serial one-set kernel
+
+
+@settings(max_examples=40)
+@given(rst.batches(max_sets=8, max_size=6, max_period=25), st.integers(1, 4), st.integers(1, 12))
+def test_small_budgets_match_reference(batch, m, budget):
+    want = [CODE[bar.reference(ts, m, budget)] for ts in batch]
+    np.testing.assert_array_equal(BAR.status(batch, m, budget), want)
+    assert [CODE[BAR.verdict(ts, m, budget)] for ts in batch] == want
+
+
+def test_arbitrary_deadlines_are_refused():
+    ts = TaskSet.from_tasks([(1, 5, 4), (1, 3, 3)], deadlines="arbitrary")
+    with pytest.raises(InputError):
+        BAR.status(TaskSetBatch.from_tasksets([ts]), 2)
+    with pytest.raises(InputError):
+        BAR.verdict(ts, 2)
 
 
 @st.composite
