@@ -37,6 +37,7 @@ re-decides boundary codes with the reference once.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import re
@@ -393,6 +394,18 @@ class Analysis:
             self.name, verdict, size, self.kind, lambda ts, _m: self.explain(ts, _m, budget), taskset, self.policy
         )
 
+    @property
+    def implementation(self) -> str:
+        """SHA-256 (hex) of the source the verdicts come from: the analysis's module and every
+        rtsched module it imports, transitively (shared ``analyses/_*.py`` pieces, kernel helpers,
+        the model), but not the presentation modules (results, registry, errors, platforms).
+
+        A sweep store keys stored verdicts by it, so changing an analysis's code recomputes that
+        analysis's results and no other's.
+        """
+        module = getattr(self._reference, "__module__", None) or ""
+        return _source_digest(module)
+
     def to_dict(self) -> dict[str, Any]:
         """The catalogue record (``rtsched list --json``)."""
         return {
@@ -410,6 +423,42 @@ class Analysis:
             "citation": self.citation,
             "note": self.note,
         }
+
+
+#: Modules whose text does not change verdicts (how results are shown, looked up, or refused).
+_PRESENTATION = frozenset({"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses"})
+
+
+@functools.cache
+def _source_digest(module: str) -> str:
+    import ast
+    import hashlib
+    import importlib.util
+
+    digest = hashlib.sha256()
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in seen or name in _PRESENTATION or not name.startswith("rtsched"):
+            continue
+        seen.add(name)
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, AttributeError, ValueError):  # ``from module import name``: not a module
+            continue
+        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+            continue
+        with open(spec.origin, "rb") as handle:
+            source = handle.read()
+        digest.update(name.encode() + b"\0" + hashlib.sha256(source).digest())
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                todo.append(node.module)
+                todo.extend(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                todo.extend(alias.name for alias in node.names)
+    return digest.hexdigest()
 
 
 def _code(verdict: Verdict) -> int:
