@@ -12,11 +12,11 @@ Pipeline for ``m`` processors and a cluster size ``k``:
    cluster if the cluster with it is accepted by ``gedf-mpr`` on ⟨Π, kΠ, k⟩, which is the same
    as k dedicated processors (sbf(t) = k·t).
 2. **Interfaces.** Each cluster gets its minimum-bandwidth interface ⟨Π, Θ, m'⟩ with m' ≤ k
-   (:func:`rtsched.analyses.mpr.best_interface`); Π is the ``pi=`` option, or by default the
+   (:func:`rtsched.analyses._mpr_supply.best_interface`); Π is the ``pi=`` option, or by default the
    smallest deadline of the cluster's tasks (a documented choice; the papers leave Π to the
    designer, trading blackout against server overhead).
 3. **Servers.** Each interface becomes m' periodic servers (budget, Π, Π)
-   (:func:`rtsched.analyses.mpr.server_tasks`), so the top level is an implicit-deadline set.
+   (:func:`rtsched.analyses._mpr_supply.server_tasks`), so the top level is an implicit-deadline set.
 4. **Top level.** The servers on ``m`` processors: partitioned EDF by first-fit decreasing
    utilization with the exact implicit-deadline condition U ≤ 1 per processor (Liu and Layland
    1973), or the registered analysis named by ``top=`` (a global test on m processors, or
@@ -26,7 +26,14 @@ Pipeline for ``m`` processors and a cluster size ``k``:
 m mod k), and the set is accepted if first-fit places every task.
 
 Registry: the family ``clustered:k=<k>[:pi=<Π>][:physical|:virtual][:top=<analysis>]``
-(platform "clustered"). :func:`platform_report` is the CLI entry point (see its docstring).
+(platform "clustered"). It decides task sets on ``Identical(m)`` (the clusters are the scheduler's
+choice; k ≤ m) and on ``Clustered(m, k)`` with the same k (the hardware's clusters; a ``top=``
+analysis must then be a uniprocessor one, used per processor, since a global top level would
+migrate servers between hardware clusters); a ``top=`` analysis must accept the servers on m
+processors. Work budget ``budget``: the (k, A_k) points of each G-EDF-under-MPR evaluation.
+The batch verdicts (``codes``) are a Python loop over the sets (the interface search and the
+packing are Python; each G-EDF-under-MPR evaluation is an ``@njit`` kernel call).
+:func:`platform_report` is the full report (see its docstring).
 """
 
 from __future__ import annotations
@@ -40,20 +47,21 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from rtsched.analyses.mpr import (
+from rtsched.analyses._mpr_supply import (
     DEFAULT_BUDGET,
     MPRInterface,
     best_interface,
     gedf_mpr,
-    gedf_mpr_batch,
+    gedf_mpr_codes,
     server_tasks,
 )
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.platform import Clustered, Identical, Platform
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict, jsonable, show_number
+from rtsched.result import Explanation, Result, Verdict, jsonable, show_number
 
 __all__ = [
     "FAMILIES",
@@ -135,13 +143,14 @@ def parse_spec(spec: str | ClusterSpec) -> ClusterSpec:
 
 @dataclass(frozen=True)
 class Cluster:
-    """One cluster: its tasks (indices into the task set), size, interface and servers."""
+    """One cluster: its tasks (indices into the task set), size, interface, the G-EDF-under-MPR
+    explanation on that interface (``result``) and servers."""
 
     index: int
     tasks: tuple[int, ...]
     processors: int
     interface: MPRInterface | None
-    result: Result | None
+    result: Explanation | None
     servers: TaskSet | None
 
     def to_dict(self) -> dict[str, Any]:
@@ -257,7 +266,9 @@ class _Budget:
         self.hit = False
 
     def accepts(self, ts: TaskSet, interface: MPRInterface) -> bool:
-        code = gedf_mpr_batch(TaskSetBatch.from_tasksets([ts]), interface.Pi, interface.Theta, interface.m_prime, self.budget)[0]
+        code = gedf_mpr_codes(
+            TaskSetBatch.from_tasksets([ts]), interface.Pi, interface.Theta, interface.m_prime, self.budget
+        )[0]
         self.hit |= bool(code == UNKNOWN)
         return bool(code == ACCEPT)
 
@@ -324,11 +335,16 @@ def _top_level(servers: TaskSet, m: int, top: str | None) -> tuple[Verdict, tupl
     if top is None:
         where = partition_servers(servers, m)
         if where is None:
-            return False, (), (), f"{servers.n} servers (U = {show_number(servers.utilization)}) do not fit on {m} processors by FFD"
+            return (
+                False,
+                (),
+                (),
+                f"{servers.n} servers (U = {show_number(servers.utilization)}) do not fit on {m} processors by FFD",
+            )
         return True, tuple(where), (), f"{servers.n} servers partitioned on {m} processors (FFD, U ≤ 1 each)"
-    from rtsched import analyses
+    from rtsched import registry
 
-    entry = analyses.get(top)
+    entry = registry.get(top)
     if entry.platform == "uniprocessor":
         # Partition with that analysis as the per-processor admission test.
         order = sorted(range(servers.n), key=lambda j: (-Fraction(int(servers.C[j]), int(servers.T[j])), j))
@@ -348,7 +364,7 @@ def _top_level(servers: TaskSet, m: int, top: str | None) -> tuple[Verdict, tupl
             if members:
                 results.append(entry.explain(servers.subset(members), 1))
         return True, tuple(where), tuple(results), f"servers partitioned on {m} processors with {top} admission"
-    why = entry.supports(servers, m)
+    why = entry.supports(m, servers)
     if why is not None:
         raise InputError(f"top-level analysis {top!r} does not apply: {why}", field="platform")
     result = entry.explain(servers, m)
@@ -358,15 +374,13 @@ def _top_level(servers: TaskSet, m: int, top: str | None) -> tuple[Verdict, tupl
 # ------------------------------------------------------------------------------------------------
 # End to end
 # ------------------------------------------------------------------------------------------------
-def platform_report(
-    taskset: TaskSet, m: int, spec: str | ClusterSpec, budget: int = DEFAULT_BUDGET
-) -> PlatformReport:
-    """Clustered EDF on m processors as described by ``spec``; the CLI entry point.
+def platform_report(taskset: TaskSet, m: int, spec: str | ClusterSpec, budget: int = DEFAULT_BUDGET) -> PlatformReport:
+    """Clustered EDF on m processors as described by ``spec``: the full report.
 
-    ``rtsched check FILE -m M --platform clustered:k=2`` should, for each task set, call
-    ``platform_report(ts, M, "clustered:k=2")`` and print ``str(report)`` (or
-    ``json.dumps(report.to_dict())`` with ``--json``); exit status 0 iff every
-    ``report.schedulable``.
+    The registry family ``clustered:k=<k>[...]`` decides and explains with it (its explanation's
+    evidence holds the clusters, interfaces and servers); ``assign=`` (a given task-to-cluster
+    assignment) is only available here. ``str(report)`` is a terminal summary and
+    ``report.to_dict()`` is JSON-ready.
 
     Parameters
     ----------
@@ -381,7 +395,7 @@ def platform_report(
     budget:
         Work budget of each G-EDF-under-MPR evaluation.
     """
-    m = check_processors(m)
+    m = Identical(m).m  # a positive number of processors
     spec = parse_spec(spec)
     if not taskset.is_constrained:
         raise InputError("clustered EDF here needs constrained deadlines (D <= T)")
@@ -399,11 +413,15 @@ def platform_report(
         if any(not g for g in groups):
             raise InputError("assign= leaves a cluster index without tasks", field="platform")
         if spec.mode == "physical" and n_clusters > len(physical_sizes):
-            raise InputError(f"{n_clusters} clusters but only {len(physical_sizes)} physical clusters", field="platform")
+            raise InputError(
+                f"{n_clusters} clusters but only {len(physical_sizes)} physical clusters", field="platform"
+            )
         sizes = physical_sizes[:n_clusters] if spec.mode == "physical" else [spec.k] * n_clusters
         unplaced: list[int] = []
     else:
-        groups, unplaced, hit = first_fit_clusters(taskset, physical_sizes if spec.mode == "physical" else None, spec.k, budget)
+        groups, unplaced, hit = first_fit_clusters(
+            taskset, physical_sizes if spec.mode == "physical" else None, spec.k, budget
+        )
         budget_state.hit |= hit
         sizes = physical_sizes[: len(groups)] if spec.mode == "physical" else [spec.k] * len(groups)
 
@@ -418,9 +436,8 @@ def platform_report(
             all_ok &= result.verdict is True
             clusters.append(Cluster(j, tuple(members), size, dedicated_iface, result, None))
         verdict: Verdict = all_ok
-        summary = (
-            f"{len(clusters)} physical clusters of ≤ {spec.k} processors"
-            + (f"; {len(unplaced)} tasks unplaced" if unplaced else "; every cluster passes gedf-mpr")
+        summary = f"{len(clusters)} physical clusters of ≤ {spec.k} processors" + (
+            f"; {len(unplaced)} tasks unplaced" if unplaced else "; every cluster passes gedf-mpr"
         )
         return _finish(taskset, m, spec, verdict, summary, clusters, unplaced, None, (), (), budget_state.hit)
 
@@ -449,7 +466,9 @@ def platform_report(
     )
     verdict, where, top_results, top_summary = _top_level(all_servers, m, spec.top)
     summary = f"{len(clusters)} virtual clusters, {all_servers.n} servers; {top_summary}"
-    return _finish(taskset, m, spec, verdict, summary, clusters, unplaced, all_servers, where, top_results, budget_state.hit)
+    return _finish(
+        taskset, m, spec, verdict, summary, clusters, unplaced, all_servers, where, top_results, budget_state.hit
+    )
 
 
 def _finish(
@@ -480,13 +499,38 @@ def _build(match: re.Match[str]) -> Analysis:
     spec = parse_spec(match.group(0))
     name = spec.name
 
-    def explain(ts: TaskSet, m: int) -> Result:
-        report = platform_report(ts, m, spec)
-        return Result(
-            name,
+    def accepts(platform: Platform) -> str | None:
+        """Identical(m) with k ≤ m, or Clustered(m, k) with this k; a top= analysis that applies."""
+        if isinstance(platform, Clustered) and platform.k != spec.k:
+            return f"{name} schedules clusters of {spec.k} processors, not the platform's clusters of {platform.k}"
+        if spec.k > platform.size:
+            return f"cluster size k = {spec.k} exceeds m = {platform.size}"
+        if spec.top is not None and spec.mode == "virtual":
+            from rtsched import registry
+
+            try:
+                top = registry.get(spec.top)
+            except InputError as err:
+                return f"top={spec.top}: {err.message}"
+            if top.platform == "uniprocessor":
+                return None  # per-processor admission of the servers
+            if isinstance(platform, Clustered) and platform.k < platform.m:
+                return (
+                    f"top={spec.top} schedules the servers globally on {platform.m} processors, which would "
+                    f"migrate them between the hardware clusters of {platform}; use a uniprocessor top= or none"
+                )
+            why = top.supports(platform.size, "implicit")
+            if why is not None:
+                return f"top-level analysis {spec.top!r} does not apply: {why}"
+        return None
+
+    def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
+        return platform_report(ts, m, spec, budget).verdict
+
+    def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
+        report = platform_report(ts, m, spec, budget)
+        return Explanation(
             report.verdict,
-            m,
-            "sufficient",
             report.summary,
             evidence={
                 "clusters": [c.to_dict() for c in report.clusters],
@@ -495,18 +539,13 @@ def _build(match: re.Match[str]) -> Analysis:
             },
         )
 
-    def reference(ts: TaskSet, m: int) -> Verdict:
-        return platform_report(ts, m, spec).verdict
-
-    def status(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
+    def codes(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
+        """Codes per set: a Python loop over the sets (interface search and packing are Python)."""
         out = np.empty(batch.n_sets, dtype=np.int8)
         for s, ts in enumerate(batch):
-            verdict = reference(ts, m)
+            verdict = reference(ts, m, budget)
             out[s] = UNKNOWN if verdict == UNKNOWN_VERDICT else (ACCEPT if verdict else REJECT)
         return out
-
-    def batch_verdicts(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-        return status(batch, m) == ACCEPT
 
     mode_text = "dedicated clusters" if spec.mode == "physical" else "virtual clusters (MPR interfaces and servers)"
     return Analysis(
@@ -516,12 +555,15 @@ def _build(match: re.Match[str]) -> Analysis:
         kind="sufficient",
         policy="clustered-edf",
         platform="clustered",
-        batch=batch_verdicts,
-        explain=explain,
-        reference=reference,
-        note=NOTE,
+        accepts=accepts,
         deadlines=("implicit", "constrained"),
-        status=status,
+        note=NOTE,
+        reference=reference,
+        explain=explain,
+        codes=codes,
+        budget=DEFAULT_BUDGET,
+        budget_unit="(k, A_k) points per G-EDF-under-MPR evaluation",
+        order=0,
         featured=False,
     )
 

@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/bench_mpr.py [--sets 20000] [--reference-sets 200]``. Sets as in the
 other benchmarks (n = 8, U in [0.5, 1.5], T log-uniform in [10, 1000]) on the interface
-⟨Π = 5, Θ = 9, m' = 2⟩ (bandwidth 1.8), and on the dedicated ⟨1, 2, 2⟩ (the registry entry).
+⟨Π = 5, Θ = 9, m' = 2⟩ (bandwidth 1.8, :func:`rtsched.analyses.mpr.gedf_mpr_codes`), and on the
+dedicated ⟨1, 2, 2⟩ through the registry entry (``registry.get("gedf-mpr").status(batch, 2)``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import rate, sample_batch  # noqa: E402
 
+from rtsched import registry  # noqa: E402
 from rtsched.analyses import mpr  # noqa: E402
 
 
@@ -28,17 +30,30 @@ def main() -> None:
     args = parser.parse_args()
     batch = sample_batch(args.sets, n=8, m=2, u_range=(0.5, 1.5))
     small = batch.select(range(args.reference_sets))
+    entry = registry.get("gedf-mpr")
     for Pi, Theta, m_prime in ((5, 9, 2), (1, 2, 2)):
         interface = mpr.MPRInterface(Pi, Theta, m_prime)
-        codes = mpr.gedf_mpr_batch(small, Pi, Theta, m_prime)  # compile
+        if (Pi, Theta) == (1, m_prime):  # the dedicated interface: the registry entry on m = m'
+
+            def decide(b, m=m_prime):  # noqa: ANN001, ANN202
+                return entry.status(b, m)
+
+        else:
+
+            def decide(b, Pi=Pi, Theta=Theta, m_prime=m_prime):  # noqa: ANN001, ANN202
+                return mpr.gedf_mpr_codes(b, Pi, Theta, m_prime)
+
+        codes = decide(small)  # compile
         threads = numba.get_num_threads()
         numba.set_num_threads(1)
-        one = rate(lambda: mpr.gedf_mpr_batch(batch, Pi, Theta, m_prime), args.sets, repeat=2)  # noqa: B023
+        one = rate(lambda: decide(batch), args.sets, repeat=2)  # noqa: B023
         numba.set_num_threads(threads)
-        many = rate(lambda: mpr.gedf_mpr_batch(batch, Pi, Theta, m_prime), args.sets, repeat=2)  # noqa: B023
+        many = rate(lambda: decide(batch), args.sets, repeat=2)  # noqa: B023
         ref = rate(lambda: [mpr.reference_interface(ts, interface) for ts in small], args.reference_sets, repeat=1)  # noqa: B023
-        accepted = float(np.mean(mpr.gedf_mpr_batch(batch, Pi, Theta, m_prime) == 1))
-        print(f"gedf-mpr on {interface}, n = 8, {args.sets} sets (accepted {accepted:.1%}; sample codes {np.bincount(codes + 1)})")
+        accepted = float(np.mean(decide(batch) == 1))
+        print(
+            f"gedf-mpr on {interface}, n = 8, {args.sets} sets (accepted {accepted:.1%}; sample codes {np.bincount(codes + 1)})"
+        )
         print(f"  kernel, 1 thread : {one:12,.0f} sets/s")
         print(f"  kernel, {threads} threads: {many:12,.0f} sets/s")
         print(f"  reference (Python ints/Fractions): {ref:10,.1f} sets/s")

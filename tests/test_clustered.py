@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtsched import TaskSet, analyses
+from rtsched import TaskSet, TaskSetBatch, analyses, check
 from rtsched.analyses import clustered, mpr
 from rtsched.errors import InputError
+from rtsched.platform import GPU, Clustered
 from rtsched.testing import strategies as rst
 
 DEMO = TaskSet.from_tasks([(2, 10, 10), (3, 12, 15), (4, 20, 20), (5, 16, 20), (6, 30, 30), (1, 5, 8)], name="demo")
@@ -69,12 +70,62 @@ def test_worked_example_first_fit():
 def test_family_registry():
     entry = analyses.get("clustered:k=2")
     assert entry.platform == "clustered" and entry.kind == "sufficient"
-    assert entry.supports(DEMO, 2) == "needs a clustered platform"
+    # Identical(m) with k <= m (the scheduler's clusters), or Clustered(m, k) with the same k.
+    assert entry.supports(2, DEMO) is None and entry.supports(Clustered(2, 2), DEMO) is None
+    assert entry.supports(Clustered(4, 2), DEMO) is None
+    assert "clusters of 1" in entry.supports(Clustered(4, 1), DEMO)
+    assert entry.supports(1, DEMO) == "cluster size k = 2 exceeds m = 1"
+    assert entry.supports(GPU(4)) is not None
     assert entry.explain(DEMO, 2).verdict is True
+    result = entry.explain(DEMO, Clustered(4, 2))
+    assert (result.analysis, result.m, result.policy) == ("clustered:k=2", 4, "clustered-edf")
+    assert "clusters" in result.evidence
+    assert entry.verdict(DEMO, 4) is True and entry.verdict(DEMO, Clustered(4, 2)) is True
+    with pytest.raises(InputError, match="exceeds m = 1"):
+        entry.verdict(DEMO, 1)
     assert analyses.get("clustered:k=2:physical").name == "clustered:k=2:physical"
     assert "clustered:k=2" not in analyses.names(featured_only=True)
     with pytest.raises(InputError):
         clustered.platform_report(DEMO, 2, "clustered:k=3")
+
+
+def test_registry_codes_equal_the_report_on_identical_and_clustered_platforms():
+    sets = [
+        DEMO,
+        TaskSet.from_tasks([(3, 3, 3)] * 3),
+        TaskSet.from_tasks([(1, 9, 9), (1, 9, 9), (10, 10, 10), (2, 10, 10)]),
+    ]
+    batch = TaskSetBatch.from_tasksets(sets)
+    for spec in ("clustered:k=1", "clustered:k=2", "clustered:k=2:physical", "clustered:k=2:pi=5"):
+        entry = analyses.get(spec)
+        expected = [{True: 1, False: 0, "unknown": -1}[clustered.platform_report(ts, 4, spec).verdict] for ts in sets]
+        k = int(spec.split("=")[1].split(":")[0])
+        for platform in (4, Clustered(4, k)):
+            assert entry.status(batch, platform).tolist() == expected, (spec, platform)
+            assert [entry.verdict(ts, platform) for ts in sets] == [entry.reference(ts, platform) for ts in sets]
+    # check() runs the family like any analysis, on m processors or on the clusters of the platform.
+    report = check(DEMO, 4, tests=["clustered:k=2"])
+    assert report.verdicts == {"clustered:k=2": True} and not report.skipped
+    assert check(DEMO, Clustered(4, 2)).verdicts["clustered:k=2"] is True
+
+
+def test_budget_of_the_family_gives_unknown_not_false():
+    entry = analyses.get("clustered:k=2")
+    assert entry.budget == mpr.DEFAULT_BUDGET and entry.budget_unit
+    assert entry.verdict(DEMO, 2, budget=1) == entry.reference(DEMO, 2, budget=1) == "unknown"
+    assert entry.explain(DEMO, 2, budget=1).verdict == "unknown"
+    assert entry.status(TaskSetBatch.from_tasksets([DEMO]), 2, budget=1).tolist() == [-1]
+
+
+def test_top_level_analysis_must_apply_to_the_platform():
+    gfb_top = analyses.get("clustered:k=2:pi=5:top=gfb")
+    assert gfb_top.supports(2) is None
+    assert "migrate" in gfb_top.supports(Clustered(4, 2))  # a global top level crosses hardware clusters
+    assert gfb_top.supports(Clustered(2, 2)) is None  # one hardware cluster: nothing to cross
+    assert analyses.get("clustered:k=1:top=uni-qpa").supports(Clustered(2, 1)) is None
+    assert "unknown analysis" in analyses.get("clustered:k=2:top=nope").supports(4)
+    assert analyses.get("clustered:k=2:top=uni-npedf").supports(4) is None  # uniprocessor: admission per processor
+    assert analyses.get("clustered:k=2:physical:top=gfb").supports(Clustered(4, 2)) is None  # physical: no top level
 
 
 def test_unschedulable_set_is_not_proven():

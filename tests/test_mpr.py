@@ -10,8 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
-from rtsched.analyses import mpr
+from rtsched.analyses import _mpr_supply, mpr
 from rtsched.errors import InputError, TaskError
+from rtsched.platform import GPU, Clustered, Identical
 from rtsched.testing import strategies as rst
 
 
@@ -104,7 +105,7 @@ def test_sbf_scalar_array_and_kernel_agree(interface, t):
     scalar = mpr.sbf(Pi, Theta, mp, t)
     assert isinstance(scalar, int)
     assert mpr.sbf(Pi, Theta, mp, np.array([t]))[0] == scalar
-    assert mpr._sbf_one(Pi, Theta, mp, t) == scalar
+    assert _mpr_supply._sbf_one(Pi, Theta, mp, t) == scalar
     assert interface.sbf(t) == scalar
     assert 0 <= scalar <= max(0, mp * t)
 
@@ -235,7 +236,7 @@ def _uncorrected_ecrts2008(ts, interface):
             cap = t - C
             terms = []
             for i, (Ci, Di, Ti) in enumerate(ts.rows()):
-                dbf, carry = mpr._workloads(Ci, Di, Ti, t)
+                dbf, carry = _mpr_supply._workloads(Ci, Di, Ti, t)
                 terms.append((min(dbf - C, A), min(carry - C, A)) if i == k else (min(dbf, cap), min(carry, cap)))
             diffs = sorted((b - a for a, b in terms), reverse=True)
             dem = sum(a for a, _ in terms) + sum(diffs[: interface.m_prime - 1]) + interface.m_prime * C
@@ -254,7 +255,12 @@ def test_integer_time_correction_witness():
     result = GEDF_MPR.explain(ts, 1)
     assert result.verdict is False
     # τ0 first, A_0 = 0: Î_1 = min(dbf = 3, cap = 3 − 2 + 1 = 2) = 2, DEM = 2 + (2 − 1) = 3 ≥ sbf(3) = 3.
-    assert (result.evidence["task"], result.evidence["A_k"], result.evidence["demand"], result.evidence["supply"]) == (0, 0, 3, 3)
+    assert (result.evidence["task"], result.evidence["A_k"], result.evidence["demand"], result.evidence["supply"]) == (
+        0,
+        0,
+        3,
+        3,
+    )
 
 
 def _accepts_with_supply(ts, interface, supply_fn):
@@ -289,8 +295,18 @@ def test_ecrts_sbf_witness_misses_in_a_simulation():
         pytest.param([(2, 3, 3)] * 3, (1, 3, 3), True, id="schedcat-readme-m3-n-le-m"),
         pytest.param([(2, 3, 3)] * 3, (1, 2, 2), False, id="schedcat-readme-m2"),
         pytest.param([(1, 10, 10)] * 10 + [(5, 10, 10)], (1, 2, 2), True, id="gfb2003-implicit-u-1.5"),
-        pytest.param([(2, 10, 10), (3, 12, 15), (4, 20, 20), (5, 16, 20), (6, 30, 30), (1, 5, 8)], (5, 8, 2), True, id="note-cluster-min"),
-        pytest.param([(2, 10, 10), (3, 12, 15), (4, 20, 20), (5, 16, 20), (6, 30, 30), (1, 5, 8)], (5, 7, 2), False, id="note-cluster-min-minus-one"),
+        pytest.param(
+            [(2, 10, 10), (3, 12, 15), (4, 20, 20), (5, 16, 20), (6, 30, 30), (1, 5, 8)],
+            (5, 8, 2),
+            True,
+            id="note-cluster-min",
+        ),
+        pytest.param(
+            [(2, 10, 10), (3, 12, 15), (4, 20, 20), (5, 16, 20), (6, 30, 30), (1, 5, 8)],
+            (5, 7, 2),
+            False,
+            id="note-cluster-min-minus-one",
+        ),
     ],
 )
 def test_worked_cases(tasks, interface, expected):
@@ -298,14 +314,19 @@ def test_worked_cases(tasks, interface, expected):
     iface = mpr.MPRInterface(*interface)
     assert mpr.reference_interface(ts, iface) is expected
     assert mpr.gedf_mpr(ts, iface).verdict is expected
-    assert mpr.gedf_mpr_batch(TaskSetBatch.from_tasksets([ts]), *interface)[0] == int(expected)
+    assert mpr.gedf_mpr_codes(TaskSetBatch.from_tasksets([ts]), *interface)[0] == int(expected)
 
 
 def test_registry_entry():
     entry = analyses.get("gedf-mpr")
     assert (entry.kind, entry.policy, entry.platform) == ("sufficient", "global-edf", "clustered")
     ts = TaskSet.from_tasks([(1, 4, 4)])
-    assert entry.supports(ts, 2) == "needs a clustered platform"
+    # m (Identical(m)) means the dedicated interface ⟨1, m, m⟩; a clustered platform is refused.
+    assert entry.supports(2, ts) is None and entry.supports(Identical(2), ts) is None
+    assert "clustered:k=2" in entry.supports(Clustered(4, 2), ts)
+    assert entry.supports(GPU(2)) is not None
+    assert entry.verdict(ts, 2) is True and entry.explain(ts, 2).m == 2
+    assert entry.budget == mpr.DEFAULT_BUDGET and entry.budget_unit
     assert "gedf-mpr" not in analyses.names(featured_only=True)
     assert "papers/" in mpr.__doc__
     assert entry.note.startswith("papers/")
@@ -318,11 +339,24 @@ def test_budget_gives_unknown():
     points = sum(b + 1 for b in bounds)
     assert points > 2
     assert mpr.reference_interface(ts, iface, budget=points - 1) == "unknown"
-    assert mpr.gedf_mpr_batch(TaskSetBatch.from_tasksets([ts]), 3, 4, 2, budget=points - 1)[0] == -1
+    assert mpr.gedf_mpr_codes(TaskSetBatch.from_tasksets([ts]), 3, 4, 2, budget=points - 1)[0] == -1
     result = mpr.gedf_mpr(ts, iface, budget=points - 1)
     assert result.verdict == "unknown"
     assert "budget" in result.summary
     assert mpr.reference_interface(ts, iface, budget=points) != "unknown"
+    # Through the registry, on the dedicated interface ⟨1, m, m⟩: the same budget name.
+    dedicated_points = sum(b + 1 for b in mpr.a_k_bounds(ts, mpr.dedicated(2)))
+    assert dedicated_points > 1
+    for budget, unknown in ((dedicated_points - 1, True), (dedicated_points, False)):
+        verdicts = {
+            GEDF_MPR.verdict(ts, 2, budget=budget),
+            GEDF_MPR.reference(ts, 2, budget=budget),
+            GEDF_MPR.explain(ts, 2, budget=budget).verdict,
+            {1: True, 0: False, -1: "unknown"}[
+                int(GEDF_MPR.status(TaskSetBatch.from_tasksets([ts]), 2, budget=budget)[0])
+            ],
+        }
+        assert len(verdicts) == 1 and (verdicts == {"unknown"}) == unknown
 
 
 # ------------------------------------------------------------------------------------------------
@@ -375,6 +409,7 @@ def test_registry_batch_uses_dedicated_interface(batch, m):
     codes = GEDF_MPR.status(batch, m)
     np.testing.assert_array_equal(codes, _codes([baruah_integer(ts, m) for ts in batch]))
     np.testing.assert_array_equal(GEDF_MPR.batch(batch, m), codes == 1)
+    np.testing.assert_array_equal(codes, _codes([GEDF_MPR.verdict(ts, m) for ts in batch]))  # serial one-set kernel
 
 
 @given(rst.tasksets(max_size=5, max_period=20), st.integers(1, 4))
@@ -420,7 +455,7 @@ def test_schedcat_cases_bar(schedcat_cases):
 @settings(max_examples=50)
 @given(rst.batches(max_sets=12, max_size=5, max_period=30), interfaces(max_period=8, max_concurrency=4))
 def test_kernel_equals_reference(batch, interface):
-    got = mpr.gedf_mpr_batch(batch, interface.Pi, interface.Theta, interface.m_prime)
+    got = mpr.gedf_mpr_codes(batch, interface.Pi, interface.Theta, interface.m_prime)
     want = _codes([mpr.reference_interface(ts, interface) for ts in batch])
     np.testing.assert_array_equal(got, want)
 
@@ -434,7 +469,7 @@ def test_kernel_equals_reference_on_the_boundary(ts, Pi, m_prime):
     batch = TaskSetBatch.from_tasksets([ts])
     for Theta in {theta, max(1, theta - 1)}:
         iface = mpr.MPRInterface(Pi, Theta, m_prime)
-        assert mpr.gedf_mpr_batch(batch, Pi, Theta, m_prime)[0] == _codes([mpr.reference_interface(ts, iface)])[0]
+        assert mpr.gedf_mpr_codes(batch, Pi, Theta, m_prime)[0] == _codes([mpr.reference_interface(ts, iface)])[0]
 
 
 @given(st.integers(1, 6), st.integers(1, 3), st.integers(1, 4), st.data())
@@ -449,7 +484,7 @@ def test_utilization_equal_to_bandwidth_is_rejected_exactly(Pi, m_prime, n, data
     ts = TaskSet.from_tasks([(c, T, T) for c in shares])
     assert ts.utilization == Fraction(Theta, Pi)
     assert mpr.reference_interface(ts, mpr.MPRInterface(Pi, Theta, m_prime)) is False
-    assert mpr.gedf_mpr_batch(TaskSetBatch.from_tasksets([ts]), Pi, Theta, m_prime)[0] == 0
+    assert mpr.gedf_mpr_codes(TaskSetBatch.from_tasksets([ts]), Pi, Theta, m_prime)[0] == 0
 
 
 # ------------------------------------------------------------------------------------------------
@@ -459,7 +494,7 @@ def test_utilization_equal_to_bandwidth_is_rejected_exactly(Pi, m_prime, n, data
 @given(rst.tasksets(max_size=4, max_period=15), st.integers(1, 6), st.integers(1, 3))
 def test_acceptance_monotone_in_theta(ts, Pi, m_prime):
     batch = TaskSetBatch.from_tasksets([ts])
-    codes = [int(mpr.gedf_mpr_batch(batch, Pi, th, m_prime)[0]) for th in range(1, m_prime * Pi + 1)]
+    codes = [int(mpr.gedf_mpr_codes(batch, Pi, th, m_prime)[0]) for th in range(1, m_prime * Pi + 1)]
     accepted = [c == 1 for c in codes]
     if True in accepted:
         first = accepted.index(True)
