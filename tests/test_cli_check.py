@@ -131,8 +131,11 @@ def test_platform_clustered(capsys):
     status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 4, "--platform", "clustered:k=2", "--json")
     obj = json.loads(out)
     assert status == 0
-    assert obj["index"] == 0
-    assert "clusters" in json.dumps(obj)
+    assert obj["index"] == 0 and obj["verdicts"] == {"clustered:k=2": True}
+    status, out, _ = run(
+        capsys, "check", EXAMPLES / "demo.yaml", "-m", 4, "--platform", "clustered:k=2", "--json", "--explain"
+    )
+    assert "clusters" in json.dumps(json.loads(out))
 
 
 def test_platform_gpu(capsys):

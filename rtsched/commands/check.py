@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +12,6 @@ from rtsched.check import check_many
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
-from rtsched.result import jsonable
 
 __all__ = ["register"]
 
@@ -88,7 +86,9 @@ def check_command(
     set_exact_numbers(exact_numbers)
     budgets = parse_budgets(budget)
     if platform.startswith("gpu"):
-        _check_gpu(file, platform, as_json)
+        from rtsched.commands.gpu import check_gpu_platform
+
+        raise typer.Exit(check_gpu_platform(file, platform, tests, as_json))
     if processors is None:
         raise InputError("give the number of processors with -m M", field="-m")
     target: Identical | Clustered
@@ -139,17 +139,6 @@ def _check_policy(policy: str, tests: str | None) -> None:
         raise InputError(f"unknown policy {policy!r}; known: {', '.join(known)}", field="--policy")
     if tests is not None and not any(e.policy == policy for e in resolve_list(tests)):
         raise InputError(f"none of the analyses in --tests decides policy {policy!r}", field="--policy")
-
-
-def _check_gpu(file: str, spec: str, as_json: bool) -> None:
-    from rtsched.analyses.gpu import HEURISTICS, gpu_report, read_gpu_workload
-
-    parts = spec.split(":")
-    if len(parts) not in (2, 3) or not parts[1].isdigit() or (len(parts) == 3 and parts[2] not in HEURISTICS):
-        raise InputError(f"bad GPU platform {spec!r}; expected gpu:<M>[:{'|'.join(HEURISTICS)}]", field="--platform")
-    report = gpu_report(read_gpu_workload(file), int(parts[1]), parts[2] if len(parts) == 3 else "ffd")
-    typer.echo(json.dumps(jsonable(report.to_dict()), ensure_ascii=False) if as_json else str(report))
-    raise typer.Exit(0 if report.schedulable else 1)
 
 
 def register(app: typer.Typer) -> None:

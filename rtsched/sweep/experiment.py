@@ -862,7 +862,7 @@ def _analyses(
     if kind == "gpu" and raw == "featured":
         raise ctx.error(
             'a GPU experiment ([generator] kind = "gpu") names its analyses (the featured ones analyse task '
-            f'sets), e.g. names = ["gpu:{processors[0]}:single", "gpu:{processors[0]}:ffd"]',
+            'sets), e.g. names = ["gpu:single", "gpu:ffd"]',
             "analyses.names",
         )
     filters: list[tuple[str, tuple[str, ...]]] = []

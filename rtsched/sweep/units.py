@@ -258,6 +258,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         (wall time of generation and of each analysis's ``decide``; not part of the results).
     """
     from rtsched import registry
+    from rtsched.sweep.kinds import platform
 
     if spec.numba_threads is not None:
         import numba
@@ -277,7 +278,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         for name in spec.analyses:
             entry = registry.get(name)
             start = time.perf_counter()
-            codes = entry.status(batch, spec.m, dict(spec.budgets).get(entry.name))
+            codes = entry.status(batch, platform(spec.kind, spec.m), dict(spec.budgets).get(entry.name))
             seconds[name] = time.perf_counter() - start
             if codes.shape != (batch.n_sets,):
                 raise RuntimeError(f"analysis {name!r} returned {codes.shape[0]} verdicts for {batch.n_sets} sets")
