@@ -28,18 +28,24 @@ admission
     condition; in other orders the whole processor is rechecked, which keeps it sound);
     ``qpa``: U ≤ 1, then density ≤ 1 or the dbf* test accepts at once (both sufficient, so the
     outcome is that of the exact test), h(D_j) > D_j at some relative deadline refuses at once (a
-    real miss), else exact QPA (Zhang & Burns, IEEE TC 58(9), 2009) with a work budget per
-    admission of ``budget`` QPA steps.
+    real miss), else exact QPA (Zhang & Burns, IEEE TC 58(9), 2009) with at most ``qpa_steps``
+    QPA steps per admission.
 
-Packing budget. Deciding an admission exactly costs time proportional to k, the tasks on the
-processor, and first fit retries the same nearly full processors for every later task, so a
-set of 5,000 tasks took minutes (near U = 1 QPA may need millions of steps). Each set therefore
-has a budget of ``packing_budget`` *demand terms* (default :data:`PACKING_BUDGET`), spent by the
-dbfstar and qpa admissions that U ≤ 1 and density ≤ 1 cannot decide: k terms for the dbf* test,
-k for each deadline t where the dbf* sum exceeds t and h(t) is evaluated (in increasing order,
-only those: h ≤ dbf*), and k per QPA step, QPA getting min(budget, ⌊left/k⌋) steps and running
-only if that is at least one. An admission the remaining budget cannot pay is "unknown" (a
-refusal). The kernel and the reference count identically.
+Budget. Deciding an admission exactly costs time proportional to k, the tasks on the processor,
+and first fit retries the same nearly full processors for every later task, so a set of 5,000
+tasks took minutes (near U = 1 QPA may need millions of steps). Each set therefore has a
+``budget`` of *demand terms* (default :data:`PACKING_BUDGET`; the registry's one ``budget``),
+spent by the dbfstar and qpa admissions that U ≤ 1 and density ≤ 1 cannot decide: k terms for
+the dbf* test, k for each deadline t where the dbf* sum exceeds t and h(t) is evaluated (in
+increasing order, only those: h ≤ dbf*), and k per QPA step, QPA getting min(qpa_steps,
+⌊left/k⌋) steps and running only if that is at least one. An admission the remaining budget
+cannot pay is "unknown" (a refusal). The kernel and the reference count identically.
+
+``qpa_steps``, the cap of one admission (so that one processor cannot spend the whole budget), is
+derived from the budget: ``max(1, budget // QPA_SHARE)`` (:func:`qpa_steps_for`), 10**6 steps at
+the default budget of 10**8 terms. Raising ``budget`` therefore raises both limits, and a verdict
+that a budget made "unknown" can always be decided with a larger one. Tests and internal callers
+may pass ``qpa_steps`` explicitly.
 
 Every admission test is a sufficient (density, dbf*) or exact (QPA) uniprocessor EDF test, so
 an assignment that places every task proves the set schedulable under partitioned EDF: the
@@ -52,9 +58,11 @@ processors; the verdicts are those of all m.
 
 Layers: :func:`pack` is the exact reference (Fractions), with a Python work budget
 (:mod:`rtsched.budget`) that makes it answer "unknown" on large sets; ``_pack_one`` is the
-kernel, whose verdicts and assignments equal :func:`pack`'s (property-tested). :func:`explain_family`
-takes the packing from the kernel, so it decides sets of thousands of tasks in seconds, and
-computes the evidence of each processor exactly within the work budget.
+serial kernel of one set (the registry's ``one``), whose verdicts and assignments equal
+:func:`pack`'s (property-tested), and ``_pack_kernel`` its ``prange`` driver over a batch (the
+family's ``codes``: one shared kernel with the fit, order and admission as arguments).
+:func:`explain_family` takes the packing from the kernel, so it decides sets of thousands of
+tasks in seconds, and computes the evidence of each processor exactly within the work budget.
 """
 
 from __future__ import annotations
@@ -70,7 +78,6 @@ from numpy.typing import NDArray
 
 from rtsched.analyses import _edf_demand as dm
 from rtsched.analyses._edf_demand import (
-    DEFAULT_BUDGET,
     _floordiv,
     _h,
     dbf_star_check,
@@ -80,13 +87,12 @@ from rtsched.analyses._edf_demand import (
     qpa_trace,
     utilization_vs_one,
 )
-from rtsched.analyses.uniprocessor_edf import show
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Result, Verdict
+from rtsched.result import Explanation, Verdict, show_number
 
 __all__ = [
     "ADMISSIONS",
@@ -96,10 +102,12 @@ __all__ = [
     "FITS",
     "ORDERS",
     "PACKING_BUDGET",
+    "QPA_SHARE",
     "Packing",
     "assignments",
     "build",
     "pack",
+    "qpa_steps_for",
     "task_order",
 ]
 
@@ -162,14 +170,25 @@ def _density(rows: Rows, work: Work | None = None) -> Fraction:
 #: Default budget of a whole packing, in demand terms (module docstring): about a second or two
 #: of kernel time.
 PACKING_BUDGET = 10**8
+#: One admission may take at most ``budget // QPA_SHARE`` QPA steps (module docstring).
+QPA_SHARE = 100
+
+
+def qpa_steps_for(budget: int) -> int:
+    """The QPA step cap of one admission under a packing ``budget``: max(1, budget // QPA_SHARE)."""
+    return max(1, int(budget) // QPA_SHARE)
 
 
 def admit(
-    rows: Rows, admission: str, budget: int = DEFAULT_BUDGET, work: Work | None = None, left: int | None = None
+    rows: Rows,
+    admission: str,
+    qpa_steps: int = PACKING_BUDGET // QPA_SHARE,
+    work: Work | None = None,
+    left: int | None = None,
 ) -> tuple[Verdict, str, int]:
     """May one EDF processor hold ``rows`` (its tasks plus the candidate)? (verdict, why not, spent).
 
-    ``budget`` is the QPA step budget of an admission, ``left`` what remains of the packing
+    ``qpa_steps`` is the QPA step cap of an admission, ``left`` what remains of the packing
     budget (None: no limit) and ``spent`` the demand terms this admission took from it (module
     docstring). ``work`` (optional) is the Python work budget; it may raise
     :class:`~rtsched.budget.WorkExhausted`.
@@ -178,9 +197,9 @@ def admit(
     U = _utilization(rows, work)
     if admission == "density":
         lam = _density(rows, work)
-        return (True, "", 0) if lam <= 1 else (False, f"density would be {show(lam)} > 1", 0)
+        return (True, "", 0) if lam <= 1 else (False, f"density would be {show_number(lam)} > 1", 0)
     if U > 1:
-        return False, f"U would be {show(U)} > 1", 0
+        return False, f"U would be {show_number(U)} > 1", 0
     if _density(rows, work) <= 1:
         return True, "", 0  # density ≤ 1 implies the dbf* test and the exact test
     if left is not None and left < k:
@@ -190,7 +209,7 @@ def admit(
     if ok:
         return True, "", spent
     if admission == "dbfstar":
-        return False, f"dbf*(t={t}) = {show(value)} > {t}", spent
+        return False, f"dbf*(t={t}) = {show_number(value)} > {t}", spent
     if admission != "qpa":
         raise ValueError(f"unknown admission {admission!r}")
     # A miss at a deadline refuses at once (as QPA would find it). h ≤ Σ dbf*, so only the
@@ -204,7 +223,7 @@ def admit(
         h = dm.demand(rows, t)
         if h > t:
             return False, f"h({t}) = {h} > {t}", spent
-    steps = budget if left is None else min(budget, max(left - spent, 0) // k)
+    steps = qpa_steps if left is None else min(qpa_steps, max(left - spent, 0) // k)
     if steps == 0:
         return UNKNOWN_VERDICT, "the QPA or packing budget is spent", spent
     tr = qpa_trace(rows, steps, Work(None) if work is None else work)
@@ -285,16 +304,18 @@ def pack(
     fit: str,
     order: str,
     admission: str,
-    budget: int = DEFAULT_BUDGET,
+    budget: int = PACKING_BUDGET,
     work_budget: int | None = REFERENCE_WORK,
-    packing_budget: int = PACKING_BUDGET,
+    qpa_steps: int | None = None,
 ) -> Packing:
     """Run the heuristic on ``[(C, D, T), ...]`` with exact arithmetic (the reference).
 
-    ``budget`` and ``packing_budget``: QPA steps per admission and demand terms per packing
-    (module docstring). ``work_budget``: the Python work of the whole run
-    (:mod:`rtsched.budget`); past it the verdict is "unknown".
+    ``budget``: demand terms per packing; ``qpa_steps``: QPA steps per admission (None:
+    :func:`qpa_steps_for` of the budget); module docstring. ``work_budget``: the Python work of
+    the whole run (:mod:`rtsched.budget`); past it the verdict is "unknown".
     """
+    if qpa_steps is None:
+        qpa_steps = qpa_steps_for(budget)
     rows = [(int(c), int(d), int(p)) for c, d, p in rows]
     n = len(rows)
     k = min(m, n)
@@ -305,7 +326,7 @@ def pack(
     current = 0
     unknown = False
     i = None
-    left = packing_budget
+    left = budget
     try:
         work.spend(n)
         seq = task_order(rows, order)
@@ -313,7 +334,7 @@ def pack(
             refusals = []
             left_before = left
             for b in _preference(fit, bins, rows, current, work):
-                verdict, why, spent = admit([rows[j] for j in bins[b]] + [rows[i]], admission, budget, work, left)
+                verdict, why, spent = admit([rows[j] for j in bins[b]] + [rows[i]], admission, qpa_steps, work, left)
                 left -= spent
                 if verdict is True:
                     bins[b].append(i)
@@ -479,11 +500,11 @@ def _first_miss(sC, sD, sT, k, value, size, left):  # noqa: ANN001, ANN202 - num
 
 
 @njit(cache=True)
-def _admit(sC, sD, sT, sDen, k, admission, budget, left, value, size):  # noqa: ANN001, ANN202 - numba
+def _admit(sC, sD, sT, sDen, k, admission, qpa_steps, left, value, size):  # noqa: ANN001, ANN202 - numba
     """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
-    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``budget`` the QPA steps of an admission,
-    ``left`` what remains of the packing budget.
+    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
+    admission, ``left`` what remains of the packing budget.
     """
     none = np.int64(0)
     if admission == 0:  # density
@@ -516,7 +537,7 @@ def _admit(sC, sD, sT, sDen, k, admission, budget, left, value, size):  # noqa: 
     spent += more
     if code != ACCEPT:
         return code, spent
-    steps = qpa_allowance(budget, left - spent, k)
+    steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
         return UNKNOWN, spent
     code, used = qpa_one_steps(sC[:k], sD[:k], sT[:k], steps)  # exact (U > 1 and density ≤ 1 done above)
@@ -524,11 +545,13 @@ def _admit(sC, sD, sT, sDen, k, admission, budget, left, value, size):  # noqa: 
 
 
 @njit(cache=True)
-def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign, left_out):  # noqa: ANN001, ANN202, C901 - numba
+def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out):  # noqa: ANN001, ANN202, C901 - numba
     """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code.
 
-    ``left_out[0]`` receives what is left of ``packing_budget`` when the last task tried was
-    about to be placed (so that an explanation can replay that task's admissions).
+    ``fit``, ``order``, ``admission`` are indices into :data:`FITS`, :data:`ORDERS`,
+    :data:`ADMISSIONS`; ``budget`` the demand terms of the packing, ``qpa_steps`` the QPA step
+    cap of one admission. ``left_out[0]`` receives what is left of ``budget`` when the last task
+    tried was about to be placed (so that an explanation can replay that task's admissions).
     """
     n = C.shape[0]
     k_bins = m if m < n else n
@@ -537,8 +560,10 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
         _stable_sort(C, D, T, seq, order)
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
     # memory for large n and m; the order spares the dbf* pre-check a sort).
-    first = np.full(k_bins, -1, dtype=np.int64)
-    nxt = np.full(n, -1, dtype=np.int64)
+    first = np.empty(k_bins, dtype=np.int64)  # (np.full costs more to compile than a loop)
+    nxt = np.empty(n, dtype=np.int64)
+    for b in range(k_bins):
+        first[b] = -1
     cnt = np.zeros(k_bins, dtype=np.int64)
     loads = np.zeros(k_bins)
     dens = np.zeros(k_bins)
@@ -554,9 +579,10 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
     size = np.empty(n)
     for i in range(n):
         assign[i] = -1
+        nxt[i] = -1
     current = 0
     unknown = False
-    left = packing_budget
+    left = budget
     for pos in range(n):
         i = seq[pos]
         left_out[0] = left
@@ -582,10 +608,17 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
                 code = REJECT
             else:
                 code = np.int8(-3)
-            if code == -3 and admission != 0 and left < k + 1 and loads[b] + u_i < 1.0 - margin and dens[b] + lam_i > 1.0 + margin:
+            if (
+                code == -3
+                and admission != 0
+                and left < k + 1
+                and loads[b] + u_i < 1.0 - margin
+                and dens[b] + lam_i > 1.0 + margin
+            ):
                 code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
             elif code == -3:
-                code, spent = _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, budget, left, value, size)
+                _gather(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen)
+                code, spent = _admit(sC, sD, sT, sDen, k + 1, admission, qpa_steps, left, value, size)
                 left -= spent
             if code == UNDECIDED:
                 return UNDECIDED
@@ -604,7 +637,9 @@ def _pack_one(C, D, T, m, fit, order, admission, budget, packing_budget, assign,
                 assign[i] = b
                 current = b
                 placed = True
-                if (fit == 1 or fit == 2) and _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sC, sT, sDen):
+                if (fit == 1 or fit == 2) and _reposition(
+                    C, T, first, nxt, cnt, loads, pref, where, b, fit, sC, sT, sDen
+                ):
                     return UNDECIDED
                 break
             if code == UNKNOWN:
@@ -645,7 +680,8 @@ def _stable_sort(C, D, T, seq, order):  # noqa: ANN001, ANN202 - numba
                 out += 1
         src, dst = dst, src
         width *= 2
-    seq[:] = src
+    for p in range(n):  # an element loop: ``seq[:] = src`` adds about 2 s of compilation
+        seq[p] = src[p]
 
 
 @njit(cache=True)
@@ -699,9 +735,12 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @njit(cache=True)
-def _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, budget, left, value, size):  # noqa: ANN001, ANN202 - numba
+def _gather(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen):  # noqa: ANN001, ANN202 - numba
     """Copy processor b's k tasks (kept in deadline order) with task i in its place into the
-    scratch arrays, sorted by deadline, and run the admission test."""
+    scratch arrays, sorted by deadline (the admission test then runs on the k + 1 tasks).
+
+    It does not call the admission itself: one call level less for the admission's code to be
+    inlined and optimised through keeps the kernel's compilation shorter."""
     t = first[b]
     j = 0
     pending = True
@@ -717,43 +756,71 @@ def _gather_admit(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen, admission, bud
         sT[j] = T[x]
         sDen[j] = D[x] if D[x] < T[x] else T[x]
         j += 1
-    return _admit(sC, sD, sT, sDen, k + 1, admission, budget, left, value, size)
 
 
 @njit(cache=True)
-def qpa_allowance(budget, left, k):  # noqa: ANN001, ANN201 - numba
-    """QPA steps for an admission on a processor of k tasks: min(budget, ⌊left / k⌋), where
+def qpa_allowance(qpa_steps, left, k):  # noqa: ANN001, ANN201 - numba
+    """QPA steps for an admission on a processor of k tasks: min(qpa_steps, ⌊left / k⌋), where
     ``left`` is what remains of the packing budget (each step evaluates k demand terms)."""
     share = left // k if left > 0 else 0
-    return budget if share >= budget else share
+    return qpa_steps if share >= qpa_steps else share
 
 
 @njit(parallel=True, cache=True)
-def _pack_kernel(C, D, T, offsets, m, fit, order, admission, budget, packing_budget, out, assign, left):  # noqa: ANN001, ANN202 - numba
+def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, out, assign, left):  # noqa: ANN001, ANN202 - numba
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _pack_one(
-            C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, budget, packing_budget, assign[lo:hi], left[s : s + 1]
+            C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, qpa_steps, budget, assign[lo:hi], left[s : s + 1]
         )
 
 
-def _run(
-    batch: TaskSetBatch, m: int, fit: str, order: str, admission: str, budget: int, packing_budget: int = PACKING_BUDGET
+#: The kernels count in int64: a larger budget (never reached) is clamped to this.
+_INT64_BUDGET = 2**62
+
+
+def _kernel_limits(budget: int, qpa_steps: int | None) -> tuple[int, int]:
+    """(qpa_steps, budget) as the kernels take them: derived cap, both clamped to int64."""
+    steps = qpa_steps_for(budget) if qpa_steps is None else qpa_steps
+    return min(int(steps), _INT64_BUDGET), min(int(budget), _INT64_BUDGET)
+
+
+def _kernel_run(
+    batch: TaskSetBatch, m: int, codes: tuple[int, int, int], budget: int, qpa_steps: int | None = None
 ) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.int64]]:
-    """Verdict codes, assignments and, per set, the packing budget left when its last task was tried."""
-    m = check_processors(m)
+    """The kernel's codes (UNDECIDED left as it is), assignments and budget left per set.
+
+    ``codes``: the indices of the fit, order and admission (:data:`FITS`, ...).
+    """
+    steps, budget = _kernel_limits(budget, qpa_steps)
     out = np.empty(batch.n_sets, dtype=np.int8)
     assign = np.empty(batch.C.shape[0], dtype=np.int64)
     left = np.zeros(batch.n_sets, dtype=np.int64)
     if batch.n_sets:
+        fit, order, admission = codes
         _pack_kernel(
-            batch.C, batch.D, batch.T, batch.offsets, np.int64(m),
-            np.int64(FITS.index(fit)), np.int64(ORDERS.index(order)), np.int64(ADMISSIONS.index(admission)),
-            np.int64(budget), np.int64(packing_budget), out, assign, left,
+            batch.C, batch.D, batch.T, batch.offsets, np.int64(m), np.int64(fit), np.int64(order), np.int64(admission),
+            np.int64(steps), np.int64(budget), out, assign, left,
         )  # fmt: skip
+    return out, assign, left
+
+
+def _run(
+    batch: TaskSetBatch,
+    m: int,
+    fit: str,
+    order: str,
+    admission: str,
+    budget: int = PACKING_BUDGET,
+    qpa_steps: int | None = None,
+) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.int64]]:
+    """Verdict codes, assignments and, per set, the packing budget left when its last task was
+    tried; sets the kernel leaves UNDECIDED are packed by the exact reference."""
+    codes = (FITS.index(fit), ORDERS.index(order), ADMISSIONS.index(admission))
+    out, assign, left = _kernel_run(batch, m, codes, budget, qpa_steps)
     for s in np.flatnonzero(out == UNDECIDED):  # int64 overflow or float margin: exact reference
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
-        res = pack(batch[int(s)].rows(), m, fit, order, admission, budget, packing_budget=packing_budget)
+        res = pack(batch[int(s)].rows(), m, fit, order, admission, budget, qpa_steps=qpa_steps)
         out[s] = -1 if res.verdict == UNKNOWN_VERDICT else int(bool(res.verdict))
         assign[lo:hi] = [-1 if a is None else a for a in res.assignment]
         left[s] = res.left
@@ -761,14 +828,14 @@ def _run(
 
 
 def assignments(
-    batch: TaskSetBatch, m: int, name: str, budget: int = DEFAULT_BUDGET, packing_budget: int = PACKING_BUDGET
+    batch: TaskSetBatch, m: int, name: str, budget: int = PACKING_BUDGET, qpa_steps: int | None = None
 ) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     """Verdict codes and the processor of every task (flat, −1 if unplaced) from the kernel.
 
     On a rejected set the assignment is the partial one at the moment of failure.
     """
     fit, order, admission = _parse(name)
-    return _run(batch, m, fit, order, admission, budget, packing_budget)[:2]
+    return _run(batch, m, fit, order, admission, budget, qpa_steps)[:2]
 
 
 def _parse(name: str) -> tuple[str, str, str]:
@@ -784,7 +851,7 @@ def _parse(name: str) -> tuple[str, str, str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _processor_witness(rows: Rows, admission: str, budget: int, work: Work | None = None) -> str:
+def _processor_witness(rows: Rows, admission: str, qpa_steps: int, work: Work | None = None) -> str:
     """The evidence that one processor's final task set passes its admission test.
 
     With ``work``, past the budget the witness says so instead (the kernel's acceptance stands).
@@ -795,7 +862,7 @@ def _processor_witness(rows: Rows, admission: str, budget: int, work: Work | Non
     try:
         lam = _density(rows, work)
         if admission == "density":
-            return f"U = {show(U)}, density = {show(lam)} ≤ 1"
+            return f"U = {show_number(U)}, density = {show_number(lam)} ≤ 1"
         if admission == "dbfstar":
             points = sorted({d for _, d, _ in rows})
             if work is not None:
@@ -805,32 +872,32 @@ def _processor_witness(rows: Rows, admission: str, budget: int, work: Work | Non
             )
             value = slack[1] - slack[0]
             return (
-                f"U = {show(U)} ≤ 1, Σdbf* ≤ t at every deadline "
-                f"(tightest: dbf*(t={slack[1]}) = {show(value)} ≤ {slack[1]})"
+                f"U = {show_number(U)} ≤ 1, Σdbf* ≤ t at every deadline "
+                f"(tightest: dbf*(t={slack[1]}) = {show_number(value)} ≤ {slack[1]})"
             )
         if lam <= 1:
-            return f"U = {show(U)}, density = {show(lam)} ≤ 1 (QPA not needed)"
+            return f"U = {show_number(U)}, density = {show_number(lam)} ≤ 1 (QPA not needed)"
         if dbf_star_check(rows, work)[0]:
-            return f"U = {show(U)}, Σdbf*(t) ≤ t at every deadline (QPA not needed)"
-        tr = qpa_trace(rows, budget, Work(None) if work is None else work)
+            return f"U = {show_number(U)}, Σdbf*(t) ≤ t at every deadline (QPA not needed)"
+        tr = qpa_trace(rows, qpa_steps, Work(None) if work is None else work)
         if tr.reason != "work":
-            return f"U = {show(U)}, QPA: h(t) ≤ t below L = {show(tr.L)} ({tr.steps} steps)"
+            bound = "-" if tr.L is None else show_number(tr.L)
+            return f"U = {show_number(U)}, QPA: h(t) ≤ t below L = {bound} ({tr.steps} steps)"
     except WorkExhausted:
         pass
-    return f"U = {show(U)}, accepted by the exact kernel (witness beyond the reference work budget)"
+    return f"U = {show_number(U)}, accepted by the exact kernel (witness beyond the reference work budget)"
 
 
 def explain_family(
-    name: str,
     fit: str,
     order: str,
     admission: str,
     ts: TaskSet,
     m: int,
-    budget: int = DEFAULT_BUDGET,
+    budget: int = PACKING_BUDGET,
     work_budget: int | None = REFERENCE_WORK,
-    packing_budget: int = PACKING_BUDGET,
-) -> Result:
+    qpa_steps: int | None = None,
+) -> Explanation:
     """The packing with evidence: each task's processor, each processor's load and witness.
 
     The packing (verdict and assignment) comes from the kernel, whose verdicts and assignments
@@ -839,10 +906,11 @@ def explain_family(
     computed exactly in Python, within ``work_budget`` (:mod:`rtsched.budget`) shared by all of
     them; evidence past it says so.
     """
-    m = check_processors(m)
+    if qpa_steps is None:
+        qpa_steps = qpa_steps_for(budget)
     rows = ts.rows()
     n = ts.n
-    codes, assign, left_at = _run(TaskSetBatch.from_tasksets([ts]), m, fit, order, admission, budget, packing_budget)
+    codes, assign, left_at = _run(TaskSetBatch.from_tasksets([ts]), m, fit, order, admission, budget, qpa_steps)
     verdict: Verdict = UNKNOWN_VERDICT if codes[0] == UNKNOWN else bool(codes[0] == ACCEPT)
     assignment = tuple(None if a < 0 else int(a) for a in assign.tolist())
     seq = task_order(rows, order)
@@ -863,13 +931,19 @@ def explain_family(
         left = int(left_at[0])
         try:
             for b in _preference(fit, bins, rows, current, work):
-                _, why, spent = admit([rows[j] for j in bins[b]] + [rows[failed_task]], admission, budget, work, left)
+                _, why, spent = admit(
+                    [rows[j] for j in bins[b]] + [rows[failed_task]], admission, qpa_steps, work, left
+                )
                 left -= spent
                 refusals.append((b, why))
         except WorkExhausted:
             refusals.append((-1, "further refusals are beyond the reference work budget"))
     used = sum(1 for b in bins if b)
-    witness = {b: _processor_witness([rows[i] for i in bins[b]], admission, budget, work) for b in range(processors) if bins[b]}
+    witness = {
+        b: _processor_witness([rows[i] for i in bins[b]], admission, qpa_steps, work)
+        for b in range(processors)
+        if bins[b]
+    }
     evidence: dict[str, object] = {
         "assignment": assignment,
         "order": tuple(seq),
@@ -884,7 +958,7 @@ def explain_family(
             if bins[b]
         ),
         "budget": budget,
-        "packing_budget": packing_budget,
+        "qpa_steps": qpa_steps,
         "work_budget": work_budget,
     }
     for b in range(processors):  # one printable line per used processor
@@ -903,7 +977,7 @@ def explain_family(
         evidence["failed_task"] = failed_task
         evidence["refusals"] = tuple(refusal(b, text) for b, text in refusals)
         if verdict == UNKNOWN_VERDICT:
-            summary = "unknown (a QPA budget ran out): " + summary
+            summary = "unknown (the budget ran out): " + summary
     per_task = [
         {
             "task": i,
@@ -913,7 +987,7 @@ def explain_family(
         }
         for i, (c, d, p) in enumerate(rows)
     ]
-    return Result(analysis=name, verdict=verdict, m=m, kind="sufficient", summary=summary, evidence=evidence, per_task=per_task)
+    return Explanation(verdict, summary, evidence, per_task)
 
 
 def _task_list(tasks: list[int], limit: int = 50) -> str:
@@ -922,20 +996,31 @@ def _task_list(tasks: list[int], limit: int = 50) -> str:
     return shown if len(tasks) <= limit else f"{shown}, … ({len(tasks)} tasks)"
 
 
-def build(name: str, fit: str, order: str, admission: str, featured: bool, title: str | None = None) -> Analysis:
-    """The registry entry of one family member under ``name``."""
+def build(
+    name: str, fit: str, order: str, admission: str, featured: bool, title: str | None = None, rank: float = 50
+) -> Analysis:
+    """The registry entry of one family member under ``name`` (``rank``: its display order)."""
+    codes = (FITS.index(fit), ORDERS.index(order), ADMISSIONS.index(admission))
+    f, o, a = codes
 
-    def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
-        return pack(ts.rows(), check_processors(m), fit, order, admission, budget, work_budget).verdict
+    def reference(ts: TaskSet, m: int, budget: int = PACKING_BUDGET) -> Verdict:
+        return pack(ts.rows(), m, fit, order, admission, budget).verdict
 
-    def status(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-        return _run(batch, m, fit, order, admission, budget)[0]
+    def explain(ts: TaskSet, m: int, budget: int = PACKING_BUDGET) -> Explanation:
+        return explain_family(fit, order, admission, ts, m, budget)
 
-    def batch_fn(batch: TaskSetBatch, m: int) -> NDArray[np.bool_]:
-        return status(batch, m) == ACCEPT
+    def batch_codes(batch: TaskSetBatch, m: int, budget: int = PACKING_BUDGET) -> NDArray[np.int8]:
+        return _kernel_run(batch, m, codes, budget)[0]
 
-    def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Result:
-        return explain_family(name, fit, order, admission, ts, m, budget, work_budget)
+    default_limits = _kernel_limits(PACKING_BUDGET, None)
+
+    def one(
+        C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int = PACKING_BUDGET
+    ) -> int:
+        # The serial kernel itself (the kernel's own specialisation: nothing more to compile).
+        steps, limit = default_limits if budget == PACKING_BUDGET else _kernel_limits(budget, None)
+        n = C.shape[0]
+        return _pack_one(C, D, T, m, f, o, a, steps, limit, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64))
 
     if admission == "dbfstar":
         citation = CITATION_BF + "; " + CITATION_PACKING
@@ -950,13 +1035,16 @@ def build(name: str, fit: str, order: str, admission: str, featured: bool, title
         kind="sufficient",
         policy="partitioned-edf",
         platform="identical",
-        batch=batch_fn,
-        explain=explain,
-        reference=reference,
-        note="papers/partitioned-heuristics.md",
         deadlines=("implicit", "constrained", "arbitrary"),
-        status=status,
+        note="papers/partitioned-heuristics.md",
+        reference=reference,
+        explain=explain,
+        codes=batch_codes,
+        one=one,
+        budget=PACKING_BUDGET,
+        budget_unit="demand terms per set",
         featured=featured,
+        order=rank,
     )
 
 
@@ -965,9 +1053,17 @@ def _build_member(match: re.Match[str]) -> Analysis:
 
 
 ANALYSES = (
-    build("p-edf", "ff", "density", "qpa", True, "partitioned EDF: first fit, decreasing density, QPA"),
-    build("baruah-fisher", "ff", "deadline", "dbfstar", True, "partitioned EDF: Baruah-Fisher DM first fit with dbf*"),
-    build("p:wf:density:qpa", "wf", "density", "qpa", True),
+    build("p-edf", "ff", "density", "qpa", True, "partitioned EDF: first fit, decreasing density, QPA", rank=0),
+    build(
+        "baruah-fisher",
+        "ff",
+        "deadline",
+        "dbfstar",
+        True,
+        "partitioned EDF: Baruah-Fisher DM first fit with dbf*",
+        rank=1,
+    ),
+    build("p:wf:density:qpa", "wf", "density", "qpa", True, rank=2),
 )
 
 FAMILIES = (

@@ -2,10 +2,11 @@
 
 Run: ``python benchmarks/bench_partitioned.py [--sets N] [--ref-sets K] [--seed S]``.
 
-Prints sets/s of each batch kernel with 1 thread (wall clock, and µs per set of process CPU time,
-which is robust to a loaded machine) and with all threads, sets/s of the pure-Python reference on
-a smaller sample of the same batch, and the ratio (1-thread wall clock / reference); for n = 10
-and growing to 80.
+Prints sets/s of each batch kernel (``registry.get(name).status``) with 1 thread (wall clock, and
+µs per set of process CPU time, which is robust to a loaded machine) and with all threads, µs per
+call of the single-set path (``.verdict(ts, m)``, the serial one-set kernel that ``check()`` uses)
+on a sample of the sets, sets/s of the pure-Python reference on a smaller sample of the same
+batch, and the ratio (1-thread wall clock / reference); for n = 10 and growing to 80.
 Targets on one core: ``uni-qpa`` ≤ 0.5 µs per set (n = 10, U ≤ 1) and ``p:ff:density:qpa``
 ≤ 5 µs per set (n = 10, m = 4).
 
@@ -63,6 +64,18 @@ def _rate(fn, batch: TaskSetBatch, m: int, repeat: int = 3) -> tuple[float, floa
     return batch.n_sets / best_wall, batch.n_sets / max(best_cpu, 1e-9)
 
 
+def _one_cost(entry: analyses.Analysis, batch: TaskSetBatch, m: int, k: int = 300, repeat: int = 3) -> float:
+    """µs per ``entry.verdict(ts, m)`` call on the first ``k`` sets (best of ``repeat``)."""
+    sample = [batch[i] for i in range(min(k, batch.n_sets))]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for ts in sample:
+            entry.verdict(ts, m)
+        best = min(best, time.perf_counter() - start)
+    return 1e6 * best / len(sample)
+
+
 def _ref_rate(entry: analyses.Analysis, batch: TaskSetBatch, m: int, k: int) -> float:
     sample = [batch[i] for i in range(min(k, batch.n_sets))]
     start = time.perf_counter()
@@ -88,26 +101,30 @@ def main() -> None:
         ("p:wf:density:qpa", 4, 1.0, 3.6),
         ("p:bf:utilization:dbfstar", 4, 1.0, 3.6),
     ]
-    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall-clock rates suffer when it exceeds them)")
+    print(
+        f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall-clock rates suffer when it exceeds them)"
+    )
     print(
         f"{'analysis':26} {'n':>3} {'accept':>6} {'1 thread':>10} {'CPU µs/set':>10} {'wall µs/set':>11} "
-        f"{f'{threads} threads':>10} {'reference':>9} {'ratio':>7}"
+        f"{f'{threads} threads':>10} {'µs/verdict':>10} {'reference':>9} {'ratio':>7}"
     )
     for name, m, u_low, u_high in cases:
         entry = analyses.get(name)
         for n in (10, 20, 40, 80):
             n_sets = max(1000, args.sets * 10 // n)
             batch = generate(rng, n_sets, n, u_low * (1 if m == 1 else m / 4), u_high * (1 if m == 1 else m / 4))
-            entry.decide(batch.select(np.arange(10)), m)  # compile / load the cache
+            entry.status(batch.select(np.arange(10)), m)  # compile / load the cache
+            entry.verdict(batch[0], m)
             numba.set_num_threads(1)
-            one, one_cpu = _rate(entry.decide, batch, m)
+            one, one_cpu = _rate(entry.status, batch, m)
             numba.set_num_threads(threads)
-            many, _ = _rate(entry.decide, batch, m)
-            accept = float(np.mean(entry.decide(batch, m) == 1))
+            many, _ = _rate(entry.status, batch, m)
+            single = _one_cost(entry, batch, m)
+            accept = float(np.mean(entry.status(batch, m) == 1))
             ref = _ref_rate(entry, batch, m, args.ref_sets if n <= 20 else max(10, args.ref_sets // 5))
             print(
                 f"{name:26} {n:>3} {accept:>6.2f} {one:>10,.0f} {1e6 / one_cpu:>10.2f} {1e6 / one:>11.2f} "
-                f"{many:>10,.0f} {ref:>9,.0f} {one / ref:>6.0f}x"
+                f"{many:>10,.0f} {single:>10.2f} {ref:>9,.0f} {one / ref:>6.0f}x"
             )
 
 

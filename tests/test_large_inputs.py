@@ -22,12 +22,13 @@ import rtsched.commands.check as check_command
 import rtsched.io as rio
 from rtsched import TaskSet, check
 from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, _run, pack
+from rtsched.check import check_many
 from rtsched.cli import main
 from rtsched.errors import InputError
 from rtsched.generators import generate_batch
 from rtsched.io import MAX_FILE_BYTES, read_tasksets, write_tasksets
 from rtsched.model import MAX_TASKS, TaskSetBatch
-from rtsched.result import SHOW_DIGITS, Result, digit_count, jsonable, scientific, show_number
+from rtsched.result import SHOW_DIGITS, Result, digit_count, exact_numbers, jsonable, scientific, show_number
 from rtsched.testing import strategies as rst
 
 N = 5000
@@ -67,14 +68,15 @@ def report(plausible: TaskSet):  # noqa: ANN201
 
 @pytest.fixture
 def cached_check(monkeypatch: pytest.MonkeyPatch, plausible: TaskSet, report):  # noqa: ANN001, ANN201
-    """The CLI's check(), answering the module's report for the large set (computed once)."""
+    """The CLI's check_many(), answering the module's report for the large set (computed once)."""
+    from rtsched.platform import as_platform
 
-    def fake(ts, m, tests=None):  # noqa: ANN001, ANN202
-        if ts == plausible and m == M and tests is None:
-            return report
-        return check(ts, m, tests)
+    def fake(sets, m, tests=None, budget=None):  # noqa: ANN001, ANN202
+        if len(sets) == 1 and sets[0] == plausible and as_platform(m).size == M and tests is None and budget is None:
+            return [report]
+        return check_many(sets, m, tests, budget)
 
-    monkeypatch.setattr(check_command, "check", fake)
+    monkeypatch.setattr(check_command, "check_many", fake)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
@@ -97,7 +99,9 @@ def test_every_default_analysis_answers_true_false_or_unknown(report, plausible:
 
     batch = TaskSetBatch.from_tasksets([plausible])
     codes = {1: True, 0: False, -1: "unknown"}
-    assert report.verdicts == {r.analysis: codes[int(analyses.get(r.analysis).decide(batch, M)[0])] for r in report.results}
+    assert report.verdicts == {
+        r.analysis: codes[int(analyses.get(r.analysis).status(batch, M)[0])] for r in report.results
+    }
 
 
 def test_budgeted_explanation_keeps_the_kernel_verdict(report) -> None:  # noqa: ANN001
@@ -115,8 +119,9 @@ def test_p_edf_decides_5000_tasks(report, plausible: TaskSet) -> None:  # noqa: 
     assert report["p-edf"].evidence["assignment"].count(None) == 0
     from rtsched import analyses
 
-    status = analyses.get("p-edf").decide(TaskSetBatch.from_tasksets([plausible]), M)
+    status = analyses.get("p-edf").status(TaskSetBatch.from_tasksets([plausible]), M)
     assert status.tolist() == [1]
+    assert analyses.get("p-edf").verdict(plausible, M) is True  # the serial one-set kernel
 
 
 def test_table_prints_and_exit_status_follows_the_verdicts(capsys, cached_check, plausible_file, report) -> None:  # noqa: ANN001
@@ -171,8 +176,10 @@ def test_show_number_is_bounded_and_says_how_big() -> None:
     text = show_number(HUGE)
     assert text == "≈0.6 (exact: 5001-digit numerator, 5001-digit denominator)"
     assert show_number(10**6000) == "≈1e+6000 (6001-digit integer)"
-    assert show_number(Fraction(7, 3)) == "7/3 (≈2.333)"  # small values stay exact
-    assert show_number(10**SHOW_DIGITS - 1) == str(10**SHOW_DIGITS - 1)
+    with exact_numbers():  # --exact-numbers: small values stay exact
+        assert show_number(Fraction(7, 3)) == "7/3 (≈2.333)"
+        assert show_number(10**SHOW_DIGITS - 1) == str(10**SHOW_DIGITS - 1)
+    assert show_number(Fraction(7, 3)) == "≈2.333"  # decimals for people by default
     assert show_number(Fraction(10**500, 3)).startswith("≈3.333333333e+499")  # outside the float range
 
 
@@ -191,7 +198,9 @@ def test_json_keeps_exact_values_while_python_can_print_them() -> None:
 
 
 def test_result_with_huge_evidence_prints_in_every_form() -> None:
-    r = Result("x", True, 2, "sufficient", f"U = {show_number(HUGE)}", {"U": HUGE, "L": 10**6000}, [{"task": 0, "u": HUGE}])
+    r = Result(
+        "x", True, 2, "sufficient", f"U = {show_number(HUGE)}", {"U": HUGE, "L": 10**6000}, [{"task": 0, "u": HUGE}]
+    )
     text = str(r)
     assert "U = ≈0.6 (exact" in text and len(text) < 1000
     assert json.loads(json.dumps(r.to_dict()))["evidence"]["L"]["digits"] == 6001
@@ -239,7 +248,9 @@ def test_a_set_over_max_tasks_is_refused_at_its_first_task_too_many(monkeypatch:
     """An endless one-set txt stream: refused at line MAX_TASKS + 1, after about 1 MiB, not 64."""
     stream = Endless(b"1 2 3\n" * 10_000)
     monkeypatch.setattr(sys, "stdin", FakeStdin(stream))
-    with pytest.raises(InputError, match=rf"<stdin>, line {MAX_TASKS + 1}: a task set may have at most {MAX_TASKS} tasks"):
+    with pytest.raises(
+        InputError, match=rf"<stdin>, line {MAX_TASKS + 1}: a task set may have at most {MAX_TASKS} tasks"
+    ):
         read_tasksets("-", format="txt")
     assert stream.given < 4 * 2**20
 
@@ -266,7 +277,9 @@ def test_large_files_are_refused_without_reading_them_whole(
         return files[-1]
 
     monkeypatch.setattr(rio, "open", counting_open, raising=False)
-    with pytest.raises(InputError, match=rf"{name}, line \d+(, task set \d+)?: a task set may have at most {MAX_TASKS}"):
+    with pytest.raises(
+        InputError, match=rf"{name}, line \d+(, task set \d+)?: a task set may have at most {MAX_TASKS}"
+    ):
         read_tasksets(path)
     assert len(files) == 1 and files[0].closed
     if not name.endswith("jsonl"):  # a jsonl line is counted once it is complete (here: the file)
@@ -321,17 +334,17 @@ def test_check_help_states_the_limits(capsys) -> None:  # noqa: ANN001
 @given(
     sets=st.lists(rst.tasksets(max_size=10, max_period=500), min_size=1, max_size=4),
     m=st.integers(1, 3),
-    budget=st.integers(0, 40),
-    packing_budget=st.integers(0, 300),
+    qpa_steps=st.integers(0, 40),
+    budget=st.integers(0, 300),
     name=st.sampled_from([n for n in FAMILY_NAMES if n.endswith(":qpa")]),
 )
-def test_packing_budget_is_counted_alike_in_kernel_and_reference(sets, m, budget, packing_budget, name) -> None:  # noqa: ANN001
+def test_packing_budget_is_counted_alike_in_kernel_and_reference(sets, m, qpa_steps, budget, name) -> None:  # noqa: ANN001
     """Small budgets so that they bind: verdicts, assignments and the budget left all agree."""
     fit, order, admission = _parse(name)
     batch = TaskSetBatch.from_tasksets(sets)
-    codes, assign, left = _run(batch, m, fit, order, admission, budget, packing_budget)
+    codes, assign, left = _run(batch, m, fit, order, admission, budget, qpa_steps)
     for s, ts in enumerate(sets):
-        res = pack(ts.rows(), m, fit, order, admission, budget, packing_budget=packing_budget)
+        res = pack(ts.rows(), m, fit, order, admission, budget, qpa_steps=qpa_steps)
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
         assert codes[s] == (-1 if res.verdict == "unknown" else int(res.verdict)), (name, ts)
         assert assign[lo:hi].tolist() == [-1 if a is None else a for a in res.assignment]

@@ -13,8 +13,17 @@ from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses import _edf_demand as dm
-from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, assignments, pack, task_order
+from rtsched.analyses.partitioned_edf import (
+    FAMILY_NAMES,
+    PACKING_BUDGET,
+    _parse,
+    assignments,
+    pack,
+    qpa_steps_for,
+    task_order,
+)
 from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.result import exact_numbers
 from rtsched.testing import strategies as rst
 
 CASES = Path(__file__).parent / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
@@ -75,7 +84,9 @@ def _schedcat_partitioned() -> list[object]:
         for key, name in _VERDICT_MAP.items():
             if key in case.get("schedcat_computed", {}):
                 out.append(
-                    pytest.param(case["tasks"], case["m"], name, case["schedcat_computed"][key], id=f"{case['case_id']}-{key}")
+                    pytest.param(
+                        case["tasks"], case["m"], name, case["schedcat_computed"][key], id=f"{case['case_id']}-{key}"
+                    )
                 )
     return out
 
@@ -86,7 +97,8 @@ def test_schedcat_partitioned_verdicts(tasks: list[list[int]], m: int, name: str
     ts = TaskSet.from_tasks([tuple(t) for t in tasks], deadlines="arbitrary")
     entry = analyses.get(name)
     assert entry.reference(ts, m) is expected
-    assert entry.decide(TaskSetBatch.from_tasksets([ts]), m).tolist() == [int(expected)]
+    assert entry.status(TaskSetBatch.from_tasksets([ts]), m).tolist() == [int(expected)]
+    assert entry.verdict(ts, m) is expected
 
 
 def test_baruah_fisher_worked_example() -> None:
@@ -101,14 +113,16 @@ def test_baruah_fisher_worked_example() -> None:
     assert res.evidence["assignment"] == (0, 0, 1)
     ok, why, t, value = dm.dbf_star_check([(2, 4, 6), (3, 8, 10), (4, 9, 12)])
     assert (ok, why, t, value) == (False, "dbf*", 9, Fraction(329, 30))
-    fail = analyses.get("baruah-fisher").explain(ts, 1)
+    with exact_numbers():  # the summary in exact fractions (--exact-numbers)
+        fail = analyses.get("baruah-fisher").explain(ts, 1)
     assert fail.verdict is False
     assert "P0: dbf*(t=9) = 329/30" in fail.summary
 
 
 def test_explain_refusals_name_each_processor() -> None:
     ts = TaskSet.from_tasks([(3, 4, 4), (3, 4, 4), (3, 4, 4)])
-    res = analyses.get("p-edf").explain(ts, 2)
+    with exact_numbers():
+        res = analyses.get("p-edf").explain(ts, 2)
     assert res.verdict is False
     assert res.evidence["failed_task"] == 2
     assert res.evidence["refusals"] == ("P0: U would be 3/2 (≈1.5) > 1", "P1: U would be 3/2 (≈1.5) > 1")
@@ -139,17 +153,49 @@ def test_registry_entries() -> None:
     assert member.featured is False
     assert member.name == "p:nf:utilization:dbfstar"
     assert len(FAMILY_NAMES) == 48
+    assert [analyses.get(name).order for name in FEATURED] == [0, 1, 2]
+
+
+def test_one_budget_per_member() -> None:
+    """The registry's one ``budget`` is the packing budget in demand terms; the QPA step cap of an
+    admission is derived from it, and at the default it is the 10**6 steps it always was."""
+    for name in (*FEATURED, "p:bf:input:density"):
+        entry = analyses.get(name)
+        assert entry.budget == PACKING_BUDGET == 10**8
+        assert entry.budget_unit == "demand terms per set"
+    assert qpa_steps_for(PACKING_BUDGET) == dm.DEFAULT_BUDGET
+    assert qpa_steps_for(1) == 1 and qpa_steps_for(250) == 2
+
+
+def test_explanation_is_stamped_by_the_registry() -> None:
+    ts = TaskSet.from_tasks([(3, 4, 4), (3, 4, 4), (3, 4, 4)])
+    res = analyses.get("p:wf:density:qpa").explain(ts, 2, budget=5000)
+    assert (res.analysis, res.m, res.kind, res.policy) == ("p:wf:density:qpa", 2, "sufficient", "partitioned-edf")
+    assert res.verdict is False
+    assert res.evidence["budget"] == 5000 and res.evidence["qpa_steps"] == 50
+
+
+def test_no_other_analysis_is_imported() -> None:
+    import ast
+
+    from rtsched.analyses import partitioned_edf
+
+    tree = ast.parse(Path(partitioned_edf.__file__).read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    analysis_modules = {m for m in imported if m.startswith("rtsched.analyses.")}
+    assert all(m.rsplit(".", 1)[1].startswith("_") for m in analysis_modules), analysis_modules
 
 
 # -- kernel == reference ------------------------------------------------------------------
 
 
-def _check_kernel(name: str, sets: list[TaskSet], m: int, budget: int = dm.DEFAULT_BUDGET) -> None:
+def _check_kernel(name: str, sets: list[TaskSet], m: int, qpa_steps: int = dm.DEFAULT_BUDGET) -> None:
     fit, order, admission = _parse(name)
     batch = TaskSetBatch.from_tasksets(sets)
-    codes, assign = assignments(batch, m, name, budget)
+    codes, assign = assignments(batch, m, name, qpa_steps=qpa_steps)
     for s, ts in enumerate(sets):
-        res = pack(ts.rows(), m, fit, order, admission, budget)
+        res = pack(ts.rows(), m, fit, order, admission, qpa_steps=qpa_steps)
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
         assert codes[s] == (-1 if res.verdict == "unknown" else int(res.verdict)), (name, ts)
         assert assign[lo:hi].tolist() == [-1 if a is None else a for a in res.assignment], (name, ts)
@@ -157,7 +203,10 @@ def _check_kernel(name: str, sets: list[TaskSet], m: int, budget: int = dm.DEFAU
 
 @pytest.mark.parametrize("name", FAMILY_NAMES)
 @settings(max_examples=6)
-@given(sets=st.lists(st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=1000)), min_size=1, max_size=8), m=st.integers(1, 4))
+@given(
+    sets=st.lists(st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=1000)), min_size=1, max_size=8),
+    m=st.integers(1, 4),
+)
 def test_kernel_equals_reference_every_member(name: str, sets: list[TaskSet], m: int) -> None:
     _check_kernel(name, sets, m)
 
@@ -172,13 +221,32 @@ def test_kernel_equals_reference_featured(name: str, sets: list[TaskSet], m: int
     _check_kernel(analyses.get(name).name, sets, m)
 
 
+@pytest.mark.parametrize("name", [*FEATURED, "p:bf:utilization:qpa", "p:nf:input:dbfstar"])
+@settings(max_examples=25)
+@given(
+    sets=st.lists(st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=500)), min_size=1, max_size=5),
+    m=st.integers(1, 3),
+    budget=st.one_of(st.integers(1, 400), st.just(PACKING_BUDGET)),
+)
+def test_registry_paths_equal_the_reference(name: str, sets: list[TaskSet], m: int, budget: int) -> None:
+    """The serial one-set kernel (``verdict``), the batch kernel (``status``) and the reference agree,
+    also with registry budgets small enough to bind (a few QPA steps, a few hundred terms)."""
+    entry = analyses.get(name)
+    status = entry.status(TaskSetBatch.from_tasksets(sets), m, budget=budget).tolist()
+    codes = {True: 1, False: 0, "unknown": -1}
+    for s, ts in enumerate(sets):
+        expected = entry.reference(ts, m, budget=budget)
+        assert entry.verdict(ts, m, budget=budget) == expected, (name, ts, m, budget)
+        assert status[s] == codes[expected], (name, ts, m, budget)
+
+
 @settings(max_examples=20)
-@given(sets=st.lists(tie_prone_sets(), min_size=1, max_size=6), budget=st.integers(0, 4))
-def test_budget_unknown_agrees(sets: list[TaskSet], budget: int) -> None:
-    """Tiny QPA budgets: "unknown" (never a False caused by the budget), same in kernel and reference."""
-    _check_kernel("p:ff:input:qpa", sets, 2, budget)
+@given(sets=st.lists(tie_prone_sets(), min_size=1, max_size=6), qpa_steps=st.integers(0, 4))
+def test_budget_unknown_agrees(sets: list[TaskSet], qpa_steps: int) -> None:
+    """Tiny QPA step caps: "unknown" (never a False caused by the budget), same in kernel and reference."""
+    _check_kernel("p:ff:input:qpa", sets, 2, qpa_steps)
     for ts in sets:
-        verdict = pack(ts.rows(), 2, "ff", "input", "qpa", budget).verdict
+        verdict = pack(ts.rows(), 2, "ff", "input", "qpa", qpa_steps=qpa_steps).verdict
         if verdict is not True:
             full = pack(ts.rows(), 2, "ff", "input", "qpa").verdict
             assert verdict == "unknown" or full is False or full is True
@@ -188,7 +256,9 @@ def test_budget_unknown_agrees(sets: list[TaskSet], budget: int) -> None:
 
 
 @settings(max_examples=40)
-@given(ts=st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=200, deadlines="arbitrary")), m=st.integers(1, 4))
+@given(
+    ts=st.one_of(tie_prone_sets(), rst.tasksets(max_size=8, max_period=200, deadlines="arbitrary")), m=st.integers(1, 4)
+)
 def test_every_bin_of_an_accepted_assignment_passes_qpa(ts: TaskSet, m: int) -> None:
     """Re-check each processor of every accepted packing independently with uni-qpa."""
     rows = ts.rows()
