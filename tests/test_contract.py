@@ -42,8 +42,8 @@ def small_sets(count: int, seed: int, n_max: int = 5, t_max: int = 20) -> list[T
 
 
 TASKSET_ANALYSES = [e.name for e in registry.all_entries() if e.input == "taskset"] + [
-    "p:ff:deadline:pda",
-    "p:bf:utilization:dbfstar",
+    "p:ff:deadline:dbfstar",
+    "p:bf:utilization:density",
 ]
 
 

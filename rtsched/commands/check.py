@@ -102,11 +102,11 @@ def check_command(
         if match.group(2) and tests is None:
             tests = platform.strip()  # the clustered analysis with its options
     else:
-        target = parse_platform(platform, processors)  # type: ignore[assignment]
-        if not isinstance(target, Identical):
+        if not re.fullmatch(r"identical(:\d+)?", platform.strip()):
             raise InputError(
                 f"unknown platform {platform!r}; use identical, clustered:k=<k> or gpu:<M>", field="--platform"
             )
+        target = parse_platform(platform, processors)  # type: ignore[assignment]
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
     if tests is not None:
         resolve_list(tests)  # unknown names fail before any work
