@@ -22,9 +22,12 @@ Formats
 ``txt`` (``.txt``)
     ``C D T [name]`` per line; ``#`` starts a comment; a line ``---`` separates task sets.
 
-Numbers are read from their text with :func:`int` / :class:`fractions.Fraction` syntax in every
-format (so ``1e3`` and ``1_000`` mean 1000 everywhere, ``0x10`` and booleans are refused).
-Without a time unit every value must be a whole number of ticks; with ``time_unit=u`` a value
+Numbers are read from their text, alike in every format. Without a time unit a value is an
+integer number of ticks written with the ASCII digits ``0-9`` and an optional sign (``1000``,
+``+7``); every other spelling is refused with an error naming the field and saying why: ``1e3``,
+``3.0`` (write ``1000``, ``3``), ``1_000``, ``0x10``, YAML's ``1:30``, other scripts' digits
+(``١``, ``１``), booleans, ``nan``/``inf``. With ``time_unit=u`` a value is a real number, an ASCII
+decimal with optional fraction and exponent (``0.5``, ``2.5e-3``; exponent at most ±100) or ``p/q``;
 ``x`` means ``x / u`` ticks and must be exactly a whole number (:meth:`TaskSet.from_real`).
 
 Every malformed input raises :class:`~rtsched.errors.InputError` whose message names the file,
@@ -57,7 +60,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from rtsched.errors import InputError
-from rtsched.model import FIELDS, MAX_TASKS, DeadlineModel, TaskSet, _check_model
+from rtsched.model import FIELDS, MAX_TASKS, MAX_TIME, DeadlineModel, TaskSet, _check_model
 
 __all__ = [
     "FORMATS",
@@ -69,10 +72,12 @@ __all__ = [
     "Scalar",
     "check_keys",
     "describe_node",
+    "yaml_error",
     "node_from_json",
     "node_from_yaml",
     "node_text",
     "read_text",
+    "scalar_to_fraction",
     "scalar_to_int",
     "detect_format",
     "dumps",
@@ -159,16 +164,41 @@ def _check_format(fmt: str) -> str:
     return key
 
 
+#: An integer as rtsched reads it: ASCII digits with an optional sign, nothing else.
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: A real number (with a time unit): ASCII decimal with optional fraction and exponent, or p/q.
+_REAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?|[+-]?[0-9]+/[0-9]+")
+#: Largest decimal exponent read (``1e40010`` would be a 40,011-digit number).
+_MAX_EXPONENT = 100
+
+
+def _real(text: str) -> Fraction | None:
+    """The exact value of a real-number spelling (:data:`_REAL`), or None if it is not one.
+
+    Raises InputError for an exponent beyond :data:`_MAX_EXPONENT` or a zero denominator."""
+    match = _REAL.fullmatch(text)
+    if match is None:
+        return None
+    exponent = match.group(1)
+    if exponent is not None and (len(exponent.lstrip("+-")) > 4 or abs(int(exponent)) > _MAX_EXPONENT):
+        raise InputError(f"{text!r} has an exponent beyond ±{_MAX_EXPONENT}; time values are at most {MAX_TIME}")
+    try:
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise InputError(f"{text!r} divides by zero") from None
+
+
 def _parse_unit(time_unit: Any) -> str | None:
     """Check a time unit; return it as text (as written, for messages) or None."""
     if time_unit is None:
         return None
     text = str(time_unit).strip()
     try:
-        if isinstance(time_unit, bool) or Fraction(text) <= 0:
-            raise ValueError
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"invalid time unit {time_unit!r}; give a positive number such as 0.001") from None
+        value = None if isinstance(time_unit, bool) or len(text) > 100 else _real(text)
+    except InputError:
+        value = None
+    if value is None or value <= 0:
+        raise InputError(f"invalid time unit {_clip(repr(time_unit))}; give a positive number such as 0.001")
     return text
 
 
@@ -177,8 +207,52 @@ def _unit_hint(denominator: int) -> str:
     return str(exact) if Fraction(exact) == Fraction(1, denominator) else f"1/{denominator}"
 
 
+def _not_a_number(text: str) -> InputError:
+    """The error for a value that is not a number rtsched reads, saying why when it can tell."""
+    low = text.lower().lstrip("+-.")
+    if low in ("nan", "inf", "infinity"):
+        return InputError(f"{text!r} is not a finite number")
+    if any(c.isdigit() for c in text) and not text.isascii():
+        return InputError(f"{text!r} is not a number: write digits with the ASCII characters 0-9")
+    if "_" in text and _REAL.fullmatch(text.replace("_", "")):
+        return InputError(f"{text!r} is not a number: write it without '_'")
+    return InputError(f"{text!r} is not a number")
+
+
+def scalar_to_fraction(value: Scalar, max_chars: int = 100) -> Fraction:
+    """Check one written real number (a factor, a fraction of work) and return it exactly.
+
+    The spellings are those of values with a time unit (see :func:`scalar_to_int`): an ASCII
+    decimal with optional fraction and exponent (at most ±100), or ``p/q``.
+    """
+    text = value.text.strip()
+    if value.kind == "bool":
+        raise InputError(f"{text} is a boolean, not a number")
+    if value.kind == "null" or not text:
+        raise InputError("the value is missing")
+    if len(text) > max_chars:
+        raise InputError(f"{text[:20]!r}... is too long for a number ({len(text)} characters)")
+    number = _real(text)
+    if number is None:
+        raise _not_a_number(text)
+    return number
+
+
+def _not_an_integer(text: str, hint: str) -> InputError:
+    return InputError(
+        f"{text!r} is not an integer: without a time unit, a value is a number of ticks written "
+        f"with the digits 0-9 and an optional sign{hint}"
+    )
+
+
 def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
-    """Check one written value; return it as an int (no unit) or as its text (unit given)."""
+    """Check one written value; return it as an int (no unit) or as its text (unit given).
+
+    Without a unit a value is an integer number of ticks, written with the ASCII digits 0-9 and
+    an optional sign (``1000``, ``+7``); ``1e3``, ``1_000``, ``3.0``, ``0x10`` and other scripts'
+    digits are refused, saying why. With a unit a value is a real number: an ASCII decimal with an
+    optional fraction and exponent (``0.5``, ``2.5e-3``; exponent at most ±100) or ``p/q``.
+    """
     text = value.text.strip()
     if value.kind == "bool":
         raise InputError(f"{text} is a boolean, not a number")
@@ -186,20 +260,32 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
         raise InputError("the value is missing")
     if len(text) > 100:
         raise InputError(f"{text[:20]!r}... is too long for a time value ({len(text)} characters)")
-    if text.isascii() and text.isdigit():  # the common case; int() is much faster than Fraction()
-        return text if unit is not None else int(text)
-    try:
-        number = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        finite = text.lower().lstrip("+-.") not in ("nan", "inf", "infinity")
-        raise InputError(f"{text!r} is not a {'' if finite else 'finite '}number") from None
-    if unit is None and number.denominator != 1:
-        hint = _unit_hint(number.denominator)
-        raise InputError(
-            f"{text} is not a whole number of ticks; give a time unit to convert real-valued times, "
-            f"e.g. --time-unit {hint} (time_unit={hint!r})"
-        )
-    return text if unit is not None else int(number)
+    if _INTEGER.fullmatch(text):  # the common case; int() is much faster than Fraction()
+        if unit is None:
+            return int(text)
+        number: Fraction | None = Fraction(int(text))
+    else:
+        try:
+            number = _real(text)
+        except InputError:
+            if unit is not None:
+                raise
+            number = None
+            if _REAL.fullmatch(text):  # a huge exponent: a real number, but not written as an integer
+                raise _not_an_integer(text, "") from None
+        if number is None:
+            raise _not_a_number(text)
+        if unit is None:
+            if number.denominator != 1:
+                hint = _unit_hint(number.denominator)
+                raise InputError(
+                    f"{text} is not a whole number of ticks; give a time unit to convert real-valued times, "
+                    f"e.g. --time-unit {hint} (time_unit={hint!r})"
+                )
+            raise _not_an_integer(text, f" (write {int(number)})" if abs(number) <= MAX_TIME else "")
+    if abs(number) / Fraction(unit) > MAX_TIME:
+        raise InputError(f"{text} is too large: at most {MAX_TIME} ticks of {unit}")
+    return text
 
 
 def _task_index(task: int | str | None) -> int | None:
@@ -231,7 +317,9 @@ def _flat_task(cells: Sequence[str], name: str | None, line: int) -> _RawTask:
     return _RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3)
 
 
-def _build(items: Sequence[Any], parse: Callable[[Any], _RawSet], deadlines: DeadlineModel, unit: str | None) -> list[TaskSet]:
+def _build(
+    items: Sequence[Any], parse: Callable[[Any], _RawSet], deadlines: DeadlineModel, unit: str | None
+) -> list[TaskSet]:
     """Parse and build each task set, adding the set index to errors when there are several."""
     if not items:
         raise InputError(_NO_TASKS)
@@ -257,7 +345,7 @@ class LineLoader(yaml.SafeLoader):
 
 def _put(out: dict[str, Node], key: str, value: Node, line: int | None) -> None:
     if key in out:
-        raise InputError(f"duplicate key {key!r}", line=line, field=key)
+        raise InputError(f"duplicate key {_clip(key)!r}", line=line, field=_field(key))
     out[key] = value
 
 
@@ -275,20 +363,67 @@ def node_from_yaml(node: yaml.Node) -> Node:
     return Node(Scalar(_YAML_KINDS.get(node.tag, "str"), node.value), line)
 
 
-def _from_json(value: Any, ynode: yaml.Node | None, line: int | None) -> Node:
-    """Convert a decoded JSON value; lines come from the same text composed as YAML, if it matched."""
-    here = ynode.start_mark.line + 1 if ynode is not None else line
+class _Lines(NamedTuple):
+    """Where the values of a JSON document are: the line of a value, and of its items (a list),
+    or of each key with its value's lines (an object, in document order)."""
+
+    line: int
+    items: list[Any] | None  # list[_Lines] or list[tuple[int, _Lines]] (key line, value)
+
+
+#: One JSON token after optional whitespace: a string, punctuation, or a bare literal/number.
+_JSON_TOKEN = re.compile(r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([\[\]{},:])|([^ \t\r\n\[\]{},:"]+))', re.S)
+
+
+def _json_lines(text: str) -> _Lines:
+    """The lines of every value of ``text``, a document :func:`json.loads` accepted (so valid)."""
+    tokens = _JSON_TOKEN.finditer(text)
+    state = [1, 0]  # line, offset counted up to
+
+    def advance() -> tuple[str, int]:
+        match = next(tokens)
+        start = match.start(match.lastindex or 0)
+        state[0] += text.count("\n", state[1], start)
+        state[1] = start
+        return match.group(match.lastindex or 0), state[0]
+
+    def value(token: str, line: int) -> _Lines:
+        if token == "[":
+            items: list[Any] = []
+            token, at = advance()
+            while token != "]":
+                if token != ",":
+                    items.append(value(token, at))
+                token, at = advance()
+            return _Lines(line, items)
+        if token == "{":
+            pairs: list[Any] = []
+            token, at = advance()
+            while token != "}":
+                if token != ",":
+                    advance()  # the colon
+                    pairs.append((at, value(*advance())))
+                token, at = advance()
+            return _Lines(line, pairs)
+        return _Lines(line, None)
+
+    return value(*advance())
+
+
+def _from_json(value: Any, where: _Lines | None, line: int | None) -> Node:
+    """Convert a decoded JSON value; lines come from :func:`_json_lines`, else ``line``."""
+    here = where.line if where is not None else line
+    items = where.items if where is not None else None
     if isinstance(value, _Pairs):
-        pairs = ynode.value if isinstance(ynode, yaml.MappingNode) else []
-        ymap = {k.value: v for k, v in pairs if isinstance(k, yaml.ScalarNode)}
         out: dict[str, Node] = {}
-        for key, item in value:
-            sub = ymap.get(key)
-            _put(out, key, _from_json(item, sub, line), here if sub is None else sub.start_mark.line + 1)
+        ok = items is not None and len(items) == len(value)
+        for j, (key, item) in enumerate(value):
+            key_line, sub = items[j] if ok else (here, None)  # type: ignore[index]
+            _put(out, key, _from_json(item, sub, line), key_line)
         return Node(out, here)
     if isinstance(value, list):
-        ok = isinstance(ynode, yaml.SequenceNode) and len(ynode.value) == len(value)
-        return Node([_from_json(v, ynode.value[j] if ok else None, line) for j, v in enumerate(value)], here)
+        ok = items is not None and len(items) == len(value)
+        return Node([_from_json(v, items[j] if ok else None, line) for j, v in enumerate(value)], here)  # type: ignore[index]
     if isinstance(value, bool):
         return Node(Scalar("bool", "true" if value else "false"), here)
     if value is None:
@@ -303,13 +438,8 @@ def node_from_json(text: str, line: int | None = None, *, lines: bool = True) ->
         value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as err:
         raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", line=line or err.lineno) from None
-    ynode = None
-    if line is None and lines:
-        try:  # JSON is YAML, except for tab indentation (raw tabs cannot occur in JSON strings)
-            ynode = yaml.compose(text.replace("\t", " "), Loader=LineLoader)
-        except (yaml.YAMLError, RecursionError):
-            pass
-    return _from_json(value, ynode, line)
+    where = _json_lines(text) if line is None and lines else None
+    return _from_json(value, where, line)
 
 
 def describe_node(node: Node) -> str:
@@ -318,13 +448,18 @@ def describe_node(node: Node) -> str:
     if isinstance(node.value, list):
         return f"a list of {len(node.value)} items"
     kind, text = node.value
-    return {"num": f"the number {text}", "str": f"the string {text!r}"}.get(kind, text)
+    return {"num": f"the number {_clip(text)}", "str": f"the string {_clip(text)!r}"}.get(kind, _clip(text))
 
 
 def check_keys(node: Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
     for key in node.value:
         if key not in allowed:
-            raise InputError(f"unknown key {key!r} (expected {', '.join(allowed)})", line=node.line, field=key, **where)
+            raise InputError(
+                f"unknown key {_clip(key)!r} (expected {', '.join(allowed)})",
+                line=node.line,
+                field=_field(key),
+                **where,
+            )
     for key in required:
         if key not in node.value:
             raise InputError(f"missing key {key!r}", line=node.line, field=key, **where)
@@ -372,7 +507,9 @@ def _node_task(node: Node, i: int) -> _RawTask:
             raise InputError(f"expected [C, D, T] or [C, D, T, name], got {len(value)} values", line=node.line, task=i)
         cells, name = value[:3], value[3] if len(value) == 4 else None
     else:
-        raise InputError(f"expected a task [C, D, T] or {{C: .., D: .., T: ..}}, got {describe_node(node)}", line=node.line, task=i)
+        raise InputError(
+            f"expected a task [C, D, T] or {{C: .., D: .., T: ..}}, got {describe_node(node)}", line=node.line, task=i
+        )
     for field, cell in zip(FIELDS, cells, strict=True):
         if not isinstance(cell.value, Scalar):
             raise InputError(f"expected a number, got {describe_node(cell)}", line=cell.line, task=i, field=field)
@@ -388,7 +525,10 @@ def _node_set(node: Node) -> _RawSet:
             raise InputError(f"'tasks' must be a list, got {describe_node(tasks)}", line=tasks.line, field="tasks")
         value = tasks.value
     elif not isinstance(value, list):
-        raise InputError(f"expected a task set (a list of tasks or an object with 'tasks'), got {describe_node(node)}", line=node.line)
+        raise InputError(
+            f"expected a task set (a list of tasks or an object with 'tasks'), got {describe_node(node)}",
+            line=node.line,
+        )
     if len(value) > MAX_TASKS:
         raise _too_many_tasks(node.line, None)
     return _RawSet([_node_task(t, i) for i, t in enumerate(value)], name, node.line)
@@ -403,15 +543,27 @@ def _jsonl_set(item: tuple[int, str]) -> _RawSet:
     return _node_set(node)
 
 
+def yaml_error(err: yaml.YAMLError, text: str) -> InputError:
+    """An InputError of one line for a YAML syntax error, with its line (and column)."""
+    if isinstance(err, yaml.reader.ReaderError):  # a character YAML does not allow; no mark
+        start = min(max(err.position, 0), len(text))
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        char = err.character if isinstance(err.character, int) else ord(str(err.character)[:1] or "\0")
+        return InputError(f"invalid YAML: the character U+{char:04X} is not allowed (column {column})", line=line)
+    mark = getattr(err, "problem_mark", None)
+    what = ", ".join(str(p) for p in (getattr(err, "context", None), getattr(err, "problem", None)) if p)
+    where = f" (column {mark.column + 1})" if mark else ""
+    message = " ".join(f"invalid YAML: {what or err}{where}".split())
+    return InputError(message, line=mark.line + 1 if mark else None)
+
+
 # -- the formats: each returns the items to build and how to parse one item into a raw set ---------
 def _parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
     try:
         root = yaml.compose(text, Loader=LineLoader)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        what = ", ".join(str(p) for p in (getattr(err, "context", None), getattr(err, "problem", None)) if p)
-        where = f" (column {mark.column + 1})" if mark else ""
-        raise InputError(f"invalid YAML: {what or err}{where}", line=mark.line + 1 if mark else None) from None
+        raise yaml_error(err, text) from None
     return ([] if root is None else _doc_sets(node_from_yaml(root))), _node_set
 
 
@@ -445,9 +597,9 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
         key = _CSV_COLUMNS.get(cell.strip().lower())
         if key is None:
             raise InputError(
-                f"unknown column {cell.strip()!r}; the first row must be a header such as C,D,T[,name][,set]",
+                f"unknown column {_clip(cell.strip())!r}; the first row must be a header such as C,D,T[,name][,set]",
                 line=head_line,
-                field=cell.strip(),
+                field=_field(cell.strip()),
             )
         if key in cols:
             raise InputError(f"duplicate column {key}", line=head_line, field=key)
@@ -461,13 +613,31 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
             raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
         key = 0
         if "set" in cols:
-            try:
-                key = int(cells[cols["set"]])
-            except ValueError:
-                raise InputError(f"{cells[cols['set']]!r} is not an integer set number", line=line, field="set") from None
+            number = _set_number(cells[cols["set"]])
+            if number is None:
+                raise InputError(f"{_clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
+            key = number
         name = cells[cols["name"]] if "name" in cols else None
-        groups.setdefault(key, _RawSet([], None, line)).tasks.append(_flat_task([cells[cols[f]] for f in FIELDS], name, line))
+        groups.setdefault(key, _RawSet([], None, line)).tasks.append(
+            _flat_task([cells[cols[f]] for f in FIELDS], name, line)
+        )
     return list(groups.values()), _identity
+
+
+def _clip(text: str, size: int = 40) -> str:
+    """``text``, cut to ``size`` characters for a message."""
+    return text if len(text) <= size else text[:size] + "..."
+
+
+def _field(name: str) -> str | None:
+    """A key or column named in an error's location: as written if it prints on one short line."""
+    return name if name.isprintable() and len(name) <= 40 else None
+
+
+def _set_number(text: str) -> int | None:
+    """The CSV ``set`` column's value: an integer written as for times (:data:`_INTEGER`), or None."""
+    text = text.strip()
+    return int(text) if len(text) <= 100 and _INTEGER.fullmatch(text) else None
 
 
 def _identity(raw: _RawSet) -> _RawSet:
@@ -645,6 +815,7 @@ def loads(
     fmt = _check_format(format)
     _check_model(deadlines)
     unit = _parse_unit(time_unit)
+    text = text.removeprefix("\ufeff")  # as read_tasksets does
     try:
         if not text.strip():
             raise InputError("the file is empty")
@@ -699,7 +870,10 @@ class _LimitedReader(io.RawIOBase):
 
 def _too_large(source: str, limit: int) -> InputError:
     size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
-    return InputError(f"the input is larger than {size}, the limit (rtsched.io.MAX_FILE_BYTES); split it into several files", file=source)
+    return InputError(
+        f"the input is larger than {size}, the limit (rtsched.io.MAX_FILE_BYTES); split it into several files",
+        file=source,
+    )
 
 
 def _too_many_tasks(line: int | None, set_index: int | None) -> InputError:
@@ -738,10 +912,8 @@ def _count_csv(lines: Iterable[str]) -> None:
         key: object = None
         if set_column is not None and set_column < len(cells):
             text = cells[set_column].strip()
-            try:
-                key = int(text)
-            except ValueError:
-                key = text
+            number = _set_number(text)
+            key = text if number is None else number
         counts[key] = counts.get(key, 0) + 1
         if counts[key] > MAX_TASKS:
             raise _too_many_tasks(reader.line_num, list(counts).index(key) if set_column is not None else None)
@@ -769,7 +941,9 @@ def _count_jsonl(lines: Iterable[str]) -> None:
 _COUNTERS: dict[str, Callable[[Iterable[str]], None]] = {"txt": _count_txt, "csv": _count_csv, "jsonl": _count_jsonl}
 
 
-def read_text(path: str | os.PathLike[str], source: str, format: str | None = None, max_bytes: int = MAX_FILE_BYTES) -> str:
+def read_text(
+    path: str | os.PathLike[str], source: str, format: str | None = None, max_bytes: int = MAX_FILE_BYTES
+) -> str:
     """Read a file (or standard input when ``source`` is ``"<stdin>"``) as UTF-8 text, streaming.
 
     The input is read in chunks and refused with an :class:`InputError` as soon as it passes
@@ -805,7 +979,9 @@ def _read_limited(stream: Any, source: str, format: str | None, max_bytes: int) 
     raw = _LimitedReader(stream, source, max_bytes)
     counter = _COUNTERS.get(_EXTENSIONS.get(str(format).lower(), "")) if format else None
     if counter is not None:
-        text = io.TextIOWrapper(io.BufferedReader(raw, _CHUNK_BYTES), encoding="utf-8-sig", newline="" if counter is _count_csv else "\n")
+        text = io.TextIOWrapper(
+            io.BufferedReader(raw, _CHUNK_BYTES), encoding="utf-8-sig", newline="" if counter is _count_csv else "\n"
+        )
         try:
             counter(text)
         except (UnicodeDecodeError, csv.Error):

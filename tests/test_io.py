@@ -139,16 +139,73 @@ def test_one_set_or_many(text, sizes):
 
 
 def test_names_and_numbers_are_kept_as_written():
-    (ts,) = loads('{"name": "s", "tasks": [[3.0, 4, 5.0, "a"], {"C": "1e3", "D": 1000, "T": 1_000, "name": 7}]}', "yaml")
+    (ts,) = loads('{"name": "s", "tasks": [[3, 4, 5, "a"], {"C": "1000", "D": 1000, "T": +1000, "name": 7}]}', "yaml")
     assert ts.rows() == [(3, 4, 5), (1000, 1000, 1000)]
     assert (ts.name, ts.names) == ("s", ("a", "7"))
     assert loads("- [1, 2, 3, yes]\n", "yaml")[0].names == ("yes",)  # no YAML 1.1 surprise in names
-    assert loads("[[3.0, 4.0, 5.0]]", "json")[0].rows() == [(3, 4, 5)]
-    assert loads("3.0 4 5\n1e3 1e3 1_000 # comment\n", "txt")[0].rows() == [(3, 4, 5), (1000, 1000, 1000)]
+    assert loads("[[3, 4, 5]]", "json")[0].rows() == [(3, 4, 5)]
+    assert loads("3 4 5\n1000 +1000 01000 # comment\n", "txt")[0].rows() == [(3, 4, 5), (1000, 1000, 1000)]
     assert loads("c , T,D\n1,3,2\n", "csv")[0].rows() == [(1, 2, 3)]
 
 
-@pytest.mark.parametrize(("fmt", "text"), [("yaml", "[[0x10, 20, 30]]"), ("txt", "0x10 20 30"), ("csv", "C,D,T\n0x10,20,30")])
+# Integers are ASCII digits with an optional sign; every other spelling is refused, naming the field.
+REFUSED_SPELLINGS = [
+    ("1e3", "'1e3' is not an integer: .* \\(write 1000\\)"),
+    ("1e1", "'1e1' is not an integer"),
+    ("3.0", "'3.0' is not an integer: .* \\(write 3\\)"),
+    ("1E+2", "'1E\\+2' is not an integer"),
+    ("1e40010", "'1e40010' is not an integer"),
+    ("1e99999999999", "'1e99999999999' is not an integer"),
+    ("1_000", "'1_000' is not a number: write it without '_'"),
+    ("\u0661\u0662", "'\u0661\u0662' is not a number: write digits with the ASCII characters 0-9"),
+    ("\uff11\uff12", "'\uff11\uff12' is not a number: write digits with the ASCII characters 0-9"),
+    ("1:30", "'1:30' is not a number"),
+    ("0o17", "'0o17' is not a number"),
+]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "template"),
+    [("txt", "{} 20 30"), ("csv", "C,D,T\n{},20,30"), ("yaml", "[[{}, 20, 30]]"), ("json", '[["{}", 20, 30]]')],
+)
+@pytest.mark.parametrize(("spelling", "message"), REFUSED_SPELLINGS, ids=[s for s, _ in REFUSED_SPELLINGS])
+def test_integer_spellings_other_than_ascii_digits_are_refused(fmt, template, spelling, message):
+    with pytest.raises(InputError, match=rf"^<string>, line \d, task 0, field C: {message}") as info:
+        loads(template.format(spelling), fmt)
+    assert "\n" not in str(info.value)
+
+
+def test_json_exponents_and_fractions_are_refused_without_a_unit():
+    with pytest.raises(InputError, match="field T: '1E5' is not an integer"):
+        loads("[[1, 2, 1E5]]", "json")
+    with pytest.raises(InputError, match="field D: '2.0' is not an integer"):
+        loads("[[1, 2.0, 3]]", "json")
+
+
+def test_real_spellings_with_a_unit():
+    assert loads("1e-3 2.0e-3 3/1000\n", "txt", time_unit="0.001")[0].rows() == [(1, 2, 3)]
+    assert loads("[[0.5, 1, 1.5]]", "json", time_unit="1/2")[0].rows() == [(1, 2, 3)]
+    with pytest.raises(InputError, match="field C: '1e40010' has an exponent beyond"):
+        loads("1e40010 2 3", "txt", time_unit="0.5")
+    with pytest.raises(InputError, match="field T: 1e50 is too large: at most 2147483647 ticks of 0.5"):
+        loads("1 2 1e50", "txt", time_unit="0.5")
+    with pytest.raises(InputError, match="field C: '1_0' is not a number"):
+        loads("1_0 20 30", "txt", time_unit="1")
+    for bad in ("1e-999999999", "1" * 200, "\uff11", "1/0"):
+        with pytest.raises(InputError, match="invalid time unit"):
+            loads("1 2 3", "txt", time_unit=bad)
+
+
+def test_csv_set_numbers_are_ascii_integers():
+    with pytest.raises(InputError, match="line 2, field set: '\u0661' is not an integer set number"):
+        loads("C,D,T,set\n1,2,3,\u0661\n", "csv")
+    with pytest.raises(InputError, match="line 2, field set: '99999.*\\.\\.\\.' is not an integer set number"):
+        loads("C,D,T,set\n1,2,3," + "9" * 5000 + "\n", "csv")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text"), [("yaml", "[[0x10, 20, 30]]"), ("txt", "0x10 20 30"), ("csv", "C,D,T\n0x10,20,30")]
+)
 def test_hex_is_refused_in_every_format(fmt, text):
     with pytest.raises(InputError, match="'0x10' is not a number"):
         loads(text, fmt)
@@ -176,7 +233,15 @@ def test_crlf_and_bom(tmp_path):
 # -- formats, stdin, time units, writing ---------------------------------------------------------
 @pytest.mark.parametrize(
     ("name", "fmt"),
-    [("a.yaml", "yaml"), ("a.YML", "yaml"), ("x/a.json", "json"), ("a.jsonl", "jsonl"), ("a.ndjson", "jsonl"), ("a.csv", "csv"), ("a.txt", "txt")],
+    [
+        ("a.yaml", "yaml"),
+        ("a.YML", "yaml"),
+        ("x/a.json", "json"),
+        ("a.jsonl", "jsonl"),
+        ("a.ndjson", "jsonl"),
+        ("a.csv", "csv"),
+        ("a.txt", "txt"),
+    ],
 )
 def test_detect_format(name, fmt):
     assert detect_format(name) == fmt
@@ -256,7 +321,9 @@ def test_empty_file(tmp_path, fmt):
     assert "the file is empty" in read_error(tmp_path, f"e.{fmt}", " \n\n")
 
 
-@pytest.mark.parametrize(("fmt", "text"), [("txt", "# only\n  # comments\n\n"), ("yaml", "# only a comment\n"), ("csv", "C,D,T\n")])
+@pytest.mark.parametrize(
+    ("fmt", "text"), [("txt", "# only\n  # comments\n\n"), ("yaml", "# only a comment\n"), ("csv", "C,D,T\n")]
+)
 def test_file_without_tasks(tmp_path, fmt, text):
     assert "found no tasks" in read_error(tmp_path, f"c.{fmt}", text)
 
@@ -288,7 +355,7 @@ def test_d_exceeds_t(tmp_path):
 
 
 def test_value_too_large(tmp_path):
-    message = read_error(tmp_path, "big.json", '[\n\t[1, 2, 3],\n\t[1, 2, 99999999999999999999]\n]')
+    message = read_error(tmp_path, "big.json", "[\n\t[1, 2, 3],\n\t[1, 2, 99999999999999999999]\n]")
     assert "line 3, task 1, field T: 99999999999999999999 is too large" in message
     assert "field T: '99999999999999999999'... is too long" in read_error(tmp_path, "long.txt", "1 2 " + "9" * 5000)
 
@@ -318,7 +385,7 @@ def test_wrong_json_structure(tmp_path, text, expected):
 
 
 def test_jsonl_line_with_many_sets(tmp_path):
-    message = read_error(tmp_path, "m.jsonl", '[[1, 2, 3]]\n[[[1, 2, 3]], [[1, 2, 3]]]\n')
+    message = read_error(tmp_path, "m.jsonl", "[[1, 2, 3]]\n[[[1, 2, 3]], [[1, 2, 3]]]\n")
     assert "line 2, task set 1: each line must hold exactly one task set" in message
 
 
@@ -332,13 +399,22 @@ def test_invalid_yaml_syntax(tmp_path):
     assert "aliases" in read_error(tmp_path, "alias.yaml", "- &t [1, 2, 3]\n- *t\n")
 
 
-@pytest.mark.parametrize(("filename", "text"), [("b.json", "[[1, 2, 3],\n [1, true, 3]]"), ("b.yaml", "- [1, 2, 3]\n- [1, yes, 3]\n")])
+@pytest.mark.parametrize(
+    ("filename", "text"), [("b.json", "[[1, 2, 3],\n [1, true, 3]]"), ("b.yaml", "- [1, 2, 3]\n- [1, yes, 3]\n")]
+)
 def test_boolean_value(tmp_path, filename, text):
     assert "line 2, task 1, field D:" in read_error(tmp_path, filename, text)
     assert "is a boolean, not a number" in read_error(tmp_path, filename, text)
 
 
-@pytest.mark.parametrize(("filename", "text"), [("f.json", "[[1, 2, 3],\n [NaN, 2, 3]]"), ("f.yaml", "- [1, 2, 3]\n- [.inf, 2, 3]\n"), ("f.txt", "1 2 3\ninf 2 3\n")])
+@pytest.mark.parametrize(
+    ("filename", "text"),
+    [
+        ("f.json", "[[1, 2, 3],\n [NaN, 2, 3]]"),
+        ("f.yaml", "- [1, 2, 3]\n- [.inf, 2, 3]\n"),
+        ("f.txt", "1 2 3\ninf 2 3\n"),
+    ],
+)
 def test_nan_and_inf(tmp_path, filename, text):
     assert "line 2, task 1, field C:" in read_error(tmp_path, filename, text)
     assert "is not a finite number" in read_error(tmp_path, filename, text)
