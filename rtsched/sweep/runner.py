@@ -18,7 +18,7 @@ from rtsched.errors import InputError
 from rtsched.sweep.executors import choose_executor, run_units
 from rtsched.sweep.experiment import Experiment, load_experiment, parse_experiment
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
-from rtsched.sweep.store import Store
+from rtsched.sweep.store import Store, generator_digest
 from rtsched.sweep.units import Plan, UnitSpec, plan, run_unit
 
 __all__ = ["RESULT_COLUMNS", "WEIGHTED_COLUMNS", "Results", "Row", "WeightedRow", "aggregate", "run"]
@@ -144,6 +144,11 @@ class Results:
         the unit files; measured, so not reproducible — kept out of the CSV tables).
     files:
         Paths of the outputs written.
+    recomputed:
+        Analyses whose code changed since their stored results, with the number of units in
+        which they were recomputed (``"generator"``: units redrawn because the generator changed).
+    damaged:
+        Units whose stored file was corrupted or truncated (recomputed).
     """
 
     experiment: Experiment
@@ -159,6 +164,8 @@ class Results:
     elapsed: float = 0.0
     seconds: dict[str, float] = field(default_factory=dict)
     files: dict[str, Path] = field(default_factory=dict)
+    recomputed: dict[str, int] = field(default_factory=dict)
+    damaged: tuple[int, ...] = ()
 
     def rows_by_configuration(self) -> dict[tuple[Any, Any], list[Row]]:
         """Rows grouped by (value, by_value)."""
@@ -379,6 +386,68 @@ def _compile_first(
     )
 
 
+def analysis_implementations(names: tuple[str, ...] | list[str]) -> dict[str, str]:
+    """The :attr:`~rtsched.registry.Analysis.implementation` digest of each analysis, by name."""
+    from rtsched import registry
+
+    return {name: registry.get(name).implementation for name in names}
+
+
+def _stale(
+    the_plan: Plan,
+    finished: dict[int, dict[str, Any]],
+    implementations: Mapping[str, str],
+    generator: str,
+    stream: TextIO,
+) -> tuple[list[UnitSpec], dict[int, dict[str, Any]], dict[str, int]]:
+    """What to run: missing units whole, and for finished units the analyses whose stored results
+    came from other code. Stored results of a changed generator are dropped from ``finished``.
+
+    Returns the unit specifications to run (a partly stale unit runs its stale analyses only),
+    the stored records those partial runs complete, and how many units each analysis (or
+    ``"generator"``) is recomputed in; says so on ``stream``.
+    """
+    todo: list[UnitSpec] = []
+    partial: dict[int, dict[str, Any]] = {}
+    recomputed: dict[str, int] = {}
+    for spec in the_plan.units:
+        record = finished.get(spec.index)
+        if record is None:
+            todo.append(spec)
+            continue
+        if record.get("generator") != generator:
+            del finished[spec.index]
+            recomputed["generator"] = recomputed.get("generator", 0) + 1
+            todo.append(spec)
+            continue
+        stored = record.get("implementations", {})
+        stale = tuple(
+            name
+            for name in spec.analyses
+            if name not in record.get("accepted", {}) or stored.get(name) != implementations[name]
+        )
+        if stale:
+            for name in stale:
+                recomputed[name] = recomputed.get(name, 0) + 1
+            del finished[spec.index]
+            partial[spec.index] = record
+            todo.append(replace(spec, analyses=stale))
+    if recomputed.get("generator"):
+        print(
+            f"rtsched sweep: the generator code changed since {recomputed['generator']} unit(s) were stored; "
+            "recomputing them",
+            file=stream,
+        )
+    changed = {name: count for name, count in recomputed.items() if name != "generator"}
+    if changed:
+        listed = ", ".join(f"{name} ({count} units)" for name, count in changed.items())
+        print(
+            f"rtsched sweep: recomputing analyses whose code changed since their results were stored: {listed}",
+            file=stream,
+        )
+    return todo, partial, recomputed
+
+
 def run(
     experiment: Experiment | str | Path | Mapping[str, Any] | None,
     out_dir: str | Path = "rtsched-sweep",
@@ -425,20 +494,44 @@ def run(
     kind, n_workers = choose_executor(executor, workers, scheduler)
     the_plan = plan(exp)
     store = Store.open(out_dir, exp, len(the_plan.units), list(the_plan.analyses))
+    implementations = analysis_implementations(the_plan.analyses)
+    generator = generator_digest()
     finished = store.finished()
-    todo = [u for u in the_plan.units if u.index not in finished]
+    for k, why in store.damaged:
+        print(f"rtsched sweep: unit file {store.unit_path(k)} is {why}; recomputing unit {k}", file=stream)
+    todo, partial, recomputed = _stale(the_plan, finished, implementations, generator, stream)
+    redo: list[UnitSpec] = []
 
     def on_result(result: dict[str, Any]) -> None:
-        store.commit(result)
-        finished[int(result["unit"])] = result
+        k = int(result["unit"])
+        base = partial.pop(k, None)
+        if base is not None:
+            if base["sets"] != result["sets"] or base["utilization_sum"] != result["utilization_sum"]:
+                redo.append(the_plan.units[k])  # not the stored sets after all: redraw the whole unit
+                return
+            result = {
+                **base,
+                "accepted": {**base["accepted"], **result["accepted"]},
+                "unknown": {**base["unknown"], **result["unknown"]},
+                "seconds": {**base.get("seconds", {}), **result["seconds"]},
+            }
+        store.commit(result, implementations, generator)
+        finished[k] = result
         if reporter is not None:
             reporter.update()
 
     if todo:
         _compile_first(the_plan, todo, kind, n_workers, progress, stream)
-    reporter = _Progress(len(the_plan.units), len(finished), progress, stream) if progress != "none" else None
+    done = len(the_plan.units) - len({u.index for u in todo})
+    reporter = _Progress(len(the_plan.units), done, progress, stream) if progress != "none" else None
     try:
         run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
+        if redo:
+            print(
+                f"rtsched sweep: {len(redo)} unit(s) drew other task sets than stored; recomputing them whole",
+                file=stream,
+            )
+            run_units(redo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
     finally:
         if reporter is not None:
             reporter.close()
@@ -455,6 +548,8 @@ def run(
         units_run=len(todo),
         units_reused=len(the_plan.units) - len(todo),
         seconds=seconds,
+        recomputed=recomputed,
+        damaged=tuple(k for k, _ in store.damaged),
     )
     results.files["results.csv"] = store.write_text("results.csv", results.results_csv())
     if weighted:

@@ -12,11 +12,20 @@ name with :func:`os.replace`, which is atomic: a process killed at any moment (S
 included) leaves either no file or a complete one, never a torn one. A rerun lists the unit
 files and runs only the missing units, so at most the units in flight are lost. A directory
 that holds another experiment (different fingerprint) is refused rather than mixed.
+
+Every unit file carries the SHA-256 of its own content (``checksum``): a file truncated or
+changed after it was written (a full disk, an interrupted copy, a flipped bit) is reported in
+:attr:`Store.damaged` and its unit is run again. It also records the code its numbers come from:
+``implementations``, the :attr:`~rtsched.registry.Analysis.implementation` digest of each analysis
+it holds, and ``generator``, a digest of the generator code (:func:`generator_digest`). The
+runner recomputes an analysis whose code changed since, in every unit, and a whole unit when
+the generator changed; the experiment's fingerprint still covers everything else.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -26,10 +35,42 @@ from typing import Any
 
 from rtsched.errors import InputError
 
-__all__ = ["Store"]
+__all__ = ["Store", "checksum", "generator_digest"]
 
 _UNIT_FILE = re.compile(r"^(\d{6,})\.json$")
-_FORMAT = 1
+_FORMAT = 2
+#: Modules whose code decides which task sets a unit draws and how its verdicts are counted.
+_GENERATOR_MODULES = ("rtsched.model", "rtsched.gpu_model", "rtsched.sweep.kinds", "rtsched.sweep.units")
+
+
+def checksum(record: dict[str, Any]) -> str:
+    """SHA-256 (hex) of a unit record without its ``checksum`` key, in canonical JSON."""
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def generator_digest() -> str:
+    """SHA-256 (hex) of the code the task sets of a unit come from: every module of
+    ``rtsched.generators``, :data:`_GENERATOR_MODULES`, and the NumPy version (its random
+    streams). Changing any of them changes what a unit draws, so stored units are recomputed."""
+    import importlib.util
+
+    import numpy as np
+
+    digest = hashlib.sha256(f"numpy {np.__version__}".encode())
+    files: list[tuple[str, str]] = []
+    spec = importlib.util.find_spec("rtsched.generators")
+    if spec is not None and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            files += [(f"rtsched.generators/{p.name}", str(p)) for p in sorted(Path(folder).glob("*.py"))]
+    for name in _GENERATOR_MODULES:
+        module = importlib.util.find_spec(name)
+        if module is not None and module.origin is not None:
+            files.append((name, module.origin))
+    for name, path in files:
+        digest.update(name.encode() + b"\0" + hashlib.sha256(Path(path).read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -62,6 +103,7 @@ class Store:
         self.fingerprint = fingerprint
         self.n_units = n_units
         self.units_dir = root / "units"
+        self.damaged: list[tuple[int, str]] = []
 
     @classmethod
     def open(cls, root: str | Path, experiment: Any, n_units: int, analyses: list[str]) -> Store:
@@ -82,7 +124,9 @@ class Store:
             try:
                 manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as err:
-                raise InputError(f"unreadable manifest ({err}); use a new --out directory", file=str(manifest_path)) from None
+                raise InputError(
+                    f"unreadable manifest ({err}); use a new --out directory", file=str(manifest_path)
+                ) from None
             if manifest.get("fingerprint") != fingerprint:
                 raise InputError(
                     f"{root} holds the results of a different experiment "
@@ -138,21 +182,55 @@ class Store:
         """The file of unit ``k``."""
         return self.units_dir / f"{k:06d}.json"
 
-    def commit(self, result: dict[str, Any]) -> None:
-        """Store one unit's result atomically."""
+    def commit(
+        self, result: dict[str, Any], implementations: dict[str, str] | None = None, generator: str | None = None
+    ) -> None:
+        """Store one unit's result atomically, with its checksum and the code it comes from
+        (``implementations`` by analysis name, the ``generator`` digest), when given."""
         record = dict(result)
         record["fingerprint"] = self.fingerprint
+        if implementations is not None:
+            record["implementations"] = {name: implementations[name] for name in record.get("accepted", {})}
+        if generator is not None:
+            record["generator"] = generator
+        record.pop("checksum", None)
+        record["checksum"] = checksum(record)
         _write_atomic(self.unit_path(int(result["unit"])), json.dumps(record, sort_keys=True) + "\n")
 
     def finished(self) -> dict[int, dict[str, Any]]:
-        """The results of every finished unit of this experiment, by unit number."""
+        """The results of every finished unit of this experiment, by unit number.
+
+        A unit file that cannot be read, does not parse, or whose checksum does not match its
+        content is left out (its unit is run again) and listed in :attr:`damaged`.
+        """
         out: dict[int, dict[str, Any]] = {}
+        self.damaged = []
         for k, path in self._unit_files():
+            if k >= self.n_units:
+                continue
             try:
-                record = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                continue  # not a complete result (cannot happen with os.replace; be safe): rerun it
-            if record.get("fingerprint") != self.fingerprint or record.get("unit") != k or k >= self.n_units:
+                data = path.read_bytes()
+            except OSError as err:
+                self.damaged.append((k, f"unreadable ({err.strerror or err})"))
+                continue
+            if not data:
+                self.damaged.append((k, "empty"))
+                continue
+            try:
+                record = json.loads(data.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                self.damaged.append((k, "truncated or corrupted (not JSON)"))
+                continue
+            if not isinstance(record, dict):
+                self.damaged.append((k, "corrupted (not a unit record)"))
+                continue
+            if record.get("fingerprint") != self.fingerprint:
+                continue  # cannot happen: the manifest was checked; not ours, so rerun it
+            if "checksum" not in record:
+                self.damaged.append((k, "written without a checksum"))
+                continue
+            if record["checksum"] != checksum(record) or record.get("unit") != k:
+                self.damaged.append((k, "corrupted (checksum mismatch)"))
                 continue
             out[k] = record
         return out
