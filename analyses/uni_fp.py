@@ -1,0 +1,445 @@
+"""Uniprocessor fixed-priority analyses: ``uni-rta`` (exact), ``rm-ll`` and ``rm-hb`` (bounds).
+
+Priorities are the order of the tasks in the set, index 0 highest (``rtsched.priorities``
+reorders a set by deadline-monotonic, rate-monotonic or Audsley's optimal assignment). Policy
+``fp``: preemptive fixed priorities on one processor.
+
+* ``uni-rta``: exact response-time analysis (Joseph & Pandya, "Finding response times in a
+  real-time system", The Computer Journal 29(5), 1986; Audsley, Burns, Richardson, Tindell,
+  Wellings, "Applying new scheduling theory to static priority pre-emptive scheduling", Software
+  Engineering Journal 8(5), 1993, Eq. (1)-(2)); constrained deadlines, any priority order. See
+  papers/joseph-pandya1986-rta.md and the shared machinery in ``analyses/_fp_rta.py``.
+* ``rm-ll``: the Liu & Layland bound (Liu, Layland, "Scheduling algorithms for multiprogramming
+  in a hard-real-time environment", JACM 20(1), 1973, Thm. 5): n tasks with implicit deadlines
+  are schedulable by rate-monotonic priorities if U ≤ n(2^{1/n} − 1). See papers/liu-layland1973.md.
+* ``rm-hb``: the hyperbolic bound (Bini, Buttazzo, Buttazzo, "Rate monotonic analysis: the
+  hyperbolic bound", IEEE TC 52(7), 2003, Thm. 1): schedulable by RM if Π (U_i + 1) ≤ 2. See
+  papers/bini-buttazzo-buttazzo2003-hyperbolic.md.
+
+What the bounds mean for a set not in RM order (rtsched's choice): both theorems are about
+rate-monotonic priorities, and a verdict here is always about the priorities the set gives. A set
+whose periods are non-decreasing along the index is in RM order (ties between equal periods in
+any order: tasks with equal periods are interchangeable in both proofs) and the bound decides. A
+set in another order gets False ("not proven for these priorities"; the bound may fail for them:
+τ0 = (C, T) = (2, 8) above τ1 = (1, 2) has U = 0.75 < 0.828, yet τ1's response time is 3 > 2), and the
+summary says what the bound says under RM, with ``rtsched check --priorities rm`` as the way to
+ask for RM priorities. So ``rm-ll``/``rm-hb`` never accept a set ``uni-rta`` rejects.
+
+Exactness. ``uni-rta`` is in int64 (``_fp_rta``). ``rm-hb``: exact reference Π (C_i + T_i) ≤
+2 Π T_i in Python ints; the kernel multiplies float factors (C_i + T_i)/T_i (one rounding each)
+and returns UNDECIDED within 4(n + 2)·EPS of 2 (the product of n correctly rounded factors with n
+− 1 rounded multiplications has relative error below 2n·EPS/(1 − 2n·EPS)). ``rm-ll``: the bound
+is irrational for n ≥ 2, so the exact reference brackets it with decimal arithmetic of
+increasing precision (an interval of proven width, never equal to the rational U); the kernel
+sums U in float and returns UNDECIDED within 8(n + 8)·EPS·(U + B + 1) of the bound.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+
+from rtsched.analyses._fp_rta import (
+    DEFAULT_BUDGET,
+    RtaRun,
+    interference_terms,
+    least_fixed_point,
+    response_times,
+    rta_from_nb,
+)
+from rtsched.analyses._fp_rta import BudgetOut as _BudgetOut
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
+from rtsched.model import TaskSet
+from rtsched.registry import Analysis
+from rtsched.result import UNKNOWN, Explanation, Verdict, show_number
+
+__all__ = [
+    "ANALYSES",
+    "CITATION_HB",
+    "CITATION_LL",
+    "CITATION_RTA",
+    "DEFAULT_BUDGET",
+    "explain_hb",
+    "explain_ll",
+    "explain_rta",
+    "fits_lowest",
+    "hb_reference",
+    "in_rm_order",
+    "liu_layland_bound",
+    "ll_reference",
+    "rta",
+    "rta_reference",
+]
+
+CITATION_RTA = (
+    "Joseph, Pandya, 'Finding response times in a real-time system', The Computer Journal 29(5), 1986; "
+    "Audsley, Burns, Richardson, Tindell, Wellings, 'Applying new scheduling theory to static priority "
+    "pre-emptive scheduling', Software Engineering Journal 8(5), 1993, Eq. (1)-(2); start values of "
+    "Davis, Zabos, Burns, IEEE TC 57(9), 2008"
+)
+CITATION_LL = (
+    "Liu, Layland, 'Scheduling algorithms for multiprogramming in a hard-real-time environment', "
+    "JACM 20(1), 1973, Thm. 5 (U ≤ n(2^(1/n) − 1) under rate-monotonic priorities)"
+)
+CITATION_HB = (
+    "Bini, Buttazzo, Buttazzo, 'Rate monotonic analysis: the hyperbolic bound', IEEE Transactions "
+    "on Computers 52(7), 2003, Thm. 1 (Π (U_i + 1) ≤ 2 under rate-monotonic priorities)"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# uni-rta
+# ---------------------------------------------------------------------------------------------
+
+
+def rta(ts: TaskSet, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> RtaRun:
+    """(RTA) for every task in priority order, stopping at the first miss (Python ints).
+
+    The verdict is "unknown" if the (RTA) budget or the reference's work budget runs out.
+    """
+    try:
+        return response_times(ts.rows(), budget=budget, work=Work(work_budget))
+    except WorkExhausted:
+        return RtaRun(UNKNOWN, (None,) * ts.n, None, 0)
+
+
+def rta_reference(
+    ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Verdict:
+    """Exact: every task's least fixed point of (RTA) is at most its deadline."""
+    return rta(ts, budget, work_budget).verdict  # type: ignore[return-value]
+
+
+def fits_lowest(ts: TaskSet, k: int, higher: list[int] | tuple[int, ...], budget: int = DEFAULT_BUDGET) -> bool:
+    """Audsley's question for (RTA): does τk meet its deadline below exactly the tasks ``higher``?
+
+    The least fixed point of R = C_k + Σ_{i ∈ higher} ⌈R/T_i⌉ C_i depends on the set ``higher``,
+    not on its order (OPA-compatible: Audsley 1991/2001). A budget that runs out answers False
+    (not proven at that level), which keeps an assignment found with it sound.
+    """
+    every = ts.rows()
+    rows = [every[i] for i in higher] + [every[k]]
+    start = sum(c for c, _, _ in rows)  # Σ C over the task and those above it
+    try:
+        it = least_fixed_point(rows, len(rows) - 1, start, budget, None)
+    except _BudgetOut:
+        return False
+    return it.response_time is not None
+
+
+def explain_rta(
+    ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Explanation:
+    """Per-task response times, and for the first task that misses: the last iterate R ≤ D, the
+    right side of (RTA) there and its interference terms ⌈R/T_i⌉ C_i."""
+    rows = ts.rows()
+    run = rta(ts, budget, work_budget)
+    response = list(run.response)
+    evidence: dict[str, object] = {"evaluations": run.used, "budget": budget}
+    if run.verdict is False:
+        assert run.failing is not None and run.failed_search is not None
+        k, it = run.failing, run.failed_search
+        C_k, D_k, _ = rows[k]
+        terms = interference_terms(rows, k, it.last)
+        shown = " + ".join(f"{-(-it.last // rows[i][2])}·{rows[i][0]}" for i in range(k))
+        summary = (
+            f"{ts.label(k)} misses: at R = {it.last}, C + Σ⌈R/T_i⌉·C_i = {C_k}"
+            + (f" + {shown}" if k else "")
+            + f" = {it.value} > D = {D_k}"
+        )
+        evidence.update(
+            failing_task=k,
+            last_iterate=it.last,
+            demand=it.value,
+            deadline=D_k,
+            interference={ts.label(i): terms[i] for i in range(k)},
+        )
+        _finish_rows(rows, response, k + 1, budget - run.used)  # best effort, for the table only
+    elif run.verdict is True:
+        worst = max(range(ts.n), key=lambda j: Fraction(response[j] or 0, rows[j][1]))
+        summary = (
+            f"R ≤ D for every task; tightest {ts.label(worst)}: R = {response[worst]} ≤ D = {rows[worst][1]}"
+            f" ({run.used} evaluations of (RTA))"
+        )
+    else:
+        summary = (
+            f"unknown: the budget of {budget} evaluations of (RTA) or the reference's work budget ran out "
+            f"(response times known for {sum(r is not None for r in response)} of {ts.n} tasks)"
+        )
+    per_task = []
+    for j, (c, d, t) in enumerate(rows):
+        row: dict[str, object] = {"task": j, "C": c, "D": d, "T": t, "response_time": response[j]}
+        if isinstance(response[j], int):
+            row["slack"] = d - response[j]  # type: ignore[operator]
+            row["interference"] = response[j] - c  # type: ignore[operator]
+        elif run.failing == j:
+            row["response_time"] = f"> {d}"
+        elif response[j] is None:
+            row["response_time"] = "-"
+        per_task.append(row)
+    return Explanation(verdict=run.verdict, summary=summary, evidence=evidence, per_task=per_task)  # type: ignore[arg-type]
+
+
+def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | None], first: int, left: int) -> None:
+    """Response times of the tasks below a failing one, each from the textbook start Σ C (for
+    the explanation's table; the verdict is already decided)."""
+    work = Work(REFERENCE_WORK)
+    for j in range(first, len(rows)):
+        try:
+            it = least_fixed_point(rows, j, sum(c for c, _, _ in rows[: j + 1]), max(0, left), work)
+        except (_BudgetOut, WorkExhausted):
+            return
+        left -= it.evaluations
+        response[j] = it.response_time if it.response_time is not None else f"> {rows[j][1]}"  # type: ignore[call-overload]
+
+
+@njit(cache=True)
+def _rta_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+    n = C.shape[0]
+    R = np.zeros(n, dtype=np.int64)  # also the (zero) lower bounds: old[k] is read before R[k] is set
+    code, _ = rta_from_nb(C, D, T, n, 0, R, R, budget)
+    return code
+
+
+@njit(parallel=True, cache=True)
+def _rta_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _rta_one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
+
+
+# ---------------------------------------------------------------------------------------------
+# RM order, Liu & Layland, hyperbolic bound
+# ---------------------------------------------------------------------------------------------
+
+
+def in_rm_order(ts: TaskSet) -> bool:
+    """True if the periods never decrease along the priority order (a rate-monotonic order)."""
+    return bool(np.all(ts.T[1:] >= ts.T[:-1]))
+
+
+def _not_rm(ts: TaskSet) -> int | None:
+    """The first index whose period is smaller than the one above it, or None (RM order)."""
+    bad = np.flatnonzero(ts.T[1:] < ts.T[:-1])
+    return int(bad[0]) + 1 if bad.size else None
+
+
+def liu_layland_bound(n: int, digits: int = 30) -> tuple[Fraction, Fraction]:
+    """An interval [lo, hi] of rationals containing n(2^{1/n} − 1) (Liu & Layland Thm. 5).
+
+    Decimal arithmetic at p = ``digits`` + (digits of n) significant digits: ln 2 and exp are
+    correctly rounded (Python's decimal), so with u = 10^{1−p} the computed 2^{1/n} − 1 is within
+    10u of the true value and n times it within (10n + 1)u; the interval is that ± (10n + 2)u.
+    """
+    if n == 1:
+        return Fraction(1), Fraction(1)
+    p = digits + len(str(n))
+    with decimal.localcontext() as ctx:
+        ctx.prec = p
+        x = decimal.Decimal(2).ln() / n
+        value = (x.exp() - 1) * n
+    u = Fraction(1, 10 ** (p - 1))
+    err = (10 * n + 2) * u
+    v = Fraction(value)
+    return v - err, v + err
+
+
+def ll_compare(U: Fraction, n: int) -> tuple[int, Fraction, Fraction]:
+    """Exact sign of U − n(2^{1/n} − 1) (−1, 0 or 1) and the bracket used: refine until the
+    bracket excludes U (it always does for n ≥ 2, where the bound is irrational)."""
+    digits = 30
+    while True:
+        lo, hi = liu_layland_bound(n, digits)
+        if n == 1:
+            return (U > 1) - (U < 1), lo, hi
+        if U < lo:
+            return -1, lo, hi
+        if U > hi:
+            return 1, lo, hi
+        digits *= 2
+
+
+def ll_reference(ts: TaskSet, m: int = 1) -> bool:
+    """Exact: RM order and U ≤ n(2^{1/n} − 1) (Liu & Layland 1973, Thm. 5)."""
+    if _not_rm(ts) is not None:
+        return False
+    return ll_compare(ts.utilization, ts.n)[0] <= 0
+
+
+def explain_ll(ts: TaskSet, m: int = 1) -> Explanation:
+    """Both sides of the Liu & Layland inequality, and the RM-order check."""
+    U = ts.utilization
+    n = ts.n
+    sign, lo, hi = ll_compare(U, n)
+    bound = (lo + hi) / 2
+    rel = "≤" if sign <= 0 else ">"
+    text = f"U = {show_number(U)} {rel} n(2^(1/n) − 1) = {show_number(bound, '.6f')} (n = {n})"
+    bad = _not_rm(ts)
+    holds = sign <= 0 and bad is None
+    if bad is not None:
+        summary = (
+            f"not in rate-monotonic order (T of {ts.label(bad)} < T of {ts.label(bad - 1)}): the bound is for RM "
+            f"priorities; under RM {text} (use --priorities rm)"
+        )
+    else:
+        summary = text
+    evidence = {"utilization": U, "bound_low": lo, "bound_high": hi, "n": n, "rm_order": bad is None}
+    per_task = [{"task": i, "utilization": Fraction(c, t), "T": t} for i, (c, _, t) in enumerate(ts.rows())]
+    return Explanation(verdict=holds, summary=summary, evidence=evidence, per_task=per_task)
+
+
+def _product(values: list[int]) -> int:
+    """Π values, multiplying in pairs (balanced: big products stay cheap)."""
+    if not values:
+        return 1
+    while len(values) > 1:
+        values = [values[j] * values[j + 1] for j in range(0, len(values) - 1, 2)] + (
+            [values[-1]] if len(values) % 2 else []
+        )
+    return values[0]
+
+
+def hb_reference(ts: TaskSet, m: int = 1) -> bool:
+    """Exact: RM order and Π (U_i + 1) ≤ 2, i.e. Π (C_i + T_i) ≤ 2 Π T_i (Bini et al. 2003, Thm. 1)."""
+    if _not_rm(ts) is not None:
+        return False
+    rows = ts.rows()
+    return _product([c + t for c, _, t in rows]) <= 2 * _product([t for _, _, t in rows])
+
+
+def explain_hb(ts: TaskSet, m: int = 1) -> Explanation:
+    """The product Π (U_i + 1) against 2, and the RM-order check."""
+    rows = ts.rows()
+    product = Fraction(_product([c + t for c, _, t in rows]), _product([t for _, _, t in rows]))
+    holds_bound = product <= 2
+    text = f"Π (U_i + 1) = {show_number(product, '.6f')} {'≤' if holds_bound else '>'} 2"
+    bad = _not_rm(ts)
+    if bad is not None:
+        summary = (
+            f"not in rate-monotonic order (T of {ts.label(bad)} < T of {ts.label(bad - 1)}): the bound is for RM "
+            f"priorities; under RM {text} (use --priorities rm)"
+        )
+    else:
+        summary = text
+    evidence = {"product": product, "utilization": ts.utilization, "rm_order": bad is None}
+    per_task = [{"task": i, "utilization": Fraction(c, t), "T": t} for i, (c, _, t) in enumerate(rows)]
+    return Explanation(verdict=holds_bound and bad is None, summary=summary, evidence=evidence, per_task=per_task)
+
+
+@njit(cache=True)
+def _rm_order_nb(T):  # noqa: ANN001, ANN202 - numba
+    for i in range(1, T.shape[0]):
+        if T[i] < T[i - 1]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _ll_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+    if not _rm_order_nb(T):
+        return REJECT
+    n = C.shape[0]
+    U = 0.0
+    for i in range(n):
+        U += C[i] / T[i]
+    B = n * math.expm1(math.log(2.0) / n)
+    # U: n correctly rounded terms and n − 1 rounded additions (relative error < 2n·EPS on
+    # positive terms); B: log, division, expm1 and multiplication, a few ulps each. The margin is
+    # far larger than both.
+    margin = 8.0 * (n + 8) * EPS * (U + B + 1.0)
+    if U < B - margin:
+        return ACCEPT
+    if U > B + margin:
+        return REJECT
+    return UNDECIDED
+
+
+@njit(parallel=True, cache=True)
+def _ll_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _ll_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+
+
+@njit(cache=True)
+def _hb_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+    if not _rm_order_nb(T):
+        return REJECT
+    n = C.shape[0]
+    margin = 4.0 * (n + 2) * EPS
+    stop = 2.0 * (1.0 + margin)
+    P = 1.0
+    for i in range(n):
+        P *= (C[i] + T[i]) / T[i]  # exact numerator (< 2**33), one rounding
+        if P > stop:  # every later factor is ≥ 1: the exact product exceeds 2 already
+            return REJECT
+    if P < 2.0 * (1.0 - margin):
+        return ACCEPT
+    return UNDECIDED
+
+
+@njit(parallel=True, cache=True)
+def _hb_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _hb_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+
+
+ANALYSES = (
+    Analysis(
+        name="uni-rta",
+        title="FP response-time analysis (uniprocessor, exact)",
+        citation=CITATION_RTA,
+        kind="exact",
+        policy="fp",
+        platform="uniprocessor",
+        deadlines=("implicit", "constrained"),
+        note="papers/joseph-pandya1986-rta.md",
+        reference=rta_reference,
+        explain=explain_rta,
+        kernel=_rta_kernel,
+        one=_rta_one,
+        budget=DEFAULT_BUDGET,
+        budget_unit="response-time evaluations",
+        order=0,
+    ),
+    Analysis(
+        name="rm-ll",
+        title="Liu & Layland bound (RM, uniprocessor)",
+        citation=CITATION_LL,
+        kind="sufficient",
+        policy="fp",
+        platform="uniprocessor",
+        deadlines=("implicit",),
+        note="papers/liu-layland1973.md",
+        reference=ll_reference,
+        explain=explain_ll,
+        kernel=_ll_kernel,
+        one=_ll_one,
+        order=1,
+    ),
+    Analysis(
+        name="rm-hb",
+        title="Hyperbolic bound (RM, uniprocessor)",
+        citation=CITATION_HB,
+        kind="sufficient",
+        policy="fp",
+        platform="uniprocessor",
+        deadlines=("implicit",),
+        note="papers/bini-buttazzo-buttazzo2003-hyperbolic.md",
+        reference=hb_reference,
+        explain=explain_hb,
+        kernel=_hb_kernel,
+        one=_hb_one,
+        order=2,
+    ),
+)
+
+#: Per-task tests usable by Audsley's algorithm (``rtsched.priorities.opa_test``): name ->
+#: fits_lowest(ts, m, k, higher).
+OPA_TESTS = {"uni-rta": lambda ts, m, k, higher: fits_lowest(ts, k, list(higher))}
