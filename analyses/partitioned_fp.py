@@ -1,0 +1,463 @@
+"""Partitioned fixed priorities: bin-packing heuristics with exact response-time admission.
+
+One parametrised family ``p:<fit>:<order>:rta`` (16 members) and the featured ``p-fp`` =
+``p:ff:deadline:rta`` (first fit in deadline order, the deadline-monotonic variant of the RM-FF
+heuristic of Dhall & Liu, "On a real-time scheduling problem", Operations Research 26(1), 1978).
+The family shares ``p:<fit>:<order>`` with partitioned EDF (analyses/partitioned_edf.py, whose
+admissions are density|dbfstar|qpa); ``rta`` is the fixed-priority admission.
+
+Priorities are the order of the tasks in the set (index 0 highest; ``rtsched.priorities``
+reorders a set): the tasks on a processor keep their relative priority order, and each processor
+is scheduled by preemptive fixed priorities. Parameters (papers/partitioned-heuristics.md):
+
+fit
+    ``ff`` first fit, ``nf`` next fit (the current processor, then the following ones, never
+    back), ``bf`` best fit / ``wf`` worst fit by **utilization** (bf: the admitting processor with
+    the largest utilization, wf the smallest; ties to the lowest index), compared exactly.
+order
+    the order in which tasks are *placed* (not their priorities): ``input``, ``density``
+    (C/min(D, T) decreasing), ``utilization`` (C/T decreasing), ``deadline`` (D increasing);
+    ties keep the input order.
+admission ``rta``
+    the task joins a processor iff every task on it then passes the exact uniprocessor
+    response-time analysis (Joseph & Pandya 1986; Audsley et al. 1993; analyses/_fp_rta.py) with
+    the processor's tasks in priority order. Only the new task and the tasks below it are
+    re-analysed (those above it are unaffected), each starting from max(the response time of the
+    task above it on the processor + its C, its previous response time) - both lower bounds of
+    the new least fixed point (adding a higher-priority task only raises the right side of
+    (RTA)), so the results equal a full analysis.
+
+Every admission is exact for its processor, so a complete assignment proves the set schedulable
+under partitioned FP with these priorities: the family is *sufficient* (a heuristic may fail to
+find an assignment that exists). Budget: evaluations of (RTA) per set over the whole packing
+(default :data:`PACKING_BUDGET`); an admission the remaining budget cannot finish counts as a
+refusal, and if the set then fails to pack the verdict is "unknown", never False. At most
+min(m, n) processors are ever used (an empty processor is never preferred to a lower-index empty
+one), so the kernel works on those.
+
+Layers: :func:`pack` (the exact reference: Python ints and Fractions, with a work budget),
+``_pack_one`` (the serial int64 kernel, the registry's ``one``: same admissions, same evaluation
+counts, same assignment; bf/wf compare utilizations in float with a proven margin and exactly
+near ties, UNDECIDED if that exact sum overflows int64) and ``_pack_kernel`` (its ``prange``
+driver over a batch, the family's ``codes``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from rtsched.analyses._edf_demand import frac_sum_sign
+from rtsched.analyses._fp_rta import response_times, rta_from_nb
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
+from rtsched.registry import Analysis, Family
+from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
+from rtsched.result import Explanation, Verdict, show_number
+
+__all__ = [
+    "ANALYSES",
+    "FAMILIES",
+    "FAMILY_NAMES",
+    "FITS",
+    "ORDERS",
+    "PACKING_BUDGET",
+    "Packing",
+    "build",
+    "pack",
+    "placement_order",
+]
+
+FITS = ("ff", "bf", "wf", "nf")
+ORDERS = ("input", "density", "utilization", "deadline")
+FAMILY_NAMES = tuple(f"p:{f}:{o}:rta" for f in FITS for o in ORDERS)
+PATTERN = r"p:(ff|bf|wf|nf):(input|density|utilization|deadline):rta"
+
+#: Default budget of a whole packing: evaluations of the response-time recurrence.
+PACKING_BUDGET = 10_000_000
+
+CITATION = (
+    "bin packing with exact uniprocessor FP response-time admission (Joseph & Pandya, The Computer "
+    "Journal 29(5), 1986; Audsley et al., Software Engineering Journal 8(5), 1993); first/best/worst/"
+    "next fit as for RM-FF (Dhall & Liu, Operations Research 26(1), 1978) - see "
+    "papers/partitioned-heuristics.md and papers/joseph-pandya1986-rta.md"
+)
+
+Rows = Sequence[tuple[int, int, int]]
+
+# ---------------------------------------------------------------------------------------------
+# Reference.
+# ---------------------------------------------------------------------------------------------
+
+
+def placement_order(rows: Rows, order: str) -> list[int]:
+    """The order in which tasks are placed (stable: ties keep the input order)."""
+    idx = range(len(rows))
+    if order == "input":
+        return list(idx)
+    if order == "density":
+        return sorted(idx, key=lambda i: (-Fraction(rows[i][0], min(rows[i][1], rows[i][2])), i))
+    if order == "utilization":
+        return sorted(idx, key=lambda i: (-Fraction(rows[i][0], rows[i][2]), i))
+    if order == "deadline":
+        return sorted(idx, key=lambda i: (rows[i][1], i))
+    raise ValueError(f"unknown order {order!r}")
+
+
+@dataclass(frozen=True)
+class Packing:
+    """Outcome of :func:`pack`: verdict, processor of each task (None: not placed), response time
+    of each placed task on its processor, the placement order, the task that could not be placed
+    and why each processor refused it, the processors considered, evaluations used and whether
+    the reference's work budget ran out."""
+
+    verdict: Verdict
+    assignment: tuple[int | None, ...]
+    response: tuple[int | None, ...]
+    sequence: tuple[int, ...]
+    failed_task: int | None
+    refusals: tuple[tuple[int, str], ...]
+    processors: int
+    used: int
+    work_exhausted: bool = False
+
+
+def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int, work: Work) -> list[int]:
+    """Processors in the order the fit rule tries them."""
+    k = len(bins)
+    if fit == "ff":
+        return list(range(k))
+    if fit == "nf":
+        return list(range(current, k))
+    work.spend(sum(len(b) for b in bins))
+    loads = [fraction_sum(Fraction(rows[i][0], rows[i][2]) for i in b) for b in bins]
+    if fit == "bf":
+        return sorted(range(k), key=lambda b: (-loads[b], b))
+    if fit == "wf":
+        return sorted(range(k), key=lambda b: (loads[b], b))
+    raise ValueError(f"unknown fit {fit!r}")
+
+
+def admit(
+    rows: Rows, tasks: list[int], i: int, response: list[int | None], left: int, work: Work
+) -> tuple[Verdict, list[int], dict[int, int], int, str]:
+    """May task i join the processor holding ``tasks`` (sorted by priority)?
+
+    Returns (verdict, the processor's tasks with i, their new response times, evaluations used,
+    why not). ``response`` holds the current response times (lower bounds after the insertion).
+    """
+    on = sorted(tasks + [i])
+    pos = on.index(i)
+    sub = [rows[j] for j in on]
+    old = [0 if j == i else int(response[j] or 0) for j in on]
+    known = [int(response[j] or 0) for j in on[:pos]]
+    run = response_times(sub, pos, old, known, left, work)
+    new = {on[p]: int(r) for p, r in enumerate(run.response) if p >= pos and r is not None}
+    if run.verdict is True:
+        return True, on, new, run.used, ""
+    if run.verdict == UNKNOWN_VERDICT:
+        return UNKNOWN_VERDICT, on, new, run.used, "the budget ran out during the response-time analysis"
+    assert run.failing is not None and run.failed_search is not None
+    j = on[run.failing]
+    it = run.failed_search
+    who = "it" if j == i else f"τ{j}"
+    return (
+        False,
+        on,
+        new,
+        run.used,
+        f"{who} would miss: at R = {it.last}, C + Σ⌈R/T⌉·C = {it.value} > D = {rows[j][1]}",
+    )
+
+
+def pack(
+    rows: Rows, m: int, fit: str, order: str, budget: int = PACKING_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Packing:
+    """Run the heuristic on ``[(C, D, T), ...]`` (priority order) exactly (the reference)."""
+    rows = [(int(c), int(d), int(t)) for c, d, t in rows]
+    n = len(rows)
+    k = min(m, n)
+    bins: list[list[int]] = [[] for _ in range(k)]
+    assignment: list[int | None] = [None] * n
+    response: list[int | None] = [None] * n
+    work = Work(work_budget)
+    seq: list[int] = []
+    current = 0
+    used = 0
+    i = None
+    unknown = False  # some admission ran out of budget: a later failure is "unknown", not False
+    try:
+        work.spend(n)
+        seq = placement_order(rows, order)
+        for i in seq:
+            refusals = []
+            for b in _preference(fit, bins, rows, current, work):
+                verdict, on, new, spent, why = admit(rows, bins[b], i, response, budget - used, work)
+                used += spent
+                if verdict is True:
+                    bins[b] = on
+                    assignment[i] = b
+                    for j, r in new.items():
+                        response[j] = r
+                    current = b
+                    break
+                unknown |= verdict == UNKNOWN_VERDICT
+                refusals.append((b, why))
+            else:
+                verdict = UNKNOWN_VERDICT if unknown else False
+                return Packing(verdict, tuple(assignment), tuple(response), tuple(seq), i, tuple(refusals), k, used)
+    except WorkExhausted:
+        return Packing(UNKNOWN_VERDICT, tuple(assignment), tuple(response), tuple(seq), i, (), k, used, True)
+    return Packing(True, tuple(assignment), tuple(response), tuple(seq), None, (), k, used)
+
+
+def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_budget: int | None) -> Explanation:
+    """The assignment, each processor's tasks with their response times, and for a task that
+    could not be placed why each processor refused it."""
+    p = pack(ts.rows(), m, fit, order, budget, work_budget)
+    rows = ts.rows()
+    evidence: dict[str, object] = {
+        "fit": fit,
+        "order": order,
+        "evaluations": p.used,
+        "budget": budget,
+        "placement_order": p.sequence,
+        "assignment": tuple("-" if a is None else f"P{a}" for a in p.assignment),
+    }
+    for b in range(p.processors):
+        tasks = [j for j in range(ts.n) if p.assignment[j] == b]
+        if tasks:
+            U = fraction_sum(Fraction(rows[j][0], rows[j][2]) for j in tasks)
+            shown = ", ".join(f"τ{j} (R = {p.response[j]} ≤ D = {rows[j][1]})" for j in tasks)
+            evidence[f"P{b}"] = f"U = {show_number(U)}: {shown}"
+    used = len({a for a in p.assignment if a is not None})
+    if p.work_exhausted:
+        summary = "unknown: the reference's work budget ran out (rtsched.budget)"
+    elif p.failed_task is None:
+        summary = f"all {ts.n} tasks placed on {used} of {m} processors ({fit}, {order} order, RTA admission)"
+    else:
+        why = "; ".join(f"P{b}: {text}" for b, text in p.refusals) or "no processor left to try (next fit)"
+        rest = f"; P{p.processors}..P{m - 1} are empty like P{p.processors - 1}" if m > p.processors else ""
+        summary = f"{ts.label(p.failed_task)} could not be placed: {why}{rest}"
+        evidence["failed_task"] = p.failed_task
+        evidence["refusals"] = tuple(f"P{b}: {text}" for b, text in p.refusals)
+        if p.verdict == UNKNOWN_VERDICT:
+            summary = "unknown (the budget ran out): " + summary
+    per_task = [
+        {
+            "task": j,
+            "processor": "-" if p.assignment[j] is None else f"P{p.assignment[j]}",
+            "response_time": "-" if p.response[j] is None else p.response[j],
+            "D": d,
+            "utilization": Fraction(c, t),
+        }
+        for j, (c, d, t) in enumerate(rows)
+    ]
+    return Explanation(p.verdict, summary, evidence, per_task)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernel.
+# ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
+    """True if task a is placed before task b (strict comparison of the order's key, exact)."""
+    if order == 1:  # density decreasing
+        da = D[a] if D[a] < T[a] else T[a]
+        db = D[b] if D[b] < T[b] else T[b]
+        return C[a] * db > C[b] * da
+    if order == 2:  # utilization decreasing
+        return C[a] * T[b] > C[b] * T[a]
+    if order == 3:  # deadline increasing
+        return D[a] < D[b]
+    return False
+
+
+@njit(cache=True)
+def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):  # noqa: ANN001, ANN202 - numba
+    """Exact sign of U(P_a) − U(P_b) (−1, 0, 1), or 2 if the exact sum overflows int64.
+
+    Each float load is a sum of count correctly rounded terms (relative error below
+    count·EPS/(1 − count·EPS)); outside 4(count_a + count_b + 2)·EPS·(U_a + U_b + 1) the float
+    difference has the exact sign, inside it the rational sum decides."""
+    diff = loads[a] - loads[b]
+    margin = 4.0 * (count[a] + count[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
+    if diff > margin:
+        return 1
+    if diff < -margin:
+        return -1
+    k = 0
+    for j in range(n):
+        if assign[j] == a or assign[j] == b:
+            num[k] = C[j]
+            den[k] = T[j]
+            sgn[k] = 1 if assign[j] == a else -1
+            k += 1
+    return frac_sum_sign(num, den, sgn, k, np.int64(0))
+
+
+@njit(cache=True)
+def _pack_one(C, D, T, m, fit, order, budget, assign):  # noqa: ANN001, ANN202, C901 - numba
+    """One set: the code (ACCEPT / REJECT / UNKNOWN / UNDECIDED); ``assign`` gets the processors
+    (−1: not placed). Same placements, admissions and evaluation counts as :func:`pack`."""
+    n = C.shape[0]
+    k = m if m < n else n
+    R = np.zeros(n, dtype=np.int64)
+    ints = np.empty((8, n), dtype=np.int64)
+    seq, sC, sD, sT, old, sR, on, num = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], ints[7]
+    den = np.empty(n, dtype=np.int64)
+    sgn = np.empty(n, dtype=np.int64)
+    loads = np.zeros(k, dtype=np.float64)
+    count = np.zeros(k, dtype=np.int64)
+    tried = np.zeros(k, dtype=np.bool_)
+    for j in range(n):
+        assign[j] = -1
+        seq[j] = j
+    for a in range(1, n):  # stable insertion sort by the placement order's key
+        x = seq[a]
+        p = a
+        while p > 0 and _before(C, D, T, x, seq[p - 1], order):
+            seq[p] = seq[p - 1]
+            p -= 1
+        seq[p] = x
+    used = 0
+    current = 0
+    unknown = False
+    for s in range(n):
+        i = seq[s]
+        for b in range(k):
+            tried[b] = False
+        placed = False
+        attempt = 0
+        while not placed:
+            # The next processor the fit rule tries.
+            b = -1
+            if fit == 0:  # first fit
+                b = attempt if attempt < k else -1
+            elif fit == 3:  # next fit
+                b = current + attempt if current + attempt < k else -1
+            else:  # best fit (1) / worst fit (2): the untried processor with the extreme load
+                for c in range(k):
+                    if tried[c]:
+                        continue
+                    if b < 0:
+                        b = c
+                        continue
+                    sign = _load_sign(C, T, assign, n, c, b, loads, count, num, den, sgn)
+                    if sign == 2:
+                        return UNDECIDED
+                    if (fit == 1 and sign > 0) or (fit == 2 and sign < 0):
+                        b = c  # ties keep the lower index b
+            if b < 0:
+                break
+            attempt += 1
+            tried[b] = True
+            # The processor's tasks with i, in priority (index) order.
+            size = 0
+            pos = 0
+            for j in range(n):
+                if assign[j] == b or j == i:
+                    if j == i:
+                        pos = size
+                    on[size] = j
+                    sC[size] = C[j]
+                    sD[size] = D[j]
+                    sT[size] = T[j]
+                    old[size] = 0 if j == i else R[j]
+                    sR[size] = R[j]
+                    size += 1
+            code, spent = rta_from_nb(sC, sD, sT, size, pos, old, sR, budget - used)
+            used += spent
+            if code == ACCEPT:
+                assign[i] = b
+                for p in range(pos, size):
+                    R[on[p]] = sR[p]
+                loads[b] += C[i] / T[i]
+                count[b] += 1
+                current = b
+                placed = True
+            elif code == UNKNOWN:
+                unknown = True
+        if not placed:
+            return UNKNOWN if unknown else REJECT
+    return ACCEPT
+
+
+@njit(parallel=True, cache=True)
+def _pack_kernel(C, D, T, offsets, m, fit, order, budget, out):  # noqa: ANN001, ANN202 - numba
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        assign = np.empty(hi - lo, dtype=np.int64)
+        out[s] = _pack_one(C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, budget, assign)
+
+
+def assignments(ts: TaskSet, m: int, fit: str, order: str, budget: int = PACKING_BUDGET) -> tuple[int, list[int]]:
+    """The kernel's code and processor assignment (−1: not placed) for one set."""
+    assign = np.empty(ts.n, dtype=np.int64)
+    code = int(_pack_one(ts.C, ts.D, ts.T, m, FITS.index(fit), ORDERS.index(order), budget, assign))
+    return code, assign.tolist()
+
+
+def build(name: str, fit: str, order: str, featured: bool, title: str | None = None, rank: float = 50) -> Analysis:
+    """The registry entry of one family member under ``name`` (``rank``: its display order)."""
+    f, o = FITS.index(fit), ORDERS.index(order)
+
+    def reference(ts: TaskSet, m: int, budget: int = PACKING_BUDGET) -> Verdict:
+        return pack(ts.rows(), m, fit, order, budget).verdict
+
+    def explain(ts: TaskSet, m: int, budget: int = PACKING_BUDGET) -> Explanation:
+        return explain_family(fit, order, ts, m, budget, REFERENCE_WORK)
+
+    def batch_codes(batch: TaskSetBatch, m: int, budget: int = PACKING_BUDGET) -> NDArray[np.int8]:
+        out = np.empty(batch.n_sets, dtype=np.int8)
+        _pack_kernel(batch.C, batch.D, batch.T, batch.offsets, m, f, o, budget, out)
+        return out
+
+    def one(
+        C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int = PACKING_BUDGET
+    ) -> int:
+        return int(_pack_one(C, D, T, m, f, o, budget, np.empty(C.shape[0], dtype=np.int64)))
+
+    return Analysis(
+        name=name,
+        title=title or f"partitioned FP: {fit}, {order} order, RTA admission",
+        citation=CITATION,
+        kind="sufficient",
+        policy="partitioned-fp",
+        platform="identical",
+        deadlines=("implicit", "constrained"),
+        note="papers/partitioned-heuristics.md",
+        reference=reference,
+        explain=explain,
+        codes=batch_codes,
+        one=one,
+        budget=PACKING_BUDGET,
+        budget_unit="response-time evaluations per set",
+        featured=featured,
+        order=rank,
+    )
+
+
+def _build_member(match: re.Match[str]) -> Analysis:
+    return build(match.group(0), match.group(1), match.group(2), featured=False)
+
+
+ANALYSES = (build("p-fp", "ff", "deadline", True, "partitioned FP: first fit, deadline order, RTA admission", rank=0),)
+
+FAMILIES = (
+    Family(
+        pattern=PATTERN,
+        build=_build_member,
+        description="p:<fit>:<order>:rta with fit ff|bf|wf|nf, order input|density|utilization|deadline "
+        "(partitioned fixed priorities, priorities = the set's order)",
+    ),
+)
