@@ -8,7 +8,8 @@ time of τk is the least fixed point of
     R = C_k + Σ_{i<k} ⌈R / T_i⌉ · C_i                                                    (RTA)
 
 (Joseph & Pandya, The Computer Journal 29(5), 1986; Audsley, Burns, Richardson, Tindell,
-Wellings, Software Engineering Journal 8(5), 1993, Eq. (1)-(2)), found by iterating
+Wellings, Software Engineering Journal 8(5), 1993; the tag (RTA) is rtsched's, the papers'
+equation numbers could not be checked here), found by iterating
 R^(s+1) = C_k + Σ_{i<k} ⌈R^(s)/T_i⌉ C_i from a start value below it. τk meets its deadlines iff
 that fixed point is at most D_k; the set is schedulable iff every task does (exact for constrained
 deadlines: the synchronous release is a critical instant, Liu & Layland 1973, Thm. 1).

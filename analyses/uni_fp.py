@@ -7,7 +7,7 @@ reorders a set by deadline-monotonic, rate-monotonic or Audsley's optimal assign
 * ``uni-rta``: exact response-time analysis (Joseph & Pandya, "Finding response times in a
   real-time system", The Computer Journal 29(5), 1986; Audsley, Burns, Richardson, Tindell,
   Wellings, "Applying new scheduling theory to static priority pre-emptive scheduling", Software
-  Engineering Journal 8(5), 1993, Eq. (1)-(2)); constrained deadlines, any priority order. See
+  Engineering Journal 8(5), 1993: the response-time recurrence (RTA)); constrained deadlines, any priority order. See
   papers/joseph-pandya1986-rta.md and the shared machinery in ``analyses/_fp_rta.py``.
 * ``rm-ll``: the Liu & Layland bound (Liu, Layland, "Scheduling algorithms for multiprogramming
   in a hard-real-time environment", JACM 20(1), 1973, Thm. 5): n tasks with implicit deadlines
@@ -79,7 +79,7 @@ __all__ = [
 CITATION_RTA = (
     "Joseph, Pandya, 'Finding response times in a real-time system', The Computer Journal 29(5), 1986; "
     "Audsley, Burns, Richardson, Tindell, Wellings, 'Applying new scheduling theory to static priority "
-    "pre-emptive scheduling', Software Engineering Journal 8(5), 1993, Eq. (1)-(2); start values of "
+    "pre-emptive scheduling', Software Engineering Journal 8(5), 1993 (response-time recurrence); start values of "
     "Davis, Zabos, Burns, IEEE TC 57(9), 2008"
 )
 CITATION_LL = (
