@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import decimal
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -73,6 +74,7 @@ __all__ = [
     "liu_layland_bound",
     "ll_reference",
     "rta",
+    "rta_fits_lowest",
     "rta_reference",
 ]
 
@@ -115,7 +117,7 @@ def rta_reference(
     return rta(ts, budget, work_budget).verdict  # type: ignore[return-value]
 
 
-def fits_lowest(ts: TaskSet, k: int, higher: list[int] | tuple[int, ...], budget: int = DEFAULT_BUDGET) -> bool:
+def rta_fits_lowest(ts: TaskSet, k: int, higher: Sequence[int], budget: int = DEFAULT_BUDGET) -> bool:
     """Audsley's question for (RTA): does τk meet its deadline below exactly the tasks ``higher``?
 
     The least fixed point of R = C_k + Σ_{i ∈ higher} ⌈R/T_i⌉ C_i depends on the set ``higher``,
@@ -130,6 +132,16 @@ def fits_lowest(ts: TaskSet, k: int, higher: list[int] | tuple[int, ...], budget
     except _BudgetOut:
         return False
     return it.response_time is not None
+
+
+def fits_lowest(test: str, m: int) -> Callable[[TaskSet, int, Sequence[int]], bool]:
+    """The OPA callback ``fits_lowest(ts, k, higher)`` of ``"uni-rta"`` (m must be 1), for
+    ``rtsched.priorities.audsley`` (the convention ``rtsched.priorities.opa_test`` looks for)."""
+    if test != "uni-rta":
+        raise KeyError(test)
+    if m != 1:
+        raise ValueError("uni-rta is a uniprocessor test (m = 1)")
+    return rta_fits_lowest
 
 
 def explain_rta(
@@ -439,7 +451,3 @@ ANALYSES = (
         order=2,
     ),
 )
-
-#: Per-task tests usable by Audsley's algorithm (``rtsched.priorities.opa_test``): name ->
-#: fits_lowest(ts, m, k, higher).
-OPA_TESTS = {"uni-rta": lambda ts, m, k, higher: fits_lowest(ts, k, list(higher))}

@@ -21,14 +21,14 @@ the set reordered (highest priority first), never a separate priority array.
   global FP test is OPA-compatible (Davis, Bertogna, Bonifaci, Real-Time Systems 52(1), 2016).
   See papers/audsley-opa.md.
 
-:func:`opa_test` finds a registered analysis's per-task test: an analysis module that offers one
-declares ``OPA_TESTS = {name: fits_lowest(ts, m, k, higher)}`` (``uni-rta`` does, in
-``analyses/uni_fp.py``). :func:`assign` is what ``rtsched check --priorities`` calls.
+:func:`opa_test` finds a registered analysis's per-task test: the module registering it offers a
+factory ``fits_lowest(test_name, m)`` returning ``fits_lowest(ts, k, higher)`` (``uni-rta`` in
+``analyses/uni_fp.py``; ``gfp-da`` and ``gfp-da-lc`` in ``analyses/gfp.py``). :func:`assign` is
+what ``rtsched check --priorities`` calls.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Callable, Sequence
 
@@ -90,8 +90,10 @@ def opa_test(name: str, m: int) -> FitsLowest:
     """The per-task test of the registered analysis ``name`` on ``m`` processors, as
     ``fits_lowest(ts, k, higher)`` for :func:`audsley`.
 
-    Looked up in the analysis modules' ``OPA_TESTS`` declarations (module docstring); an analysis
-    without one, or one that does not apply to ``m`` processors, is an :class:`InputError`.
+    The module that registers the analysis offers it through a module-level factory
+    ``fits_lowest(test_name, m)`` (``analyses/uni_fp.py`` for ``uni-rta``, ``analyses/gfp.py`` for
+    ``gfp-da``/``gfp-da-lc``); an analysis without one, or one that does not apply to ``m``
+    processors, is an :class:`InputError`.
     """
     from rtsched.registry import get
 
@@ -100,21 +102,18 @@ def opa_test(name: str, m: int) -> FitsLowest:
     if why is not None:
         raise InputError(f"{entry.name}: {why}", field="--priorities")
     for module_name, module in list(sys.modules.items()):
-        if not module_name.startswith("rtsched.analyses."):
+        if not module_name.startswith("rtsched.analyses.") or entry not in getattr(module, "ANALYSES", ()):
             continue
-        tests = getattr(module, "OPA_TESTS", None)
-        if isinstance(tests, dict) and entry.name in tests:
-            return functools.partial(_call, tests[entry.name], m)
+        factory = getattr(module, "fits_lowest", None)
+        if callable(factory):
+            try:
+                return factory(entry.name, m)  # type: ignore[no-any-return]
+            except KeyError:
+                break
     raise InputError(
-        f"{entry.name} offers no per-task test for Audsley's algorithm (OPA_TESTS in its module)",
+        f"{entry.name} offers no per-task test for Audsley's algorithm (not OPA-compatible, or not declared)",
         field="--priorities",
     )
-
-
-def _call(
-    test: Callable[[TaskSet, int, int, Sequence[int]], bool], m: int, ts: TaskSet, k: int, higher: Sequence[int]
-) -> bool:
-    return bool(test(ts, m, k, higher))
 
 
 def assign(ts: TaskSet, scheme: str, m: int = 1, test: str | None = None) -> TaskSet | None:

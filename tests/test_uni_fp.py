@@ -253,6 +253,6 @@ def test_kernel_helper_counts_like_the_reference() -> None:
 
 def test_fits_lowest_matches_rta_in_the_given_order() -> None:
     ts = TaskSet.from_tasks([(1, 3, 4), (1, 4, 5), (2, 5, 6), (1, 10, 11)])
-    assert all(uni_fp.fits_lowest(ts, k, list(range(k))) for k in range(4))
-    assert uni_fp.fits_lowest(ts, 3, [2, 0, 1])  # any order of the higher tasks
-    assert not uni_fp.fits_lowest(ts, 0, [1, 2, 3])  # τ0 (D = 3) below all the others
+    assert all(uni_fp.rta_fits_lowest(ts, k, list(range(k))) for k in range(4))
+    assert uni_fp.rta_fits_lowest(ts, 3, [2, 0, 1])  # any order of the higher tasks
+    assert not uni_fp.rta_fits_lowest(ts, 0, [1, 2, 3])  # τ0 (D = 3) below all the others
