@@ -22,7 +22,7 @@ from rtsched.analyses import uni_fp
 from rtsched.analyses._fp_rta import least_fixed_point, rta_from_nb
 from rtsched.errors import InputError
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
-from rtsched.priorities import rate_monotonic
+from rtsched.priorities import deadline_monotonic, rate_monotonic
 from rtsched.testing import strategies as rst
 
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
@@ -256,3 +256,24 @@ def test_fits_lowest_matches_rta_in_the_given_order() -> None:
     assert all(uni_fp.rta_fits_lowest(ts, k, list(range(k))) for k in range(4))
     assert uni_fp.rta_fits_lowest(ts, 3, [2, 0, 1])  # any order of the higher tasks
     assert not uni_fp.rta_fits_lowest(ts, 0, [1, 2, 3])  # τ0 (D = 3) below all the others
+
+
+PERIODS = st.sampled_from([2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 24, 30, 40, 60, 120])  # hyperperiod ≤ 120
+
+
+@st.composite
+def harmonic_friendly_sets(draw: st.DrawFn, max_size: int = 8) -> TaskSet:
+    rows = []
+    for _ in range(draw(st.integers(1, max_size))):
+        T = draw(PERIODS)
+        C = draw(st.integers(1, max(1, T // 3)))
+        rows.append((C, draw(st.integers(C, T)), T))
+    return TaskSet.from_tasks(rows)
+
+
+@pytest.mark.slow
+@settings(max_examples=10 * EXAMPLES, deadline=None)
+@given(harmonic_friendly_sets())
+def test_rta_is_exact_against_simulation_larger_sets(ts: TaskSet) -> None:
+    for order in (ts, deadline_monotonic(ts)):
+        assert RTA.verdict(order, 1) is simulate_fp(order.rows())
