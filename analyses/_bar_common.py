@@ -1,0 +1,459 @@
+"""Shared BAR machinery for ``bar`` and ``bar-int`` (private module, not discovered).
+
+Both analyses check, for every task τk and integer A_k ≥ 0 up to a bound, Baruah's Condition (8)
+(RTSS 2007; papers/baruah2007.md) with the integer-time cap A_k + D_k − C_k + 1,
+
+    Σ_i I1(τi) + Σ_{(m−1) largest} I_DIFF(τi) ≤ m · (A_k + D_k − C_k) + tight · (m − 1)
+
+and differ only in the right side: ``tight = 0`` is BAR as published with Baruah's correction
+(:mod:`rtsched.analyses.bar`); ``tight = 1`` is rtsched's integer-time tightening
+(:mod:`rtsched.analyses.bar_int`, proved in papers/bar-int.md): a missed job runs at most C_k − 1
+whole ticks, so the interference fills at least m·(A_k + D_k − C_k + 1) processor-ticks and the
+test may accept whenever the left side is at most one less. The range of A_k comes from Eq. (9)
+for ``tight = 0`` and from its integer-time analogue for ``tight = 1``
+
+    A_k ≤ (C_Σ − D_k·(m − U) + Σ_i (T_i − D_i)·U_i + (m − tight)·C_k − tight·(m − 1)) / (m − U)
+
+(C_Σ = the m − 1 largest C_i); both need U < m.
+
+What is shared (everything but the registry entries and the ``prange``/serial drivers, which each
+analysis module declares as literal module-level functions): the exact Python search
+(:func:`analyse`, :func:`condition_8`, :func:`next_A`, :func:`visiting_order`,
+:func:`ak_bounds`), the explanation (:func:`explain_outcome`) and the int64 one-set kernel
+``_bar_set``. The skip rule, the round-robin order, the budget accounting and the float margins
+are those documented in :mod:`rtsched.analyses.bar`; none of them depends on the constant
+``tight·(m − 1)`` on the right side (the rule bounds the growth of LHS − RHS, not its value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from numba import njit
+
+from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast, top_sum
+from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
+from rtsched.errors import InputError
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.model import TaskSet, fraction_sum
+from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
+from rtsched.result import Explanation, Verdict, show_number
+
+__all__ = [
+    "CHUNK",
+    "DEFAULT_BUDGET",
+    "BarOutcome",
+    "ak_bounds",
+    "analyse",
+    "condition_8",
+    "explain_outcome",
+    "next_A",
+    "visiting_order",
+]
+
+#: Default maximum number of work units (evaluations of the condition and walked step points).
+DEFAULT_BUDGET = 100_000
+#: Task sets per parallel work item (buffers are allocated once per item).
+CHUNK = 64
+
+
+@dataclass(frozen=True)
+class BarOutcome:
+    """What the exact BAR search found (the evidence behind the explanations).
+
+    ``points`` is the work spent: evaluations of the condition plus step points walked by
+    :func:`next_A`.
+    """
+
+    verdict: Verdict
+    reason: str
+    points: int
+    bounds: tuple[Fraction, ...] = ()
+    task: int | None = None
+    A: int | None = None
+    lhs: int | None = None
+    rhs: int | None = None
+    I1: tuple[int, ...] = field(default=())
+    I_diff: tuple[int, ...] = field(default=())
+
+
+def ak_bounds(ts: TaskSet, m: int, tight: int = 0) -> list[Fraction]:
+    """The largest A_k that can violate the condition, for each k (needs U < m).
+
+    ``tight = 0``: Eq. (9) of Baruah 2007. ``tight = 1``: the integer-time bound of
+    papers/bar-int.md, (Y + C_Σ + (m − 1)(C_k − 1))/(m − U) − D_k with Y = Σ(T_i − D_i)U_i.
+    """
+    U = ts.utilization
+    costs = sorted((int(c) for c in ts.C), reverse=True)
+    c_sigma = sum(costs[: m - 1])
+    y = fraction_sum(Fraction(int(t - d) * int(c), int(t)) for c, d, t in zip(ts.C, ts.D, ts.T, strict=True))
+    cm, c0 = m - tight, tight * (m - 1)
+    return [(c_sigma - int(d) * (m - U) + y + cm * int(c) - c0) / (m - U) for c, d in zip(ts.C, ts.D, strict=True)]
+
+
+def condition_8(
+    ts: TaskSet, m: int, k: int, A: int, work: Work | None = None, tight: int = 0
+) -> tuple[int, int, list[int], list[int]]:
+    """Both sides of the condition for task k and interval A_k = A: (LHS, RHS, I1, I_DIFF).
+
+    RHS = m·(A_k + D_k − C_k) + tight·(m − 1): Condition (8) for ``tight = 0``, (8-int) of
+    papers/bar-int.md for ``tight = 1``.
+    """
+    if work is not None:
+        work.spend(ts.n)
+    Ck, Dk = int(ts.C[k]), int(ts.D[k])
+    t = A + Dk
+    cap = A + Dk - Ck + 1  # integer-time correction: A_k + D_k − (C_k − 1)
+    I1: list[int] = []
+    I_diff: list[int] = []
+    for i, (c, d, p) in enumerate(ts.rows()):
+        if i == k:
+            i1 = min(dbf(c, d, p, t) - Ck, A)
+            i2 = min(dbf_carry_in(c, p, t) - Ck, A)
+        else:
+            i1 = min(dbf(c, d, p, t), cap)
+            i2 = min(dbf_carry_in(c, p, t), cap)
+        I1.append(i1)
+        I_diff.append(i2 - i1)
+    lhs = sum(I1) + sum(sorted(I_diff, reverse=True)[: m - 1])
+    return lhs, m * (A + Dk - Ck) + tight * (m - 1), I1, I_diff
+
+
+def _growing_terms(ts: TaskSet, k: int, A: int, work: Work | None = None) -> int:
+    """κ: how many I1 terms sit at their cap (they grow with A_k until the next dbf step)."""
+    if work is not None:
+        work.spend(ts.n)
+    Ck, Dk = int(ts.C[k]), int(ts.D[k])
+    t = A + Dk
+    cap = A + Dk - Ck + 1
+    kappa = 0
+    for i, (c, d, p) in enumerate(ts.rows()):
+        demand = dbf(c, d, p, t)
+        if (i == k and A < demand - Ck) or (i != k and demand > cap):
+            kappa += 1
+    return kappa
+
+
+def next_A(
+    ts: TaskSet,
+    k: int,
+    A: int,
+    slack: int,
+    kappa: int,
+    limit: int,
+    work: list[int],
+    budget: int,
+    python_work: Work | None = None,
+) -> int:
+    """The next A_k that can violate the condition after A_k = A passed with ``slack`` = RHS − LHS ≥ 0.
+
+    From A to A + δ each I1 term at its cap (κ of them) grows by at most δ, every other I1 term
+    by at most the dbf jumps in (t, t + δ] (t = A + D_k), and the m − 1 largest I_DIFF by at
+    most (m − 1)·δ (dbf' is continuous). So f = LHS − RHS satisfies
+    f(A + δ) ≤ f(A) + (κ − 1)·δ + J(δ), with J(δ) the sum of the dbf jumps of all tasks in
+    (t, t + δ]. We walk the step points in order and return the first A + δ where that bound
+    becomes positive (or the first one past ``limit``). Each walked step point costs one unit of
+    ``work[0]``; the walk also stops when the budget is spent. ``python_work`` (optional) is
+    charged n terms per step point (:mod:`rtsched.budget`). The constant part of RHS does not
+    enter: the rule is the same for ``bar`` and ``bar-int``.
+    """
+    Dk = int(ts.D[k])
+    t = A + Dk
+    rows = ts.rows()
+    nxt = [d if t < d else d + ((t - d) // p + 1) * p for _c, d, p in rows]
+    jumps = 0
+    while True:
+        t_step = min(nxt)
+        delta = t_step - t
+        if kappa >= 2:
+            first_bad = (slack - jumps) // (kappa - 1) + 1
+            if first_bad < delta:
+                return A + first_bad
+        if python_work is not None:
+            python_work.spend(len(rows))
+        for i, (c, _d, p) in enumerate(rows):
+            if nxt[i] == t_step:
+                jumps += c
+                nxt[i] += p
+        work[0] += 1
+        if (kappa - 1) * delta + jumps > slack or A + delta > limit or work[0] >= budget:
+            return A + delta
+
+
+def visiting_order(ts: TaskSet) -> list[int]:
+    """Tasks by decreasing density C_k/D_k (ties: lower index first).
+
+    The order only changes how soon a violation is found (and so the work spent), never the
+    verdict: on the benchmark distribution the densest task fails (8) at A_k = 0 in about 96%
+    of the rejected sets.
+    """
+    return sorted(range(ts.n), key=lambda k: (-Fraction(int(ts.C[k]), int(ts.D[k])), k))
+
+
+def analyse(
+    ts: TaskSet,
+    m: int,
+    budget: int = DEFAULT_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    tight: int = 0,
+    label: str = "(8)",
+    name: str = "BAR (Baruah 2007)",
+) -> BarOutcome:
+    """Run the search exactly; the outcome carries the failing (k, A_k) or the work done.
+
+    The points (k, A_k) are visited round-robin over k (one point of each task per round, as
+    SchedCAT's C++ does) in :func:`visiting_order`, because violations are usually found at
+    small A_k. ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
+    ``label`` names the condition in the reasons ("(8)" for ``bar``), ``name`` the test in
+    input errors.
+    """
+    if not ts.is_constrained:
+        raise InputError(f"{name} needs constrained deadlines (D <= T)")
+    U = ts.utilization
+    if U >= m:
+        bound_name = "Eq. (9)" if tight == 0 else "(9-int)"
+        return BarOutcome(
+            False, f"U = {show_number(U)} ≥ m = {m}: {bound_name} needs U < m (precondition of the test)", 0
+        )
+    n = ts.n
+    A_next = [0] * n
+    work = [0]  # evaluations of the condition plus step points walked by next_A
+    python_work = Work(work_budget)
+    bounds: list[Fraction] = []
+    limits: list[int] = []
+    order: list[int] = []
+    try:
+        python_work.spend_big(4 * n, U)  # the bound for every k: operations on sums as large as U
+        bounds = ak_bounds(ts, m, tight)
+        limits = [b.__floor__() for b in bounds]
+        order = visiting_order(ts)
+        return _search(ts, m, budget, bounds, limits, A_next, work, python_work, order, tight, label)
+    except WorkExhausted:
+        k = next((k for k in order if A_next[k] <= limits[k]), None)
+        return BarOutcome(
+            UNKNOWN_VERDICT, python_work.describe(), work[0], tuple(bounds), k, None if k is None else A_next[k]
+        )
+
+
+def _search(
+    ts: TaskSet,
+    m: int,
+    budget: int,
+    bounds: list[Fraction],
+    limits: list[int],
+    A_next: list[int],
+    work: list[int],
+    python_work: Work,
+    order: list[int],
+    tight: int,
+    label: str,
+) -> BarOutcome:
+    """The round-robin search of :func:`analyse` (raises WorkExhausted past ``python_work``)."""
+    active = True
+    while active:
+        active = False
+        for k in order:
+            A = A_next[k]
+            if A > limits[k]:
+                continue
+            active = True
+            if work[0] >= budget:
+                return BarOutcome(
+                    UNKNOWN_VERDICT,
+                    f"work budget of {budget} exhausted at τ{k}, A_k = {A}",
+                    work[0],
+                    tuple(bounds),
+                    k,
+                    A,
+                )
+            work[0] += 1
+            lhs, rhs, I1, I_diff = condition_8(ts, m, k, A, python_work, tight)
+            if lhs > rhs:
+                return BarOutcome(
+                    False, f"Condition {label} fails", work[0], tuple(bounds), k, A, lhs, rhs, tuple(I1), tuple(I_diff)
+                )
+            kappa = _growing_terms(ts, k, A, python_work)
+            A_next[k] = next_A(ts, k, A, rhs - lhs, kappa, limits[k], work, budget, python_work)
+    bound_name = "Eq. (9)" if tight == 0 else "(9-int)"
+    return BarOutcome(
+        True, f"Condition {label} holds for every k and every A_k up to {bound_name}", work[0], tuple(bounds)
+    )
+
+
+def explain_outcome(
+    ts: TaskSet, out: BarOutcome, budget: int, work_budget: int | None, label: str, rhs_text: str, bound_name: str
+) -> Explanation:
+    """The failing (k, A_k) with both sides of the condition, or the A_k bounds and the work done.
+
+    ``label`` names the condition ("(8)"), ``rhs_text`` its right side ("m·(A_k + D_k − C_k)"),
+    ``bound_name`` the bound on A_k ("Eq. (9)").
+    """
+    evidence: dict[str, object] = {
+        "reason": out.reason,
+        "work": out.points,
+        "budget": budget,
+        "work_budget": work_budget,
+    }
+    per_task = []
+    if out.bounds:
+        per_task = [{"task": i, "A_k_bound": b} for i, b in enumerate(out.bounds)]
+    if out.verdict is False and out.task is not None:
+        summary = (
+            f"{label} fails for {ts.label(out.task)} at A_k = {out.A}: "
+            f"ΣI1 + top(m−1) I_DIFF = {out.lhs} > {rhs_text} = {out.rhs}"
+        )
+        evidence.update(task=out.task, A_k=out.A, lhs=out.lhs, rhs=out.rhs, I1=out.I1, I_diff=out.I_diff)
+    elif out.verdict is False:
+        summary = out.reason
+    elif out.verdict == UNKNOWN_VERDICT:
+        summary = f"unknown: {out.reason}"
+        evidence.update(task=out.task, A_k=out.A)
+    else:
+        summary = f"{label} holds for all k and all A_k up to {bound_name} ({out.points} work units)"
+    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence, per_task=per_task)
+
+
+# --- the one-set kernel ------------------------------------------------------------------------
+@njit(cache=True)
+def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, idiff, scratch, A_next, limit, sure, inv, steps, order):  # noqa: ANN001, ANN202, C901, PLR0912, PLR0915 - numba
+    # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
+    # ``tight`` = 0 (bar) or 1 (bar-int): RHS = m·(A + D_k − C_k) + tight·(m − 1), and the A_k
+    # bound's numerator has (m − tight)·C_k − tight·(m − 1) in place of m·C_k.
+    C = C_all[lo:]
+    D = D_all[lo:]
+    T = T_all[lo:]
+    cm = m - tight
+    c0 = tight * (m - 1)
+    u = 0.0
+    y = 0.0
+    sum_c = 0
+    for i in range(n):
+        inv[i] = 1.0 / T[i]
+        ui = C[i] * inv[i]  # two roundings: relative error ≤ 2·EPS
+        u += ui
+        y += (T[i] - D[i]) * ui
+        sum_c += C[i]
+    slack_u = m - u
+    # u carries at most (n + 2)·EPS·u relative error; decide U ≥ m only when clearly so.
+    if slack_u < -8.0 * (n + 2) * EPS * m:
+        return REJECT
+    if slack_u <= 1e-4 * m:
+        return UNDECIDED  # too close to U = m for a float bound on A_k: exact reference decides
+    # C_Σ: sum of the m − 1 largest C (idiff as scratch input).
+    for i in range(n):
+        idiff[i] = C[i]
+    c_sigma = top_sum(idiff, n, m - 1, scratch)
+    inv_slack = 1.0 / slack_u
+    base = c_sigma + y
+    scale = 16.0 * (n + 8) * EPS * inv_slack
+    for k in range(n):
+        bound = (base - D[k] * slack_u + cm * C[k] - c0) * inv_slack
+        # Rounding error of the float bound (slack_u ≥ 1e-4·m keeps it well conditioned); the
+        # integers cm·C_k and c0 are exact. Testing a few extra A_k is harmless: beyond the true
+        # bound the condition holds.
+        err = scale * (base + D[k] * (m + u) + cm * C[k] + c0) + 1e-7 * abs(bound)
+        limit[k] = bound + err + 1.0
+        sure[k] = bound - err  # A ≤ sure ⇒ A ≤ ⌊exact bound⌋: the reference tests this point too
+        A_next[k] = 0
+    # Visiting order: decreasing density C/D, ties by index (insertion sort, exact products).
+    for j in range(n):
+        order[j] = j
+        x = j
+        while x > 0:
+            a = order[x - 1]
+            if C[j] * D[a] > C[a] * D[j]:
+                order[x] = a
+                x -= 1
+            else:
+                break
+        order[x] = j
+    # Every term is at most dbf' ≤ t·C/T + C, so |LHS|, RHS ≤ (m + 1)·t + 2ΣC (+ m − 1 for
+    # bar-int: far inside the factor 4 between INT64_SAFE = 2**61 and the int64 limit).
+    t_limit = (INT64_SAFE - 2.0 * sum_c) / (m + 1)
+    points = 0
+    extra = False  # evaluated a point the exact reference may skip?
+    active = True
+    while active:
+        active = False
+        for j in range(n):
+            k = order[j]
+            A = A_next[k]
+            if A > limit[k]:
+                continue
+            active = True
+            if points >= budget:
+                # Same sequence and count as the reference unless we went past its limit.
+                return UNKNOWN if (not extra and A <= sure[k]) else UNDECIDED
+            points += 1
+            if A > sure[k]:
+                extra = True
+            Ck = C[k]
+            Dk = D[k]
+            t = A + Dk
+            if t > t_limit:
+                return UNDECIDED
+            cap = A + Dk - Ck + 1
+            lhs = 0
+            kappa = 0
+            for i in range(n):
+                c = C[i]
+                d = D[i]
+                p = T[i]
+                q, r = divmod_fast(t, p, inv[i])
+                carry = q * c + (c if c < r else r)
+                # dbf from the same division: (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p.
+                if r >= d:
+                    dem = (q + 1) * c
+                    step = t + (p - r) + d
+                else:
+                    dem = q * c
+                    step = t + (d - r)
+                if i == k:
+                    if A < dem - Ck:
+                        i1 = A
+                        kappa += 1
+                    else:
+                        i1 = dem - Ck
+                    i2 = carry - Ck
+                    if A < i2:
+                        i2 = A
+                else:
+                    if dem > cap:
+                        i1 = cap
+                        kappa += 1
+                    else:
+                        i1 = dem
+                    i2 = carry if carry < cap else cap
+                lhs += i1
+                idiff[i] = i2 - i1
+                steps[i] = step
+            lhs += top_sum(idiff, n, m - 1, scratch)
+            rhs = m * (A + Dk - Ck) + c0
+            if lhs > rhs:
+                return REJECT
+            # Walk the step points as next_A does (same order, same work count).
+            slack = rhs - lhs
+            jumps = 0
+            while True:
+                t_step = steps[0]
+                for i in range(1, n):
+                    if steps[i] < t_step:
+                        t_step = steps[i]
+                delta = t_step - t
+                if kappa >= 2:
+                    first_bad = (slack - jumps) // (kappa - 1) + 1
+                    if first_bad < delta:
+                        A_next[k] = A + first_bad
+                        break
+                for i in range(n):
+                    if steps[i] == t_step:
+                        jumps += C[i]
+                        steps[i] += T[i]
+                points += 1
+                if (kappa - 1) * delta + jumps > slack or A + delta > limit[k] or points >= budget:
+                    A_next[k] = A + delta
+                    break
+                if A + delta > sure[k]:
+                    extra = True  # the reference stops walking at ⌊exact bound⌋, maybe earlier
+    return ACCEPT
