@@ -239,7 +239,15 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
             evidence[f"P{b}"] = f"U = {show_number(U)}: {shown}"
     used = len({a for a in p.assignment if a is not None})
     if p.work_exhausted:
-        summary = "unknown: the reference's work budget ran out (rtsched.budget)"
+        # The exact evidence is out of reach (rtsched.budget); the kernel still gives the packing.
+        kernel_code, kernel_assign = assignments(ts, m, fit, order, budget)
+        placed = sum(a >= 0 for a in kernel_assign)
+        evidence["assignment"] = tuple("-" if a < 0 else f"P{a}" for a in kernel_assign)
+        evidence["kernel_verdict"] = {1: True, 0: False, -1: "unknown"}.get(kernel_code, "undecided")
+        summary = (
+            f"unknown: the reference's work budget ran out (rtsched.budget); the kernel placed {placed} of "
+            f"{ts.n} tasks (assignment in the evidence, response times not shown)"
+        )
     elif p.failed_task is None:
         summary = f"all {ts.n} tasks placed on {used} of {m} processors ({fit}, {order} order, RTA admission)"
     else:
