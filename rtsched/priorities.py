@@ -43,6 +43,7 @@ __all__ = [
     "deadline_monotonic",
     "opa_test",
     "rate_monotonic",
+    "reorder_all",
 ]
 
 #: ``fits_lowest(ts, k, higher)``: does task k of ts meet its deadline at a priority level below
@@ -143,3 +144,32 @@ def assign(ts: TaskSet, scheme: str, m: int = 1, test: str | None = None) -> Tas
     raise InputError(
         f"unknown priority assignment {scheme!r}; use one of {', '.join(PRIORITY_SCHEMES)}", field="--priorities"
     )
+
+
+def reorder_all(sets: Sequence[TaskSet], scheme: str, m: int) -> tuple[list[TaskSet], list[str]]:
+    """Every set with priorities by ``scheme`` (``rtsched check --priorities``), and notes for people.
+
+    With ``opa``, a set for which no order passes the per-task test (``uni-rta`` on m = 1, then
+    no fixed-priority order meets every deadline; ``gfp-da-lc`` on m > 1) is checked in
+    deadline-monotonic order, and a note says so.
+    """
+    if scheme not in PRIORITY_SCHEMES:
+        raise InputError(
+            f"unknown priority assignment {scheme!r}; use one of {', '.join(PRIORITY_SCHEMES)}", field="--priorities"
+        )
+    if scheme == "given":
+        return list(sets), []
+    test = "uni-rta" if m == 1 else "gfp-da-lc"
+    if scheme == "opa":
+        assign(TaskSet.from_tasks([(1, 1, 1)]), "opa", m, test)  # a clear error before any work
+    out: list[TaskSet] = []
+    notes: list[str] = []
+    for index, ts in enumerate(sets):
+        ordered = assign(ts, scheme, m, test)
+        if ordered is None:
+            notes.append(
+                f"set {index}: no priority order passes {test} (Audsley's algorithm); checked in deadline-monotonic order"
+            )
+            ordered = deadline_monotonic(ts)
+        out.append(ordered)
+    return out, notes

@@ -115,3 +115,20 @@ def test_opa_is_optimal_against_every_order(ts: TaskSet) -> None:
 @given(rst.tasksets(max_size=8, max_period=60, deadlines="implicit"))
 def test_rm_is_dm_for_implicit_deadlines(ts: TaskSet) -> None:
     assert rate_monotonic(ts).rows() == deadline_monotonic(ts).rows()
+
+
+def test_reorder_all_for_the_cli() -> None:
+    from rtsched.priorities import reorder_all
+
+    good = TaskSet.from_tasks([(1, 9, 10), (2, 4, 5)])
+    bad = TaskSet.from_tasks([(2, 3, 4), (2, 4, 5), (1, 5, 6)])  # no FP order meets every deadline
+    sets, notes = reorder_all([good, bad], "opa", 1)
+    assert sets[0].rows() == [(2, 4, 5), (1, 9, 10)]
+    assert sets[1].rows() == deadline_monotonic(bad).rows()
+    assert notes == [
+        "set 1: no priority order passes uni-rta (Audsley's algorithm); checked in deadline-monotonic order"
+    ]
+    assert reorder_all([good], "given", 1) == ([good], [])
+    assert reorder_all([good], "rm", 3)[0][0].rows() == [(2, 4, 5), (1, 9, 10)]
+    with pytest.raises(InputError):
+        reorder_all([good], "edf", 1)
