@@ -149,3 +149,14 @@ def test_explain_has_the_assignment_and_response_times(name: str) -> None:
     res = analyses.get(name).explain(ts, 2)
     assert res.verdict is True and res.policy == "partitioned-fp"
     assert all(row["processor"].startswith("P") and isinstance(row["response_time"], int) for row in res.per_task)
+
+
+@pytest.mark.slow
+@settings(max_examples=10 * EXAMPLES, deadline=None)
+@given(rst.tasksets(min_size=5, max_size=30, max_period=10**6), st.integers(2, 8), MEMBERS)
+def test_kernel_equals_reference_larger_sets(ts: TaskSet, m: int, name: str) -> None:
+    entry = analyses.get(name)
+    assert code(entry.verdict(ts, m)) == code(entry.reference(ts, m))
+    _, fit, order, _ = name.split(":")
+    packing = pfp.pack(ts.rows(), m, fit, order)
+    assert pfp.assignments(ts, m, fit, order)[1] == [-1 if a is None else a for a in packing.assignment]
