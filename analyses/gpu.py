@@ -1,9 +1,12 @@
 """GPU compute-cluster partitioning with contention-aware kernel allocation (DESIGN §7).
 
-After Zahaf, Sañudo Olmedo, Singh, Capodieci, Faucou, "Contention-aware GPU partitioning and
-task-to-partition allocation for real-time workloads", RTNS 2021 (arXiv 2105.10312). Only the
-abstract and introduction of the paper could be checked; the model below is DESIGN §7 with every
-parameter explicit, and each assumption is listed in papers/zahaf2021-gpu-partitioning.md.
+rtsched's model, after Zahaf et al. (RTNS 2021): H.-E. Zahaf, I. Sañudo Olmedo, J. Singh,
+N. Capodieci, S. Faucou, "Contention-aware GPU partitioning and task-to-partition allocation for
+real-time workloads", RTNS 2021 (arXiv 2105.10312). Only the paper's abstract was reachable: the
+model below (DESIGN §7: WCET tables, slowdown factors, the inflation rule, EDF inside a partition,
+the layouts and the heuristics) is rtsched's, not the paper's, with every parameter explicit; its
+assumptions A1–A7, and what the abstract does state, are listed in
+papers/zahaf2021-gpu-partitioning.md.
 
 Model (:mod:`rtsched.gpu_model`: workloads, WCET profiles, slowdown factors, layouts, files)
 -------------------------------------------------------------------------------------------
@@ -118,9 +121,11 @@ DEFAULT_LAYOUT_BUDGET = 10_000
 MAX_EXHAUSTIVE_KERNELS = 12
 
 CITATION = (
-    "Zahaf, Sañudo Olmedo, Singh, Capodieci, Faucou, 'Contention-aware GPU partitioning and "
-    "task-to-partition allocation for real-time workloads', RTNS 2021 (arXiv 2105.10312); model of "
-    "rtsched DESIGN §7 (papers/zahaf2021-gpu-partitioning.md); per-partition tests: QPA (Zhang & "
+    "rtsched's model, after Zahaf et al. (RTNS 2021): Zahaf, Sañudo Olmedo, Singh, Capodieci, "
+    "Faucou, 'Contention-aware GPU partitioning and task-to-partition allocation for real-time "
+    "workloads', RTNS 2021 (arXiv 2105.10312; only the abstract was reachable); the WCET and "
+    "contention model (assumptions A1–A7), the inflation rule and the allocation heuristics are "
+    "rtsched's (DESIGN §7, papers/zahaf2021-gpu-partitioning.md); per-partition tests: QPA (Zhang & "
     "Burns, IEEE TC 2009) and non-preemptive EDF (George, Rivierre, Spuri, INRIA RR-2966, 1996)"
 )
 NOTE = "papers/zahaf2021-gpu-partitioning.md"

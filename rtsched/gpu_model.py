@@ -1,7 +1,8 @@
 """The GPU workload model: kernels with WCET tables and contention factors, layouts, files.
 
-The model of papers/zahaf2021-gpu-partitioning.md (after Zahaf, Sañudo Olmedo, Singh, Capodieci,
-Faucou, RTNS 2021), shared by the GPU analyses (:mod:`rtsched.analyses.gpu`, registry names
+rtsched's model, after Zahaf et al. (RTNS 2021) (papers/zahaf2021-gpu-partitioning.md; only the
+paper's abstract was reachable, so the model and its assumptions A1–A7 are rtsched's, not the
+paper's), shared by the GPU analyses (:mod:`rtsched.analyses.gpu`, registry names
 ``gpu``, ``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``, ``gpu:single`` on the platform
 :class:`~rtsched.platform.GPU` ``(M)``), the generator (:mod:`rtsched.generators.gpu`) and the CLI
 (``rtsched gpu``, ``rtsched check --platform gpu:<M>``):

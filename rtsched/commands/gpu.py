@@ -1,9 +1,10 @@
 """``rtsched gpu FILE``: partition a GPU's compute clusters and allocate real-time kernels.
 
-The model and the file schema are in :mod:`rtsched.gpu_model`, the heuristics in the GPU
-analyses of the registry (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``, ``gpu:single``; platform
-``GPU(M)``) and papers/zahaf2021-gpu-partitioning.md. :func:`check_gpu_platform` is also what
-``rtsched check FILE --platform gpu:<M>`` runs.
+The model (rtsched's model, after Zahaf et al. (RTNS 2021); its assumptions are listed in
+papers/zahaf2021-gpu-partitioning.md) and the file schema are in :mod:`rtsched.gpu_model`, the
+heuristics in the GPU analyses of the registry (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``,
+``gpu:single``; platform ``GPU(M)``) and papers/zahaf2021-gpu-partitioning.md.
+:func:`check_gpu_platform` is also what ``rtsched check FILE --platform gpu:<M>`` runs.
 """
 
 from __future__ import annotations
