@@ -1,7 +1,8 @@
 """Cost of the exact G-EDF test under every tie rule (``exact``) against lowest-index ties (``exact:index``).
 
-Both semantics explore the same sets with the same budget (states and transitions); a set that
-exhausts it counts as "unknown" and its time is the time to exhaust it. Four parts:
+Both semantics explore the same sets with the same budget (explored states; the transitions are
+capped at ``TRANSITIONS_PER_STATE`` per budgeted state); a set that exhausts it counts as "unknown"
+and its time is the time to exhaust it. Five parts:
 
 1. small sets (m = 2–3, n = 3–5, periods 2…8): how often the verdict depends on the tie rule,
    and the cost of both searches;
@@ -11,7 +12,11 @@ exhausts it counts as "unknown" and its time is the time to exhaust it. Four par
    from {4, 8} or all equal to 6 (equal deadlines everywhere), U = 0.75·m, all tasks distinct
    (no symmetry to exploit), and sets of identical tasks (where the every-rule search merges
    permutations and the index rule cannot);
-4. the Numba kernel against the pure-Python BFS reference, for both semantics.
+4. the Numba kernel against the pure-Python BFS reference, for both semantics;
+5. ``skip``: the default-list rule of ``exact`` (``exact_gedf.default_skip``): random sets of
+   various n, m and period ranges, any U ≤ m, decided with the default budget; per row the CPU
+   time, how often the default budget answers "unknown", how often a set is decided within
+   10 ms, and the same among the sets the rule keeps in ``rtsched.check``'s default list.
 
 Columns: CPU seconds per set (median, one thread) for the index rule and for every rule, the
 ratio of the summed times (every / index), and the verdicts (accept/reject/unknown) of each.
@@ -19,7 +24,7 @@ The ratio over sets that both searches *accept* is the cost of proving schedulab
 explore the whole pruned space); on rejected sets the every-rule search often stops earlier,
 because it finds a miss the index rule never reaches.
 
-    python benchmarks/bench_exact.py [--sets N] [--max-states S] [--quick]
+    python benchmarks/bench_exact.py [--sets N] [--budget S] [--quick] [--parts small,reach,ties,reference,skip]
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ def small_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
 
 def timed(ts: TaskSet, m: int, ties: str, args: argparse.Namespace) -> tuple[float, exact_gedf.Exploration]:
     start = time.process_time()  # CPU time: the machine may be shared
-    res = exact_gedf.explore(ts, m, ties=ties, max_states=args.max_states, max_transitions=args.max_transitions)  # type: ignore[arg-type]
+    res = exact_gedf.explore(ts, m, ties=ties, budget=args.budget)  # type: ignore[arg-type]
     return time.process_time() - start, res
 
 
@@ -109,7 +114,8 @@ def small_sets(args: argparse.Namespace, rng: np.random.Generator) -> None:
 def reach(args: argparse.Namespace, rng: np.random.Generator) -> None:
     sizes = [4, 6, 8] if args.quick else [4, 6, 8, 10, 12]
     periods = [10, 20] if args.quick else [10, 20, 50]
-    print(f"reach: budget {args.max_states:,} states, {args.max_transitions:,} transitions; {args.sets} sets per row")
+    transitions = exact_gedf.TRANSITIONS_PER_STATE * args.budget
+    print(f"reach: budget {args.budget:,} states ({transitions:,} transitions); {args.sets} sets per row")
     print("times are CPU seconds per set (one thread); verdicts accept/reject/unknown")
     print(
         f"{'m':>2} {'n':>3} {'Tmax':>5} {'index med s':>11} {'every med s':>11} {'every/index':>11} "
@@ -159,7 +165,9 @@ def distinct_tie_heavy(n: int, m: int, periods: tuple[int, ...], rng: np.random.
 
 def tie_heavy(args: argparse.Namespace, rng: np.random.Generator) -> None:
     print("tie-heavy sets: implicit deadlines, U = 0.75·m, all tasks distinct; then identical tasks")
-    print(f"{'m':>2} {'n':>3} {'periods':>8} {'index s':>8} {'every s':>8} {'every/index':>11} {'transitions e/i (med)':>22} {'index a/r/u':>11} {'every a/r/u':>11}")
+    print(
+        f"{'m':>2} {'n':>3} {'periods':>8} {'index s':>8} {'every s':>8} {'every/index':>11} {'transitions e/i (med)':>22} {'index a/r/u':>11} {'every a/r/u':>11}"
+    )
     grand = [0.0, 0.0]
     for m, n, periods in [(2, 5, (4, 8)), (2, 6, (4, 8)), (3, 6, (4, 8)), (4, 8, (4, 8)), (2, 4, (6,)), (3, 5, (6,))]:
         rows = []
@@ -195,7 +203,90 @@ def kernel_vs_reference(rng: np.random.Generator) -> None:
         for ts in small:
             exact_gedf.explore(ts, 2, ties=ties, shortcuts=False)  # type: ignore[arg-type]
         ker = (time.process_time() - start) / len(small)
-        print(f"n=4, m=2, T<=6, ties={ties}: reference {ref * 1e3:.2f} ms/set, kernel {ker * 1e3:.3f} ms/set, ratio {ref / ker:,.0f}x")
+        print(
+            f"n=4, m=2, T<=6, ties={ties}: reference {ref * 1e3:.2f} ms/set, kernel {ker * 1e3:.3f} ms/set, ratio {ref / ker:,.0f}x"
+        )
+
+
+def any_utilization_set(n: int, m: int, t_max: int, rng: np.random.Generator) -> TaskSet | None:
+    """Total U uniform in [0.2·m, m], T log-uniform integers in [2, t_max], C = max(1, round(u·T)),
+    D uniform in [C, T] (D = T for 30 % of the sets); None if rounding keeps U above m."""
+    level = rng.uniform(0.2, 1.0) * m
+    implicit = rng.random() < 0.3
+    for _ in range(200):
+        u = rng.dirichlet(np.ones(n)) * level
+        T = np.clip(np.floor(np.exp(rng.uniform(np.log(2), np.log(t_max + 1), size=n))), 2, t_max).astype(np.int64)
+        C = np.clip(np.round(u * T), 1, T).astype(np.int64)
+        D = (
+            T.copy()
+            if implicit
+            else np.array([rng.integers(c, t + 1) for c, t in zip(C, T, strict=True)], dtype=np.int64)
+        )
+        ts = TaskSet(C, D, T)
+        if ts.utilization <= m:
+            return ts
+    return None
+
+
+def skip_rule(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """How the default-list rule of ``exact`` (``default_skip``) sorts random sets."""
+    budget = exact_gedf.DEFAULT_BUDGET
+    sizes = {2: (3, 4, 6, 8, 12), 4: (5, 6, 8, 10, 14), 8: (9, 10, 12, 16, 20)}
+    periods = (5, 10, 20, 50, 100, 1000)
+    print(f"skip: default budget {budget:,} states; {args.sets} sets per row; U ~ U[0.2, 1]·m; CPU ms per set")
+    print(
+        f"{'m':>2} {'n':>3} {'Tmax':>5} {'med ms':>8} {'p90 ms':>8} {'max ms':>8} {'unknown':>8} {'<=10 ms':>8} "
+        f"{'kept':>5} {'kept: <=10 ms':>13} {'unknown':>8} {'max ms':>8}"
+    )
+    totals = {"kept": 0, "kept_fast": 0, "kept_unknown": 0, "skipped": 0, "skipped_fast": 0, "sets": 0}
+    rule_time = 0.0
+    kept_times: list[float] = []
+    for m, ns in sizes.items():
+        for n in ns:
+            for t_max in periods:
+                rows = []
+                while len(rows) < args.sets:
+                    ts = any_utilization_set(n, m, t_max, rng)
+                    if ts is None:
+                        break
+                    start = time.perf_counter()
+                    why = exact_gedf.default_skip(ts, m)
+                    rule_time += time.perf_counter() - start
+                    start = time.process_time()
+                    code = exact_gedf.explore(ts, m, budget=budget).code
+                    rows.append((time.process_time() - start, code, why is None))
+                if not rows:
+                    continue
+                ms = sorted(1e3 * r[0] for r in rows)
+                kept = [r for r in rows if r[2]]
+                fast = [r for r in rows if r[1] != -1 and r[0] <= 0.010]
+                kept_fast = [r for r in kept if r[1] != -1 and r[0] <= 0.010]
+                kept_unknown = [r for r in kept if r[1] == -1]
+                kept_times += [r[0] for r in kept]
+                totals["sets"] += len(rows)
+                totals["kept"] += len(kept)
+                totals["kept_fast"] += len(kept_fast)
+                totals["kept_unknown"] += len(kept_unknown)
+                totals["skipped"] += len(rows) - len(kept)
+                totals["skipped_fast"] += len(fast) - len(kept_fast)
+                unknown = sum(r[1] == -1 for r in rows)
+                kept_max = f"{1e3 * max(r[0] for r in kept):8.1f}" if kept else f"{'-':>8}"
+                kept_share = f"{len(kept_fast)}/{len(kept)}" if kept else "-"
+                print(
+                    f"{m:>2} {n:>3} {t_max:>5} {statistics.median(ms):8.2f} {ms[int(0.9 * (len(ms) - 1))]:8.1f} {ms[-1]:8.1f} "
+                    f"{unknown:>4}/{len(rows):<3} {len(fast):>4}/{len(rows):<3} {len(kept):>5} {kept_share:>13} "
+                    f"{len(kept_unknown):>8} {kept_max}"
+                )
+    kept, skipped = totals["kept"], totals["skipped"]
+    print(
+        f"kept in the default list: {kept} of {totals['sets']} sets; of these {totals['kept_fast']} decided within 10 ms "
+        f"({totals['kept_fast'] / max(1, kept):.1%}), {totals['kept_unknown']} unknown; "
+        f"median {1e3 * statistics.median(kept_times) if kept_times else 0:.2f} ms, max {1e3 * max(kept_times, default=0):.0f} ms"
+    )
+    print(
+        f"skipped: {skipped}; of these {totals['skipped_fast']} would have been decided within 10 ms "
+        f"({totals['skipped_fast'] / max(1, skipped):.1%}); the rule costs {1e6 * rule_time / max(1, totals['sets']):.1f} µs per set"
+    )
 
 
 def main() -> None:
@@ -203,17 +294,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sets", type=int, default=10)
     parser.add_argument("--small-sets", type=int, default=4000)
-    parser.add_argument("--max-states", type=int, default=500_000)
-    parser.add_argument("--max-transitions", type=int, default=20_000_000)
+    parser.add_argument("--budget", type=int, default=500_000, help="explored states (parts small, reach, ties)")
     parser.add_argument("--quick", action="store_true", help="n = 4, 6, 8 and periods up to 10, 20 only")
-    parser.add_argument("--parts", default="small,reach,ties,reference", help="comma-separated parts to run")
+    parser.add_argument("--parts", default="small,reach,ties,reference,skip", help="comma-separated parts to run")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     numba.set_num_threads(1)
     for ties in ("index", "every"):  # compile
         exact_gedf.explore(TaskSet.from_tasks([(1, 2, 2), (1, 2, 2), (1, 2, 2)]), 2, ties=ties, shortcuts=False)  # type: ignore[arg-type]
     # each part draws from its own generator, so running some parts only gives the same sets
-    seeds = np.random.SeedSequence(7).spawn(4)
+    seeds = np.random.SeedSequence(7).spawn(5)
     if "small" in parts:
         small_sets(args, np.random.default_rng(seeds[0]))
         print()
@@ -225,6 +315,9 @@ def main() -> None:
         print()
     if "reference" in parts:
         kernel_vs_reference(np.random.default_rng(seeds[3]))
+        print()
+    if "skip" in parts:
+        skip_rule(args, np.random.default_rng(seeds[4]))
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ def test_refute_judges_against_every_tie_rule():
 def test_refute_falls_back_to_simulated_tie_rules():
     """With a budget too small for the exact test, the simulator's seeded random ties find the miss."""
     smallest = TaskSet.from_tasks([(2, 2, 2), (1, 2, 2), (1, 2, 2)])
-    found = refute(smallest, 2, exact_states=1)
+    found = refute(smallest, 2, budget=1)
     assert found is not None and found.oracle == "simulation" and found.ties.startswith("random:")
     assert found.replay().miss == found.miss
 
@@ -82,7 +82,12 @@ def test_index_only_test_is_caught():
     """A 'test' that is exactly the lowest-index exact test is unsound for G-EDF in general."""
     index = analyses.get("exact:index")
     found = check_sound(
-        lambda ts, m: index.explain(ts, m).verdict is True, processors=(2,), max_examples=300, seed=0, max_tasks=4, max_period=4
+        lambda ts, m: index.explain(ts, m).verdict is True,
+        processors=(2,),
+        max_examples=300,
+        seed=0,
+        max_tasks=4,
+        max_period=4,
     )
     assert found is not None and found.oracle == "exact" and found.tie_choices
     assert found.taskset.n == 3 and max(found.taskset.T) == 2  # shrunk to a smallest such set

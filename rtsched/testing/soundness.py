@@ -2,8 +2,8 @@
 
 A sufficient G-EDF test claims that *every* G-EDF implementation meets every deadline, whatever
 its rule between equal deadlines (task index, arrival order, PID, CPU, random, ...). The oracle is
-therefore the exact G-EDF test under every tie-breaking rule (registry name ``exact``,
-:mod:`rtsched.analyses.exact_gedf`, papers/gedf-ties.md) on sets it can decide within its budget:
+therefore the exact G-EDF test under every tie-breaking rule (registry name ``exact``, reached
+through the registry; papers/gedf-ties.md) on sets it can decide within its budget:
 its counterexamples are a release sequence plus the tie choices that make G-EDF miss. Where it
 says "unknown", the simulator (papers/simulator.md) tries synchronous periodic and seeded sporadic
 releases under the index, FIFO and seeded random tie rules. Hypothesis drives the search with the
@@ -34,8 +34,8 @@ from rtsched.testing.strategies import tasksets
 
 __all__ = ["Counterexample", "check_sound", "refute"]
 
-#: Budget of the exact test per candidate (states); beyond it the simulator is the oracle.
-EXACT_STATES = 200_000
+#: Budget of the exact test per candidate (explored states); beyond it the simulator is the oracle.
+EXACT_BUDGET = 200_000
 #: Sporadic simulation runs per candidate when the exact test cannot decide.
 SPORADIC_RUNS = 3
 
@@ -81,7 +81,9 @@ class Counterexample:
         shown = "; ".join(f"{self.taskset.label(i)} at {list(r)}" for i, r in enumerate(self.releases) if r)
         labels = self.taskset.label
         if self.tie_choices:
-            ties = "tie choices " + "; ".join(f"t={t}: {', '.join(labels(i) for i in w)} win" for t, w in self.tie_choices)
+            ties = "tie choices " + "; ".join(
+                f"t={t}: {', '.join(labels(i) for i in w)} win" for t, w in self.tie_choices
+            )
         else:
             ties = f"{self.ties} ties"
         return (
@@ -91,20 +93,21 @@ class Counterexample:
         )
 
 
-def refute(taskset: TaskSet, m: int, *, exact_states: int = EXACT_STATES, seed: int = 0) -> Counterexample | None:
+def refute(taskset: TaskSet, m: int, *, budget: int = EXACT_BUDGET, seed: int = 0) -> Counterexample | None:
     """Releases (and tie choices) making global EDF miss on ``taskset``, or ``None`` if none is found.
 
     The exact test under every tie-breaking rule decides when its budget allows (a ``None`` is
     then a proof that every G-EDF implementation meets every deadline); otherwise the simulator
     tries synchronous periodic releases under the index, FIFO and seeded random tie rules, and a
     few seeded sporadic patterns with seeded random ties (a ``None`` then proves nothing).
+    ``budget`` is the exact test's (explored states).
     """
-    from rtsched.analyses.exact_gedf import explain
+    from rtsched import registry
     from rtsched.sim import simulate
 
     if not taskset.is_constrained:
         return None
-    result = explain(taskset, m, max_states=exact_states)
+    result = registry.get("exact").explain(taskset, m, budget)
     if result.verdict is True:
         return None
     if result.verdict is False and "releases" in result.evidence:

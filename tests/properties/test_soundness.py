@@ -29,14 +29,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import exact_gedf
 from rtsched.kernels import ACCEPT, REJECT
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.sim import simulate
 from rtsched.testing import strategies as rst
 
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
-EXACT_STATES = 300_000
+EXACT_BUDGET = 300_000  # explored states
+EXACT = analyses.get("exact")
+CODE = {True: int(ACCEPT), False: int(REJECT), "unknown": -1}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -63,14 +64,14 @@ UNIPROCESSOR = [e for e in analyses.all_entries() if e.platform == "uniprocessor
 
 def accepted(entry, ts: TaskSet, m: int) -> bool:
     """Does the analysis (its batch path, as sweeps use it) prove the set schedulable?"""
-    if entry.supports(ts, m) is not None:
+    if entry.supports(m, ts) is not None:
         return False
-    return int(entry.decide(TaskSetBatch.from_tasksets([ts]), m)[0]) == int(ACCEPT)
+    return int(entry.status(TaskSetBatch.from_tasksets([ts]), m)[0]) == int(ACCEPT)
 
 
 def exact_code(ts: TaskSet, m: int) -> int:
     """The verdict under every tie-breaking rule (``exact``)."""
-    return exact_gedf.explore(ts, m, ties="every", max_states=EXACT_STATES).code
+    return CODE[EXACT.verdict(ts, m, EXACT_BUDGET)]
 
 
 def settings_for(examples: int):
@@ -84,7 +85,7 @@ def _check_against_exact(ts: TaskSet, m: int) -> None:
         return
     accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, m)]
     if accepting:
-        result = exact_gedf.explain(ts, m, max_states=EXACT_STATES)
+        result = EXACT.explain(ts, m, EXACT_BUDGET)
         pytest.fail(f"{accepting} accept {ts!r} on m={m} but exact rejects it: {result.summary}")
 
 
@@ -116,7 +117,7 @@ def test_no_sufficient_test_accepts_a_tie_refuted_set(rows):
     """papers/gedf-ties.md: schedulable with lowest-index ties, not under every rule (m = 2)."""
     ts = TaskSet.from_tasks(rows)
     assert exact_code(ts, 2) == REJECT
-    assert exact_gedf.explore(ts, 2, ties="index").code == ACCEPT
+    assert analyses.get("exact:index").verdict(ts, 2) is True
     assert [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, 2)] == []
 
 
@@ -149,8 +150,19 @@ def _check_against_simulator(ts: TaskSet, m: int, seed: int) -> None:
             assignment = entry.explain(ts, m).evidence.get("assignment")
             assert assignment is not None and None not in assignment, f"{entry.name} accepted without an assignment"
             for arrivals in ("periodic", "sporadic"):
-                trace = simulate(ts, m, policy="pedf", partition=list(assignment), arrivals=arrivals, seed=seed, horizon=20_000, record=False)
-                assert trace.miss is None, f"{entry.name} accepts {ts!r} on m={m} (assignment {assignment}); P-EDF misses: {trace}"
+                trace = simulate(
+                    ts,
+                    m,
+                    policy="pedf",
+                    partition=list(assignment),
+                    arrivals=arrivals,
+                    seed=seed,
+                    horizon=20_000,
+                    record=False,
+                )
+                assert trace.miss is None, (
+                    f"{entry.name} accepts {ts!r} on m={m} (assignment {assignment}); P-EDF misses: {trace}"
+                )
 
 
 @settings_for(EXAMPLES)
