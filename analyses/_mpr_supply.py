@@ -19,7 +19,8 @@ What this module provides
    Our closed form (derived in the note, "sbf, exact integer form") equals a brute-force worst
    case on every integer Π ≤ 12, m' ≤ 5, Θ, t (tested exhaustively). The ECRTS 2008 closed form
    (Eq. (1) as transcribed) over-estimates the supply when m' does not divide Θ (unsound), and
-   the journal's corrected form as transcribed is pessimistic: see the note.
+   the journal's corrected form as transcribed, clipped at 0, is exact when α ≥ 1 and β ≥ 1 and
+  pessimistic otherwise (β = 0, Θ < m'): see the note.
 2. ``gedf-mpr``: Thm. 1 of ECRTS 2008 (Baruah's RTSS 2007 test with sbf in place of m·t) with the
    integer-time correction: a job that misses executes at most C_k − 1 ticks, so for all k and
    integer A_k ≥ 0 the set is schedulable if

@@ -1,4 +1,4 @@
-"""Acceptance ratio of partitioned-GPU allocation vs. the GPU as one resource (after Zahaf et al. 2021).
+"""Acceptance ratio of partitioned-GPU allocation vs. the GPU as one resource (rtsched's model, after Zahaf et al., RTNS 2021).
 
 Usage: ``python examples/gpu_partitioning.py [OUT.png | OUT_DIR]`` (default: the current
 directory). Seeded: the same command always draws the same workloads. ``RTSCHED_EXAMPLE_SMALL=1``

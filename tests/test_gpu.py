@@ -1,4 +1,4 @@
-"""GPU compute-cluster model (after Zahaf et al. RTNS 2021; papers/zahaf2021-gpu-partitioning.md): model, files, layouts,
+"""GPU compute-cluster model (rtsched's model, after Zahaf et al., RTNS 2021; papers/zahaf2021-gpu-partitioning.md): model, files, layouts,
 per-partition tests, allocation, CLI, registry, generator; properties with hypothesis."""
 
 from __future__ import annotations

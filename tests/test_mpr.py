@@ -78,7 +78,8 @@ def _ecrts2008_eq1(Pi, Theta, m_prime, t):
 
 
 def test_ecrts2008_sbf_is_optimistic_when_m_prime_does_not_divide_theta():
-    """The trap recorded in the note: on ⟨5, 3, 2⟩ a window of 8 can receive only 2, not 3."""
+    """The trap recorded in the note: on ⟨5, 3, 2⟩ a window of 8 can receive only 2, not 3
+    (not the smallest witness: ⟨2, 3, 2⟩ at t = 2, tested below)."""
     assert _ecrts2008_eq1(5, 3, 2, 8) == 3
     assert mpr.sbf(5, 3, 2, 8) == 2
     # The witness window: start at 1 (β = 1 of period 0), blackout [2, 8), β at 8: 2 in [1, 9).
@@ -97,6 +98,12 @@ def test_ecrts2008_sbf_is_optimistic_when_m_prime_does_not_divide_theta():
                     if Theta % m_prime == 0:
                         assert e == s
     assert over > 0
+
+
+def test_smallest_ecrts2008_overestimate() -> None:
+    """⟨2, 3, 2⟩ at t = 2: Eq. (1) gives 3, the worst case is 2 (papers/repro/notes_errata.py)."""
+    assert _ecrts2008_eq1(2, 3, 2, 2) == 3
+    assert mpr.sbf(2, 3, 2, 2) == 2
 
 
 @given(interfaces(max_period=200, max_concurrency=16), st.integers(-5, 5000))
