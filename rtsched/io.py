@@ -35,11 +35,15 @@ the line, the task set (when the file holds several), the task and the field.
 
 Limits
 ------
-A task set has at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks and a file (or standard
-input) at most :data:`MAX_FILE_BYTES` = 64 MiB. Both are checked while the file is read, before
-it is parsed: a larger file is refused at once (or, from a pipe, as soon as 64 MiB have arrived),
-and in the line formats (txt, csv, jsonl) a set is refused at its first task too many, naming
-the line. Split larger inputs into several files.
+A task set has at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks, a file (or standard input)
+at most :data:`MAX_SETS` = 1,048,576 task sets and :data:`MAX_FILE_BYTES` = 64 MiB. All three are
+checked while the input is read, before it is parsed, in every format: a larger file is refused
+at once (or, from a pipe, as soon as 64 MiB have arrived), and a set or file with too many items
+at its first one too many, naming the line. The JSON and YAML documents are counted as they
+stream in (a token scan; YAML events, by libyaml when PyYAML has it): a list at the top holds at
+most MAX_SETS sets (or MAX_TASKS tasks in the one-set form), every other list at most MAX_TASKS
+items. So an oversized input costs neither the time nor the memory of parsing it. Split larger
+inputs into several files.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ from rtsched.model import FIELDS, MAX_TASKS, MAX_TIME, DeadlineModel, TaskSet, _
 __all__ = [
     "FORMATS",
     "MAX_FILE_BYTES",
+    "MAX_SETS",
     # Building blocks for readers of other document formats (e.g. GPU workloads): parse YAML or
     # JSON into nodes that keep their line numbers, and convert scalars exactly.
     "LineLoader",
@@ -92,6 +97,8 @@ FORMATS = ("yaml", "json", "jsonl", "csv", "txt")
 #: Largest input read from a file or standard input: 64 MiB. A larger input is refused while it is
 #: read (at once for a regular file), before it fills memory; split it into several files.
 MAX_FILE_BYTES = 64 * 2**20
+#: Most task sets in one file (or standard input): 2**20. Checked while reading, like the other limits.
+MAX_SETS = 2**20
 #: Bytes read at a time.
 _CHUNK_BYTES = 2**20
 #: A JSON document is first read without line numbers (finding them means composing the text
@@ -323,6 +330,8 @@ def _build(
     """Parse and build each task set, adding the set index to errors when there are several."""
     if not items:
         raise InputError(_NO_TASKS)
+    if len(items) > MAX_SETS:
+        raise _too_many_sets(None)
     out = []
     for s, item in enumerate(items):
         try:
@@ -884,6 +893,168 @@ def _too_many_tasks(line: int | None, set_index: int | None) -> InputError:
     )
 
 
+def _too_many_sets(line: int | None) -> InputError:
+    return InputError(
+        f"a file may hold at most {MAX_SETS} task sets (rtsched.io.MAX_SETS); this one has more; split it", line=line
+    )
+
+
+class _Shape:
+    """Counts the items of every list (and entries of every object) of a JSON or YAML document
+    while it streams past, refusing a task set of more than MAX_TASKS tasks or a file of more
+    than MAX_SETS sets at the item too many, in constant memory.
+
+    The list at the top (the document, or its ``tasksets`` value) holds sets or, in the one-set
+    form, tasks: which, is told from its first item as the readers do (:func:`_is_set_like`).
+    Every other list or object may have at most MAX_TASKS items (a set's tasks, or a task).
+    """
+
+    def __init__(self) -> None:
+        # A frame: [is_map, items, role ("top", "sets", "tasks" or "inner"), value_next, probe];
+        # value_next: an object's last child was a key; probe: the top list's first item, which
+        # tells what the top list holds.
+        self.stack: list[list[Any]] = []
+        self.key: str | None = None  # the last key seen
+
+    def _count(self, line: int | None) -> list[Any] | None:
+        """Count a child of the innermost collection; return that collection's frame."""
+        if not self.stack:
+            return None
+        frame = self.stack[-1]
+        if frame[0]:
+            frame[3] = not frame[3]
+            if not frame[3]:
+                return frame  # a value: the entry was counted at its key
+        frame[1] += 1
+        if frame[2] in ("top", "sets"):
+            if frame[1] > MAX_SETS:
+                raise _too_many_sets(line)
+        elif frame[1] > MAX_TASKS:
+            sets = [f for f in self.stack[:2] if f[2] == "sets"]
+            raise _too_many_tasks(line, sets[0][1] - 1 if sets else None)
+        return frame
+
+    def _decide(self, set_like: bool) -> None:
+        for frame in self.stack[:2]:
+            if frame[2] == "top":
+                frame[2] = "sets" if set_like else "tasks"
+                if frame[2] == "tasks" and frame[1] > MAX_TASKS:
+                    raise _too_many_tasks(None, None)
+
+    def start(self, is_map: bool, line: int | None, flat: str | None = None) -> None:
+        """A list or object starts; ``flat`` is its whole text when it holds no collection."""
+        parent = self._count(line)
+        key = self.key if parent is not None and parent[0] and parent[3] is False else None
+        probe = False
+        if parent is not None:
+            if parent[4] and not parent[0]:  # the top list's first item is a list holding a collection
+                parent[4] = False
+                self._decide(True)
+            elif parent[2] == "top" and parent[1] == 1:  # the top list's first item
+                if flat is None:
+                    probe = True
+                else:  # [] is a set, [scalars] a task; an object is a set if it has "tasks"
+                    self._decide(flat.strip("[] \t\r\n") == "" if not is_map else '"tasks"' in flat)
+        if flat is not None:
+            return
+        role = "inner"
+        if parent is None and not is_map:
+            role = "top"
+        elif parent is not None and len(self.stack) == 1 and parent[0] and key == "tasksets":
+            role = "top"
+        self.stack.append([is_map, 0, role, False, probe])
+
+    def scalar(self, text: str, line: int | None) -> None:
+        frame = self._count(line)
+        if frame is None:
+            return
+        if frame[0]:
+            if frame[3]:  # a key
+                self.key = text
+                if frame[4] and text == "tasks":  # the top list's first item: an object with tasks
+                    frame[4] = False
+                    self._decide(True)
+        elif frame[4]:  # the top list's first item is a list holding a scalar: a task
+            frame[4] = False
+            self._decide(False)
+        elif frame[2] == "top" and frame[1] == 1:  # a scalar first item: a task
+            self._decide(False)
+
+    def end(self) -> None:
+        if self.stack:
+            frame = self.stack.pop()
+            if frame[4]:  # an empty list (a set), or an object without tasks (a task)
+                self._decide(not frame[0])
+
+
+#: A JSON token: a string, a collection holding no collection (one token: a task), a bracket, a bare word.
+_JSON_SCAN = re.compile(
+    r'"(?:[^"\\]|\\.)*"'
+    r'|\[(?:[^\[\]{}"]|"(?:[^"\\]|\\.)*")*\]'
+    r'|\{(?:[^\[\]{}"]|"(?:[^"\\]|\\.)*")*\}'
+    r"|[\[\]{}]"
+    r'|[^\s\[\]{},:"]+'
+    r'|"'
+)
+
+
+def _json_key(token: str) -> str:
+    """The text of a JSON string token (decoded if it has escapes and they are valid)."""
+    if token[0] == '"' and "\\" in token:
+        try:
+            return str(json.loads(token))
+        except ValueError:
+            pass
+    return token.strip('"')
+
+
+def _count_json(stream: Any) -> None:
+    """The document counter (:class:`_Shape`) over JSON text read in pieces from ``stream``."""
+    shape = _Shape()
+    carry, line = "", 1
+    while True:
+        piece = stream.read(_CHUNK_BYTES)
+        final = not piece
+        text = carry + piece
+        if not text:
+            return
+        pos = len(text)
+        match = None
+        try:
+            for match in _JSON_SCAN.finditer(text):
+                token = match.group()
+                if not final and (token == '"' or match.end() == len(text)):  # may go on in the next piece
+                    pos = match.start()
+                    break
+                first = token[0]
+                if first in "[{":
+                    shape.start(first == "{", None, token if len(token) > 1 else None)
+                elif first in "]}":
+                    shape.end()
+                elif token != '"':
+                    shape.scalar(_json_key(token), None)
+        except InputError as err:  # the line is counted only now: for every token it would cost more than the rest
+            raise err.located(line=line + text.count("\n", 0, match.start() if match else 0)) from None
+        line += text.count("\n", 0, pos)
+        carry = text[pos:]
+        if final:
+            return
+
+
+def _count_yaml(stream: Any) -> None:
+    """The document counter (:class:`_Shape`) over YAML events, parsed from the stream in pieces
+    (by libyaml when PyYAML has it)."""
+    shape = _Shape()
+    loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    for event in yaml.parse(stream, Loader=loader):
+        if isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
+            shape.scalar(getattr(event, "value", ""), event.start_mark.line + 1)
+        elif isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            shape.start(isinstance(event, yaml.MappingStartEvent), event.start_mark.line + 1)
+        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            shape.end()
+
+
 def _count_txt(lines: Iterable[str]) -> None:
     """Refuse a txt task set with more than MAX_TASKS tasks at its first task too many."""
     count, set_index = 0, 0
@@ -891,6 +1062,8 @@ def _count_txt(lines: Iterable[str]) -> None:
         content = line.split("#", 1)[0].strip()
         if content == "---":
             count, set_index = 0, set_index + 1
+            if set_index >= MAX_SETS:
+                raise _too_many_sets(number + 1)
         elif content:
             count += 1
             if count > MAX_TASKS:
@@ -915,6 +1088,8 @@ def _count_csv(lines: Iterable[str]) -> None:
             number = _set_number(text)
             key = text if number is None else number
         counts[key] = counts.get(key, 0) + 1
+        if len(counts) > MAX_SETS:
+            raise _too_many_sets(reader.line_num)
         if counts[key] > MAX_TASKS:
             raise _too_many_tasks(reader.line_num, list(counts).index(key) if set_column is not None else None)
 
@@ -931,6 +1106,8 @@ def _count_jsonl(lines: Iterable[str]) -> None:
     set_index = -1
     for number, line in enumerate(lines, 1):
         set_index += bool(line.strip())
+        if set_index >= MAX_SETS:
+            raise _too_many_sets(number)
         if len(line) < _JSONL_MIN_CHARS:
             continue
         bare = _JSON_STRING.sub("", line)
@@ -938,7 +1115,13 @@ def _count_jsonl(lines: Iterable[str]) -> None:
             raise _too_many_tasks(number, set_index)
 
 
-_COUNTERS: dict[str, Callable[[Iterable[str]], None]] = {"txt": _count_txt, "csv": _count_csv, "jsonl": _count_jsonl}
+_COUNTERS: dict[str, Callable[[Any], None]] = {
+    "txt": _count_txt,
+    "csv": _count_csv,
+    "jsonl": _count_jsonl,
+    "json": _count_json,
+    "yaml": _count_yaml,
+}
 
 
 def read_text(
@@ -947,10 +1130,11 @@ def read_text(
     """Read a file (or standard input when ``source`` is ``"<stdin>"``) as UTF-8 text, streaming.
 
     The input is read in chunks and refused with an :class:`InputError` as soon as it passes
-    ``max_bytes`` (a regular file at once, from its size). For the line formats (``txt``, ``csv``,
-    ``jsonl``, given as ``format``) the tasks of each set are counted while reading, and a set with
-    more than :data:`rtsched.model.MAX_TASKS` tasks is refused at its first task too many, naming
-    the line. So an oversized input costs neither the time nor the memory of parsing it.
+    ``max_bytes`` (a regular file at once, from its size). For every format given as ``format``
+    the tasks of each set and the sets of the file are counted while reading, and a set with more
+    than :data:`rtsched.model.MAX_TASKS` tasks or a file with more than :data:`MAX_SETS` sets is
+    refused at its first item too many, naming the line. So an oversized input costs neither the
+    time nor the memory of parsing it.
     """
     try:
         if source == "<stdin>":
@@ -984,7 +1168,7 @@ def _read_limited(stream: Any, source: str, format: str | None, max_bytes: int) 
         )
         try:
             counter(text)
-        except (UnicodeDecodeError, csv.Error):
+        except (UnicodeDecodeError, csv.Error, yaml.YAMLError, RecursionError):
             pass  # the parser reports these with their position
         raw.drain()
         text.detach()
@@ -1019,8 +1203,8 @@ def read_tasksets(
     ------
     InputError
         If the file cannot be read or is malformed; the message says where. Also, while
-        reading and before parsing, if the file is larger than :data:`MAX_FILE_BYTES` (64 MiB)
-        or, in the txt, csv and jsonl formats, a task set has more than
+        reading and before parsing, if the file is larger than :data:`MAX_FILE_BYTES` (64 MiB),
+        holds more than :data:`MAX_SETS` (1,048,576) task sets, or a task set has more than
         :data:`rtsched.model.MAX_TASKS` (65,536) tasks.
     """
     stdin = isinstance(path, str) and path == "-"
