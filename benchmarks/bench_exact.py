@@ -273,7 +273,7 @@ def skip_rule(args: argparse.Namespace, rng: np.random.Generator) -> None:
                 kept_max = f"{1e3 * max(r[0] for r in kept):8.1f}" if kept else f"{'-':>8}"
                 kept_share = f"{len(kept_fast)}/{len(kept)}" if kept else "-"
                 print(
-                    f"{m:>2} {n:>3} {t_max:>5} {statistics.median(ms):8.2f} {ms[int(0.9 * (len(ms) - 1))]:8.1f} {ms[-1]:8.1f} "
+                    f"{m:>2} {n:>3} {t_max:>5} {statistics.median(ms):8.2f} {ms[-(-9 * len(ms) // 10) - 1]:8.1f} {ms[-1]:8.1f} "
                     f"{unknown:>4}/{len(rows):<3} {len(fast):>4}/{len(rows):<3} {len(kept):>5} {kept_share:>13} "
                     f"{len(kept_unknown):>8} {kept_max}"
                 )
