@@ -95,8 +95,8 @@ def _pda_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - num
         out[s] = pda_one(C[lo:hi], D[lo:hi], T[lo:hi], budget)
 
 
-def show(x: Fraction | int | None) -> str:
-    """:func:`rtsched.result.show_number`, with ``-`` for a missing value (also used by partitioned_edf)."""
+def _show(x: Fraction | int | None) -> str:
+    """:func:`rtsched.result.show_number`, with ``-`` for a value the trace did not reach."""
     return "-" if x is None else show_number(x)
 
 
@@ -105,17 +105,17 @@ def trace_summary(tr: DemandTrace, budget: int) -> str:
     if tr.reason == "work":
         return f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps"
     if tr.reason == "U>1":
-        return f"U = {show(tr.utilization)} > 1"
-    bound = f"L = {show(tr.L)} (L_a = {show(tr.La)}, L_b = {show(tr.Lb) if tr.Lb is not None else 'not needed'})"
+        return f"U = {_show(tr.utilization)} > 1"
+    bound = f"L = {_show(tr.L)} (L_a = {_show(tr.La)}, L_b = {_show(tr.Lb) if tr.Lb is not None else 'not needed'})"
     if tr.reason == "budget":
-        return f"unknown: work budget of {budget} steps exhausted (U = {show(tr.utilization)}, L_a = {show(tr.La)})"
+        return f"unknown: work budget of {budget} steps exhausted (U = {_show(tr.utilization)}, L_a = {_show(tr.La)})"
     if tr.reason == "violation":
-        return f"h({show(tr.t)}) = {show(tr.h)} > {show(tr.t)}; U = {show(tr.utilization)}, {bound}"
+        return f"h({_show(tr.t)}) = {_show(tr.h)} > {_show(tr.t)}; U = {_show(tr.utilization)}, {bound}"
     if tr.reason == "no-deadline":
-        return f"no absolute deadline below {bound}; U = {show(tr.utilization)}"
+        return f"no absolute deadline below {bound}; U = {_show(tr.utilization)}"
     if tr.reason == "qpa-exit":
-        return f"h(t) ≤ t on every deadline < {bound}; QPA ended at h({show(tr.t)}) = {show(tr.h)} ≤ d_min; {tr.steps} steps"
-    return f"h(t) ≤ t on every deadline < {bound} (last checked t = {show(tr.t)}); {tr.steps} steps"
+        return f"h(t) ≤ t on every deadline < {bound}; QPA ended at h({_show(tr.t)}) = {_show(tr.h)} ≤ d_min; {tr.steps} steps"
+    return f"h(t) ≤ t on every deadline < {bound} (last checked t = {_show(tr.t)}); {tr.steps} steps"
 
 
 def _explain(trace: Callable[..., DemandTrace], ts: TaskSet, budget: int, work_budget: int | None) -> Explanation:
