@@ -201,14 +201,7 @@ class Analysis:
         default_skip: Callable[[TaskSet, int], str | None] | None = None,
         parallel_from: int = PARALLEL_FROM,
         input: Literal["taskset", "gpu-workload"] = "taskset",  # noqa: A002 - the declared input type
-        **legacy: Any,  # TRANSITION: batch=/status= of the old contract, removed once every module moved
     ) -> None:
-        if legacy:
-            status = legacy.pop("status", None) or (lambda b, mm: np.asarray(legacy["batch"](b, mm), dtype=np.int8))
-            legacy.pop("batch", None)
-            if legacy:
-                raise TypeError(f"analysis {name!r}: unknown arguments {sorted(legacy)}")
-            codes = lambda b, mm: status(b, mm)  # noqa: E731
         if (kernel is None) == (codes is None):
             raise TypeError(f"analysis {name!r}: declare exactly one of kernel= and codes=")
         if kind not in ("exact", "sufficient", "necessary"):
@@ -378,8 +371,6 @@ class Analysis:
         if self.input == "taskset":
             self._check_model(taskset)
         e = self._explain(taskset, size, *extra)
-        if isinstance(e, Result):  # TRANSITION: old modules return a Result
-            e = Explanation(e.verdict, e.summary, e.evidence, e.per_task)
         if not isinstance(e, Explanation):
             raise TypeError(f"{self.name}: explain must return an Explanation, got {type(e).__name__}")
         return Result(self.name, e.verdict, size, self.kind, e.summary, e.evidence, e.per_task, policy=self.policy)
