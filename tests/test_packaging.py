@@ -61,7 +61,7 @@ def test_internal_error_is_not_a_verdict(capsys, monkeypatch):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(check_command, "check", broken)
+    monkeypatch.setattr(check_command, "check_many", broken)
     status, _, err = run_cli(capsys, "check", ROOT / "examples" / "tasksets" / "demo.yaml", "-m", 2)
     assert status == INTERNAL_ERROR == 3
     assert "ZeroDivisionError: a bug" in err and "internal error" in err
