@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 from numba import njit, prange
 
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
