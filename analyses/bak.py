@@ -175,6 +175,9 @@ ANALYSES = (
         kernel=_bak_kernel,
         one=_bak_one,
         order=1,
+        # linear and cheap per set: the thread pool's wake-up costs more than it saves below
+        # millions of tasks (benchmarks/bench_threads.py)
+        parallel_from=1 << 22,
         featured=True,
     ),
 )

@@ -185,6 +185,9 @@ ANALYSES = (
         kernel=_bcl_kernel,
         one=_bcl_one,
         order=2,
+        # linear and cheap per set: the thread pool's wake-up costs more than it saves below
+        # millions of tasks (benchmarks/bench_threads.py)
+        parallel_from=1 << 22,
         featured=True,
     ),
 )

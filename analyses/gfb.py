@@ -122,5 +122,8 @@ ANALYSES = (
         kernel=_gfb_kernel,
         one=_gfb_one,
         order=0,
+        # linear and cheap per set: the thread pool's wake-up costs more than it saves below
+        # millions of tasks (benchmarks/bench_threads.py)
+        parallel_from=1 << 22,
     ),
 )
