@@ -42,7 +42,9 @@ from rtsched.io import (
     node_from_yaml,
     node_text,
     read_text,
+    scalar_to_fraction,
     scalar_to_int,
+    yaml_error,
 )
 from rtsched.model import MAX_TIME
 from rtsched.result import UNKNOWN, show_number
@@ -374,13 +376,12 @@ def _fraction(node: Node, **where: Any) -> Fraction:
     value = node.value
     if not isinstance(value, Scalar) or value.kind in ("bool", "null"):
         raise InputError(f"expected a number, got {describe_node(node)}", line=node.line, **where)
-    text = value.text.strip()
-    if len(text) > 40:
-        raise InputError(f"{text[:20]!r}... is too long for a factor", line=node.line, **where)
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{text!r} is not a number", line=node.line, **where) from None
+        return scalar_to_fraction(value, max_chars=40)  # the project's number rule (rtsched.io)
+    except InputError as err:
+        raise InputError(err.message, line=node.line, **where) from None
+    except ZeroDivisionError:
+        raise InputError(f"{value.text.strip()!r} divides by zero", line=node.line, **where) from None
 
 
 def _integer(node: Node, **where: Any) -> int:
@@ -508,10 +509,7 @@ def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>") -> G
             try:
                 composed = yaml.compose(text, Loader=LineLoader)
             except yaml.YAMLError as err:
-                mark = getattr(err, "problem_mark", None)
-                raise InputError(
-                    f"invalid YAML: {getattr(err, 'problem', None) or err}", line=mark.line + 1 if mark else None
-                ) from None
+                raise yaml_error(err, text) from None
             if composed is None:
                 raise InputError("the file is empty")
             root = node_from_yaml(composed)

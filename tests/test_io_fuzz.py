@@ -185,7 +185,7 @@ _TOKEN = re.compile(r"\w+|[^\w\s]|\s+")
 
 def mutations(fmt: str) -> st.SearchStrategy[tuple]:
     """One mutation of a document of ``fmt``."""
-    odd = ODD if not fmt.startswith("gpu-") else [s for s in ODD if s != "1e99999999999"]  # see the xfail below
+    odd = ODD
     return st.one_of(
         st.tuples(st.just("value"), st.integers(0, 1000), st.sampled_from(odd + PLAIN) | st.text(max_size=6)),
         st.tuples(
@@ -263,7 +263,6 @@ def check_sets(sets: list[TaskSet]) -> None:
 
 
 #: rtsched.gpu_model words YAML's "unacceptable character" error on several lines, without a line.
-GPU_YAML_CHARACTER = re.compile(r"<fuzz>: invalid YAML: unacceptable character")
 
 
 def count(fmt: str, text: str) -> bool:
@@ -300,12 +299,8 @@ def read_case(fmt: str, doc: bytes, path: Path) -> str:
             read_tasksets(path, format=fmt)
             raise AssertionError("a file that is not UTF-8 was read")
     except ValueError as err:  # InputError is a ValueError: this is any other
-        if not isinstance(err, InputError) and fmt.startswith("gpu-") and "integer string conversion" in str(err):
-            return "error"  # a known gap of rtsched.gpu_model: factors with huge exponents (xfail below)
         if not isinstance(err, InputError):
             raise
-        if fmt.startswith("gpu-") and GPU_YAML_CHARACTER.match(str(err)):
-            return "error"  # a known gap of rtsched.gpu_model (see the xfail tests at the end)
         check_error(err, str(path) if text is None else SOURCE, utf8=text is not None)
         return "error"
     return "ok"
@@ -401,23 +396,13 @@ def test_cli_on_fuzzed_errors(fmt: str, data: st.DataObject) -> None:
     assert err_stream.getvalue() == f"rtsched: error: {expected}\n"
 
 
-# -- known gaps outside rtsched.io ----------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="rtsched.gpu_model._fraction reads factors with Fraction(text): exponents are unbounded "
-    "('1e9999999' takes seconds) and other scripts' digits are accepted; it should use rtsched.io.scalar_to_fraction",
-)
+# -- the GPU workload reader follows the same rules ----------------------------------------------------------------
 @pytest.mark.parametrize("factor", ["1e40010", "\uff11.5"])
 def test_gpu_factors_follow_the_number_rule(factor: str) -> None:
     with pytest.raises(InputError, match="field slowdown"):
         loads_gpu(f"kernels:\n  - {{C: [3], D: 10, T: 10, slowdown: {factor}}}\n")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rtsched.gpu_model.loads_gpu prints YAML reader errors on several lines without a line number; "
-    "it should raise rtsched.io.yaml_error(err, text)",
-)
 def test_gpu_yaml_reader_errors_are_one_located_line() -> None:
     with pytest.raises(InputError) as info:
         loads_gpu("kernels:\n  - {C: [3], D: 10, T: 10, slowdown: \x08}\n", source=SOURCE)

@@ -66,7 +66,7 @@ def check_command(
 ) -> int:
     """Check task sets: a verdict per analysis and why.
 
-    Limits: at most 65,536 tasks per set and 64 MiB per file (refused while reading, with
+    Limits: at most 65,536 tasks per set, 1,048,576 sets and 64 MiB per file (refused while reading, with
     status 2). Verdicts come from the analyses' exact kernels, all sets of the file at once;
     the evidence shown comes from their exact explanations, computed only for what is printed
     (the table's evidence column, --explain; --json without --explain prints verdicts only).
