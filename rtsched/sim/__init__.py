@@ -1,4 +1,5 @@
-"""Global and partitioned EDF simulator: integer time, event-driven Numba kernel, Gantt charts.
+"""Global and partitioned EDF / fixed-priority simulator: integer time, event-driven Numba kernel,
+Gantt charts (policies ``gedf``, ``pedf``, ``gfp``, ``pfp``; fixed priorities are the task order).
 
 See papers/simulator.md for the semantics (integer ticks, tie rules between equal deadlines:
 lowest index, FIFO, seeded random or explicit choices; the release models; what a miss proves).
@@ -10,7 +11,7 @@ lowest index, FIFO, seeded random or explicit choices; the release models; what 
 deadline miss: τ2 job 0 at t=7 with 1 tick(s) left (5 jobs, gedf on m=2, periodic arrivals, index ties)
 """
 
-from rtsched.sim.run import TIE_RULES, default_horizon, parse_ties, simulate
+from rtsched.sim.run import POLICIES, TIE_RULES, default_horizon, parse_ties, simulate
 from rtsched.sim.trace import DeadlineMiss, Trace
 
-__all__ = ["TIE_RULES", "DeadlineMiss", "Trace", "default_horizon", "parse_ties", "simulate"]
+__all__ = ["POLICIES", "TIE_RULES", "DeadlineMiss", "Trace", "default_horizon", "parse_ties", "simulate"]

@@ -1,12 +1,17 @@
-"""Event-driven Numba kernel of the global / partitioned EDF simulator; see papers/simulator.md.
+"""Event-driven Numba kernel of the global / partitioned EDF and FP simulator; see papers/simulator.md.
 
-Semantics (the same as the exact test's, :mod:`rtsched.analyses.exact_gedf`):
+Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact_gedf` and
+:mod:`rtsched.analyses.exact_gfp`):
 
 * Time is integer ticks. A job of task ``i`` released at ``r`` needs ``C_i`` ticks of one
   processor before its absolute deadline ``r + D_i``. Deadlines are constrained (``D <= T``),
   so a task has at most one job pending unless a deadline was already missed.
 * At every instant the ``m`` pending jobs with the earliest absolute deadlines run (global EDF),
-  or, per processor, the earliest-deadline pending job assigned to it (partitioned EDF). Ties
+  or, per processor, the earliest-deadline pending job assigned to it (partitioned EDF). Under
+  fixed priorities (``fixed=True``: global or partitioned FP) the task index is the priority
+  (index 0 highest) in place of the deadline: the ``m`` pending jobs of the lowest indices run
+  (global FP), or per processor the lowest-index pending job assigned to it (partitioned FP);
+  priorities are distinct, so tie rules and tie choices never apply. Ties
   between equal absolute deadlines follow the tie rule (papers/simulator.md): ``TIES_INDEX``
   (lowest task index), ``TIES_FIFO`` (earlier release first, then lowest index) or
   ``TIES_RANDOM`` (a priority drawn for each job at its release from its own seeded generator,
@@ -23,7 +28,8 @@ Semantics (the same as the exact test's, :mod:`rtsched.analyses.exact_gedf`):
 
 The kernel is event-driven: between two events (release, completion, deadline of the pending job
 with the earliest deadline) nothing changes, so it jumps from one to the next. Pending jobs are
-kept in an array sorted by (deadline, tie priority, task index); the running set is its prefix
+kept in an array sorted by (key, tie priority, task index), the key being the absolute deadline
+(EDF) or the task index (FP); the running set is its prefix
 (global) or the first job of each processor (partitioned). With ``record=False`` the kernel only
 counts jobs and finds the first miss (the fast path); with ``record=True`` it also logs releases,
 execution segments per processor, preemptions, migrations and tie decisions into caller-sized
@@ -95,10 +101,11 @@ def _tie_priority(t, tie_rule, tie_rng):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _before(a, b, dl, prio):  # noqa: ANN001, ANN202
-    """True if task ``a``'s job precedes task ``b``'s: by deadline, tie priority, then index."""
-    if dl[a] != dl[b]:
-        return dl[a] < dl[b]
+def _before(a, b, key, prio):  # noqa: ANN001, ANN202
+    """True if task ``a``'s job precedes task ``b``'s: by key (deadline, or fixed priority), tie
+    priority, then index."""
+    if key[a] != key[b]:
+        return key[a] < key[b]
     if prio[a] != prio[b]:
         return prio[a] < prio[b]
     return a < b
@@ -151,16 +158,28 @@ def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice
 
 
 @njit(cache=True)
-def _first_missed(order, k, dl):  # noqa: ANN001, ANN202
-    """Among the jobs with the earliest deadline, the lowest task index (the reported miss)."""
-    d = dl[order[0]]
-    best = order[0]
-    j = 1
-    while j < k and dl[order[j]] == d:
-        if order[j] < best:
-            best = order[j]
-        j += 1
+def _first_missed(order, k, dl, d):  # noqa: ANN001, ANN202
+    """Among the pending jobs with the earliest deadline ``d``, the lowest task index (the
+    reported miss)."""
+    best = -1
+    for j in range(k):
+        i = order[j]
+        if dl[i] == d and (best < 0 or i < best):
+            best = i
     return best
+
+
+@njit(cache=True)
+def _earliest_deadline(order, k, dl, fixed):  # noqa: ANN001, ANN202
+    """The earliest absolute deadline of the ``k > 0`` pending jobs: the first one's under EDF
+    (sorted by deadline), a scan under FP (sorted by priority)."""
+    if not fixed:
+        return dl[order[0]]
+    d = dl[order[0]]
+    for j in range(1, k):
+        if dl[order[j]] < d:
+            d = dl[order[j]]
+    return d
 
 
 @njit(cache=True)
@@ -170,6 +189,7 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     T,
     m,
     partition,
+    fixed,
     mode,
     rng,
     p_delay,
@@ -199,7 +219,9 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     m : int
         Number of processors.
     partition : int64[n]
-        Processor of each task (partitioned EDF), or all ``-1`` for global EDF.
+        Processor of each task (partitioned), or all ``-1`` (global).
+    fixed : bool
+        Fixed priorities (the task index; FP) instead of absolute deadlines (EDF).
     mode : int
         ``ARRIVALS_PERIODIC``, ``ARRIVALS_SPORADIC`` or ``ARRIVALS_EXPLICIT``.
     rng : numpy.random.Generator
@@ -226,11 +248,13 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
     global_policy = partition[0] < 0
     rem = np.zeros(n, dtype=np.int64)  # remaining execution of the pending job (0: none)
     dl = np.zeros(n, dtype=np.int64)  # its absolute deadline
+    # the sort key: the deadline itself (EDF; the same array) or the fixed priority (FP)
+    key = np.arange(n) if fixed else dl
     prio = np.zeros(n, dtype=np.int64)  # its tie priority now
     base = np.zeros(n, dtype=np.int64)  # its tie priority under the tie rule
     winner = np.zeros(n, dtype=np.bool_)
     nr = np.zeros(n, dtype=np.int64)  # next release time
-    order = np.empty(n, dtype=np.int64)  # pending tasks sorted by (deadline, priority, index)
+    order = np.empty(n, dtype=np.int64)  # pending tasks sorted by (key, tie priority, index)
     running = np.zeros(n, dtype=np.bool_)
     taken = np.zeros(m, dtype=np.bool_)
     rel_next = rel_offsets[:-1].copy()
@@ -278,7 +302,7 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
                     base[i] = _tie_priority(t, tie_rule, tie_rng)
                     prio[i] = base[i]
                     cpu_last[i] = -1
-                    _insert(order, k, i, dl, prio)
+                    _insert(order, k, i, key, prio)
                     k += 1
                     jobs += 1
                     if record:
@@ -298,12 +322,14 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
             if status == OVERFLOW:
                 break
         c_next, overriding = _apply_tie_choices(
-            t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
+            t, order, k, key, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
         )
         # -- who runs in [t, next event) ------------------------------------------------------
         t_next = horizon if horizon > t else t
-        if k > 0 and dl[order[0]] < t_next:
-            t_next = dl[order[0]]
+        if k > 0:
+            earliest = _earliest_deadline(order, k, dl, fixed)
+            if earliest < t_next:
+                t_next = earliest
         if overriding and t + 1 < t_next:
             t_next = t + 1
         if c_next < choice_times.shape[0] and choice_times[c_next] < t_next:
@@ -339,7 +365,7 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
             )
             if ok:
                 ok = _record_ties(
-                    t, m, k, order, dl, running, partition, global_policy, job_no, tie_state, tie_now, tie_job,
+                    t, m, k, order, key, running, partition, global_policy, job_no, tie_state, tie_now, tie_job,
                     top_task, tie_log, counts,
                 )
             if not ok:
@@ -367,11 +393,13 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
         k = j_out
         t = t_next
         # -- deadline check: the pending job with the earliest deadline -----------------------
-        if k > 0 and dl[order[0]] <= t:
-            status = MISS
-            miss_time = dl[order[0]]
-            miss_task = _first_missed(order, k, dl)
-            break
+        if k > 0:
+            earliest = _earliest_deadline(order, k, dl, fixed)
+            if earliest <= t:
+                status = MISS
+                miss_time = earliest
+                miss_task = _first_missed(order, k, dl, earliest)
+                break
         if t >= horizon:
             break
     if record and status != OVERFLOW:
@@ -411,7 +439,8 @@ def _record_ties(  # noqa: ANN202, PLR0913
     """Log the tie decisions of the dispatch at ``t``; False if the log is full.
 
     A tie is decided when a running job and a waiting one have the same deadline and compete
-    for the same processors (all of them under G-EDF, one under P-EDF). Each decision is logged
+    for the same processors (all of them under G-EDF, one under P-EDF). ``dl`` is the sort key:
+    under fixed priorities the keys are distinct and no tie is ever logged. Each decision is logged
     as one row per job involved, ``(time, task, job, won)``, when it differs from the decision of
     the previous dispatch (a tie that persists across events is logged once).
     """
@@ -520,7 +549,7 @@ def _record_dispatch(  # noqa: ANN202, PLR0913
 
 @njit(cache=True)
 def fast_kernel(  # noqa: ANN201, PLR0913
-    C, D, T, m, partition, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
+    C, D, T, m, partition, fixed, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
     tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks,
 ):  # noqa: ANN001
     """The fast path of :func:`simulate_kernel` (same semantics, same return value, no trace).
@@ -533,6 +562,7 @@ def fast_kernel(  # noqa: ANN201, PLR0913
     global_policy = partition[0] < 0
     rem = np.zeros(n, dtype=np.int64)
     dl = np.zeros(n, dtype=np.int64)
+    key = np.arange(n) if fixed else dl  # EDF: the deadline (the same array); FP: the index
     prio = np.zeros(n, dtype=np.int64)
     base = np.zeros(n, dtype=np.int64)
     winner = np.zeros(n, dtype=np.bool_)
@@ -566,7 +596,7 @@ def fast_kernel(  # noqa: ANN201, PLR0913
                     dl[i] = di
                     base[i] = _tie_priority(t, tie_rule, tie_rng)
                     prio[i] = base[i]
-                    _insert(order, k, i, dl, prio)
+                    _insert(order, k, i, key, prio)
                     k += 1
                     jobs += 1
                     if mode == 0:
@@ -583,7 +613,7 @@ def fast_kernel(  # noqa: ANN201, PLR0913
         t_next = horizon if horizon > t else t
         if n_choices > 0 or overriding:
             c_next, overriding = _apply_tie_choices(
-                t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
+                t, order, k, key, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
             )
             if overriding and t + 1 < t_next:
                 t_next = t + 1
@@ -591,8 +621,10 @@ def fast_kernel(  # noqa: ANN201, PLR0913
                 t_next = choice_times[c_next]
         if next_rel < t_next:
             t_next = next_rel
-        if k > 0 and dl[order[0]] < t_next:
-            t_next = dl[order[0]]
+        if k > 0:
+            earliest = _earliest_deadline(order, k, dl, fixed)
+            if earliest < t_next:
+                t_next = earliest
         if global_policy:
             top = k if k < m else m
             for j in range(top):
@@ -635,7 +667,9 @@ def fast_kernel(  # noqa: ANN201, PLR0913
                 j_out += 1
         k = j_out
         t = t_next
-        if k > 0 and dl[order[0]] <= t:
-            return MISS, jobs, dl[order[0]], _first_missed(order, k, dl), t
+        if k > 0:
+            earliest = _earliest_deadline(order, k, dl, fixed)
+            if earliest <= t:
+                return MISS, jobs, earliest, _first_missed(order, k, dl, earliest), t
         if t >= horizon:
             return NO_MISS, jobs, -1, -1, t

@@ -1,10 +1,18 @@
-"""``simulate``: run the global / partitioned EDF simulator on one task set (papers/simulator.md).
+"""``simulate``: run the global / partitioned EDF or FP simulator on one task set (papers/simulator.md).
+
+Policies: ``gedf`` (global EDF), ``pedf`` (partitioned EDF), ``gfp`` (global fixed priorities)
+and ``pfp`` (partitioned fixed priorities). Under ``gfp``/``pfp`` the priority is the order of
+the tasks in the set (index 0 highest; reorder the set with :mod:`rtsched.priorities` for DM, RM
+or OPA); the ``m`` highest-priority pending jobs run (global), or on each processor the
+highest-priority pending job assigned to it (partitioned). Fixed priorities are distinct, so the
+tie rule and tie choices below concern the EDF policies only.
 
 A deadline miss found by the simulator *proves* the set unschedulable under the simulated
 policy (the release pattern is a legal sporadic behaviour). The absence of a miss proves
 schedulability only for synchronous periodic releases simulated over a full hyperperiod (the
 default horizon for ``arrivals="periodic"``), and only for that release pattern: sporadic
-systems can miss under other patterns (use the exact test, :mod:`rtsched.analyses.exact_gedf`).
+systems can miss under other patterns (use the exact tests, :mod:`rtsched.analyses.exact_gedf`
+and :mod:`rtsched.analyses.exact_gfp`).
 
 Ties between equal absolute deadlines follow a rule (``ties``): ``index`` (lowest task index),
 ``fifo`` (earlier release first, then lowest index) or ``random:SEED`` (a priority drawn per job
@@ -37,9 +45,14 @@ from rtsched.sim.engine import (
 )
 from rtsched.sim.trace import DeadlineMiss, Trace
 
-__all__ = ["DEFAULT_MAX_HORIZON", "TIE_RULES", "default_horizon", "parse_ties", "simulate"]
+__all__ = ["DEFAULT_MAX_HORIZON", "POLICIES", "TIE_RULES", "default_horizon", "parse_ties", "simulate"]
 
 Arrivals = Literal["periodic", "sporadic", "explicit"]
+Policy = Literal["gedf", "pedf", "gfp", "pfp"]
+#: Scheduling policies: global / partitioned EDF, global / partitioned fixed priorities.
+POLICIES: tuple[str, ...] = ("gedf", "pedf", "gfp", "pfp")
+#: The policies with fixed priorities (the task order).
+FIXED_PRIORITY_POLICIES = ("gfp", "pfp")
 #: Cap on the default horizon (a hyperperiod can be astronomically long).
 DEFAULT_MAX_HORIZON = 10**9
 #: Largest trace recorded (rows per event table), about 1 GB of int64.
@@ -140,7 +153,7 @@ def simulate(
     taskset: TaskSet,
     m: int,
     *,
-    policy: Literal["gedf", "pedf"] = "gedf",
+    policy: Policy = "gedf",
     partition: Sequence[int] | None = None,
     arrivals: Arrivals = "periodic",
     releases: Sequence[Sequence[int]] | None = None,
@@ -161,10 +174,12 @@ def simulate(
     m:
         Number of processors.
     policy:
-        ``"gedf"`` (global EDF) or ``"pedf"`` (partitioned EDF; needs ``partition``).
-        Equal absolute deadlines: see ``ties``.
+        ``"gedf"`` (global EDF), ``"pedf"`` (partitioned EDF; needs ``partition``), ``"gfp"``
+        (global fixed priorities) or ``"pfp"`` (partitioned fixed priorities; needs
+        ``partition``). Fixed priorities: the task order, index 0 highest. Equal absolute
+        deadlines under EDF: see ``ties``.
     partition:
-        Processor index (0..m-1) of each task, for ``pedf``.
+        Processor index (0..m-1) of each task, for ``pedf`` and ``pfp``.
     arrivals:
         ``"periodic"`` (synchronous, every T from 0), ``"sporadic"`` (each inter-arrival time is
         T plus, with probability ``p_delay``, an extra delay uniform in ``[1, max_extra_i]``;
@@ -184,10 +199,11 @@ def simulate(
         ``"fifo"`` (earlier release first, then lowest index) or ``"random:SEED"`` (each job
         draws a priority at its release from a generator seeded with SEED, independent of the
         arrivals' seed; equal draws go to the lowest index; ``"random"`` is ``"random:0"``).
+        EDF policies only (fixed priorities never tie): ``gfp``/``pfp`` take ``"index"`` only.
     tie_choices:
         Explicit tie decisions, ``[(time, [task, ...]), ...]``: during the tick ``[time, time + 1)``
         the listed tasks win every tie they take part in; elsewhere ``ties`` applies. The exact
-        test's counterexamples give them (``Result.evidence["tie_choices"]``).
+        test's counterexamples give them (``Result.evidence["tie_choices"]``). EDF policies only.
 
     Returns
     -------
@@ -200,6 +216,10 @@ def simulate(
     >>> ts = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])  # Dhall's effect, m = 2
     >>> simulate(ts, 2).miss
     DeadlineMiss(time=7, task=2, job=0, remaining=1)
+    >>> simulate(ts, 2, policy="gfp").miss  # the heavy task last in priority, preempted at t=6
+    DeadlineMiss(time=7, task=2, job=0, remaining=2)
+    >>> print(simulate(TaskSet.from_tasks([(6, 7, 7), (2, 6, 6), (2, 6, 6)]), 2, policy="gfp"))
+    no deadline miss in [0, 42] (20 jobs, gfp on m=2, periodic arrivals, task-order priorities)
     """
     m = check_processors(m)
     if not isinstance(taskset, TaskSet):
@@ -213,18 +233,20 @@ def simulate(
         raise InputError(f"unknown arrivals {arrivals!r}; choose periodic, sporadic or explicit")
     if arrivals == "explicit" and releases is None:
         raise InputError("explicit arrivals need a list of release times per task")
-    if policy == "gedf":
+    if policy in ("gedf", "gfp"):
         part = np.full(n, -1, dtype=np.int64)
         part_tuple = None
-    elif policy == "pedf":
+    elif policy in ("pedf", "pfp"):
         if partition is None or len(partition) != n:
-            raise InputError(f"partitioned EDF needs one processor index per task ({n})")
+            kind = "EDF" if policy == "pedf" else "FP"
+            raise InputError(f"partitioned {kind} needs one processor index per task ({n})")
         part = np.array([int(p) for p in partition], dtype=np.int64)
         if np.any(part < 0) or np.any(part >= m):
             raise InputError(f"processor indices must lie in 0..{m - 1}, got {list(partition)}")
         part_tuple = tuple(int(p) for p in part)
     else:
-        raise InputError(f"unknown policy {policy!r}; choose gedf or pedf")
+        raise InputError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    fixed = policy in FIXED_PRIORITY_POLICIES
     if horizon is None:
         horizon = default_horizon(taskset, arrivals, releases)
     horizon = int(horizon)
@@ -242,6 +264,12 @@ def simulate(
         raise InputError(f"p_delay must be a probability, got {p_delay}")
     seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     tie_rule, tie_seed = parse_ties(ties)
+    if fixed and (tie_rule != "index" or tie_choices):
+        raise InputError(
+            f"{policy}: fixed priorities are distinct (the task order), so there are no ties to break; "
+            "ties= and tie_choices= apply to gedf and pedf",
+            field="ties",
+        )
     tie_name = f"random:{tie_seed}" if tie_rule == "random" else tie_rule
     choices, choice_times, choice_offsets, choice_tasks = _tie_choice_arrays(taskset, tie_choices or ())
     tie_code = _TIE_CODES[tie_rule]
@@ -258,7 +286,7 @@ def simulate(
             logs = (np.zeros((0, 4), dtype=np.int64),) * 5
             counts = np.zeros(5, dtype=np.int64)
             status, jobs, miss_time, miss_task, end_time = fast_kernel(
-                taskset.C, taskset.D, taskset.T, m, part, mode, np.random.default_rng(seed_seq), float(p_delay),
+                taskset.C, taskset.D, taskset.T, m, part, fixed, mode, np.random.default_rng(seed_seq), float(p_delay),
                 extra, rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
                 choice_times, choice_offsets, choice_tasks,
             )
@@ -273,7 +301,7 @@ def simulate(
         counts = np.zeros(5, dtype=np.int64)
         rng = np.random.default_rng(seed_seq)
         status, jobs, miss_time, miss_task, end_time = simulate_kernel(
-            taskset.C, taskset.D, taskset.T, m, part, mode, rng, float(p_delay), extra,
+            taskset.C, taskset.D, taskset.T, m, part, fixed, mode, rng, float(p_delay), extra,
             rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
             choice_times, choice_offsets, choice_tasks, record, *logs, counts,
         )

@@ -61,9 +61,9 @@ class Trace:
     taskset, m:
         The simulated system.
     policy:
-        ``"gedf"`` or ``"pedf"``.
+        ``"gedf"``, ``"pedf"``, ``"gfp"`` or ``"pfp"`` (fixed priorities: the task order).
     partition:
-        Processor of each task under ``pedf``; ``None`` under ``gedf``.
+        Processor of each task under ``pedf``/``pfp``; ``None`` under ``gedf``/``gfp``.
     arrivals:
         ``"periodic"``, ``"sporadic"`` or ``"explicit"``.
     ties:
@@ -155,7 +155,10 @@ class Trace:
 
     def summary(self) -> str:
         """One line: the outcome of the run."""
-        ties = f"{self.ties} ties" + (f" + {len(self.tie_choices)} explicit choice(s)" if self.tie_choices else "")
+        if self.policy in ("gfp", "pfp"):
+            ties = "task-order priorities"
+        else:
+            ties = f"{self.ties} ties" + (f" + {len(self.tie_choices)} explicit choice(s)" if self.tie_choices else "")
         where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {ties}"
         if self.miss is None:
             return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where})"
