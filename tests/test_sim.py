@@ -1,4 +1,4 @@
-"""Tests of the G-EDF / P-EDF simulator (rtsched.sim) against a tick-by-tick Python reference.
+"""Tests of the G-EDF / P-EDF / G-FP / P-FP simulator (rtsched.sim) against a tick-by-tick Python reference.
 
 The tie rules (papers/simulator.md): ``index`` and ``fifo`` and explicit tie choices are checked
 schedule-for-schedule against the reference; ``random:SEED`` for reproducibility and legality
@@ -18,11 +18,14 @@ from rtsched.sim import DeadlineMiss, parse_ties, simulate
 from rtsched.testing import strategies as rst
 
 
-def tick_simulation(ts: TaskSet, m: int, releases: list[list[int]], horizon: int, partition=None, ties="index", choices=None):
+def tick_simulation(
+    ts: TaskSet, m: int, releases: list[list[int]], horizon: int, partition=None, ties="index", choices=None, fixed=False
+):
     """The simplest possible simulator: one tick at a time, same rules (papers/simulator.md).
 
     ``ties``: ``index`` or ``fifo``; ``choices``: ``{t: winners}`` (they win their ties during
-    [t, t + 1)). Returns (schedule, miss): schedule[t] = set of tasks running in [t, t+1);
+    [t, t + 1)); ``fixed``: fixed priorities, the task index (then ties and choices are moot).
+    Returns (schedule, miss): schedule[t] = set of tasks running in [t, t+1);
     miss = (time, task) of the first deadline miss or None.
     """
     n = ts.n
@@ -41,10 +44,13 @@ def tick_simulation(ts: TaskSet, m: int, releases: list[list[int]], horizon: int
             if t in releases[i]:
                 rem[i], dl[i], rel[i] = C[i], t + D[i], t
         winners = choices.get(t, ())
-        pending = sorted(
-            (i for i in range(n) if rem[i] > 0),
-            key=lambda i, won=winners: (dl[i], -1 if i in won else (rel[i] if ties == "fifo" else 0), i),
-        )
+        if fixed:
+            pending = [i for i in range(n) if rem[i] > 0]
+        else:
+            pending = sorted(
+                (i for i in range(n) if rem[i] > 0),
+                key=lambda i, won=winners: (dl[i], -1 if i in won else (rel[i] if ties == "fifo" else 0), i),
+            )
         if partition is None:
             run = set(pending[:m])
         else:
@@ -103,16 +109,17 @@ def test_preemption_and_migration_are_recorded():
     assert trace.executed(2, 0) == 3
 
 
-@pytest.mark.parametrize("policy", ["gedf", "pedf"])
+@pytest.mark.parametrize("policy", ["gedf", "pedf", "gfp", "pfp"])
 @settings(max_examples=60)
 @given(ts=rst.tasksets(max_size=6, max_period=12), m=st.integers(1, 3), data=st.data())
 def test_matches_tick_reference_periodic(policy, ts, m, data):
     horizon = min(int(ts.hyperperiod), 200)
     partition = None
-    if policy == "pedf":
+    if policy in ("pedf", "pfp"):
         partition = data.draw(st.lists(st.integers(0, m - 1), min_size=ts.n, max_size=ts.n))
     trace = simulate(ts, m, policy=policy, partition=partition, horizon=horizon)
-    schedule, miss = tick_simulation(ts, m, periodic_releases(ts, horizon), horizon, partition)
+    fixed = policy in ("gfp", "pfp")
+    schedule, miss = tick_simulation(ts, m, periodic_releases(ts, horizon), horizon, partition, fixed=fixed)
     got = None if trace.miss is None else (trace.miss.time, trace.miss.task)
     assert got == miss
     assert schedule_from_trace(trace, trace.end_time)[: len(schedule)] == schedule[: trace.end_time]
@@ -191,6 +198,8 @@ def test_periodic_default_horizon_is_hyperperiod():
         ({"releases": [[0, 1]]}, "closer than its period"),
         ({"policy": "pedf"}, "one processor index per task"),
         ({"policy": "pedf", "partition": [3]}, "0..1"),
+        ({"policy": "pfp"}, "partitioned FP needs one processor index per task"),
+        ({"policy": "pfp", "partition": [2]}, "0..1"),
         ({"policy": "fifo"}, "unknown policy"),
         ({"arrivals": "bursty"}, "unknown arrivals"),
     ],
@@ -292,6 +301,56 @@ def test_tie_rules_match_tick_reference(policy, ties, ts, m, data):
     assert (fast.miss is None) == (trace.miss is None) and fast.jobs == trace.jobs
     if fast.miss is not None:
         assert (fast.miss.time, fast.miss.task) == (trace.miss.time, trace.miss.task)
+
+
+@pytest.mark.parametrize("policy", ["gfp", "pfp"])
+@settings(max_examples=40)
+@given(ts=rst.tasksets(max_size=5, max_period=6), m=st.integers(1, 3), data=st.data())
+def test_fixed_priorities_match_tick_reference_sporadic(policy, ts, m, data):
+    """Explicit (sporadic) releases under G-FP / P-FP: the same schedule and miss as the tick
+    reference with the task index as the priority; the fast path finds the same miss."""
+    releases = releases_strategy(ts, data)
+    partition = None
+    if policy == "pfp":
+        partition = data.draw(st.lists(st.integers(0, m - 1), min_size=ts.n, max_size=ts.n))
+    trace = simulate(ts, m, policy=policy, partition=partition, releases=releases)
+    schedule, miss = tick_simulation(ts, m, releases, trace.horizon, partition, fixed=True)
+    assert (None if trace.miss is None else (trace.miss.time, trace.miss.task)) == miss
+    assert schedule_from_trace(trace, trace.end_time) == schedule[: trace.end_time]
+    assert trace.tie_decisions.shape[0] == 0  # distinct priorities: never a tie
+    fast = simulate(ts, m, policy=policy, partition=partition, releases=releases, record=False)
+    assert (fast.miss is None) == (trace.miss is None) and fast.jobs == trace.jobs
+    if fast.miss is not None:
+        assert (fast.miss.time, fast.miss.task) == miss
+
+
+def test_gfp_dhall_order_matters():
+    assert simulate(DHALL, 2, policy="gfp").miss == DeadlineMiss(time=7, task=2, job=0, remaining=2)
+    heavy_first = TaskSet.from_tasks([(6, 7, 7), (2, 6, 6), (2, 6, 6)])
+    trace = simulate(heavy_first, 2, policy="gfp")
+    assert trace.miss is None and "task-order priorities" in trace.summary()
+
+
+def test_gfp_lower_priority_preempted_although_its_deadline_is_earlier():
+    # τ1 (lower priority, deadline 3) waits for τ0 (deadline 10) on one processor: a G-FP miss
+    # that G-EDF avoids
+    ts = TaskSet.from_tasks([(3, 10, 10), (1, 3, 10)])
+    assert simulate(ts, 1, policy="gfp").miss == DeadlineMiss(time=3, task=1, job=0, remaining=1)
+    assert simulate(ts, 1).miss is None
+
+
+def test_pfp_priorities_per_processor():
+    ts = TaskSet.from_tasks([(2, 4, 4), (2, 4, 4), (3, 4, 4)])
+    # τ0 and τ2 share P0 (τ2 waits for τ0 and misses), τ1 is alone on P1
+    trace = simulate(ts, 2, policy="pfp", partition=[0, 1, 0])
+    assert trace.miss == DeadlineMiss(time=4, task=2, job=0, remaining=1)
+    assert set(trace.segments[trace.segments[:, 1] == 1][:, 0].tolist()) == {1}
+
+
+@pytest.mark.parametrize("kwargs", [{"ties": "fifo"}, {"tie_choices": [(0, [1])]}])
+def test_fixed_priorities_refuse_tie_settings(kwargs):
+    with pytest.raises(InputError, match="no ties"):
+        simulate(DHALL, 2, policy="gfp", **kwargs)
 
 
 @settings(max_examples=60)

@@ -59,6 +59,11 @@ def test_json_sporadic(dhall_file, capsys):
         (["--arrivals", "bursty"], "periodic or sporadic"),
         (["--ties", "lifo"], "unknown tie rule"),
         (["--ties", "random:abc"], "non-negative integer"),
+        (["--policy", "pfp:0,1"], "2 processor indices for 3 tasks"),
+        (["--policy", "pfp:p-edf"], "not a partitioned FP"),
+        (["--policy", "pedf:p-fp"], "not a partitioned EDF"),
+        (["--policy", "gfp", "--ties", "fifo"], "never tie"),
+        (["--policy", "pfp:"], "unknown policy"),
     ],
 )
 def test_bad_input_exits_2(dhall_file, capsys, args, message):
@@ -72,6 +77,50 @@ def test_parse_policy():
     assert parse_policy("pedf:1,0", ts, 2) == ("pedf", [1, 0])
     with pytest.raises(InputError):
         parse_policy("pedf:", ts, 2)
+    assert parse_policy("gfp", ts, 2) == ("gfp", None)
+    assert parse_policy("pfp:0,0", ts, 2) == ("pfp", [0, 0])
+
+
+def _registered(name):
+    from rtsched import analyses
+
+    if name not in analyses.names():
+        pytest.skip(f"{name} not registered")
+
+
+def test_partitioned_defaults_take_the_featured_analysis():
+    """``pedf`` alone is p-edf's assignment, ``pfp`` alone p-fp's (its "P<k>" cells parsed)."""
+    _registered("p-fp")
+    _registered("p-edf")
+    ts = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])
+    kind, partition = parse_policy("pfp", ts, 2)
+    assert kind == "pfp" and len(partition) == 3 and set(partition) <= {0, 1}
+    assert partition[2] != partition[0] and partition[2] != partition[1]  # the heavy task alone
+    assert parse_policy("pfp:p-fp", ts, 2) == (kind, partition)
+    kind, partition = parse_policy("pedf", ts, 2)
+    assert kind == "pedf" and partition == parse_policy("pedf:p-edf", ts, 2)[1]
+
+
+def test_partitioned_analysis_that_cannot_place_is_an_error():
+    _registered("p-fp")
+    ts = TaskSet.from_tasks([(3, 4, 4), (3, 4, 4), (3, 4, 4)])
+    with pytest.raises(InputError, match="could not place"):
+        parse_policy("pfp", ts, 2)
+
+
+def test_fixed_priority_policies(dhall_file, tmp_path, capsys, monkeypatch):
+    """G-FP in the file's order misses (Dhall's effect: the heavy task last); P-FP with p-fp's
+    placement does not; the Gantt chart is drawn as for EDF."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    png = tmp_path / "gfp.png"
+    assert main(["simulate", str(dhall_file), "-m", "2", "--policy", "gfp", "--gantt", str(png)]) == 1
+    out = capsys.readouterr().out
+    assert "deadline miss: τ2" in out and "gfp on m=2" in out and "task-order priorities" in out
+    assert png.stat().st_size > 1000
+    _registered("p-fp")
+    assert main(["simulate", str(dhall_file), "-m", "2", "--policy", "pfp", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert record["policy"] == "pfp" and record["miss"] is None and len(record["partition"]) == 3
 
 
 SMALLEST = "2 2 2\n1 2 2\n1 2 2\n"  # papers/gedf-ties.md: schedulable with index ties only

@@ -1,7 +1,22 @@
-"""``rtsched simulate FILE -m M``: run the G-EDF / P-EDF simulator, optionally draw a Gantt chart.
+"""``rtsched simulate FILE -m M``: run the G-EDF / P-EDF / G-FP / P-FP simulator, optionally draw a
+Gantt chart.
+
+``--policy``: ``gedf`` (default), ``gfp`` (global fixed priorities), ``pedf`` / ``pfp``
+(partitioned EDF / FP). Fixed priorities are the order of the tasks in the file (index 0
+highest). A partitioned policy takes its processor assignment from
+
+* ``pedf`` / ``pfp`` alone: the assignment of the featured partitioned analysis of that policy,
+  ``p-edf`` (first fit, density order, QPA) or ``p-fp`` (first fit, deadline order, RTA
+  admission; tasks keep their relative priority order on each processor);
+* ``pedf:<name>`` / ``pfp:<name>``: the assignment of another registered partitioned analysis of
+  the same policy (``p:wf:utilization:qpa``, ``p:bf:density:rta``, ...);
+* ``pedf:<cpu,cpu,...>`` / ``pfp:<cpu,cpu,...>``: an explicit processor index per task.
+
+An analysis that cannot place every task is an input error naming the unplaced tasks (simulate
+them with an explicit list): the simulator never invents a placement the analysis refused.
 
 See papers/simulator.md for the semantics (integer ticks, the tie rule between equal deadlines —
-``--ties index|fifo|random[:SEED]`` —, release models, what a miss proves).
+``--ties index|fifo|random[:SEED]``, EDF only —, release models, what a miss proves).
 """
 
 from __future__ import annotations
@@ -19,44 +34,84 @@ from rtsched.model import TaskSet
 __all__ = ["parse_policy", "register"]
 
 
+#: Per partitioned policy: the registry policy of its analyses, their name in messages, and the
+#: analysis whose assignment ``pedf`` / ``pfp`` alone uses.
+_PARTITIONED = {
+    "pedf": ("partitioned-edf", "partitioned EDF", "p-edf"),
+    "pfp": ("partitioned-fp", "partitioned FP", "p-fp"),
+}
+
+
+def _processor(cell: object) -> int | None:
+    """One cell of an analysis's assignment: an index, ``"P3"``, or ``None`` / ``"-"`` (unplaced)."""
+    if cell is None:
+        return None
+    if isinstance(cell, str):
+        text = cell.strip()
+        if text in ("", "-"):
+            return None
+        return int(text[1:] if text[:1] in ("P", "p") else text)
+    return int(cell)  # type: ignore[call-overload]
+
+
 def parse_policy(policy: str, taskset: TaskSet, m: int) -> tuple[str, list[int] | None]:
-    """``gedf`` → global; ``pedf:<assignment>`` → the processor of each task.
+    """``gedf`` / ``gfp`` → global; ``pedf`` / ``pfp`` (``[:<assignment>]``) → the processor of each task.
 
     ``<assignment>`` is a comma-separated list of processor indices (one per task), or the
-    registry name of a partitioned analysis whose explanation gives an assignment (e.g.
-    ``p-edf`` or ``p:ff:density:qpa``); that analysis must place every task.
+    registry name of a partitioned analysis of the same policy whose explanation gives an
+    assignment (e.g. ``p-edf``, ``p:ff:density:qpa``, ``p-fp``, ``p:wf:utilization:rta``); that
+    analysis must place every task. Without ``:<assignment>``, ``pedf`` uses ``p-edf`` and
+    ``pfp`` uses ``p-fp``.
     """
-    if policy == "gedf":
-        return "gedf", None
-    if not policy.startswith("pedf:") or policy == "pedf:":
-        raise InputError(f"unknown policy {policy!r}; use gedf or pedf:<analysis name or processor list>", field="--policy")
-    spec = policy[len("pedf:") :]
+    if policy in ("gedf", "gfp"):
+        return policy, None
+    kind, sep, spec = policy.partition(":")
+    if kind not in _PARTITIONED or (sep and not spec.strip()):
+        raise InputError(
+            f"unknown policy {policy!r}; use gedf, gfp, pedf[:<analysis name or processor list>] "
+            "or pfp[:<analysis name or processor list>]",
+            field="--policy",
+        )
+    registry_policy, title, default = _PARTITIONED[kind]
+    spec = spec.strip() or default
     cells = [c.strip() for c in spec.split(",")]
     if all(c.lstrip("-").isdigit() for c in cells):
         partition = [int(c) for c in cells]
         if len(partition) != taskset.n:
             raise InputError(f"{policy}: {len(partition)} processor indices for {taskset.n} tasks", field="--policy")
-        return "pedf", partition
+        return kind, partition
     from rtsched.registry import get
 
     entry = get(spec)
-    if entry.policy != "partitioned-edf":
-        raise InputError(f"{policy}: {spec!r} is not a partitioned EDF analysis", field="--policy")
+    if entry.policy != registry_policy:
+        raise InputError(f"{policy}: {spec!r} is not a {title} analysis", field="--policy")
     result = entry.explain(taskset, m)
     assignment = result.evidence.get("assignment")
     if assignment is None:
         raise InputError(f"{policy}: {spec!r} does not give an assignment", field="--policy")
-    if any(a is None for a in assignment):
-        unplaced = [i for i, a in enumerate(assignment) if a is None]
-        raise InputError(f"{policy}: {spec!r} could not place task(s) {unplaced}: {result.summary}", field="--policy")
-    return "pedf", [int(a) for a in assignment]
+    processors = [_processor(a) for a in assignment]
+    if any(a is None for a in processors):
+        unplaced = [i for i, a in enumerate(processors) if a is None]
+        raise InputError(
+            f"{policy}: {spec!r} could not place task(s) {unplaced}: {result.summary} "
+            f"(give {kind}:<cpu,cpu,...> to simulate a placement of your own)",
+            field="--policy",
+        )
+    return kind, [int(a) for a in processors]  # type: ignore[arg-type]
 
 
 def simulate_command(
     file: Annotated[str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text) or - for stdin.")],
     processors: Annotated[int, typer.Option("-m", "--processors", help="Number of identical processors.")],
     policy: Annotated[
-        str, typer.Option("--policy", help="gedf, or pedf:<partitioned analysis name> / pedf:<cpu,cpu,...> (one per task).")
+        str,
+        typer.Option(
+            "--policy",
+            help="gedf (global EDF), gfp (global fixed priorities: the task order, first highest), "
+            "pedf / pfp (partitioned EDF / FP with p-edf's / p-fp's assignment), "
+            "pedf:<analysis> / pfp:<analysis> (another partitioned analysis's assignment) or "
+            "pedf:<cpu,cpu,...> / pfp:<cpu,cpu,...> (one processor per task).",
+        ),
     ] = "gedf",
     horizon: Annotated[
         int | None, typer.Option("--horizon", help="Simulated ticks (default: hyperperiod if periodic, 200·max T if sporadic).")
@@ -67,8 +122,8 @@ def simulate_command(
         str,
         typer.Option(
             "--ties",
-            help="Tie rule between equal deadlines: index (lowest task index), fifo (earlier release, then index) "
-            "or random[:SEED] (a seeded random priority per job, then index; default seed 0).",
+            help="Tie rule between equal deadlines (EDF policies): index (lowest task index), fifo (earlier release, "
+            "then index) or random[:SEED] (a seeded random priority per job, then index; default seed 0).",
         ),
     ] = "index",
     gantt: Annotated[str | None, typer.Option("--gantt", help="Write a Gantt chart (PNG/PDF/SVG) to this path.")] = None,
@@ -80,12 +135,13 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set (with the event tables).")] = False,
     fmt: Annotated[str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")] = None,
 ) -> None:
-    """Simulate task sets under global or partitioned EDF until the first deadline miss.
+    """Simulate task sets under global or partitioned EDF or fixed priorities until the first deadline miss.
 
     Exit status: 0 if no set missed a deadline within the horizon, 1 if one did, 2 on bad input.
     A miss proves the set unschedulable under that policy and tie rule; no miss proves nothing
     beyond the simulated release pattern and tie rule (``rtsched check --tests exact`` decides
-    small sets for every release pattern and every tie rule).
+    small sets for every release pattern and every tie rule under G-EDF, ``--tests exact-gfp``
+    under global FP). Fixed priorities (gfp, pfp) are the task order in the file.
     """
     from rtsched.kernels import check_processors
     from rtsched.sim import parse_ties, simulate
@@ -98,6 +154,8 @@ def simulate_command(
         raise InputError(exc.message, field="--ties") from exc
     if arrivals not in ("periodic", "sporadic"):
         raise InputError(f"--arrivals must be periodic or sporadic, got {arrivals!r}", field="--arrivals")
+    if ties != "index" and (policy.startswith("pfp") or policy == "gfp"):
+        raise InputError(f"--ties {ties}: fixed priorities (gfp, pfp) never tie; --ties applies to gedf and pedf", field="--ties")
     if gantt_rows not in ("processors", "tasks"):
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt)
