@@ -24,6 +24,7 @@ Sources (one note per paper in ``papers/``):
 from __future__ import annotations
 
 import math
+import warnings
 from functools import lru_cache
 
 import numpy as np
@@ -34,6 +35,9 @@ from rtsched.errors import InputError
 
 __all__ = [
     "UTILIZATION_METHODS",
+    "UtilizationLossWarning",
+    "uunifast_loss",
+    "warn_uunifast_loss",
     "convolutional_fixed_sum",
     "randfixedsum",
     "uunifast",
@@ -49,6 +53,46 @@ MIN_DISCARD_ACCEPTANCE = 1e-3
 _DISCARD_PILOT = 20_000
 #: ... and draws at most about this many values per round (bounds memory, ~256 MB).
 _DISCARD_MAX_VALUES = 1 << 25
+
+
+class UtilizationLossWarning(UserWarning):
+    """Plain UUniFast asked for task utilizations with a sum above 1: it can draw ``u_i > 1``,
+    which a task (``C <= T``) cannot have, so the task-set generator caps those tasks at
+    ``C = T`` and the set's utilization falls short of the target, silently."""
+
+
+def uunifast_loss(n: int, total: float) -> float:
+    """Probability that a UUniFast vector of ``n`` values summing to ``total`` has some ``u_i > 1``.
+
+    Each ``u_i / U`` is Beta(1, n - 1), so ``P(u_i > 1) = (1 - 1/U)^(n - 1)`` for ``U > 1``, and at most
+    ``floor(U)`` values can exceed 1 together; inclusion-exclusion over ``k`` of them gives
+    ``Σ_k (-1)^(k+1) C(n, k) (1 - k/U)^(n-1)`` (terms with ``k < U``). 0 when ``U <= 1``.
+    """
+    if total <= 1 or n < 2:
+        return 0.0 if total <= 1 else 1.0
+    return float(
+        sum((-1) ** (k + 1) * math.comb(n, k) * (1 - k / total) ** (n - 1) for k in range(1, n + 1) if k < total)
+    )
+
+
+def warn_uunifast_loss(n: int, total: float, *, stacklevel: int = 2) -> str | None:
+    """Warn (:class:`UtilizationLossWarning`) when plain UUniFast task utilizations sum above 1.
+
+    Called where UUniFast utilizations become tasks (``rtsched generate``, sweep experiments);
+    the function :func:`uunifast` itself stays silent because other models (GPU kernels, whose
+    one-cluster utilization may exceed 1) use it legitimately. Returns the message, or ``None``.
+    """
+    if not total > 1:
+        return None
+    share = uunifast_loss(n, total)
+    message = (
+        f"plain UUniFast with U = {total:g} > 1 draws task utilizations above 1 (here about "
+        f"{100 * share:.2g} % of the sets of n = {n}); the generator caps them at C = T, so those sets "
+        "lose utilization silently. Use uunifast-discard or randfixedsum (each u_i <= umax) for "
+        "multiprocessor task sets."
+    )
+    warnings.warn(message, UtilizationLossWarning, stacklevel=stacklevel + 1)
+    return message
 
 
 def _check_common(n: int, total: float, size: int) -> None:
@@ -88,8 +132,10 @@ def _uunifast_rows(uniforms: NDArray[np.float64], total: float) -> NDArray[np.fl
 def uunifast(rng: np.random.Generator, n: int, total: float, size: int) -> NDArray[np.float64]:
     """Draw ``size`` utilization vectors uniformly from the simplex ``{u >= 0, sum u = total}``.
 
-    UUniFast (Bini & Buttazzo 2005). Each individual ``u_i`` may exceed 1 when ``total > 1``;
-    use :func:`uunifast_discard` or :func:`randfixedsum` for multiprocessor sets.
+    UUniFast (Bini & Buttazzo 2005). Each individual ``u_i`` may exceed 1 when ``total > 1``
+    (probability :func:`uunifast_loss`); use :func:`uunifast_discard` or :func:`randfixedsum` for
+    multiprocessor task sets. ``rtsched generate`` and sweep experiments warn
+    (:func:`warn_uunifast_loss`) when plain UUniFast task utilizations sum above 1.
 
     Parameters
     ----------

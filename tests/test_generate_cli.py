@@ -91,3 +91,18 @@ def test_non_integer_option_is_a_usage_error(capsys):
     status, _, err = run(capsys, "generate", "--n", "x", "--utilization", "1")
     assert status == 2
     assert "--n" in err
+
+
+def test_defaults_are_the_sweeps_and_plain_uunifast_above_one_warns(capsys):
+    from rtsched.sweep.experiment import GENERATOR_DEFAULTS
+
+    status, out, err = run(capsys, "generate", "--n", "10", "--utilization", "2.5", "--count", "50", "--seed", 3)
+    assert status == 0 and "warning" not in err
+    sets = [line for line in out.splitlines() if line]
+    assert len(sets) == 50
+    assert GENERATOR_DEFAULTS["periods"] == "log-uniform:1000:100000"
+    status, out, err = run(capsys, *BASE, "--utilizations", "uunifast", "--seed", 3)
+    assert status == 0
+    assert "rtsched: warning: plain UUniFast with U = 2.5 > 1" in err and "uunifast-discard" in err
+    status, out, err = run(capsys, "generate", "--n", "6", "--utilization", "0.9", "--utilizations", "uunifast")
+    assert status == 0 and "warning" not in err

@@ -498,3 +498,43 @@ def test_generate_batch_properties(arguments, seed):
         assert np.all(np.abs(out.realized_utilization - arguments["utilization"]) <= slack + 1e-9)
     again = generate_batch(np.random.default_rng(seed), size=7, **arguments)
     assert again.batch == batch
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain UUniFast above U = 1 loses utilization: the warning (issue 19)
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("n", "total"), [(10, 2.0), (10, 2.5), (4, 2.6), (3, 1.5)])
+def test_uunifast_loss_is_the_share_of_vectors_above_one(n, total):
+    from rtsched.generators.utilizations import uunifast_loss
+
+    share = uunifast_loss(n, total)
+    size = 40_000
+    drawn = np.count_nonzero(uunifast(rng(n), n, total, size).max(axis=1) > 1.0) / size
+    assert abs(drawn - share) < 5 * math.sqrt(share * (1 - share) / size) + 1e-9
+    assert uunifast_loss(n, 1.0) == 0.0 and uunifast_loss(n, 0.5) == 0.0
+
+
+def test_uunifast_above_one_warns_and_the_rounding_really_loses_utilization():
+    from rtsched.generators import generate_batch
+    from rtsched.generators.utilizations import UtilizationLossWarning, warn_uunifast_loss
+
+    with pytest.warns(UtilizationLossWarning, match=r"U = 2.5 > 1 .* uunifast-discard or randfixedsum"):
+        assert warn_uunifast_loss(10, 2.5)
+    assert warn_uunifast_loss(10, 1.0) is None  # no warning (pytest turns warnings into errors)
+    out = generate_batch(rng(3), n=10, utilization=2.5, size=2000, utilizations="uunifast", periods="log-uniform:1000:100000")
+    assert out.realized_utilization.min() < 2.4  # the loss the warning is about
+    fixed = generate_batch(rng(3), n=10, utilization=2.5, size=2000, utilizations="uunifast-discard", periods="log-uniform:1000:100000")
+    assert abs(fixed.realized_utilization.mean() / 2.5 - 1) < 1e-3
+
+
+def test_sweep_experiment_with_plain_uunifast_above_one_warns():
+    from rtsched.generators.utilizations import UtilizationLossWarning
+    from rtsched.sweep import parse_experiment
+
+    text = (
+        "[platform]\nm = 4\n[generator]\nn = 10\nutilizations = 'uunifast'\n"
+        "[sweep]\nvariable = 'U/m'\npoints = [0.2, 0.6]\nsets_per_point = 2\n"
+    )
+    with pytest.warns(UtilizationLossWarning, match="U = 2.4 > 1"):
+        parse_experiment(text, check_generator=False)
+    parse_experiment(text.replace("[0.2, 0.6]", "[0.1, 0.25]"), check_generator=False)  # U <= 1: silent

@@ -14,7 +14,13 @@ import typer
 
 from rtsched.errors import InputError
 from rtsched.generators import generate_batch, parse_deadlines, parse_periods, parse_utilizations
+from rtsched.generators.utilizations import warn_uunifast_loss
 from rtsched.io import FORMATS, write_tasksets
+from rtsched.sweep.experiment import GENERATOR_DEFAULTS
+
+# The same defaults as `rtsched sweep`'s default experiment (and experiment files that leave a
+# generator key out): `rtsched generate` without options draws what the default sweep plots.
+_DEFAULT = GENERATOR_DEFAULTS
 
 __all__ = ["register"]
 
@@ -24,18 +30,20 @@ def generate_command(
     utilization: Annotated[float, typer.Option("--utilization", help="Target total utilization U (before rounding).")],
     utilizations: Annotated[
         str, typer.Option("--utilizations", help="uunifast, uunifast-discard, randfixedsum or cfs.")
-    ] = "uunifast",
+    ] = _DEFAULT["utilizations"],
     periods: Annotated[
         str,
         typer.Option(
             "--periods",
             help="log-uniform:LO:HI[:G], uniform:LO:HI, choice:V1,V2,...[:W1,W2,...] or automotive[:TICKS_PER_MS].",
         ),
-    ] = "log-uniform:10:1000",
+    ] = _DEFAULT["periods"],
     deadlines: Annotated[
         str, typer.Option("--deadlines", help="implicit, uniform or uniform:X (D in [C+X(T-C), T]).")
-    ] = "implicit",
-    umax: Annotated[float, typer.Option("--umax", help="Largest task utilization (not for uunifast).")] = 1.0,
+    ] = _DEFAULT["deadlines"],
+    umax: Annotated[
+        float, typer.Option("--umax", help="Largest task utilization (not for uunifast).")
+    ] = _DEFAULT["umax"],
     count: Annotated[int, typer.Option("--count", help="Number of task sets.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random generator (numpy default_rng).")] = 0,
     output: Annotated[str, typer.Option("-o", "--output", help="Output file, or - for standard output.")] = "-",
@@ -48,7 +56,10 @@ def generate_command(
     """Generate random integer task sets (C, D, T) and write them to a file.
 
     C = round(u * T) (half to even), at least 1 and at most T; D is drawn after rounding, so
-    C <= D <= T. The realised utilization of the sets is printed on standard error.
+    C <= D <= T. The realised utilization of the sets is printed on standard error. The defaults
+    are those of `rtsched sweep` (UUniFast-Discard, periods of 1,000-100,000 ticks, D uniform in
+    [C, T]). Plain uunifast with --utilization above 1 draws task utilizations above 1, which the
+    rounding caps at C = T: a warning says so.
     """
     # Check every option before drawing anything, so that errors name the option.
     parse_utilizations(utilizations)
@@ -62,6 +73,14 @@ def generate_command(
         raise InputError(f"must be a non-negative integer, got {seed}", field="--seed")
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}", field="--format")
+    if utilizations.strip() == "uunifast" and utilization > 1:
+        import warnings
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            message = warn_uunifast_loss(n, utilization)
+        if message and caught:
+            typer.echo(f"rtsched: warning: {message}", err=True)
     rng = np.random.default_rng(seed)
     generated = generate_batch(
         rng,
