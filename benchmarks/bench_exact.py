@@ -2,7 +2,7 @@
 
 Both semantics explore the same sets with the same budget (explored states; the transitions are
 capped at ``TRANSITIONS_PER_STATE`` per budgeted state); a set that exhausts it counts as "unknown"
-and its time is the time to exhaust it. Five parts:
+and its time is the time to exhaust it. Six parts:
 
 1. small sets (m = 2–3, n = 3–5, periods 2…8): how often the verdict depends on the tie rule,
    and the cost of both searches;
@@ -16,7 +16,12 @@ and its time is the time to exhaust it. Five parts:
 5. ``skip``: the default-list rule of ``exact`` (``exact_gedf.default_skip``): random sets of
    various n, m and period ranges, any U ≤ m, decided with the default budget; per row the CPU
    time, how often the default budget answers "unknown", how often a set is decided within
-   10 ms, and the same among the sets the rule keeps in ``rtsched.check``'s default list.
+   10 ms, and the same among the sets the rule keeps in ``rtsched.check``'s default list;
+6. ``gfp``: the exact global FP test ``exact-gfp`` (the same engine with the task index as the
+   priority; analyses/exact_gfp.py): its kernel against its pure-Python reference, its cost next
+   to ``exact:index`` on the same random sets in deadline-monotonic order (part 2's generator,
+   m = 2 and 4), and the default-list rule it shares with ``exact`` applied to it (part 5's
+   generator, fewer rows).
 
 Columns: CPU seconds per set (median, one thread) for the index rule and for every rule, the
 ratio of the summed times (every / index), and the verdicts (accept/reject/unknown) of each.
@@ -24,7 +29,7 @@ The ratio over sets that both searches *accept* is the cost of proving schedulab
 explore the whole pruned space); on rejected sets the every-rule search often stops earlier,
 because it finds a miss the index rule never reaches.
 
-    python benchmarks/bench_exact.py [--sets N] [--budget S] [--quick] [--parts small,reach,ties,reference,skip]
+    python benchmarks/bench_exact.py [--sets N] [--budget S] [--quick] [--parts small,reach,ties,reference,skip,gfp]
 """
 
 from __future__ import annotations
@@ -36,9 +41,10 @@ import time
 import numba
 import numpy as np
 
-from rtsched.analyses import exact_gedf
+from rtsched.analyses import exact_gedf, exact_gfp
 from rtsched.kernels import ACCEPT, REJECT
 from rtsched.model import TaskSet
+from rtsched.priorities import deadline_monotonic
 
 
 def random_set(n: int, m: int, t_max: int, rng: np.random.Generator) -> TaskSet:
@@ -289,6 +295,75 @@ def skip_rule(args: argparse.Namespace, rng: np.random.Generator) -> None:
     )
 
 
+def gfp_part(args: argparse.Namespace, rng: np.random.Generator) -> None:
+    """exact-gfp: kernel vs reference, cost next to exact:index, and the default-list rule."""
+    small = [random_set(4, 2, 6, rng) for _ in range(20)]
+    start = time.process_time()
+    for ts in small:
+        exact_gfp.reference(ts, 2)
+    ref = (time.process_time() - start) / len(small)
+    start = time.process_time()
+    for ts in small:
+        exact_gfp.explore(ts, 2, shortcuts=False)
+    ker = (time.process_time() - start) / len(small)
+    print(
+        f"exact-gfp, n=4, m=2, T<=6: reference {ref * 1e3:.2f} ms/set, kernel {ker * 1e3:.3f} ms/set, ratio {ref / ker:,.0f}x"
+    )
+    print(
+        f"exact-gfp (DM order) vs exact:index, budget {args.budget:,} states, {args.sets} sets per row "
+        "(CPU s per set, median)"
+    )
+    print(
+        f"{'m':>2} {'n':>3} {'Tmax':>5} {'index med s':>11} {'gfp med s':>11} {'gfp/index':>10} {'index a/r/u':>11} {'gfp a/r/u':>11}"
+    )
+    for m in (2, 4):
+        for n in [4, 6, 8] if args.quick else [4, 6, 8, 10]:
+            if n <= m:
+                continue
+            for t_max in (10, 20):
+                t_i, t_g, c_i, c_g = [], [], [], []
+                for _ in range(args.sets):
+                    ts = deadline_monotonic(random_set(n, m, t_max, rng))
+                    ti, ri = timed(ts, m, "index", args)
+                    start = time.process_time()
+                    rg = exact_gfp.explore(ts, m, budget=args.budget)
+                    t_g.append(time.process_time() - start)
+                    t_i.append(ti)
+                    c_i.append(ri.code)
+                    c_g.append(rg.code)
+                print(
+                    f"{m:>2} {n:>3} {t_max:>5} {statistics.median(t_i):11.4f} {statistics.median(t_g):11.4f} "
+                    f"{ratio(sum(t_g), sum(t_i)):>10} {counts(c_i):>11} {counts(c_g):>11}"
+                )
+    budget = exact_gfp.DEFAULT_BUDGET
+    kept = kept_fast = kept_unknown = sets = 0
+    kept_times: list[float] = []
+    for m, ns in {2: (3, 4, 6, 8), 4: (5, 6, 8, 10)}.items():
+        for n in ns:
+            for t_max in (5, 10, 20, 50, 100):
+                for _ in range(args.sets):
+                    ts = any_utilization_set(n, m, t_max, rng)
+                    if ts is None:
+                        break
+                    ts = deadline_monotonic(ts)
+                    if exact_gfp.default_skip(ts, m) is not None:
+                        sets += 1
+                        continue
+                    start = time.process_time()
+                    code = exact_gfp.explore(ts, m, budget=budget).code
+                    spent = time.process_time() - start
+                    sets += 1
+                    kept += 1
+                    kept_times.append(spent)
+                    kept_fast += code != -1 and spent <= 0.010
+                    kept_unknown += code == -1
+    print(
+        f"exact-gfp default list (rule of exact), default budget {budget:,}: kept {kept} of {sets} sets; "
+        f"{kept_fast} decided within 10 ms ({kept_fast / max(1, kept):.1%}), {kept_unknown} unknown; "
+        f"median {1e3 * statistics.median(kept_times) if kept_times else 0:.2f} ms, max {1e3 * max(kept_times, default=0):.0f} ms"
+    )
+
+
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -296,14 +371,14 @@ def main() -> None:
     parser.add_argument("--small-sets", type=int, default=4000)
     parser.add_argument("--budget", type=int, default=500_000, help="explored states (parts small, reach, ties)")
     parser.add_argument("--quick", action="store_true", help="n = 4, 6, 8 and periods up to 10, 20 only")
-    parser.add_argument("--parts", default="small,reach,ties,reference,skip", help="comma-separated parts to run")
+    parser.add_argument("--parts", default="small,reach,ties,reference,skip,gfp", help="comma-separated parts to run")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
     numba.set_num_threads(1)
     for ties in ("index", "every"):  # compile
         exact_gedf.explore(TaskSet.from_tasks([(1, 2, 2), (1, 2, 2), (1, 2, 2)]), 2, ties=ties, shortcuts=False)  # type: ignore[arg-type]
     # each part draws from its own generator, so running some parts only gives the same sets
-    seeds = np.random.SeedSequence(7).spawn(5)
+    seeds = np.random.SeedSequence(7).spawn(6)  # the first five as before
     if "small" in parts:
         small_sets(args, np.random.default_rng(seeds[0]))
         print()
@@ -318,6 +393,10 @@ def main() -> None:
         print()
     if "skip" in parts:
         skip_rule(args, np.random.default_rng(seeds[4]))
+        print()
+    if "gfp" in parts:
+        exact_gfp.explore(TaskSet.from_tasks([(1, 2, 2), (1, 2, 2), (1, 2, 2)]), 2, shortcuts=False)  # compile
+        gfp_part(args, np.random.default_rng(seeds[5]))
 
 
 if __name__ == "__main__":
