@@ -159,8 +159,13 @@ def explain_rta(
         C_k, D_k, _ = rows[k]
         terms = interference_terms(rows, k, it.last)
         shown = " + ".join(f"{-(-it.last // rows[i][2])}·{rows[i][0]}" for i in range(k))
+        where = (
+            f"at R = {it.last}"
+            if it.last <= D_k
+            else f"R ≥ {it.last} > D (R of the task above + C), and at R = {it.last}"
+        )
         summary = (
-            f"{ts.label(k)} misses: at R = {it.last}, C + Σ⌈R/T_i⌉·C_i = {C_k}"
+            f"{ts.label(k)} misses: {where}, C + Σ⌈R/T_i⌉·C_i = {C_k}"
             + (f" + {shown}" if k else "")
             + f" = {it.value} > D = {D_k}"
         )

@@ -132,3 +132,53 @@ def test_reorder_all_for_the_cli() -> None:
     assert reorder_all([good], "rm", 3)[0][0].rows() == [(2, 4, 5), (1, 9, 10)]
     with pytest.raises(InputError):
         reorder_all([good], "edf", 1)
+
+
+# -- rtsched check --priorities ------------------------------------------------------------------
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
+    from rtsched.cli import main
+
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_uniprocessor_fp_tests(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+    f = tmp_path / "rm.txt"
+    f.write_text("1 4 4\n1 5 5\n2 6 6\n1 11 11\n")  # U ≈ 0.874: RTA yes (R = 1, 2, 4, 10), both bounds no
+    status, out, _ = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta,rm-ll,rm-hb", "--json")
+    assert status == 0
+    assert '"verdicts": {"uni-rta": true, "rm-ll": false, "rm-hb": false}' in out
+
+
+def test_cli_priorities_reorder_each_set(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+    f = tmp_path / "reversed.txt"
+    f.write_text("2 8 8\n1 2 2\n")  # (1.5)(1.25) ≤ 2: HB holds in RM order; as given τ1 has R = 3 > 2
+    status, out, _ = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta,rm-hb", "--json")
+    assert status == 1 and '"uni-rta": false, "rm-hb": false' in out
+    for scheme in ("rm", "dm", "opa"):
+        status, out, _ = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta,rm-hb", "--json", "--priorities", scheme)
+        assert status == 0 and '"uni-rta": true, "rm-hb": true' in out, scheme
+
+
+def test_cli_opa_without_an_order_checks_dm_and_says_so(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+    f = tmp_path / "heavy.txt"
+    f.write_text("1 5 6\n2 4 5\n2 3 4\n")
+    status, out, err = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta", "--priorities", "opa")
+    assert status == 1 and "NOT schedulable" in out
+    assert "no priority order passes uni-rta" in err
+
+
+def test_cli_priorities_errors(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+    f = tmp_path / "one.txt"
+    f.write_text("1 4 4\n")
+    status, _, err = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta", "--priorities", "edf")
+    assert status == 2 and "--priorities" in err
+    if "gfp-da-lc" in analyses.names():
+        status, out, _ = _run(capsys, "check", f, "-m", 2, "--tests", "gfp-da-lc", "--priorities", "opa", "--json")
+        assert status == 0 and '"gfp-da-lc": true' in out
+    else:
+        status, _, err = _run(capsys, "check", f, "-m", 2, "--tests", "gfb", "--priorities", "opa")
+        assert status == 2 and "gfp-da-lc" in err

@@ -63,6 +63,14 @@ def check_command(
     exact_numbers: Annotated[
         bool, typer.Option("--exact-numbers", help="Show exact fractions in tables (default: decimals).")
     ] = False,
+    priorities: Annotated[
+        str,
+        typer.Option(
+            "--priorities",
+            help="Fixed priorities: given (the file's order, first = highest; default), dm, rm, or opa "
+            "(Audsley's algorithm with uni-rta on m = 1, gfp-da-lc on m > 1). Each set is reordered before checking.",
+        ),
+    ] = "given",
 ) -> int:
     """Check task sets: a verdict per analysis and why.
 
@@ -108,6 +116,12 @@ def check_command(
             )
         target = parse_platform(platform, processors)  # type: ignore[assignment]
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
+    if priorities != "given":
+        from rtsched.priorities import reorder_all
+
+        sets, notes = reorder_all(sets, priorities, processors)
+        for note in notes:
+            typer.echo(note, err=True)
     if tests is not None:
         resolve_list(tests)  # unknown names fail before any work
     if policy is not None:
