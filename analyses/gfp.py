@@ -73,6 +73,7 @@ OPA-compatible per-task conditions ``fits_lowest(ts, k, higher, *, m)``; bind m 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -704,6 +705,7 @@ ANALYSES = (
         explain=da_explain,
         kernel=_da_kernel,
         one=_da_one,
+        opa=functools.partial(fits_lowest, "gfp-da"),
         order=2,
         featured=False,
     ),
@@ -720,6 +722,7 @@ ANALYSES = (
         explain=da_lc_explain,
         kernel=_da_lc_kernel,
         one=_da_lc_one,
+        opa=functools.partial(fits_lowest, "gfp-da-lc"),
         order=3,
     ),
     Analysis(

@@ -37,6 +37,7 @@ sums U in float and returns UNDECIDED within 8(n + 8)·EPS·(U + B + 1) of the b
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -423,6 +424,7 @@ ANALYSES = (
         one=_rta_one,
         budget=DEFAULT_BUDGET,
         budget_unit="response-time evaluations",
+        opa=functools.partial(fits_lowest, "uni-rta"),
         order=0,
     ),
     Analysis(

@@ -29,7 +29,6 @@ what ``rtsched check --priorities`` calls.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 
 from rtsched.errors import InputError
@@ -91,10 +90,9 @@ def opa_test(name: str, m: int) -> FitsLowest:
     """The per-task test of the registered analysis ``name`` on ``m`` processors, as
     ``fits_lowest(ts, k, higher)`` for :func:`audsley`.
 
-    The module that registers the analysis offers it through a module-level factory
-    ``fits_lowest(test_name, m)`` (``analyses/uni_fp.py`` for ``uni-rta``, ``analyses/gfp.py`` for
-    ``gfp-da``/``gfp-da-lc``); an analysis without one, or one that does not apply to ``m``
-    processors, is an :class:`InputError`.
+    Declared by the analysis (``opa=`` in its registry entry: ``uni-rta``, ``gfp-da``,
+    ``gfp-da-lc``); an analysis without one, or one that does not apply to ``m`` processors, is
+    an :class:`InputError`.
     """
     from rtsched.registry import get
 
@@ -102,19 +100,12 @@ def opa_test(name: str, m: int) -> FitsLowest:
     why = entry.refuses_platform(m)
     if why is not None:
         raise InputError(f"{entry.name}: {why}", field="--priorities")
-    for module_name, module in list(sys.modules.items()):
-        if not module_name.startswith("rtsched.analyses.") or entry not in getattr(module, "ANALYSES", ()):
-            continue
-        factory = getattr(module, "fits_lowest", None)
-        if callable(factory):
-            try:
-                return factory(entry.name, m)  # type: ignore[no-any-return]
-            except KeyError:
-                break
-    raise InputError(
-        f"{entry.name} offers no per-task test for Audsley's algorithm (not OPA-compatible, or not declared)",
-        field="--priorities",
-    )
+    if not entry.opa_compatible:
+        raise InputError(
+            f"{entry.name} offers no per-task test for Audsley's algorithm (not OPA-compatible, or not declared)",
+            field="--priorities",
+        )
+    return entry.opa_test(m)
 
 
 def assign(ts: TaskSet, scheme: str, m: int = 1, test: str | None = None) -> TaskSet | None:

@@ -158,6 +158,7 @@ class Analysis:
         "_explain",
         "_kernel",
         "_one",
+        "_opa",
         "_reference",
         "aliases",
         "budget",
@@ -200,6 +201,7 @@ class Analysis:
         accepts: Callable[[Platform], str | None] | None = None,
         default_skip: Callable[[TaskSet, int], str | None] | None = None,
         parallel_from: int = PARALLEL_FROM,
+        opa: Callable[[int], Callable[..., bool]] | None = None,
         input: Literal["taskset", "gpu-workload"] = "taskset",  # noqa: A002 - the declared input type
     ) -> None:
         if (kernel is None) == (codes is None):
@@ -215,7 +217,7 @@ class Analysis:
         self.aliases, self.order, self.budget, self.budget_unit = tuple(aliases), order, budget, budget_unit
         self.parallel_from, self.input = parallel_from, input
         self._reference, self._explain, self._kernel, self._one, self._codes = reference, explain, kernel, one, codes
-        self._accepts, self._default_skip = accepts, default_skip
+        self._accepts, self._default_skip, self._opa = accepts, default_skip, opa
 
     def __repr__(self) -> str:
         return f"Analysis({self.name!r}, {self.kind}, {self.policy}, platform={self.platform})"
@@ -257,6 +259,23 @@ class Analysis:
             model = deadlines if isinstance(deadlines, str) else deadline_model(deadlines)
             why = self.refuses_deadlines(model)
         return why
+
+    @property
+    def opa_compatible(self) -> bool:
+        """True if the analysis offers a per-task test for Audsley's priority assignment."""
+        return self._opa is not None
+
+    def opa_test(self, m: Platform | int) -> Callable[..., bool]:
+        """The per-task test ``fits_lowest(ts, k, higher)`` for :func:`rtsched.priorities.audsley`
+        on platform ``m``: does task k of ts meet its deadline below exactly the tasks ``higher``?
+
+        Declared by OPA-compatible analyses (``opa=``, a factory taking m); others raise InputError.
+        """
+        if self._opa is None:
+            raise InputError(
+                f"{self.name} offers no per-task test for Audsley's algorithm (not OPA-compatible)", field="priorities"
+            )
+        return self._opa(self._size(m))
 
     def default_skip(self, taskset: TaskSet, m: int) -> str | None:
         """Why the default list of :func:`rtsched.check` leaves this analysis out for ``taskset``
@@ -411,13 +430,16 @@ class Analysis:
             "aliases": list(self.aliases),
             "budget": self.budget,
             "budget_unit": self.budget_unit or None,
+            "opa_compatible": self.opa_compatible,
             "citation": self.citation,
             "note": self.note,
         }
 
 
 #: Modules whose text does not change verdicts (how results are shown, looked up, or refused).
-_PRESENTATION = frozenset({"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses"})
+_PRESENTATION = frozenset(
+    {"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses"}
+)
 
 
 @functools.cache
