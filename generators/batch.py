@@ -114,6 +114,10 @@ def integer_tasks(
     return C, D, T
 
 
+#: Task orders within a generated set (priorities for fixed-priority analyses).
+_ORDERS = ("drawn", "deadline-monotonic", "rate-monotonic")
+
+
 def generate_batch(
     rng: np.random.Generator,
     *,
@@ -124,6 +128,7 @@ def generate_batch(
     periods: str = "log-uniform:10:1000",
     deadlines: str = "implicit",
     umax: float = 1.0,
+    order: str = "drawn",
 ) -> GeneratedBatch:
     """Generate ``size`` integer task sets of ``n`` tasks with target total ``utilization``.
 
@@ -147,6 +152,11 @@ def generate_batch(
     umax:
         Per-task utilization bound for UUniFast-Discard, RandFixedSum and CFS (ignored by
         UUniFast, whose tasks above 1 are capped at ``C = T`` by the rounding rule).
+    order:
+        Order of the tasks within each set, which fixed-priority analyses read as priorities
+        (index 0 highest): ``"drawn"`` (as drawn, the default), ``"deadline-monotonic"`` (by D,
+        ties by T then as drawn) or ``"rate-monotonic"`` (by T, ties by D then as drawn). The
+        draws are the same whatever the order, so the sets differ only in their order.
 
     Returns
     -------
@@ -171,6 +181,8 @@ def generate_batch(
             raise InputError(f"must be a number, got {value!r}", field=option)
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
         raise InputError(f"the number of task sets must be a non-negative integer, got {size!r}", field="--count")
+    if order not in _ORDERS:
+        raise InputError(f"unknown task order {order!r}; choose one of {', '.join(_ORDERS)}", field="--order")
     n, size = int(n), int(size)
     C = np.empty(size * n, dtype=np.int64)
     D = np.empty(size * n, dtype=np.int64)
@@ -184,6 +196,10 @@ def generate_batch(
         stop = min(size, start + sets_per_chunk)
         u = _draw_utilizations(rng, method, n, float(utilization), stop - start, float(umax))
         c, d, t = integer_tasks(rng, u, period_dist, deadline_dist)
+        if order != "drawn":
+            first, second = (d, t) if order == "deadline-monotonic" else (t, d)
+            rank = np.lexsort((second, first), axis=1)  # stable: equal keys keep the drawn order
+            c, d, t = (np.take_along_axis(x, rank, axis=1) for x in (c, d, t))
         C[start * n : stop * n] = c.ravel()
         D[start * n : stop * n] = d.ravel()
         T[start * n : stop * n] = t.ravel()
