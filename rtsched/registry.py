@@ -574,17 +574,34 @@ _PLATFORM_ORDER = {"identical": 0, "uniprocessor": 1, "clustered": 2, "gpu": 3}
 _KIND_ORDER = {"sufficient": 0, "exact": 1, "necessary": 2}
 
 
+#: Display order of the scheduling policies (unknown ones follow, by name).
+_POLICY_ORDER = {
+    p: i
+    for i, p in enumerate(
+        [
+            "global-edf",
+            "global-edf:index",
+            "partitioned-edf",
+            "clustered-edf",
+            "global-fp",
+            "partitioned-fp",
+            "edf",
+            "fp",
+            "np-edf",
+        ]
+    )
+}
+
+
 def all_entries(featured_only: bool = False) -> list[Analysis]:
     """Registered entries (not family members), in display order: by platform, policy, ``order``."""
     entries = list(_discover().values())
     if featured_only:
         entries = [e for e in entries if e.featured]
-    policies = {p: i for i, p in enumerate(dict.fromkeys(e.policy for e in sorted(entries, key=_policy_key)))}
-    return sorted(entries, key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), policies[e.policy], e.order, e.name))
-
-
-def _policy_key(e: Analysis) -> tuple[int, float, str]:
-    return (_PLATFORM_ORDER.get(e.platform, 9), e.order, e.name)
+    return sorted(
+        entries,
+        key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), _POLICY_ORDER.get(e.policy, 99), e.policy, e.order, e.name),
+    )
 
 
 def families() -> list[str]:
