@@ -26,3 +26,18 @@ def test_example_runs(script, tmp_path):
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p.stat().st_size > 0]
     assert written, f"{script.name} wrote nothing"
+
+
+TOMLS = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", TOMLS, ids=[p.stem for p in TOMLS])
+def test_example_experiment_parses_and_plans(path):
+    from rtsched.sweep import load_experiment
+    from rtsched.sweep.units import plan
+
+    experiment = load_experiment(path)
+    the_plan = plan(experiment)
+    assert the_plan.units and the_plan.analyses
+    named = experiment.analyses_selection == "list"
+    assert not named or set(the_plan.analyses) == set(experiment.analyses)  # every named analysis applies
