@@ -74,9 +74,9 @@ def main() -> None:
         worst = max(rows, key=lambda r: abs(r[2]))
         print(f"{periods:28} {abs(worst[2]):16.4%} {worst[0]:7.2f} {max(r[3] for r in rows):14.3%}")
     print(f"\nper point, periods {args.chosen} (and the old log-uniform:10:1000):")
-    print(f"{'U/m':>5} {'realized':>9} {'error':>8}   {'old realized':>12} {'old error':>9}")
+    print(f"{'U/m':>6} {'realized':>9} {'error':>8} {'worst set':>9}   {'old realized':>12} {'old error':>9}")
     for new, old in zip(realized_table(args.chosen, args.sets), realized_table("log-uniform:10:1000", args.sets), strict=True):
-        print(f"{new[0]:5.2f} {new[1]:9.4f} {new[2]:8.3%}   {old[1]:12.4f} {old[2]:9.2%}")
+        print(f"{new[0]:6.3f} {new[1]:9.4f} {new[2]:8.3%} {new[3]:9.3%}   {old[1]:12.4f} {old[2]:9.2%}")
     if args.no_timing:
         return
     names = args.analyses.split(",") if args.analyses else [

@@ -104,7 +104,7 @@ DEFAULT_EXPERIMENT_TOML = """\
 # Time resolution: periods of 1,000-100,000 ticks (e.g. 1 us ticks, 1-100 ms periods). C is
 # rounded to whole ticks (at least 1), so coarser periods raise the realized utilization above
 # the target at low U/m (periods of 10-1,000 ticks: +61 % at U/m = 0.05); at this resolution the
-# mean realized U/m is within 0.02 % of the target at every point, and each set within 1 %
+# mean realized U/m is within 0.03 % of the target at every point, each set's within about 1 %
 # (papers/repro/default_resolution.py prints the table and the analyses' cost).
 name = "default"
 seed = 20261129
