@@ -5,8 +5,8 @@ Formats
 ``yaml`` (``.yaml``, ``.yml``) and ``json`` (``.json``)
     The document is one task set or a list of task sets. A task set is an object
     ``{"name": optional, "tasks": [...]}`` or a bare list of tasks; a task is ``[C, D, T]``,
-    ``[C, D, T, name]`` or ``{"C": .., "D": .., "T": .., "name": optional}``. A top-level
-    ``{"tasksets": [...]}`` is a list of task sets.
+    ``[C, D, T, name]`` or ``{"C": .., "D": .., "T": .., "name": optional, "priority": optional}``.
+    A top-level ``{"tasksets": [...]}`` is a list of task sets.
 
     *One set or many?* A top-level list is a list of task sets when its **first** element looks
     like a task set: an object with a ``"tasks"`` key, or a list that is empty or holds a list or
@@ -16,11 +16,14 @@ Formats
 ``jsonl`` (``.jsonl``, ``.ndjson``)
     One task set per non-blank line, in any one-set JSON form.
 ``csv`` (``.csv``)
-    A header naming the columns ``C``, ``D``, ``T`` and optionally ``name`` and ``set`` (any
-    order, any case), then one task per row. Rows with the same integer ``set`` value form one
-    task set, in order of first appearance; without a ``set`` column the file is one set.
+    A header naming the columns ``C``, ``D``, ``T`` and optionally ``name``, ``priority`` and
+    ``set`` (any order, any case), then one task per row. Rows with the same integer ``set`` value
+    form one task set, in order of first appearance; without a ``set`` column the file is one set.
+    An empty ``priority`` cell means the task has none.
 ``txt`` (``.txt``)
-    ``C D T [name]`` per line; ``#`` starts a comment; a line ``---`` separates task sets.
+    ``C D T [name]`` per line; ``#`` starts a comment; a line ``---`` separates task sets. A
+    fourth column is the name, so text files have no priority column: their order is the
+    priority order.
 
 Numbers are read from their text, alike in every format. Without a time unit a value is an
 integer number of ticks written with the ASCII digits ``0-9`` and an optional sign (``1000``,
@@ -32,6 +35,20 @@ decimal with optional fraction and exponent (``0.5``, ``2.5e-3``; exponent at mo
 
 Every malformed input raises :class:`~rtsched.errors.InputError` whose message names the file,
 the line, the task set (when the file holds several), the task and the field.
+
+Priorities
+----------
+Fixed priority is the order of the tasks in a set, first = highest (:mod:`rtsched.priorities`).
+In YAML, JSON, JSON lines and CSV a task may instead carry a ``priority``: an integer, smaller =
+higher, any sign, spelled as ticks are without a time unit (whatever the time unit). Either every
+task of a set has one or none does (a task without one in a set with priorities is an error
+naming it), and two tasks with the same priority are an error naming both. The reader returns
+such a set **reordered**, highest priority first, so that every analysis (which reads priority
+from the order) applies unchanged; the ``priority`` values themselves are not kept. Task names
+travel with their tasks, so name the tasks to recognise them in reports: there task ``τi`` is
+the i-th in priority order, while errors found while reading (values, ``C > D``, ties) name
+tasks by their position in the file. The writers never write ``priority``: a set's order is its
+priority, and reading the output back gives the same set in the same order.
 
 Limits
 ------
@@ -115,7 +132,7 @@ _EXTENSIONS = {
     "csv": "csv",
     "txt": "txt",
 }
-_CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "set": "set"}
+_CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "priority": "priority", "set": "set"}
 _YAML_KINDS = {
     "tag:yaml.org,2002:bool": "bool",
     "tag:yaml.org,2002:null": "null",
@@ -143,9 +160,14 @@ class _RawTask(NamedTuple):
     name: str | None
     line: int | None
     lines: tuple[int | None, ...]  # line of C, D, T
+    priority: Scalar | None = None  # as written; None: the task has no priority
+    priority_line: int | None = None
 
     def line_of(self, field: str | None) -> int | None:
-        line = self.lines[FIELDS.index(field)] if field in FIELDS else None
+        if field == "priority":
+            line = self.priority_line
+        else:
+            line = self.lines[FIELDS.index(field)] if field in FIELDS else None
         return self.line if line is None else line
 
 
@@ -299,8 +321,67 @@ def _task_index(task: int | str | None) -> int | None:
     return None if task is None else int(str(task).split()[0])
 
 
+def _priority(value: Scalar) -> int:
+    """A written priority: an integer (any sign, any time unit), spelled as ticks are without a unit."""
+    text = value.text.strip()
+    if value.kind == "bool":
+        raise InputError(f"{text} is a boolean, not an integer priority")
+    if value.kind == "null" or not text:
+        raise InputError("the value is missing")
+    if len(text) > 100:
+        raise InputError(f"{text[:20]!r}... is too long for a priority ({len(text)} characters)")
+    if _INTEGER.fullmatch(text):
+        return int(text)
+    if _REAL.fullmatch(text):
+        raise InputError(
+            f"{text!r} is not an integer priority: write it with the digits 0-9 and an optional sign (smaller = higher)"
+        )
+    raise _not_a_number(text)
+
+
+def _priority_order(raw: _RawSet) -> list[int] | None:
+    """The file positions of the tasks of ``raw``, highest priority (smallest value) first; None
+    when no task has a priority. Mixing tasks with and without one, and ties, are input errors."""
+    given = [i for i, task in enumerate(raw.tasks) if task.priority is not None]
+    if not given:
+        return None
+    if len(given) < len(raw.tasks):
+        i = next(i for i, task in enumerate(raw.tasks) if task.priority is None)
+        raise InputError(
+            f"this task has no priority but task {given[0]} has one: give every task of the set a priority "
+            "(an integer, smaller = higher), or none (then the order of the tasks is their priority)",
+            line=raw.tasks[i].line,
+            task=i,
+            field="priority",
+        )
+    values: list[int] = []
+    seen: dict[int, int] = {}
+    for i, task in enumerate(raw.tasks):
+        try:
+            value = _priority(task.priority)  # type: ignore[arg-type]
+        except InputError as err:
+            raise err.located(line=task.line_of("priority"), task=i, field="priority") from None
+        if value in seen:
+            j = seen[value]
+            where = raw.tasks[j].line_of("priority")
+            raise InputError(
+                f"priority {value} is also that of task {j}"
+                + ("" if where is None else f" (line {where})")
+                + "; priorities must be distinct",
+                line=task.line_of("priority"),
+                task=i,
+                field="priority",
+            )
+        seen[value] = i
+        values.append(value)
+    return sorted(range(len(values)), key=values.__getitem__)
+
+
 def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> TaskSet:
-    """Build a TaskSet from written values; every error gets the line of the offending value."""
+    """Build a TaskSet from written values; every error gets the line of the offending value.
+
+    With priorities, the set is built (and its errors named) in file order, then reordered
+    highest priority first."""
     rows = []
     for i, task in enumerate(raw.tasks):
         row: list[Any] = []
@@ -310,18 +391,25 @@ def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> T
             except InputError as err:
                 raise err.located(line=task.line_of(field), task=i, field=field) from None
         rows.append((*row, task.name))
+    order = _priority_order(raw)
     try:
         if unit is None:
-            return TaskSet.from_tasks(rows, name=raw.name, deadlines=deadlines)
-        return TaskSet.from_real(rows, unit, rounding="exact", name=raw.name, deadlines=deadlines)
+            ts = TaskSet.from_tasks(rows, name=raw.name, deadlines=deadlines)
+        else:
+            ts = TaskSet.from_real(rows, unit, rounding="exact", name=raw.name, deadlines=deadlines)
     except InputError as err:
         i = _task_index(err.task)
         raise err.located(line=raw.line if i is None else raw.tasks[i].line_of(err.field)) from None
+    if order is None or order == sorted(order):
+        return ts
+    return ts.subset(order)
 
 
-def _flat_task(cells: Sequence[str], name: str | None, line: int) -> _RawTask:
-    """A task of a line-based format (CSV, txt): all values on one line."""
-    return _RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3)
+def _flat_task(cells: Sequence[str], name: str | None, line: int, priority: str | None = None) -> _RawTask:
+    """A task of a line-based format (CSV, txt): all values on one line; an empty or missing
+    priority cell means no priority."""
+    prio = Scalar("str", priority) if priority is not None and priority.strip() else None
+    return _RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3, prio, line)
 
 
 def _build(
@@ -508,12 +596,23 @@ def node_text(node: Node | None, **where: Any) -> str | None:
 
 def _node_task(node: Node, i: int) -> _RawTask:
     value = node.value
+    priority: Node | None = None
     if isinstance(value, dict):
-        check_keys(node, [*FIELDS, "name"], FIELDS, task=i)
-        cells, name = [value[f] for f in FIELDS], value.get("name")
+        check_keys(node, [*FIELDS, "name", "priority"], FIELDS, task=i)
+        cells, name, priority = [value[f] for f in FIELDS], value.get("name"), value.get("priority")
+        if priority is not None and not isinstance(priority.value, Scalar):
+            raise InputError(
+                f"expected an integer priority, got {describe_node(priority)}",
+                line=priority.line,
+                task=i,
+                field="priority",
+            )
     elif isinstance(value, list):
         if len(value) not in (3, 4):
-            raise InputError(f"expected [C, D, T] or [C, D, T, name], got {len(value)} values", line=node.line, task=i)
+            hint = " (a task with a priority is written {C: .., D: .., T: .., priority: ..})" if len(value) == 5 else ""
+            raise InputError(
+                f"expected [C, D, T] or [C, D, T, name], got {len(value)} values{hint}", line=node.line, task=i
+            )
         cells, name = value[:3], value[3] if len(value) == 4 else None
     else:
         raise InputError(
@@ -522,7 +621,14 @@ def _node_task(node: Node, i: int) -> _RawTask:
     for field, cell in zip(FIELDS, cells, strict=True):
         if not isinstance(cell.value, Scalar):
             raise InputError(f"expected a number, got {describe_node(cell)}", line=cell.line, task=i, field=field)
-    return _RawTask(tuple(c.value for c in cells), node_text(name, task=i), node.line, tuple(c.line for c in cells))
+    return _RawTask(
+        tuple(c.value for c in cells),
+        node_text(name, task=i),
+        node.line,
+        tuple(c.line for c in cells),
+        None if priority is None else priority.value,
+        None if priority is None else priority.line,
+    )
 
 
 def _node_set(node: Node) -> _RawSet:
@@ -606,7 +712,8 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
         key = _CSV_COLUMNS.get(cell.strip().lower())
         if key is None:
             raise InputError(
-                f"unknown column {_clip(cell.strip())!r}; the first row must be a header such as C,D,T[,name][,set]",
+                f"unknown column {_clip(cell.strip())!r}; the first row must be a header such as "
+                "C,D,T[,name][,priority][,set]",
                 line=head_line,
                 field=_field(cell.strip()),
             )
@@ -627,8 +734,9 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
                 raise InputError(f"{_clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
             key = number
         name = cells[cols["name"]] if "name" in cols else None
+        priority = cells[cols["priority"]] if "priority" in cols else None
         groups.setdefault(key, _RawSet([], None, line)).tasks.append(
-            _flat_task([cells[cols[f]] for f in FIELDS], name, line)
+            _flat_task([cells[cols[f]] for f in FIELDS], name, line, priority)
         )
     return list(groups.values()), _identity
 
@@ -813,7 +921,8 @@ def loads(
     Returns
     -------
     list of TaskSet
-        At least one task set, in file order.
+        At least one task set, in file order; a set whose tasks carry ``priority`` fields is
+        ordered by them, highest priority (smallest value) first.
 
     Raises
     ------
@@ -1248,7 +1357,8 @@ def dumps(tasksets: TaskSet | Sequence[TaskSet], format: str) -> str:
         One task set or a sequence of them.
     format:
         One of :data:`FORMATS`. ``csv`` and ``txt`` do not keep set names; ``txt`` cannot hold
-        task names with whitespace or ``#``.
+        task names with whitespace or ``#``. The tasks are written in the set's order, which is
+        their priority order; no ``priority`` field is written (see the module docstring).
 
     Returns
     -------

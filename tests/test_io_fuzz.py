@@ -2,7 +2,8 @@
 
 Structure-aware: each case starts from a valid document of one format (task sets written by
 :func:`rtsched.io.dumps`, plus hand-written variants: block and flow YAML, objects, names, set
-columns, comments, CRLF) and applies hypothesis-drawn mutations, checking the reader after each:
+columns, comments, CRLF, priorities) and applies hypothesis-drawn mutations, checking the reader
+after each:
 
 - *values*: a number replaced by an odd spelling (``1e40010``, ``1e1``, ``3.0``, ``1_000``,
   Arabic-Indic and fullwidth digits, ``nan``, booleans, huge or negative numbers, ...);
@@ -63,13 +64,22 @@ _HAND = {
         "tasksets:\n  - [[1, 2, 3]]\n  - {name: b, tasks: [[2, 3, 4], [1, 1, 9]]}\n",
         "- C: 1\n  D: 2\n  T: 3\n  name: x\n- C: 4\n  D: 5\n  T: 6\n",
         "# comment\n[[1, 2, 3], [1, 2, 3, 'q']]  # trailing\n",
+        "tasks:\n  - {C: 1, D: 3, T: 4, name: a, priority: 2}\n  - C: 2\n    D: 5\n    T: 5\n    priority: 1\n",
     ],
     "json": [
         '{"tasksets": [[[1, 2, 3]], {"name": "b", "tasks": [{"C": 1, "D": 2, "T": 3, "name": "x"}]}]}',
         "[[1, 2, 3],\n [2, 4, 4]]\n",
+        '[{"C": 1, "D": 2, "T": 3, "priority": 5},\n {"C": 1, "D": 4, "T": 4, "name": "x", "priority": -1}]\n',
     ],
-    "jsonl": ['[[1, 2, 3]]\n\n{"name": "s", "tasks": [{"C": 2, "D": 3, "T": 4}]}\n'],
-    "csv": ['set,T,c,D,name\r\n0,4,1,3,a\r\n1,9,2,7,"b, c"\r\n0,5,2,5,\r\n', "\ufeffC,D,T\n1,2,3\n 2 , 3 , 4 \n"],
+    "jsonl": [
+        '[[1, 2, 3]]\n\n{"name": "s", "tasks": [{"C": 2, "D": 3, "T": 4}]}\n',
+        '[{"C": 1, "D": 2, "T": 3, "priority": 2}, {"C": 1, "D": 3, "T": 3, "priority": 1}]\n[[1, 2, 3]]\n',
+    ],
+    "csv": [
+        'set,T,c,D,name\r\n0,4,1,3,a\r\n1,9,2,7,"b, c"\r\n0,5,2,5,\r\n',
+        "\ufeffC,D,T\n1,2,3\n 2 , 3 , 4 \n",
+        "C,D,T,priority,set\n1,2,3,2,0\n1,4,4,1,0\n2,5,5,,1\n",
+    ],
     "txt": ["# two sets\n1 2 3 first\n2 4 4\n--- # next\n\n5 6 7\n", "1 2 3\r\n4 5 6\r\n"],
 }
 _GPU = (Path(__file__).parents[1] / "examples" / "gpu" / "demo.yaml").read_text(encoding="utf-8")
