@@ -67,7 +67,7 @@ def check_command(
         str,
         typer.Option(
             "--priorities",
-            help="Fixed priorities: given (the file's order, first = highest; default), dm, rm, or opa "
+            help="Fixed priorities: given (the file's priority fields, else its order, first = highest; default), dm, rm, or opa "
             "(Audsley's algorithm with uni-rta on m = 1, gfp-da-lc on m > 1). Each set is reordered before checking.",
         ),
     ] = "given",
