@@ -60,17 +60,28 @@ class InputError(RtschedError, ValueError):
     def __str__(self) -> str:
         parts = []
         if self.file is not None:
-            parts.append(str(self.file))
+            parts.append(_one_line(str(self.file)))
         if self.line is not None:
             parts.append(f"line {self.line}")
         if self.set_index is not None:
             parts.append(f"task set {self.set_index}")
         if self.task is not None:
-            parts.append(f"task {self.task}")
+            parts.append(f"task {_one_line(str(self.task), 80)}")
         if self.field is not None:
-            parts.append(f"field {self.field}")
+            parts.append(f"field {_one_line(str(self.field), 80)}")
         where = ", ".join(parts)
-        return f"{where}: {self.message}" if where else self.message
+        message = _one_line(self.message)
+        return f"{where}: {message}" if where else message
+
+
+def _one_line(text: str, limit: int = 0) -> str:
+    """``text`` on one line: control characters (a task name spanning lines in a quoted CSV cell)
+    written as escapes, and at most ``limit`` characters (0: any) with an ellipsis."""
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    if limit and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
 
 
 class TaskError(InputError):

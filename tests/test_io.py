@@ -452,3 +452,16 @@ def test_read_taskset_needs_exactly_one(tmp_path):
     path.write_text("1 2 3\n---\n1 2 3\n")
     with pytest.raises(InputError, match=r"two\.txt: expected one task set, found 2"):
         read_taskset(path)
+
+
+def test_error_naming_a_task_whose_name_spans_lines_stays_on_one_line() -> None:
+    """Found by the slow fuzz run: a quoted CSV name with line breaks went into the message."""
+    from rtsched.errors import InputError
+    from rtsched.io import loads
+
+    text = 'set,T,C,D,name\r\n0,4,1,3,a\r\n1,9,22,7,"b, c\r\n0,5,2,5,\r\n"\r\n'
+    with pytest.raises(InputError) as info:
+        loads(text, "csv", source="<f>")
+    message = str(info.value)
+    assert "\n" not in message and "\r" not in message
+    assert "field C" in message and "\\n" in message
