@@ -101,3 +101,10 @@ def test_markdown_lines_must_be_comments(tmp_path):
     assert cells[0].lines == ["text"]
     with pytest.raises(ValueError, match="must be comments"):
         build.parse("# %% [markdown]\nnot a comment\n", "t.py")
+
+
+def test_notebooks_validate_against_the_nbformat_schema(tmp_path):
+    nbformat = pytest.importorskip("nbformat")  # not a dependency: checked where it is installed
+    for lab in LABS:
+        for teacher in (False, True):
+            nbformat.validate(nbformat.from_dict(_build(lab, tmp_path, teacher)))
