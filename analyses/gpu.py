@@ -1,9 +1,9 @@
-"""GPU compute-cluster partitioning with contention-aware kernel allocation (DESIGN §7).
+"""GPU compute-cluster partitioning with contention-aware kernel allocation.
 
 rtsched's model, after Zahaf et al. (RTNS 2021): H.-E. Zahaf, I. Sañudo Olmedo, J. Singh,
 N. Capodieci, S. Faucou, "Contention-aware GPU partitioning and task-to-partition allocation for
 real-time workloads", RTNS 2021 (arXiv 2105.10312). Only the paper's abstract was reachable: the
-model below (DESIGN §7: WCET tables, slowdown factors, the inflation rule, EDF inside a partition,
+model below (papers/zahaf2021-gpu-partitioning.md: WCET tables, slowdown factors, the inflation rule, EDF inside a partition,
 the layouts and the heuristics) is rtsched's, not the paper's, with every parameter explicit; its
 assumptions A1–A7, and what the abstract does state, are listed in
 papers/zahaf2021-gpu-partitioning.md.
@@ -125,7 +125,7 @@ CITATION = (
     "Faucou, 'Contention-aware GPU partitioning and task-to-partition allocation for real-time "
     "workloads', RTNS 2021 (arXiv 2105.10312; only the abstract was reachable); the WCET and "
     "contention model (assumptions A1–A7), the inflation rule and the allocation heuristics are "
-    "rtsched's (DESIGN §7, papers/zahaf2021-gpu-partitioning.md); per-partition tests: QPA (Zhang & "
+    "rtsched's (papers/zahaf2021-gpu-partitioning.md); per-partition tests: QPA (Zhang & "
     "Burns, IEEE TC 2009) and non-preemptive EDF (George, Rivierre, Spuri, INRIA RR-2966, 1996)"
 )
 NOTE = "papers/zahaf2021-gpu-partitioning.md"
