@@ -26,16 +26,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import rtsched
-from rtsched import analyses
+from rtsched import analyses, check_many
 from rtsched.generators import generate_batch
 from rtsched.io import read_taskset
 from rtsched.sim import simulate
 from rtsched.sim.gantt import gantt
-
-try:
-    from rtsched import check_many
-except ImportError:  # not re-exported at the top level in this version
-    from rtsched.check import check_many
 
 OUT = Path(os.environ.get("RTSCHED_LAB_OUT", "lab-figures"))
 SETS = 30 if os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1" else 200  # random sets per utilization
