@@ -474,3 +474,17 @@ def test_gantt_marks_tie_decisions(rows):
     assert simulate(DHALL, 2, horizon=7).tie_decisions.tolist() == [[6, 0, 1, 1], [6, 1, 1, 0]]
     plain = gantt(simulate(TaskSet.from_tasks([(1, 3, 3), (2, 5, 5)]), 2), rows=rows).axes[0]
     assert plain.get_legend() is None
+
+
+def test_gantt_starts_at_the_critical_instant_by_default() -> None:
+    """The default window begins at 0 (synchronous release) for runs up to 400 ticks; longer runs
+    show their last 400 ticks and the title says so."""
+    from rtsched.sim.gantt import DEFAULT_WINDOW, gantt
+
+    short = simulate(DHALL, 2)
+    ax = gantt(short).axes[0]
+    assert ax.get_xlim()[0] < 0.5 and ax.get_xlim()[1] >= short.end_time
+    long = simulate(TaskSet.from_tasks([(1, 7, 7), (1, 9, 9)]), 2, horizon=1000)
+    ax = gantt(long).axes[0]
+    assert ax.get_xlim()[0] > long.end_time - DEFAULT_WINDOW - 1
+    assert "--gantt-since 0" in ax.get_title()

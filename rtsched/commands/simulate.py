@@ -129,7 +129,7 @@ def simulate_command(
     gantt: Annotated[str | None, typer.Option("--gantt", help="Write a Gantt chart (PNG/PDF/SVG) to this path.")] = None,
     gantt_rows: Annotated[str, typer.Option("--gantt-rows", help="processors or tasks.")] = "processors",
     gantt_since: Annotated[
-        int | None, typer.Option("--gantt-since", help="First tick drawn (default: 80 ticks before the end).")
+        int | None, typer.Option("--gantt-since", help="First tick drawn (default: 0, or 400 ticks before the end of a longer run).")
     ] = None,
     gantt_until: Annotated[int | None, typer.Option("--gantt-until", help="Last tick drawn (default: the end of the run).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set (with the event tables).")] = False,

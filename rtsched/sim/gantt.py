@@ -27,7 +27,7 @@ Rows = Literal["processors", "tasks"]
 
 
 #: Ticks shown by default: a slide stays readable with about this many.
-DEFAULT_WINDOW = 80
+DEFAULT_WINDOW = 400
 
 
 def gantt(
@@ -47,8 +47,10 @@ def gantt(
     rows:
         ``"processors"`` (one row per processor) or ``"tasks"`` (one row per task).
     since, until:
-        Window shown (default: the last ``DEFAULT_WINDOW`` = 80 ticks of the run, which
-        includes the miss if there is one).
+        Window shown. Default: from 0 (the critical instant of a synchronous release) to the
+        end of the run (the miss, if there is one) when that is at most ``DEFAULT_WINDOW`` = 400
+        ticks; for a longer run, its last 400 ticks (which include the miss), and the title
+        says which ticks are shown.
     title:
         Figure title (default: the run's summary).
     """
@@ -59,6 +61,7 @@ def gantt(
     ts = trace.taskset
     end = int(until if until is not None else max(trace.end_time, 1))
     start_at = int(since if since is not None else max(0, end - DEFAULT_WINDOW))
+    window_note = f"ticks {start_at}–{end} of the run (since=0 / --gantt-since 0 for the start)" if since is None and start_at > 0 else ""
     if start_at >= end:
         raise InputError(f"empty Gantt window [{start_at}, {end}]")
     n_rows = trace.m if rows == "processors" else ts.n
@@ -141,7 +144,8 @@ def gantt(
     rows_text = ", ".join(f"{ts.label(i)}=(C={c}, D={d}, T={t})" for i, (c, d, t) in enumerate(ts.rows()))
     if title is None:
         chars = int(width * 11)  # about what fits on one line at fontsize 10
-        title = "\n".join([*textwrap.wrap(trace.summary(), chars), *textwrap.wrap(rows_text, chars)])
+        lines = [*textwrap.wrap(trace.summary(), chars), *textwrap.wrap(rows_text, chars)]
+        title = "\n".join([*lines, window_note] if window_note else lines)
     ax.set_title(title, fontsize=10)
     return fig
 
