@@ -6,9 +6,9 @@ lowest index, FIFO, seeded random or explicit choices; the release models; what 
 
 >>> from rtsched.model import TaskSet
 >>> from rtsched.sim import simulate
->>> dhall = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])  # U ≈ 1.52 on m = 2
+>>> dhall = TaskSet.from_tasks([(1, 9, 9), (1, 9, 9), (10, 10, 10)])  # examples/tasksets/dhall.txt
 >>> print(simulate(dhall, m=2))
-deadline miss: τ2 job 0 at t=7 with 1 tick(s) left (5 jobs, gedf on m=2, periodic arrivals, index ties)
+deadline miss: τ2 job 0 at t=10 with 1 tick(s) left (5 jobs, gedf on m=2, periodic arrivals, index ties)
 """
 
 from rtsched.sim.run import POLICIES, TIE_RULES, default_horizon, parse_ties, simulate

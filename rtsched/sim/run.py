@@ -213,13 +213,13 @@ def simulate(
     Examples
     --------
     >>> from rtsched.model import TaskSet
-    >>> ts = TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)])  # Dhall's effect, m = 2
+    >>> ts = TaskSet.from_tasks([(1, 9, 9), (1, 9, 9), (10, 10, 10)])  # Dhall's effect (examples/tasksets/dhall.txt)
     >>> simulate(ts, 2).miss
-    DeadlineMiss(time=7, task=2, job=0, remaining=1)
-    >>> simulate(ts, 2, policy="gfp").miss  # the heavy task last in priority, preempted at t=6
-    DeadlineMiss(time=7, task=2, job=0, remaining=2)
-    >>> print(simulate(TaskSet.from_tasks([(6, 7, 7), (2, 6, 6), (2, 6, 6)]), 2, policy="gfp"))
-    no deadline miss in [0, 42] (20 jobs, gfp on m=2, periodic arrivals, task-order priorities)
+    DeadlineMiss(time=10, task=2, job=0, remaining=1)
+    >>> simulate(ts, 2, policy="gfp").miss  # the heavy task last in priority, preempted at t=9
+    DeadlineMiss(time=10, task=2, job=0, remaining=2)
+    >>> print(simulate(TaskSet.from_tasks([(10, 10, 10), (1, 9, 9), (1, 9, 9)]), 2, policy="gfp"))
+    no deadline miss in [0, 90] (29 jobs, gfp on m=2, periodic arrivals, task-order priorities)
     """
     m = check_processors(m)
     if not isinstance(taskset, TaskSet):
