@@ -26,7 +26,7 @@ import numpy as np
 
 from rtsched import TaskSetBatch, analyses
 
-TARGET_US = {"bar": 1.0, "load": 2.0, "ffdbf": 10.0}
+TARGET_US = {"bar": 1.0, "bar-int": 1.0, "load": 2.0, "ffdbf": 10.0}
 
 
 def generate(n_sets: int, n: int, seed: int, m: int = 4) -> TaskSetBatch:
@@ -78,7 +78,7 @@ def main() -> None:
             print(
                 f"load average now: {f.read().split()[0]} on {os.cpu_count()} CPUs (wall times suffer when it exceeds them)"
             )
-    for name in ("bar", "load", "ffdbf"):
+    for name in ("bar", "bar-int", "load", "ffdbf"):
         entry = analyses.get(name)
         entry.status(small, m)  # compile / load the cache
         numba.set_num_threads(1)
