@@ -87,6 +87,7 @@ from rtsched.analyses._edf_demand import (
     qpa_trace,
     utilization_vs_one,
 )
+from rtsched.analyses._packing import task_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
@@ -133,20 +134,6 @@ Rows = Sequence[tuple[int, int, int]]
 # ---------------------------------------------------------------------------------------------
 # Reference: exact Fractions.
 # ---------------------------------------------------------------------------------------------
-
-
-def task_order(rows: Rows, order: str) -> list[int]:
-    """The order in which tasks are placed (stable: ties keep input order)."""
-    idx = range(len(rows))
-    if order == "input":
-        return list(idx)
-    if order == "density":
-        return sorted(idx, key=lambda i: (-Fraction(rows[i][0], min(rows[i][1], rows[i][2])), i))
-    if order == "utilization":
-        return sorted(idx, key=lambda i: (-Fraction(rows[i][0], rows[i][2]), i))
-    if order == "deadline":
-        return sorted(idx, key=lambda i: (rows[i][1], i))
-    raise ValueError(f"unknown order {order!r}")
 
 
 def _utilization(rows: Rows, work: Work | None = None) -> Fraction:

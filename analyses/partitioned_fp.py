@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import frac_sum_sign
 from rtsched.analyses._fp_rta import response_times, rta_from_nb
+from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
@@ -95,20 +96,6 @@ Rows = Sequence[tuple[int, int, int]]
 # ---------------------------------------------------------------------------------------------
 # Reference.
 # ---------------------------------------------------------------------------------------------
-
-
-def placement_order(rows: Rows, order: str) -> list[int]:
-    """The order in which tasks are placed (stable: ties keep the input order)."""
-    idx = range(len(rows))
-    if order == "input":
-        return list(idx)
-    if order == "density":
-        return sorted(idx, key=lambda i: (-Fraction(rows[i][0], min(rows[i][1], rows[i][2])), i))
-    if order == "utilization":
-        return sorted(idx, key=lambda i: (-Fraction(rows[i][0], rows[i][2]), i))
-    if order == "deadline":
-        return sorted(idx, key=lambda i: (rows[i][1], i))
-    raise ValueError(f"unknown order {order!r}")
 
 
 @dataclass(frozen=True)
