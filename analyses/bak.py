@@ -28,6 +28,7 @@ float with a proven margin), ``_bak_kernel`` (prange over the sets of a batch).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -38,9 +39,9 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN, Explanation, Verdict, show_number
+from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
 
-__all__ = ["ANALYSES", "beta", "explain", "reference", "task_condition"]
+__all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
 
 CITATION = (
     "Baker, 'Multiprocessor EDF and deadline monotonic schedulability analysis', RTSS 2003 "
@@ -113,7 +114,35 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
             f"m(1 − λ_k) + λ_k = {show_number(row_f['rhs'], '.4f')}" + scan.coverage(ts.n)
         )
         evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
-    return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=rows)
+    return Explanation(
+        verdict=verdict, summary=summary, evidence=evidence, per_task=rows, steps=lambda: steps(ts, m, rows)
+    )
+
+
+#: β_k(i) of every i is written out for sets of at most this many tasks.
+_TERMS_SHOWN = 8
+
+
+def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
+    """Per task τk (the ``rows`` :func:`explain` computed): λ_k, the β_k(i), both sides of (BAK)."""
+    for row in rows:
+        k = int(row["task"])  # type: ignore[call-overload]
+        lam_k = Fraction(int(ts.C[k]), int(ts.D[k]))
+        yield Step(f"{ts.label(k)}: λ_k = C_k/D_k = {int(ts.C[k])}/{int(ts.D[k])} = " + "{lam}", {"lam": lam_k})
+        if ts.n <= _TERMS_SHOWN:
+            terms = {f"b{i}": beta(ts, k, i) for i in range(ts.n)}
+            yield Step("  β_k(i): " + ", ".join(f"i = {i}: {{b{i}}}" for i in range(ts.n)), terms)
+        holds = bool(row["holds"])
+        yield Step(
+            "  Σ_i min(1, β_k(i)) = {lhs} "
+            + ("≤" if holds else ">")
+            + f" m(1 − λ_k) + λ_k = {m}·(1 − "
+            + "{lam}) + {lam} = {rhs}"
+            + (": holds" if holds else ": fails, not proven"),
+            {"lhs": row["lhs"], "rhs": row["rhs"], "lam": lam_k},
+        )
+    if len(rows) < ts.n:
+        yield Step("the reference's work budget ran out after {done} tasks", {"done": len(rows)})
 
 
 @njit(cache=True)

@@ -33,6 +33,7 @@ int64), ``_bcl_kernel`` (prange over the sets of a batch).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 from numba import njit, prange
@@ -42,9 +43,9 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN, Explanation, Verdict, show_number
+from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
 
-__all__ = ["ANALYSES", "betas", "explain", "reference", "task_condition"]
+__all__ = ["ANALYSES", "betas", "explain", "reference", "steps", "task_condition"]
 
 CITATION = (
     "Bertogna, Cirinei, Lipari, 'Improved schedulability analysis of EDF on multiprocessor "
@@ -123,7 +124,43 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
             + scan.coverage(ts.n)
         )
         evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
-    return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=rows)
+    return Explanation(
+        verdict=verdict, summary=summary, evidence=evidence, per_task=rows, steps=lambda: steps(ts, m, rows)
+    )
+
+
+#: The β_i of every i ≠ k are written out for sets of at most this many tasks.
+_TERMS_SHOWN = 8
+
+
+def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
+    """Per task τk (the ``rows`` :func:`explain` computed): 1 − λ_k, the β_i, both sides of
+    (BCL-a) and, on equality, (BCL-b)."""
+    for row in rows:
+        k = int(row["task"])  # type: ignore[call-overload]
+        C_k, D_k = int(ts.C[k]), int(ts.D[k])
+        cap = Fraction(D_k - C_k, D_k)
+        yield Step(f"{ts.label(k)}: 1 − λ_k = 1 − {C_k}/{D_k} = " + "{cap}", {"cap": cap})
+        if ts.n <= _TERMS_SHOWN:
+            bs = betas(ts, k)
+            terms = {f"b{i}": b for i, b in enumerate(bs) if b is not None}
+            if terms:
+                yield Step(
+                    "  β_i: " + ", ".join(f"i = {i}: {{b{i}}}" for i, b in enumerate(bs) if b is not None), terms
+                )
+        lhs, rhs, holds = row["lhs"], row["rhs"], bool(row["holds"])
+        values = {"lhs": lhs, "rhs": rhs, "cap": cap}
+        head = "  Σ_{{i≠k}} min(β_i, 1 − λ_k) = {lhs} "
+        tail = f" m(1 − λ_k) = {m}·" + "{cap} = {rhs}"
+        if lhs < rhs:  # type: ignore[operator]
+            yield Step(head + "<" + tail + ": (BCL-a) holds", values)
+        elif lhs == rhs:
+            small = "some 0 < β_i ≤ 1 − λ_k: (BCL-b) holds" if holds else "no 0 < β_i ≤ 1 − λ_k: fails, not proven"
+            yield Step(head + "=" + tail + "; " + small, values)
+        else:
+            yield Step(head + ">" + tail + ": fails, not proven", values)
+    if len(rows) < ts.n:
+        yield Step("the reference's work budget ran out after {done} tasks", {"done": len(rows)})
 
 
 @njit(cache=True, inline="always")

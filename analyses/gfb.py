@@ -19,6 +19,7 @@ inside the margin are UNDECIDED and the registry re-decides them by the referenc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 
 from numba import njit, prange
@@ -26,9 +27,9 @@ from numba import njit, prange
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, show_number
+from rtsched.result import Explanation, Step, show_number
 
-__all__ = ["ANALYSES", "explain", "reference"]
+__all__ = ["ANALYSES", "explain", "reference", "steps"]
 
 CITATION = (
     "Goossens, Funk, Baruah, 'Priority-driven scheduling of periodic task systems on "
@@ -69,6 +70,28 @@ def explain(ts: TaskSet, m: int) -> Explanation:
             "slack": bound - total,
         },
         per_task=[{"task": i, "density": x} for i, x in enumerate(lam)],
+        steps=lambda: steps(ts, m),
+    )
+
+
+def steps(ts: TaskSet, m: int) -> Iterator[Step]:
+    """The derivation of (GFB): each density, both sides of the inequality, the comparison."""
+    lam = densities(ts)
+    for i, (c, d, t) in enumerate(ts.rows()):
+        yield Step(f"λ{i} = C/min(D, T) = {c}/{min(d, t)} = " + "{lam}", {"lam": lam[i]})
+    total = fraction_sum(lam)
+    lam_max = max(lam)
+    bound = m - (m - 1) * lam_max
+    yield Step("left side: Σλ_i = {total}", {"total": total})
+    yield Step(
+        f"right side: m − (m − 1)·λmax = {m} − {m - 1}·"
+        + "{lam_max} = {bound}"
+        + f" (λmax of {ts.label(lam.index(lam_max))})",
+        {"lam_max": lam_max, "bound": bound},
+    )
+    verdict = "holds: schedulable by global EDF" if total <= bound else "fails: not proven"
+    yield Step(
+        "{total} " + ("≤" if total <= bound else ">") + " {bound}: (GFB) " + verdict, {"total": total, "bound": bound}
     )
 
 

@@ -17,7 +17,7 @@ The registry applies these analyses only when m == 1 (platform ``uniprocessor``)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 
 from numba import njit, prange
@@ -25,22 +25,27 @@ from numba import njit, prange
 from rtsched.analyses._edf_demand import (
     DEFAULT_BUDGET,
     DemandTrace,
+    deadline_steps,
+    demand,
     pda_one,
     pda_trace,
+    prev_deadline,
     qpa_one,
     qpa_trace,
 )
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.model import TaskSet
+from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
     "explain_pda",
     "explain_qpa",
     "pda_reference",
+    "pda_steps",
     "qpa_reference",
+    "qpa_steps",
 ]
 
 CITATION_PDA = (
@@ -118,8 +123,121 @@ def trace_summary(tr: DemandTrace, budget: int) -> str:
     return f"h(t) ≤ t on every deadline < {bound} (last checked t = {_show(tr.t)}); {tr.steps} steps"
 
 
+#: The terms of h(t) are written out for sets of at most this many tasks.
+_TERMS_SHOWN = 8
+
+
+def _demand_terms(rows: list[tuple[int, int, int]], t: int) -> str:
+    """``h(t) = 2·1 + 1·3 + 0·2`` (jobs with deadline ≤ t times C, per task) for a small set."""
+    if len(rows) > _TERMS_SHOWN:
+        return ""
+    jobs = [(t - d) // p + 1 if t >= d else 0 for _, d, p in rows]
+    return " = " + " + ".join(f"{j}·{c}" for j, (c, _, _) in zip(jobs, rows, strict=True))
+
+
+def _prologue_steps(tr: DemandTrace, rows: list[tuple[int, int, int]]) -> Iterator[Step]:
+    """U, and the bound L = min(L_a, L_b) when the trace computed it  [Zhang & Burns, Thm. 1-3]."""
+    shown = " + ".join(f"{c}/{p}" for c, _, p in rows) if len(rows) <= _TERMS_SHOWN else "Σ C_i/T_i"
+    yield Step("U = " + shown + " = {U}", {"U": tr.utilization})
+    if tr.reason == "U>1":
+        yield Step(
+            "U = {U} > 1: not schedulable (the demand exceeds the supply in the long run)", {"U": tr.utilization}
+        )
+        return
+    if tr.reason in ("density", "work"):
+        return
+    if tr.La is not None:
+        yield Step(
+            "L_a = max(max_i(D_i − T_i), Σ(T_i − D_i)·U_i / (1 − U)) = {La}  [George, Rivierre, Spuri 1996]",
+            {"La": tr.La},
+        )
+    else:
+        yield Step("U = 1: L_a does not exist; L = L_b")
+    if tr.Lb is not None:
+        yield Step("L_b = least w with w = Σ⌈w/T_i⌉·C_i (synchronous busy period) = {Lb}", {"Lb": tr.Lb})
+    elif tr.L is not None:
+        yield Step("L_b not needed: the busy-period iteration passed L_a first")
+    if tr.L is not None:
+        yield Step("L = min(L_a, L_b) = {L}: only deadlines t < L need checking", {"L": tr.L})
+
+
+def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
+    """The QPA iterations behind ``tr`` (a :func:`qpa_trace` of ``ts``): each t, h(t) and the next t.
+
+    Replays the algorithm of Zhang & Burns (2009, Thm. 5): from t = max{d < L}, while
+    d_min < h(t) ≤ t: t ← h(t) if h(t) < t, else t ← max{d < t}. t decreases strictly, so the
+    replay ends where the trace ended (its t and h(t)); where the trace's budget ran out, at its t.
+    """
+    rows = ts.rows()
+    yield from _prologue_steps(tr, rows)
+    if tr.reason == "density":
+        density = fraction_sum(Fraction(c, min(d, p)) for c, d, p in rows)
+        yield Step(
+            "Σ C_i/min(D_i, T_i) = {density} ≤ 1: schedulable (density test; no QPA search needed)",
+            {"density": density},
+        )
+        return
+    if tr.reason in ("U>1", "work") or tr.L is None:
+        if tr.reason == "work":
+            yield Step("the reference's work budget ran out: no further steps")
+        return
+    d_min = min(d for _, d, _ in rows)
+    ceiling = -(-tr.L.numerator // tr.L.denominator) if isinstance(tr.L, Fraction) else int(tr.L)
+    t = prev_deadline(rows, ceiling)  # max{d < L}: for integer d, d < L iff d < ⌈L⌉
+    if t is None:
+        yield Step("no absolute deadline below L: schedulable")
+        return
+    yield Step("d_min = {d_min}; start at t = max{{d < L}} = {t}", {"d_min": d_min, "t": t})
+    while True:
+        if tr.reason == "budget" and t == tr.t:
+            yield Step("t = {t}: the work budget of {budget} steps ran out: unknown", {"t": t, "budget": tr.steps})
+            return
+        h = demand(rows, t)
+        head = "t = {t}: h(t)" + _demand_terms(rows, t) + " = {h}"
+        if h > t:
+            yield Step(head + " > t: deadline miss, NOT schedulable", {"t": t, "h": h})
+            return
+        if h <= d_min:
+            yield Step(head + " ≤ d_min = {d_min}: stop, schedulable", {"t": t, "h": h, "d_min": d_min})
+            return
+        if h < t:
+            yield Step(head + " < t: next t = h(t) = {next}", {"t": t, "h": h, "next": h})
+            t = h
+        else:
+            nxt = prev_deadline(rows, t)
+            yield Step(head + " = t: next t = max{{d < t}} = {next}", {"t": t, "h": h, "next": nxt})
+            assert nxt is not None
+            t = nxt
+
+
+def pda_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
+    """The deadlines checked by the processor-demand criterion behind ``tr`` (a :func:`pda_trace`
+    of ``ts``): h(t) ≤ t at every absolute deadline t < L, in increasing order
+    (Baruah, Rosier, Howell 1990), up to the first miss or, where the budget ran out, the
+    trace's t."""
+    rows = ts.rows()
+    yield from _prologue_steps(tr, rows)
+    if tr.reason in ("U>1", "work", "no-deadline") or tr.L is None:
+        if tr.reason == "no-deadline":
+            yield Step("no absolute deadline below L: schedulable")
+        return
+    for t, h in deadline_steps(rows):
+        if t >= tr.L:
+            break
+        if tr.reason == "budget" and t == tr.t:
+            yield Step("t = {t}: the work budget of {budget} steps ran out: unknown", {"t": t, "budget": tr.steps})
+            return
+        head = "t = {t}: h(t)" + _demand_terms(rows, t) + " = {h}"
+        if h > t:
+            yield Step(head + " > t: deadline miss, NOT schedulable", {"t": t, "h": h})
+            return
+        yield Step(head + " ≤ t", {"t": t, "h": h})
+    yield Step("h(t) ≤ t at every deadline t < L = {L}: schedulable", {"L": tr.L})
+
+
 def _explain(trace: Callable[..., DemandTrace], ts: TaskSet, budget: int, work_budget: int | None) -> Explanation:
     tr = trace(ts.rows(), budget, Work(work_budget))
+    replay = qpa_steps if trace is qpa_trace else pda_steps
     evidence = {
         "utilization": tr.utilization,
         "La": tr.La,
@@ -137,6 +255,7 @@ def _explain(trace: Callable[..., DemandTrace], ts: TaskSet, budget: int, work_b
         verdict=tr.verdict,
         summary=trace_summary(tr, budget),
         evidence={k: v for k, v in evidence.items() if v is not None},
+        steps=lambda: replay(ts, tr),
     )
 
 

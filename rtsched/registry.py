@@ -392,7 +392,9 @@ class Analysis:
         e = self._explain(taskset, size, *extra)
         if not isinstance(e, Explanation):
             raise TypeError(f"{self.name}: explain must return an Explanation, got {type(e).__name__}")
-        return Result(self.name, e.verdict, size, self.kind, e.summary, e.evidence, e.per_task, policy=self.policy)
+        return Result(
+            self.name, e.verdict, size, self.kind, e.summary, e.evidence, e.per_task, policy=self.policy, steps=e.steps
+        )
 
     def result(self, taskset: Any, m: Platform | int, budget: int | None = None) -> LazyResult:
         """The kernel's verdict now, the evidence (:meth:`explain`) when first read."""

@@ -15,7 +15,7 @@ import html
 import json
 import math
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
@@ -28,12 +28,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SHOW_DIGITS",
+    "STEP_LIMIT",
     "Explanation",
     "LazyResult",
     "UNKNOWN",
     "Report",
     "Result",
+    "Step",
+    "Steps",
     "Verdict",
+    "as_steps",
     "digit_count",
     "freeze",
     "jsonable",
@@ -261,6 +265,100 @@ def verdict_text(verdict: Verdict, kind: str = "sufficient") -> str:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One line of a derivation, as a lecturer writes it on the board, with its exact values.
+
+    ``text`` is a :meth:`str.format` template whose fields name entries of ``values`` (exact ints
+    and Fractions, kept for programs and tests); ``str(step)`` fills them in with
+    :func:`show_number`, so ``--exact-numbers`` / :func:`exact_numbers` shows ``7/12 (≈0.5833)``
+    and the default style ``≈0.5833``. A step without values is its text as is (braces included);
+    a template with values writes a literal brace as ``{{`` or ``}}``.
+    """
+
+    text: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", freeze(dict(self.values)))
+
+    def __str__(self) -> str:
+        if not self.values:
+            return self.text
+        return self.text.format(**{k: _fmt(v) for k, v in self.values.items()})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the line as shown and its exact values."""
+        return {"text": str(self), "values": jsonable(self.values)}
+
+
+#: At most this many steps are kept per result; a last step then says that more were left out.
+STEP_LIMIT = 400
+
+
+class Steps(Sequence[Step]):
+    """The derivation behind a verdict: an immutable sequence of :class:`Step`, computed on first use.
+
+    An analysis's ``explain`` gives its steps as a function (or an iterable); nothing runs until a
+    caller reads them (``result.steps``, ``rtsched check --explain --steps``), so the verdict and
+    evidence paths do not pay for them. At most ``limit`` steps are kept; the last one then says
+    that the rest were left out (a derivation is for people: a set too large to read is cut).
+    """
+
+    __slots__ = ("_items", "_source", "limit")
+
+    def __init__(
+        self, source: Iterable[Step | str] | Callable[[], Iterable[Step | str]] = (), limit: int = STEP_LIMIT
+    ) -> None:
+        self._source: Any = source
+        self._items: tuple[Step, ...] | None = None
+        self.limit = limit
+
+    def _load(self) -> tuple[Step, ...]:
+        if self._items is None:
+            source = self._source() if callable(self._source) else self._source
+            items: list[Step] = []
+            for step in source:
+                if len(items) == self.limit:
+                    items.append(Step("… further steps left out (the first {limit} are shown)", {"limit": self.limit}))
+                    break
+                items.append(step if isinstance(step, Step) else Step(str(step)))
+            self._items, self._source = tuple(items), None
+        return self._items
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._load()[index]
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self._load())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Steps):
+            return self._load() == other._load()
+        if isinstance(other, tuple | list):
+            return list(self._load()) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def text(self, indent: str = "") -> str:
+        """One line per step."""
+        return "\n".join(indent + str(step) for step in self._load())
+
+    def __repr__(self) -> str:
+        if self._items is None:
+            return "Steps(<not computed yet>)"
+        return f"Steps({list(self._items)!r})"
+
+
+def as_steps(value: Steps | Iterable[Step | str] | Callable[[], Iterable[Step | str]]) -> Steps:
+    """``value`` as a :class:`Steps` (kept as is when it already is one)."""
+    return value if isinstance(value, Steps) else Steps(value)
+
+
+@dataclass(frozen=True)
 class Explanation:
     """What an analysis module's ``explain`` returns: the verdict and why, without registry metadata.
 
@@ -271,6 +369,9 @@ class Explanation:
     summary: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
     per_task: Sequence[Mapping[str, Any]] = ()
+    #: The derivation step by step (:class:`Steps`, or a function returning the steps: it runs
+    #: only when someone reads them).
+    steps: Steps | Iterable[Step | str] | Callable[[], Iterable[Step | str]] = ()
 
 
 @dataclass(frozen=True)
@@ -297,6 +398,10 @@ class Result:
         Read-only per-task evidence (one mapping per task, in input order), or empty.
     policy:
         The scheduling policy the verdict is about (``global-edf``, ``partitioned-edf``, ...).
+    steps:
+        The derivation a lecturer writes on the board (:class:`Steps`, computed when first read;
+        empty for an analysis that gives none): the QPA iterations, the RTA iterations, both sides
+        of an inequality per task, each placement and refusal of a packing, sbf values.
     """
 
     analysis: str
@@ -307,6 +412,7 @@ class Result:
     evidence: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     per_task: Sequence[Mapping[str, Any]] = ()
     policy: str = ""
+    steps: Steps = field(default_factory=Steps, compare=False)
 
     def __post_init__(self) -> None:
         if self.verdict not in (True, False, UNKNOWN):
@@ -314,15 +420,16 @@ class Result:
         object.__setattr__(self, "verdict", self.verdict if self.verdict == UNKNOWN else bool(self.verdict))
         object.__setattr__(self, "evidence", freeze(dict(self.evidence)))
         object.__setattr__(self, "per_task", freeze(list(self.per_task)))
+        object.__setattr__(self, "steps", as_steps(self.steps))
 
     @property
     def schedulable(self) -> bool:
         """True only if this result *proves* the set schedulable (sufficient or exact test)."""
         return self.verdict is True and self.kind in ("exact", "sufficient")
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
+    def to_dict(self, steps: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict (with ``"steps"``, each ``{"text", "values"}``, when ``steps``)."""
+        out = {
             "analysis": self.analysis,
             "verdict": self.verdict,
             "m": self.m,
@@ -332,6 +439,17 @@ class Result:
             "evidence": jsonable(self.evidence),
             "per_task": jsonable(self.per_task),
         }
+        if steps:
+            out["steps"] = [step.to_dict() for step in self.steps]
+        return out
+
+    def text(self, steps: bool = False) -> str:
+        """``str(result)``, followed by the derivation step by step when ``steps``."""
+        if not steps:
+            return str(self)
+        if not self.steps:
+            return str(self) + "\n  steps: (this analysis gives no step-by-step derivation)"
+        return str(self) + "\n  steps:\n" + self.steps.text("    ")
 
     def __str__(self) -> str:
         lines = [
@@ -401,8 +519,15 @@ class LazyResult:
     def per_task(self) -> Sequence[Mapping[str, Any]]:
         return self.full().per_task
 
-    def to_dict(self) -> dict[str, Any]:
-        return self.full().to_dict()
+    @property
+    def steps(self) -> Steps:
+        return self.full().steps
+
+    def to_dict(self, steps: bool = False) -> dict[str, Any]:
+        return self.full().to_dict(steps)
+
+    def text(self, steps: bool = False) -> str:
+        return self.full().text(steps)
 
     def __str__(self) -> str:
         return str(self.full())
@@ -458,8 +583,9 @@ class Report:
                 return r
         raise KeyError(name)
 
-    def to_dict(self, index: int | None = None, explain: bool = False) -> dict[str, Any]:
-        """JSON-ready: ``{"index": i, "verdicts": {...}}`` plus details when ``explain``."""
+    def to_dict(self, index: int | None = None, explain: bool = False, steps: bool = False) -> dict[str, Any]:
+        """JSON-ready: ``{"index": i, "verdicts": {...}}`` plus details when ``explain`` (and each
+        result's derivation when ``steps``, which implies ``explain``)."""
         out: dict[str, Any] = {}
         if index is not None:
             out["index"] = index
@@ -468,15 +594,20 @@ class Report:
         out["m"] = self.m
         out["verdicts"] = dict(self.verdicts)
         out["schedulable"] = self.schedulable
-        if explain:
-            out["results"] = [r.to_dict() for r in self.results]
+        if explain or steps:
+            out["results"] = [r.to_dict(steps) for r in self.results]
         if self.skipped:
             out["skipped"] = dict(self.skipped)
         return out
 
-    def to_json(self, index: int | None = None, explain: bool = False) -> str:
+    def to_json(self, index: int | None = None, explain: bool = False, steps: bool = False) -> str:
         """One JSON object on one line."""
-        return json.dumps(self.to_dict(index, explain), ensure_ascii=False)
+        return json.dumps(self.to_dict(index, explain, steps), ensure_ascii=False)
+
+    def explain(self, steps: bool = False) -> str:
+        """The report, then every result with its evidence (``rtsched check --explain``) and, when
+        ``steps``, its derivation step by step (``--explain --steps``)."""
+        return "\n\n".join([str(self), *(r.text(steps) for r in self.results)])
 
     def table(self) -> str:
         """A plain-text table: analysis, policy, kind, verdict, key evidence."""

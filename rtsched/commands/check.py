@@ -25,6 +25,14 @@ def check_command(
         str | None, typer.Option("--tests", help="Comma-separated analyses (default: every one that applies).")
     ] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show each analysis's full evidence.")] = False,
+    steps: Annotated[
+        bool,
+        typer.Option(
+            "--steps",
+            help="With --explain (implied): each analysis's derivation step by step (QPA/RTA iterations, both "
+            "sides of an inequality per task, each placement and refusal, sbf values).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set.")] = False,
     fmt: Annotated[
         str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")
@@ -126,19 +134,16 @@ def check_command(
         resolve_list(tests)  # unknown names fail before any work
     if policy is not None:
         _check_policy(policy, tests)
+    explain = explain or steps
     all_proven = True
     for index, report in enumerate(check_many(sets, target, tests, budgets)):
         all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
         if as_json:
-            typer.echo(report.to_json(index=index, explain=explain))
+            typer.echo(report.to_json(index=index, explain=explain, steps=steps))
             continue
         if len(sets) > 1:
             typer.echo(f"[{index}] ", nl=False)
-        typer.echo(str(report))
-        if explain:
-            for result in report.results:
-                typer.echo("")
-                typer.echo(str(result))
+        typer.echo(report.explain(steps) if explain else str(report))
         if len(sets) > 1:
             typer.echo("")
     raise typer.Exit(0 if all_proven else 1)
