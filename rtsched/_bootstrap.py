@@ -143,7 +143,7 @@ def install_numba_cache() -> Path | None:
         return _installed
     from numba.core import caching, config
 
-    if config.CACHE_DIR:
+    if getattr(config, "CACHE_DIR", None):
         return None
     base = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator", None)
     impl = getattr(caching, "CacheImpl", None)
@@ -167,9 +167,9 @@ def install_numba_cache() -> Path | None:
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if config.CACHE_DIR or not os.path.abspath(py_file).startswith(roots):
+            if getattr(config, "CACHE_DIR", None) or not os.path.abspath(py_file).startswith(roots):
                 return None
-            return super(base, cls).from_function(py_func, py_file)
+            return super(base, cls).from_function(py_func, py_file)  # type: ignore[arg-type]
 
     impl._locator_classes.insert(0, RtschedCacheLocator)
     _installed = folder

@@ -75,7 +75,7 @@ def check(
         why = plan.refusal(entry, kind)
         if why and plan.default:  # the default list is "what applies": silently without the rest
             continue
-        why = why or (plan.default and entry.default_skip(ts, size))
+        why = why or (entry.default_skip(ts, size) if plan.default else None)
         if why:
             skipped[entry.name] = why
             continue
@@ -109,7 +109,7 @@ def check_many(
             why = plan.refusal(entry, kinds[i])
             if why and plan.default:
                 continue
-            why = why or (plan.default and entry.default_skip(ts, size))
+            why = why or (entry.default_skip(ts, size) if plan.default else None)
             if why:
                 skipped[i][entry.name] = why
             else:

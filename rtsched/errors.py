@@ -54,7 +54,7 @@ class InputError(RtschedError, ValueError):
         }
         for key, value in where.items():
             if merged.get(key) is None:
-                merged[key] = value
+                merged[key] = value  # type: ignore[assignment]
         return type(self)(self.message, **merged)  # type: ignore[arg-type]
 
     def __str__(self) -> str:

@@ -21,7 +21,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rtsched.model import TaskSetBatch
 
 __all__ = ["COMPILE_SECONDS", "compile_analyses", "is_compiled", "probe_batch"]
 
@@ -59,8 +62,9 @@ def _marker_dir() -> Path | None:
     from rtsched import _bootstrap
 
     folder = _bootstrap.install_numba_cache()
-    if folder is None and config.CACHE_DIR:
-        folder = Path(config.CACHE_DIR) / "rtsched-compiled" / _bootstrap.kernel_cache_dir().name
+    cache_dir = getattr(config, "CACHE_DIR", None)
+    if folder is None and cache_dir:
+        folder = Path(cache_dir) / "rtsched-compiled" / _bootstrap.kernel_cache_dir().name
     return None if folder is None else folder / "compiled"
 
 
@@ -86,7 +90,7 @@ def _mark(name: str) -> None:
         pass
 
 
-def probe_batch() -> object:
+def probe_batch() -> TaskSetBatch:
     """Three small constrained-deadline task sets: enough to make every kernel compile."""
     from rtsched.model import TaskSet, TaskSetBatch
 

@@ -94,13 +94,13 @@ class Trace:
     jobs: int
     miss: DeadlineMiss | None
     seed: int | None = None
-    releases: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
-    segments: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5)), 5))
-    preemptions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
-    migrations: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5)), 5))
+    releases: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
+    segments: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5), dtype=np.int64), 5))
+    preemptions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
+    migrations: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5), dtype=np.int64), 5))
     ties: str = "index"
     tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4)), 4))
+    tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
 
     def __post_init__(self) -> None:
         for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5), ("tie_decisions", 4)):

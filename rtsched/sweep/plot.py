@@ -262,7 +262,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
     fig.text(0.01, 0.005, caption_text, fontsize=7, ha="left", va="bottom")
     # Room for the caption: two lines fit in the usual 6%; longer captions (GPU models) get more.
     bottom = 0.06 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
-    fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
+    _reserve_bottom(fig, bottom)
     written += _save(fig, root / "acceptance", formats)
 
     weighted_path = root / "weighted.csv"
@@ -294,7 +294,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
             fig.suptitle(f"Weighted schedulability — {name}")
             fig.text(0.01, 0.005, caption_text, fontsize=6, ha="left", va="bottom")
             bottom = 0.08 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
-            fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
+            _reserve_bottom(fig, bottom)
             written += _save(fig, root / "weighted", formats)
     return written
 
@@ -317,6 +317,15 @@ def _styles(analyses: list[str], meta: dict[str, tuple[str, str, str]]) -> dict[
         }
         k += 1
     return out
+
+
+def _reserve_bottom(fig: Any, bottom: float) -> None:
+    """Keep the lowest ``bottom`` fraction of a constrained-layout figure free for the caption."""
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    engine = fig.get_layout_engine()
+    assert isinstance(engine, ConstrainedLayoutEngine), "figures here are made with layout='constrained'"
+    engine.set(rect=(0, bottom, 1, 1 - bottom))
 
 
 def _save(fig: Any, stem: Path, formats: tuple[str, ...]) -> list[Path]:

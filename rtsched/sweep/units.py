@@ -263,7 +263,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
     if spec.numba_threads is not None:
         import numba
 
-        numba.set_num_threads(max(1, min(spec.numba_threads, numba.config.NUMBA_NUM_THREADS)))
+        numba.set_num_threads(max(1, min(spec.numba_threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
     rng = np.random.default_rng(unit_seed(spec.seed, spec.index))
     seconds: dict[str, float] = {}
     start = time.perf_counter()

@@ -118,7 +118,7 @@ def refute(taskset: TaskSet, m: int, *, budget: int = EXACT_BUDGET, seed: int = 
             return Counterexample(taskset, m, releases, miss, "exact", "index", choices)
     # unknown (or U > m without a sequence within the budget): simulate
     periodic_horizon = min(taskset.hyperperiod, 100_000)
-    runs = [("periodic", None, "index"), ("periodic", None, "fifo"), ("periodic", None, f"random:{seed}")]
+    runs: list[tuple[str, int | None, str]] = [("periodic", None, "index"), ("periodic", None, "fifo"), ("periodic", None, f"random:{seed}")]
     runs += [("sporadic", seed + k, "index" if k == 0 else f"random:{seed + k}") for k in range(SPORADIC_RUNS)]
     for arrivals, run_seed, ties in runs:
         horizon = periodic_horizon if arrivals == "periodic" else None

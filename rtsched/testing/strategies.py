@@ -78,7 +78,7 @@ def tasksets(
     )
     if max_utilization is not None:
         rows = _cap_utilization(rows, max_utilization)
-    model = "arbitrary" if deadlines == "arbitrary" else "constrained"
+    model: Literal["arbitrary", "constrained"] = "arbitrary" if deadlines == "arbitrary" else "constrained"
     return TaskSet.from_tasks([(t.C, t.D, t.T) for t in rows], deadlines=model)
 
 
