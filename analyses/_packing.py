@@ -1,16 +1,33 @@
-"""Shared by the partitioned analyses (EDF and FP): the order in which bin packing places tasks.
+"""Shared by the partitioned analyses (EDF and FP): the order in which bin packing places tasks,
+and the step-by-step account of a packing (``rtsched check --explain --steps``).
 
 See papers/partitioned-heuristics.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from typing import Any
 
-__all__ = ["task_order"]
+from rtsched.result import Step
+
+__all__ = ["placement_steps", "task_order"]
 
 Rows = Sequence[tuple[int, int, int]]
+
+_ORDER_TEXT = {
+    "input": "input order",
+    "density": "decreasing density C/min(D, T)",
+    "utilization": "decreasing utilization C/T",
+    "deadline": "increasing deadline D",
+}
+_FIT_TEXT = {
+    "ff": "first fit (the lowest-index processor that admits the task)",
+    "nf": "next fit (the current processor, then the following ones, never back)",
+    "bf": "best fit (the admitting processor with the largest utilization; ties to the lowest index)",
+    "wf": "worst fit (the admitting processor with the smallest utilization; ties to the lowest index)",
+}
 
 
 def task_order(rows: Rows, order: str) -> list[int]:
@@ -25,3 +42,55 @@ def task_order(rows: Rows, order: str) -> list[int]:
     if order == "deadline":
         return sorted(idx, key=lambda i: (rows[i][1], i))
     raise ValueError(f"unknown order {order!r}")
+
+
+def placement_steps(
+    ts: Any,
+    fit: str,
+    order: str,
+    admission: str,
+    placements: Sequence[tuple[Any, ...]],
+    processors: int,
+    placed_note: Callable[[tuple[Any, ...]], str] | None = None,
+) -> Iterator[Step]:
+    """The packing as a lecturer tells it: the order, then per task the processors tried (with
+    their utilizations for bf/wf), each refusal and why, and where the task went.
+
+    ``placements`` is what a partitioned analysis's ``pack(..., placements=...)`` recorded:
+    ``(task, ((processor, why it refused), ...), processor or None, ...)`` in placement order;
+    ``placed_note(entry)`` adds text after a placement (e.g. the new response times).
+    """
+    rows = ts.rows()
+    seq = task_order(rows, order)
+    yield Step(f"placement order ({_ORDER_TEXT[order]}): " + ", ".join(ts.label(i) for i in seq))
+    yield Step(f"rule: {_FIT_TEXT[fit]}; a processor admits a task if {admission}")
+    bins: list[list[int]] = [[] for _ in range(processors)]
+
+    def load(b: int) -> Fraction:
+        return sum((Fraction(rows[j][0], rows[j][2]) for j in bins[b]), Fraction(0))
+
+    for entry in placements:
+        i, refusals, b = entry[0], entry[1], entry[2]
+        c, d, t = rows[i]
+        values: dict[str, Any] = {"u": Fraction(c, t)}
+        head = f"{ts.label(i)} (C = {c}, D = {d}, T = {t}, u = " + "{u})"
+        if fit in ("bf", "wf"):
+            loads = [load(p) for p in range(processors)]
+            sign = -1 if fit == "bf" else 1
+            ranked = sorted(range(processors), key=lambda p: (sign * loads[p], p))
+            head += ": processors in the order tried " + ", ".join(f"P{p} (U = {{L{p}}})" for p in ranked)
+            values.update({f"L{p}": loads[p] for p in ranked})
+        yield Step(head, values)
+        for p, why in refusals:
+            yield Step(f"  P{p} refuses: {why}" if p >= 0 else f"  ({why})")
+        if b is None:
+            yield Step(f"  no processor admits {ts.label(i)}: the heuristic fails (not proven schedulable)")
+            return
+        bins[b].append(i)
+        note = placed_note(entry) if placed_note is not None else ""
+        yield Step(f"  → P{b}, now U(P{b}) = " + "{load}" + note, {"load": load(b)})
+    if len(placements) == len(rows):
+        used = sum(1 for tasks in bins if tasks)
+        yield Step(f"every task placed, on {used} processor(s): schedulable")
+    else:
+        yield Step("the reference's work budget ran out here: the rest of the packing is not shown")

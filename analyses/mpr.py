@@ -21,6 +21,9 @@ shared with the clustered analyses (:mod:`rtsched.analyses.clustered`), and is r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import replace
+
 from numba import njit, prange
 
 from rtsched.analyses._mpr_supply import (
@@ -48,7 +51,7 @@ from rtsched.analyses._mpr_supply import (
 from rtsched.model import TaskSet
 from rtsched.platform import Clustered, Platform
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Verdict
+from rtsched.result import Explanation, Step, Verdict
 
 __all__ = [
     "ANALYSES",
@@ -69,7 +72,9 @@ __all__ = [
     "sbf",
     "sbf_brute_force",
     "server_budgets",
+    "sbf_steps",
     "server_tasks",
+    "steps",
     "validate_interface",
 ]
 
@@ -80,8 +85,84 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
 
 
 def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
-    """:func:`gedf_mpr` on the dedicated interface ⟨1, m, m⟩."""
-    return gedf_mpr(ts, dedicated(m), budget)
+    """:func:`gedf_mpr` on the dedicated interface ⟨1, m, m⟩, with its steps (:func:`steps`)."""
+    interface = dedicated(m)
+    e = gedf_mpr(ts, interface, budget)
+    return replace(e, steps=lambda: steps(ts, interface, e))
+
+
+def sbf_steps(interface: MPRInterface, t: int) -> Iterator[Step]:
+    """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, in the exact integer form of
+    :func:`sbf` (the corrected bound of Easwaran, Shin, Lee, RTS 2009, in rtsched's integer-time
+    form: papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2) for lsbf.
+
+    The value in the last step is :func:`sbf` itself; the intermediate quantities (s, t', q, y)
+    are those of its closed form.
+    """
+    Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime
+    alpha, beta = interface.alpha, interface.beta
+    share = alpha + (1 if beta else 0)
+    value = sbf(Pi, Theta, mp, t)
+    shifted = t - 2 * (Pi - share)
+    yield Step(
+        f"sbf({t}) on {interface}: α = ⌊Θ/m'⌋ = {alpha}, β = Θ − m'α = {beta}, s = ⌈Θ/m'⌉ = {share}, "
+        f"t' = t − 2(Π − s) = {t} − 2·({Pi} − {share}) = {shifted}"
+    )
+    if shifted <= 0:
+        yield Step(f"  t' ≤ 0: t lies in the longest blackout, sbf({t}) = " + "{sbf}", {"sbf": value})
+    else:
+        q, r = divmod(shifted - 1, Pi)
+        y = r + 1
+        head = f"  q = ⌊(t' − 1)/Π⌋ = {q}, y = t' − qΠ = {y}; "
+        if beta == 0:
+            formula = f"qΘ + m'·min(y, α) = {q}·{Theta} + {mp}·{min(y, alpha)}"
+        else:
+            flag = int(2 <= y <= share)
+            formula = (
+                f"qΘ + β + m'·min(y − 1, α) − [2 ≤ y ≤ s]·(m' − β) = "
+                f"{q}·{Theta} + {beta} + {mp}·{min(y - 1, alpha)} − {flag}·{mp - beta}"
+            )
+        yield Step(head + f"sbf({t}) = {formula} = " + "{sbf}", {"sbf": value})
+    yield Step(
+        f"  lsbf({t}) = (Θ/Π)·(t − 2(Π − Θ/m')) = ({Theta}/{Pi})·({t} − 2·({Pi} − {Theta}/{mp})) = " + "{lsbf}",
+        {"lsbf": lsbf(Pi, Theta, mp, t)},
+    )
+
+
+def steps(ts: TaskSet, interface: MPRInterface, e: Explanation) -> Iterator[Step]:
+    """The G-EDF-under-MPR check of ``e`` (:func:`gedf_mpr` of ``ts`` on ``interface``) point by
+    point: for each task τk and A_k = 0, 1, … up to its bound (ECRTS 2008, Thm. 2), DEM(A_k + D_k)
+    against sbf(A_k + D_k) (Thm. 1, integer form), up to the first failure."""
+    Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime
+    yield Step(
+        f"{interface}: α = {interface.alpha}, β = {interface.beta}, bandwidth Θ/Π = " + "{bw}, U = {U}",
+        {"bw": interface.bandwidth, "U": ts.utilization},
+    )
+    bounds = e.evidence.get("A_k_bounds")
+    if bounds is None:
+        yield Step("U ≥ Θ/Π: Thm. 2 gives no bound on A_k; not proven")
+        return
+    if e.verdict not in (True, False):
+        yield Step("more values of A_k to check than the work budget allows: unknown")
+        return
+    for k, bound in enumerate(bounds):
+        D_k = int(ts.D[k])
+        if bound < 0:
+            yield Step(f"{ts.label(k)}: the Thm. 2 bound on A_k is negative: nothing to check")
+            continue
+        yield Step(f"{ts.label(k)}: check A_k = 0 … {bound} (Thm. 2 bound)")
+        for A_k in range(bound + 1):
+            t = A_k + D_k
+            dem, _ = demand(ts, k, A_k, mp)
+            supply = sbf(Pi, Theta, mp, t)
+            rel = "<" if dem < supply else "≥"
+            yield Step(
+                f"  A_k = {A_k}, t = {t}: DEM = " + "{dem} " + rel + " sbf(t) = {sbf}", {"dem": dem, "sbf": supply}
+            )
+            if dem >= supply:
+                yield Step("  DEM ≥ sbf: not proven schedulable")
+                return
+    yield Step("DEM < sbf at every point: schedulable")
 
 
 @njit(cache=True)

@@ -68,7 +68,7 @@ tasks in seconds, and computes the evidence of each processor exactly within the
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -87,13 +87,13 @@ from rtsched.analyses._edf_demand import (
     qpa_trace,
     utilization_vs_one,
 )
-from rtsched.analyses._packing import task_order
+from rtsched.analyses._packing import placement_steps, task_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ADMISSIONS",
@@ -294,12 +294,15 @@ def pack(
     budget: int = PACKING_BUDGET,
     work_budget: int | None = REFERENCE_WORK,
     qpa_steps: int | None = None,
+    placements: list[tuple[int, tuple[tuple[int, str], ...], int | None]] | None = None,
 ) -> Packing:
     """Run the heuristic on ``[(C, D, T), ...]`` with exact arithmetic (the reference).
 
     ``budget``: demand terms per packing; ``qpa_steps``: QPA steps per admission (None:
     :func:`qpa_steps_for` of the budget); module docstring. ``work_budget``: the Python work of
-    the whole run (:mod:`rtsched.budget`); past it the verdict is "unknown".
+    the whole run (:mod:`rtsched.budget`); past it the verdict is "unknown". ``placements``
+    (optional, for the step-by-step explanation) receives, per task tried in order,
+    ``(task, ((processor, why it refused), ...), processor or None)``.
     """
     if qpa_steps is None:
         qpa_steps = qpa_steps_for(budget)
@@ -327,11 +330,15 @@ def pack(
                     bins[b].append(i)
                     assignment[i] = b
                     current = b
+                    if placements is not None:
+                        placements.append((i, tuple(refusals), b))
                     break
                 unknown |= verdict == UNKNOWN_VERDICT
                 refusals.append((b, why))
             else:
                 verdict = UNKNOWN_VERDICT if unknown else False
+                if placements is not None:
+                    placements.append((i, tuple(refusals), None))
                 return Packing(verdict, tuple(assignment), tuple(seq), i, tuple(refusals), k, left=left_before)
     except WorkExhausted:
         return Packing(UNKNOWN_VERDICT, tuple(assignment), tuple(seq), i, (), k, work_exhausted=True, left=left)
@@ -974,7 +981,24 @@ def explain_family(
         }
         for i, (c, d, p) in enumerate(rows)
     ]
-    return Explanation(verdict, summary, evidence, per_task)
+    return Explanation(
+        verdict, summary, evidence, per_task, steps=lambda: packing_steps(fit, order, admission, ts, m, budget)
+    )
+
+
+_ADMISSION_TEXT = {
+    "density": "its density Σ C/min(D, T) stays ≤ 1",
+    "dbfstar": "U ≤ 1 and Σ dbf*(τ_j, t) ≤ t at every deadline t on it (Baruah & Fisher 2006, Eq. (5)-(6))",
+    "qpa": "U ≤ 1 and h(t) ≤ t at every deadline on it (exact: density, dbf*, then QPA; Zhang & Burns 2009)",
+}
+
+
+def packing_steps(fit: str, order: str, admission: str, ts: TaskSet, m: int, budget: int) -> Iterator[Step]:
+    """Each placement of the exact reference :func:`pack` (whose assignment equals the kernel's),
+    every refusal with its reason."""
+    log: list[tuple[int, tuple[tuple[int, str], ...], int | None]] = []
+    packing = pack(ts.rows(), m, fit, order, admission, budget, placements=log)
+    yield from placement_steps(ts, fit, order, _ADMISSION_TEXT[admission], log, packing.processors)
 
 
 def _task_list(tasks: list[int], limit: int = 50) -> str:

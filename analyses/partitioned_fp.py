@@ -45,7 +45,7 @@ driver over a batch, the family's ``codes``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -55,13 +55,14 @@ from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import frac_sum_sign
 from rtsched.analyses._fp_rta import response_times, rta_from_nb
+from rtsched.analyses._packing import placement_steps
 from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -165,9 +166,20 @@ def admit(
 
 
 def pack(
-    rows: Rows, m: int, fit: str, order: str, budget: int = PACKING_BUDGET, work_budget: int | None = REFERENCE_WORK
+    rows: Rows,
+    m: int,
+    fit: str,
+    order: str,
+    budget: int = PACKING_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    placements: list[tuple[int, tuple[tuple[int, str], ...], int | None, dict[int, int]]] | None = None,
 ) -> Packing:
-    """Run the heuristic on ``[(C, D, T), ...]`` (priority order) exactly (the reference)."""
+    """Run the heuristic on ``[(C, D, T), ...]`` (priority order) exactly (the reference).
+
+    ``placements`` (optional, for the step-by-step explanation) receives, per task tried in
+    order, ``(task, ((processor, why it refused), ...), processor or None, {task: new response
+    time on that processor})``.
+    """
     rows = [(int(c), int(d), int(t)) for c, d, t in rows]
     n = len(rows)
     k = min(m, n)
@@ -194,11 +206,15 @@ def pack(
                     for j, r in new.items():
                         response[j] = r
                     current = b
+                    if placements is not None:
+                        placements.append((i, tuple(refusals), b, dict(new)))
                     break
                 unknown |= verdict == UNKNOWN_VERDICT
                 refusals.append((b, why))
             else:
                 verdict = UNKNOWN_VERDICT if unknown else False
+                if placements is not None:
+                    placements.append((i, tuple(refusals), None, {}))
                 return Packing(verdict, tuple(assignment), tuple(response), tuple(seq), i, tuple(refusals), k, used)
     except WorkExhausted:
         return Packing(UNKNOWN_VERDICT, tuple(assignment), tuple(response), tuple(seq), i, (), k, used, True)
@@ -255,7 +271,22 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
         }
         for j, (c, d, t) in enumerate(rows)
     ]
-    return Explanation(p.verdict, summary, evidence, per_task)
+    return Explanation(p.verdict, summary, evidence, per_task, steps=lambda: packing_steps(fit, order, ts, m, budget))
+
+
+def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Iterator[Step]:
+    """Each placement of :func:`pack`, every refusal with its reason, and after each placement the
+    new response times on that processor."""
+    log: list[tuple[int, tuple[tuple[int, str], ...], int | None, dict[int, int]]] = []
+    packing = pack(ts.rows(), m, fit, order, budget, placements=log)
+
+    def note(entry: tuple[object, ...]) -> str:
+        new = entry[3]
+        assert isinstance(new, dict)
+        return "; response times " + ", ".join(f"R({ts.label(j)}) = {r}" for j, r in sorted(new.items()))
+
+    admission = "every task on it meets its deadline by response-time analysis (priorities: the set's order)"
+    yield from placement_steps(ts, fit, order, admission, log, packing.processors, note)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from __future__ import annotations
 import decimal
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -58,7 +58,7 @@ from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN, Explanation, Verdict, show_number
+from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -77,6 +77,7 @@ __all__ = [
     "rta",
     "rta_fits_lowest",
     "rta_reference",
+    "rta_steps",
 ]
 
 CITATION_RTA = (
@@ -200,7 +201,57 @@ def explain_rta(
         elif response[j] is None:
             row["response_time"] = "-"
         per_task.append(row)
-    return Explanation(verdict=run.verdict, summary=summary, evidence=evidence, per_task=per_task)  # type: ignore[arg-type]
+    return Explanation(
+        verdict=run.verdict,  # type: ignore[arg-type]
+        summary=summary,
+        evidence=evidence,
+        per_task=per_task,
+        steps=lambda: rta_steps(ts, run),
+    )
+
+
+def rta_steps(ts: TaskSet, run: RtaRun) -> Iterator[Step]:
+    """The (RTA) iterations of every task in priority order, as on the board, up to ``run``'s end.
+
+    Each task starts from the textbook value R⁰ = Σ_{j ≤ k} C_j (Audsley et al. 1993) and iterates
+    R^{n+1} = C_k + Σ_{i < k} ⌈R^n/T_i⌉·C_i until R^{n+1} = R^n (the response time) or R^{n+1} > D_k
+    (a miss). The reference starts some tasks higher (from R_{k−1} + C_k, a lower bound of the same
+    least fixed point; Davis, Zabos, Burns 2008), so its evaluation count may be smaller; the
+    response times and the first task that misses are the same.
+    """
+    rows = ts.rows()
+    last = ts.n if run.failing is None else run.failing + 1
+    if run.verdict == UNKNOWN:
+        last = sum(r is not None for r in run.response)
+    for k in range(last):
+        C_k, D_k, _ = rows[k]
+        R = sum(c for c, _, _ in rows[: k + 1])
+        label = ts.label(k)
+        yield Step(f"{label}: R⁰ = Σ C (this task and those above) = " + "{R}", {"R": R})
+        n = 0
+        while True:
+            n += 1
+            terms = interference_terms(rows, k, R)
+            value = C_k + sum(terms)
+            shown = "".join(f" + ⌈{R}/{rows[i][2]}⌉·{rows[i][0]}" for i in range(k)) if k <= 8 else " + Σ⌈R/T_i⌉·C_i"
+            head = f"  R{_superscript(n)} = {C_k}{shown} = " + "{value}"
+            if value > D_k:
+                yield Step(head + f" > D = {D_k}: {label} misses its deadline, NOT schedulable", {"value": value})
+                return
+            if value == R:
+                yield Step(head + f" = R{_superscript(n - 1)}: R = " + "{value}" + f" ≤ D = {D_k}", {"value": value})
+                break
+            yield Step(head, {"value": value})
+            R = value
+    if run.verdict == UNKNOWN:
+        yield Step("the budget ran out: unknown")
+    elif run.verdict is True:
+        yield Step("R ≤ D for every task: schedulable")
+
+
+def _superscript(n: int) -> str:
+    """``n`` in superscript digits (R⁰, R¹, R¹²)."""
+    return str(n).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | None], first: int, left: int) -> None:
