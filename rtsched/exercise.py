@@ -1,0 +1,511 @@
+"""Per-student exercise sheets with answer keys (``rtsched exercise``).
+
+A sheet poses questions on small task sets (or an MPR interface) drawn from a seed; its key gives
+the answers with the derivation step by step, computed by the analyses themselves
+(:attr:`rtsched.result.Result.steps`), never typed by hand. The same topic, seed and rtsched
+version give byte-identical sheets and keys.
+
+Sets are drawn so that the exercise teaches something, by rejection sampling from a
+:class:`numpy.random.Generator` seeded with ``SeedSequence([seed, topic number])`` with at most
+:data:`MAX_TRIES` draws: the utilization and density tests fail while QPA decides (``uni-edf``);
+the Liu & Layland bound fails while response-time analysis decides (``uni-fp``); GFB, BAK and BCL
+disagree (``gedf-tests``); one bin-packing heuristic packs the set and another does not
+(``partitioning``); the interface has a partial unit of supply (β > 0) and the times asked
+include the blackout and the corrected case of the supply bound (``mpr``). Integers stay small
+(periods at most 20, supplies at most m'·Π ≤ 30) so that a student can work by hand.
+
+Example
+-------
+>>> ex = make_exercise("uni-edf", 7)
+>>> ex.sheet == make_exercise("uni-edf", 7).sheet
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from rtsched.errors import InputError
+from rtsched.model import TaskSet
+from rtsched.result import Result, exact_numbers, show_number, verdict_text
+
+__all__ = ["MAX_TRIES", "TOPICS", "Exercise", "make_exercise", "parse_tasksets", "seed_number"]
+
+#: Draws per exercise before giving up (each draw costs microseconds to a millisecond).
+MAX_TRIES = 20_000
+
+#: Periods a student can handle by hand.
+_PERIODS = (4, 5, 6, 8, 10, 12, 15, 20)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One generated exercise.
+
+    Attributes
+    ----------
+    topic, seed:
+        What it was generated from (``seed`` as given, text or number).
+    title:
+        Heading of the sheet and the key.
+    sheet, key:
+        Markdown text of the student's sheet and of the answer key.
+    tasksets:
+        The task sets on the sheet, in order (empty for ``mpr``).
+    m:
+        Processors of the platform the questions are about.
+    analyses:
+        Registry names of the analyses whose verdicts the key states (its "Verdicts" table).
+    """
+
+    topic: str
+    seed: int | str
+    title: str
+    sheet: str
+    key: str
+    tasksets: tuple[TaskSet, ...]
+    m: int
+    analyses: tuple[str, ...]
+
+
+def seed_number(seed: int | str) -> int:
+    """The integer seed of ``seed``: itself if it is a non-negative integer (or its decimal text),
+    else the first 8 bytes of the SHA-256 of its text (so a student ID such as ``ab1234`` works)."""
+    text = str(seed).strip()
+    if text.isdigit():
+        return int(text)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def _rng(topic: str, seed: int | str) -> np.random.Generator:
+    topic_number = int.from_bytes(hashlib.sha256(topic.encode()).digest()[:4], "big")
+    return np.random.default_rng(np.random.SeedSequence([seed_number(seed), topic_number]))
+
+
+def _draw(rng: np.random.Generator, n: int, implicit: bool, max_share: Fraction = Fraction(1, 2)) -> TaskSet:
+    """n tasks with periods from :data:`_PERIODS`, 1 ≤ C ≤ max_share·T, C ≤ D ≤ T (D = T if implicit)."""
+    tasks = []
+    for _ in range(n):
+        T = int(rng.choice(_PERIODS))
+        C = int(rng.integers(1, max(1, int(T * max_share)) + 1))
+        D = T if implicit else int(rng.integers(C, T + 1))
+        tasks.append((C, D, T))
+    return TaskSet.from_tasks(tasks)
+
+
+def _search(rng: np.random.Generator, topic: str, draw: Callable[[], object], keep: Callable[[object], bool]) -> object:
+    for _ in range(MAX_TRIES):
+        candidate = draw()
+        if keep(candidate):
+            return candidate
+    raise RuntimeError(f"exercise {topic!r}: no instructive draw in {MAX_TRIES} tries (a bug in rtsched.exercise)")
+
+
+def _explain(name: str, ts: TaskSet, m: int) -> Result:
+    from rtsched.registry import get
+
+    return get(name).explain(ts, m)
+
+
+def _verdict(name: str, ts: TaskSet, m: int) -> object:
+    from rtsched.registry import get
+
+    return get(name).reference(ts, m)
+
+
+# ------------------------------------------------------------------------------------------------
+# Markdown pieces
+# ------------------------------------------------------------------------------------------------
+def _set_block(ts: TaskSet, heading: str = "Task set") -> list[str]:
+    lines = [f"## {heading}", "", "| task | C | D | T |", "|---|---|---|---|"]
+    lines += [f"| {ts.label(i)} | {c} | {d} | {t} |" for i, (c, d, t) in enumerate(ts.rows())]
+    lines += ["", "The same set as `C D T` lines, in priority order where priorities matter:", "", "```text"]
+    lines += [f"{c} {d} {t}" for c, d, t in ts.rows()]
+    return [*lines, "```", ""]
+
+
+def _steps_block(result: Result) -> list[str]:
+    return ["```text", *(str(step) for step in result.steps), "```", ""]
+
+
+def _verdict_table(rows: Iterable[tuple[str, Result]]) -> list[str]:
+    lines = ["## Verdicts (rtsched)", "", "| analysis | verdict | evidence |", "|---|---|---|"]
+    for name, r in rows:
+        lines.append(f"| {name} | {verdict_text(r.verdict, r.kind)} | {r.summary.replace('|', '/')} |")
+    return [*lines, ""]
+
+
+def _header(title: str, topic: str, seed: int | str, intro: str, key: bool) -> list[str]:
+    from rtsched import __version__
+
+    head = f"# {'Answer key' if key else 'Exercise sheet'}: {title}"
+    return [head, "", f"Topic `{topic}`, seed `{seed}`, rtsched {__version__}.", "", intro, ""]
+
+
+def _numbered(questions: list[str]) -> list[str]:
+    return ["## Questions", "", *(f"{i}. {q}" for i, q in enumerate(questions, 1)), ""]
+
+
+def _frac(x: Fraction | int) -> str:
+    return show_number(x)
+
+
+# ------------------------------------------------------------------------------------------------
+# Topics
+# ------------------------------------------------------------------------------------------------
+def _uni_edf(topic: str, seed: int | str) -> Exercise:
+    from rtsched.analyses._edf_demand import qpa_trace
+
+    rng = _rng(topic, seed)
+    want = bool(rng.integers(0, 2))  # schedulable or not: both are instructive
+
+    def keep(ts: object) -> bool:
+        assert isinstance(ts, TaskSet)
+        rows = ts.rows()
+        if ts.utilization > 1 or sum(Fraction(c, d) for c, d, _ in rows) <= 1:
+            return False  # U > 1 or density ≤ 1 decide at once: nothing to practise
+        tr = qpa_trace(rows)
+        if tr.L is None or tr.L > 40 or tr.verdict is not want:
+            return False
+        return sum(1 for s in _explain("uni-qpa", ts, 1).steps if str(s).startswith("t = ")) >= 2
+
+    ts = _search(rng, topic, lambda: _draw(rng, int(rng.integers(3, 5)), implicit=False), keep)
+    assert isinstance(ts, TaskSet)
+    rows = ts.rows()
+    deadlines = sorted({d + k * t for _, d, t in rows for k in range(4)})
+    points = sorted(int(x) for x in rng.choice([d for d in deadlines if d <= 30], size=3, replace=False))
+    title = "uniprocessor EDF: demand bound function and QPA"
+    intro = (
+        "Preemptive EDF on one processor; sporadic tasks (C, D, T) with constrained deadlines. dbf_i(t) = "
+        "max(0, ⌊(t − D_i)/T_i⌋ + 1)·C_i and h(t) = Σ_i dbf_i(t) (processor demand; Baruah, Rosier, Howell 1990); "
+        "QPA: Zhang & Burns, IEEE TC 58(9), 2009, Thm. 5."
+    )
+    questions = [
+        "Compute U = Σ C_i/T_i and the density Σ C_i/min(D_i, T_i). What do the utilization test (U ≤ 1, "
+        "necessary) and the density test (density ≤ 1, sufficient) tell you?",
+        "Compute h(t) for t = " + ", ".join(map(str, points)) + ".",
+        "Compute the bound L = min(L_a, L_b) (L_a of George, Rivierre, Spuri; L_b the synchronous busy period).",
+        "Run QPA from t = max{d < L}: write each t, h(t) and the next t. Is the set EDF-schedulable?",
+        "Check your answer with the processor-demand criterion: h(t) ≤ t at every absolute deadline t < L.",
+    ]
+    qpa, pda = _explain("uni-qpa", ts, 1), _explain("uni-pda", ts, 1)
+    from rtsched.analyses._edf_demand import demand
+
+    density = sum((Fraction(c, min(d, t)) for c, d, t in rows), Fraction(0))
+    answers = [
+        "### 1. Utilization and density",
+        "",
+        f"U = {_frac(ts.utilization)} ≤ 1, so the necessary condition holds; density = {_frac(density)} > 1, so the "
+        "density test does not decide: an exact test is needed.",
+        "",
+        "### 2. Processor demand",
+        "",
+        "```text",
+        *(
+            f"h({t}) = " + " + ".join(f"{max(0, (t - d) // p + 1)}·{c}" for c, d, p in rows) + f" = {demand(rows, t)}"
+            for t in points
+        ),
+        "```",
+        "",
+        "### 3–4. The bound L and QPA (uni-qpa)",
+        "",
+        *_steps_block(qpa),
+        "### 5. Processor-demand criterion (uni-pda)",
+        "",
+        *_steps_block(pda),
+    ]
+    return _assemble(topic, seed, title, intro, [ts], 1, questions, answers, [("uni-qpa", qpa), ("uni-pda", pda)])
+
+
+def _uni_fp(topic: str, seed: int | str) -> Exercise:
+    rng = _rng(topic, seed)
+    want = bool(rng.integers(0, 2))
+
+    def draw() -> TaskSet:
+        ts = _draw(rng, int(rng.integers(3, 5)), implicit=True)
+        order = sorted(range(ts.n), key=lambda i: (int(ts.T[i]), i))  # rate-monotonic priorities
+        return TaskSet.from_tasks([ts.rows()[i] for i in order])
+
+    def keep(ts: object) -> bool:
+        assert isinstance(ts, TaskSet)
+        if ts.utilization > 1 or _verdict("rm-ll", ts, 1) is not False:
+            return False  # the bound must fail, so that the exact analysis has work to do
+        if _verdict("uni-rta", ts, 1) is not want:
+            return False
+        run = _explain("uni-rta", ts, 1)
+        return all(not isinstance(r.get("response_time"), int) or r["response_time"] <= 40 for r in run.per_task)
+
+    ts = _search(rng, topic, draw, keep)
+    assert isinstance(ts, TaskSet)
+    title = "uniprocessor fixed priority: utilization bounds and response-time analysis"
+    intro = (
+        "Preemptive fixed priorities on one processor, rate-monotonic order (τ0 highest), implicit deadlines. "
+        "Liu & Layland, JACM 20(1), 1973, Thm. 5: U ≤ n(2^(1/n) − 1); hyperbolic bound, Bini, Buttazzo, Buttazzo, "
+        "IEEE TC 52(7), 2003: Π(U_i + 1) ≤ 2; response-time analysis R = C_k + Σ_{i<k} ⌈R/T_i⌉·C_i "
+        "(Joseph & Pandya 1986; Audsley et al. 1993)."
+    )
+    questions = [
+        "Compute U and the Liu & Layland bound n(2^(1/n) − 1). What does the bound say?",
+        "Compute Π(U_i + 1). What does the hyperbolic bound say?",
+        "Compute the response time of every task by iterating the RTA recurrence from R⁰ = Σ_{j≤k} C_j. "
+        "Is the set schedulable?",
+    ]
+    with exact_numbers(False):  # the bound is irrational: its exact-style text is a long decimal fraction
+        ll = _explain("rm-ll", ts, 1)
+    hb, rta = _explain("rm-hb", ts, 1), _explain("uni-rta", ts, 1)
+    answers = [
+        "### 1. Liu & Layland bound (rm-ll)",
+        "",
+        f"{ll.summary}: {verdict_text(ll.verdict, ll.kind)} by the bound.",
+        "",
+        "### 2. Hyperbolic bound (rm-hb)",
+        "",
+        f"{hb.summary}: {verdict_text(hb.verdict, hb.kind)} by the bound.",
+        "",
+        "### 3. Response-time analysis (uni-rta)",
+        "",
+        *_steps_block(rta),
+    ]
+    verdicts = [("rm-ll", ll), ("rm-hb", hb), ("uni-rta", rta)]
+    return _assemble(topic, seed, title, intro, [ts], 1, questions, answers, verdicts)
+
+
+_GEDF = ("gfb", "bak", "bcl")
+
+
+def _gedf_tests(topic: str, seed: int | str) -> Exercise:
+    rng = _rng(topic, seed)
+    m = 2
+
+    def keep(ts: object) -> bool:
+        assert isinstance(ts, TaskSet)
+        if ts.utilization > m or any(c == d for c, d, _ in ts.rows()):
+            return False
+        return len({_verdict(name, ts, m) for name in _GEDF}) > 1  # the tests disagree
+
+    ts = _search(rng, topic, lambda: _draw(rng, int(rng.integers(4, 6)), implicit=False), keep)
+    assert isinstance(ts, TaskSet)
+    title = "global EDF: the GFB, BAK and BCL tests side by side"
+    intro = (
+        f"Global EDF on m = {m} identical processors; sporadic tasks with constrained deadlines. GFB: Goossens, "
+        "Funk, Baruah, Real-Time Systems 25(2-3), 2003 (density form); BAK: Baker, RTSS 2003 (the form restated by "
+        "Bertogna, Cirinei, Lipari, ECRTS 2005); BCL: Bertogna, Cirinei, Lipari, ECRTS 2005. All three are "
+        "sufficient: a failed test proves nothing."
+    )
+    questions = [
+        "GFB: compute every density λ_i = C_i/min(D_i, T_i), then both sides of Σλ_i ≤ m − (m − 1)·λmax.",
+        "BAK: for every task τk compute λ_k = C_k/D_k, the β_k(i) and both sides of "
+        "Σ_i min(1, β_k(i)) ≤ m(1 − λ_k) + λ_k.",
+        "BCL: for every task τk compute the β_i (i ≠ k) and both sides of Σ_{i≠k} min(β_i, 1 − λ_k) < m(1 − λ_k) "
+        "(or = with some β_i ≤ 1 − λ_k).",
+        "Which tests prove the set schedulable? What does that tell you about the tests?",
+    ]
+    results = [(name, _explain(name, ts, m)) for name in _GEDF]
+    answers: list[str] = []
+    for number, (name, r) in enumerate(results, 1):
+        answers += [f"### {number}. {name.upper()} ({name})", "", *_steps_block(r)]
+    accepted = [name for name, r in results if r.verdict is True]
+    answers += [
+        "### 4. Comparison",
+        "",
+        f"Proven schedulable by: {', '.join(accepted) if accepted else 'none'}; not proven by: "
+        f"{', '.join(name for name, r in results if r.verdict is not True)}. The tests are incomparable "
+        "sufficient conditions: one failing says nothing while another succeeds.",
+        "",
+    ]
+    return _assemble(topic, seed, title, intro, [ts], m, questions, answers, results)
+
+
+_FITS = (("ff", "first fit"), ("bf", "best fit"), ("wf", "worst fit"))
+
+
+def _partitioning(topic: str, seed: int | str) -> Exercise:
+    rng = _rng(topic, seed)
+    m = 2
+    names = [f"p:{fit}:utilization:density" for fit, _ in _FITS]
+
+    def keep(ts: object) -> bool:
+        assert isinstance(ts, TaskSet)
+        if ts.utilization > m:
+            return False
+        return len({_verdict(name, ts, m) for name in names}) > 1  # one heuristic packs, another does not
+
+    def draw() -> TaskSet:
+        return _draw(rng, int(rng.integers(5, 7)), implicit=True, max_share=Fraction(3, 4))
+
+    ts = _search(rng, topic, draw, keep)
+    assert isinstance(ts, TaskSet)
+    title = "partitioned EDF: first fit, best fit, worst fit"
+    intro = (
+        f"Partitioned EDF on m = {m} identical processors; implicit deadlines, so a processor can take a task iff "
+        "its utilization stays ≤ 1 (Liu & Layland 1973). Tasks are placed in decreasing order of utilization "
+        "(ties: lower index first); best and worst fit compare processor utilizations, ties to the lower index."
+    )
+    questions = [
+        "Compute every task's utilization u_i = C_i/T_i and the placement order.",
+        *(
+            f"Place the tasks by {text} ({fit.upper()}): for every task, the processors tried, each refusal and why, "
+            "and where it goes."
+            for fit, text in _FITS
+        ),
+        "Which heuristics succeed?",
+    ]
+    results = [(name, _explain(name, ts, m)) for name in names]
+    rows = ts.rows()
+    answers = [
+        "### 1. Utilizations",
+        "",
+        ", ".join(f"u({ts.label(i)}) = {c}/{t} = {_frac(Fraction(c, t))}" for i, (c, _, t) in enumerate(rows))
+        + f"; U = {_frac(ts.utilization)}.",
+        "",
+    ]
+    for number, ((_, text), (name, r)) in enumerate(zip(_FITS, results, strict=True), 2):
+        answers += [f"### {number}. {text.capitalize()} ({name})", "", *_steps_block(r)]
+    packed = [name for name, r in results if r.verdict is True]
+    answers += [
+        f"### {len(_FITS) + 2}. Comparison",
+        "",
+        f"Packed by: {', '.join(packed) if packed else 'none'}; failed: "
+        f"{', '.join(name for name, r in results if r.verdict is not True)}. A heuristic that fails proves nothing: "
+        "another assignment may exist.",
+        "",
+    ]
+    return _assemble(topic, seed, title, intro, [ts], m, questions, answers, results)
+
+
+def _mpr(topic: str, seed: int | str) -> Exercise:
+    from rtsched.analyses.mpr import MPRInterface, sbf_steps
+
+    rng = _rng(topic, seed)
+
+    def draw() -> tuple[int, int, int]:
+        mp = int(rng.integers(2, 4))
+        Pi = int(rng.integers(4, 11))
+        return Pi, int(rng.integers(mp + 1, min(mp * Pi, 30))), mp
+
+    def keep(candidate: object) -> bool:
+        Pi, Theta, mp = candidate  # type: ignore[misc]
+        return Theta % mp != 0 and Theta < mp * Pi  # β > 0 and α ≥ 1: the corrected case exists
+
+    Pi, Theta, mp = _search(rng, topic, draw, keep)  # type: ignore[misc]
+    g = MPRInterface(Pi, Theta, mp)
+    share = g.alpha + 1
+    blackout_end = 2 * (Pi - share)
+    inside = int(rng.integers(max(1, blackout_end - 2), blackout_end + 1)) if blackout_end >= 1 else 1
+    corrected = blackout_end + Pi * int(rng.integers(0, 2)) + int(rng.integers(2, share + 1))
+    others = [int(x) for x in rng.choice(np.arange(blackout_end + 1, blackout_end + 3 * Pi + 1), size=2, replace=False)]
+    times = sorted({inside, corrected, *others})
+    title = "MPR interfaces: supply bound function and its linear bound"
+    intro = (
+        "A multiprocessor periodic resource Γ = ⟨Π, Θ, m'⟩ supplies Θ units every Π time units on at most m' "
+        "processors at a time (Shin, Easwaran, Lee, ECRTS 2008). Its worst-case supply sbf(t) in integer time "
+        "uses α = ⌊Θ/m'⌋ and β = Θ − m'α (Easwaran, Shin, Lee, Real-Time Systems 43(1), 2009); its linear bound "
+        "is lsbf(t) = (Θ/Π)·(t − 2(Π − Θ/m')) (ECRTS 2008, Eq. (2))."
+    )
+    questions = [
+        f"For Γ = {g}: compute the bandwidth Θ/Π, α, β and the longest interval with no supply.",
+        "Compute sbf(t) and lsbf(t) for t = " + ", ".join(map(str, times)) + ".",
+        "For which of these t is lsbf(t) < sbf(t)? Why can lsbf be negative?",
+    ]
+    derivations = [str(step) for t in times for step in sbf_steps(g, t)]
+    strict = [t for t in times if g.lsbf(t) < g.sbf(t)]
+    answers = [
+        "### 1. The interface",
+        "",
+        f"Θ/Π = {_frac(g.bandwidth)}, α = {g.alpha}, β = {g.beta}, longest blackout 2(Π − ⌈Θ/m'⌉) = {g.blackout}.",
+        "",
+        "### 2. sbf and lsbf",
+        "",
+        "```text",
+        *derivations,
+        "```",
+        "",
+        "### 3. Comparison",
+        "",
+        f"lsbf(t) < sbf(t) at t = {', '.join(map(str, strict)) if strict else 'none of them'}; lsbf ≤ sbf always "
+        "(a lower bound). lsbf is negative for t < 2(Π − Θ/m'), where the line crosses zero: a straight line "
+        "through the worst-case supply must start below the blackout.",
+        "",
+    ]
+    sheet = [*_header(title, topic, seed, intro, key=False), f"Interface: Γ = {g}.", "", *_numbered(questions)]
+    key = [*_header(title, topic, seed, intro, key=True), f"Interface: Γ = {g}.", "", "## Answers", "", *answers]
+    return Exercise(topic, seed, title, "\n".join(sheet), "\n".join(key), (), mp, ())
+
+
+def _assemble(
+    topic: str,
+    seed: int | str,
+    title: str,
+    intro: str,
+    sets: list[TaskSet],
+    m: int,
+    questions: list[str],
+    answers: list[str],
+    verdicts: list[tuple[str, Result]],
+) -> Exercise:
+    blocks = [line for ts in sets for line in _set_block(ts)]
+    platform = [f"Platform: m = {m} identical processor{'s' if m > 1 else ''}.", ""]
+    sheet = [*_header(title, topic, seed, intro, key=False), *blocks, *platform, *_numbered(questions)]
+    key = [
+        *_header(title, topic, seed, intro, key=True),
+        *blocks,
+        *platform,
+        "## Answers",
+        "",
+        *answers,
+        *_verdict_table(verdicts),
+        "Check: `rtsched check set.txt -m "
+        + str(m)
+        + " --tests "
+        + ",".join(n for n, _ in verdicts)
+        + " --explain --steps --exact-numbers` with the set's `C D T` lines in set.txt.",
+        "",
+    ]
+    return Exercise(
+        topic, seed, title, "\n".join(sheet), "\n".join(key), tuple(sets), m, tuple(name for name, _ in verdicts)
+    )
+
+
+#: Topic name → (one-line description, generator).
+TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
+    "uni-edf": ("uniprocessor EDF: U, density, h(t), the bound L, QPA and the processor-demand criterion", _uni_edf),
+    "uni-fp": ("uniprocessor fixed priority: Liu & Layland and hyperbolic bounds, response-time analysis", _uni_fp),
+    "gedf-tests": ("global EDF on 2 processors: GFB, BAK and BCL on a set where they disagree", _gedf_tests),
+    "partitioning": (
+        "partitioned EDF: first, best and worst fit on a set that some pack and some do not",
+        _partitioning,
+    ),
+    "mpr": ("MPR interfaces: sbf and lsbf values, blackout and the partial supply β", _mpr),
+}
+
+
+def make_exercise(topic: str, seed: int | str) -> Exercise:
+    """The exercise of ``topic`` (see :data:`TOPICS`) for ``seed`` (an integer or any text, e.g. a
+    student ID); the same topic, seed and rtsched version give the same sheet and key, byte for byte."""
+    if topic not in TOPICS:
+        raise InputError(f"unknown topic {topic!r}; topics: {', '.join(TOPICS)}", field="--topic")
+    if not str(seed).strip():
+        raise InputError("the seed is empty", field="--seed")
+    with exact_numbers(True):
+        return TOPICS[topic][1](topic, seed)
+
+
+def parse_tasksets(sheet: str) -> list[TaskSet]:
+    """The task sets of a sheet, read back from its ```` ```text ```` blocks of ``C D T`` lines."""
+    sets: list[TaskSet] = []
+    block: list[tuple[int, int, int]] | None = None
+    for line in sheet.splitlines():
+        if line.strip() == "```text":
+            block = []
+        elif line.strip() == "```" and block is not None:
+            sets.append(TaskSet.from_tasks(block))
+            block = None
+        elif block is not None:
+            c, d, t = (int(x) for x in line.split())
+            block.append((c, d, t))
+    return sets
