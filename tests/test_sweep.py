@@ -128,8 +128,10 @@ def test_ranges_and_canonical_form_round_trip() -> None:
     assert parse_experiment(tiny(sets=61)).fingerprint() != parse_experiment(tiny()).fingerprint()
 
 
-def test_default_experiment_is_the_example_file() -> None:
-    assert (REPO / "examples" / "default_experiment.toml").read_text(encoding="utf-8") == DEFAULT_EXPERIMENT_TOML
+def test_default_experiment_is_the_packaged_file() -> None:
+    """One copy: rtsched/data/default_experiment.toml (package data); examples/README.md points to it."""
+    assert (REPO / "rtsched" / "data" / "default_experiment.toml").read_text(encoding="utf-8") == DEFAULT_EXPERIMENT_TOML
+    assert not (REPO / "examples" / "default_experiment.toml").exists()
     exp = default_experiment()
     assert exp.processors == (4,) and dict(exp.generator)["n"] == 10
     assert exp.sweep.variable == "U/m" and exp.sweep.points[0] == 0.05 and exp.sweep.points[-1] == 1.0

@@ -4,7 +4,9 @@
 >>> results = sweep.run("examples/global_vs_partitioned.toml", "out", workers=2)  # doctest: +SKIP
 >>> results.rows[0].ratio  # doctest: +SKIP
 
-Modules: :mod:`~rtsched.sweep.experiment` (parse, validate, fingerprint),
+Modules: :mod:`~rtsched.sweep.experiment` (the file format; its public names come from
+:mod:`~rtsched.sweep.parsing` (parse, validate), :mod:`~rtsched.sweep.identity` (canonical
+form, fingerprint, TOML writer) and :mod:`~rtsched.sweep.captions` (plot captions, axis labels)),
 :mod:`~rtsched.sweep.units` (unit list, seeding, ``run_unit``), :mod:`~rtsched.sweep.kinds`
 (what a unit draws: task sets, or GPU workloads with ``[generator] kind = "gpu"``; e.g.
 examples/gpu_experiment.toml), :mod:`~rtsched.sweep.store`

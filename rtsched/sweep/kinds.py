@@ -13,38 +13,58 @@
     ``gpu:single``); each runs on the platform ``GPU(m)`` (:func:`platform`) where its
     ``supports`` accepts it (the GPU model takes M ≤ 64).
 
+Each kind is one :class:`GeneratorKind` object (:func:`kind_named`) that supplies everything the
+experiment parser, the canonical form, the captions and the work units need to know about it:
+the generator parameters a file may set (:meth:`~GeneratorKind.keys`) with their defaults and
+value types (which give the range keys), what ``m`` means, which analyses it takes, its
+platform, its caption and axis labels, and the generator call (:meth:`~GeneratorKind.draw`).
 Both kinds return the generated batch and the sum of the realized utilizations, so the rest of
 the engine (units, store, tables, plots) does not depend on the kind.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rtsched.errors import InputError
 from rtsched.platform import GPU, Identical, Platform
+from rtsched.sweep.captions import GPU_LABELS, TASKSET_LABELS, gpu_caption, parameter_label, taskset_caption
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
+    from rtsched.sweep.experiment import Experiment
 
 __all__ = [
     "DEFAULT_KIND",
+    "GENERATOR_DEFAULTS",
     "GPU_GENERATOR_DEFAULTS",
     "GPU_RANGE_KEYS",
     "KINDS",
+    "GeneratorKind",
+    "axis_label",
+    "caption",
     "draw",
     "gpu_generator_keys",
     "gpu_refusal",
+    "kind_named",
     "platform",
 ]
 
-#: The generator kinds (``[generator] kind``); the first is the default.
-KINDS = ("taskset", "gpu")
-DEFAULT_KIND = "taskset"
-
+#: Defaults of the task-set generator written into the canonical form (so the fingerprint does
+#: not depend on the generator module's own defaults, which may change). They are the default
+#: experiment's generator, and ``rtsched generate``'s option defaults (rtsched/commands/generate.py
+#: reads them), so that ``rtsched generate`` without options draws what ``rtsched sweep`` plots.
+GENERATOR_DEFAULTS: dict[str, Any] = {
+    "utilizations": "uunifast-discard",
+    "periods": "log-uniform:1000:100000",
+    "deadlines": "uniform",
+    "umax": 1.0,
+}
 #: Defaults of the GPU generator written into the canonical form (the fingerprint then does
 #: not depend on :class:`rtsched.generators.gpu.GPUWorkloadSpec`'s own defaults, which may change).
 GPU_GENERATOR_DEFAULTS: dict[str, Any] = {
@@ -54,21 +74,251 @@ GPU_GENERATOR_DEFAULTS: dict[str, Any] = {
     "contention": (0.0, 0.3),
     "nonpreemptive": 0.0,
 }
-#: GPU generator parameters that are ranges ``[lo, hi]`` (tuples inside the engine).
-GPU_RANGE_KEYS = ("parallel", "contention")
-_GPU_KNOWN_KEYS = ("n", *GPU_GENERATOR_DEFAULTS)
+
+#: Value types of generator parameters (how the parser checks a value and the points of a swept
+#: parameter): ``count`` (n: a positive integer or a range {min, max}), ``positive`` (a positive
+#: number), ``text`` (a string), ``range`` (``[lo, hi]`` with 0 <= lo <= hi, a tuple inside the
+#: engine) and ``probability`` (in [0, 1]). A parameter without a type is passed as written
+#: (its swept points are positive numbers).
+_COMMON_TYPES = {"n": "count", "umax": "positive", "utilizations": "text", "periods": "text", "deadlines": "text"}
+_GPU_TYPES = {**_COMMON_TYPES, "parallel": "range", "contention": "range", "nonpreemptive": "probability"}
 #: Fields of GPUWorkloadSpec the engine sets itself (from m and the swept utilization).
 _GPU_ENGINE_FIELDS = ("clusters", "U1")
 
 
+@dataclass(frozen=True)
+class GeneratorKind:
+    """What a sweep needs to know about one kind of generated input (the base: task sets).
+
+    Attributes
+    ----------
+    name:
+        The ``[generator] kind`` value.
+    inputs:
+        What one generated item is, for messages (``task sets``).
+    m_means:
+        What ``platform.m`` is, for messages.
+    defaults:
+        Generator parameters written into the canonical form when the file does not set them.
+    value_types:
+        Type of each checked generator parameter (see ``_COMMON_TYPES`` above).
+    known_keys:
+        Parameters a file may always set, whether or not the generator's signature is found.
+    """
+
+    name: str
+    inputs: str
+    m_means: str
+    defaults: Mapping[str, Any]
+    value_types: Mapping[str, str]
+    known_keys: tuple[str, ...]
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def range_keys(self) -> tuple[str, ...]:
+        """Parameters that are ranges ``[lo, hi]``."""
+        return tuple(k for k, kind in self.value_types.items() if kind == "range")
+
+    def value_type(self, key: str) -> str | None:
+        """The type of parameter ``key`` (None: passed as written)."""
+        return self.value_types.get(key)
+
+    def keys(self) -> tuple[str, ...]:
+        """Keyword parameters of ``generate_batch`` a file may set (all but rng, size, utilization)."""
+        try:
+            from rtsched.generators import generate_batch  # type: ignore[attr-defined]
+        except ImportError:
+            return self.known_keys
+        params = inspect.signature(generate_batch).parameters
+        keys = [
+            name
+            for name, p in params.items()
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and name not in ("rng", "size", "utilization")
+        ]
+        return tuple(dict.fromkeys([*self.known_keys, *keys]))
+
+    def platform(self, m: int) -> Platform:
+        """The platform a unit's analyses run on."""
+        return Identical(m)
+
+    def featured_refusal(self) -> str | None:
+        """Why ``names = "featured"`` does not apply to this kind (None: it does)."""
+        return None
+
+    def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
+        """Why analysis ``entry``, named in the file, cannot run on this kind's inputs (None: it can)."""
+        if entry.platform == "gpu":
+            return (
+                f'analysis {entry.name!r} analyses GPU workloads; set [generator] kind = "gpu" '
+                "(and the GPU generator's parameters) to sweep it"
+            )
+        return None
+
+    def caption(self, canonical: Mapping[str, Any]) -> str:
+        """The plot caption of an experiment of this kind, given in canonical form."""
+        return taskset_caption(canonical)
+
+    def axis_label(self, variable: str) -> str:
+        """A plot label (with units) for a swept variable."""
+        return self.labels.get(variable) or TASKSET_LABELS.get(variable) or parameter_label(variable)
+
+    def checked(self, experiment: Experiment) -> None:
+        """Warn (once, at the largest U) when plain UUniFast task utilizations sum above 1 somewhere:
+        tasks drawn above u = 1 are capped at C = T and the sets lose utilization
+        (:func:`rtsched.generators.utilizations.warn_uunifast_loss`)."""
+        from rtsched.generators.utilizations import warn_uunifast_loss
+        from rtsched.sweep.units import configurations
+
+        worst: tuple[int, float] | None = None
+        for config in configurations(experiment):
+            params = dict(config.generator)
+            if params.get("utilizations") == "uunifast" and config.utilization > 1:
+                n = params.get("n", 1)
+                n = max(n) if isinstance(n, tuple) else n
+                if worst is None or config.utilization > worst[1]:
+                    worst = (int(n), config.utilization)
+        if worst is not None:
+            warn_uunifast_loss(*worst, stacklevel=4)
+
+    def generate(
+        self, rng: np.random.Generator, *, n: int, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> Any:
+        """Draw ``size`` sets of ``n`` tasks; an object with ``batch`` and ``realized_utilization``."""
+        try:
+            from rtsched.generators import generate_batch  # type: ignore[attr-defined]
+        except ImportError as err:  # pragma: no cover - the generators ship with rtsched
+            raise InputError(f"rtsched.generators.generate_batch is not available ({err})") from None
+        return generate_batch(rng, n=n, utilization=utilization, size=size, **params)
+
+    def join(self, batches: list[Any]) -> Any:
+        """One batch of the sets of ``batches``, in order."""
+        from rtsched.model import TaskSetBatch
+
+        return TaskSetBatch.concatenate(batches)
+
+    def draw(
+        self, rng: np.random.Generator, *, n: Any, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> tuple[Any, float]:
+        """Draw ``size`` sets (or workloads) of one configuration; returns the batch and Σ realized U.
+
+        A range ``n = (lo, hi)`` draws each set's size first, then generates the sets of each size in
+        increasing order of size (deterministic given ``rng``) and joins them.
+        """
+        if not isinstance(n, tuple | list):
+            out = self.generate(rng, n=int(n), utilization=utilization, size=size, m=m, params=params)
+            return out.batch, float(np.sum(out.realized_utilization))
+        sizes = rng.integers(int(n[0]), int(n[1]) + 1, size=size)
+        batches = []
+        total = 0.0
+        for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
+            out = self.generate(rng, n=int(value), utilization=utilization, size=int(count), m=m, params=params)
+            batches.append(out.batch)
+            total += float(np.sum(out.realized_utilization))
+        return self.join(batches), total
+
+
+@dataclass(frozen=True)
+class GPUKind(GeneratorKind):
+    """GPU workloads on ``m`` compute clusters (:func:`rtsched.generators.gpu.generate_gpu_batch`)."""
+
+    def keys(self) -> tuple[str, ...]:
+        """Parameters of the GPU generator a file may set (``n`` and the GPUWorkloadSpec fields but M, U1)."""
+        from rtsched.generators.gpu import GPUWorkloadSpec
+
+        names = [f.name for f in fields(GPUWorkloadSpec) if f.name not in _GPU_ENGINE_FIELDS]
+        return tuple(dict.fromkeys([*self.known_keys, *names]))
+
+    def platform(self, m: int) -> Platform:
+        """``GPU(m)``: a GPU analysis refuses a plain processor count."""
+        return GPU(m)
+
+    def featured_refusal(self) -> str | None:
+        """The featured analyses analyse task sets: a GPU experiment names its analyses."""
+        return (
+            'a GPU experiment ([generator] kind = "gpu") names its analyses (the featured ones analyse task '
+            'sets), e.g. names = ["gpu:single", "gpu:ffd"]'
+        )
+
+    def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
+        """A task-set analysis, or a GPU analysis that accepts none of the platform's ``GPU(m)``."""
+        if entry.platform != "gpu":
+            return (
+                f"analysis {entry.name!r} analyses task sets (platform {entry.platform!r}), but this experiment "
+                f'draws GPU workloads ([generator] kind = "gpu"); name GPU analyses such as gpu:ffd or gpu:exhaustive'
+            )
+        refusals = [gpu_refusal(entry, m) for m in processors]
+        if all(why is not None for why in refusals):
+            ms = ", ".join(map(str, processors))
+            return (
+                f"analysis {entry.name!r} does not apply to platform.m = {ms} (M, the number of compute clusters): "
+                f"{refusals[0]}; change m"
+            )
+        return None
+
+    def caption(self, canonical: Mapping[str, Any]) -> str:
+        """What U means for GPU workloads, and the WCET model."""
+        return gpu_caption(canonical)
+
+    def checked(self, experiment: Experiment) -> None:
+        """Nothing to warn about (the GPU generator draws UUniFast one-cluster utilizations without caps)."""
+
+    def generate(
+        self, rng: np.random.Generator, *, n: int, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> Any:
+        """Draw ``size`` workloads of ``n`` kernels on ``m`` clusters."""
+        from rtsched.generators.gpu import generate_gpu_batch
+
+        return generate_gpu_batch(rng, n=n, utilization=utilization, size=size, clusters=m, **params)
+
+    def join(self, batches: list[Any]) -> Any:
+        """One batch of the workloads of ``batches``; implicit deadlines only if all are."""
+        from rtsched.generators.gpu import GPUWorkloadBatch
+
+        models = {b.deadlines for b in batches}
+        return GPUWorkloadBatch(
+            [w for b in batches for w in b], "implicit" if models == {"implicit"} else "constrained"
+        )
+
+
+_TASKSET = GeneratorKind(
+    name="taskset",
+    inputs="task sets",
+    m_means="the number of identical processors",
+    defaults=GENERATOR_DEFAULTS,
+    value_types=_COMMON_TYPES,
+    known_keys=("n", "utilizations", "periods", "deadlines", "umax"),
+)
+_GPU = GPUKind(
+    name="gpu",
+    inputs="GPU workloads",
+    m_means="M, the number of compute clusters",
+    defaults=GPU_GENERATOR_DEFAULTS,
+    value_types=_GPU_TYPES,
+    known_keys=("n", *GPU_GENERATOR_DEFAULTS),
+    labels=GPU_LABELS,
+)
+_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU)}
+
+#: The generator kinds (``[generator] kind``); the first is the default.
+KINDS = tuple(_BY_NAME)
+DEFAULT_KIND = _TASKSET.name
+#: GPU generator parameters that are ranges ``[lo, hi]`` (tuples inside the engine).
+GPU_RANGE_KEYS = _GPU.range_keys
+
+
+def kind_named(name: str) -> GeneratorKind:
+    """The generator kind called ``name``; an InputError (field ``generator.kind``) if there is none."""
+    try:
+        return _BY_NAME[name]
+    except (KeyError, TypeError):
+        raise InputError(
+            f"unknown generator kind {name!r}; choose one of {', '.join(KINDS)}", field="generator.kind"
+        ) from None
+
+
 def gpu_generator_keys() -> tuple[str, ...]:
     """Parameters of the GPU generator a file may set (``n`` and the GPUWorkloadSpec fields but M, U1)."""
-    from dataclasses import fields
-
-    from rtsched.generators.gpu import GPUWorkloadSpec
-
-    names = [f.name for f in fields(GPUWorkloadSpec) if f.name not in _GPU_ENGINE_FIELDS]
-    return tuple(dict.fromkeys([*_GPU_KNOWN_KEYS, *names]))
+    return _GPU.keys()
 
 
 def platform(kind: str, m: int) -> Platform:
@@ -77,7 +327,7 @@ def platform(kind: str, m: int) -> Platform:
     The sweep passes it to the registry (``entry.status(batch, platform(kind, m))``): a GPU
     analysis refuses a plain processor count.
     """
-    return GPU(m) if kind == "gpu" else Identical(m)
+    return kind_named(kind).platform(m)
 
 
 def gpu_refusal(entry: Analysis, m: int) -> str | None:
@@ -95,49 +345,21 @@ def gpu_refusal(entry: Analysis, m: int) -> str | None:
     return entry.supports(gpu)
 
 
+def caption(canonical: Mapping[str, Any]) -> str:
+    """The plot caption of an experiment given in canonical form (:meth:`Experiment.canonical`)."""
+    return kind_named(canonical.get("generator", {}).get("kind", DEFAULT_KIND)).caption(canonical)
+
+
+def axis_label(variable: str, kind: str = DEFAULT_KIND) -> str:
+    """A plot label (with units) for a swept variable of an experiment of generator ``kind``."""
+    return kind_named(kind).axis_label(variable)
+
+
 def draw(
     kind: str, rng: np.random.Generator, *, n: Any, utilization: float, size: int, m: int, params: Mapping[str, Any]
 ) -> tuple[Any, float]:
     """Draw ``size`` sets (or workloads) of one configuration; returns the batch and Σ realized U.
 
-    A range ``n = (lo, hi)`` draws each set's size first, then generates the sets of each size in
-    increasing order of size (deterministic given ``rng``) and joins them.
+    See :meth:`GeneratorKind.draw`.
     """
-    if kind == "taskset":
-        try:
-            from rtsched.generators import generate_batch  # type: ignore[attr-defined]
-        except ImportError as err:  # pragma: no cover - the generators ship with rtsched
-            raise InputError(f"rtsched.generators.generate_batch is not available ({err})") from None
-        from rtsched.model import TaskSetBatch
-
-        def one(count: int, tasks: int) -> Any:
-            return generate_batch(rng, n=tasks, utilization=utilization, size=count, **params)
-
-        def join(batches: list[Any]) -> Any:
-            return TaskSetBatch.concatenate(batches)
-
-    elif kind == "gpu":
-        from rtsched.generators.gpu import GPUWorkloadBatch, generate_gpu_batch
-
-        def one(count: int, tasks: int) -> Any:
-            return generate_gpu_batch(rng, n=tasks, utilization=utilization, size=count, clusters=m, **params)
-
-        def join(batches: list[Any]) -> Any:
-            models = {b.deadlines for b in batches}
-            return GPUWorkloadBatch(
-                [w for b in batches for w in b], "implicit" if models == {"implicit"} else "constrained"
-            )
-
-    else:
-        raise InputError(f"unknown generator kind {kind!r}; choose one of {', '.join(KINDS)}", field="generator.kind")
-    if not isinstance(n, tuple | list):
-        out = one(size, int(n))
-        return out.batch, float(np.sum(out.realized_utilization))
-    sizes = rng.integers(int(n[0]), int(n[1]) + 1, size=size)
-    batches = []
-    total = 0.0
-    for value, count in zip(*np.unique(sizes, return_counts=True), strict=True):
-        out = one(int(count), int(value))
-        batches.append(out.batch)
-        total += float(np.sum(out.realized_utilization))
-    return join(batches), total
+    return kind_named(kind).draw(rng, n=n, utilization=utilization, size=size, m=m, params=params)
