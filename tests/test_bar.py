@@ -138,14 +138,6 @@ def test_budget_exhaustion_is_unknown():
     assert res.verdict == "unknown" and "budget" in res.summary
 
 
-def test_does_not_write_inputs():
-    batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks([(1, 3, 4), (2, 5, 6)])] * 3)
-    before = [a.copy() for a in (batch.C, batch.D, batch.T, batch.offsets)]
-    BAR.decide(batch, 2)
-    for a, b in zip(before, (batch.C, batch.D, batch.T, batch.offsets), strict=True):
-        np.testing.assert_array_equal(a, b)
-
-
 def test_step_points_alone_are_not_enough():
     """SchedCAT tests (8) only where some dbf(τi, A_k + D_k) steps; in integer time that misses this set.
 

@@ -468,18 +468,6 @@ def test_single_task_with_c_equal_d():
         assert analyses.get(name).reference(ts, 1) is True, name
 
 
-def test_batch_does_not_write_inputs():
-    ts = TaskSet.from_tasks(GY_TS1)
-    batch = TaskSetBatch.from_tasksets([ts, ts, TaskSet.from_tasks(README)])
-    before = [a.copy() for a in (batch.C, batch.D, batch.T, batch.offsets)]
-    for name in NAMES:
-        analyses.get(name).decide(batch, 2)
-        analyses.get(name).explain(ts, 2)
-    for a, b in zip(before, (batch.C, batch.D, batch.T, batch.offsets), strict=True):
-        np.testing.assert_array_equal(a, b)
-    assert ts.rows() == GY_TS1
-
-
 def test_registry_entries():
     for name in NAMES:
         entry = analyses.get(name)

@@ -139,12 +139,3 @@ def test_explain_evidence_is_exact_and_immutable():
     with pytest.raises(TypeError):
         res.evidence["bound"] = 0  # type: ignore[index]
     assert res.to_dict()["evidence"]["bound"] == "5/3"
-
-
-def test_batch_does_not_write_inputs():
-    ts = TaskSet.from_tasks([(1, 3, 3)] * 5)
-    batch = TaskSetBatch.from_tasksets([ts, ts])
-    before = batch.C.copy()
-    GFB.batch(batch, 2)
-    np.testing.assert_array_equal(batch.C, before)
-    assert not batch.C.flags.writeable

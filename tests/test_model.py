@@ -35,6 +35,22 @@ def test_immutable_and_copies_input():
         ts.foo = 1  # type: ignore[attr-defined]
 
 
+def test_batch_arrays_are_read_only_copies():
+    """No analysis can write its inputs: the batch's arrays are read-only, and Numba types a
+    read-only array so that a kernel storing into it does not compile. The batch copies the
+    arrays it is built from, so a caller's later writes do not reach it either."""
+    C = np.array([1, 2, 1], dtype=np.int64)
+    batch = TaskSetBatch(C, [3, 5, 4], [4, 5, 4], [0, 2, 3])
+    C[0] = 99
+    assert batch.C[0] == 1
+    for name in ("C", "D", "T", "offsets"):
+        array = getattr(batch, name)
+        assert not array.flags.writeable, name
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 7
+    assert not TaskSetBatch.from_tasksets([TaskSet.from_tasks([(1, 3, 3)])]).C.flags.writeable
+
+
 def test_names_and_labels():
     ts = TaskSet.from_tasks([(1, 3, 4, "camera"), (2, 5, 5)])
     assert ts.names == ("camera", "")

@@ -43,5 +43,15 @@ def test_report_table_html_json():
 
 def test_report_lists_skipped_analyses():
     ts = TaskSet.from_tasks([(1, 3, 3)])
-    report = check(ts, 2, tests=["gfb"])
-    assert dict(report.skipped) == {}
+    # Nothing is skipped when every named analysis applies ...
+    assert dict(check(ts, 2, tests=["gfb"]).skipped) == {}
+    # ... a named analysis that does not apply to the platform is listed with its reason, not run ...
+    report = check(ts, 2, tests=["gfb", "uni-qpa"])
+    assert dict(report.skipped) == {"uni-qpa": "uniprocessor analysis (m must be 1)"}
+    assert list(report.verdicts) == ["gfb"]
+    assert "uni-qpa" in str(report) and "m must be 1" in str(report)
+    # ... and the default list skips exact on a set beyond its cheap-size rule, saying how to run it.
+    big = TaskSet.from_tasks([(1, 3, 3), (2, 5, 40), (3, 17, 30), (4, 29, 31), (1, 7, 9), (2, 11, 13)])
+    skipped = dict(check(big, 2).skipped)
+    assert "exact" in skipped and "tests=" in skipped["exact"]
+    assert "exact" not in check(big, 2).verdicts

@@ -36,18 +36,26 @@ def test_pedf_explicit_partition(dhall_file, capsys):
 
 
 def test_pedf_from_registry(dhall_file, capsys):
-    from rtsched import analyses
-
-    if "p-edf" not in analyses.names():
-        pytest.skip("p-edf not registered")
     assert main(["simulate", str(dhall_file), "-m", "2", "--policy", "pedf:p-edf"]) == 0
 
 
 def test_json_sporadic(dhall_file, capsys):
+    """--json prints the trace of the seeded sporadic run: the one the Python API gives for that seed."""
+    from rtsched.sim import simulate
+
     main(["simulate", str(dhall_file), "-m", "2", "--arrivals", "sporadic", "--seed", "3", "--json"])
     record = json.loads(capsys.readouterr().out.splitlines()[0])
+    trace = simulate(TaskSet.from_tasks([(2, 6, 6), (2, 6, 6), (6, 7, 7)]), 2, arrivals="sporadic", seed=3)
     assert record["arrivals"] == "sporadic" and record["seed"] == 3
-    assert record["miss"] is None or record["miss"]["task"] in (0, 1, 2)
+    assert record["releases"] == trace.releases.tolist() and len(record["releases"]) > 3
+    assert record["end_time"] == trace.end_time and record["jobs"] == trace.jobs
+    if trace.miss is None:
+        assert record["miss"] is None
+    else:
+        miss = trace.miss
+        assert record["miss"] == {"time": miss.time, "task": miss.task, "job": miss.job, "remaining": miss.remaining}
+    main(["simulate", str(dhall_file), "-m", "2", "--arrivals", "sporadic", "--seed", "4", "--json"])
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["releases"] != record["releases"]
 
 
 @pytest.mark.parametrize(
