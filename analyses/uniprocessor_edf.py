@@ -141,7 +141,7 @@ def _prologue_steps(tr: DemandTrace, rows: list[tuple[int, int, int]]) -> Iterat
     yield Step("U = " + shown + " = {U}", {"U": tr.utilization})
     if tr.reason == "U>1":
         yield Step(
-            "U = {U} > 1: not schedulable (the demand exceeds the supply in the long run)", {"U": tr.utilization}
+            "U = {U} > 1: NOT schedulable (the demand exceeds the supply in the long run)", {"U": tr.utilization}
         )
         return
     if tr.reason in ("density", "work"):

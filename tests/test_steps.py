@@ -1,0 +1,159 @@
+"""Step-by-step derivations (Result.steps, ``rtsched check --explain --steps``): lazy, immutable,
+and in agreement with each analysis's evidence."""
+
+import json
+import re
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtsched import TaskSet, check
+from rtsched.analyses.mpr import MPRInterface, sbf, sbf_steps
+from rtsched.cli import main
+from rtsched.registry import get
+from rtsched.result import STEP_LIMIT, Result, Step, Steps, exact_numbers
+from rtsched.testing.strategies import tasksets
+
+small_sets = tasksets(max_size=5, max_period=20)
+
+
+def test_step_shows_exact_values_in_both_styles():
+    step = Step("x = {x}", {"x": Fraction(7, 12)})
+    assert str(step) == "x = ≈0.5833"
+    with exact_numbers():
+        assert str(step) == "x = 7/12 (≈0.5833)"
+    assert step.values["x"] == Fraction(7, 12)
+    assert step.to_dict() == {"text": "x = ≈0.5833", "values": {"x": "7/12"}}
+    assert str(Step("a set {1, 2}")) == "a set {1, 2}"  # no values: the text as is
+
+
+def test_steps_are_lazy_immutable_and_bounded():
+    calls = []
+
+    def endless():
+        calls.append(1)
+        n = 0
+        while True:
+            yield Step("n = {n}", {"n": n})
+            n += 1
+
+    steps = Steps(endless)
+    assert calls == [] and "not computed" in repr(steps)
+    assert len(steps) == STEP_LIMIT + 1 and "left out" in str(steps[-1])
+    assert calls == [1]
+    list(steps)
+    assert calls == [1]  # computed once
+    with pytest.raises(TypeError):
+        steps[0] = Step("x")  # type: ignore[index]
+
+
+def test_check_does_not_compute_steps_until_read():
+    ts = TaskSet.from_tasks([(1, 3, 3), (1, 4, 4)])
+    result = check(ts, 2, tests=["gfb"])["gfb"]
+    assert result.summary  # evidence computed ...
+    assert "not computed" in repr(result.full().steps)  # ... steps not yet
+    assert len(result.steps) > 0
+
+
+def _values(steps, key):
+    return [s.values[key] for s in steps if key in s.values]
+
+
+@settings(max_examples=40)
+@given(small_sets)
+def test_qpa_and_pda_steps_agree_with_evidence(ts):
+    for name in ("uni-qpa", "uni-pda"):
+        r = get(name).explain(ts, 1)
+        last = str(r.steps[-1])
+        if r.verdict is True:
+            assert "schedulable" in last and "NOT" not in last
+        elif r.verdict is False:
+            assert "NOT schedulable" in last
+            if "t" in r.evidence:  # a deadline miss (not U > 1): the witness of the evidence
+                assert r.steps[-1].values["t"] == r.evidence["t"]
+                assert r.steps[-1].values["h"] == r.evidence["h(t)"]
+        if "L" in r.evidence:
+            assert r.evidence["L"] in _values(r.steps, "L")
+
+
+@settings(max_examples=40)
+@given(tasksets(max_size=5, max_period=20, max_utilization=1.0))
+def test_rta_steps_agree_with_response_times(ts):
+    r = get("uni-rta").explain(ts, 1)
+    found = [s.values["value"] for s in r.steps if "R = {value}" in s.text]
+    known = [row["response_time"] for row in r.per_task if isinstance(row["response_time"], int)]
+    if r.verdict is True:
+        assert found == known
+    elif r.verdict is False:
+        assert found == known[: len(found)]
+        assert f"{ts.label(r.evidence['failing_task'])} misses" in str(r.steps[-1])
+
+
+@settings(max_examples=30)
+@given(small_sets, st.integers(1, 4))
+def test_gedf_steps_show_both_sides_of_the_evidence(ts, m):
+    gfb = get("gfb").explain(ts, m)
+    assert gfb.steps[-1].values == {"total": gfb.evidence["total_density"], "bound": gfb.evidence["bound"]}
+    for name in ("bak", "bcl"):
+        r = get(name).explain(ts, m)
+        sides = [(s.values["lhs"], s.values["rhs"]) for s in r.steps if "lhs" in s.values]
+        assert sides == [(row["lhs"], row["rhs"]) for row in r.per_task]
+        holds = [": fails" not in str(s) for s in r.steps if "lhs" in s.values]
+        assert holds == [row["holds"] for row in r.per_task]
+
+
+def _text(steps):
+    return "\n".join(str(s) for s in steps)
+
+
+@settings(max_examples=25)
+@given(
+    small_sets, st.integers(1, 3), st.sampled_from(["p-edf", "p:wf:utilization:density", "p:bf:input:dbfstar", "p-fp"])
+)
+def test_packing_steps_give_the_evidence_assignment(ts, m, name):
+    r = get(name).explain(ts, m)
+    text = _text(r.steps)
+    placed = {
+        int(task): int(proc)
+        for task, proc in re.findall(r"^τ(\d+) \(C[^\n]*\n(?:  P\d+ refuses[^\n]*\n)*  → P(\d+)", text, re.M)
+    }
+    assignment = r.evidence["assignment"]
+    expected = {i: int(str(a).lstrip("P")) for i, a in enumerate(assignment) if a not in (None, "-")}
+    assert placed == expected
+    if r.verdict is True:
+        assert text.endswith("schedulable")
+    elif r.verdict is False:
+        assert f"no processor admits {ts.label(r.evidence['failed_task'])}" in text
+
+
+@pytest.mark.parametrize(("Pi", "Theta", "m_prime"), [(5, 3, 2), (6, 9, 3), (4, 8, 2), (7, 1, 1)])
+def test_sbf_steps_end_with_the_library_values(Pi, Theta, m_prime):
+    g = MPRInterface(Pi, Theta, m_prime)
+    for t in range(0, 4 * Pi):
+        steps = list(sbf_steps(g, t))
+        assert steps[-2].values["sbf"] == sbf(Pi, Theta, m_prime, t)
+        assert steps[-1].values["lsbf"] == g.lsbf(t)
+
+
+def test_gedf_mpr_steps_reach_the_failing_point():
+    ts = TaskSet.from_tasks([(2, 3, 3), (2, 3, 3), (2, 3, 3)])
+    r = get("gedf-mpr").explain(ts, 2)
+    if r.verdict is False and "demand" in r.evidence:
+        assert r.steps[-2].values == {"dem": r.evidence["demand"], "sbf": r.evidence["supply"]}
+    assert isinstance(r, Result) and len(r.steps) >= 2
+
+
+def test_cli_explain_steps_text_and_json(capsys, tmp_path):
+    f = tmp_path / "set.txt"
+    f.write_text("2 3 6\n3 5 9\n2 6 15\n")
+    assert main(["check", str(f), "-m", "1", "--tests", "uni-qpa", "--steps", "--exact-numbers"]) == 1
+    out = capsys.readouterr().out
+    assert "  steps:\n" in out and "t = 6: h(t) = 1·2 + 1·3 + 1·2 = 7 > t: deadline miss" in out
+    assert main(["check", str(f), "-m", "1", "--tests", "uni-qpa", "--json", "--steps"]) == 1
+    record = json.loads(capsys.readouterr().out)
+    steps = record["results"][0]["steps"]
+    assert steps[-1]["values"] == {"t": 6, "h": 7}
+    assert main(["check", str(f), "-m", "1", "--tests", "uni-qpa", "--json"]) == 1
+    assert "results" not in json.loads(capsys.readouterr().out)
