@@ -40,7 +40,7 @@ Budget: ``budget`` explored (stored) states, default :data:`DEFAULT_BUDGET`, and
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
 from typing import Literal
@@ -83,6 +83,17 @@ TRANSITIONS_PER_STATE = 10
 #: (see :func:`default_skip`).
 DEFAULT_LIST_PERIODS = 2**14
 _GROW = np.int8(3)
+#: Search orders of the kernel: which stored state not yet expanded is expanded next.
+BREADTH_FIRST = 0
+DEPTH_FIRST = 1
+Frontier = Literal["depth", "breadth"]
+#: Search orders: ``depth`` (the default: the latest stored state first, which reaches misses
+#: early) and ``breadth`` (the order before; shortest counterexamples in the pruned graph).
+FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST}
+#: A depth-first miss is shortened by a breadth-first search of at most this many times the
+#: states the depth-first search stored, and at least :data:`SHORTEN_MIN_STATES`.
+SHORTEN_FACTOR = 4
+SHORTEN_MIN_STATES = 4096
 #: How many stored states with the same pending part a new state is compared with.
 CHAIN_LOOK = 64
 #: Release subsets and tie choices are bit masks in int64.
@@ -229,7 +240,21 @@ def _canonical(crct, cnat, members, member_offsets):  # noqa: ANN001, ANN202
 
 @njit(cache=True)
 def _explore(
-    C, D, T, m, fixed, every_tie, members, member_offsets, state_cap, transition_cap, chain_look, grow_code, rows, canon
+    C,
+    D,
+    T,
+    m,
+    fixed,
+    every_tie,
+    members,
+    member_offsets,
+    state_cap,
+    transition_cap,
+    chain_look,
+    grow_code,
+    rows,
+    canon,
+    frontier,
 ):  # noqa: ANN001, ANN202
     """Breadth-first search with idle-tasks-simulation pruning.
 
@@ -252,7 +277,12 @@ def _explore(
     won = np.zeros(state_cap + 1, dtype=np.int64)  # tied tasks that ran on the edge into a state
     tied = np.zeros(state_cap + 1, dtype=np.int64)  # tasks tied at the boundary on that edge
     chain = np.full(state_cap + 1, -1, dtype=np.int64)  # next stored state with the same pending part
-    skip = np.zeros(state_cap + 1, dtype=np.bool_)  # simulated by a later state: not expanded
+    # 0: stored, not yet expanded; 1: expanded; 2: simulated by a later state (never expanded)
+    status = np.zeros(state_cap + 1, dtype=np.int8)
+    # depth-first: the stored states not yet expanded, the latest on top (every state is pushed
+    # once, so state_cap + 1 slots suffice); breadth-first needs no stack (states in index order)
+    stack = np.empty(state_cap + 1 if frontier == DEPTH_FIRST else 1, dtype=np.int64)
+    n_stack = 0
     victims = np.empty(chain_look, dtype=np.int64)
     size = 1
     while size < 2 * (state_cap + 1):
@@ -278,21 +308,34 @@ def _explore(
     exact[_full_hash(rct, nat, n) & np.uint64(size - 1)] = 0
     n_states = 1
     transitions = 0
-    head = 0
-    while head < n_states:
-        if skip[head]:
+    head = 0  # next state in breadth-first order
+    if frontier == DEPTH_FIRST:
+        stack[0] = 0
+        n_stack = 1
+    while True:
+        if frontier == DEPTH_FIRST:
+            if n_stack == 0:
+                break
+            n_stack -= 1
+            cur = stack[n_stack]
+        else:
+            if head >= n_states:
+                break
+            cur = head
             head += 1
+        if status[cur] == 2:
             continue
+        status[cur] = 1
         n_free = 0
         for i in range(n):
-            if rows[head, n + i] == 0:
+            if rows[cur, n + i] == 0:
                 free[n_free] = i
                 n_free += 1
         for sub in range(1 << n_free):
             mask = 0
             for i in range(n):
-                base_rct[i] = rows[head, i]
-                base_nat[i] = rows[head, n + i]
+                base_rct[i] = rows[cur, i]
+                base_nat[i] = rows[cur, n + i]
             for b in range(n_free):
                 if (sub >> b) & 1:
                     i = free[b]
@@ -364,7 +407,7 @@ def _explore(
                     if rct[i] > 0 and rct[i] > nat[i] - slack[i]:
                         failed = True
                 if failed:
-                    return REJECT, n_states, transitions, head, mask, won_mask, tied_mask, parents, masks, won, tied
+                    return REJECT, n_states, transitions, cur, mask, won_mask, tied_mask, parents, masks, won, tied
                 for i in range(n):
                     crct[i] = rct[i]
                     cnat[i] = nat[i]
@@ -416,7 +459,7 @@ def _explore(
                             if covers:
                                 dominated = True
                                 break
-                            if covered and s > head and not skip[s]:
+                            if covered and status[s] == 0:
                                 victims[n_covered] = s
                                 n_covered += 1
                             s = chain[s]
@@ -426,7 +469,7 @@ def _explore(
                             # not be expanded: the new state is, and reaches every failure
                             # they reach
                             for j in range(n_covered):
-                                skip[victims[j]] = True
+                                status[victims[j]] = 2
                         break
                     slot = (slot + np.uint64(1)) & np.uint64(size - 1)
                 if dominated:
@@ -439,7 +482,7 @@ def _explore(
                     rows[new, n + i] = nat[i]
                     canon[new, i] = crct[i]
                     canon[new, n + i] = cnat[i]
-                parents[new] = head
+                parents[new] = cur
                 masks[new] = mask
                 won[new] = won_mask if tied_mask else 0
                 tied[new] = tied_mask
@@ -449,8 +492,10 @@ def _explore(
                 else:
                     chain[new] = chain[table[slot]]
                     chain[table[slot]] = new
+                if frontier == DEPTH_FIRST:
+                    stack[n_stack] = new
+                    n_stack += 1
                 n_states += 1
-        head += 1
     return ACCEPT, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
 
 
@@ -523,6 +568,7 @@ def explore(
     budget: int = DEFAULT_BUDGET,
     shortcuts: bool = True,
     name: str = "exact",
+    frontier: Frontier = "depth",
 ) -> Exploration:
     """Run the exploration on one set under the priority ``rule`` (see the module docstring).
 
@@ -535,7 +581,7 @@ def explore(
     check_rule(rule)
     if not ts.is_constrained:
         raise InputError(f"{name} handles constrained deadlines (D <= T) only")
-    return search(ts.C, ts.D, ts.T, int(m), rule, int(budget), TRANSITIONS_PER_STATE * int(budget), shortcuts)
+    return search(ts.C, ts.D, ts.T, int(m), rule, int(budget), TRANSITIONS_PER_STATE * int(budget), shortcuts, frontier)
 
 
 def search(
@@ -547,9 +593,42 @@ def search(
     state_cap: int,
     transition_cap: int,
     shortcuts: bool = True,
+    frontier: Frontier = "depth",
+    short_counterexample: bool = True,
 ) -> Exploration:
     """:func:`explore` on the arrays of one constrained-deadline set, with separate caps on the
-    states stored and the transitions examined (the budget sets both; tests set them apart)."""
+    states stored and the transitions examined (the budget sets both; tests set them apart).
+
+    ``frontier``: the search order (:data:`FRONTIERS`). ``short_counterexample``: when the
+    depth-first search finds a miss, look for a shorter path to one breadth-first, within
+    :data:`SHORTEN_FACTOR` times the states the depth-first search stored (at least
+    :data:`SHORTEN_MIN_STATES`, at most ``state_cap``), and keep the depth-first path if none is
+    found there; the verdict, ``states`` and ``transitions`` are the deciding search's.
+    """
+    if frontier not in FRONTIERS:
+        raise InputError(f"unknown search order {frontier!r}; choose one of {', '.join(FRONTIERS)}", field="frontier")
+    found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, FRONTIERS[frontier])
+    if not (short_counterexample and frontier == "depth" and found.code == REJECT and found.releases is not None):
+        return found
+    cap = int(min(state_cap, max(SHORTEN_MIN_STATES, SHORTEN_FACTOR * found.states)))
+    short = _search(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, BREADTH_FIRST)
+    if short.code != REJECT or short.doomed_at > found.doomed_at:
+        return found
+    return replace(found, releases=short.releases, doomed_at=short.doomed_at, tie_choices=short.tie_choices)
+
+
+def _search(
+    C: NDArray[np.int64],
+    D: NDArray[np.int64],
+    T: NDArray[np.int64],
+    m: int,
+    rule: str,
+    state_cap: int,
+    transition_cap: int,
+    shortcuts: bool,
+    frontier: int,
+) -> Exploration:
+    """One run of the kernel (tables grown geometrically) and the path to its miss, if any."""
     n = C.shape[0]
     if shortcuts and n <= m:
         return Exploration(int(ACCEPT), 0, 0, "n <= m", rule=rule)
@@ -589,6 +668,7 @@ def search(
             grow_code,
             rows,
             canon,
+            frontier,
         )
         if code != _GROW:
             break
@@ -613,7 +693,7 @@ def search(
 def one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int, rule: str) -> int:
     """One set: the verdict code. Python around the ``@njit`` search, which allocates its tables
     as it grows (so there is no serial one-set kernel to call directly)."""
-    return search(C, D, T, m, rule, budget, TRANSITIONS_PER_STATE * budget).code
+    return search(C, D, T, m, rule, budget, TRANSITIONS_PER_STATE * budget, short_counterexample=False).code
 
 
 def codes(batch: TaskSetBatch, m: int, budget: int, rule: str) -> NDArray[np.int8]:

@@ -96,6 +96,7 @@ from rtsched.analyses._state_space import (
     DEFAULT_BUDGET,
     TRANSITIONS_PER_STATE,
     Exploration,
+    Frontier,
     TieChoice,
 )
 from rtsched.errors import InputError
@@ -170,6 +171,7 @@ def explore(
     ties: Ties = "every",
     budget: int = DEFAULT_BUDGET,
     shortcuts: bool = True,
+    frontier: Frontier = "depth",
 ) -> Exploration:
     """Run the exploration on one set (see the module docstring for the game).
 
@@ -177,13 +179,15 @@ def explore(
     ``ties="index"`` gives equal deadlines to the lowest task index. ``budget``: states stored
     (and at most :data:`TRANSITIONS_PER_STATE` transitions per budgeted state); past it the code
     is UNKNOWN. ``shortcuts=False`` explores even when U > m or n <= m decide the verdict (used to
-    get a counterexample release sequence, and by tests).
+    get a counterexample release sequence, and by tests). ``frontier``: ``"depth"`` (the
+    default) or ``"breadth"`` (the search order before depth-first became the default; kept for
+    comparison), see the module docstring; the verdict does not depend on it.
     """
     m = check_processors(m)
     _check_ties(ties)
     if not ts.is_constrained:
         raise InputError("the exact G-EDF test handles constrained deadlines (D <= T) only")
-    return engine.explore(ts, m, rule=ties, budget=budget, shortcuts=shortcuts)
+    return engine.explore(ts, m, rule=ties, budget=budget, shortcuts=shortcuts, frontier=frontier)
 
 
 def _search(
