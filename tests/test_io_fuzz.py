@@ -35,7 +35,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import rtsched.io as rio
+import rtsched.io.stream as rio
 from rtsched import InputError, TaskSet
 from rtsched.cli import main
 from rtsched.gpu_model import GPUWorkload, dumps_gpu, loads_gpu

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rtsched.commands.check as check_command
-import rtsched.io as rio
+import rtsched.io.stream as rio
 from rtsched import TaskSet, check
 from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, _run, pack
 from rtsched.check import check_many

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import rtsched.io as rio
+import rtsched.io.stream as rio
 from rtsched.errors import InputError
 from rtsched.io import MAX_SETS, loads, read_tasksets
 from rtsched.model import MAX_TASKS

@@ -1,0 +1,136 @@
+"""Line-based formats: CSV (a header naming the columns, one task per row) and plain text
+(``C D T [name]`` per line, ``---`` between sets); readers and writers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import Any
+
+from rtsched.errors import InputError
+from rtsched.io.numbers import _clip, _field, _set_number
+from rtsched.io.raw import _flat_task, _RawSet
+from rtsched.model import FIELDS, TaskSet
+
+__all__: list[str] = []  # package-private: rtsched.io.tasksets uses these
+
+
+_CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "priority": "priority", "set": "set"}
+
+
+def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows, start = [], 1
+    try:
+        for cells in reader:
+            if any(c.strip() for c in cells):
+                rows.append((start, cells))
+            start = reader.line_num + 1
+    except csv.Error as err:
+        raise InputError(f"invalid CSV: {err}", line=reader.line_num) from None
+    if not rows:
+        return [], _identity
+    head_line, header = rows[0]
+    cols: dict[str, int] = {}
+    for j, cell in enumerate(header):
+        key = _CSV_COLUMNS.get(cell.strip().lower())
+        if key is None:
+            raise InputError(
+                f"unknown column {_clip(cell.strip())!r}; the first row must be a header such as "
+                "C,D,T[,name][,priority][,set]",
+                line=head_line,
+                field=_field(cell.strip()),
+            )
+        if key in cols:
+            raise InputError(f"duplicate column {key}", line=head_line, field=key)
+        cols[key] = j
+    for field in FIELDS:
+        if field not in cols:
+            raise InputError(f"missing column {field} (the header must name C, D and T)", line=head_line, field=field)
+    groups: dict[int, _RawSet] = {}
+    for line, cells in rows[1:]:
+        if len(cells) != len(header):
+            raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
+        key = 0
+        if "set" in cols:
+            number = _set_number(cells[cols["set"]])
+            if number is None:
+                raise InputError(f"{_clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
+            key = number
+        name = cells[cols["name"]] if "name" in cols else None
+        priority = cells[cols["priority"]] if "priority" in cols else None
+        groups.setdefault(key, _RawSet([], None, line)).tasks.append(
+            _flat_task([cells[cols[f]] for f in FIELDS], name, line, priority)
+        )
+    return list(groups.values()), _identity
+
+
+def _identity(raw: _RawSet) -> _RawSet:
+    return raw
+
+
+def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+    """Find the sets (``---`` lines) in one pass; each set's lines are split when it is built, so
+    a file of many sets never holds the tokens of all of them at once."""
+    segments: list[tuple[int, int, int]] = []  # (first line number, start offset, end offset)
+    any_task = False
+    line_no, start, seg_line, pos = 1, 0, 1, 0
+    for line in text.split("\n"):
+        content = line.split("#", 1)[0].strip()
+        if content == "---":
+            segments.append((seg_line, start, pos))
+            seg_line, start = line_no, pos + len(line) + 1
+        elif content:
+            any_task = True
+        pos += len(line) + 1
+        line_no += 1
+    segments.append((seg_line, start, len(text)))
+
+    def build(segment: tuple[int, int, int]) -> _RawSet:
+        first, lo, hi = segment
+        tasks = []
+        # The first line of a segment after a separator is the line after "---".
+        number = first if lo == 0 else first + 1
+        for line in text[lo:hi].split("\n"):
+            tokens = line.split("#", 1)[0].split()
+            if tokens:
+                if len(tokens) not in (3, 4):
+                    raise InputError(
+                        f"expected 'C D T' or 'C D T name', got {len(tokens)} values", line=number, task=len(tasks)
+                    )
+                tasks.append(_flat_task(tokens[:3], tokens[3] if len(tokens) == 4 else None, number))
+            number += 1
+        return _RawSet(tasks, None, first)
+
+    return (segments if any_task else []), build
+
+
+def _dump_csv(sets: list[TaskSet]) -> str:
+    named = any(ts.names is not None for ts in sets)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*FIELDS, *(["name"] if named else []), *(["set"] if len(sets) > 1 else [])])
+    for s, ts in enumerate(sets):
+        for c, d, t, nm in ts:
+            writer.writerow([c, d, t, *([nm or ""] if named else []), *([s] if len(sets) > 1 else [])])
+    return out.getvalue()
+
+
+def _dump_txt(sets: list[TaskSet]) -> str:
+    blocks = []
+    for s, ts in enumerate(sets):
+        lines = []
+        for i, (c, d, t, nm) in enumerate(ts):
+            if nm is not None and (nm.split() != [nm] or "#" in nm):
+                raise InputError(
+                    f"task name {nm!r} cannot be written in txt format (it holds whitespace or '#'); "
+                    "use yaml, json or csv",
+                    set_index=s if len(sets) > 1 else None,
+                    task=i,
+                    field="name",
+                )
+            lines.append(f"{c} {d} {t}" + ("" if nm is None else f" {nm}"))
+        blocks.append("\n".join(lines) + "\n")
+    return "---\n".join(blocks)

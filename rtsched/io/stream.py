@@ -1,0 +1,422 @@
+"""Reading input within the limits: formats by extension, the size limits and the streaming counters.
+
+:func:`read_text` reads a file or standard input in chunks, refusing it as soon as it passes
+:data:`MAX_FILE_BYTES`, and counts the items of the document while it streams in (a token scan
+for JSON, YAML events, lines for txt, CSV and JSON lines), so a task set of more than
+:data:`rtsched.model.MAX_TASKS` tasks or a file of more than :data:`MAX_SETS` sets is refused at
+its first item too many, before it is parsed. The limits are read from this module when they are
+checked, so one setting (``rtsched.io.stream.MAX_SETS``) governs every reader.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import stat
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import yaml
+
+from rtsched.errors import InputError
+from rtsched.io.numbers import _set_number
+from rtsched.model import MAX_TASKS
+
+__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_SETS", "detect_format", "read_text"]
+
+
+#: The formats understood by :func:`loads` and :func:`dumps`.
+FORMATS = ("yaml", "json", "jsonl", "csv", "txt")
+#: Largest input read from a file or standard input: 64 MiB. A larger input is refused while it is
+#: read (at once for a regular file), before it fills memory; split it into several files.
+MAX_FILE_BYTES = 64 * 2**20
+#: Most task sets in one file (or standard input): 2**20. Checked while reading, like the other limits.
+MAX_SETS = 2**20
+#: Bytes read at a time.
+_CHUNK_BYTES = 2**20
+_EXTENSIONS = {
+    "yaml": "yaml",
+    "yml": "yaml",
+    "json": "json",
+    "jsonl": "jsonl",
+    "ndjson": "jsonl",
+    "csv": "csv",
+    "txt": "txt",
+}
+
+
+def _check_format(fmt: str) -> str:
+    key = _EXTENSIONS.get(str(fmt).lower().lstrip("."))
+    if key is None:
+        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return key
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """Tell the format of a file from its extension.
+
+    Parameters
+    ----------
+    path:
+        The file name; ``"-"`` (standard input) has no extension, so it is refused.
+
+    Returns
+    -------
+    str
+        One of :data:`FORMATS`.
+
+    Raises
+    ------
+    InputError
+        If the extension is not one of ``.yaml .yml .json .jsonl .ndjson .csv .txt``.
+    """
+    name = os.fsdecode(path)
+    if name == "-":
+        raise InputError(f"give the format of standard input (one of {', '.join(FORMATS)})", file="<stdin>")
+    ext = os.path.splitext(name)[1].lower().lstrip(".")
+    if ext not in _EXTENSIONS:
+        raise InputError(
+            f"cannot tell the format from the extension {('.' + ext) if ext else '(none)'}; "
+            f"give the format (one of {', '.join(FORMATS)})",
+            file=name,
+        )
+    return _EXTENSIONS[ext]
+
+
+class _LimitedReader(io.RawIOBase):
+    """A binary stream that refuses to read past ``limit`` bytes and keeps what it read."""
+
+    def __init__(self, stream: Any, source: str, limit: int) -> None:
+        super().__init__()
+        self._stream = stream
+        self._source = source
+        self._limit = limit
+        self._pending = memoryview(b"")
+        self.size = 0
+        self.parts: list[bytes] = []
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self._pending:
+            data = self._stream.read(min(len(buffer), _CHUNK_BYTES))
+            if isinstance(data, str):  # a text stream without a buffer (e.g. io.StringIO as stdin)
+                data = data.encode("utf-8", "surrogatepass")
+            self.size += len(data)
+            if self.size > self._limit:
+                raise _too_large(self._source, self._limit)
+            self.parts.append(data)
+            self._pending = memoryview(data)
+        n = min(len(buffer), len(self._pending))
+        buffer[:n] = self._pending[:n]
+        self._pending = self._pending[n:]
+        return n
+
+    def drain(self) -> None:
+        while self.read(_CHUNK_BYTES):
+            pass
+
+
+def _too_large(source: str, limit: int) -> InputError:
+    size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
+    return InputError(
+        f"the input is larger than {size}, the limit (rtsched.io.MAX_FILE_BYTES); split it into several files",
+        file=source,
+    )
+
+
+def _too_many_tasks(line: int | None, set_index: int | None) -> InputError:
+    return InputError(
+        f"a task set may have at most {MAX_TASKS} tasks (rtsched.model.MAX_TASKS); this one has more",
+        line=line,
+        set_index=set_index,
+    )
+
+
+def _too_many_sets(line: int | None) -> InputError:
+    return InputError(
+        f"a file may hold at most {MAX_SETS} task sets (rtsched.io.MAX_SETS); this one has more; split it", line=line
+    )
+
+
+class _Shape:
+    """Counts the items of every list (and entries of every object) of a JSON or YAML document
+    while it streams past, refusing a task set of more than MAX_TASKS tasks or a file of more
+    than MAX_SETS sets at the item too many, in constant memory.
+
+    The list at the top (the document, or its ``tasksets`` value) holds sets or, in the one-set
+    form, tasks: which, is told from its first item as the readers do (:func:`_is_set_like`).
+    Every other list or object may have at most MAX_TASKS items (a set's tasks, or a task).
+    """
+
+    def __init__(self) -> None:
+        # A frame: [is_map, items, role ("top", "sets", "tasks" or "inner"), value_next, probe];
+        # value_next: an object's last child was a key; probe: the top list's first item, which
+        # tells what the top list holds.
+        self.stack: list[list[Any]] = []
+        self.key: str | None = None  # the last key seen
+
+    def _count(self, line: int | None) -> list[Any] | None:
+        """Count a child of the innermost collection; return that collection's frame."""
+        if not self.stack:
+            return None
+        frame = self.stack[-1]
+        if frame[0]:
+            frame[3] = not frame[3]
+            if not frame[3]:
+                return frame  # a value: the entry was counted at its key
+        frame[1] += 1
+        if frame[2] in ("top", "sets"):
+            if frame[1] > MAX_SETS:
+                raise _too_many_sets(line)
+        elif frame[1] > MAX_TASKS:
+            sets = [f for f in self.stack[:2] if f[2] == "sets"]
+            raise _too_many_tasks(line, sets[0][1] - 1 if sets else None)
+        return frame
+
+    def _decide(self, set_like: bool) -> None:
+        for frame in self.stack[:2]:
+            if frame[2] == "top":
+                frame[2] = "sets" if set_like else "tasks"
+                if frame[2] == "tasks" and frame[1] > MAX_TASKS:
+                    raise _too_many_tasks(None, None)
+
+    def start(self, is_map: bool, line: int | None, flat: str | None = None) -> None:
+        """A list or object starts; ``flat`` is its whole text when it holds no collection."""
+        parent = self._count(line)
+        key = self.key if parent is not None and parent[0] and parent[3] is False else None
+        probe = False
+        if parent is not None:
+            if parent[4] and not parent[0]:  # the top list's first item is a list holding a collection
+                parent[4] = False
+                self._decide(True)
+            elif parent[2] == "top" and parent[1] == 1:  # the top list's first item
+                if flat is None:
+                    probe = True
+                else:  # [] is a set, [scalars] a task; an object is a set if it has "tasks"
+                    self._decide(flat.strip("[] \t\r\n") == "" if not is_map else '"tasks"' in flat)
+        if flat is not None:
+            return
+        role = "inner"
+        if parent is None and not is_map:
+            role = "top"
+        elif parent is not None and len(self.stack) == 1 and parent[0] and key == "tasksets":
+            role = "top"
+        self.stack.append([is_map, 0, role, False, probe])
+
+    def scalar(self, text: str, line: int | None) -> None:
+        frame = self._count(line)
+        if frame is None:
+            return
+        if frame[0]:
+            if frame[3]:  # a key
+                self.key = text
+                if frame[4] and text == "tasks":  # the top list's first item: an object with tasks
+                    frame[4] = False
+                    self._decide(True)
+        elif frame[4]:  # the top list's first item is a list holding a scalar: a task
+            frame[4] = False
+            self._decide(False)
+        elif frame[2] == "top" and frame[1] == 1:  # a scalar first item: a task
+            self._decide(False)
+
+    def end(self) -> None:
+        if self.stack:
+            frame = self.stack.pop()
+            if frame[4]:  # an empty list (a set), or an object without tasks (a task)
+                self._decide(not frame[0])
+
+
+#: A JSON token: a string, a collection holding no collection (one token: a task), a bracket, a bare word.
+_JSON_SCAN = re.compile(
+    r'"(?:[^"\\]|\\.)*"'
+    r'|\[(?:[^\[\]{}"]|"(?:[^"\\]|\\.)*")*\]'
+    r'|\{(?:[^\[\]{}"]|"(?:[^"\\]|\\.)*")*\}'
+    r"|[\[\]{}]"
+    r'|[^\s\[\]{},:"]+'
+    r'|"'
+)
+
+
+def _json_key(token: str) -> str:
+    """The text of a JSON string token (decoded if it has escapes and they are valid)."""
+    if token[0] == '"' and "\\" in token:
+        try:
+            return str(json.loads(token))
+        except ValueError:
+            pass
+    return token.strip('"')
+
+
+def _count_json(stream: Any) -> None:
+    """The document counter (:class:`_Shape`) over JSON text read in pieces from ``stream``."""
+    shape = _Shape()
+    carry, line = "", 1
+    while True:
+        piece = stream.read(_CHUNK_BYTES)
+        final = not piece
+        text = carry + piece
+        if not text:
+            return
+        pos = len(text)
+        match = None
+        try:
+            for match in _JSON_SCAN.finditer(text):
+                token = match.group()
+                if not final and (token == '"' or match.end() == len(text)):  # may go on in the next piece
+                    pos = match.start()
+                    break
+                first = token[0]
+                if first in "[{":
+                    shape.start(first == "{", None, token if len(token) > 1 else None)
+                elif first in "]}":
+                    shape.end()
+                elif token != '"':
+                    shape.scalar(_json_key(token), None)
+        except InputError as err:  # the line is counted only now: for every token it would cost more than the rest
+            raise err.located(line=line + text.count("\n", 0, match.start() if match else 0)) from None
+        line += text.count("\n", 0, pos)
+        carry = text[pos:]
+        if final:
+            return
+
+
+def _count_yaml(stream: Any) -> None:
+    """The document counter (:class:`_Shape`) over YAML events, parsed from the stream in pieces
+    (by libyaml when PyYAML has it)."""
+    shape = _Shape()
+    loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+    for event in yaml.parse(stream, Loader=loader):
+        if isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
+            shape.scalar(getattr(event, "value", ""), event.start_mark.line + 1)
+        elif isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            shape.start(isinstance(event, yaml.MappingStartEvent), event.start_mark.line + 1)
+        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            shape.end()
+
+
+def _count_txt(lines: Iterable[str]) -> None:
+    """Refuse a txt task set with more than MAX_TASKS tasks at its first task too many."""
+    count, set_index = 0, 0
+    for number, line in enumerate(lines, 1):
+        content = line.split("#", 1)[0].strip()
+        if content == "---":
+            count, set_index = 0, set_index + 1
+            if set_index >= MAX_SETS:
+                raise _too_many_sets(number + 1)
+        elif content:
+            count += 1
+            if count > MAX_TASKS:
+                raise _too_many_tasks(number, set_index if set_index else None)
+
+
+def _count_csv(lines: Iterable[str]) -> None:
+    """The same for CSV: rows per value of the ``set`` column (or per file without one)."""
+    reader = csv.reader(lines)
+    set_column: int | None = -1  # -1: header not seen yet
+    counts: dict[object, int] = {}
+    for cells in reader:
+        if not any(c.strip() for c in cells):
+            continue
+        if set_column == -1:
+            names = [c.strip().lstrip("\ufeff").lower() for c in cells]
+            set_column = names.index("set") if "set" in names else None
+            continue
+        key: object = None
+        if set_column is not None and set_column < len(cells):
+            text = cells[set_column].strip()
+            number = _set_number(text)
+            key = text if number is None else number
+        counts[key] = counts.get(key, 0) + 1
+        if len(counts) > MAX_SETS:
+            raise _too_many_sets(reader.line_num)
+        if counts[key] > MAX_TASKS:
+            raise _too_many_tasks(reader.line_num, list(counts).index(key) if set_column is not None else None)
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: Fewest characters a JSON line holding MAX_TASKS + 1 tasks can have ("[1,1,1]," per task).
+_JSONL_MIN_CHARS = 8 * (MAX_TASKS + 1) - 1
+
+
+def _count_jsonl(lines: Iterable[str]) -> None:
+    """The same for JSON lines: each task is one JSON array or object, and a set adds at most two
+    (``{"tasks": [...]}``), so a line with more than MAX_TASKS + 2 of them (outside strings) holds
+    too many tasks or is invalid. Only long lines are counted."""
+    set_index = -1
+    for number, line in enumerate(lines, 1):
+        set_index += bool(line.strip())
+        if set_index >= MAX_SETS:
+            raise _too_many_sets(number)
+        if len(line) < _JSONL_MIN_CHARS:
+            continue
+        bare = _JSON_STRING.sub("", line)
+        if bare.count("[") + bare.count("{") > MAX_TASKS + 2:
+            raise _too_many_tasks(number, set_index)
+
+
+_COUNTERS: dict[str, Callable[[Any], None]] = {
+    "txt": _count_txt,
+    "csv": _count_csv,
+    "jsonl": _count_jsonl,
+    "json": _count_json,
+    "yaml": _count_yaml,
+}
+
+
+def read_text(
+    path: str | os.PathLike[str], source: str, format: str | None = None, max_bytes: int = MAX_FILE_BYTES
+) -> str:
+    """Read a file (or standard input when ``source`` is ``"<stdin>"``) as UTF-8 text, streaming.
+
+    The input is read in chunks and refused with an :class:`InputError` as soon as it passes
+    ``max_bytes`` (a regular file at once, from its size). For every format given as ``format``
+    the tasks of each set and the sets of the file are counted while reading, and a set with more
+    than :data:`rtsched.model.MAX_TASKS` tasks or a file with more than :data:`MAX_SETS` sets is
+    refused at its first item too many, naming the line. So an oversized input costs neither the
+    time nor the memory of parsing it.
+    """
+    try:
+        if source == "<stdin>":
+            stream = getattr(sys.stdin, "buffer", None) or sys.stdin
+            data = _read_limited(stream, source, format, max_bytes)
+        else:
+            with open(path, "rb") as f:
+                if stat.S_ISREG(os.fstat(f.fileno()).st_mode) and os.fstat(f.fileno()).st_size > max_bytes:
+                    raise _too_large(source, max_bytes)
+                data = _read_limited(f, source, format, max_bytes)
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except InputError as err:
+        raise err.located(file=source) from None
+    except UnicodeDecodeError as err:
+        line = err.object.count(b"\n", 0, err.start) + 1
+        raise InputError(
+            f"the file is not UTF-8 text (byte {err.object[err.start]:#04x} at offset {err.start})",
+            file=source,
+            line=line,
+        ) from None
+    except OSError as err:
+        raise InputError(f"cannot read the file: {err.strerror or err}", file=source) from None
+
+
+def _read_limited(stream: Any, source: str, format: str | None, max_bytes: int) -> bytes:
+    raw = _LimitedReader(stream, source, max_bytes)
+    counter = _COUNTERS.get(_EXTENSIONS.get(str(format).lower(), "")) if format else None
+    if counter is not None:
+        text = io.TextIOWrapper(
+            io.BufferedReader(raw, _CHUNK_BYTES), encoding="utf-8-sig", newline="" if counter is _count_csv else "\n"
+        )
+        try:
+            counter(text)
+        except (UnicodeDecodeError, csv.Error, yaml.YAMLError, RecursionError):
+            pass  # the parser reports these with their position
+        raw.drain()
+        text.detach()
+    else:
+        raw.drain()
+    return b"".join(raw.parts)
