@@ -1,7 +1,9 @@
-"""Hypothesis profiles: ``dev`` (default) and ``ci`` (derandomized, no deadline); the SchedCAT cases."""
+"""Hypothesis profiles: ``dev`` (default) and ``ci`` (derandomized, no deadline); the SchedCAT cases;
+the ``reach`` counters that property tests fill and the run prints at its end."""
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -29,3 +31,23 @@ SCHEDCAT_CASES = Path(__file__).parent / "data" / "schedcat_cases.jsonl"
 def schedcat_cases() -> list[dict]:
     """Every case of data/schedcat_cases.jsonl, one dict per line, in file order."""
     return [json.loads(line) for line in SCHEDCAT_CASES.read_text().splitlines()]
+
+
+_REACH: pytest.StashKey[dict[str, Counter]] = pytest.StashKey()
+
+
+@pytest.fixture
+def reach(request: pytest.FixtureRequest) -> Counter:
+    """A counter of the branches a property reached (e.g. "exact rejects"), printed at the end of
+    the run under "property reach", so a property that never reaches its refuting branch shows."""
+    table = request.config.stash.setdefault(_REACH, {})
+    return table.setdefault(request.node.nodeid, Counter())
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    table = config.stash.get(_REACH, {})
+    if table:
+        terminalreporter.section("property reach (examples per branch)")
+        for nodeid, counts in table.items():
+            shown = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+            terminalreporter.write_line(f"{nodeid}: {shown}")

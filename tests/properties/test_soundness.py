@@ -16,6 +16,9 @@ rule, papers/gedf-ties.md), not ``exact:index`` (lowest-index ties only):
 The analyses are taken from the registry (``all_entries()`` filtered by policy, kind and
 platform), so analyses registered later are checked too. Budget: RTSCHED_PROPERTY_EXAMPLES
 examples per property (default 150); the ``slow`` variants run ten times more on larger sets.
+Each property counts the branches it reached (``reach``, printed at the end of the run, and
+hypothesis ``event``s) and fails if too few examples reached the branch that can refute an
+analysis (exact's rejections, simulated misses, simulated partitioned acceptances).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import os
 
 import numba
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
@@ -79,32 +82,47 @@ def settings_for(examples: int):
 
 
 # -- sufficient ⇒ exact on small sets ------------------------------------------------------------
-def _check_against_exact(ts: TaskSet, m: int) -> None:
+def test_the_registry_has_what_these_properties_judge():
+    assert len(GLOBAL_SUFFICIENT) >= 8 and PARTITIONED and UNIPROCESSOR
+
+
+def _check_against_exact(ts: TaskSet, m: int) -> str:
+    """Fail if a sufficient test accepts a set exact rejects; return the branch reached."""
     # The exact test is cheap on these sets: ask it first; only its rejections can refute.
-    if exact_code(ts, m) != REJECT:
-        return
+    code = exact_code(ts, m)
+    if code != REJECT:
+        return "exact accepts" if code == ACCEPT else "exact unknown"
     accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, m)]
     if accepting:
         result = EXACT.explain(ts, m, EXACT_BUDGET)
         pytest.fail(f"{accepting} accept {ts!r} on m={m} but exact rejects it: {result.summary}")
+    return "exact rejects"
 
 
-@pytest.mark.skipif(not GLOBAL_SUFFICIENT, reason="no sufficient global EDF analysis registered")
-@settings_for(EXAMPLES)
-@given(ts=rst.tasksets(max_size=6, max_period=12), m=st.integers(1, 3))
-def test_sufficient_implies_exact(ts, m):
-    _check_against_exact(ts, m)
+def _against_exact(reach, examples: int, tasksets, processors, min_rejected: float) -> None:
+    """Run the property; then require that a share of the examples reached exact's rejections
+    (the only branch that can refute a sufficient test)."""
+
+    @settings_for(examples)
+    @given(ts=tasksets, m=processors)
+    def prop(ts, m):
+        branch = _check_against_exact(ts, m)
+        event(branch)
+        reach[branch] += 1
+
+    prop()
+    assert reach["exact rejects"] >= min_rejected * examples, dict(reach)
 
 
-@pytest.mark.skipif(not GLOBAL_SUFFICIENT, reason="no sufficient global EDF analysis registered")
-@settings_for(EXAMPLES)
-@given(ts=rst.tasksets(min_size=3, max_size=5, max_period=4), m=st.integers(2, 3))
-def test_sufficient_implies_exact_short_periods(ts, m):
+def test_sufficient_implies_exact(reach):
+    _against_exact(reach, EXAMPLES, rst.tasksets(max_size=6, max_period=12), st.integers(1, 3), 0.2)
+
+
+def test_sufficient_implies_exact_short_periods(reach):
     """Short periods: ties at the boundary are common, and so are sets that only ties refute."""
-    _check_against_exact(ts, m)
+    _against_exact(reach, EXAMPLES, rst.tasksets(min_size=3, max_size=5, max_period=4), st.integers(2, 3), 0.2)
 
 
-@pytest.mark.skipif(not GLOBAL_SUFFICIENT, reason="no sufficient global EDF analysis registered")
 @pytest.mark.parametrize(
     "rows",
     [
@@ -122,11 +140,8 @@ def test_no_sufficient_test_accepts_a_tie_refuted_set(rows):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not GLOBAL_SUFFICIENT, reason="no sufficient global EDF analysis registered")
-@settings_for(10 * EXAMPLES)
-@given(ts=rst.tasksets(max_size=6, max_period=12), m=st.integers(1, 4))
-def test_sufficient_implies_exact_long(ts, m):
-    _check_against_exact(ts, m)
+def test_sufficient_implies_exact_long(reach):
+    _against_exact(reach, 10 * EXAMPLES, rst.tasksets(max_size=6, max_period=12), st.integers(1, 4), 0.2)
 
 
 def test_every_sufficient_test_rejects_dhall():
@@ -137,16 +152,22 @@ def test_every_sufficient_test_rejects_dhall():
 
 
 # -- no analysis accepts a set the simulator refutes (larger sets) ---------------------------------
-def _check_against_simulator(ts: TaskSet, m: int, seed: int) -> None:
+def _check_against_simulator(ts: TaskSet, m: int, seed: int, reach) -> None:
     # simulate first (cheap); only a miss can refute a global analysis, under any tie rule
+    missed = False
     for arrivals, ties in itertools.product(("periodic", "sporadic"), ("index", "fifo", f"random:{seed}")):
         trace = simulate(ts, m, arrivals=arrivals, seed=seed, horizon=20_000, record=False, ties=ties)
         if trace.miss is not None:
             accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, m)]
             assert not accepting, f"{accepting} accept {ts!r} on m={m}; G-EDF misses: {trace}"
+            missed = True
             break
+    branch = "G-EDF misses" if missed else "no G-EDF miss found"
+    event(branch)
+    reach[branch] += 1
     for entry in PARTITIONED:
         if accepted(entry, ts, m):
+            reach["partitioned accepts, simulated"] += 1
             assignment = entry.explain(ts, m).evidence.get("assignment")
             assert assignment is not None and None not in assignment, f"{entry.name} accepted without an assignment"
             for arrivals in ("periodic", "sporadic"):
@@ -165,32 +186,50 @@ def _check_against_simulator(ts: TaskSet, m: int, seed: int) -> None:
                 )
 
 
-@settings_for(EXAMPLES)
-@given(ts=rst.tasksets(min_size=4, max_size=14, max_period=60), m=st.integers(2, 6), seed=st.integers(0, 2**16))
-def test_no_analysis_accepts_a_simulated_miss(ts, m, seed):
-    _check_against_simulator(ts, m, seed)
+def _against_simulator(reach, examples: int, tasksets, processors) -> None:
+    """Run the property; then require that both refuting branches were reached: G-EDF misses
+    (which judge the global tests) and partitioned acceptances (whose assignment is simulated)."""
+
+    @settings_for(examples)
+    @given(ts=tasksets, m=processors, seed=st.integers(0, 2**16))
+    def prop(ts, m, seed):
+        _check_against_simulator(ts, m, seed, reach)
+
+    prop()
+    assert reach["G-EDF misses"] >= 0.1 * examples, dict(reach)
+    assert reach["partitioned accepts, simulated"] >= 0.1 * examples, dict(reach)
+
+
+def test_no_analysis_accepts_a_simulated_miss(reach):
+    _against_simulator(reach, EXAMPLES, rst.tasksets(min_size=4, max_size=14, max_period=60), st.integers(2, 6))
 
 
 @pytest.mark.slow
-@settings_for(10 * EXAMPLES)
-@given(ts=rst.tasksets(min_size=4, max_size=24, max_period=200), m=st.integers(2, 8), seed=st.integers(0, 2**16))
-def test_no_analysis_accepts_a_simulated_miss_long(ts, m, seed):
-    _check_against_simulator(ts, m, seed)
+def test_no_analysis_accepts_a_simulated_miss_long(reach):
+    _against_simulator(reach, 10 * EXAMPLES, rst.tasksets(min_size=4, max_size=24, max_period=200), st.integers(2, 8))
 
 
 # -- m = 1 ----------------------------------------------------------------------------------------
-@settings_for(EXAMPLES)
-@given(ts=rst.tasksets(max_size=6, max_period=12))
-def test_m1_global_implies_uniprocessor_exact(ts):
-    code = exact_code(ts, 1)
-    qpa = analyses.get("uni-qpa") if "uni-qpa" in analyses.names() else None
-    if code == ACCEPT and qpa is not None:
-        assert accepted(qpa, ts, 1), f"exact G-EDF on m=1 (= EDF) accepts {ts!r}, uni-qpa rejects it"
-        return  # then every global test ⇒ uni-qpa holds on this set
-    accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, 1)]
-    if qpa is not None and accepting:
-        assert accepted(qpa, ts, 1), f"{accepting} accept {ts!r} on m=1, uni-qpa rejects"
-    if code == REJECT:
-        claims = [e.name for e in UNIPROCESSOR if accepted(e, ts, 1)]
-        assert not claims, f"{claims} accept {ts!r} but exact G-EDF on m=1 (= EDF) rejects it"
-        assert not accepting, f"{accepting} accept {ts!r} on m=1 but exact rejects it"
+def test_m1_global_implies_uniprocessor_exact(reach):
+    qpa = analyses.get("uni-qpa")
+
+    @settings_for(EXAMPLES)
+    @given(ts=rst.tasksets(max_size=6, max_period=12))
+    def prop(ts):
+        code = exact_code(ts, 1)
+        branch = {ACCEPT: "exact accepts", REJECT: "exact rejects"}.get(code, "exact unknown")
+        event(branch)
+        reach[branch] += 1
+        if code == ACCEPT:
+            assert accepted(qpa, ts, 1), f"exact G-EDF on m=1 (= EDF) accepts {ts!r}, uni-qpa rejects it"
+            return  # then every global test ⇒ uni-qpa holds on this set
+        accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, 1)]
+        if accepting:
+            assert accepted(qpa, ts, 1), f"{accepting} accept {ts!r} on m=1, uni-qpa rejects"
+        if code == REJECT:
+            claims = [e.name for e in UNIPROCESSOR if accepted(e, ts, 1)]
+            assert not claims, f"{claims} accept {ts!r} but exact G-EDF on m=1 (= EDF) rejects it"
+            assert not accepting, f"{accepting} accept {ts!r} on m=1 but exact rejects it"
+
+    prop()
+    assert reach["exact accepts"] >= 0.1 * EXAMPLES and reach["exact rejects"] >= 0.2 * EXAMPLES, dict(reach)
