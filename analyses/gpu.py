@@ -8,7 +8,7 @@ the layouts and the heuristics) is rtsched's, not the paper's, with every parame
 assumptions A1–A7, and what the abstract does state, are listed in
 papers/zahaf2021-gpu-partitioning.md.
 
-Model (:mod:`rtsched.gpu_model`: workloads, WCET profiles, slowdown factors, layouts, files)
+Model (:mod:`rtsched.gpu`: workloads, WCET profiles, slowdown factors, layouts, files, batches)
 -------------------------------------------------------------------------------------------
 * A GPU has ``M`` compute clusters (the platform :class:`~rtsched.platform.GPU` ``(M)``). A
   *layout* splits them into partitions of sizes s_1 + … + s_K ≤ M (an integer partition:
@@ -65,7 +65,7 @@ from numpy.typing import NDArray
 from rtsched.analyses._edf_demand import DEFAULT_BUDGET, qpa_one, qpa_reference
 from rtsched.analyses._npedf import npedf_one, npedf_trace
 from rtsched.errors import InputError
-from rtsched.gpu_model import (
+from rtsched.gpu import (
     MAX_CLUSTERS,
     AmdahlWCET,
     Blocking,
@@ -687,7 +687,7 @@ def _needs_workload(obj: object) -> GPUWorkload:
         return obj
     raise InputError(
         "GPU analyses (gpu:<heuristic>) need a GPU workload (kernels with WCET tables and slowdown factors), "
-        "not a plain task set; use `rtsched gpu FILE` or rtsched.gpu_model.read_gpu_workload"
+        "not a plain task set; use `rtsched gpu FILE` or rtsched.gpu.read_gpu_workload"
     )
 
 

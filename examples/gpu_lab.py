@@ -23,7 +23,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from rtsched import registry
-from rtsched.gpu_model import format_gpu_report, inflate, layouts, loads_gpu
+from rtsched.gpu import format_gpu_report, inflate, layouts, loads_gpu
 from rtsched.platform import GPU
 
 WORKLOAD = """

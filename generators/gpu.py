@@ -22,7 +22,6 @@ The rounding rules are applied before anything else is derived, so every drawn v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -33,7 +32,7 @@ from rtsched.errors import InputError
 from rtsched.generators.deadlines import parse_deadlines
 from rtsched.generators.periods import parse_periods
 from rtsched.generators.utilizations import uunifast
-from rtsched.gpu_model import MAX_CLUSTERS, GPUWorkload, Kernel, TableWCET
+from rtsched.gpu import MAX_CLUSTERS, GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
 from rtsched.model import MAX_TIME
 
 __all__ = ["GPUWorkloadBatch", "GPUWorkloadSpec", "GeneratedGPUBatch", "generate_gpu_batch", "generate_gpu_workloads"]
@@ -140,28 +139,6 @@ def generate_gpu_workloads(rng: np.random.Generator, spec: GPUWorkloadSpec, coun
         )
         out.append(GPUWorkload(kernels, M))
     return out
-
-
-class GPUWorkloadBatch(tuple):
-    """An immutable sequence of GPU workloads with the two attributes a sweep unit reads.
-
-    ``n_sets`` (number of workloads) and ``deadlines`` (``"implicit"`` or ``"constrained"``), as
-    on :class:`rtsched.model.TaskSetBatch`; the GPU registry entries (``gpu:ffd``, ...) take it
-    directly, on the platform ``GPU(M)``.
-    """
-
-    deadlines: str = "constrained"
-
-    def __new__(cls, workloads: Sequence[GPUWorkload], deadlines: str = "constrained") -> GPUWorkloadBatch:
-        """Wrap ``workloads``."""
-        out = super().__new__(cls, workloads)
-        out.deadlines = deadlines
-        return out
-
-    @property
-    def n_sets(self) -> int:
-        """Number of workloads."""
-        return len(self)
 
 
 @dataclass(frozen=True)

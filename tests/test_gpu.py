@@ -18,7 +18,7 @@ from rtsched.analyses._npedf import npedf_trace
 from rtsched.analyses.gpu import HEURISTICS, allocate, gpu_report, partition_verdict, recheck
 from rtsched.cli import main
 from rtsched.errors import InputError
-from rtsched.gpu_model import (
+from rtsched.gpu import (
     AmdahlWCET,
     GPUWorkload,
     Kernel,

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 import rtsched.io.stream as rio
 from rtsched import InputError, TaskSet
 from rtsched.cli import main
-from rtsched.gpu_model import GPUWorkload, dumps_gpu, loads_gpu
+from rtsched.gpu import GPUWorkload, dumps_gpu, loads_gpu
 from rtsched.io import FORMATS, dumps, loads, read_tasksets
 from rtsched.model import FIELDS, MAX_TIME
 
@@ -272,7 +272,7 @@ def check_sets(sets: list[TaskSet]) -> None:
             assert 1 <= c <= d <= t <= MAX_TIME  # constrained deadlines, the default
 
 
-#: rtsched.gpu_model words YAML's "unacceptable character" error on several lines, without a line.
+#: rtsched.gpu words YAML's "unacceptable character" error on several lines, without a line.
 
 
 def count(fmt: str, text: str) -> bool:

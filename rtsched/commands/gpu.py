@@ -1,7 +1,7 @@
 """``rtsched gpu FILE``: partition a GPU's compute clusters and allocate real-time kernels.
 
 The model (rtsched's model, after Zahaf et al. (RTNS 2021); its assumptions are listed in
-papers/zahaf2021-gpu-partitioning.md) and the file schema are in :mod:`rtsched.gpu_model`, the
+papers/zahaf2021-gpu-partitioning.md) and the file schema are in :mod:`rtsched.gpu`, the
 heuristics in the GPU analyses of the registry (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``,
 ``gpu:single``; platform ``GPU(M)``) and papers/zahaf2021-gpu-partitioning.md.
 :func:`check_gpu_platform` is also what ``rtsched check FILE --platform gpu:<M>`` runs.
@@ -16,7 +16,7 @@ import typer
 
 from rtsched import registry
 from rtsched.errors import InputError
-from rtsched.gpu_model import GPUWorkload, format_gpu_report, read_gpu_workload
+from rtsched.gpu import GPUWorkload, format_gpu_report, read_gpu_workload
 from rtsched.platform import GPU, parse_platform
 from rtsched.result import jsonable
 

@@ -272,7 +272,7 @@ class GPUKind(GeneratorKind):
 
     def join(self, batches: list[Any]) -> Any:
         """One batch of the workloads of ``batches``; implicit deadlines only if all are."""
-        from rtsched.generators.gpu import GPUWorkloadBatch
+        from rtsched.gpu import GPUWorkloadBatch
 
         models = {b.deadlines for b in batches}
         return GPUWorkloadBatch(

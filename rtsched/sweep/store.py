@@ -40,7 +40,7 @@ __all__ = ["Store", "checksum", "generator_digest"]
 _UNIT_FILE = re.compile(r"^(\d{6,})\.json$")
 _FORMAT = 2
 #: Modules whose code decides which task sets a unit draws and how its verdicts are counted.
-_GENERATOR_MODULES = ("rtsched.model", "rtsched.gpu_model", "rtsched.sweep.kinds", "rtsched.sweep.units")
+_GENERATOR_MODULES = ("rtsched.model", "rtsched.gpu.model", "rtsched.sweep.kinds", "rtsched.sweep.units")
 
 
 def checksum(record: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ import numpy as np
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
-    from rtsched.generators.gpu import GPUWorkloadBatch
+    from rtsched.gpu import GPUWorkloadBatch
     from rtsched.model import TaskSetBatch
     from rtsched.sweep.experiment import Experiment
 

@@ -1,0 +1,60 @@
+"""The GPU workload model: kernels with WCET tables and contention factors, layouts, files.
+
+rtsched's model, after Zahaf et al. (RTNS 2021) (papers/zahaf2021-gpu-partitioning.md; only the
+paper's abstract was reachable, so the model and its assumptions A1–A7 are rtsched's, not the
+paper's), shared by the GPU analyses (:mod:`rtsched.analyses.gpu`, registry names
+``gpu``, ``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``, ``gpu:single`` on the platform
+:class:`~rtsched.platform.GPU` ``(M)``), the generator (:mod:`rtsched.generators.gpu`) and the CLI
+(``rtsched gpu``, ``rtsched check --platform gpu:<M>``):
+
+* :class:`GPUWorkload` of :class:`Kernel` s τ = (C(s), D, T): a WCET profile C(s) for a
+  partition of s compute clusters (:class:`TableWCET`, :class:`AmdahlWCET`,
+  :class:`SaturatingWCET`; non-increasing in s), a constrained deadline, the slowdown factors
+  f(k) with k other active partitions (exact rationals), preemptive or not;
+* :func:`inflate`, the sound inflation rule C' = ⌈C(s)·f(K − 1)⌉ (Eq. (I) of the note);
+* :func:`layouts`, the integer partitions of the GPU's M clusters;
+* reading and writing workload files (:func:`loads_gpu`, :func:`read_gpu_workload`,
+  :func:`dumps_gpu`; schema in the note);
+* :func:`format_gpu_report`, the terminal table of a GPU analysis's report (the ``report``
+  evidence of the GPU analyses' explanations);
+* :class:`GPUWorkloadBatch`, the workloads a sweep unit draws.
+
+Modules: :mod:`~rtsched.gpu.model` (the model and the batch), :mod:`~rtsched.gpu.files` (YAML
+and JSON files) and :mod:`~rtsched.gpu.report` (the terminal table).
+"""
+
+from rtsched.gpu.files import dumps_gpu, loads_gpu, read_gpu_workload
+from rtsched.gpu.model import (
+    MAX_CLUSTERS,
+    AmdahlWCET,
+    Blocking,
+    GPUWorkload,
+    GPUWorkloadBatch,
+    Kernel,
+    SaturatingWCET,
+    TableWCET,
+    WCETProfile,
+    check_clusters,
+    inflate,
+    layouts,
+)
+from rtsched.gpu.report import format_gpu_report
+
+__all__ = [
+    "MAX_CLUSTERS",
+    "AmdahlWCET",
+    "Blocking",
+    "GPUWorkload",
+    "GPUWorkloadBatch",
+    "Kernel",
+    "SaturatingWCET",
+    "TableWCET",
+    "WCETProfile",
+    "check_clusters",
+    "dumps_gpu",
+    "format_gpu_report",
+    "inflate",
+    "layouts",
+    "loads_gpu",
+    "read_gpu_workload",
+]

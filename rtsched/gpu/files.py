@@ -1,0 +1,239 @@
+"""GPU workload files (YAML / JSON): :func:`loads_gpu`, :func:`read_gpu_workload`, :func:`dumps_gpu`.
+
+The schema is in papers/zahaf2021-gpu-partitioning.md. Values follow the number rule of
+:mod:`rtsched.io` (exact rationals for factors, integer ticks for times), and every error names
+the file, line, kernel and field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from fractions import Fraction
+from typing import Any
+
+import yaml
+
+from rtsched.errors import InputError
+from rtsched.gpu.model import (
+    MAX_CLUSTERS,
+    AmdahlWCET,
+    GPUWorkload,
+    Kernel,
+    SaturatingWCET,
+    TableWCET,
+    WCETProfile,
+    _frac_doc,
+    _validate_kernel,
+)
+from rtsched.io import (
+    LineLoader,
+    Node,
+    Scalar,
+    check_keys,
+    describe_node,
+    node_from_json,
+    node_from_yaml,
+    node_text,
+    read_text,
+    scalar_to_fraction,
+    scalar_to_int,
+    yaml_error,
+)
+
+__all__ = ["dumps_gpu", "loads_gpu", "read_gpu_workload"]
+
+
+_TOP_KEYS = ["name", "clusters", "blocking", "kernels"]
+_KERNEL_KEYS = ["name", "C", "D", "T", "preemptive", "slowdown"]
+
+
+def _fraction(node: Node, **where: Any) -> Fraction:
+    """An exact rational from the text as written (``1.15`` is 23/20; ``23/20`` is accepted)."""
+    value = node.value
+    if not isinstance(value, Scalar) or value.kind in ("bool", "null"):
+        raise InputError(f"expected a number, got {describe_node(node)}", line=node.line, **where)
+    try:
+        return scalar_to_fraction(value, max_chars=40)  # the project's number rule (rtsched.io)
+    except InputError as err:
+        raise InputError(err.message, line=node.line, **where) from None
+    except ZeroDivisionError:
+        raise InputError(f"{value.text.strip()!r} divides by zero", line=node.line, **where) from None
+
+
+def _integer(node: Node, **where: Any) -> int:
+    if not isinstance(node.value, Scalar):
+        raise InputError(f"expected an integer, got {describe_node(node)}", line=node.line, **where)
+    try:
+        value = scalar_to_int(node.value, None)
+    except InputError as err:
+        raise err.located(line=node.line, **where) from None
+    assert isinstance(value, int)
+    return value
+
+
+def _boolean(node: Node, **where: Any) -> bool:
+    value = node.value
+    if isinstance(value, Scalar) and value.kind == "bool":
+        return value.text.strip().lower() in ("true", "yes", "on", "y")
+    raise InputError(f"expected true or false, got {describe_node(node)}", line=node.line, **where)
+
+
+def _wcet(node: Node, **where: Any) -> WCETProfile:
+    value = node.value
+    if isinstance(value, list):
+        if not value:
+            raise InputError("the WCET table is empty", line=node.line, field="C", **where)
+        return TableWCET(tuple(_integer(v, field=f"C({s})", **where) for s, v in enumerate(value, 1)))
+    if isinstance(value, dict):
+        model = value.get("model")
+        kind = node_text(model, field="C.model", **where) if model is not None else None
+        if kind == "amdahl":
+            check_keys(node, ["model", "C1", "parallel"], ["C1", "parallel"], **where)
+            return AmdahlWCET(
+                _integer(value["C1"], field="C.C1", **where), _fraction(value["parallel"], field="C.parallel", **where)
+            )
+        if kind == "saturating":
+            check_keys(node, ["model", "C1", "saturation"], ["C1", "saturation"], **where)
+            return SaturatingWCET(
+                _integer(value["C1"], field="C.C1", **where),
+                _integer(value["saturation"], field="C.saturation", **where),
+            )
+        raise InputError(
+            f"unknown WCET model {kind!r}; give a list C(1), C(2), ... or {{model: amdahl, C1, parallel}} "
+            "or {model: saturating, C1, saturation}",
+            line=node.line,
+            field="C.model",
+            **where,
+        )
+    return TableWCET((_integer(node, field="C", **where),))
+
+
+def _kernel(node: Node, i: int) -> Kernel:
+    if not isinstance(node.value, dict):
+        raise InputError(
+            f"expected a kernel object {{C: .., D: .., T: .., slowdown: ..}}, got {describe_node(node)}",
+            line=node.line,
+            task=i,
+        )
+    v = node.value
+    name = node_text(v.get("name"), task=i)
+    label: int | str = i if name is None else f"{i} ({name})"
+    check_keys(node, _KERNEL_KEYS, ["C", "D", "T", "slowdown"], task=label)
+    wcet = _wcet(v["C"], task=label)
+    slow = v["slowdown"]
+    if isinstance(slow.value, list):
+        factors = tuple(_fraction(x, task=label, field=f"slowdown[{k}]") for k, x in enumerate(slow.value, 1))
+        beyond = None
+    else:
+        factors, beyond = (), _fraction(slow, task=label, field="slowdown")
+    kernel = Kernel(
+        wcet=wcet,
+        D=_integer(v["D"], task=label, field="D"),
+        T=_integer(v["T"], task=label, field="T"),
+        slowdown=factors,
+        slowdown_beyond=beyond,
+        preemptive=_boolean(v["preemptive"], task=label, field="preemptive") if "preemptive" in v else True,
+        name=name,
+    )
+    try:
+        _validate_kernel(kernel, i, None)
+    except InputError as err:
+        field_node = v.get((err.field or "").split(".")[0].split("(")[0].split("[")[0])
+        raise err.located(line=field_node.line if field_node is not None else node.line) from None
+    return kernel
+
+
+def _workload(root: Node) -> GPUWorkload:
+    if not isinstance(root.value, dict):
+        raise InputError(f"expected a GPU workload object with 'kernels', got {describe_node(root)}", line=root.line)
+    check_keys(root, _TOP_KEYS, ["kernels"])
+    v = root.value
+    kernels_node = v["kernels"]
+    if not isinstance(kernels_node.value, list) or not kernels_node.value:
+        raise InputError("'kernels' must be a non-empty list", line=kernels_node.line, field="kernels")
+    kernels = tuple(_kernel(k, i) for i, k in enumerate(kernels_node.value))
+    clusters = None
+    if "clusters" in v:
+        clusters = _integer(v["clusters"], field="clusters")
+        if not 1 <= clusters <= MAX_CLUSTERS:
+            raise InputError(
+                f"clusters must be in 1..{MAX_CLUSTERS}, got {clusters}", line=v["clusters"].line, field="clusters"
+            )
+    blocking = "tick"
+    if "blocking" in v:
+        blocking = node_text(v["blocking"], field="blocking") or "tick"
+        if blocking not in ("tick", "dense"):
+            raise InputError(
+                f"blocking must be 'tick' or 'dense', got {blocking!r}", line=v["blocking"].line, field="blocking"
+            )
+    return GPUWorkload(kernels, clusters, node_text(v.get("name")), blocking)  # type: ignore[arg-type]
+
+
+def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>") -> GPUWorkload:
+    """Parse a GPU workload from YAML or JSON text (schema: papers/zahaf2021-gpu-partitioning.md).
+
+    Raises
+    ------
+    InputError
+        Naming the source, line, kernel and field of the first problem.
+    """
+    fmt = format.lower().lstrip(".")
+    try:
+        if not text.strip():
+            raise InputError("the file is empty")
+        if fmt in ("yaml", "yml"):
+            try:
+                composed = yaml.compose(text, Loader=LineLoader)
+            except yaml.YAMLError as err:
+                raise yaml_error(err, text) from None
+            if composed is None:
+                raise InputError("the file is empty")
+            root = node_from_yaml(composed)
+        elif fmt == "json":
+            root = node_from_json(text)
+        else:
+            raise InputError(f"GPU workloads are read from YAML or JSON, not {format!r}")
+        return _workload(root)
+    except InputError as err:
+        raise err.located(file=source) from None
+    except RecursionError:
+        raise InputError("the document is nested too deeply", file=source) from None
+
+
+def read_gpu_workload(path: str | os.PathLike[str], *, format: str | None = None) -> GPUWorkload:
+    """Read a GPU workload file (``.yaml``/``.yml``/``.json``; ``-`` is standard input, YAML)."""
+    name = os.fsdecode(path)
+    source = "<stdin>" if name == "-" else name
+    fmt = format or ("yaml" if name == "-" else os.path.splitext(name)[1].lstrip("."))
+    if fmt.lower() not in ("yaml", "yml", "json"):
+        raise InputError("cannot tell the format: GPU workloads are .yaml, .yml or .json files", file=source)
+    return loads_gpu(read_text(path, source), fmt, source=source)
+
+
+def dumps_gpu(workload: GPUWorkload, format: str = "yaml") -> str:
+    """Write a workload as YAML or JSON text that :func:`loads_gpu` reads back to an equal workload."""
+
+    kernels = []
+    for k in workload.kernels:
+        doc: dict[str, Any] = {} if k.name is None else {"name": k.name}
+        doc["C"] = k.wcet.to_doc()
+        doc["D"], doc["T"] = k.D, k.T
+        if not k.preemptive:
+            doc["preemptive"] = False
+        if k.slowdown_beyond is None:
+            doc["slowdown"] = [_frac_doc(f) for f in k.slowdown]
+        elif not k.slowdown:
+            doc["slowdown"] = _frac_doc(k.slowdown_beyond)
+        else:
+            raise InputError("a slowdown table with a value beyond it cannot be written; give every factor")
+        kernels.append(doc)
+    top: dict[str, Any] = {} if workload.name is None else {"name": workload.name}
+    if workload.clusters is not None:
+        top["clusters"] = workload.clusters
+    if workload.blocking != "tick":
+        top["blocking"] = workload.blocking
+    top["kernels"] = kernels
+    if format.lower() == "json":
+        return json.dumps(top, indent=1, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(top, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
