@@ -99,24 +99,14 @@ def test_kernel_equals_reference(batch, m):
     np.testing.assert_array_equal(FFDBF.status(batch, m), [CODE[ffdbf.reference(ts, m)] for ts in batch])
 
 
-@st.composite
-def on_sigma_cap(draw):
+def on_sigma_cap():
     """Implicit sets with U = m − (m − 1)·λmax exactly (σcap = λmax), or one tick above."""
-    m = draw(st.integers(2, 4))
-    d0 = draw(st.integers(2, 6))
-    c0 = draw(st.integers(1, d0))
-    lam = Fraction(c0, d0)
-    tasks = [(c0, d0, d0)]
-    gap = m - (m - 1) * lam - lam
-    while gap >= lam:
-        tasks.append((c0, d0, d0))
-        gap -= lam
-    if gap > 0:
-        tasks.append((gap.numerator, gap.denominator, gap.denominator))
-    if draw(st.booleans()):
-        c, d, t = tasks[-1]
-        tasks[-1] = (min(c + 1, d), d, t)
-    return TaskSet.from_tasks(tasks), m
+    return rst.on_a_bound(
+        lambda heavy, m: m - (m - 1) * heavy.max_density,
+        processors=st.integers(2, 4),
+        max_deadline=6,
+        one_tick_more=True,
+    )
 
 
 @given(on_sigma_cap())

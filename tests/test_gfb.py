@@ -61,22 +61,9 @@ def test_schedcat_cases_gfb(schedcat_cases):
     assert checked > 10
 
 
-@st.composite
-def on_the_bound(draw):
+def on_the_bound():
     """A set with Σλ = m − (m−1)·λmax exactly (the GFB inequality holds with equality)."""
-    m = draw(st.integers(1, 4))
-    d0 = draw(st.integers(2, 12))
-    c0 = draw(st.integers(1, d0))
-    lam0 = Fraction(c0, d0)
-    tasks = [(c0, d0, draw(st.integers(d0, 3 * d0)))]
-    gap = m - (m - 1) * lam0 - lam0
-    while gap > lam0:
-        tasks.append((c0, d0, d0))
-        gap -= lam0
-    if gap > 0:
-        k = draw(st.integers(1, 7))
-        tasks.append((gap.numerator * k, gap.denominator * k, gap.denominator * k))
-    return TaskSet.from_tasks(tasks), m
+    return rst.on_a_bound(lambda heavy, m: m - (m - 1) * heavy.max_density, heavy_period_factor=3, scale_remainder=True)
 
 
 @given(on_the_bound())

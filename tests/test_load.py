@@ -81,24 +81,11 @@ def test_kernel_equals_reference_arbitrary(batch, m):
     np.testing.assert_array_equal(LOAD.status(batch, m), [CODE[load.reference(ts, m)] for ts in batch])
 
 
-@st.composite
-def on_beta(draw):
+def on_beta():
     """Implicit-deadline sets with U = β exactly (and one tick more)."""
-    m = draw(st.integers(1, 3))
-    d0 = draw(st.integers(2, 6))
-    c0 = draw(st.integers(1, d0))
-    tasks = [(c0, d0, d0)]
-    beta, _, lam = load.load_bound(TaskSet.from_tasks(tasks), m)
-    gap = beta - lam
-    while gap >= lam:
-        tasks.append((c0, d0, d0))
-        gap -= lam
-    if gap > 0:
-        tasks.append((gap.numerator, gap.denominator, gap.denominator))
-    if draw(st.booleans()):
-        c, d, t = tasks[-1]
-        tasks[-1] = (min(c + 1, d), d, t)
-    return TaskSet.from_tasks(tasks), m
+    return rst.on_a_bound(
+        lambda heavy, m: load.load_bound(heavy, m)[0], processors=st.integers(1, 3), max_deadline=6, one_tick_more=True
+    )
 
 
 @given(on_beta())

@@ -12,13 +12,15 @@ and they shrink toward small simple sets: fewer tasks, then small periods, C = 1
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Literal
 
 from hypothesis import strategies as st
 
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch
 
-__all__ = ["batches", "tasks", "tasksets"]
+__all__ = ["batches", "on_a_bound", "tasks", "tasksets"]
 
 Deadlines = Literal["implicit", "constrained", "arbitrary"]
 
@@ -102,3 +104,42 @@ def batches(draw: st.DrawFn, *, min_sets: int = 1, max_sets: int = 20, **taskset
     """A :class:`TaskSetBatch` of ``min_sets..max_sets`` sets drawn with :func:`tasksets`."""
     sets = draw(st.lists(tasksets(**taskset_options), min_size=min_sets, max_size=max_sets))  # type: ignore[arg-type]
     return TaskSetBatch.from_tasksets(sets)
+
+
+@st.composite
+def on_a_bound(
+    draw: st.DrawFn,
+    total: Callable[[TaskSet, int], Fraction],
+    *,
+    processors: st.SearchStrategy[int] | None = None,
+    max_deadline: int = 12,
+    heavy_period_factor: int = 1,
+    scale_remainder: bool = False,
+    one_tick_more: bool = False,
+) -> tuple[TaskSet, int]:
+    """``(task set, m)`` whose total density equals ``total(heavy, m)`` exactly: the boundary case
+    of a utilization- or density-bound test (GFB's m − (m − 1)·λmax, a load bound's β, ...).
+
+    The set is a heavy task ``(c0, d0, T0)`` (``T0`` up to ``heavy_period_factor·d0``), copies of
+    ``(c0, d0, d0)`` while the remaining gap is at least λ = c0/d0, and one implicit-deadline task
+    carrying the rest (its C, D = T scaled by a drawn k in 1..7 when ``scale_remainder``), so
+    λmax = λ. ``total`` gets the heavy task alone as a one-task set. With ``one_tick_more``, a
+    drawn half of the sets get one more tick of execution on the last task (just above the
+    bound, when that task has room).
+    """
+    m = draw(st.integers(1, 4) if processors is None else processors)
+    d0 = draw(st.integers(2, max_deadline))
+    c0 = draw(st.integers(1, d0))
+    lam = Fraction(c0, d0)
+    tasks = [(c0, d0, draw(st.integers(d0, heavy_period_factor * d0)))]
+    gap = total(TaskSet.from_tasks(tasks), m) - lam
+    while gap >= lam:
+        tasks.append((c0, d0, d0))
+        gap -= lam
+    if gap > 0:
+        k = draw(st.integers(1, 7)) if scale_remainder else 1
+        tasks.append((gap.numerator * k, gap.denominator * k, gap.denominator * k))
+    if one_tick_more and draw(st.booleans()):
+        c, d, t = tasks[-1]
+        tasks[-1] = (min(c + 1, d), d, t)
+    return TaskSet.from_tasks(tasks), m
