@@ -28,6 +28,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 import numpy as np
 
@@ -99,7 +100,10 @@ def _draw(rng: np.random.Generator, n: int, implicit: bool, max_share: Fraction 
     return TaskSet.from_tasks(tasks)
 
 
-def _search(rng: np.random.Generator, topic: str, draw: Callable[[], object], keep: Callable[[object], bool]) -> object:
+Draw = TypeVar("Draw")
+
+
+def _search(rng: np.random.Generator, topic: str, draw: Callable[[], Draw], keep: Callable[[Draw], bool]) -> Draw:
     for _ in range(MAX_TRIES):
         candidate = draw()
         if keep(candidate):
@@ -165,8 +169,7 @@ def _uni_edf(topic: str, seed: int | str) -> Exercise:
     rng = _rng(topic, seed)
     want = bool(rng.integers(0, 2))  # schedulable or not: both are instructive
 
-    def keep(ts: object) -> bool:
-        assert isinstance(ts, TaskSet)
+    def keep(ts: TaskSet) -> bool:
         rows = ts.rows()
         if ts.utilization > 1 or sum(Fraction(c, d) for c, d, _ in rows) <= 1:
             return False  # U > 1 or density ≤ 1 decide at once: nothing to practise
@@ -176,7 +179,6 @@ def _uni_edf(topic: str, seed: int | str) -> Exercise:
         return sum(1 for s in _explain("uni-qpa", ts, 1).steps if str(s).startswith("t = ")) >= 2
 
     ts = _search(rng, topic, lambda: _draw(rng, int(rng.integers(3, 5)), implicit=False), keep)
-    assert isinstance(ts, TaskSet)
     rows = ts.rows()
     deadlines = sorted({d + k * t for _, d, t in rows for k in range(4)})
     points = sorted(int(x) for x in rng.choice([d for d in deadlines if d <= 30], size=3, replace=False))
@@ -232,8 +234,7 @@ def _uni_fp(topic: str, seed: int | str) -> Exercise:
         order = sorted(range(ts.n), key=lambda i: (int(ts.T[i]), i))  # rate-monotonic priorities
         return TaskSet.from_tasks([ts.rows()[i] for i in order])
 
-    def keep(ts: object) -> bool:
-        assert isinstance(ts, TaskSet)
+    def keep(ts: TaskSet) -> bool:
         if ts.utilization > 1 or _verdict("rm-ll", ts, 1) is not False:
             return False  # the bound must fail, so that the exact analysis has work to do
         if _verdict("uni-rta", ts, 1) is not want:
@@ -242,7 +243,6 @@ def _uni_fp(topic: str, seed: int | str) -> Exercise:
         return all(not isinstance(r.get("response_time"), int) or r["response_time"] <= 40 for r in run.per_task)
 
     ts = _search(rng, topic, draw, keep)
-    assert isinstance(ts, TaskSet)
     title = "uniprocessor fixed priority: utilization bounds and response-time analysis"
     intro = (
         "Preemptive fixed priorities on one processor, rate-monotonic order (τ0 highest), implicit deadlines. "
@@ -283,14 +283,12 @@ def _gedf_tests(topic: str, seed: int | str) -> Exercise:
     rng = _rng(topic, seed)
     m = 2
 
-    def keep(ts: object) -> bool:
-        assert isinstance(ts, TaskSet)
+    def keep(ts: TaskSet) -> bool:
         if ts.utilization > m or any(c == d for c, d, _ in ts.rows()):
             return False
         return len({_verdict(name, ts, m) for name in _GEDF}) > 1  # the tests disagree
 
     ts = _search(rng, topic, lambda: _draw(rng, int(rng.integers(4, 6)), implicit=False), keep)
-    assert isinstance(ts, TaskSet)
     title = "global EDF: the GFB, BAK and BCL tests side by side"
     intro = (
         f"Global EDF on m = {m} identical processors; sporadic tasks with constrained deadlines. GFB: Goossens, "
@@ -330,8 +328,7 @@ def _partitioning(topic: str, seed: int | str) -> Exercise:
     m = 2
     names = [f"p:{fit}:utilization:density" for fit, _ in _FITS]
 
-    def keep(ts: object) -> bool:
-        assert isinstance(ts, TaskSet)
+    def keep(ts: TaskSet) -> bool:
         if ts.utilization > m:
             return False
         return len({_verdict(name, ts, m) for name in names}) > 1  # one heuristic packs, another does not
@@ -340,7 +337,6 @@ def _partitioning(topic: str, seed: int | str) -> Exercise:
         return _draw(rng, int(rng.integers(5, 7)), implicit=True, max_share=Fraction(3, 4))
 
     ts = _search(rng, topic, draw, keep)
-    assert isinstance(ts, TaskSet)
     title = "partitioned EDF: first fit, best fit, worst fit"
     intro = (
         f"Partitioned EDF on m = {m} identical processors; implicit deadlines, so a processor can take a task iff "
@@ -389,12 +385,12 @@ def _mpr(topic: str, seed: int | str) -> Exercise:
         Pi = int(rng.integers(4, 11))
         return Pi, int(rng.integers(mp + 1, min(mp * Pi, 30))), mp
 
-    def keep(candidate: object) -> bool:
-        Pi, Theta, mp = candidate  # type: ignore[misc]
+    def keep(candidate: tuple[int, int, int]) -> bool:
+        Pi, Theta, mp = candidate
         # β > 0 and α ≥ 1 (the corrected case exists) and ⌈Θ/m'⌉ < Π (there is a blackout)
         return Theta % mp != 0 and -(-Theta // mp) < Pi
 
-    Pi, Theta, mp = _search(rng, topic, draw, keep)  # type: ignore[misc]
+    Pi, Theta, mp = _search(rng, topic, draw, keep)
     g = MPRInterface(Pi, Theta, mp)
     share = g.alpha + 1
     blackout_end = 2 * (Pi - share)

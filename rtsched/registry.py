@@ -383,7 +383,7 @@ class Analysis:
 
     def explain(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Result:
         """The reference's verdict with its evidence, as a :class:`~rtsched.result.Result`."""
-        from rtsched.result import Explanation, Result
+        from rtsched.result import Explanation, Result, as_steps
 
         size = self._size(m)
         extra = self._budget_args(budget)
@@ -393,7 +393,15 @@ class Analysis:
         if not isinstance(e, Explanation):
             raise TypeError(f"{self.name}: explain must return an Explanation, got {type(e).__name__}")
         return Result(
-            self.name, e.verdict, size, self.kind, e.summary, e.evidence, e.per_task, policy=self.policy, steps=e.steps
+            self.name,
+            e.verdict,
+            size,
+            self.kind,
+            e.summary,
+            e.evidence,
+            e.per_task,
+            policy=self.policy,
+            steps=as_steps(e.steps),
         )
 
     def result(self, taskset: Any, m: Platform | int, budget: int | None = None) -> LazyResult:
