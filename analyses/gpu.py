@@ -67,19 +67,12 @@ from rtsched.analyses._npedf import npedf_one, npedf_trace
 from rtsched.errors import InputError
 from rtsched.gpu import (
     MAX_CLUSTERS,
-    AmdahlWCET,
     Blocking,
     GPUWorkload,
-    Kernel,
-    SaturatingWCET,
-    TableWCET,
     check_clusters,
-    dumps_gpu,
     format_gpu_report,
     inflate,
     layouts,
-    loads_gpu,
-    read_gpu_workload,
 )
 from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN
 from rtsched.model import MAX_TIME
@@ -93,23 +86,12 @@ __all__ = [
     "DEFAULT_LAYOUT_BUDGET",
     "FAMILIES",
     "HEURISTICS",
-    "MAX_CLUSTERS",
-    "AmdahlWCET",
     "Allocation",
     "GPUReport",
-    "GPUWorkload",
-    "Kernel",
     "Partition",
-    "SaturatingWCET",
-    "TableWCET",
     "allocate",
-    "dumps_gpu",
     "gpu_report",
-    "inflate",
-    "layouts",
-    "loads_gpu",
     "partition_verdict",
-    "read_gpu_workload",
     "recheck",
 ]
 

@@ -1,6 +1,6 @@
 """The optional per-task ``priority`` field of task-set files (issue 16, "Priorities").
 
-Decisions tested here (see rtsched/io.py's module docstring): YAML/JSON/JSON lines task objects
+Decisions tested here (see rtsched/io/__init__.py's module docstring): YAML/JSON/JSON lines task objects
 take a ``priority`` key and CSV a ``priority`` column; text files have none (their fourth column
 is the name) and use the order. A set with priorities is read reordered, highest priority
 (smallest value) first, task names travelling with their tasks; writers never write the field.

@@ -38,6 +38,7 @@ def sweep_command(
     different experiment is refused.
     """
     from rtsched.sweep import DEFAULT_EXPERIMENT_TOML, run
+    from rtsched.sweep.kinds import kind_named
 
     if print_default:
         typer.echo(DEFAULT_EXPERIMENT_TOML, nl=False)
@@ -57,7 +58,7 @@ def sweep_command(
         reused = f" ({results.units_reused} found finished)" if results.units_reused else ""
         typer.echo(
             f"{results.units_total} units{reused}, {results.sets} "
-            f"{'GPU workloads' if results.experiment.generator_kind == 'gpu' else 'task sets'}, "
+            f"{kind_named(results.experiment.generator_kind).inputs}, "
             f"{len(results.analyses)} analyses, {results.elapsed:.1f} s"
         )
         for name in ("results.csv", "weighted.csv", "acceptance.png"):
