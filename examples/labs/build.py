@@ -9,6 +9,9 @@ Each ``examples/labs/lab*.py`` is valid Python (a student can run it as a script
 * ``tags=["solution"]`` in the header (jupytext's own syntax, so jupytext and Jupyter keep it
   as a cell tag) marks a solution. The bare word ``solution`` (``# %% solution``) is accepted too.
 
+A code line ``from _labkit import ...`` is replaced by the code of ``_labkit.py`` (figures folder,
+``show``, ``example_file``; its module docstring dropped), so every notebook is self-contained.
+
 The student version (default) replaces every solution cell by a stub: a markdown solution
 becomes "*Your answer here.*"; a code solution keeps its leading comment lines (the question)
 and then reads ``# your answer here``. The teacher version (``--teacher``) keeps the solutions,
@@ -21,6 +24,7 @@ byte-identical.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import re
@@ -33,7 +37,10 @@ SOLUTION = "solution"
 STUB_CODE = "# your answer here\n"
 STUB_MARKDOWN = "*Your answer here.*"
 
+KIT = HERE / "_labkit.py"
+
 _HEADER = re.compile(r"^# %%(?P<rest>.*)$")
+_KIT_IMPORT = re.compile(r"^from _labkit import ")
 _TAGS = re.compile(r"tags\s*=\s*(\[[^\]]*\])")
 
 
@@ -88,6 +95,25 @@ def parse(text: str, source: str = "<lab>") -> list[Cell]:
         while cell.lines and not cell.lines[-1].strip():
             cell.lines.pop()
     return [c for c in cells if c.lines or c.solution]
+
+
+def kit_lines() -> list[str]:
+    """The code of ``_labkit.py`` without its module docstring, as inlined into notebooks."""
+    text = KIT.read_text(encoding="utf-8")
+    body = ast.parse(text).body
+    start = body[1].lineno if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 1
+    return text.splitlines()[start - 1 :]
+
+
+def inline_kit(cells: list[Cell]) -> list[Cell]:
+    """Replace each ``from _labkit import ...`` line of a code cell by the kit's code."""
+    for cell in cells:
+        if cell.kind == "code" and any(_KIT_IMPORT.match(line) for line in cell.lines):
+            lines: list[str] = []
+            for line in cell.lines:
+                lines += kit_lines() if _KIT_IMPORT.match(line) else [line]
+            cell.lines = lines
+    return cells
 
 
 def _uncomment(line: str, where: str) -> str:
@@ -155,7 +181,7 @@ def notebook(cells: list[Cell], lab: str, teacher: bool) -> dict:
 
 def build(source: Path, out_dir: Path, teacher: bool) -> Path:
     """Write the notebook of one lab source; return its path."""
-    cells = parse(source.read_text(encoding="utf-8"), str(source))
+    cells = inline_kit(parse(source.read_text(encoding="utf-8"), str(source)))
     lab = source.stem
     path = out_dir / (f"{lab}-teacher.ipynb" if teacher else f"{lab}.ipynb")
     out_dir.mkdir(parents=True, exist_ok=True)
