@@ -95,7 +95,7 @@ FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST}
 SHORTEN_FACTOR = 4
 SHORTEN_MIN_STATES = 4096
 #: How many stored states with the same pending part a new state is compared with.
-CHAIN_LOOK = 64
+CHAIN_LOOK = 256
 #: Release subsets and tie choices are bit masks in int64.
 MAX_EXPLORED_TASKS = 62
 
@@ -283,7 +283,6 @@ def _explore(
     # once, so state_cap + 1 slots suffice); breadth-first needs no stack (states in index order)
     stack = np.empty(state_cap + 1 if frontier == DEPTH_FIRST else 1, dtype=np.int64)
     n_stack = 0
-    victims = np.empty(chain_look, dtype=np.int64)
     size = 1
     while size < 2 * (state_cap + 1):
         size *= 2
@@ -429,9 +428,14 @@ def _explore(
                     dup_slot = (dup_slot + np.uint64(1)) & np.uint64(size - 1)
                 if duplicate:
                     continue
-                # simulated by a stored state with the same pending part? Only the first
-                # CHAIN_LOOK states of the chain are compared: pruning less is still sound, and
-                # it keeps the cost per transition bounded.
+                # simulated by a stored state with the same pending part? The states of a
+                # pending part form a chain, newest first; only its first CHAIN_LOOK states are
+                # compared: pruning less is still sound, and it bounds the cost per transition.
+                # A stored state the new one simulates leaves the chain (the new state, or the
+                # state that simulates it, simulates whatever it simulates: the relation is
+                # transitive) and, if not yet expanded, is never expanded (the state simulating
+                # it is, and reaches every failure it reaches). So the chain stays close to an
+                # antichain and short.
                 slot = _key_hash(crct, cnat, n) & np.uint64(size - 1)
                 dominated = False
                 while True:
@@ -445,8 +449,8 @@ def _explore(
                             break
                     if same_key:
                         s = first
+                        prev = -1
                         looked = 0
-                        n_covered = 0
                         while s >= 0 and looked < chain_look:
                             covers = True  # stored s simulates the new state
                             covered = True  # the new state simulates stored s
@@ -459,17 +463,18 @@ def _explore(
                             if covers:
                                 dominated = True
                                 break
-                            if covered and status[s] == 0:
-                                victims[n_covered] = s
-                                n_covered += 1
-                            s = chain[s]
+                            after = chain[s]
+                            if covered:
+                                if status[s] == 0:
+                                    status[s] = 2
+                                if prev < 0:
+                                    table[slot] = after
+                                else:
+                                    chain[prev] = after
+                            else:
+                                prev = s
+                            s = after
                             looked += 1
-                        if not dominated:
-                            # stored states not yet expanded that the new one simulates need
-                            # not be expanded: the new state is, and reaches every failure
-                            # they reach
-                            for j in range(n_covered):
-                                status[victims[j]] = 2
                         break
                     slot = (slot + np.uint64(1)) & np.uint64(size - 1)
                 if dominated:
@@ -487,11 +492,8 @@ def _explore(
                 won[new] = won_mask if tied_mask else 0
                 tied[new] = tied_mask
                 exact[dup_slot] = new
-                if table[slot] < 0:
-                    table[slot] = new
-                else:
-                    chain[new] = chain[table[slot]]
-                    chain[table[slot]] = new
+                chain[new] = table[slot]  # -1 for a new pending part
+                table[slot] = new
                 if frontier == DEPTH_FIRST:
                     stack[n_stack] = new
                     n_stack += 1
