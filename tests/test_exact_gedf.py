@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
+from rtsched.analyses import _state_space as engine
 from rtsched.analyses import exact_gedf
 from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
@@ -516,3 +517,67 @@ def test_worked_example_two_unit_tasks_on_one_processor():
     assert result.evidence["tie_choices"] == ((0, (0,)),)  # τ0 wins the tie (lowest index)
     every = explain(ts, 1)
     assert every.verdict is False and every.evidence["releases"] == ((0,), (0,))
+
+
+# -- search order: depth-first (the default) against breadth-first -----------------------------
+#: Issue 15: m = 2, lowest-index ties; Burmyakov's C++ test finds its miss in milliseconds, the
+#: breadth-first search stored 3,000,000 states without finding it.
+ISSUE_15_SET = [
+    (2, 9, 16),
+    (4, 5, 18),
+    (4, 12, 20),
+    (2, 4, 13),
+    (1, 5, 6),
+    (1, 8, 14),
+    (1, 1, 7),
+    (1, 19, 20),
+    (5, 10, 18),
+]
+
+
+def order_code(ts, m, rule, frontier, budget=200_000):
+    return engine.search(ts.C, ts.D, ts.T, m, rule, budget, 10 * budget, False, frontier, False).code
+
+
+@settings(max_examples=200)
+@given(
+    ts=rst.tasksets(min_size=2, max_size=5, max_period=6),
+    m=st.integers(1, 3),
+    rule=st.sampled_from(["every", "index", "fp"]),
+)
+def test_depth_first_equals_breadth_first(ts, m, rule):
+    """Both search orders decide the same reachability question: same verdict on every set (the
+    pruning is sound in any order, papers/exact-search.md); the plain reference agrees."""
+    depth = order_code(ts, m, rule, "depth")
+    assert depth == order_code(ts, m, rule, "breadth")
+    if ts.n <= 4:
+        assert VERDICT[depth] == engine.reference(ts, m, REFERENCE_BUDGET, rule=rule)
+
+
+@settings(max_examples=60)
+@given(ts=rst.tasksets(min_size=3, max_size=4, max_period=3), m=st.integers(1, 2), ties=st.sampled_from(TIES))
+def test_depth_first_against_brute_force(ts, m, ties):
+    """Depth-first verdicts against the independent brute force (horizon 10, as above)."""
+    expected = not brute_force_miss(ts.rows(), m, 10, ties)
+    assert VERDICT[order_code(ts, m, ties, "depth")] is expected
+
+
+def test_depth_first_finds_the_issue_15_miss_early():
+    """The issue's set: depth-first finds the miss (lowest-index ties) within 5,000 states, and its
+    counterexample replays to a miss in the simulator; breadth-first with the same budget does
+    not decide."""
+    ts = TaskSet.from_tasks(ISSUE_15_SET)
+    assert ts.utilization <= 2
+    found = exact_gedf.explore(ts, 2, ties="index", budget=5_000)
+    assert found.code == REJECT
+    assert exact_gedf.explore(ts, 2, ties="index", budget=5_000, frontier="breadth").code == UNKNOWN
+    result = explain(ts, 2, "index", budget=5_000)
+    assert result.verdict is False
+    trace = simulate(ts, 2, releases=[list(r) for r in result.evidence["releases"]], ties="index")
+    assert (trace.miss.time, trace.miss.task) == (result.evidence["miss_time"], result.evidence["miss_task"])
+
+
+def test_unknown_search_order_refused():
+    ts = TaskSet.from_tasks([(1, 2, 2)] * 3)
+    with pytest.raises(InputError, match="search order"):
+        exact_gedf.explore(ts, 2, frontier="best")  # type: ignore[arg-type]
