@@ -72,7 +72,6 @@ __all__ = [
     "sbf",
     "sbf_brute_force",
     "server_budgets",
-    "sbf_steps",
     "server_tasks",
     "steps",
     "validate_interface",
@@ -89,44 +88,6 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
     interface = dedicated(m)
     e = gedf_mpr(ts, interface, budget)
     return replace(e, steps=lambda: steps(ts, interface, e))
-
-
-def sbf_steps(interface: MPRInterface, t: int) -> Iterator[Step]:
-    """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, in the exact integer form of
-    :func:`sbf` (the corrected bound of Easwaran, Shin, Lee, RTS 2009, in rtsched's integer-time
-    form: papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2) for lsbf.
-
-    The value in the last step is :func:`sbf` itself; the intermediate quantities (s, t', q, y)
-    are those of its closed form.
-    """
-    Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime
-    alpha, beta = interface.alpha, interface.beta
-    share = alpha + (1 if beta else 0)
-    value = sbf(Pi, Theta, mp, t)
-    shifted = t - 2 * (Pi - share)
-    yield Step(
-        f"sbf({t}) on {interface}: α = ⌊Θ/m'⌋ = {alpha}, β = Θ − m'α = {beta}, s = ⌈Θ/m'⌉ = {share}, "
-        f"t' = t − 2(Π − s) = {t} − 2·({Pi} − {share}) = {shifted}"
-    )
-    if shifted <= 0:
-        yield Step(f"  t' ≤ 0: t lies in the longest blackout, sbf({t}) = " + "{sbf}", {"sbf": value})
-    else:
-        q, r = divmod(shifted - 1, Pi)
-        y = r + 1
-        head = f"  q = ⌊(t' − 1)/Π⌋ = {q}, y = t' − qΠ = {y}; "
-        if beta == 0:
-            formula = f"qΘ + m'·min(y, α) = {q}·{Theta} + {mp}·{min(y, alpha)}"
-        else:
-            flag = int(2 <= y <= share)
-            formula = (
-                f"qΘ + β + m'·min(y − 1, α) − [2 ≤ y ≤ s]·(m' − β) = "
-                f"{q}·{Theta} + {beta} + {mp}·{min(y - 1, alpha)} − {flag}·{mp - beta}"
-            )
-        yield Step(head + f"sbf({t}) = {formula} = " + "{sbf}", {"sbf": value})
-    yield Step(
-        f"  lsbf({t}) = (Θ/Π)·(t − 2(Π − Θ/m')) = ({Theta}/{Pi})·({t} − 2·({Pi} − {Theta}/{mp})) = " + "{lsbf}",
-        {"lsbf": lsbf(Pi, Theta, mp, t)},
-    )
 
 
 def steps(ts: TaskSet, interface: MPRInterface, e: Explanation) -> Iterator[Step]:

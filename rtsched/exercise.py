@@ -25,18 +25,19 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
 import numpy as np
 
+from rtsched.analyses._mpr_supply import MPRInterface, lsbf, sbf
 from rtsched.errors import InputError
 from rtsched.model import TaskSet
-from rtsched.result import Result, exact_numbers, show_number, verdict_text
+from rtsched.result import Result, Step, exact_numbers, show_number, verdict_text
 
-__all__ = ["MAX_TRIES", "TOPICS", "Exercise", "make_exercise", "parse_tasksets", "seed_number"]
+__all__ = ["MAX_TRIES", "TOPICS", "Exercise", "make_exercise", "parse_tasksets", "sbf_steps", "seed_number"]
 
 #: Draws per exercise before giving up (each draw costs microseconds to a millisecond).
 MAX_TRIES = 20_000
@@ -375,9 +376,46 @@ def _partitioning(topic: str, seed: int | str) -> Exercise:
     return _assemble(topic, seed, title, intro, [ts], m, questions, answers, results)
 
 
-def _mpr(topic: str, seed: int | str) -> Exercise:
-    from rtsched.analyses.mpr import MPRInterface, sbf_steps
+def sbf_steps(interface: MPRInterface, t: int) -> Iterator[Step]:
+    """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, in the exact integer form of
+    :func:`rtsched.analyses.mpr.sbf` (the corrected bound of Easwaran, Shin, Lee, RTS 2009, in
+    rtsched's integer-time form: papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2)
+    for lsbf.
 
+    The sbf value shown is the library's :func:`rtsched.analyses.mpr.sbf` itself; the
+    intermediate quantities (s, t', q, y) are those of its closed form.
+    """
+    Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime
+    alpha, beta = interface.alpha, interface.beta
+    share = alpha + (1 if beta else 0)
+    value = sbf(Pi, Theta, mp, t)
+    shifted = t - 2 * (Pi - share)
+    yield Step(
+        f"sbf({t}) on {interface}: α = ⌊Θ/m'⌋ = {alpha}, β = Θ − m'α = {beta}, s = ⌈Θ/m'⌉ = {share}, "
+        f"t' = t − 2(Π − s) = {t} − 2·({Pi} − {share}) = {shifted}"
+    )
+    if shifted <= 0:
+        yield Step(f"  t' ≤ 0: t lies in the longest blackout, sbf({t}) = " + "{sbf}", {"sbf": value})
+    else:
+        q, r = divmod(shifted - 1, Pi)
+        y = r + 1
+        head = f"  q = ⌊(t' − 1)/Π⌋ = {q}, y = t' − qΠ = {y}; "
+        if beta == 0:
+            formula = f"qΘ + m'·min(y, α) = {q}·{Theta} + {mp}·{min(y, alpha)}"
+        else:
+            flag = int(2 <= y <= share)
+            formula = (
+                f"qΘ + β + m'·min(y − 1, α) − [2 ≤ y ≤ s]·(m' − β) = "
+                f"{q}·{Theta} + {beta} + {mp}·{min(y - 1, alpha)} − {flag}·{mp - beta}"
+            )
+        yield Step(head + f"sbf({t}) = {formula} = " + "{sbf}", {"sbf": value})
+    yield Step(
+        f"  lsbf({t}) = (Θ/Π)·(t − 2(Π − Θ/m')) = ({Theta}/{Pi})·({t} − 2·({Pi} − {Theta}/{mp})) = " + "{lsbf}",
+        {"lsbf": lsbf(Pi, Theta, mp, t)},
+    )
+
+
+def _mpr(topic: str, seed: int | str) -> Exercise:
     rng = _rng(topic, seed)
 
     def draw() -> tuple[int, int, int]:

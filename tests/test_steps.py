@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, check
-from rtsched.analyses.mpr import MPRInterface, sbf, sbf_steps
+from rtsched.analyses.mpr import MPRInterface, sbf
 from rtsched.cli import main
+from rtsched.exercise import sbf_steps
 from rtsched.registry import get
 from rtsched.result import STEP_LIMIT, Result, Step, Steps, exact_numbers
 from rtsched.testing.strategies import tasksets

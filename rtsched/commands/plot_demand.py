@@ -43,7 +43,7 @@ def demand_figure(
     """The figure: h(t) against m·t (if ``m``) and against the sbf and lsbf of ``mpr`` = (Π, Θ, m')."""
     from matplotlib.figure import Figure  # no pyplot: no global state, works with any backend
 
-    from rtsched.analyses.mpr import MPRInterface
+    from rtsched.analyses._mpr_supply import MPRInterface
 
     if m is None and mpr is None:
         raise InputError("give a supply: -m M and/or --mpr Π,Θ,m'", field="-m")
@@ -86,7 +86,7 @@ def demand_figure(
 
 
 def _parse_mpr(text: str) -> tuple[int, int, int]:
-    from rtsched.analyses.mpr import validate_interface
+    from rtsched.analyses._mpr_supply import validate_interface
 
     parts = [p.strip() for p in text.replace("⟨", "").replace("⟩", "").split(",")]
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
