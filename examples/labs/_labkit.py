@@ -27,6 +27,12 @@ def show(fig, name):
     plt.close(fig)
 
 
+def results_dir(experiment):
+    """OUT/<name>-<fingerprint>: a rerun of the same experiment resumes there, a changed one
+    (other sizes, seed, analyses) gets its own folder instead of being refused by the store."""
+    return OUT / f"{experiment.name}-{experiment.fingerprint()[:12]}"
+
+
 def example_file(relative):
     """examples/<relative> of the rtsched repository, looked for from the working folder up.
 

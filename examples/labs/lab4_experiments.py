@@ -20,10 +20,11 @@
 
 # %%
 import math
+import tempfile
 
 import matplotlib.pyplot as plt
 import numpy as np
-from _labkit import OUT, SMALL, show
+from _labkit import SMALL, results_dir, show
 from scipy import stats
 
 import rtsched
@@ -268,7 +269,7 @@ spec = {
     "analyses": {"names": ["gfb", "bcl-iter", "rta", "p-edf", "gedf-upper"]},
 }
 experiment = sweep.parse_experiment(spec)
-results = sweep.run(experiment, OUT / "lab4-sweep", workers=0, progress="none", plot=False)
+results = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
 print(experiment.caption())
 for row in results.rows:
     if row.analysis == "p-edf":
@@ -315,8 +316,8 @@ show(fig, "lab4_acceptance")
 # workers, their order, or interruptions (a rerun in the same folder resumes). Check it:
 
 # %%
-again = sweep.run(experiment, OUT / "lab4-sweep-again", workers=0, progress="none", plot=False)
-resumed = sweep.run(experiment, OUT / "lab4-sweep", workers=0, progress="none", plot=False)
+again = sweep.run(experiment, tempfile.mkdtemp(prefix="lab4-again-"), workers=0, progress="none", plot=False)
+resumed = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
 print("same file, new folder: identical tables:", again.results_csv() == results.results_csv())
 print(
     f"same folder: {resumed.units_reused} of {resumed.units_total} units reused, tables identical:",
@@ -402,12 +403,12 @@ for U in (1.0, 1.3, 1.6):
 
 # %% tags=["solution"]
 # Exercise 4: another seed; another unit size
-other_seed = sweep.run(
-    sweep.parse_experiment({**spec, "seed": 4321}), OUT / "lab4-seed", workers=0, progress="none", plot=False
-)
+other = sweep.parse_experiment({**spec, "seed": 4321})
+other_seed = sweep.run(other, results_dir(other), workers=0, progress="none", plot=False)
+halved = experiment.with_sizes(SETS_PER_POINT, SETS_PER_POINT // 2)
 halves = sweep.run(
-    experiment.with_sizes(SETS_PER_POINT, SETS_PER_POINT // 2),
-    OUT / "lab4-halves",
+    halved,
+    results_dir(halved),
     workers=0,
     progress="none",
     plot=False,

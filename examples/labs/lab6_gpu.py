@@ -29,7 +29,7 @@ from math import ceil
 
 import matplotlib.pyplot as plt
 import numpy as np
-from _labkit import OUT, SMALL, show
+from _labkit import SMALL, results_dir, show
 
 from rtsched import analyses, sweep
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
@@ -247,7 +247,8 @@ spec = {
     },
     "analyses": {"names": [f"gpu:{h}" for h in STRATEGIES]},
 }
-results = sweep.run(sweep.parse_experiment(spec), OUT / "lab6-sweep", workers=0, progress="none", plot=False)
+experiment = sweep.parse_experiment(spec)
+results = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
 fig, ax = plt.subplots(figsize=(7, 4))
 for name in results.analyses:
     curve = [r for r in results.rows if r.analysis == name]
@@ -312,7 +313,8 @@ calm = loads_gpu(re.sub(r"slowdown: .*", "slowdown: 1.0", WORKLOAD), "yaml", sou
 for h in STRATEGIES:
     print(f"{h:<11}", analyses.get(f"gpu:{h}").explain(calm, GPU(M)).summary)
 calm_spec = {**spec, "name": "lab6-calm", "generator": {**spec["generator"], "contention": [0.0, 0.0]}}
-calm_results = sweep.run(sweep.parse_experiment(calm_spec), OUT / "lab6-calm", workers=0, progress="none", plot=False)
+calm_experiment = sweep.parse_experiment(calm_spec)
+calm_results = sweep.run(calm_experiment, results_dir(calm_experiment), workers=0, progress="none", plot=False)
 for row in calm_results.weighted:
     print(
         f"{row.analysis:<16} weighted schedulability {row.weighted_schedulability:.3f} (with contention: "
