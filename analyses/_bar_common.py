@@ -42,6 +42,8 @@ from rtsched.result import Explanation, Verdict, show_number
 
 __all__ = [
     "CHUNK",
+    "FLOAT_ROWS",
+    "INT_ROWS",
     "DEFAULT_BUDGET",
     "BarOutcome",
     "ak_bounds",
@@ -315,14 +317,77 @@ def explain_outcome(
 
 
 # --- the one-set kernel ------------------------------------------------------------------------
+#: Rows of the integer workspace of ``_bar_set`` (each of length ≥ n + 1).
+_IDIFF, _SCRATCH, _A_NEXT, _STEPS, _ORDER = 0, 1, 2, 3, 4
+INT_ROWS = 5
+#: Rows of its float workspace (each of length ≥ n).
+_LIMIT, _SURE, _INV = 0, 1, 2
+FLOAT_ROWS = 3
+
+
+@njit(cache=True, inline="always")
+def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):  # noqa: ANN001, ANN202 - numba
+    # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
+    # each task's next dbf step point after t = A + D_k (for the skip rule).
+    Ck = C[k]
+    Dk = D[k]
+    t = A + Dk
+    cap = A + Dk - Ck + 1
+    lhs = 0
+    kappa = 0
+    for i in range(n):
+        c = C[i]
+        d = D[i]
+        p = T[i]
+        q, r = divmod_fast(t, p, inv[i])
+        carry = q * c + (c if c < r else r)
+        # dbf from the same division: (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p.
+        if r >= d:
+            dem = (q + 1) * c
+            step = t + (p - r) + d
+        else:
+            dem = q * c
+            step = t + (d - r)
+        if i == k:
+            if A < dem - Ck:
+                i1 = A
+                kappa += 1
+            else:
+                i1 = dem - Ck
+            i2 = carry - Ck
+            if A < i2:
+                i2 = A
+        else:
+            if dem > cap:
+                i1 = cap
+                kappa += 1
+            else:
+                i1 = dem
+            i2 = carry if carry < cap else cap
+        lhs += i1
+        idiff[i] = i2 - i1
+        steps[i] = step
+    lhs += top_sum(idiff, n, m - 1, scratch)
+    return lhs, m * (A + Dk - Ck) + c0, kappa
+
+
 @njit(cache=True)
-def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, idiff, scratch, A_next, limit, sure, inv, steps, order):  # noqa: ANN001, ANN202, C901, PLR0912, PLR0915 - numba
+def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):  # noqa: ANN001, ANN202, C901, PLR0912, PLR0915 - numba
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
     # ``tight`` = 0 (bar) or 1 (bar-int): RHS = m·(A + D_k − C_k) + tight·(m − 1), and the A_k
-    # bound's numerator has (m − tight)·C_k − tight·(m − 1) in place of m·C_k.
+    # bound's numerator has (m − tight)·C_k − tight·(m − 1) in place of m·C_k. ``ints`` and
+    # ``floats`` are the workspaces (INT_ROWS rows of length ≥ n + 1, FLOAT_ROWS of length ≥ n).
     C = C_all[lo:]
     D = D_all[lo:]
     T = T_all[lo:]
+    idiff = ints[_IDIFF]
+    scratch = ints[_SCRATCH]
+    A_next = ints[_A_NEXT]
+    steps = ints[_STEPS]
+    order = ints[_ORDER]
+    limit = floats[_LIMIT]
+    sure = floats[_SURE]
+    inv = floats[_INV]
     cm = m - tight
     c0 = tight * (m - 1)
     u = 0.0
@@ -347,6 +412,24 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, idiff, scratch, A_nex
     inv_slack = 1.0 / slack_u
     base = c_sigma + y
     scale = 16.0 * (n + 8) * EPS * inv_slack
+    # Every term is at most dbf' ≤ t·C/T + C, so |LHS|, RHS ≤ (m + 1)·t + 2ΣC (+ m − 1 for
+    # bar-int: far inside the factor 4 between INT64_SAFE = 2**61 and the int64 limit).
+    t_limit = (INT64_SAFE - 2.0 * sum_c) / (m + 1)
+    # The first point the reference visits is (densest task, A_k = 0) if its bound allows A_k = 0,
+    # and on random sets it settles most rejections. rtsched's shortcut (it changes no verdict and
+    # no work count): test that point before ordering the tasks and bounding every A_k; a failure
+    # is the reference's verdict after one unit of work; a pass is tested again in the search below,
+    # so the work counted there is the reference's.
+    first = 0
+    for k in range(1, n):
+        if C[k] * D[first] > C[first] * D[k]:  # decreasing density, ties by index (exact products)
+            first = k
+    bound = (base - D[first] * slack_u + cm * C[first] - c0) * inv_slack
+    err = scale * (base + D[first] * (m + u) + cm * C[first] + c0) + 1e-7 * abs(bound)
+    if budget >= 1 and bound - err >= 0.0 and D[first] <= t_limit:
+        lhs, rhs, _ = _condition_at(C, D, T, inv, n, m, first, 0, c0, idiff, scratch, steps)
+        if lhs > rhs:
+            return REJECT
     for k in range(n):
         bound = (base - D[k] * slack_u + cm * C[k] - c0) * inv_slack
         # Rounding error of the float bound (slack_u ≥ 1e-4·m keeps it well conditioned); the
@@ -368,9 +451,6 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, idiff, scratch, A_nex
             else:
                 break
         order[x] = j
-    # Every term is at most dbf' ≤ t·C/T + C, so |LHS|, RHS ≤ (m + 1)·t + 2ΣC (+ m − 1 for
-    # bar-int: far inside the factor 4 between INT64_SAFE = 2**61 and the int64 limit).
-    t_limit = (INT64_SAFE - 2.0 * sum_c) / (m + 1)
     points = 0
     extra = False  # evaluated a point the exact reference may skip?
     active = True
@@ -388,48 +468,10 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, idiff, scratch, A_nex
             points += 1
             if A > sure[k]:
                 extra = True
-            Ck = C[k]
-            Dk = D[k]
-            t = A + Dk
+            t = A + D[k]
             if t > t_limit:
                 return UNDECIDED
-            cap = A + Dk - Ck + 1
-            lhs = 0
-            kappa = 0
-            for i in range(n):
-                c = C[i]
-                d = D[i]
-                p = T[i]
-                q, r = divmod_fast(t, p, inv[i])
-                carry = q * c + (c if c < r else r)
-                # dbf from the same division: (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p.
-                if r >= d:
-                    dem = (q + 1) * c
-                    step = t + (p - r) + d
-                else:
-                    dem = q * c
-                    step = t + (d - r)
-                if i == k:
-                    if A < dem - Ck:
-                        i1 = A
-                        kappa += 1
-                    else:
-                        i1 = dem - Ck
-                    i2 = carry - Ck
-                    if A < i2:
-                        i2 = A
-                else:
-                    if dem > cap:
-                        i1 = cap
-                        kappa += 1
-                    else:
-                        i1 = dem
-                    i2 = carry if carry < cap else cap
-                lhs += i1
-                idiff[i] = i2 - i1
-                steps[i] = step
-            lhs += top_sum(idiff, n, m - 1, scratch)
-            rhs = m * (A + Dk - Ck) + c0
+            lhs, rhs, kappa = _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps)
             if lhs > rhs:
                 return REJECT
             # Walk the step points as next_A does (same order, same work count).

@@ -60,6 +60,8 @@ from numba import njit, prange
 from rtsched.analyses._bar_common import (
     CHUNK,
     DEFAULT_BUDGET,
+    FLOAT_ROWS,
+    INT_ROWS,
     BarOutcome,
     _bar_set,
     explain_outcome,
@@ -130,14 +132,11 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 # --- kernels ---------------------------------------------------------------------------------
 @njit(cache=True)
 def _bar_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
-    # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
-    # of two allocations.
+    # The serial one-set kernel (what rtsched.check() calls): workspaces for this set only.
     n = C.shape[0]
-    ints = np.empty((5, n + 1), dtype=np.int64)
-    floats = np.empty((3, n), dtype=np.float64)
-    return _bar_set(
-        C, D, T, 0, n, m, budget, 0, ints[0], ints[1], ints[2], floats[0], floats[1], floats[2], ints[3], ints[4]
-    )
+    ints = np.empty((INT_ROWS, n + 1), dtype=np.int64)
+    floats = np.empty((FLOAT_ROWS, n), dtype=np.float64)
+    return _bar_set(C, D, T, 0, n, m, budget, 0, ints, floats)
 
 
 @njit(parallel=True, cache=True)
@@ -145,16 +144,12 @@ def _bar_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - num
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = (n_sets + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):  # buffers once per chunk, not per set (as rows of two allocations)
-        ints = np.empty((5, width + 1), dtype=np.int64)
-        floats = np.empty((3, width), dtype=np.float64)
-        idiff, scratch, A_next, steps, order = ints[0], ints[1], ints[2], ints[3], ints[4]
-        limit, sure, inv = floats[0], floats[1], floats[2]
+    for c in prange(n_chunks):  # workspaces once per chunk, not per set
+        ints = np.empty((INT_ROWS, width + 1), dtype=np.int64)
+        floats = np.empty((FLOAT_ROWS, width), dtype=np.float64)
         for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
             lo = offsets[s]
-            out[s] = _bar_set(
-                C, D, T, lo, offsets[s + 1] - lo, m, budget, 0, idiff, scratch, A_next, limit, sure, inv, steps, order
-            )
+            out[s] = _bar_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, 0, ints, floats)
 
 
 ANALYSES = (

@@ -27,6 +27,10 @@ Exactness: multiplying by D_k, every quantity is an integer (W_i = D_k β_i ≤ 
 most 2**16 terms clipped to D_k − C_k < 2**31, m (D_k − C_k) < 2**51), so the kernel decides
 exactly in int64 with no fallback.
 
+Kernel shortcuts (neither changes a verdict): the task with the least slack D_k − C_k is checked
+first, and before its β_i a division-free lower bound of its sum, Σ_{i≠k} min(C_i, D_k − C_k)
+(W_i ≥ min(C_i, D_k)), rejects when it already exceeds m (D_k − C_k).
+
 Layers: :func:`reference`/:func:`explain` (Fractions), ``_bcl_one`` (the serial one-set kernel,
 int64), ``_bcl_kernel`` (prange over the sets of a batch).
 """
@@ -192,6 +196,16 @@ def _bcl_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
     for k in range(1, n):
         if D[k] - C[k] < D[first] - C[first]:
             first = k
+    # A cheap test first (rtsched's; it only rejects where (BCL-a)/(BCL-b) fail for τ_first):
+    # W_i ≥ min(C_i, D_k) (N_i = 0 gives min(C_i, D_k), N_i ≥ 1 gives ≥ C_i) and D_k > D_k − C_k,
+    # so Σ_{i≠k} min(W_i, D_k − C_k) ≥ Σ_{i≠k} min(C_i, D_k − C_k); if that exceeds
+    # m (D_k − C_k), both conditions fail for k. No division, and it settles most rejections.
+    slack_first = D[first] - C[first]
+    lower = 0
+    for i in range(n):
+        lower += min(C[i], slack_first)
+    if lower - min(C[first], slack_first) > m * slack_first:
+        return REJECT
     if not _bcl_task_holds(C, D, T, m, first):
         return REJECT
     for k in range(n):

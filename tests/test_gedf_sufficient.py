@@ -534,6 +534,27 @@ def test_every_budget_matches_reference_on_a_multi_round_set():
         assert rta._rta_one(ts.C, ts.D, ts.T, 2, budget) == want, budget
 
 
+def test_linear_pieces_charge_every_evaluation():
+    # Long climbs (n = m + 1 tasks, periods up to 3,000) are where the RTA kernel evaluates
+    # whole linear pieces of (RTA-EDF) at once and counts runs of equal steps in one division:
+    # the budget must still run out exactly where the reference's does, including inside a run.
+    rng = np.random.default_rng(2007)
+    checked = 0
+    for m in (1, 2, 3, 4, 4, 4):
+        n = m + 1
+        for _ in range(3):
+            u = rng.dirichlet(np.ones(n)) * rng.uniform(0.2, 0.5) * m
+            T = np.floor(np.exp(rng.uniform(np.log(100), np.log(3000), n))).astype(np.int64)
+            C = np.clip(np.rint(u * T), 1, T).astype(np.int64)
+            ts = TaskSet(C, T, T)
+            need = rta.iterate(ts, m, budget=10**6).steps
+            budgets = {need - 1, need, need + 1} | {int(b) for b in rng.integers(0, need + 1, size=6)}
+            for budget in sorted(b for b in budgets if b >= 0):
+                assert rta._rta_one(ts.C, ts.D, ts.T, m, budget) == code_of(rta.reference(ts, m, budget)), budget
+            checked += need
+    assert checked > 1500  # the sets do climb for long
+
+
 @pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**50 - 1])
 def test_divmod_reciprocal_is_exact(b):
     from rtsched.analyses._gedf_common import divmod_reciprocal_nb
