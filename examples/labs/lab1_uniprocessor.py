@@ -16,30 +16,14 @@
 # (figures go to `$RTSCHED_LAB_OUT`, default `lab-figures/`).
 
 # %%
-import os
 from fractions import Fraction
 from math import ceil
-from pathlib import Path
 
-import matplotlib
 import matplotlib.pyplot as plt
+from _labkit import show  # figures to $RTSCHED_LAB_OUT (build.py inlines the kit into the notebook)
 
 import rtsched
 from rtsched import analyses
-
-OUT = Path(os.environ.get("RTSCHED_LAB_OUT", "lab-figures"))
-
-
-def show(fig, name):
-    """Save a figure for the slides (OUT/name.png) and show it in the notebook."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    fig.savefig(OUT / f"{name}.png", dpi=120)
-    if "inline" in matplotlib.get_backend() or "nbagg" in matplotlib.get_backend():
-        from IPython.display import display
-
-        display(fig)
-    plt.close(fig)
-
 
 # %% [markdown]
 # ## Background

@@ -18,12 +18,9 @@
 # `$RTSCHED_LAB_OUT`, default `lab-figures/`; `RTSCHED_EXAMPLE_SMALL=1` uses fewer random sets).
 
 # %%
-import os
-from pathlib import Path
-
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
+from _labkit import SMALL, example_file, show  # build.py inlines the kit into the notebook
 
 import rtsched
 from rtsched import analyses, check_many
@@ -32,29 +29,13 @@ from rtsched.io import read_taskset
 from rtsched.sim import simulate
 from rtsched.sim.gantt import gantt
 
-OUT = Path(os.environ.get("RTSCHED_LAB_OUT", "lab-figures"))
-SETS = 30 if os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1" else 200  # random sets per utilization
-
-
-def show(fig, name):
-    """Save a figure for the slides (OUT/name.png) and show it in the notebook."""
-    OUT.mkdir(parents=True, exist_ok=True)
-    fig.savefig(OUT / f"{name}.png", dpi=120)
-    if "inline" in matplotlib.get_backend() or "nbagg" in matplotlib.get_backend():
-        from IPython.display import display
-
-        display(fig)
-    plt.close(fig)
+SETS = 30 if SMALL else 200  # random sets per utilization
 
 
 def find_dhall():
-    """examples/tasksets/dhall.txt, looked for next to this lab and above the working folder."""
-    here = [Path(__file__).resolve().parent] if "__file__" in globals() else []
-    for folder in [*here, Path.cwd(), *Path.cwd().parents]:
-        for candidate in (folder / "examples/tasksets/dhall.txt", folder / "../tasksets/dhall.txt"):
-            if candidate.is_file():
-                return read_taskset(candidate)
-    return rtsched.TaskSet.from_tasks([(1, 9, 9), (1, 9, 9), (10, 10, 10)])  # the file's three tasks
+    """examples/tasksets/dhall.txt of the repository, or its three tasks outside a checkout."""
+    path = example_file("tasksets/dhall.txt")
+    return read_taskset(path) if path else rtsched.TaskSet.from_tasks([(1, 9, 9), (1, 9, 9), (10, 10, 10)])
 
 
 # %% [markdown]
