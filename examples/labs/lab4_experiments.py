@@ -47,7 +47,7 @@ SAMPLES = 4000 if SMALL else 40000  # utilization vectors per histogram
 #
 # * **Naive:** draw xᵢ uniform in [0, 1] and set uᵢ = U·xᵢ/Σxⱼ. *Not* uniform: balanced vectors
 #   are over-represented (Bini & Buttazzo, "Measuring the performance of schedulability tests",
-#   Real-Time Systems 30(1–2), 2005, §4).
+#   Real-Time Systems 30(1–2), 2005).
 # * **UUniFast** (same paper): s₀ = U; for i = 1 … n − 1, s_i = s_{i−1}·r_i^{1/(n−i)} with rᵢ
 #   uniform in [0, 1], and u_i = s_{i−1} − s_i; u_n = s_{n−1}. Uniform on the simplex, and each
 #   uᵢ/U has the Beta(1, n − 1) density
@@ -361,9 +361,9 @@ print("normal approximation:", estimate, "; Wilson, smallest even n:", needed)
 
 # %% [markdown] tags=["solution"]
 # **Solution 2.** Half-width ≈ z·√(p(1 − p)/n) ≤ 0.02 gives n ≥ 1.96²·0.25/0.02² ≈ 2401; Wilson's
-# half-width is slightly smaller (its denominator 1 + z²/n), so n = 2398 already suffices. This
-# is why `examples/global_vs_partitioned.toml` uses 2,000 sets per point; near p = 0 or 1 far fewer
-# would do.
+# half-width is slightly smaller (its denominator 1 + z²/n), so n = 2398 already suffices.
+# `examples/global_vs_partitioned.toml` uses 2,000 sets per point: ±0.022 at worst. Near p = 0
+# or 1 far fewer sets give the same width.
 
 # %% [markdown]
 # **Exercise 3 (the bias, in a sweep).** Repeat worked example 1's comparison of the two
@@ -423,9 +423,11 @@ for label, res in (("seed 4321", other_seed), ("half-size units", halves)):
 # %% [markdown] tags=["solution"]
 # **Solution 4.** Both change the tables: the seed is the root of every unit's stream, and the
 # unit size decides which sets unit k draws (that is why the unit size is part of the experiment
-# and never chosen by timing or by the number of workers). The new ratios mostly fall inside
-# the original's 95 % bands — roughly one in twenty may fall outside by chance. To compare two
-# tests, run them on the *same* sets (one experiment), not in two experiments.
+# and never chosen by timing or by the number of workers). Most new ratios fall inside the
+# original's 95 % bands, but not 95 % of them: both estimates are noisy, their difference has
+# twice the variance, and a new estimate falls outside the other's band with probability
+# P(|Z| > 1.96/√2) ≈ 0.17 by chance alone. To compare two tests, run them on the *same* sets
+# (one experiment), not in two experiments.
 
 # %% [markdown]
 # ## Things to try

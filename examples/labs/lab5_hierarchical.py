@@ -70,6 +70,8 @@ from rtsched.generators import generate_batch
 # `rtsched.analyses.mpr` (`sbf`, `lsbf`, `MPRInterface`, `gedf_mpr`, `min_theta`,
 # `best_interface`), the analyses `gedf-mpr` and `clustered:k=<k>` (`rtsched list`), notes
 # `papers/shin-easwaran-lee2008-mpr.md` and `papers/easwaran-shin-lee2009-virtual-clusters.md`.
+# Equation and theorem numbers follow those notes, which say which ones could not be checked
+# against the papers themselves.
 
 # %% [markdown]
 # ## Worked example 1: the supply of ⟨5, 3, 2⟩
@@ -193,7 +195,7 @@ show(fig, "lab5_demand_vs_supply")
 
 # %% [markdown]
 # Every DEM point lies strictly below the solid staircase (⟨5, 8, 2⟩: accepted); against
-# ⟨5, 7, 2⟩ one point reaches the dotted one. The interface needs bandwidth 8/5 = 1.6 for a
+# ⟨5, 7, 2⟩ a point reaches the dotted one (the first found: τ₁, A_k = 8, DEM(20) = sbf(20) = 25). The interface needs bandwidth 8/5 = 1.6 for a
 # utilization of 1.175: the price of not knowing *when* the supply comes.
 #
 # ## Worked example 3: choosing the period Π
