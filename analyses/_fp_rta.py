@@ -1,5 +1,6 @@
-"""Exact uniprocessor fixed-priority response-time analysis, shared by ``uni-rta`` and the
-partitioned FP family ``p:<fit>:<order>:rta`` (private module; see papers/joseph-pandya1986-rta.md).
+"""Exact uniprocessor fixed-priority response-time analysis (private module; see papers/joseph-pandya1986-rta.md).
+
+Shared by ``uni-rta`` and the partitioned FP family ``p:<fit>:<order>:rta``.
 
 Model: sporadic tasks with constrained deadlines (C ≤ D ≤ T), preemptive fixed priorities on one
 processor, priority = position in the given sequence (index 0 highest). The worst-case response
@@ -73,8 +74,11 @@ def interference_terms(rows: Rows, k: int, R: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Iteration:
-    """The fixed-point search of one task: its response time (None: above D_k), the last iterate
-    R ≤ D_k and the value of the right side there (> D_k when the task fails)."""
+    """The fixed-point search of one task.
+
+    Its response time (None: above D_k), the last iterate R ≤ D_k and the value of the right side
+    there (> D_k when the task fails).
+    """
 
     response_time: int | None
     last: int
@@ -84,9 +88,11 @@ class Iteration:
 
 @dataclass(frozen=True)
 class RtaRun:
-    """Outcome of :func:`response_times` over positions ``first..``: verdict (True, False or
-    "unknown"), the response times (None where not computed or above D), the failing position,
-    the evaluations used and the failing task's last iterate."""
+    """Outcome of :func:`response_times` over positions ``first..``.
+
+    The verdict (True, False or "unknown"), the response times (None where not computed or above D),
+    the failing position, the evaluations used and the failing task's last iterate.
+    """
 
     verdict: bool | str
     response: tuple[int | None, ...]
@@ -96,8 +102,10 @@ class RtaRun:
 
 
 def least_fixed_point(rows: Rows, k: int, start: int, left: int, work: Work | None) -> Iteration:
-    """Iterate (RTA) for position k from ``start`` (≤ its least fixed point) with at most ``left``
-    evaluations; raises :class:`BudgetOut` (or the work budget's exception) when they run out."""
+    """Iterate (RTA) for position k from ``start`` (≤ its least fixed point) with at most ``left`` evaluations.
+
+    Raises :class:`BudgetOut` (or the work budget's exception) when they run out.
+    """
     C_k, D_k, _ = rows[k]
     R = start
     used = 0
@@ -123,8 +131,9 @@ def response_times(
     budget: int = DEFAULT_BUDGET,
     work: Work | None = None,
 ) -> RtaRun:
-    """Response times of positions ``first, first + 1, …`` of ``rows`` (highest priority first),
-    stopping at the first task whose least fixed point exceeds its deadline.
+    """Response times of positions ``first, first + 1, …`` of ``rows`` (highest priority first).
+
+    The search stops at the first task whose least fixed point exceeds its deadline.
 
     ``known[j]`` for j < first are response times already known (needed for the start of position
     ``first``); ``old[j]`` a lower bound on position j's response time (0: none). Each start is
@@ -157,9 +166,10 @@ def response_times(
 
 
 @njit(cache=True)
-def rta_from_nb(C, D, T, n, first, old, R, budget):  # noqa: ANN001, ANN201 - numba
-    """:func:`response_times` on the first ``n`` entries of C, D, T (priority order) from position
-    ``first``; ``R[:first]`` holds the known response times, ``old`` the lower bounds (0: none).
+def rta_from_nb(C, D, T, n, first, old, R, budget):
+    """:func:`response_times` on the first ``n`` entries of C, D, T (priority order) from position ``first``.
+
+    ``R[:first]`` holds the known response times, ``old`` the lower bounds (0: none).
 
     Writes R[first:n] (the prefix that was computed) and returns (code, evaluations used): ACCEPT,
     REJECT (some task's fixed point exceeds its deadline) or UNKNOWN (the budget ran out).

@@ -105,16 +105,20 @@ def top_sum(values: Sequence[int], count: int) -> int:
 
 
 def da_terms(ts: Any, k: int, higher: Sequence[int]) -> list[tuple[int, int]]:
-    """[(i, I^D_i)] for the tasks ``higher`` of τk at L = D_k: I^D_i = min(W^D_i(D_k), D_k − C_k + 1)
-    (Davis & Burns 2011 Eq. (3))."""
+    """The interference terms [(i, I^D_i)] of the tasks ``higher`` on τk at L = D_k.
+
+    I^D_i = min(W^D_i(D_k), D_k − C_k + 1) (Davis & Burns 2011 Eq. (3)).
+    """
     C_k, D_k = int(ts.C[k]), int(ts.D[k])
     cap = D_k - C_k + 1
     return [(i, min(workload_deadline(int(ts.C[i]), int(ts.D[i]), int(ts.T[i]), D_k), cap)) for i in higher]
 
 
 def da_lc_terms(ts: Any, k: int, higher: Sequence[int]) -> list[tuple[int, int, int]]:
-    """[(i, I^NC_i, I^D_i)] for the tasks ``higher`` of τk at L = D_k (Davis & Burns 2011
-    Eq. (3), (9)); I^DIFF-D_i = I^D_i − I^NC_i (Eq. (15)) is ≥ 0."""
+    """The interference terms [(i, I^NC_i, I^D_i)] of the tasks ``higher`` on τk at L = D_k.
+
+    Davis & Burns 2011 Eq. (3), (9); I^DIFF-D_i = I^D_i − I^NC_i (Eq. (15)) is ≥ 0.
+    """
     C_k, D_k = int(ts.C[k]), int(ts.D[k])
     cap = D_k - C_k + 1
     out = []
@@ -125,7 +129,7 @@ def da_lc_terms(ts: Any, k: int, higher: Sequence[int]) -> list[tuple[int, int, 
 
 
 def da_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool:
-    """DA (Davis & Burns 2011, Eq. (4)): does τk meet its deadline below exactly ``higher``?
+    """DA (Davis & Burns 2011, Eq. (4)): whether τk meets its deadline below exactly ``higher``.
 
     C_k + ⌊(1/m) Σ_{i ∈ higher} min(W^D_i(D_k), D_k − C_k + 1)⌋ ≤ D_k. The OPA interface
     ``fits_lowest(ts, k, higher)`` with the platform bound: ``functools.partial(da_fits_lowest,
@@ -136,7 +140,7 @@ def da_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool:
 
 
 def da_lc_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool:
-    """DA-LC (Davis & Burns 2011, Eq. (14)–(15)): does τk meet its deadline below exactly ``higher``?
+    """DA-LC (Davis & Burns 2011, Eq. (14)–(15)): whether τk meets its deadline below exactly ``higher``.
 
     C_k + ⌊(1/m)(Σ_{i ∈ higher} I^NC_i + Σ_{m − 1 largest} (I^D_i − I^NC_i))⌋ ≤ D_k, every term at
     L = D_k. Bind the platform with ``functools.partial(da_lc_fits_lowest, m=4)``.
@@ -147,15 +151,17 @@ def da_lc_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool
 
 
 def fits_lowest(test: str, m: int) -> Callable[[Any, int, Sequence[int]], bool]:
-    """The OPA callback ``fits_lowest(ts, k, higher)`` of ``"gfp-da"`` or ``"gfp-da-lc"`` on m
-    processors (what ``rtsched.priorities.audsley`` takes)."""
+    """The OPA callback ``fits_lowest(ts, k, higher)`` of ``"gfp-da"`` or ``"gfp-da-lc"`` on m processors.
+
+    It is what ``rtsched.priorities.audsley`` takes.
+    """
     fits = {"gfp-da": da_fits_lowest, "gfp-da-lc": da_lc_fits_lowest}[test]
     return functools.partial(fits, m=m)
 
 
 # -- Numba twins (the kernels) -------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def workload_deadline_nb(C_i, D_i, T_i, L):  # noqa: ANN001, ANN201 - numba
+def workload_deadline_nb(C_i, D_i, T_i, L):
     """Numba twin of :func:`workload_deadline`."""
     span = L + D_i - C_i
     jobs = span // T_i
@@ -163,7 +169,7 @@ def workload_deadline_nb(C_i, D_i, T_i, L):  # noqa: ANN001, ANN201 - numba
 
 
 @njit(cache=True, inline="always")
-def workload_response_nb(C_i, T_i, R_i, L):  # noqa: ANN001, ANN201 - numba
+def workload_response_nb(C_i, T_i, R_i, L):
     """Numba twin of :func:`workload_response` (R_i in place of D_i)."""
     span = L + R_i - C_i
     jobs = span // T_i
@@ -171,14 +177,14 @@ def workload_response_nb(C_i, T_i, R_i, L):  # noqa: ANN001, ANN201 - numba
 
 
 @njit(cache=True, inline="always")
-def workload_nc_nb(C_i, T_i, L):  # noqa: ANN001, ANN201 - numba
+def workload_nc_nb(C_i, T_i, L):
     """Numba twin of :func:`workload_nc`."""
     jobs = L // T_i
     return jobs * C_i + min(C_i, L - jobs * T_i)
 
 
 @njit(cache=True, inline="always")
-def workload_ci_nb(C_i, T_i, R_i, L):  # noqa: ANN001, ANN201 - numba
+def workload_ci_nb(C_i, T_i, R_i, L):
     """Numba twin of :func:`workload_ci`."""
     y = max(L - C_i, 0)
     jobs = y // T_i
@@ -187,9 +193,12 @@ def workload_ci_nb(C_i, T_i, R_i, L):  # noqa: ANN001, ANN201 - numba
 
 
 @njit(cache=True)
-def top_sum_nb(values, count, buf):  # noqa: ANN001, ANN201 - numba
-    """The sum of the ``count`` largest of ``values`` (all if fewer); ``buf`` is scratch of length
-    ≥ min(count, len(values)). An insertion into a descending buffer: O(len · count)."""
+def top_sum_nb(values, count, buf):
+    """The sum of the ``count`` largest of ``values`` (all if fewer).
+
+    ``buf`` is scratch of length ≥ min(count, len(values)). An insertion into a descending buffer:
+    O(len · count).
+    """
     n = values.shape[0]
     if count <= 0:
         return 0

@@ -112,8 +112,11 @@ class ClusterSpec:
 
 
 def parse_spec(spec: str | ClusterSpec) -> ClusterSpec:
-    """Parse ``clustered:k=2``, ``clustered:k=2:pi=10``, ``clustered:k=4:physical``,
-    ``clustered:k=2:top=gfb`` or ``clustered:k=2:assign=0,0,1,1`` (cluster index per task)."""
+    """Parse a ``clustered`` analysis name.
+
+    Forms: ``clustered:k=2``, ``clustered:k=2:pi=10``, ``clustered:k=4:physical``,
+    ``clustered:k=2:top=gfb`` or ``clustered:k=2:assign=0,0,1,1`` (cluster index per task).
+    """
     if isinstance(spec, ClusterSpec):
         return spec
     text = spec.strip()
@@ -143,8 +146,11 @@ def parse_spec(spec: str | ClusterSpec) -> ClusterSpec:
 
 @dataclass(frozen=True)
 class Cluster:
-    """One cluster: its tasks (indices into the task set), size, interface, the G-EDF-under-MPR
-    explanation on that interface (``result``) and servers."""
+    """One cluster of a ``clustered`` analysis.
+
+    Its tasks (indices into the task set), size, interface, the G-EDF-under-MPR explanation on that
+    interface (``result``) and servers.
+    """
 
     index: int
     tasks: tuple[int, ...]

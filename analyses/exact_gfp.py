@@ -110,8 +110,11 @@ def explore(ts: TaskSet, m: int, *, budget: int = DEFAULT_BUDGET, shortcuts: boo
 
 
 def _one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
-    """One set: the verdict code. Python around the ``@njit`` search, which allocates its tables
-    as it grows (so there is no serial one-set kernel to call directly)."""
+    """The verdict code of one set.
+
+    Python around the ``@njit`` search, which allocates its tables as it grows (so there is no serial
+    one-set kernel to call directly).
+    """
     return engine.one(C, D, T, m, budget, "fp")
 
 
@@ -191,9 +194,11 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
 
 
 def default_skip(ts: TaskSet, m: int) -> str | None:
-    """Why :func:`rtsched.check`'s default list leaves ``exact-gfp`` out for this set, or ``None``:
-    the rule of ``exact`` (analyses/exact_gedf.py), measured for both in
-    ``benchmarks/bench_exact.py --parts skip``."""
+    """Why :func:`rtsched.check`'s default list leaves ``exact-gfp`` out for this set, or ``None``.
+
+    The rule is that of ``exact`` (analyses/exact_gedf.py), measured for both in
+    ``benchmarks/bench_exact.py --parts skip``.
+    """
     return engine.default_skip(ts, m, "exact-gfp")
 
 

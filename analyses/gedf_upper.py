@@ -86,9 +86,11 @@ def _exact_verdict(ts: TaskSet, m: int) -> object:
 
 
 def _simulate_reference(ts: TaskSet, m: int, h: int) -> int | None:
-    """Plain event-driven G-EDF, synchronous periodic releases before ``h``, ties to the lowest
-    index; returns the first missed deadline (at most ``h``) or ``None``. Same semantics as
-    :func:`rtsched.sim.engine.fast_kernel`, written independently of it."""
+    """The first missed deadline (at most ``h``) of plain event-driven G-EDF, or ``None``.
+
+    Synchronous periodic releases before ``h``, ties to the lowest index. Same semantics as
+    :func:`rtsched.sim.engine.fast_kernel`, written independently of it.
+    """
     C, D, T = [int(c) for c in ts.C], [int(d) for d in ts.D], [int(t) for t in ts.T]
     n = len(C)
     rem, dl, nxt = [0] * n, [0] * n, [0] * n
@@ -160,8 +162,11 @@ def explain(ts: TaskSet, m: int) -> Explanation:
 
 
 def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
-    """The batch: float U with an exact fallback near m, exact where small, then
-    :func:`rtsched.sim.simulate` (its Numba fast path, ``record=False``)."""
+    """The verdict codes of the batch.
+
+    Float U with an exact fallback near m, exact where small, then :func:`rtsched.sim.simulate` (its
+    Numba fast path, ``record=False``).
+    """
     n_sets = batch.n_sets
     out = np.full(n_sets, ACCEPTED, dtype=np.int8)
     C, T, offsets = batch.C, batch.T, batch.offsets

@@ -185,8 +185,10 @@ def bcl_task(ts: TaskSet, k: int, m: int, work: Work | None = None) -> dict[str,
 
 
 def bcl_reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
-    """Exact gfp-bcl verdict: (BCL-FP) for every task (Python ints); "unknown" if the reference
-    work budget runs out first."""
+    """Exact gfp-bcl verdict: (BCL-FP) for every task (Python ints).
+
+    "unknown" if the reference work budget runs out first.
+    """
     work = Work(work_budget)
     return every_task_holds(ts.n, lambda k: bcl_task(ts, k, m, work)["holds"])
 
@@ -225,7 +227,7 @@ def _terms(ts: TaskSet, values: list[int], name: str = "workload") -> list[dict[
 
 
 @njit(cache=True)
-def _bcl_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _bcl_one(C, D, T, m):
     for k in range(C.shape[0]):
         D_k = D[k]
         s = D_k - C[k]
@@ -238,7 +240,7 @@ def _bcl_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _bcl_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _bcl_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _bcl_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
@@ -332,7 +334,7 @@ def da_lc_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK)
 
 
 @njit(cache=True)
-def _da_set(C, D, T, m, limited, diff, buf):  # noqa: ANN001, ANN202 - numba
+def _da_set(C, D, T, m, limited, diff, buf):
     # (DA) / (DA-LC) for every task; diff and buf are scratch of length ≥ n.
     for k in range(C.shape[0]):
         D_k = D[k]
@@ -353,18 +355,18 @@ def _da_set(C, D, T, m, limited, diff, buf):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _da_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _da_one(C, D, T, m):
     return _da_set(C, D, T, m, False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
 
 
 @njit(cache=True)
-def _da_lc_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _da_lc_one(C, D, T, m):
     scratch = np.empty((2, C.shape[0]), dtype=np.int64)
     return _da_set(C, D, T, m, True, scratch[0], scratch[1])
 
 
 @njit(parallel=True, cache=True)
-def _da_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _da_kernel(C, D, T, offsets, m, out):
     empty = np.empty(0, dtype=np.int64)
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
@@ -372,7 +374,7 @@ def _da_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _da_lc_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _da_lc_kernel(C, D, T, offsets, m, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = chunk_count(offsets)
@@ -392,9 +394,12 @@ class _BudgetExhausted(Exception):
 
 @dataclass(frozen=True)
 class ResponseTimeRun:
-    """Outcome of the response-time pass: verdict, bounds R_k of the tasks analysed (None for the
-    failing task and below), evaluations used, the failing task, and the last point x evaluated
-    for it with the right side found there and its per-task interference terms."""
+    """Outcome of the response-time pass.
+
+    The verdict, bounds R_k of the tasks analysed (None for the failing task and below), evaluations
+    used, the failing task, and the last point x evaluated for it with the right side found there
+    and its per-task interference terms.
+    """
 
     verdict: Verdict
     response_times: tuple[int | None, ...]
@@ -407,8 +412,10 @@ class ResponseTimeRun:
 
 
 def rta_terms(ts: TaskSet, k: int, R: list[int], m: int, x: int, limited: bool) -> tuple[int, list[dict[str, Any]]]:
-    """The right side of (RTA-FP) (``limited=False``) or (RTA-LC) for τk at x, given the bounds R_i
-    of hp(k), and its per-task interference terms."""
+    """The right side of (RTA-FP) (``limited=False``) or (RTA-LC) for τk at x, and its per-task interference terms.
+
+    ``R`` gives the bounds R_i of hp(k).
+    """
     rows = _rows(ts)
     C_k = rows[k][0]
     cap = x - C_k + 1
@@ -429,9 +436,12 @@ def rta_terms(ts: TaskSet, k: int, R: list[int], m: int, x: int, limited: bool) 
 def rta_iterate(
     ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, limited: bool = False, work_budget: int | None = REFERENCE_WORK
 ) -> ResponseTimeRun:
-    """The response-time pass in priority order (Python ints): for each τk the least fixed point of
-    (RTA-FP) or (RTA-LC) from x = C_k; stop at the first task whose iterate exceeds D_k (reject),
-    or when ``budget`` evaluations (or the reference work budget) are spent ("unknown")."""
+    """The response-time pass in priority order (Python ints).
+
+    For each τk the least fixed point of (RTA-FP) or (RTA-LC) from x = C_k; the pass stops at the
+    first task whose iterate exceeds D_k (reject), or when ``budget`` evaluations (or the reference
+    work budget) are spent ("unknown").
+    """
     if budget < 0:
         raise InputError(f"budget must be >= 0, got {budget}", field="budget")
     n = ts.n
@@ -524,7 +534,7 @@ def rta_lc_explain(
 
 
 @njit(cache=True)
-def _rta_set(C, D, T, m, budget, limited, R, diff, buf):  # noqa: ANN001, ANN202 - numba
+def _rta_set(C, D, T, m, budget, limited, R, diff, buf):
     # Same evaluations, in the same order, as ``rta_iterate``: R, diff, buf are scratch ≥ n.
     steps = 0
     for k in range(C.shape[0]):
@@ -557,19 +567,19 @@ def _rta_set(C, D, T, m, budget, limited, R, diff, buf):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _rta_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _rta_one(C, D, T, m, budget):
     scratch = np.empty((3, C.shape[0]), dtype=np.int64)
     return _rta_set(C, D, T, m, budget, False, scratch[0], scratch[1], scratch[2])
 
 
 @njit(cache=True)
-def _rta_lc_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _rta_lc_one(C, D, T, m, budget):
     scratch = np.empty((3, C.shape[0]), dtype=np.int64)
     return _rta_set(C, D, T, m, budget, True, scratch[0], scratch[1], scratch[2])
 
 
 @njit(parallel=True, cache=True)
-def _rta_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _rta_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = chunk_count(offsets)
@@ -581,7 +591,7 @@ def _rta_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - num
 
 
 @njit(parallel=True, cache=True)
-def _rta_lc_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _rta_lc_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = chunk_count(offsets)
@@ -596,8 +606,10 @@ def _rta_lc_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - 
 # rm-us
 # =================================================================================================
 def rmus_order(ts: TaskSet, m: int) -> list[int]:
-    """The RM-US[m/(3m−2)] priority order (highest first): the heavy tasks (C_i/T_i > m/(3m−2)) in
-    index order, then the others by period (ties by index)."""
+    """The RM-US[m/(3m−2)] priority order (highest first).
+
+    The heavy tasks (C_i/T_i > m/(3m−2)) in index order, then the others by period (ties by index).
+    """
     threshold = Fraction(m, 3 * m - 2)
     heavy = [i for i in range(ts.n) if Fraction(int(ts.C[i]), int(ts.T[i])) > threshold]
     light = sorted((i for i in range(ts.n) if i not in set(heavy)), key=lambda i: (int(ts.T[i]), i))
@@ -639,7 +651,7 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
 
 
 @njit(cache=True)
-def _rmus_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _rmus_one(C, D, T, m):
     n = C.shape[0]
     total = 0.0
     for i in range(n):
@@ -658,7 +670,7 @@ def _rmus_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _rmus_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _rmus_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _rmus_one(C[lo:hi], D[lo:hi], T[lo:hi], m)

@@ -217,7 +217,7 @@ class Allocation:
 
 
 @njit(cache=True)
-def _partition_code(C, D, T, NP, delta, budget):  # noqa: ANN001, ANN202 - numba
+def _partition_code(C, D, T, NP, delta, budget):
     """Verdict code of one partition: C' > D rejects; else QPA, or the NP-EDF test if any NP kernel."""
     any_np = False
     for i in range(C.shape[0]):
@@ -712,8 +712,11 @@ def _entry(heuristic: str, order: int) -> Analysis:
         )
 
     def codes(workloads: Sequence[Any], M: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-        """Codes (1 accepted, 0 not proven, −1 unknown) per workload; the search runs in Python,
-        its partition tests in ``@njit`` kernels (a loop over workloads, not one prange call)."""
+        """Codes (1 accepted, 0 not proven, −1 unknown) per workload.
+
+        The search runs in Python, its partition tests in ``@njit`` kernels (a loop over workloads,
+        not one prange call).
+        """
         out = np.empty(len(workloads), dtype=np.int8)
         for s, w in enumerate(workloads):
             out[s] = _verdict_code(allocate(_needs_workload(w), M, heuristic, budget=budget).verdict)

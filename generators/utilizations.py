@@ -56,9 +56,11 @@ _DISCARD_MAX_VALUES = 1 << 25
 
 
 class UtilizationLossWarning(UserWarning):
-    """Plain UUniFast asked for task utilizations with a sum above 1: it can draw ``u_i > 1``,
-    which a task (``C <= T``) cannot have, so the task-set generator caps those tasks at
-    ``C = T`` and the set's utilization falls short of the target, silently."""
+    """Warning that plain UUniFast was asked for task utilizations with a sum above 1.
+
+    It can draw ``u_i > 1``, which a task (``C <= T``) cannot have, so the task-set generator caps
+    those tasks at ``C = T`` and the set's utilization falls short of the target, silently.
+    """
 
 
 def uunifast_loss(n: int, total: float) -> float:

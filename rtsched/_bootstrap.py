@@ -1,4 +1,4 @@
-"""Start-up plumbing that must run before any kernel module is imported.
+r"""Start-up plumbing that must run before any kernel module is imported.
 
 Two jobs, both done once by ``rtsched/__init__.py``:
 
@@ -16,7 +16,7 @@ Two jobs, both done once by ``rtsched/__init__.py``:
    :func:`install_numba_cache` registers a cache locator, for rtsched's own files only, that
    writes to :func:`cache_dir` instead: ``$RTSCHED_CACHE_DIR``, else the platform's per-user cache
    folder (``$XDG_CACHE_HOME/rtsched`` or ``~/.cache/rtsched`` on Linux, ``~/Library/Caches/rtsched``
-   on macOS, ``%LOCALAPPDATA%\\rtsched\\Cache`` on Windows), else a folder in the temporary
+   on macOS, ``%LOCALAPPDATA%\rtsched\Cache`` on Windows), else a folder in the temporary
    directory. ``NUMBA_CACHE_DIR`` still wins, as Numba documents. The folder is keyed by a digest
    of every kernel source file, because Numba checks only the file that defines a kernel and not
    the helpers it inlines from other files: an upgrade or an edit of a shared helper then starts
@@ -85,7 +85,7 @@ def _package_dirs() -> list[Path]:
 
 
 def cache_dir() -> Path:
-    """rtsched's per-user cache folder (``$RTSCHED_CACHE_DIR`` wins); not created here."""
+    """Rtsched's per-user cache folder (``$RTSCHED_CACHE_DIR`` wins); not created here."""
     explicit = os.environ.get("RTSCHED_CACHE_DIR")
     if explicit:
         return Path(explicit).expanduser()

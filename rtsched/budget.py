@@ -67,14 +67,19 @@ class Work:
             raise WorkExhausted(f"work budget of {self.limit} terms exhausted")
 
     def spend_size(self, terms: int, total: Fraction | int) -> None:
-        """After a sum of ``terms`` Fractions equal to ``total`` (whose terms were spent already):
-        one more unit per term per 4096 bits of the denominator, since big numbers cost more."""
+        """Spend after a sum of ``terms`` Fractions equal to ``total`` (whose terms were spent already).
+
+        One more unit per term per 4096 bits of the denominator, since big numbers cost more.
+        """
         if isinstance(total, Fraction):
             self.spend(terms * (total.denominator.bit_length() >> 12))
 
     def spend_big(self, operations: int, value: Fraction | int) -> None:
-        """Count ``operations`` operations between two numbers about as large as ``value``'s
-        denominator (an int: itself): gcd and division cost grow with the square of the size."""
+        """Count ``operations`` operations between two numbers about as large as ``value``'s denominator.
+
+        (For an int ``value``: the int itself.) The gcd and division cost grow with the square of the
+        size.
+        """
         bits = value.denominator.bit_length() if isinstance(value, Fraction) else int(value).bit_length()
         self.spend(operations * (1 + ((bits >> 10) ** 2 >> 1)))
 

@@ -79,7 +79,7 @@ def check(
         if why:
             skipped[entry.name] = why
             continue
-        verdict = entry._decide_one(ts, size, extra)  # noqa: SLF001 - platform and model checked above
+        verdict = entry._decide_one(ts, size, extra)  # private entry point: platform and model checked above
         results.append(LazyResult(entry.name, verdict, size, entry.kind, explain, ts, entry.policy))
     return Report(ts, size, tuple(results), skipped, platform=platform)
 
@@ -120,7 +120,7 @@ def check_many(
         key = run.tobytes()
         if key not in batches:
             batches[key] = TaskSetBatch.from_tasksets([sets[i] for i in chosen])
-        codes = entry._decide_batch(batches[key], size, extra)  # noqa: SLF001 - checked above
+        codes = entry._decide_batch(batches[key], size, extra)  # private entry point: checked above
         for i, code in zip(chosen.tolist(), codes.tolist(), strict=True):
             verdicts[i][entry.name] = _VERDICT[code]
     reports = []
@@ -171,7 +171,7 @@ def _plan_cached(
             if entry.name in by_name:
                 raise InputError(f"{entry.name} has no work budget (it always finishes)", field="budget")
             value = None
-        extra = entry._budget_args(value)  # noqa: SLF001
+        extra = entry._budget_args(value)
         explain = entry.explain if value is None else functools.partial(_explain_with, entry, value)
         planned.append((entry, extra, explain))
     return _Plan(planned, platform, default)

@@ -75,8 +75,10 @@ class InputError(RtschedError, ValueError):
 
 
 def _one_line(text: str, limit: int = 0) -> str:
-    """``text`` on one line: control characters (a task name spanning lines in a quoted CSV cell)
-    written as escapes, and at most ``limit`` characters (0: any) with an ellipsis."""
+    """``text`` on one line, at most ``limit`` characters (0: any) with an ellipsis.
+
+    Control characters (a task name spanning lines in a quoted CSV cell) are written as escapes.
+    """
     if not text.isprintable():
         text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
     if limit and len(text) > limit:

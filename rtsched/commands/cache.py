@@ -49,8 +49,11 @@ def cache_command(
 
 
 def _compile_probe(name: str) -> None:
-    """Run analysis ``name`` on the small probe batch, and on one set of it (the serial kernel
-    :func:`rtsched.check` calls), in this process (module level: pool workers pickle it)."""
+    """Run analysis ``name`` on the small probe batch, and on one set of it, in this process.
+
+    The one set exercises the serial kernel :func:`rtsched.check` calls. Module level: pool workers
+    pickle it.
+    """
     from rtsched import registry
     from rtsched.warmup import probe_batch
 

@@ -1,5 +1,4 @@
-"""``rtsched simulate FILE -m M``: run the G-EDF / P-EDF / G-FP / P-FP simulator, optionally draw a
-Gantt chart.
+"""``rtsched simulate FILE -m M``: run the G-EDF / P-EDF / G-FP / P-FP simulator, optionally draw a Gantt chart.
 
 ``--policy``: ``gedf`` (default), ``gfp`` (global fixed priorities), ``pedf`` / ``pfp``
 (partitioned EDF / FP). Fixed priorities are the order of the tasks in the file (index 0

@@ -213,7 +213,6 @@ def read_gpu_workload(path: str | os.PathLike[str], *, format: str | None = None
 
 def dumps_gpu(workload: GPUWorkload, format: str = "yaml") -> str:
     """Write a workload as YAML or JSON text that :func:`loads_gpu` reads back to an equal workload."""
-
     kernels = []
     for k in workload.kernels:
         doc: dict[str, Any] = {} if k.name is None else {"name": k.name}
