@@ -61,6 +61,7 @@ class LineLoader(yaml.SafeLoader):
     """The safe loader, refusing aliases (they allow cycles and exponential expansion)."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
+        """Compose the next node as the safe loader does, refusing an alias (a ``ComposerError``)."""
         if self.check_event(yaml.AliasEvent):
             mark = self.peek_event().start_mark
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not supported", mark)
@@ -74,6 +75,12 @@ def _put(out: dict[str, Node], key: str, value: Node, line: int | None) -> None:
 
 
 def node_from_yaml(node: yaml.Node) -> Node:
+    """The :class:`Node` tree of a composed YAML node, each value with its line (from 1).
+
+    Keys must be plain strings and unique (an :class:`~rtsched.errors.InputError` otherwise); a
+    scalar tagged bool, null, int or float keeps that kind (int and float as "num"), any other is a
+    string.
+    """
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Node] = {}
@@ -88,8 +95,11 @@ def node_from_yaml(node: yaml.Node) -> Node:
 
 
 class _Lines(NamedTuple):
-    """Where the values of a JSON document are: the line of a value, and of its items (a list),
-    or of each key with its value's lines (an object, in document order)."""
+    """Where the values of a JSON document are.
+
+    The line of a value, and of its items (a list), or of each key with its value's lines (an
+    object, in document order).
+    """
 
     line: int
     items: list[Any] | None  # list[_Lines] or list[tuple[int, _Lines]] (key line, value)
@@ -156,8 +166,11 @@ def _from_json(value: Any, where: _Lines | None, line: int | None) -> Node:
 
 
 def node_from_json(text: str, line: int | None = None, *, lines: bool = True) -> Node:
-    """Decode JSON; ``line`` is the line of a one-line document (JSON lines), else lines are found
-    (unless ``lines`` is False: then values have no line, only syntax errors do)."""
+    """Decode JSON into a :class:`Node` tree.
+
+    ``line`` is the line of a one-line document (JSON lines), else lines are found (unless ``lines``
+    is False: then values have no line, only syntax errors do).
+    """
     try:
         value = json.loads(text, parse_int=_Num, parse_float=_Num, parse_constant=_Num, object_pairs_hook=_Pairs)
     except json.JSONDecodeError as err:
@@ -167,6 +180,7 @@ def node_from_json(text: str, line: int | None = None, *, lines: bool = True) ->
 
 
 def describe_node(node: Node) -> str:
+    """A node's value in a few words for an error message: "an object", "the number 3", ..."""
     if isinstance(node.value, dict):
         return "an object"
     if isinstance(node.value, list):
@@ -176,6 +190,11 @@ def describe_node(node: Node) -> str:
 
 
 def check_keys(node: Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
+    """Refuse a key of the object ``node`` not in ``allowed``, or a missing ``required`` key.
+
+    The :class:`~rtsched.errors.InputError` names the key and the object's line, and ``where`` adds
+    the place (e.g. ``task=3``).
+    """
     for key in node.value:
         if key not in allowed:
             raise InputError(
@@ -214,6 +233,7 @@ def _doc_sets(root: Node) -> list[Node]:
 
 
 def node_text(node: Node | None, **where: Any) -> str | None:
+    """The text of a ``name`` node, or None when it is absent or null; a non-scalar is an input error."""
     if node is None or (isinstance(node.value, Scalar) and node.value.kind == "null"):
         return None
     if not isinstance(node.value, Scalar):

@@ -1,5 +1,7 @@
-"""Line-based formats: CSV (a header naming the columns, one task per row) and plain text
-(``C D T [name]`` per line, ``---`` between sets); readers and writers.
+"""Line-based formats, CSV and plain text: readers and writers.
+
+CSV has a header naming the columns and one task per row; plain text has ``C D T [name]`` per line
+and ``---`` between sets.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 from rtsched.errors import InputError
 from rtsched.io.numbers import _clip, _field, _set_number
-from rtsched.io.raw import _flat_task, _RawSet
+from rtsched.io.raw import _flat_task, _RawSet, _RawTask
 from rtsched.model import FIELDS, TaskSet
 
 __all__: list[str] = []  # package-private: rtsched.io.tasksets uses these
@@ -53,15 +55,15 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
     for line, cells in rows[1:]:
         if len(cells) != len(header):
             raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
-        key = 0
+        group = 0
         if "set" in cols:
             number = _set_number(cells[cols["set"]])
             if number is None:
                 raise InputError(f"{_clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
-            key = number
+            group = number
         name = cells[cols["name"]] if "name" in cols else None
         priority = cells[cols["priority"]] if "priority" in cols else None
-        groups.setdefault(key, _RawSet([], None, line)).tasks.append(
+        groups.setdefault(group, _RawSet([], None, line)).tasks.append(
             _flat_task([cells[cols[f]] for f in FIELDS], name, line, priority)
         )
     return list(groups.values()), _identity
@@ -72,8 +74,11 @@ def _identity(raw: _RawSet) -> _RawSet:
 
 
 def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
-    """Find the sets (``---`` lines) in one pass; each set's lines are split when it is built, so
-    a file of many sets never holds the tokens of all of them at once."""
+    """Find the sets (``---`` lines) in one pass.
+
+    Each set's lines are split when it is built, so a file of many sets never holds the tokens of
+    all of them at once.
+    """
     segments: list[tuple[int, int, int]] = []  # (first line number, start offset, end offset)
     any_task = False
     line_no, start, seg_line, pos = 1, 0, 1, 0
@@ -90,7 +95,7 @@ def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
 
     def build(segment: tuple[int, int, int]) -> _RawSet:
         first, lo, hi = segment
-        tasks = []
+        tasks: list[_RawTask] = []
         # The first line of a segment after a separator is the line after "---".
         number = first if lo == 0 else first + 1
         for line in text[lo:hi].split("\n"):

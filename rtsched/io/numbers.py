@@ -21,6 +21,8 @@ __all__ = ["Scalar", "scalar_to_fraction", "scalar_to_int"]
 
 
 class Scalar(NamedTuple):
+    """A scalar of a JSON or YAML document: its kind and its text as written."""
+
     kind: str  # "num", "str", "bool" or "null"
     text: str
 
@@ -36,7 +38,8 @@ _MAX_EXPONENT = 100
 def _real(text: str) -> Fraction | None:
     """The exact value of a real-number spelling (:data:`_REAL`), or None if it is not one.
 
-    Raises InputError for an exponent beyond :data:`_MAX_EXPONENT` or a zero denominator."""
+    Raises InputError for an exponent beyond :data:`_MAX_EXPONENT` or a zero denominator.
+    """
     match = _REAL.fullmatch(text)
     if match is None:
         return None
@@ -121,10 +124,11 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
         raise InputError("the value is missing")
     if len(text) > 100:
         raise InputError(f"{text[:20]!r}... is too long for a time value ({len(text)} characters)")
+    number: Fraction | None
     if _INTEGER.fullmatch(text):  # the common case; int() is much faster than Fraction()
         if unit is None:
             return int(text)
-        number: Fraction | None = Fraction(int(text))
+        number = Fraction(int(text))
     else:
         try:
             number = _real(text)

@@ -49,8 +49,10 @@ def _task_index(task: int | str | None) -> int | None:
 
 
 def _priority_order(raw: _RawSet) -> list[int] | None:
-    """The file positions of the tasks of ``raw``, highest priority (smallest value) first; None
-    when no task has a priority. Mixing tasks with and without one, and ties, are input errors."""
+    """The file positions of the tasks of ``raw``, highest priority (smallest value) first.
+
+    None when no task has a priority. Mixing tasks with and without one, and ties, are input errors.
+    """
     given = [i for i, task in enumerate(raw.tasks) if task.priority is not None]
     if not given:
         return None
@@ -90,7 +92,8 @@ def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> T
     """Build a TaskSet from written values; every error gets the line of the offending value.
 
     With priorities, the set is built (and its errors named) in file order, then reordered
-    highest priority first."""
+    highest priority first.
+    """
     rows = []
     for i, task in enumerate(raw.tasks):
         row: list[Any] = []
@@ -107,16 +110,18 @@ def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> T
         else:
             ts = TaskSet.from_real(rows, unit, rounding="exact", name=raw.name, deadlines=deadlines)
     except InputError as err:
-        i = _task_index(err.task)
-        raise err.located(line=raw.line if i is None else raw.tasks[i].line_of(err.field)) from None
+        bad = _task_index(err.task)
+        raise err.located(line=raw.line if bad is None else raw.tasks[bad].line_of(err.field)) from None
     if order is None or order == sorted(order):
         return ts
     return ts.subset(order)
 
 
 def _flat_task(cells: Sequence[str], name: str | None, line: int, priority: str | None = None) -> _RawTask:
-    """A task of a line-based format (CSV, txt): all values on one line; an empty or missing
-    priority cell means no priority."""
+    """A task of a line-based format (CSV, txt): all values on one line.
+
+    An empty or missing priority cell means no priority.
+    """
     prio = Scalar("str", priority) if priority is not None and priority.strip() else None
     return _RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3, prio, line)
 

@@ -145,9 +145,10 @@ def _too_many_sets(line: int | None) -> InputError:
 
 
 class _Shape:
-    """Counts the items of every list (and entries of every object) of a JSON or YAML document
-    while it streams past, refusing a task set of more than MAX_TASKS tasks or a file of more
-    than MAX_SETS sets at the item too many, in constant memory.
+    """A counter of the items of every list (and entries of every object) of a streaming JSON or YAML document.
+
+    It refuses a task set of more than MAX_TASKS tasks or a file of more than MAX_SETS sets at the
+    item too many, in constant memory.
 
     The list at the top (the document, or its ``tasksets`` value) holds sets or, in the one-set
     form, tasks: which, is told from its first item as the readers do (:func:`_is_set_like`).
@@ -287,8 +288,10 @@ def _count_json(stream: Any) -> None:
 
 
 def _count_yaml(stream: Any) -> None:
-    """The document counter (:class:`_Shape`) over YAML events, parsed from the stream in pieces
-    (by libyaml when PyYAML has it)."""
+    """The document counter (:class:`_Shape`) over YAML events, parsed from the stream in pieces.
+
+    The parser is libyaml's when PyYAML has it.
+    """
     shape = _Shape()
     loader = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
     for event in yaml.parse(stream, Loader=loader):
@@ -345,9 +348,12 @@ _JSONL_MIN_CHARS = 8 * (MAX_TASKS + 1) - 1
 
 
 def _count_jsonl(lines: Iterable[str]) -> None:
-    """The same for JSON lines: each task is one JSON array or object, and a set adds at most two
-    (``{"tasks": [...]}``), so a line with more than MAX_TASKS + 2 of them (outside strings) holds
-    too many tasks or is invalid. Only long lines are counted."""
+    """The same for JSON lines, counting the JSON arrays and objects of each long line.
+
+    Each task is one JSON array or object, and a set adds at most two (``{"tasks": [...]}``), so a
+    line with more than MAX_TASKS + 2 of them (outside strings) holds too many tasks or is invalid.
+    Only long lines are counted.
+    """
     set_index = -1
     for number, line in enumerate(lines, 1):
         set_index += bool(line.strip())

@@ -1,6 +1,7 @@
-"""Reading and writing task sets: :func:`loads`, :func:`read_tasksets`, :func:`read_taskset`,
-:func:`dumps` and :func:`write_tasksets` (the formats and rules are in the package docstring,
-:mod:`rtsched.io`).
+"""Reading and writing task sets.
+
+:func:`loads`, :func:`read_tasksets`, :func:`read_taskset`, :func:`dumps` and
+:func:`write_tasksets`; the formats and rules are in the package docstring (:mod:`rtsched.io`).
 """
 
 from __future__ import annotations
