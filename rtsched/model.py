@@ -99,7 +99,7 @@ def _as_int(value: Any, task: int | str, field: str) -> int:
     if isinstance(value, float | np.floating | Fraction):
         if not math.isfinite(float(value)):
             raise TaskError(f"{value!r} is not a finite number", task=task, field=field)
-        if float(value).is_integer() and abs(value) < 2**53:
+        if float(value).is_integer() and abs(value) < 2**53:  # type: ignore[operator]  # mypy: abs() of this union is "object"
             return int(value)
         raise TaskError(
             f"{value!r} is not an integer number of ticks; give a time unit "
@@ -469,8 +469,10 @@ class TaskSet:
 
     @property
     def deadline_kind(self) -> DeadlineModel:
-        """The tightest deadline model the set meets: ``implicit``, ``constrained`` or ``arbitrary``
-        (unlike :attr:`deadlines`, the model it was validated under)."""
+        """The tightest deadline model the set meets: ``implicit``, ``constrained`` or ``arbitrary``.
+
+        Unlike :attr:`deadlines`, which is the model it was validated under.
+        """
         if self._kind is None:
             self._kind = "implicit" if self.is_implicit else ("constrained" if self.is_constrained else "arbitrary")
         return self._kind

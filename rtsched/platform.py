@@ -47,6 +47,7 @@ class Identical:
 
     @property
     def size(self) -> int:
+        """The number of processors, ``m``."""
         return self.m
 
     def __str__(self) -> str:
@@ -68,6 +69,7 @@ class Clustered:
 
     @property
     def size(self) -> int:
+        """The number of processors, ``m`` (all clusters together)."""
         return self.m
 
     def __str__(self) -> str:
@@ -85,6 +87,7 @@ class GPU:
 
     @property
     def size(self) -> int:
+        """The number of compute clusters, ``M``."""
         return self.M
 
     def __str__(self) -> str:

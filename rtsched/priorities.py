@@ -63,9 +63,10 @@ def rate_monotonic(ts: TaskSet) -> TaskSet:
 
 
 def audsley(ts: TaskSet, fits_lowest: FitsLowest) -> TaskSet | None:
-    """Audsley's optimal priority assignment (Audsley 1991/2001; Davis & Burns, RTS 2011 for
-    global FP): the set reordered highest priority first, or None if at some level no
-    unassigned task passes ``fits_lowest`` (then, for an OPA-compatible test, no order passes).
+    """Audsley's optimal priority assignment (Audsley 1991/2001; Davis & Burns, RTS 2011 for global FP).
+
+    The set reordered highest priority first, or None if at some level no unassigned task passes
+    ``fits_lowest`` (then, for an OPA-compatible test, no order passes).
 
     At each level, from the lowest up, the candidates are tried in order of decreasing deadline
     (ties: the later index first), so that a set that DM order already passes tends to come back
@@ -87,12 +88,11 @@ def audsley(ts: TaskSet, fits_lowest: FitsLowest) -> TaskSet | None:
 
 
 def opa_test(name: str, m: int) -> FitsLowest:
-    """The per-task test of the registered analysis ``name`` on ``m`` processors, as
-    ``fits_lowest(ts, k, higher)`` for :func:`audsley`.
+    """The per-task test of the registered analysis ``name`` on ``m`` processors, for :func:`audsley`.
 
-    Declared by the analysis (``opa=`` in its registry entry: ``uni-rta``, ``gfp-da``,
-    ``gfp-da-lc``); an analysis without one, or one that does not apply to ``m`` processors, is
-    an :class:`InputError`.
+    It is called as ``fits_lowest(ts, k, higher)``. Declared by the analysis (``opa=`` in its
+    registry entry: ``uni-rta``, ``gfp-da``, ``gfp-da-lc``); an analysis without one, or one that
+    does not apply to ``m`` processors, is an :class:`InputError`.
     """
     from rtsched.registry import get
 

@@ -1,5 +1,6 @@
-"""Global and partitioned EDF / fixed-priority simulator: integer time, event-driven Numba kernel,
-Gantt charts (policies ``gedf``, ``pedf``, ``gfp``, ``pfp``; fixed priorities are the task order).
+"""Global and partitioned EDF / fixed-priority simulator: integer time, event-driven Numba kernel, Gantt charts.
+
+Policies ``gedf``, ``pedf``, ``gfp``, ``pfp``; fixed priorities are the task order.
 
 See papers/simulator.md for the semantics (integer ticks, tie rules between equal deadlines:
 lowest index, FIFO, seeded random or explicit choices; the release models; what a miss proves).

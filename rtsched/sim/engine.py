@@ -72,7 +72,7 @@ _NEVER = np.int64(2**62)
 
 
 @njit(cache=True)
-def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end):  # noqa: ANN001, ANN202
+def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end):
     """Time of task ``i``'s release after one at ``t`` (``_NEVER`` when there is none)."""
     if mode == 0:
         return t + T[i]
@@ -91,7 +91,7 @@ def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, r
 
 
 @njit(cache=True)
-def _tie_priority(t, tie_rule, tie_rng):  # noqa: ANN001, ANN202
+def _tie_priority(t, tie_rule, tie_rng):
     """Tie priority of a job released at ``t`` (smaller first; equal priorities: lowest index)."""
     if tie_rule == TIES_FIFO:
         return t
@@ -101,9 +101,11 @@ def _tie_priority(t, tie_rule, tie_rng):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _before(a, b, key, prio):  # noqa: ANN001, ANN202
-    """True if task ``a``'s job precedes task ``b``'s: by key (deadline, or fixed priority), tie
-    priority, then index."""
+def _before(a, b, key, prio):
+    """True if task ``a``'s job precedes task ``b``'s.
+
+    The order is by key (deadline, or fixed priority), then tie priority, then index.
+    """
     if key[a] != key[b]:
         return key[a] < key[b]
     if prio[a] != prio[b]:
@@ -112,7 +114,7 @@ def _before(a, b, key, prio):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _insert(order, k, i, dl, prio):  # noqa: ANN001, ANN202
+def _insert(order, k, i, dl, prio):
     """Insert task ``i`` into the sorted ``order[:k]``."""
     j = k
     while j > 0 and _before(i, order[j - 1], dl, prio):
@@ -122,7 +124,7 @@ def _insert(order, k, i, dl, prio):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _resort(order, k, dl, prio):  # noqa: ANN001, ANN202
+def _resort(order, k, dl, prio):
     """Sort ``order[:k]`` again after tie priorities changed (insertion sort: k is small)."""
     for a in range(1, k):
         i = order[a]
@@ -134,7 +136,7 @@ def _resort(order, k, dl, prio):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding):  # noqa: ANN001, ANN202, PLR0913
+def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding):
     """At ``t``: apply the explicit tie choice listed for ``t``, or end the one of the last tick.
 
     Returns ``(c_next, overriding)``: the next choice to apply and whether one is in force
@@ -158,9 +160,8 @@ def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice
 
 
 @njit(cache=True)
-def _first_missed(order, k, dl, d):  # noqa: ANN001, ANN202
-    """Among the pending jobs with the earliest deadline ``d``, the lowest task index (the
-    reported miss)."""
+def _first_missed(order, k, dl, d):
+    """Among the pending jobs with the earliest deadline ``d``, the lowest task index (the reported miss)."""
     best = -1
     for j in range(k):
         i = order[j]
@@ -170,9 +171,11 @@ def _first_missed(order, k, dl, d):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def _earliest_deadline(order, k, dl, fixed):  # noqa: ANN001, ANN202
-    """The earliest absolute deadline of the ``k > 0`` pending jobs: the first one's under EDF
-    (sorted by deadline), a scan under FP (sorted by priority)."""
+def _earliest_deadline(order, k, dl, fixed):
+    """The earliest absolute deadline of the ``k > 0`` pending jobs.
+
+    The first one's under EDF (sorted by deadline), a scan under FP (sorted by priority).
+    """
     if not fixed:
         return dl[order[0]]
     d = dl[order[0]]
@@ -183,7 +186,7 @@ def _earliest_deadline(order, k, dl, fixed):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True)
-def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what makes it fast
+def simulate_kernel(  # one flat kernel is what makes it fast
     C,
     D,
     T,
@@ -412,7 +415,7 @@ def simulate_kernel(  # noqa: ANN201, PLR0913, PLR0915 - one flat kernel is what
 
 
 @njit(cache=True)
-def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):  # noqa: ANN001, ANN202
+def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
     """End task ``i``'s running segment at ``t``; False if the log is full."""
     p = cpu_now[i]
     if p < 0:
@@ -433,9 +436,9 @@ def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, coun
 
 
 @njit(cache=True)
-def _record_ties(  # noqa: ANN202, PLR0913
+def _record_ties(
     t, m, k, order, dl, running, partition, global_policy, job_no, tie_state, tie_now, tie_job, top_task, tie_log, counts,
-):  # noqa: ANN001
+):
     """Log the tie decisions of the dispatch at ``t``; False if the log is full.
 
     A tie is decided when a running job and a waiting one have the same deadline and compete
@@ -492,10 +495,10 @@ def _record_ties(  # noqa: ANN202, PLR0913
 
 
 @njit(cache=True)
-def _record_dispatch(  # noqa: ANN202, PLR0913
+def _record_dispatch(
     t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no, cpu_free,
     segment_log, preempt_log, migrate_log, counts,
-):  # noqa: ANN001
+):
     """Give processors to the running jobs and log preemptions and migrations at ``t``.
 
     A job that keeps running keeps its processor; a job that starts takes its last processor if
@@ -548,10 +551,10 @@ def _record_dispatch(  # noqa: ANN202, PLR0913
 
 
 @njit(cache=True)
-def fast_kernel(  # noqa: ANN201, PLR0913
+def fast_kernel(
     C, D, T, m, partition, fixed, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
     tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks,
-):  # noqa: ANN001
+):
     """The fast path of :func:`simulate_kernel` (same semantics, same return value, no trace).
 
     Kept separate so that the hot loop carries no trace bookkeeping: the running set is the

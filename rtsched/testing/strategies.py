@@ -117,8 +117,10 @@ def on_a_bound(
     scale_remainder: bool = False,
     one_tick_more: bool = False,
 ) -> tuple[TaskSet, int]:
-    """``(task set, m)`` whose total density equals ``total(heavy, m)`` exactly: the boundary case
-    of a utilization- or density-bound test (GFB's m − (m − 1)·λmax, a load bound's β, ...).
+    """``(task set, m)`` whose total density equals ``total(heavy, m)`` exactly.
+
+    The boundary case of a utilization- or density-bound test (GFB's m − (m − 1)·λmax, a load
+    bound's β, ...).
 
     The set is a heavy task ``(c0, d0, T0)`` (``T0`` up to ``heavy_period_factor·d0``), copies of
     ``(c0, d0, d0)`` while the remaining gap is at least λ = c0/d0, and one implicit-deadline task
