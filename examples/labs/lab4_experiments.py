@@ -388,13 +388,13 @@ for U in (1.0, 1.3, 1.6):
         print(f"U = {U}  {label:<17} " + "  ".join(cells))
 
 # %% [markdown] tags=["solution"]
-# **Solution 3.** At U = 1.0 every test accepts (nearly) everything and at 1.6 GFB and
-# BCL accept almost nothing with either generator: the bias shows in the transition, U = 1.3,
-# where GFB accepts about 0.99 of the naive sets and 0.76 of the uniform ones — intervals far
-# apart. GFB's bound depends on λmax and the naive sets rarely have a heavy task. `bcl-iter`
-# moves less (its intervals overlap), `p-edf` accepts everything here (five tasks, implicit
-# deadlines, two processors). The bias is test-dependent, so a biased generator can change the
-# ranking of tests, not just their level.
+# **Solution 3.** At U = 1.0 every test accepts (nearly) everything and at 1.6 GFB and BCL
+# accept almost nothing with either generator: the bias shows in the transition, U = 1.3, where
+# GFB accepts nearly all the naive sets (0.97–0.99) and about three quarters of the uniform ones
+# (0.75–0.76) — intervals far apart. GFB's bound depends on λmax, and the naive sets rarely have
+# a heavy task. `bcl-iter` moves less (its intervals overlap); `p-edf` accepts everything here
+# (five tasks, implicit deadlines, two processors). The bias is test-dependent, so a biased
+# generator can change the ranking of tests, not just their level.
 
 # %% [markdown]
 # **Exercise 4 (what the seed fixes).** Run worked example 4's experiment (a) with another seed,
