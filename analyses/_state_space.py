@@ -86,10 +86,13 @@ _GROW = np.int8(3)
 #: Search orders of the kernel: which stored state not yet expanded is expanded next.
 BREADTH_FIRST = 0
 DEPTH_FIRST = 1
-Frontier = Literal["depth", "breadth"]
-#: Search orders: ``depth`` (the default: the latest stored state first, which reaches misses
-#: early) and ``breadth`` (the order before; shortest counterexamples in the pruned graph).
+Frontier = Literal["auto", "depth", "breadth"]
+#: Search orders of one pass: ``depth`` (the latest stored state first, which reaches misses
+#: early) and ``breadth`` (the only order before issue 15; shortest counterexamples in the pruned
+#: graph). ``auto`` (:func:`search`'s default) is a depth-first pass, then breadth-first.
 FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST}
+#: States of the depth-first pass of ``auto`` (at most a quarter of the budget).
+DEPTH_FIRST_PASS = 65_536
 #: A depth-first miss is shortened by a breadth-first search of at most this many times the
 #: states the depth-first search stored, and at least :data:`SHORTEN_MIN_STATES`.
 SHORTEN_FACTOR = 4
@@ -570,7 +573,7 @@ def explore(
     budget: int = DEFAULT_BUDGET,
     shortcuts: bool = True,
     name: str = "exact",
-    frontier: Frontier = "depth",
+    frontier: Frontier = "auto",
 ) -> Exploration:
     """Run the exploration on one set under the priority ``rule`` (see the module docstring).
 
@@ -595,22 +598,40 @@ def search(
     state_cap: int,
     transition_cap: int,
     shortcuts: bool = True,
-    frontier: Frontier = "depth",
+    frontier: Frontier = "auto",
     short_counterexample: bool = True,
 ) -> Exploration:
     """:func:`explore` on the arrays of one constrained-deadline set, with separate caps on the
     states stored and the transitions examined (the budget sets both; tests set them apart).
 
-    ``frontier``: the search order (:data:`FRONTIERS`). ``short_counterexample``: when the
-    depth-first search finds a miss, look for a shorter path to one breadth-first, within
-    :data:`SHORTEN_FACTOR` times the states the depth-first search stored (at least
-    :data:`SHORTEN_MIN_STATES`, at most ``state_cap``), and keep the depth-first path if none is
-    found there; the verdict, ``states`` and ``transitions`` are the deciding search's.
+    ``frontier``: the search order (:data:`FRONTIERS`). ``"auto"`` (the default) first searches
+    depth-first with a quarter of the caps, at most :data:`DEPTH_FIRST_PASS` states (it reaches
+    most misses within a few thousand states, and decides small state spaces outright); if that
+    pass does not decide, a breadth-first search with the rest of the caps decides (it proves
+    large state spaces schedulable with fewer transitions than depth-first). ``states`` and
+    ``transitions`` add up both passes, so the caps hold for the whole search.
+    ``short_counterexample``: when a depth-first search finds a miss, look for a shorter path to
+    one breadth-first, within :data:`SHORTEN_FACTOR` times the states the depth-first search
+    stored (at least :data:`SHORTEN_MIN_STATES`, at most ``state_cap``), and keep the
+    depth-first path if none is found there; the verdict, ``states`` and ``transitions`` are the
+    deciding search's.
     """
-    if frontier not in FRONTIERS:
-        raise InputError(f"unknown search order {frontier!r}; choose one of {', '.join(FRONTIERS)}", field="frontier")
-    found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, FRONTIERS[frontier])
-    if not (short_counterexample and frontier == "depth" and found.code == REJECT and found.releases is not None):
+    if frontier not in FRONTIERS and frontier != "auto":
+        raise InputError(
+            f"unknown search order {frontier!r}; choose one of auto, {', '.join(FRONTIERS)}", field="frontier"
+        )
+    if frontier == "auto":
+        first_cap = max(1, min(DEPTH_FIRST_PASS, state_cap // 4))
+        first_transitions = max(1, min(transition_cap // 4, TRANSITIONS_PER_STATE * first_cap))
+        found = _search(C, D, T, m, rule, first_cap, first_transitions, shortcuts, DEPTH_FIRST)
+        rest_states = state_cap - found.states
+        rest_transitions = transition_cap - found.transitions
+        if found.code == UNKNOWN and found.reason == "budget" and rest_states > 0 and rest_transitions > 0:
+            full = _search(C, D, T, m, rule, rest_states, rest_transitions, shortcuts, BREADTH_FIRST)
+            return replace(full, states=found.states + full.states, transitions=found.transitions + full.transitions)
+    else:
+        found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, FRONTIERS[frontier])
+    if not (short_counterexample and frontier != "breadth" and found.code == REJECT and found.releases is not None):
         return found
     cap = int(min(state_cap, max(SHORTEN_MIN_STATES, SHORTEN_FACTOR * found.states)))
     short = _search(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, BREADTH_FIRST)

@@ -171,7 +171,7 @@ def explore(
     ties: Ties = "every",
     budget: int = DEFAULT_BUDGET,
     shortcuts: bool = True,
-    frontier: Frontier = "depth",
+    frontier: Frontier = "auto",
 ) -> Exploration:
     """Run the exploration on one set (see the module docstring for the game).
 
@@ -179,9 +179,9 @@ def explore(
     ``ties="index"`` gives equal deadlines to the lowest task index. ``budget``: states stored
     (and at most :data:`TRANSITIONS_PER_STATE` transitions per budgeted state); past it the code
     is UNKNOWN. ``shortcuts=False`` explores even when U > m or n <= m decide the verdict (used to
-    get a counterexample release sequence, and by tests). ``frontier``: ``"depth"`` (the
-    default) or ``"breadth"`` (the search order before depth-first became the default; kept for
-    comparison), see the module docstring; the verdict does not depend on it.
+    get a counterexample release sequence, and by tests). ``frontier``: ``"auto"`` (the default:
+    a bounded depth-first pass, then breadth-first), ``"depth"`` or ``"breadth"`` (the only order
+    before, kept for comparison); see the module docstring. The verdict does not depend on it.
     """
     m = check_processors(m)
     _check_ties(ties)
