@@ -323,7 +323,7 @@ def sbf_brute_force(Pi: int, Theta: int, m_prime: int, t_max: int) -> NDArray[np
 
 
 @njit(cache=True)
-def _sbf_one(Pi, Theta, mp, t):  # noqa: ANN001, ANN202 - numba
+def _sbf_one(Pi, Theta, mp, t):
     """Exact sbf for int64 scalars (the closed form of :func:`sbf`)."""
     alpha = Theta // mp
     beta = Theta - mp * alpha
@@ -466,7 +466,7 @@ def _skip(rows: list[tuple[int, int, int]], k: int, A_k: int, slack: int) -> int
             hat, bar, limit = dbf, dbf_carry, cap
         if hat > limit or bar > limit or 0 <= rest < c:
             kappa += 1
-    skip = horizon - t - 1
+    skip = horizon - t - 1  # type: ignore[operator]  # rows holds τk, so the loop set horizon
     if kappa:
         skip = min(skip, (slack - 1) // kappa)
     return skip
@@ -558,7 +558,7 @@ def _show(x: Fraction) -> str:
 # Kernels
 # ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _demand_one(C, D, T, k, A, mp, diffs):  # noqa: ANN001, ANN202 - numba
+def _demand_one(C, D, T, k, A, mp, diffs):
     """DEM(A + D_k, m') of :func:`demand` in int64 (no overflow: dbf_i ≤ (t + T_i)·C_i/T_i)."""
     n = C.shape[0]
     Ck = C[k]
@@ -593,7 +593,7 @@ def _demand_one(C, D, T, k, A, mp, diffs):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _safe_skip(C, D, T, k, A, slack):  # noqa: ANN001, ANN202 - numba
+def _safe_skip(C, D, T, k, A, slack):
     """The skip rule of :func:`_skip` in int64."""
     n = C.shape[0]
     t = A + D[k]
@@ -632,7 +632,7 @@ def _safe_skip(C, D, T, k, A, slack):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def gedf_mpr_one(C, D, T, Pi, Theta, mp, budget):  # noqa: ANN001, ANN202 - numba
+def gedf_mpr_one(C, D, T, Pi, Theta, mp, budget):
     n = C.shape[0]
     u_total = 0.0
     u_pad = 0.0
@@ -699,7 +699,7 @@ def gedf_mpr_one(C, D, T, Pi, Theta, mp, budget):  # noqa: ANN001, ANN202 - numb
 
 
 @njit(parallel=True, cache=True)
-def _gedf_mpr_kernel(C, D, T, offsets, Pi, Theta, mp, budget, out):  # noqa: ANN001, ANN202 - numba
+def _gedf_mpr_kernel(C, D, T, offsets, Pi, Theta, mp, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = gedf_mpr_one(C[lo:hi], D[lo:hi], T[lo:hi], Pi, Theta, mp, budget)

@@ -1,5 +1,4 @@
-"""What an experiment is: :class:`Experiment` and :class:`Axis`, the canonical form, the fingerprint
-and the TOML writer.
+"""What an experiment is: :class:`Experiment`, :class:`Axis`, the canonical form, the fingerprint, the TOML writer.
 
 The experiment's identity is :meth:`Experiment.fingerprint`: a SHA-256 of its canonical JSON
 form (every default filled in, the analysis list resolved against the registry) together with

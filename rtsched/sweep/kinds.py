@@ -163,9 +163,11 @@ class GeneratorKind:
         return self.labels.get(variable) or TASKSET_LABELS.get(variable) or parameter_label(variable)
 
     def checked(self, experiment: Experiment) -> None:
-        """Warn (once, at the largest U) when plain UUniFast task utilizations sum above 1 somewhere:
-        tasks drawn above u = 1 are capped at C = T and the sets lose utilization
-        (:func:`rtsched.generators.utilizations.warn_uunifast_loss`)."""
+        """Warn (once, at the largest U) when plain UUniFast task utilizations sum above 1 somewhere.
+
+        Tasks drawn above u = 1 are capped at C = T and the sets lose utilization
+        (:func:`rtsched.generators.utilizations.warn_uunifast_loss`).
+        """
         from rtsched.generators.utilizations import warn_uunifast_loss
         from rtsched.sweep.units import configurations
 

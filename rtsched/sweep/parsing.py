@@ -107,8 +107,10 @@ def load_experiment(path: str | Path, *, check_generator: bool = True) -> Experi
 
 
 def default_experiment(*, check_generator: bool = False) -> Experiment:
-    """The built-in experiment of ``rtsched sweep`` without a file (:data:`DEFAULT_EXPERIMENT_TOML`,
-    read from rtsched/data/default_experiment.toml)."""
+    """The built-in experiment of ``rtsched sweep`` without a file (:data:`DEFAULT_EXPERIMENT_TOML`).
+
+    It is read from rtsched/data/default_experiment.toml.
+    """
     return parse_experiment(DEFAULT_EXPERIMENT_TOML, file="<default experiment>", check_generator=check_generator)
 
 
@@ -429,8 +431,11 @@ def _axis(
 
 
 def _points(ctx: _Context, raw: Any, key: str, variable: str, value_type: str | None) -> tuple[Any, ...]:
-    """The points of ``variable``: integers for n and m, else as the parameter's type says
-    (strings, ranges, probabilities), else positive numbers."""
+    """The points of ``variable``.
+
+    Integers for n and m, else as the parameter's type says (strings, ranges, probabilities), else
+    positive numbers.
+    """
     integer = variable in ("n", "m")
     textual = value_type == "text"
     ranges = value_type == "range"

@@ -300,8 +300,10 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
 
 
 def _styles(analyses: list[str], meta: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, Any]]:
-    """Line style per analysis: distinct colour and marker per test, solid lines; upper bounds
-    (kind ``necessary``) black and dashed, without markers."""
+    """Line style per analysis: distinct colour and marker per test, solid lines.
+
+    Upper bounds (kind ``necessary``) are black and dashed, without markers.
+    """
     out: dict[str, dict[str, Any]] = {}
     k = 0
     for analysis in analyses:

@@ -400,8 +400,10 @@ def _stale(
     generator: str,
     stream: TextIO,
 ) -> tuple[list[UnitSpec], dict[int, dict[str, Any]], dict[str, int]]:
-    """What to run: missing units whole, and for finished units the analyses whose stored results
-    came from other code. Stored results of a changed generator are dropped from ``finished``.
+    """What to run: missing units whole, and the stale analyses of finished units.
+
+    An analysis is stale in a finished unit when its stored results came from other code. Stored
+    results of a changed generator are dropped from ``finished``.
 
     Returns the unit specifications to run (a partly stale unit runs its stale analyses only),
     the stored records those partial runs complete, and how many units each analysis (or

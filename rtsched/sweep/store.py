@@ -51,9 +51,11 @@ def checksum(record: dict[str, Any]) -> str:
 
 
 def generator_digest() -> str:
-    """SHA-256 (hex) of the code the task sets of a unit come from: every module of
-    ``rtsched.generators``, :data:`_GENERATOR_MODULES`, and the NumPy version (its random
-    streams). Changing any of them changes what a unit draws, so stored units are recomputed."""
+    """SHA-256 (hex) of the code the task sets of a unit come from.
+
+    Every module of ``rtsched.generators``, :data:`_GENERATOR_MODULES`, and the NumPy version (its
+    random streams). Changing any of them changes what a unit draws, so stored units are recomputed.
+    """
     import importlib.util
 
     import numpy as np
@@ -185,8 +187,10 @@ class Store:
     def commit(
         self, result: dict[str, Any], implementations: dict[str, str] | None = None, generator: str | None = None
     ) -> None:
-        """Store one unit's result atomically, with its checksum and the code it comes from
-        (``implementations`` by analysis name, the ``generator`` digest), when given."""
+        """Store one unit's result atomically, with its checksum and (when given) the code it comes from.
+
+        The code is ``implementations`` by analysis name and the ``generator`` digest.
+        """
         record = dict(result)
         record["fingerprint"] = self.fingerprint
         if implementations is not None:
