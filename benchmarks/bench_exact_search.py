@@ -13,7 +13,7 @@ answer) under both search orders, in alternating order from set to set (the mach
 shared: both orders see the same load). The budget (explored states) is set high so that the CPU
 cap, not the budget, stops a search; the table says how many stopped on the budget instead.
 Orders (analyses/_state_space.py, ``search``): ``breadth`` (the only order before), ``auto``
-(now the default: a depth-first pass of at most 65,536 states, then breadth-first) and
+(now the default: a depth-first pass of at most 16,384 states, then breadth-first) and
 ``depth`` (depth-first alone).
 
 Columns: decided (accept + reject) by each order, CPU seconds per set (median over all sets,

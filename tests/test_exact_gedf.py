@@ -563,8 +563,7 @@ def test_depth_first_against_brute_force(ts, m, ties):
 
 
 def test_depth_first_finds_the_issue_15_miss_early():
-    """The issue's set: depth-first finds the miss (lowest-index ties) within 5,000 states (the
-    default order's depth-first pass gets 1,250 of them), and its
+    """The issue's set: depth-first finds the miss (lowest-index ties) within 5,000 states, and its
     counterexample replays to a miss in the simulator; breadth-first with the same budget does
     not decide."""
     ts = TaskSet.from_tasks(ISSUE_15_SET)
