@@ -111,6 +111,8 @@ def trace_summary(tr: DemandTrace, budget: int) -> str:
         return f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps"
     if tr.reason == "U>1":
         return f"U = {_show(tr.utilization)} > 1"
+    if tr.reason == "density":
+        return f"density Σ C_i/min(D_i, T_i) ≤ 1 (U = {_show(tr.utilization)}): schedulable without a demand search"
     bound = f"L = {_show(tr.L)} (L_a = {_show(tr.La)}, L_b = {_show(tr.Lb) if tr.Lb is not None else 'not needed'})"
     if tr.reason == "budget":
         return f"unknown: work budget of {budget} steps exhausted (U = {_show(tr.utilization)}, L_a = {_show(tr.La)})"
