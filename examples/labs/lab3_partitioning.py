@@ -158,12 +158,17 @@ def draw_packing(ax, tasks, assignment, m, title):
     ax.set_xticks(range(m), [f"P{p}" for p in range(m)])
 
 
-fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), sharey=True)
-for ax, fit, name in zip(axes, FITS, names, strict=True):
-    draw_packing(ax, items, report[name].evidence["assignment"], 4, f"{fit}, input order")
-axes[0].set_ylabel("utilization")
-fig.tight_layout()
-show(fig, "lab3_fits")
+def show_packings(tasks, m, report, names, label, figure):
+    """One panel per analysis: the packing it reports for ``tasks`` on m processors."""
+    fig, axes = plt.subplots(1, len(names), figsize=(3 * len(names), 3.4), sharey=True)
+    for ax, name in zip(axes, names, strict=True):
+        draw_packing(ax, tasks, report[name].evidence["assignment"], m, f"{name.split(':')[1]}, {label}")
+    axes[0].set_ylabel("utilization")
+    fig.tight_layout()
+    show(fig, figure)
+
+
+show_packings(items, 4, report, names, "input order", "lab3_fits")
 
 # %% [markdown]
 # ## Worked example 2: heuristics disagree on a constrained-deadline set
@@ -377,12 +382,9 @@ show(fig, "lab3_global_vs_partitioned")
 decreasing = [f"p:{fit}:utilization:density" for fit in FITS]
 ex1 = rtsched.check(bins, 4, tests=decreasing)
 print(ex1)
-fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), sharey=True)
-for ax, fit, name in zip(axes, FITS, decreasing, strict=True):
+for fit, name in zip(FITS, decreasing, strict=True):
     assert tuple(pack_by_hand(items, 4, fit, "utilization")[0]) == ex1[name].evidence["assignment"]
-    draw_packing(ax, items, ex1[name].evidence["assignment"], 4, f"{fit}, decreasing")
-fig.tight_layout()
-show(fig, "lab3_ex1_decreasing")
+show_packings(items, 4, ex1, decreasing, "decreasing", "lab3_ex1_decreasing")
 
 # %% [markdown] tags=["solution"]
 # **Solution 1.** Order 8, 7, 6, 5, 4, 2, 1; the first four open P0–P3 under every fit. FFD:
@@ -472,7 +474,6 @@ pool = list(
     ).batch
 )
 reports = check_many(pool, 2, tests=["p-fp", "p:ff:deadline:qpa"])
-qpa = analyses.get("uni-qpa")
 fp_sets = [r for r in reports if r["p-fp"].verdict is True]
 for r in fp_sets:
     where = r["p-fp"].evidence["assignment"]  # processor names, task by task

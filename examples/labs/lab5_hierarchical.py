@@ -305,7 +305,7 @@ print("touch at t =", [int(x) for x in ts_ if ex1.lsbf(int(x)) == ex1.sbf(int(x)
 
 # %% tags=["solution"]
 # Exercise 2: three periods, one bandwidth
-fig, ax = plt.subplots(figsize=(6.5, 3.6))
+fig, ax = plt.subplots(figsize=(7, 3.6))
 tt = np.arange(0, 151)
 for p in (2, 10, 50):
     ax.step(tt, mpr.sbf(p, p // 2, 1, tt), where="post", label=f"⟨{p}, {p // 2}, 1⟩")

@@ -291,10 +291,10 @@ for h in ("ffd", "exhaustive"):
 # %% tags=["solution"]
 # Exercise 1: debayer in every layout
 debayer = w.kernels[0]
-for lay in layouts(M):
+for parts in layouts(M):
     print(
-        f"{'+'.join(map(str, lay)):>8}: C({lay[0]}) = {debayer.wcet.at(lay[0])}, f({len(lay) - 1}) = "
-        f"{debayer.factor(len(lay) - 1)}, C' = {inflate(debayer, lay[0], len(lay))}"
+        f"{'+'.join(map(str, parts)):>8}: C({parts[0]}) = {debayer.wcet.at(parts[0])}, f({len(parts) - 1}) = "
+        f"{debayer.factor(len(parts) - 1)}, C' = {inflate(debayer, parts[0], len(parts))}"
     )
 
 # %% [markdown] tags=["solution"]
@@ -310,8 +310,8 @@ for lay in layouts(M):
 # %% tags=["solution"]
 # Exercise 2: f ≡ 1
 calm = loads_gpu(re.sub(r"slowdown: .*", "slowdown: 1.0", WORKLOAD), "yaml", source="no contention")
-for h in STRATEGIES:
-    print(f"{h:<11}", analyses.get(f"gpu:{h}").explain(calm, GPU(M)).summary)
+for strategy in STRATEGIES:
+    print(f"{strategy:<11}", analyses.get(f"gpu:{strategy}").explain(calm, GPU(M)).summary)
 calm_spec = {**spec, "name": "lab6-calm", "generator": {**spec["generator"], "contention": [0.0, 0.0]}}
 calm_experiment = sweep.parse_experiment(calm_spec)
 calm_results = sweep.run(calm_experiment, results_dir(calm_experiment), workers=0, progress="none", plot=False)
@@ -338,8 +338,8 @@ for row in calm_results.weighted:
 # Exercise 3: detect becomes non-preemptive
 stiff = loads_gpu(WORKLOAD.replace("    T: 100\n", "    T: 100\n    preemptive: false\n"), "yaml", source="stiff")
 assert not stiff.kernels[1].preemptive
-for h in STRATEGIES:
-    print(format_gpu_report(analyses.get(f"gpu:{h}").explain(stiff, GPU(M)).evidence["report"]), end="\n\n")
+for strategy in STRATEGIES:
+    print(format_gpu_report(analyses.get(f"gpu:{strategy}").explain(stiff, GPU(M)).evidence["report"]), end="\n\n")
 
 # %% [markdown] tags=["solution"]
 # **Solution 3.** A started "detect" job blocks every kernel with an earlier deadline for
