@@ -300,15 +300,40 @@ def test_atomic_write_leaves_no_temp_files(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["dir.json", "out.json"]
 
 
-# -- malformed input: one test per class ---------------------------------------------------------
-def test_csv_missing_column(tmp_path):
-    message = read_error(tmp_path, "m.csv", "C,D\n1,2\n")
-    assert "line 1, field T: missing column T" in message
-
-
-def test_csv_unknown_column(tmp_path):
-    message = read_error(tmp_path, "u.csv", "C,D,T,prio\n1,2,3,4\n")
-    assert "line 1, field prio: unknown column 'prio'" in message
+# -- malformed input: one case per class --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("filename", "text", "expected"),
+    [
+        pytest.param("m.csv", "C,D\n1,2\n", "line 1, field T: missing column T", id="csv-missing-column"),
+        pytest.param(
+            "u.csv", "C,D,T,prio\n1,2,3,4\n", "line 1, field prio: unknown column 'prio'", id="csv-unknown-column"
+        ),
+        pytest.param("n.txt", "1 2 3\nabc 4 5\n", "line 2, task 1, field C: 'abc' is not a number", id="non-numeric"),
+        pytest.param(
+            "z.csv", "C,D,T\n1,2,3\n1,2,0\n", "line 3, task 1, field T: must be a positive integer, got 0", id="zero"
+        ),
+        pytest.param(
+            "neg.yaml",
+            "tasks:\n  - [1, 2, 3]\n  - C: 1\n    D: -2\n    T: 3\n",
+            "line 4, task 1, field D: must be a positive integer, got -2",
+            id="negative",
+        ),
+        pytest.param(
+            "cd.json",
+            '{"tasks": [\n  [1, 2, 3],\n  [3, 2, 4]\n]}',
+            "line 3, task 1, field C: C = 3 exceeds D = 2",
+            id="c-exceeds-d",
+        ),
+        pytest.param(
+            "m.jsonl",
+            "[[1, 2, 3]]\n[[[1, 2, 3]], [[1, 2, 3]]]\n",
+            "line 2, task set 1: each line must hold exactly one task set",
+            id="jsonl-line-with-many-sets",
+        ),
+    ],
+)
+def test_malformed_value(tmp_path, filename, text, expected):
+    assert expected in read_error(tmp_path, filename, text)
 
 
 def test_csv_row_length_and_set_value(tmp_path):
@@ -326,26 +351,6 @@ def test_empty_file(tmp_path, fmt):
 )
 def test_file_without_tasks(tmp_path, fmt, text):
     assert "found no tasks" in read_error(tmp_path, f"c.{fmt}", text)
-
-
-def test_non_numeric_value(tmp_path):
-    message = read_error(tmp_path, "n.txt", "1 2 3\nabc 4 5\n")
-    assert "line 2, task 1, field C: 'abc' is not a number" in message
-
-
-def test_zero_value(tmp_path):
-    message = read_error(tmp_path, "z.csv", "C,D,T\n1,2,3\n1,2,0\n")
-    assert "line 3, task 1, field T: must be a positive integer, got 0" in message
-
-
-def test_negative_value(tmp_path):
-    message = read_error(tmp_path, "neg.yaml", "tasks:\n  - [1, 2, 3]\n  - C: 1\n    D: -2\n    T: 3\n")
-    assert "line 4, task 1, field D: must be a positive integer, got -2" in message
-
-
-def test_c_exceeds_d(tmp_path):
-    message = read_error(tmp_path, "cd.json", '{"tasks": [\n  [1, 2, 3],\n  [3, 2, 4]\n]}')
-    assert "line 3, task 1, field C: C = 3 exceeds D = 2" in message
 
 
 def test_d_exceeds_t(tmp_path):
@@ -382,11 +387,6 @@ def test_set_without_tasks(tmp_path):
 )
 def test_wrong_json_structure(tmp_path, text, expected):
     assert expected in read_error(tmp_path, "s.json", text)
-
-
-def test_jsonl_line_with_many_sets(tmp_path):
-    message = read_error(tmp_path, "m.jsonl", "[[1, 2, 3]]\n[[[1, 2, 3]], [[1, 2, 3]]]\n")
-    assert "line 2, task set 1: each line must hold exactly one task set" in message
 
 
 def test_invalid_json_syntax(tmp_path):
