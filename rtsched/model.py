@@ -96,11 +96,14 @@ def _as_int(value: Any, task: int | str, field: str) -> int:
         return int(value)
     if isinstance(value, np.integer):
         return int(value)
-    if isinstance(value, float | np.floating | Fraction):
+    if isinstance(value, Fraction) and value.denominator == 1:  # exact: never through a float
+        return int(value)
+    if isinstance(value, float | np.floating):
         if not math.isfinite(float(value)):
             raise TaskError(f"{value!r} is not a finite number", task=task, field=field)
-        if float(value).is_integer() and abs(value) < 2**53:  # type: ignore[operator]  # mypy: abs() of this union is "object"
+        if float(value).is_integer() and abs(float(value)) < 2**53:
             return int(value)
+    if isinstance(value, float | np.floating | Fraction):
         raise TaskError(
             f"{value!r} is not an integer number of ticks; give a time unit "
             "(TaskSet.from_real(..., unit=...) or --time-unit) to convert real-valued times",

@@ -627,7 +627,7 @@ class Report:
     def policy_verdicts(self) -> dict[str, str]:
         """Per scheduling policy: ``schedulable`` (some sufficient or exact test proves it),
         ``NOT schedulable`` (an exact test refutes it), ``unknown`` or ``not proven``."""
-        policies: dict[str, list[Result]] = {}
+        policies: dict[str, list[Result | LazyResult]] = {}
         for r in self.results:
             policies.setdefault(r.policy or _policy_of(r.analysis), []).append(r)
         out = {}

@@ -24,6 +24,19 @@ def test_constructors_agree():
     assert a[1].C == 2
 
 
+def test_fractions_are_converted_exactly():
+    """A Fraction is an integer number of ticks only if its denominator is 1: never judged through
+    its nearest float (1 + 10**-20 rounds to 1.0), and huge integers stay exact."""
+    assert TaskSet.from_tasks([(Fraction(6, 2), 3, 3)]).C[0] == 3
+    with pytest.raises(TaskError, match="not an integer number of ticks"):
+        TaskSet.from_tasks([(Fraction(1) + Fraction(1, 10**20), 3, 3)])
+    with pytest.raises(TaskError, match="not an integer number of ticks"):
+        TaskSet.from_tasks([(Fraction(10**400 + 1, 10**400), 3, 3)])
+    with pytest.raises(TaskError, match="not an integer number of ticks"):
+        TaskSet.from_tasks([(1.5, 3, 3)])
+    assert TaskSet.from_tasks([(2.0, 3, 3)]).C[0] == 2
+
+
 def test_immutable_and_copies_input():
     C = np.array([1, 2], dtype=np.int64)
     ts = TaskSet(C, [3, 5], [4, 5])
