@@ -152,30 +152,19 @@ def sweep(max_pi: int, max_mp: int) -> None:
 
 def main() -> None:
     print("== MPR supply bound ==")
-    print(
-        "⟨2, 3, 2⟩ at t = 2: independent",
-        independent(2, 3, 2, 2)[2],
-        "| rtsched sbf",
-        sbf(2, 3, 2, 2),
-        "| Eq. (1)",
-        eq1(2, 3, 2, 2),
-        "| journal",
-        journal(2, 3, 2, 2),
-        "| without +1",
-        without_plus_one(2, 3, 2, 2),
-    )
-    print(
-        "⟨5, 3, 2⟩ at t = 8: independent",
-        independent(5, 3, 2, 8)[8],
-        "| rtsched sbf",
-        sbf(5, 3, 2, 8),
-        "| Eq. (1)",
-        eq1(5, 3, 2, 8),
-        "| journal",
-        journal(5, 3, 2, 8),
-        "| without +1",
-        without_plus_one(5, 3, 2, 8),
-    )
+    for Pi, Theta, mp, t in ((2, 3, 2, 2), (5, 3, 2, 8)):
+        print(
+            f"⟨{Pi}, {Theta}, {mp}⟩ at t = {t}: independent",
+            independent(Pi, Theta, mp, t)[t],
+            "| rtsched sbf",
+            sbf(Pi, Theta, mp, t),
+            "| Eq. (1)",
+            eq1(Pi, Theta, mp, t),
+            "| journal",
+            journal(Pi, Theta, mp, t),
+            "| without +1",
+            without_plus_one(Pi, Theta, mp, t),
+        )
     sweep(12, 5)
     sweep(20, 8)
     print("== BAR note example ==")
