@@ -50,11 +50,13 @@ from rtsched.kernels import (
     CONTINUE,
     EPS,
     NONE,
+    RECIPROCAL_EXACT,
     REJECT,
     SIGN_UNDECIDED,
     UNDECIDED,
     UNKNOWN,
     deadline_step,
+    floor_divmod,
     floor_divmod_any,
     gcd,
     kernel,
@@ -590,9 +592,13 @@ def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):  # noqa: ANN001, ANN202 - n
 def _busy_period_step(C, T, inv_T, n, w):  # noqa: ANN001, ANN202 - numba
     """W(w) = Σ_i ⌈w/T_i⌉·C_i  [the synchronous busy period L_b is its least fixed point].
 
-    ⌈w/T_i⌉·C_i ≤ w·U_i + C_i: no overflow for w ≤ 2**62 since U ≤ 1.
+    ⌈w/T_i⌉·C_i ≤ w·U_i + C_i: no overflow for w ≤ 2**62 since U ≤ 1. Branch-free below 2**50.
     """
     total = np.int64(0)
+    if w < RECIPROCAL_EXACT // 2:  # w + T_i − 1 < 2**51
+        for i in range(n):
+            total += floor_divmod(w + T[i] - 1, T[i], inv_T[i])[0] * C[i]
+        return total
     for i in range(n):
         q, _ = floor_divmod_any(w + T[i] - 1, T[i], inv_T[i])
         total += q * C[i]
@@ -671,10 +677,18 @@ def _h_prev(C, D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
     """(h(t), max{d < t}) in one pass  [h(t) = Σ_i dbf_i(t), Zhang & Burns, Eq. (1)].
 
     The previous deadline of task i is D_i + (q − [r = 0])·T_i with (q, r) = divmod(t − D_i, T_i).
-    With U ≤ 1, h(t) ≤ t + ΣC: no overflow for t < 2**62.
+    With U ≤ 1, h(t) ≤ t + ΣC: no overflow for t < 2**62. Below 2**51 the loop is branch-free
+    (the compiler vectorises it); above, integer divisions.
     """
     total = np.int64(0)
     best = np.int64(NONE)
+    if t < RECIPROCAL_EXACT:
+        for i in range(n):
+            x = t - D[i]
+            q, r = floor_divmod(max(x, 0), T[i], inv_T[i])
+            total += (q + 1) * C[i] * (x >= 0)
+            best = max(best, D[i] + (q - (r == 0)) * T[i] if x > 0 else NONE)
+        return total, best
     for i in range(n):
         if t >= D[i]:
             q, r = floor_divmod_any(t - D[i], T[i], inv_T[i])

@@ -443,7 +443,7 @@ def _dbfstar_point(sC, sD, sT, sInv, k, t):  # noqa: ANN001, ANN202 - numba
     return (p > 0) - (p < 0)
 
 
-@kernel
+@kernel(inline="always")
 def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - numba
     """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[p] (the scratch tasks are sorted by D).
 
@@ -472,7 +472,7 @@ def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - n
         p = q
 
 
-@kernel
+@kernel(inline="always")
 def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - numba
     """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
 
@@ -528,7 +528,7 @@ def _first_miss(sC, sD, sT, sInv, k, value, size, left):  # noqa: ANN001, ANN202
     return ACCEPT, spent
 
 
-@kernel
+@kernel(inline="always")
 def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u_sign, lam_sign):  # noqa: ANN001, ANN202 - numba
     """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
@@ -577,10 +577,11 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
     return code, spent + used * k
 
 
-@kernel
+@kernel(inline="always")
 def _sign_near_one(value, terms):  # noqa: ANN001, ANN202 - numba
-    """Sign of a float sum of ``terms`` correctly rounded non-negative terms minus 1, or
-    SIGN_UNDECIDED within its proven error margin (the bin sums are fresh sums)."""
+    """Sign of a float sum of ``terms`` non-negative terms minus 1, or SIGN_UNDECIDED within its
+    proven error margin: each term rounded at most twice (C·fl(1/T) or C/min(D, T)) and the
+    recursive sum adding at most (terms − 1)·EPS of the sum of the terms, below 4(terms + 2)·EPS."""
     margin = 4.0 * (terms + 2) * EPS * (value + 1.0)
     if value > 1.0 + margin:
         return 1
@@ -671,15 +672,10 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
             if code == ACCEPT:
                 _insert_by_deadline(D, first, nxt, b, i)
                 cnt[b] = k + 1
-                load = 0.0
-                lam = 0.0
-                t = first[b]
-                while t >= 0:  # fresh sums (their error bound assumes it)
-                    load += C[t] * inv[t]
-                    lam += C[t] / min(D[t], T[t])
-                    t = nxt[t]
-                loads[b] = load
-                dens[b] = lam
+                # Running sums: a recursive sum of k + 1 rounded terms, in whatever order, is
+                # within the margin of _sign_near_one (it counts the terms, not their order).
+                loads[b] += u_i
+                dens[b] += lam_i
                 assign[i] = b
                 current = b
                 placed = True
@@ -697,10 +693,19 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 
 @kernel
 def _stable_sort(C, D, T, seq, tmp, order):  # noqa: ANN001, ANN202 - numba
-    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order): a
-    bottom-up merge sort with the exact comparison :func:`_before`, O(n log n); ``tmp`` is
-    scratch of the same length."""
+    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order): with the
+    exact comparison :func:`_before`, an insertion sort up to 32 tasks, else a bottom-up merge
+    sort, O(n log n); ``tmp`` is scratch of the same length."""
     n = seq.shape[0]
+    if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
+        for p in range(1, n):
+            x = seq[p]
+            j = p
+            while j > 0 and _before(C, D, T, x, seq[j - 1], order):
+                seq[j] = seq[j - 1]
+                j -= 1
+            seq[j] = x
+        return
     src = seq
     dst = tmp
     width = 1
@@ -782,7 +787,7 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
     return False
 
 
-@kernel
+@kernel(inline="always")
 def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):  # noqa: ANN001, ANN202 - numba
     """Copy processor b's k tasks (kept in deadline order) with task i in its place into the
     scratch arrays, sorted by deadline (the admission test then runs on the k + 1 tasks).
