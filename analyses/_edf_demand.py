@@ -791,7 +791,7 @@ def pda_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
 
 @kernel
 def pda_one_ws(C, D, T, budget, inv_T, nxt):  # noqa: ANN001, ANN201 - numba
-    """:func:`pda_one` with caller's workspaces (float64 ``inv_T``, int64 ``nxt``, n long)."""
+    """:func:`pda_one` with caller's workspaces (float64 ``inv_T``, int64 ``nxt``, at least n long)."""
     n = C.shape[0]
     if n == 0:
         return ACCEPT
@@ -807,6 +807,7 @@ def pda_one_ws(C, D, T, budget, inv_T, nxt):  # noqa: ANN001, ANN201 - numba
     code, t0, steps = _start_point(C, D, T, inv_T, n, budget, ucmp < 0)
     if code != CONTINUE:
         return code
+    nxt = nxt[:n]  # the workspace may be wider than this set
     for i in range(n):
         nxt[i] = D[i]
     h = np.int64(0)
