@@ -87,6 +87,7 @@ from rtsched.analyses._edf_demand import (
     qpa_trace,
     utilization_vs_one,
 )
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.analyses._packing import placement_steps, task_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import (
@@ -827,9 +828,7 @@ CHUNK = 64
 @batch_kernel
 def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, out, assign, left):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
-    width = 1
-    for s in range(n_sets):
-        width = max(width, offsets[s + 1] - offsets[s])
+    width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
         iw = np.empty((_INT_ROWS, width), dtype=np.int64)
         fw = np.empty((_FLOAT_ROWS, width))

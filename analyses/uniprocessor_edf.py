@@ -36,6 +36,7 @@ from rtsched.analyses._edf_demand import (
     qpa_one_ws,
     qpa_trace,
 )
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import batch_kernel, kernel
 from rtsched.model import TaskSet, fraction_sum
@@ -97,9 +98,7 @@ def _pda_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
 @batch_kernel
 def _qpa_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
-    width = 1
-    for s in range(n_sets):
-        width = max(width, offsets[s + 1] - offsets[s])
+    width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
         inv_T = np.empty(width)
         for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
@@ -110,9 +109,7 @@ def _qpa_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - num
 @batch_kernel
 def _pda_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
-    width = 1
-    for s in range(n_sets):
-        width = max(width, offsets[s + 1] - offsets[s])
+    width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
         inv_T = np.empty(width)
         nxt = np.empty(width, dtype=np.int64)
