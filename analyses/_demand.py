@@ -5,8 +5,10 @@ same definitions:
 
 * Python-int / Fraction functions (``dbf``, ``dbf_carry_in``, ``ffdbf``, ``step_points``) used
   by the exact references;
-* ``@njit`` integer helpers used by the kernels (``dbf_int``, ``gcd_int``, ``next_step``,
-  ``top_sum``).
+* ``@njit`` helpers used by the kernels (``top_sum``; the exact integer helpers ``dbf``,
+  ``gcd``, ``floor_divmod_any`` and the deadline walk live in the core toolbox
+  :mod:`rtsched.kernels`; ``divmod_fast`` is its ``floor_divmod_any`` under the name
+  ``_bar_common`` still imports).
 
 Sources: the demand bound function is the classic one of Baruah, Mok, Rosier (RTSS 1990),
 ``dbf(τi, t) = max(0, (⌊(t − Di)/Ti⌋ + 1)·Ci)``; the carry-in variant ``dbf'`` is Baruah, RTSS
@@ -25,8 +27,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-import numpy as np
-from numba import njit
+from rtsched.kernels import floor_divmod_any, kernel
 
 if TYPE_CHECKING:
     from rtsched.model import TaskSet
@@ -35,11 +36,8 @@ __all__ = [
     "INT64_SAFE",
     "dbf",
     "dbf_carry_in",
-    "dbf_int",
     "divmod_fast",
     "ffdbf",
-    "gcd_int",
-    "next_step",
     "step_points",
     "top_sum",
 ]
@@ -85,57 +83,11 @@ def step_points(ts: TaskSet) -> Iterator[int]:
 
 
 # --- Numba helpers (kernels) -----------------------------------------------------------------
-@njit(cache=True, inline="always")
-def dbf_int(C, D, T, t):  # noqa: ANN001, ANN201 - numba
-    """dbf(τ, t) in int64 (caller guarantees no overflow)."""
-    if t < D:
-        return 0
-    return ((t - D) // T + 1) * C
+#: (⌊t/p⌋, t mod p) for 0 ≤ t, 0 < p, given fl(1/p): :func:`rtsched.kernels.floor_divmod_any`.
+divmod_fast = floor_divmod_any
 
 
-@njit(cache=True, inline="always")
-def divmod_fast(t, p, inv_p):  # noqa: ANN001, ANN201 - numba
-    """(⌊t/p⌋, t mod p) for 0 ≤ t, 0 < p, exactly, with a float reciprocal ``inv_p`` = fl(1/p).
-
-    A 64-bit integer division costs tens of cycles; t·fl(1/p) is within one of t/p while
-    t < 2**50 (relative error ≤ 2·EPS), so one correction step each way makes it exact.
-    Larger t falls back to the integer division.
-    """
-    if t >= 1125899906842624:  # 2**50
-        q = t // p
-        return q, t - q * p
-    q = np.int64(t * inv_p)
-    r = t - q * p
-    if r < 0:
-        q -= 1
-        r += p
-    elif r >= p:
-        q += 1
-        r -= p
-    return q, r
-
-
-@njit(cache=True)
-def gcd_int(a, b):  # noqa: ANN001, ANN201 - numba
-    """Greatest common divisor of |a| and |b| (gcd(0, 0) = 1 so it can divide safely)."""
-    a = -a if a < 0 else a
-    b = -b if b < 0 else b
-    while b != 0:
-        a, b = b, a % b
-    return a if a != 0 else 1
-
-
-@njit(cache=True)
-def next_step(nxt):  # noqa: ANN001, ANN201 - numba
-    """Smallest value of ``nxt`` (the next dbf step point of every task)."""
-    best = nxt[0]
-    for i in range(1, nxt.shape[0]):
-        if nxt[i] < best:
-            best = nxt[i]
-    return best
-
-
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def top_sum(values, n, count, scratch):  # noqa: ANN001, ANN201 - numba
     """Sum of the ``count`` largest of ``values[:n]`` (non-negative), using ``scratch``.
 

@@ -12,7 +12,7 @@ reused by the GPU analysis on arbitrary ``C``/``D``/``T`` arrays. Sources:
 
 Public entry points
 -------------------
-``qpa_one(C, D, T, budget) -> int8``
+``qpa_one(C, D, T, budget) -> int8`` (and ``qpa_one_ws`` with a caller's workspace)
     Serial ``@njit`` QPA on one uniprocessor task set given as three int64 arrays (any length;
     constrained or arbitrary deadlines; time values at most 2**31 − 1 as in
     :mod:`rtsched.model`). U > 1 is rejected and total density ≤ 1 accepted before any search
@@ -43,10 +43,24 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
 from rtsched.budget import Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import (
+    ACCEPT,
+    CONTINUE,
+    EPS,
+    NONE,
+    RECIPROCAL_EXACT,
+    REJECT,
+    SIGN_UNDECIDED,
+    UNDECIDED,
+    UNKNOWN,
+    deadline_step,
+    floor_divmod,
+    floor_divmod_any,
+    gcd,
+    kernel,
+)
 from rtsched.model import fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Verdict
@@ -371,19 +385,41 @@ def dbf_star_check(rows: Rows, work: Work | None = None) -> tuple[bool, str, int
 
 # ---------------------------------------------------------------------------------------------
 # Kernel layer: serial @njit helpers (int64 in, verdict codes out).
+#
+# Every division by a period goes through a float reciprocal inv_T[i] = fl(1/T_i) and the exact
+# correction of rtsched.kernels.floor_divmod (a multiplication instead of a division); the
+# reciprocals live in a workspace the batch drivers allocate once per chunk of sets.
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _gcd(a, b):  # noqa: ANN001, ANN202 - numba
-    while b != 0:
-        a, b = b, a % b
-    return a
+@kernel(inline="always")
+def _frac_add(p, q, a, b):  # noqa: ANN001, ANN202 - numba
+    """p/q + a/b as a reduced fraction (q, b > 0): (p', q', True), or (p, q, False) on overflow.
+
+    Denominators stay at most :data:`_FRAC_LIMIT` (the running lcm), numerators below 2**62.
+    """
+    g = gcd(q, b)
+    qg = q // g
+    if qg > _FRAC_LIMIT // b:
+        return p, q, False
+    lcm = qg * b
+    f1 = lcm // q
+    f2 = lcm // b
+    ap = p if p >= 0 else -p
+    aa = a if a >= 0 else -a
+    if ap != 0 and ap > _FRAC_LIMIT // f1:
+        return p, q, False
+    if aa != 0 and aa > _FRAC_LIMIT // f2:
+        return p, q, False
+    p = p * f1 + a * f2
+    g2 = gcd(p, lcm)
+    return p // g2, lcm // g2, True
 
 
-@njit(cache=True)
+@kernel
 def frac_sum_sign(num, den, sgn, count, const):  # noqa: ANN001, ANN201 - numba
-    """Exact sign of Σ_{j<count} sgn[j]·num[j]/den[j] − const (−1, 0, 1), or 2 on int64 overflow.
+    """Exact sign of Σ_{j<count} sgn[j]·num[j]/den[j] − const (−1, 0, 1), or SIGN_UNDECIDED on
+    int64 overflow.
 
     ``num`` ≥ 0 and ``den`` > 0 are int64 time values (≤ 2**31 − 1); the sum is accumulated
     as a reduced fraction p/q with q the running lcm of the denominators.
@@ -391,39 +427,20 @@ def frac_sum_sign(num, den, sgn, count, const):  # noqa: ANN001, ANN201 - numba
     p = -const
     q = np.int64(1)
     for j in range(count):
-        b = den[j]
-        g = _gcd(q, b)
-        qg = q // g
-        if qg > _FRAC_LIMIT // b:
-            return 2
-        lcm = qg * b
-        f1 = lcm // q
-        f2 = lcm // b
-        ap = p if p >= 0 else -p
-        if ap != 0 and ap > _FRAC_LIMIT // f1:
-            return 2
-        if num[j] != 0 and num[j] > _FRAC_LIMIT // f2:
-            return 2
-        p = p * f1 + sgn[j] * num[j] * f2
-        q = lcm
-        g2 = _gcd(p if p >= 0 else -p, q)
-        if g2 > 1:
-            p //= g2
-            q //= g2
-    if p > 0:
-        return 1
-    if p < 0:
-        return -1
-    return 0
+        p, q, ok = _frac_add(p, q, sgn[j] * num[j], den[j])
+        if not ok:
+            return SIGN_UNDECIDED
+    return (p > 0) - (p < 0)
 
 
-@njit(cache=True)
+@kernel
 def frac_vs_int(frac_f, any_nonzero, count, k):  # noqa: ANN001, ANN201 - numba
-    """Exact sign of F − k, where F = Σ of ``count`` fractions r_j/T_j in [0, 1) and k an integer.
+    """Sign of F − k, where F = Σ of ``count`` fractions r_j/T_j in [0, 1) and k an integer.
 
-    ``frac_f`` is F summed in float64 (each term correctly rounded: total error below
+    ``frac_f`` is F summed in float64 (each term rounded at most twice: total error below
     (count + 1)·count·EPS); ``any_nonzero`` tells whether some r_j ≠ 0 (so F > 0 exactly).
-    Returns −1, 0, 1, or 2 when F lies within the rounding margin of k (k ≥ 1).
+    Returns −1, 0, 1, or SIGN_UNDECIDED when F lies within the rounding margin of k (k ≥ 1):
+    the caller then sums the fractions exactly.
     """
     if k < 0:
         return 1
@@ -436,296 +453,371 @@ def frac_vs_int(frac_f, any_nonzero, count, k):  # noqa: ANN001, ANN201 - numba
         return 1
     if frac_f < k - margin:
         return -1
-    return 2
+    return SIGN_UNDECIDED
 
 
-@njit(cache=True, inline="always")
-def _floordiv(x, T):  # noqa: ANN001, ANN202 - numba
-    """(⌊x/T⌋, x mod T) for 0 ≤ x, 0 < T: a float quotient corrected exactly in integers.
+@kernel
+def _below_La(C, D, T, inv_T, n, d, max_lag):  # noqa: ANN001, ANN202 - numba
+    """Exactly decide d < L_a (U < 1 known): 1 yes, 0 no, SIGN_UNDECIDED (int64 overflow).
 
-    For x < 2**52 the float quotient is within 1 of the true one (x and T are exact doubles and
-    the division is correctly rounded), and one integer correction makes it exact; larger x
-    use the integer division. Much faster than int64 division on common CPUs.
+    d < L_a ⇔ d < max_lag = max(D_i − T_i) or d(1 − U) < Σ C_i(T_i − D_i)/T_i
+    ⇔ d < Σ_i C_i(d + T_i − D_i)/T_i  [L_a of George, Rivierre, Spuri 1996; Zhang & Burns 2009,
+    Thm. 2]; each term is split as integer + remainder/T_i and the remainders are compared in
+    float outside a proven margin, exactly inside it.
     """
-    if x >= 4503599627370496:  # 2**52
-        q = x // T
-        return q, x - q * T
-    q = np.int64(x / T)
-    r = x - q * T
-    if r < 0:
-        q -= 1
-        r += T
-    elif r >= T:
-        q += 1
-        r -= T
-    return q, r
-
-
-@njit(cache=True)
-def _h(C, D, T, n, t):  # noqa: ANN001, ANN202 - numba
-    """h(t) = Σ dbf_i(t); with U ≤ 1 it is at most t + ΣC, so no overflow for t < 2**62."""
-    total = np.int64(0)
+    if d < max_lag:
+        return 1
+    S = np.int64(0)
+    frac = 0.0
+    nonzero = False
     for i in range(n):
-        if t >= D[i]:
-            q, _ = _floordiv(t - D[i], T[i])
-            total += (q + 1) * C[i]
+        q, r = floor_divmod_any(d + T[i] - D[i], T[i], inv_T[i])  # ≥ 0 because d ≥ max_lag
+        qq, rr = floor_divmod_any(C[i] * r, T[i], inv_T[i])
+        S += C[i] * q + qq  # C_i·q ≤ d + T_i since C_i ≤ T_i when U ≤ 1
+        if rr != 0:
+            nonzero = True
+            frac += rr * inv_T[i]
+    s = frac_vs_int(frac, nonzero, n, d - S)
+    if s == SIGN_UNDECIDED:  # F within the float margin of d − S: sum the remainders exactly
+        p = -(d - S)
+        q = np.int64(1)
+        for i in range(n):
+            qi, r = floor_divmod_any(d + T[i] - D[i], T[i], inv_T[i])
+            rr = (C[i] * r) % T[i]
+            if rr != 0:
+                p, q, ok = _frac_add(p, q, rr, T[i])
+                if not ok:
+                    return SIGN_UNDECIDED
+        s = (p > 0) - (p < 0)
+    return 1 if s > 0 else 0
+
+
+@kernel
+def _sum_sign(C, den, n, approx, size):  # noqa: ANN001, ANN202 - numba
+    """Exact sign of Σ C_i/den_i − 1 given its float value ``approx`` (terms rounded at most
+    twice, ``size`` = Σ|terms|): float outside the margin, exact rational sum inside it."""
+    margin = 4.0 * (n + 2) * EPS * (size + 1.0)
+    if approx > 1.0 + margin:
+        return 1
+    if approx < 1.0 - margin:
+        return -1
+    p = np.int64(-1)
+    q = np.int64(1)
+    for i in range(n):
+        p, q, ok = _frac_add(p, q, C[i], den[i])
+        if not ok:
+            return SIGN_UNDECIDED
+    return (p > 0) - (p < 0)
+
+
+@kernel
+def utilization_vs_one(C, T, n):  # noqa: ANN001, ANN201 - numba
+    """Exact sign of U − 1 (−1, 0, 1) or SIGN_UNDECIDED if the exact sum overflows; float first."""
+    u = 0.0
+    for i in range(n):
+        u += C[i] / T[i]
+    return _sum_sign(C, T, n, u, u)
+
+
+@kernel
+def _density_vs_one(C, D, T, n):  # noqa: ANN001, ANN202 - numba
+    """Exact sign of Σ C_i/min(D_i, T_i) − 1, or SIGN_UNDECIDED if the exact sum overflows."""
+    lam = 0.0
+    for i in range(n):
+        lam += C[i] / min(D[i], T[i])
+    if abs(lam - 1.0) > 4.0 * (n + 2) * EPS * (lam + 1.0):
+        return 1 if lam > 1.0 else -1
+    den = np.empty(n, dtype=np.int64)  # rare: on the boundary
+    for i in range(n):
+        den[i] = min(D[i], T[i])
+    return _sum_sign(C, den, n, lam, lam)
+
+
+@kernel
+def _la_bracket(C, D, T, inv_T, n, max_lag):  # noqa: ANN001, ANN202 - numba
+    """A float bracket [lo, hi] ∋ L_a = max(max_lag, Σ C_i(T_i − D_i)/T_i / (1 − U)), U < 1.
+
+    L_a of George, Rivierre, Spuri (1996) as stated by Zhang & Burns (2009), Thm. 2. u and N are
+    sums of n terms each rounded at most three times: errors below (n + 2)·EPS·Σ|terms| (a 4×
+    margin is used); 1 − u is exact (Sterbenz) or has error EPS; hi may be +inf.
+    """
+    u = 0.0
+    N = 0.0
+    absN = 0.0
+    for i in range(n):
+        u += C[i] * inv_T[i]
+        term = np.float64(C[i] * (T[i] - D[i])) * inv_T[i]
+        N += term
+        absN += abs(term)
+    e_u = 4.0 * (n + 2) * EPS
+    e_N = 4.0 * (n + 2) * EPS * absN
+    den_lo = (1.0 - u) - e_u
+    den_hi = (1.0 - u) + e_u
+    if N + e_N <= 0.0:
+        q_hi = 0.0
+    elif den_lo <= 0.0:
+        q_hi = np.inf
+    else:
+        q_hi = (N + e_N) / den_lo * (1.0 + 8.0 * EPS)
+    q_lo = (N - e_N) / den_hi * (1.0 - 8.0 * EPS) if N - e_N > 0.0 else 0.0
+    return max(float(max_lag), q_lo), max(float(max_lag), q_hi)
+
+
+@kernel
+def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):  # noqa: ANN001, ANN202 - numba
+    """⌈L_a⌉ exactly from a bracket lo ≤ L_a ≤ hi ≤ 2**62: (CONTINUE, ⌈L_a⌉) or (UNDECIDED, 0).
+
+    For an integer w, w ≥ L_a ⇔ w ≥ ⌈L_a⌉, and max{d < L_a} = max{d < ⌈L_a⌉}, so this one
+    integer stands for L_a in both uses (the stop of the busy-period iteration and QPA's start).
+    ⌈lo⌉ ≤ ⌈L_a⌉ ≤ ⌈hi⌉; when they differ, a bisection with the exact test d < L_a
+    (:func:`_below_La`) finds it in log2(hi − lo) tests.
+    """
+    if hi > 2.0**62:
+        return UNDECIDED, np.int64(0)
+    a = np.int64(np.ceil(lo))
+    b = np.int64(np.ceil(hi))
+    while a < b:  # invariant: ⌈L_a⌉ ∈ [a, b]
+        mid = a + (b - a) // 2
+        below = _below_La(C, D, T, inv_T, n, mid, max_lag)
+        if below == SIGN_UNDECIDED:
+            return UNDECIDED, np.int64(0)
+        if below == 1:
+            a = mid + 1
+        else:
+            b = mid
+    return CONTINUE, a
+
+
+@kernel
+def _busy_period_step(C, T, inv_T, n, w):  # noqa: ANN001, ANN202 - numba
+    """W(w) = Σ_i ⌈w/T_i⌉·C_i  [the synchronous busy period L_b is its least fixed point].
+
+    ⌈w/T_i⌉·C_i ≤ w·U_i + C_i: no overflow for w ≤ 2**62 since U ≤ 1. Branch-free below 2**50.
+    """
+    total = np.int64(0)
+    if w < RECIPROCAL_EXACT // 2:  # w + T_i − 1 < 2**51
+        for i in range(n):
+            total += floor_divmod(w + T[i] - 1, T[i], inv_T[i])[0] * C[i]
+        return total
+    for i in range(n):
+        q, _ = floor_divmod_any(w + T[i] - 1, T[i], inv_T[i])
+        total += q * C[i]
     return total
 
 
-@njit(cache=True)
-def _h_prev(C, D, T, n, t):  # noqa: ANN001, ANN202 - numba
-    """(h(t), max{d < t}) in one pass: the previous deadline of task i is D_i + (q − [r = 0])·T_i."""
-    total = np.int64(0)
-    best = np.int64(-1)
-    for i in range(n):
-        if t >= D[i]:
-            q, r = _floordiv(t - D[i], T[i])
-            total += (q + 1) * C[i]
-            if t > D[i]:
-                cand = D[i] + (q - 1 if r == 0 else q) * T[i]
-                if cand > best:
-                    best = cand
-    return total, best
-
-
-@njit(cache=True)
-def _prev(D, T, n, t):  # noqa: ANN001, ANN202 - numba
-    """max{D_i + k·T_i < t}, or −1 if no deadline lies below t."""
-    best = np.int64(-1)
+@kernel
+def _deadline_below(D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
+    """max{D_i + k·T_i < t : k ≥ 0}, or NONE if no absolute deadline lies below t."""
+    best = np.int64(NONE)
     for i in range(n):
         if D[i] < t:
-            q, _ = _floordiv(t - 1 - D[i], T[i])
+            q, _ = floor_divmod_any(t - 1 - D[i], T[i], inv_T[i])
             cand = D[i] + q * T[i]
             if cand > best:
                 best = cand
     return best
 
 
-@njit(cache=True)
-def _below_La(C, D, T, n, d, M):  # noqa: ANN001, ANN202 - numba
-    """Exactly decide d < L_a (U < 1 known): 1 yes, 0 no, 2 undecided.
+@kernel
+def _start_point(C, D, T, inv_T, n, budget, u_below_one):  # noqa: ANN001, ANN202 - numba
+    """The common prologue of QPA and the PDA: the bound L = min(L_a, L_b) and t0 = max{d < L}.
 
-    d < L_a ⇔ d < M = max(D_i − T_i) or d(1 − U) < Σ C_i(T_i − D_i)/T_i
-    ⇔ d < Σ_i C_i(d + T_i − D_i)/T_i; each term is split as integer + remainder/T_i.
-    """
-    if d < M:
-        return 1
-    S = np.int64(0)
-    frac = 0.0
-    nonzero = False
-    for i in range(n):
-        q, r = _floordiv(d + T[i] - D[i], T[i])  # d + T_i − D_i ≥ 0 because d ≥ M
-        qq, rr = _floordiv(C[i] * r, T[i])
-        S += C[i] * q + qq  # C_i·q ≤ x since C_i ≤ T_i when U ≤ 1
-        if rr != 0:
-            nonzero = True
-            frac += rr / T[i]
-    s = frac_vs_int(frac, nonzero, n, d - S)
-    if s == 2:
-        return 2
-    return 1 if s > 0 else 0
+    Zhang & Burns (2009), Thm. 2-3: L_a (George, Rivierre, Spuri) exists when U < 1
+    (``u_below_one``); L_b is the least fixed point of W(w) = Σ⌈w/T_i⌉C_i from w = ΣC_i,
+    iterated (one *step* each) only until w ≥ L_a, as :func:`demand_bound` does.
 
-
-@njit(cache=True)
-def utilization_vs_one(C, T, n):  # noqa: ANN001, ANN201 - numba
-    """Exact sign of U − 1 (−1, 0, 1) or 2 if the exact sum overflows; float bracket first."""
-    u = 0.0
-    for i in range(n):
-        u += C[i] / T[i]
-    margin = 4.0 * (n + 2) * EPS * (u + 1.0)
-    if u > 1.0 + margin:
-        return 1
-    if u < 1.0 - margin:
-        return -1
-    sgn = np.ones(n, dtype=np.int64)
-    return frac_sum_sign(C, T, sgn, n, np.int64(1))
-
-
-@njit(cache=True)
-def _density_vs_one(C, D, T, n):  # noqa: ANN001, ANN202 - numba
-    """Exact sign of Σ C_i/min(D_i, T_i) − 1, or 2 if the exact sum overflows."""
-    lam = 0.0
-    for i in range(n):
-        lam += C[i] / (D[i] if D[i] < T[i] else T[i])
-    margin = 4.0 * (n + 2) * EPS * (lam + 1.0)
-    if lam > 1.0 + margin:
-        return 1
-    if lam < 1.0 - margin:
-        return -1
-    den = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        den[i] = D[i] if D[i] < T[i] else T[i]
-    return frac_sum_sign(C, den, np.ones(n, dtype=np.int64), n, np.int64(1))
-
-
-@njit(cache=True)
-def _start_point(C, D, T, n, budget, ucmp):  # noqa: ANN001, ANN202 - numba
-    """The common prologue of QPA and the PDA, given ucmp = sign(U − 1) ∈ {−1, 0}.
-
-    Returns (code, t0, steps): code is ACCEPT (no deadline below L), UNKNOWN, UNDECIDED, or −2
-    meaning "check deadlines up to t0 = max{d < L}".
+    Returns ``(code, t0, steps)``: code CONTINUE ("check the deadlines up to t0"), ACCEPT (no
+    deadline below L), UNKNOWN (budget) or UNDECIDED (int64 range).
     """
     sum_c = np.int64(0)
-    M = D[0] - T[0]
+    max_lag = D[0] - T[0]
     for i in range(n):
         sum_c += C[i]
-        if D[i] - T[i] > M:
-            M = D[i] - T[i]
-    has_La = ucmp < 0
-    La_lo = 0.0
-    La_hi = 0.0
-    if has_La:
-        # Float bracket [La_lo, La_hi] ∋ L_a. u and N are sums of n correctly rounded terms;
-        # errors below (n + 2)·EPS·Σ|terms|; 1 − u is exact (Sterbenz) or has error EPS.
-        u = 0.0
-        N = 0.0
-        absN = 0.0
-        for i in range(n):
-            u += C[i] / T[i]
-            term = (C[i] * (T[i] - D[i])) / T[i]
-            N += term
-            absN += abs(term)
-        e_u = 4.0 * (n + 2) * EPS
-        e_N = 4.0 * (n + 2) * EPS * absN
-        den_lo = (1.0 - u) - e_u
-        den_hi = (1.0 - u) + e_u
-        if N + e_N <= 0.0:
-            q_hi = 0.0
-        elif den_lo <= 0.0:
-            q_hi = np.inf
-        else:
-            q_hi = (N + e_N) / den_lo * (1.0 + 8.0 * EPS)
-        q_lo = (N - e_N) / den_hi * (1.0 - 8.0 * EPS) if N - e_N > 0.0 else 0.0
-        La_hi = max(float(M), q_hi)
-        La_lo = max(float(M), q_lo)
+        max_lag = max(max_lag, D[i] - T[i])
+    la_lo = np.inf
+    la_hi = np.inf
+    if u_below_one:
+        la_lo, la_hi = _la_bracket(C, D, T, inv_T, n, max_lag)
+    la_ceil = np.int64(-1)  # ⌈L_a⌉ once computed
     steps = np.int64(0)
     w = sum_c
-    stop_at_La = False
-    while True:
-        if has_La:
-            if w >= La_hi:
-                stop_at_La = True
-                break
-            if w >= La_lo:
-                below = _below_La(C, D, T, n, w, M)
-                if below == 2:
+    while True:  # L_b, stopped at L_a  [Zhang & Burns, Thm. 3]
+        if w >= la_lo and la_ceil < 0:  # w may have reached L_a: find ⌈L_a⌉ exactly
+            top = la_hi
+            if w < la_hi:
+                below = _below_La(C, D, T, inv_T, n, w, max_lag)
+                if below == SIGN_UNDECIDED:
                     return UNDECIDED, np.int64(0), steps
-                if below == 0:
-                    stop_at_La = True
-                    break
+                top = np.inf if below == 1 else float(w)  # w ≥ L_a: ⌈L_a⌉ ≤ w
+            if top < np.inf:
+                code, la_ceil = _la_ceiling(C, D, T, inv_T, n, max_lag, la_lo, top)
+                if code != CONTINUE:
+                    return code, np.int64(0), steps
+        if 0 <= la_ceil <= w:
+            bound = la_ceil  # L = L_a ≤ L_b
+            break
         if steps >= budget:
             return UNKNOWN, np.int64(0), steps
         if w > _LIMIT:
             return UNDECIDED, np.int64(0), steps
         steps += 1
-        w2 = np.int64(0)
-        for i in range(n):
-            q, _ = _floordiv(w + T[i] - 1, T[i])
-            w2 += q * C[i]  # ⌈w/T_i⌉·C_i ≤ w·U_i + C_i: no overflow for w ≤ 2**62 since U ≤ 1
+        w2 = _busy_period_step(C, T, inv_T, n, w)
         if w2 == w:
+            bound = w  # L = L_b
             break
         w = w2
-    if not stop_at_La:
-        t0 = _prev(D, T, n, w)
-    else:
-        if La_hi >= 2.0**62:
-            return UNDECIDED, np.int64(0), steps
-        t0 = _prev(D, T, n, np.int64(np.floor(La_hi)) + 1)
-        walk = np.int64(0)
-        while t0 >= 0 and t0 >= La_lo:
-            below = _below_La(C, D, T, n, t0, M)
-            if below == 2:
-                return UNDECIDED, np.int64(0), steps
-            if below == 1:
-                break
-            walk += 1
-            if walk > budget and walk > 100_000:  # a loose bracket: leave it to the reference
-                return UNDECIDED, np.int64(0), steps
-            t0 = _prev(D, T, n, t0)
-    if t0 < 0:
+    t0 = _deadline_below(D, T, inv_T, n, bound)
+    if t0 == NONE:
         return ACCEPT, np.int64(0), steps
-    return np.int8(-2), t0, steps
+    return CONTINUE, t0, steps
 
 
-@njit(cache=True)
-def qpa_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
-    """QPA on one task set (int64 arrays C, D, T; arbitrary deadlines allowed) -> verdict code.
+@kernel
+def _h_prev(C, D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
+    """(h(t), max{d < t}) in one pass  [h(t) = Σ_i dbf_i(t), Zhang & Burns, Eq. (1)].
 
-    ACCEPT/REJECT exactly as :func:`qpa_reference`; UNKNOWN when the work budget is exhausted;
-    UNDECIDED when an int64 bound or a float margin prevents an exact decision in the kernel.
-    Zhang & Burns 2009, Thm. 5 (QPA); see papers/zhang-burns2009-qpa.md.
+    The previous deadline of task i is D_i + (q − [r = 0])·T_i with (q, r) = divmod(t − D_i, T_i).
+    With U ≤ 1, h(t) ≤ t + ΣC: no overflow for t < 2**62. Below 2**51 the loop is branch-free
+    (the compiler vectorises it); above, integer divisions.
     """
-    return qpa_one_steps(C, D, T, budget)[0]
+    total = np.int64(0)
+    best = np.int64(NONE)
+    if t < RECIPROCAL_EXACT:
+        for i in range(n):
+            x = t - D[i]
+            q, r = floor_divmod(max(x, 0), T[i], inv_T[i])
+            total += (q + 1) * C[i] * (x >= 0)
+            best = max(best, D[i] + (q - (r == 0)) * T[i] if x > 0 else NONE)
+        return total, best
+    for i in range(n):
+        if t >= D[i]:
+            q, r = floor_divmod_any(t - D[i], T[i], inv_T[i])
+            total += (q + 1) * C[i]
+            if t > D[i]:
+                best = max(best, D[i] + (q - (r == 0)) * T[i])
+    return total, best
 
 
-@njit(cache=True)
-def qpa_one_steps(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
-    """:func:`qpa_one` and the steps it spent, ``(code, steps)``: the ``steps`` of
-    :func:`qpa_trace` on the same set (0 when U > 1 or density ≤ 1 decide at once)."""
-    n = C.shape[0]
-    if n == 0:
-        return ACCEPT, np.int64(0)
-    ucmp = utilization_vs_one(C, T, n)
-    if ucmp == 2:
-        return UNDECIDED, np.int64(0)
-    if ucmp == 1:
-        return REJECT, np.int64(0)
-    dens = _density_vs_one(C, D, T, n)
-    if dens == 2:
-        return UNDECIDED, np.int64(0)
-    if dens <= 0:
-        return ACCEPT, np.int64(0)
-    code, t, steps = _start_point(C, D, T, n, budget, ucmp)
-    if code != -2:
-        return code, steps
+@kernel
+def _h(C, D, T, n, t):  # noqa: ANN001, ANN202 - numba
+    """h(t) = Σ dbf_i(t) (no workspace: one integer division per task)."""
+    total = np.int64(0)
+    for i in range(n):
+        if t >= D[i]:
+            total += ((t - D[i]) // T[i] + 1) * C[i]
+    return total
+
+
+@kernel
+def _qpa_search(C, D, T, inv_T, n, t, steps, budget):  # noqa: ANN001, ANN202 - numba
+    """QPA's loop from t = max{d < L} (Zhang & Burns 2009, Thm. 5 and its algorithm):
+    while h(t) ≤ t and h(t) > d_min: t ← h(t) if h(t) < t, else max{d < t}. Returns (code, steps).
+    """
     d_min = D[0]
     for i in range(n):
-        if D[i] < d_min:
-            d_min = D[i]
+        d_min = min(d_min, D[i])
     while True:
         if steps >= budget:
             return UNKNOWN, steps
         steps += 1
-        h, prev = _h_prev(C, D, T, n, t)
+        h, prev = _h_prev(C, D, T, inv_T, n, t)
         if h > t:
             return REJECT, steps
         if h <= d_min:
             return ACCEPT, steps
-        if h < t:
-            t = h
-        else:
-            t = prev
+        t = h if h < t else prev
 
 
-@njit(cache=True)
+@kernel
+def qpa_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
+    """QPA on one task set (int64 arrays C, D, T; arbitrary deadlines allowed) -> verdict code.
+
+    ACCEPT/REJECT exactly as :func:`qpa_reference`; UNKNOWN when the work budget is exhausted;
+    UNDECIDED when an int64 bound prevents an exact decision in the kernel.
+    Zhang & Burns 2009, Thm. 5 (QPA); see papers/zhang-burns2009-qpa.md.
+    """
+    return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]))[0]
+
+
+@kernel
+def qpa_one_steps(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
+    """:func:`qpa_one` and the steps it spent, ``(code, steps)``: the ``steps`` of
+    :func:`qpa_trace` on the same set (0 when U > 1 or density ≤ 1 decide at once)."""
+    return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]))
+
+
+@kernel
+def qpa_one_ws(C, D, T, budget, inv_T):  # noqa: ANN001, ANN201 - numba
+    """:func:`qpa_one_steps` with a caller's float64 workspace ``inv_T`` (at least n long)."""
+    n = C.shape[0]
+    if n == 0:
+        return ACCEPT, np.int64(0)
+    u = 0.0
+    lam = 0.0
+    for i in range(n):  # U and the density in one pass (density ≤ 1 accepts: no search)
+        inv_T[i] = 1.0 / T[i]
+        u += C[i] * inv_T[i]
+        lam += C[i] / min(D[i], T[i])
+    ucmp = _sum_sign(C, T, n, u, u)
+    if ucmp == SIGN_UNDECIDED:
+        return UNDECIDED, np.int64(0)
+    if ucmp > 0:
+        return REJECT, np.int64(0)
+    dens = 1 if lam > 1.0 + 4.0 * (n + 2) * EPS * (lam + 1.0) else _density_vs_one(C, D, T, n)
+    if dens == SIGN_UNDECIDED:
+        return UNDECIDED, np.int64(0)
+    if dens <= 0:
+        return ACCEPT, np.int64(0)
+    return qpa_search_ws(C, D, T, budget, inv_T, ucmp < 0)
+
+
+@kernel
+def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):  # noqa: ANN001, ANN201 - numba
+    """QPA past its two quick exits (U ≤ 1 and density > 1 known; ``inv_T`` filled):
+    ``(code, steps)`` as :func:`qpa_one_steps`. For callers that know U and the density."""
+    n = C.shape[0]
+    code, t, steps = _start_point(C, D, T, inv_T, n, budget, u_below_one)
+    if code != CONTINUE:
+        return code, steps
+    return _qpa_search(C, D, T, inv_T, n, t, steps, budget)
+
+
+@kernel
 def pda_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
     """Processor-demand criterion on one task set -> verdict code (as :func:`pda_trace`)."""
     n = C.shape[0]
+    return pda_one_ws(C, D, T, budget, np.empty(n), np.empty(n, dtype=np.int64))
+
+
+@kernel
+def pda_one_ws(C, D, T, budget, inv_T, nxt):  # noqa: ANN001, ANN201 - numba
+    """:func:`pda_one` with caller's workspaces (float64 ``inv_T``, int64 ``nxt``, at least n long)."""
+    n = C.shape[0]
     if n == 0:
         return ACCEPT
-    ucmp = utilization_vs_one(C, T, n)
-    if ucmp == 2:
+    u = 0.0
+    for i in range(n):
+        inv_T[i] = 1.0 / T[i]
+        u += C[i] * inv_T[i]
+    ucmp = _sum_sign(C, T, n, u, u)
+    if ucmp == SIGN_UNDECIDED:
         return UNDECIDED
-    if ucmp == 1:
+    if ucmp > 0:
         return REJECT
-    code, t0, steps = _start_point(C, D, T, n, budget, ucmp)
-    if code != -2:
+    code, t0, steps = _start_point(C, D, T, inv_T, n, budget, ucmp < 0)
+    if code != CONTINUE:
         return code
-    nxt = D.copy()
+    nxt = nxt[:n]  # the workspace may be wider than this set
+    for i in range(n):
+        nxt[i] = D[i]
     h = np.int64(0)
-    while True:
-        t = nxt[0]
-        for i in range(1, n):
-            if nxt[i] < t:
-                t = nxt[i]
+    while True:  # every absolute deadline t ≤ t0 in increasing order
+        t, demand = deadline_step(C, T, nxt)
         if t > t0:
             return ACCEPT
         if steps >= budget:
             return UNKNOWN
         steps += 1
-        for i in range(n):
-            if nxt[i] == t:
-                h += C[i]
-                nxt[i] += T[i]
+        h += demand
         if h > t:
             return REJECT

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from rtsched.budget import WorkExhausted
+from rtsched.kernels import floor_divmod
 from rtsched.result import UNKNOWN, Verdict
 
 __all__ = [
@@ -90,21 +91,9 @@ def floor_div_nb(a, b):  # noqa: ANN001, ANN201 - numba
     return np.int64(np.float64(a) / np.float64(b))
 
 
-@njit(cache=True, inline="always")
-def divmod_reciprocal_nb(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
-    """(⌊a / b⌋, a mod b) for 0 ≤ a < 2**51, 0 < b < 2**51, given inv_b = 1.0 / b (a float64).
-
-    Why: a multiplication is several times cheaper than a division, and the divisor b (a
-    period) is fixed for a whole set while a varies. Why exact: inv_b and the product are
-    each rounded once (relative error ≤ 2**−53 each), so a·inv_b is within a/b · 2**−51.9 <
-    1/2 of a/b and its truncation q0 is ⌊a/b⌋ − 1, ⌊a/b⌋ or ⌊a/b⌋ + 1; the remainder
-    a − q0 b (exact in int64) is then < 0, in [0, b) or ≥ b, and one branch-free step corrects
-    q0 to ⌊a/b⌋.
-    """
-    q = np.int64(np.float64(a) * inv_b)
-    r = a - q * b
-    fix = np.int64(r >= b) - np.int64(r < 0)
-    return q + fix, r - fix * b
+#: (⌊a/b⌋, a mod b) for 0 ≤ a < 2**51, 0 < b < 2**51 given fl(1/b): the core toolbox's
+#: :func:`rtsched.kernels.floor_divmod` (one exact floor-divmod for every kernel).
+divmod_reciprocal_nb = floor_divmod
 
 
 @njit(cache=True, inline="always")

@@ -28,13 +28,22 @@ from fractions import Fraction
 from typing import Literal
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import deadline_steps, utilization_vs_one
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import (
+    ACCEPT,
+    REJECT,
+    UNDECIDED,
+    UNKNOWN,
+    batch_kernel,
+    deadline_step,
+    kernel,
+    redecide_by,
+)
 from rtsched.model import TaskSetBatch, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Verdict
@@ -173,7 +182,7 @@ def npedf_trace(
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def npedf_one(C, D, T, NP, delta, budget):  # noqa: ANN001, ANN201 - numba
     """Condition (NP-EDF) on one set: int64 C, D, T; bool NP; δ ∈ {0, 1} -> verdict code.
 
@@ -206,19 +215,13 @@ def npedf_one(C, D, T, NP, delta, budget):  # noqa: ANN001, ANN201 - numba
     nxt = D.copy()
     h = np.int64(0)
     while True:
-        t = nxt[0]
-        for i in range(1, n):
-            if nxt[i] < t:
-                t = nxt[i]
+        t, at_t = deadline_step(C, T, nxt)  # the next absolute deadline and the demand added there
         if t >= L:
             return ACCEPT
         if steps >= budget:
             return UNKNOWN
         steps += 1
-        for i in range(n):
-            if nxt[i] == t:
-                h += C[i]
-                nxt[i] += T[i]
+        h += at_t
         B = np.int64(0)
         for j in range(n):
             if NP[j] and D[j] > t and C[j] - delta > B:
@@ -227,7 +230,7 @@ def npedf_one(C, D, T, NP, delta, budget):  # noqa: ANN001, ANN201 - numba
             return REJECT
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _npedf_flags_kernel(C, D, T, NP, offsets, delta, budget, out):  # noqa: ANN001, ANN202 - numba
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
@@ -258,8 +261,9 @@ def npedf_codes(
     out = np.empty(batch.n_sets, dtype=np.int8)
     if batch.n_sets:
         _npedf_flags_kernel(batch.C, batch.D, batch.T, flags, batch.offsets, np.int64(delta), np.int64(budget), out)
-    for s in np.flatnonzero(out == UNDECIDED):
+
+    def decide(s: int) -> Verdict:
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
-        verdict = npedf_trace(batch[int(s)].rows(), flags[lo:hi].tolist(), budget, blocking).verdict
-        out[s] = -1 if verdict == UNKNOWN_VERDICT else int(bool(verdict))
-    return out
+        return npedf_trace(batch[s].rows(), flags[lo:hi].tolist(), budget, blocking).verdict
+
+    return redecide_by(out, decide)

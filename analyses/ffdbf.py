@@ -44,12 +44,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from rtsched.analyses._demand import divmod_fast, ffdbf, gcd_int, step_points
+from rtsched.analyses._demand import ffdbf, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import (
+    ACCEPT,
+    EPS,
+    REJECT,
+    UNDECIDED,
+    UNKNOWN,
+    batch_kernel,
+    deadline_step,
+    floor_divmod_any,
+    gcd,
+    kernel,
+)
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -254,7 +265,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 
 # --- kernels ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _g_scaled(C, D, base, rem, n, m, t, num, den):  # noqa: ANN001, ANN202 - numba
     """den · g_t(num/den) in int64 (caller guards the magnitude)."""
     total = base * den - m * t * den + (m - 1) * t * num
@@ -266,7 +277,7 @@ def _g_scaled(C, D, base, rem, n, m, t, num, den):  # noqa: ANN001, ANN202 - num
     return total
 
 
-@njit(cache=True)
+@kernel
 def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):  # noqa: ANN001, ANN202, C901
     """Kernel twin of :func:`_root`; writes (num, den) into ``out``; returns False if no root."""
     # Walk pieces between breakpoints C_i/w_i strictly inside (lo, hi).
@@ -302,7 +313,7 @@ def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
             if den < 0:
                 num = -num
                 den = -den
-            gg = gcd_int(num, den)
+            gg = gcd(num, den)
             out[0] = num // gg
             out[1] = den // gg
             return True
@@ -315,7 +326,7 @@ def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
         a_n, a_d = b_n, b_d
 
 
-@njit(cache=True)
+@kernel
 def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202, C901 - numba
     n = C.shape[0]
     u = 0.0
@@ -333,7 +344,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202
         if C[i] * L_d > L_n * D[i]:
             L_n = C[i]
             L_d = D[i]
-    gl = gcd_int(L_n, L_d)
+    gl = gcd(L_n, L_d)
     L_n //= gl
     L_d //= gl
     R_n = 1
@@ -353,13 +364,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202
         nxt[i] = D[i]  # next ramp end of each task
         inv[i] = 1.0 / T[i]
     while True:
-        t = nxt[0]
-        for i in range(1, n):
-            if nxt[i] < t:
-                t = nxt[i]
-        for i in range(n):
-            if nxt[i] == t:
-                nxt[i] += T[i]
+        t, _ = deadline_step(C, T, nxt)  # the next ramp end D_i + k·T_i
         slack = m - (m - 1) * (L_n / L_d) - u
         if t * (slack - err) >= sum_c * (1.0 + err):
             return ACCEPT
@@ -378,7 +383,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202
             return UNDECIDED
         base = 0
         for i in range(n):
-            q, r = divmod_fast(t, T[i], inv[i])
+            q, r = floor_divmod_any(t, T[i], inv[i])
             rem[i] = r
             base += q * C[i]
             if r >= D[i]:
@@ -403,7 +408,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202
                 return UNDECIDED
 
 
-@njit(cache=True)
+@kernel
 def _ffdbf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
     """One set, serially (what the registry's ``verdict`` calls): ``_ffdbf_one`` with its buffers."""
     n = C.shape[0]
@@ -420,7 +425,7 @@ def _ffdbf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
     )
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _ffdbf_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
     width = 0

@@ -39,11 +39,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._demand import INT64_SAFE, dbf, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -223,7 +223,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 
 # --- kernels ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
     n = C.shape[0]
     # λmax = C_j / d_j exactly (integer cross-multiplication), d = min(D, T).
@@ -263,10 +263,7 @@ def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
     demand = 0
     points = 0
     while True:
-        t = nxt[0]
-        for i in range(1, n):
-            if nxt[i] < t:
-                t = nxt[i]
+        t, at_t = deadline_step(C, T, nxt)  # the next step point and the demand added there
         if t * stop_factor >= excess_hi:
             return ACCEPT  # t·(β − U) ≥ X for sure: no later step point can fail
         if points >= budget:
@@ -276,21 +273,18 @@ def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
         if t > t_limit:
             return UNDECIDED
         points += 1
-        for i in range(n):
-            if nxt[i] == t:
-                demand += C[i]
-                nxt[i] += T[i]
+        demand += at_t
         if demand * dj > beta_num * t:
             return REJECT
 
 
-@njit(cache=True)
+@kernel
 def _load_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
     """One set, serially (what the registry's ``verdict`` calls): ``_load_one`` with its buffer."""
     return _load_one(C, D, T, m, budget, np.empty(C.shape[0], dtype=np.int64))
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _load_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     n_sets = out.shape[0]
     width = 0

@@ -27,9 +27,10 @@ matter to this test (it is stated on demand, not on a schedule).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_one, npedf_trace
+from rtsched.kernels import batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict, show_number
@@ -67,14 +68,14 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
     return Explanation(tr.verdict, summary, {k: v for k, v in evidence.items() if v is not None})
 
 
-@njit(cache=True)
+@kernel
 def _npedf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
     """One set, every task non-preemptive, tick blocking (δ = 1); ``m`` is 1 (checked by the registry)."""
     NP = np.ones(C.shape[0], dtype=np.bool_)
     return npedf_one(C, D, T, NP, 1, budget)
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _npedf_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

@@ -73,23 +73,35 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numpy.typing import NDArray
 
 from rtsched.analyses import _edf_demand as dm
 from rtsched.analyses._edf_demand import (
-    _floordiv,
-    _h,
+    _frac_add,
+    _h_prev,
     dbf_star_check,
     frac_sum_sign,
     frac_vs_int,
-    qpa_one_steps,
+    qpa_search_ws,
     qpa_trace,
     utilization_vs_one,
 )
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.analyses._packing import placement_steps, task_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import (
+    ACCEPT,
+    EPS,
+    REJECT,
+    SIGN_UNDECIDED,
+    UNDECIDED,
+    UNKNOWN,
+    batch_kernel,
+    floor_divmod_any,
+    kernel,
+    verdict_code,
+)
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -347,16 +359,28 @@ def pack(
 
 # ---------------------------------------------------------------------------------------------
 # Kernel.
+#
+# Workspace: every buffer of a packing lives in two arrays the batch driver allocates once per
+# chunk of sets (``iw``: int64 rows, ``fw``: float64 rows, each at least n wide), so a set of ten
+# tasks costs no allocation. Row indices below.
 # ---------------------------------------------------------------------------------------------
 
+_I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN = range(11)
+_INT_ROWS = 11
+_F_LOAD, _F_DENS, _F_VALUE, _F_SIZE, _F_INV, _F_SINV = range(6)
+_FLOAT_ROWS = 6
 
-@njit(cache=True)
+
+def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The two workspace arrays of a packing of sets of at most ``width`` tasks."""
+    return np.empty((_INT_ROWS, width), dtype=np.int64), np.empty((_FLOAT_ROWS, width))
+
+
+@kernel
 def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
     """True if task a is placed before task b (strict key comparison, exact)."""
     if order == 1:  # density decreasing: C_a/min(D_a,T_a) > C_b/min(D_b,T_b)
-        da = D[a] if D[a] < T[a] else T[a]
-        db = D[b] if D[b] < T[b] else T[b]
-        return C[a] * db > C[b] * da
+        return C[a] * min(D[b], T[b]) > C[b] * min(D[a], T[a])
     if order == 2:  # utilization decreasing
         return C[a] * T[b] > C[b] * T[a]
     if order == 3:  # deadline increasing
@@ -364,12 +388,11 @@ def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
     return False
 
 
-@njit(cache=True)
-def _load_cmp(C, T, first, nxt, cnt, loads, a, b, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
+@kernel
+def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
     """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
     diff = loads[a] - loads[b]
-    n_terms = cnt[a] + cnt[b]
-    margin = 4.0 * (n_terms + 2) * EPS * (loads[a] + loads[b] + 1.0)
+    margin = 4.0 * (cnt[a] + cnt[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
     if diff > margin:
         return 1
     if diff < -margin:
@@ -386,37 +409,50 @@ def _load_cmp(C, T, first, nxt, cnt, loads, a, b, sN, sDen, sSgn):  # noqa: ANN0
     return frac_sum_sign(sN, sDen, sSgn, k, np.int64(0))
 
 
-@njit(cache=True)
-def _dbfstar_point(sC, sD, sT, k, t):  # noqa: ANN001, ANN202 - numba
+@kernel
+def _dbfstar_point(sC, sD, sT, sInv, k, t):  # noqa: ANN001, ANN202 - numba
     """Exact sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t over the k scratch tasks: ≤ 0 holds, 1 exceeds,
-    2 undecided.
+    SIGN_UNDECIDED on overflow  [dbf*, Baruah & Fisher 2006, Eq. (3)].
 
     dbf*(τ_j, t) = C_j + C_j(t − D_j)/T_j for t ≥ D_j; each term is split into an integer part
-    and a remainder r/T_j, and the sum of remainders is compared exactly with the slack.
+    and a remainder r/T_j, and the sum of remainders is compared with the slack (float outside
+    its margin, an exact rational sum inside it).
     """
     S = np.int64(0)
     frac = 0.0
     nonzero = False
     for j in range(k):
         if sD[j] <= t:
-            q, r = _floordiv(t - sD[j], sT[j])
-            qq, rr = _floordiv(sC[j] * r, sT[j])
+            q, r = floor_divmod_any(t - sD[j], sT[j], sInv[j])
+            qq, rr = floor_divmod_any(sC[j] * r, sT[j], sInv[j])
             S += sC[j] + sC[j] * q + qq
             if rr != 0:
                 nonzero = True
-                frac += rr / sT[j]
-    return frac_vs_int(frac, nonzero, k, t - S)  # sign(F − (t − S)); need F ≤ t − S
+                frac += rr * sInv[j]
+    s = frac_vs_int(frac, nonzero, k, t - S)  # sign(F − (t − S)); need F ≤ t − S
+    if s != SIGN_UNDECIDED:
+        return s
+    p = -(t - S)
+    q = np.int64(1)
+    for j in range(k):
+        if sD[j] <= t:
+            rr = (sC[j] * ((t - sD[j]) % sT[j])) % sT[j]
+            if rr != 0:
+                p, q, ok = _frac_add(p, q, rr, sT[j])
+                if not ok:
+                    return SIGN_UNDECIDED
+    return (p > 0) - (p < 0)
 
 
-@njit(cache=True)
-def _dbfstar_sums(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
+@kernel(inline="always")
+def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - numba
     """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[p] (the scratch tasks are sorted by D).
 
     With prefix sums over the deadline order, Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with
     a_j = C_j(T_j − D_j)/T_j, so all k points cost O(k). ``value[p]`` is the float sum and
-    ``size[p]`` = Σ|a_j| + t·ΣU_j + t: the error is below 4(k + 4)·EPS·size[p] (each term has
-    relative error ≤ 2·EPS, a sum of k terms adds ≤ k·EPS of the sum of magnitudes, then the
-    product and the addition).
+    ``size[p]`` = Σ|a_j| + t·ΣU_j + t: the error is below 4(k + 4)·EPS·size[p] (each term,
+    computed with the reciprocal 1/T_j, has relative error ≤ 3·EPS; a sum of k terms adds ≤ k·EPS
+    of the sum of magnitudes, then the product and the addition).
     """
     A = 0.0
     absA = 0.0
@@ -426,10 +462,10 @@ def _dbfstar_sums(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
         t = sD[p]
         q = p
         while q < k and sD[q] == t:
-            a = (sC[q] * (sT[q] - sD[q])) / sT[q]
+            a = np.float64(sC[q] * (sT[q] - sD[q])) * sInv[q]
             A += a
             absA += abs(a)
-            B += sC[q] / sT[q]
+            B += sC[q] * sInv[q]
             q += 1
         for r in range(p, q):
             value[r] = A + t * B
@@ -437,8 +473,8 @@ def _dbfstar_sums(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
         p = q
 
 
-@njit(cache=True)
-def _dbfstar_ok(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
+@kernel(inline="always")
+def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - numba
     """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
 
     The float sums of :func:`_dbfstar_sums` decide every point outside their error margin; the
@@ -453,16 +489,16 @@ def _dbfstar_ok(sC, sD, sT, k, value, size):  # noqa: ANN001, ANN202 - numba
         if value[p] > t + margin:
             return 0
         if value[p] >= t - margin:
-            s = _dbfstar_point(sC, sD, sT, k, t)
-            if s == 2:
+            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
+            if s == SIGN_UNDECIDED:
                 undecided = True
             elif s > 0:
                 return 0
     return 2 if undecided else 1
 
 
-@njit(cache=True)
-def _first_miss(sC, sD, sT, k, value, size, left):  # noqa: ANN001, ANN202 - numba
+@kernel
+def _first_miss(sC, sD, sT, sInv, k, value, size, left):  # noqa: ANN001, ANN202 - numba
     """h(t) > t at some deadline? Returns (code, terms spent): REJECT (a real miss of the
     synchronous release), ACCEPT (no miss: go on with QPA), UNKNOWN (``left`` cannot pay the next
     evaluation) or UNDECIDED.
@@ -480,100 +516,123 @@ def _first_miss(sC, sD, sT, k, value, size, left):  # noqa: ANN001, ANN202 - num
         if value[p] < t - margin:
             continue
         if value[p] <= t + margin:
-            s = _dbfstar_point(sC, sD, sT, k, t)
-            if s == 2:
+            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
+            if s == SIGN_UNDECIDED:
                 return UNDECIDED, spent
             if s <= 0:
                 continue
         if left - spent < k:
             return UNKNOWN, spent
         spent += k
-        if _h(sC, sD, sT, k, t) > t:
+        if _h_prev(sC, sD, sT, sInv, k, t)[0] > t:
             return REJECT, spent
     return ACCEPT, spent
 
 
-@njit(cache=True)
-def _admit(sC, sD, sT, sDen, k, admission, qpa_steps, left, value, size):  # noqa: ANN001, ANN202 - numba
+@kernel(inline="always")
+def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u_sign, lam_sign):  # noqa: ANN001, ANN202 - numba
     """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
     ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
-    admission, ``left`` what remains of the packing budget.
+    admission, ``left`` what remains of the packing budget. ``u_sign`` and ``lam_sign`` are the
+    signs of U − 1 and density − 1 when the caller's float sums decided them, else
+    SIGN_UNDECIDED (then they are decided exactly here).
     """
     none = np.int64(0)
     if admission == 0:  # density
-        s = utilization_vs_one(sC[:k], sDen[:k], k)
-        if s == 2:
+        s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
+        if s == SIGN_UNDECIDED:
             return UNDECIDED, none
         return (ACCEPT if s <= 0 else REJECT), none
-    s = utilization_vs_one(sC[:k], sT[:k], k)
-    if s == 2:
+    s = u_sign if u_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sT[:k], k)
+    if s == SIGN_UNDECIDED:
         return UNDECIDED, none
     if s > 0:
         return REJECT, none
-    s = utilization_vs_one(sC[:k], sDen[:k], k)  # density ≤ 1 implies dbf* and the exact test
-    if s == 2:
+    u_below_one = s < 0
+    s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
+    if s == SIGN_UNDECIDED:
         return UNDECIDED, none
     if s <= 0:
-        return ACCEPT, none
+        return ACCEPT, none  # density ≤ 1 implies dbf* and the exact test
     if left < k:
         return UNKNOWN, none
     spent = np.int64(k)
-    _dbfstar_sums(sC, sD, sT, k, value, size)
-    ok = _dbfstar_ok(sC, sD, sT, k, value, size)
+    _dbfstar_sums(sC, sD, sT, sInv, k, value, size)
+    ok = _dbfstar_ok(sC, sD, sT, sInv, k, value, size)
     if ok == 2:
         return UNDECIDED, spent
     if ok == 1:
         return ACCEPT, spent
     if admission == 1:
         return REJECT, spent
-    code, more = _first_miss(sC, sD, sT, k, value, size, left - spent)
+    code, more = _first_miss(sC, sD, sT, sInv, k, value, size, left - spent)
     spent += more
     if code != ACCEPT:
         return code, spent
     steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
         return UNKNOWN, spent
-    code, used = qpa_one_steps(sC[:k], sD[:k], sT[:k], steps)  # exact (U > 1 and density ≤ 1 done above)
+    # Exact QPA past its quick exits (U ≤ 1 and density > 1 are known here).
+    code, used = qpa_search_ws(sC[:k], sD[:k], sT[:k], steps, sInv[:k], u_below_one)
     return code, spent + used * k
 
 
-@njit(cache=True)
-def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out):  # noqa: ANN001, ANN202, C901 - numba
+@kernel(inline="always")
+def _sign_near_one(value, terms):  # noqa: ANN001, ANN202 - numba
+    """Sign of a float sum of ``terms`` non-negative terms minus 1, or SIGN_UNDECIDED within its
+    proven error margin: each term rounded at most twice (C·fl(1/T) or C/min(D, T)) and the
+    recursive sum adding at most (terms − 1)·EPS of the sum of the terms, below 4(terms + 2)·EPS."""
+    margin = 4.0 * (terms + 2) * EPS * (value + 1.0)
+    if value > 1.0 + margin:
+        return 1
+    if value < 1.0 - margin:
+        return -1
+    return SIGN_UNDECIDED
+
+
+@kernel
+def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out, iw, fw):  # noqa: ANN001, ANN202, C901 - numba
     """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code.
 
     ``fit``, ``order``, ``admission`` are indices into :data:`FITS`, :data:`ORDERS`,
     :data:`ADMISSIONS`; ``budget`` the demand terms of the packing, ``qpa_steps`` the QPA step
     cap of one admission. ``left_out[0]`` receives what is left of ``budget`` when the last task
     tried was about to be placed (so that an explanation can replay that task's admissions).
+    ``iw``/``fw``: the workspace (:func:`_workspace`).
     """
     n = C.shape[0]
     k_bins = m if m < n else n
-    seq = np.arange(n)
+    seq = iw[_I_SEQ, :n]
+    for p in range(n):
+        seq[p] = p
     if order != 0:
-        _stable_sort(C, D, T, seq, order)
+        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order)
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
     # memory for large n and m; the order spares the dbf* pre-check a sort).
-    first = np.empty(k_bins, dtype=np.int64)  # (np.full costs more to compile than a loop)
-    nxt = np.empty(n, dtype=np.int64)
-    for b in range(k_bins):
-        first[b] = -1
-    cnt = np.zeros(k_bins, dtype=np.int64)
-    loads = np.zeros(k_bins)
-    dens = np.zeros(k_bins)
+    first = iw[_I_FIRST]
+    nxt = iw[_I_NEXT]
+    cnt = iw[_I_COUNT]
     # bf/wf: the processors sorted by (load, index) (bf: load decreasing), kept sorted as loads
     # grow (only the receiving processor moves), so each placement costs O(moves), not a sort.
-    pref = np.arange(k_bins)
-    where = np.arange(k_bins)
-    sC = np.empty(2 * n, dtype=np.int64)
-    sD = np.empty(2 * n, dtype=np.int64)
-    sT = np.empty(2 * n, dtype=np.int64)
-    sDen = np.empty(2 * n, dtype=np.int64)
-    value = np.empty(n)
-    size = np.empty(n)
+    pref = iw[_I_PREF]
+    where = iw[_I_WHERE]
+    loads = fw[_F_LOAD]
+    dens = fw[_F_DENS]
+    inv = fw[_F_INV]
+    for b in range(k_bins):
+        first[b] = -1
+        cnt[b] = 0
+        pref[b] = b
+        where[b] = b
+        loads[b] = 0.0
+        dens[b] = 0.0
+    sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
+    sInv, value, size = fw[_F_SINV], fw[_F_VALUE], fw[_F_SIZE]
     for i in range(n):
         assign[i] = -1
         nxt[i] = -1
+        inv[i] = 1.0 / T[i]
     current = 0
     unknown = False
     left = budget
@@ -584,55 +643,45 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         # nf: from the current one on; bf/wf: by load).
         skip = current if fit == 3 else 0
         placed = False
-        u_i = C[i] / T[i]
-        den_i = D[i] if D[i] < T[i] else T[i]
-        lam_i = C[i] / den_i
+        u_i = C[i] * inv[i]
+        lam_i = C[i] / min(D[i], T[i])
         for q in range(skip, k_bins):
             b = pref[q]
             k = cnt[b]
-            # Fast float decisions outside a proven margin (the bin sums are fresh sums of at most
-            # n correctly rounded terms): U > 1 refuses under every admission test; density ≤ 1
-            # accepts under every one (density ⇒ dbf* ⇒ QPA, see papers/partitioned-heuristics.md).
-            margin = 4.0 * (n + 2) * EPS * (loads[b] + dens[b] + 2.0)
-            if dens[b] + lam_i < 1.0 - margin:
+            # Float decisions outside a proven margin: U > 1 refuses under every admission test;
+            # density ≤ 1 accepts under every one (density ⇒ dbf* ⇒ QPA,
+            # papers/partitioned-heuristics.md). Only what they leave open is gathered.
+            lam_sign = _sign_near_one(dens[b] + lam_i, k + 1)
+            if lam_sign < 0:
                 code = ACCEPT
-            elif admission != 0 and loads[b] + u_i > 1.0 + margin:
-                code = REJECT
-            elif admission == 0 and dens[b] + lam_i > 1.0 + margin:
+            elif admission == 0 and lam_sign == 1:
                 code = REJECT
             else:
-                code = np.int8(-3)
-            if (
-                code == -3
-                and admission != 0
-                and left < k + 1
-                and loads[b] + u_i < 1.0 - margin
-                and dens[b] + lam_i > 1.0 + margin
-            ):
-                code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
-            elif code == -3:
-                _gather(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen)
-                code, spent = _admit(sC, sD, sT, sDen, k + 1, admission, qpa_steps, left, value, size)
-                left -= spent
+                u_sign = _sign_near_one(loads[b] + u_i, k + 1)
+                if admission != 0 and u_sign == 1:
+                    code = REJECT
+                elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
+                    code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
+                else:
+                    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv)
+                    code, spent = _admit(
+                        sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, value, size, u_sign, lam_sign
+                    )
+                    left -= spent
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
                 _insert_by_deadline(D, first, nxt, b, i)
                 cnt[b] = k + 1
-                load = 0.0
-                lam = 0.0
-                t = first[b]
-                while t >= 0:
-                    load += C[t] / T[t]
-                    lam += C[t] / (D[t] if D[t] < T[t] else T[t])
-                    t = nxt[t]
-                loads[b] = load
-                dens[b] = lam
+                # Running sums: a recursive sum of k + 1 rounded terms, in whatever order, is
+                # within the margin of _sign_near_one (it counts the terms, not their order).
+                loads[b] += u_i
+                dens[b] += lam_i
                 assign[i] = b
                 current = b
                 placed = True
                 if (fit == 1 or fit == 2) and _reposition(
-                    C, T, first, nxt, cnt, loads, pref, where, b, fit, sC, sT, sDen
+                    C, T, first, nxt, cnt, loads, pref[:k_bins], where, b, fit, sC, sT, sDen
                 ):
                     return UNDECIDED
                 break
@@ -643,13 +692,23 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     return ACCEPT
 
 
-@njit(cache=True)
-def _stable_sort(C, D, T, seq, order):  # noqa: ANN001, ANN202 - numba
-    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order): a
-    bottom-up merge sort with the exact comparison :func:`_before`, O(n log n)."""
+@kernel
+def _stable_sort(C, D, T, seq, tmp, order):  # noqa: ANN001, ANN202 - numba
+    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order): with the
+    exact comparison :func:`_before`, an insertion sort up to 32 tasks, else a bottom-up merge
+    sort, O(n log n); ``tmp`` is scratch of the same length."""
     n = seq.shape[0]
-    src = seq.copy()
-    dst = np.empty_like(seq)
+    if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
+        for p in range(1, n):
+            x = seq[p]
+            j = p
+            while j > 0 and _before(C, D, T, x, seq[j - 1], order):
+                seq[j] = seq[j - 1]
+                j -= 1
+            seq[j] = x
+        return
+    src = seq
+    dst = tmp
     width = 1
     while width < n:
         for lo in range(0, n, 2 * width):
@@ -674,11 +733,12 @@ def _stable_sort(C, D, T, seq, order):  # noqa: ANN001, ANN202 - numba
                 out += 1
         src, dst = dst, src
         width *= 2
-    for p in range(n):  # an element loop: ``seq[:] = src`` adds about 2 s of compilation
-        seq[p] = src[p]
+    if src is not seq:  # an element loop: ``seq[:] = src`` adds about 2 s of compilation
+        for p in range(n):
+            seq[p] = src[p]
 
 
-@njit(cache=True)
+@kernel
 def _insert_by_deadline(D, first, nxt, b, i):  # noqa: ANN001, ANN202 - numba
     """Link task i into processor b's list, which is kept in deadline order (ties: placement
     order), so that an admission needs no sort."""
@@ -694,7 +754,7 @@ def _insert_by_deadline(D, first, nxt, b, i):  # noqa: ANN001, ANN202 - numba
         nxt[prev] = i
 
 
-@njit(cache=True)
+@kernel
 def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
     """Move processor b, whose load just grew, to its place in ``pref`` (sorted by (load, index),
     bf: load decreasing); True if an exact comparison overflowed (UNDECIDED)."""
@@ -702,8 +762,8 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
     if fit == 2:  # worst fit: increasing load, so b moves right
         while p + 1 < pref.shape[0]:
             o = pref[p + 1]
-            c = _load_cmp(C, T, first, nxt, cnt, loads, o, b, sN, sDen, sSgn)
-            if c == 2:
+            c = _load_cmp(C, T, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
+            if c == SIGN_UNDECIDED:
                 return True
             if c < 0 or (c == 0 and o < b):
                 pref[p] = o
@@ -714,8 +774,8 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
     else:  # best fit: decreasing load, so b moves left
         while p > 0:
             o = pref[p - 1]
-            c = _load_cmp(C, T, first, nxt, cnt, loads, o, b, sN, sDen, sSgn)
-            if c == 2:
+            c = _load_cmp(C, T, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
+            if c == SIGN_UNDECIDED:
                 return True
             if c < 0 or (c == 0 and o > b):
                 pref[p] = o
@@ -728,8 +788,8 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
     return False
 
 
-@njit(cache=True)
-def _gather(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen):  # noqa: ANN001, ANN202 - numba
+@kernel(inline="always")
+def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):  # noqa: ANN001, ANN202 - numba
     """Copy processor b's k tasks (kept in deadline order) with task i in its place into the
     scratch arrays, sorted by deadline (the admission test then runs on the k + 1 tasks).
 
@@ -748,11 +808,12 @@ def _gather(C, D, T, first, nxt, b, k, i, sC, sD, sT, sDen):  # noqa: ANN001, AN
         sC[j] = C[x]
         sD[j] = D[x]
         sT[j] = T[x]
-        sDen[j] = D[x] if D[x] < T[x] else T[x]
+        sDen[j] = min(D[x], T[x])
+        sInv[j] = inv[x]
         j += 1
 
 
-@njit(cache=True)
+@kernel
 def qpa_allowance(qpa_steps, left, k):  # noqa: ANN001, ANN201 - numba
     """QPA steps for an admission on a processor of k tasks: min(qpa_steps, ⌊left / k⌋), where
     ``left`` is what remains of the packing budget (each step evaluates k demand terms)."""
@@ -760,13 +821,23 @@ def qpa_allowance(qpa_steps, left, k):  # noqa: ANN001, ANN201 - numba
     return qpa_steps if share >= qpa_steps else share
 
 
-@njit(parallel=True, cache=True)
+#: Task sets per parallel work item of the batch kernel (one workspace per item).
+CHUNK = 64
+
+
+@batch_kernel
 def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, out, assign, left):  # noqa: ANN001, ANN202 - numba
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _pack_one(
-            C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, qpa_steps, budget, assign[lo:hi], left[s : s + 1]
-        )
+    n_sets = out.shape[0]
+    width = max(1, largest_set(offsets))
+    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
+        iw = np.empty((_INT_ROWS, width), dtype=np.int64)
+        fw = np.empty((_FLOAT_ROWS, width))
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
+            lo, hi = offsets[s], offsets[s + 1]
+            out[s] = _pack_one(
+                C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, qpa_steps, budget, assign[lo:hi],
+                left[s : s + 1], iw, fw,
+            )  # fmt: skip
 
 
 #: The kernels count in int64: a larger budget (never reached) is clamped to this.
@@ -815,7 +886,7 @@ def _run(
     for s in np.flatnonzero(out == UNDECIDED):  # int64 overflow or float margin: exact reference
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
         res = pack(batch[int(s)].rows(), m, fit, order, admission, budget, qpa_steps=qpa_steps)
-        out[s] = -1 if res.verdict == UNKNOWN_VERDICT else int(bool(res.verdict))
+        out[s] = verdict_code(res.verdict)
         assign[lo:hi] = [-1 if a is None else a for a in res.assignment]
         left[s] = res.left
     return out, assign, left
@@ -1031,7 +1102,10 @@ def build(
         # The serial kernel itself (the kernel's own specialisation: nothing more to compile).
         steps, limit = default_limits if budget == PACKING_BUDGET else _kernel_limits(budget, None)
         n = C.shape[0]
-        return _pack_one(C, D, T, m, f, o, a, steps, limit, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64))
+        iw, fw = _workspace(max(n, 1))
+        return _pack_one(
+            C, D, T, m, f, o, a, steps, limit, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64), iw, fw
+        )
 
     if admission == "dbfstar":
         citation = CITATION_BF + "; " + CITATION_PACKING

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-from numba import njit, prange
+import numpy as np
+from numba import prange
 
 from rtsched.analyses._edf_demand import (
     DEFAULT_BUDGET,
@@ -28,12 +29,16 @@ from rtsched.analyses._edf_demand import (
     deadline_steps,
     demand,
     pda_one,
+    pda_one_ws,
     pda_trace,
     prev_deadline,
     qpa_one,
+    qpa_one_ws,
     qpa_trace,
 )
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work
+from rtsched.kernels import batch_kernel, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict, show_number
@@ -74,30 +79,43 @@ def qpa_reference(
     return qpa_trace(ts.rows(), budget, Work(work_budget)).verdict
 
 
-@njit(cache=True)
+#: Task sets per parallel work item of the batch kernels (one workspace per item).
+CHUNK = 64
+
+
+@kernel
 def _qpa_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
     """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
     return qpa_one(C, D, T, budget)
 
 
-@njit(cache=True)
+@kernel
 def _pda_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
     """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
     return pda_one(C, D, T, budget)
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _qpa_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = qpa_one(C[lo:hi], D[lo:hi], T[lo:hi], budget)
+    n_sets = out.shape[0]
+    width = max(1, largest_set(offsets))
+    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
+        inv_T = np.empty(width)
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
+            lo, hi = offsets[s], offsets[s + 1]
+            out[s] = qpa_one_ws(C[lo:hi], D[lo:hi], T[lo:hi], budget, inv_T)[0]
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _pda_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = pda_one(C[lo:hi], D[lo:hi], T[lo:hi], budget)
+    n_sets = out.shape[0]
+    width = max(1, largest_set(offsets))
+    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
+        inv_T = np.empty(width)
+        nxt = np.empty(width, dtype=np.int64)
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
+            lo, hi = offsets[s], offsets[s + 1]
+            out[s] = pda_one_ws(C[lo:hi], D[lo:hi], T[lo:hi], budget, inv_T, nxt)
 
 
 def _show(x: Fraction | int | None) -> str:

@@ -1,4 +1,17 @@
-"""Shared kernel helpers: validation of ``m``, exact re-decision of float-boundary cases.
+"""The kernel toolbox: verdict codes, decorators, exact integer helpers, re-decision.
+
+One place for what every Numba kernel shares:
+
+* verdict codes (:data:`ACCEPT`, :data:`REJECT`, :data:`UNKNOWN`, :data:`UNDECIDED`) and the
+  named internal sentinels (:data:`CONTINUE`, :data:`NONE`, :data:`SIGN_UNDECIDED`);
+* the decorators :func:`kernel` (a serial ``@njit``: ``cache=True``, ``nogil=True``, never
+  ``fastmath``) and :func:`batch_kernel` (the same with ``parallel=True``, for ``prange``
+  drivers over task sets);
+* exact integer helpers: :func:`floor_divmod` (⌊a/b⌋ and a mod b through a float reciprocal,
+  exact under one precondition, :data:`RECIPROCAL_EXACT`), :func:`floor_divmod_any` (any a ≥ 0),
+  :func:`gcd`, :func:`dbf` (the demand bound function) and :func:`deadline_step` (the walk over
+  the absolute deadlines D_i + k·T_i in increasing order);
+* :func:`redecide` and :func:`verdict_code` (from the exact reference's verdict to a code).
 
 Exactness policy: a kernel either decides with integer arithmetic or computes in
 floating point with a proven error margin and returns :data:`UNDECIDED` for sets that fall
@@ -13,7 +26,7 @@ helper here starts a fresh cache by itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -27,14 +40,25 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACCEPT",
+    "CONTINUE",
     "EPS",
+    "NONE",
+    "RECIPROCAL_EXACT",
     "REJECT",
+    "SIGN_UNDECIDED",
     "UNDECIDED",
     "UNKNOWN",
+    "batch_kernel",
     "check_processors",
-    "ceil_div",
-    "floor_div",
+    "dbf",
+    "deadline_step",
+    "floor_divmod",
+    "floor_divmod_any",
+    "gcd",
+    "kernel",
     "redecide",
+    "redecide_by",
+    "verdict_code",
 ]
 
 #: Kernel verdict codes. UNDECIDED asks the wrapper for the exact reference; UNKNOWN is a
@@ -43,6 +67,13 @@ ACCEPT = np.int8(1)
 REJECT = np.int8(0)
 UNKNOWN = np.int8(-1)
 UNDECIDED = np.int8(2)
+#: Internal sentinel of a kernel step that reached no verdict yet: "go on" (never returned to
+#: a caller outside the kernel that produced it).
+CONTINUE = np.int8(-2)
+#: "No such time value" (e.g. no absolute deadline below t); time values are never negative.
+NONE = -1
+#: An exact sign (−1, 0, 1) that could not be computed within int64: decide elsewhere.
+SIGN_UNDECIDED = 2
 
 #: Unit roundoff of float64.
 EPS = 2.0**-53
@@ -57,6 +88,18 @@ def check_processors(m: object) -> int:
     return int(m)
 
 
+def verdict_code(verdict: Verdict) -> np.int8:
+    """The kernel code of a reference verdict: True → ACCEPT, False → REJECT, "unknown" → UNKNOWN."""
+    return UNKNOWN if verdict == "unknown" else (ACCEPT if verdict else REJECT)
+
+
+def redecide_by(codes: NDArray[np.int8], decide: Callable[[int], Verdict]) -> NDArray[np.int8]:
+    """Replace every UNDECIDED code ``codes[s]`` by ``decide(s)``'s code (in place; returns ``codes``)."""
+    for s in np.flatnonzero(codes == UNDECIDED):
+        codes[s] = verdict_code(decide(int(s)))
+    return codes
+
+
 def redecide(
     codes: NDArray[np.int8],
     batch: TaskSetBatch,
@@ -64,19 +107,97 @@ def redecide(
     reference: Callable[[TaskSet, int], Verdict],
 ) -> NDArray[np.int8]:
     """Replace UNDECIDED codes by the exact reference verdict (in place; returns ``codes``)."""
-    for s in np.flatnonzero(codes == UNDECIDED):
-        verdict = reference(batch[int(s)], m)
-        codes[s] = UNKNOWN if verdict == "unknown" else (ACCEPT if verdict else REJECT)
-    return codes
+    return redecide_by(codes, lambda s: reference(batch[s], m))
 
 
-@njit(cache=True, inline="always")
-def floor_div(a, b):  # noqa: ANN001, ANN201 - numba
-    """Floor of a / b for int64, b > 0 (Python semantics)."""
-    return a // b
+# --- decorators ------------------------------------------------------------------------------
+def kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """``@kernel`` / ``@kernel(inline="always")``: a serial Numba kernel of rtsched.
+
+    Fixes the house options in one place: ``cache=True`` (kernels compile once per cache
+    folder), ``nogil=True`` (threads of a sweep run them side by side) and no ``fastmath`` (a
+    verdict must not depend on reassociated float sums). Extra ``options`` go to ``njit``.
+    """
+    if "fastmath" in options:
+        raise ValueError("rtsched kernels never use fastmath (verdicts are exact)")
+    options = {"cache": True, "nogil": True, **options}
+    return njit(**options) if fn is None else njit(**options)(fn)
 
 
-@njit(cache=True, inline="always")
-def ceil_div(a, b):  # noqa: ANN001, ANN201 - numba
-    """Ceiling of a / b for int64, b > 0."""
-    return -((-a) // b)
+def batch_kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """``@batch_kernel``: a ``prange`` driver over task sets (:func:`kernel` with ``parallel=True``)."""
+    return kernel(fn, parallel=True, **options)
+
+
+# --- exact integer helpers -------------------------------------------------------------------
+#: :func:`floor_divmod` is exact for 0 ≤ a < RECIPROCAL_EXACT and 0 < b < RECIPROCAL_EXACT.
+RECIPROCAL_EXACT = 2**51
+
+
+@kernel(inline="always")
+def floor_divmod(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
+    """(⌊a/b⌋, a mod b) exactly, for 0 ≤ a < 2**51 and 0 < b < 2**51, given inv_b = fl(1/b).
+
+    Why: a multiplication is several times cheaper than a division, and the divisor (a period)
+    is fixed for a whole set while a varies. Why exact: inv_b and the product are each rounded
+    once (relative error ≤ 2**−53 each), so a·inv_b is within (a/b)·2**−51.9 < 1/2 of a/b and
+    its truncation q0 is ⌊a/b⌋ − 1, ⌊a/b⌋ or ⌊a/b⌋ + 1; the remainder a − q0·b (exact in
+    int64) is then < 0, in [0, b) or ≥ b, and one branch-free step corrects q0 to ⌊a/b⌋.
+    (tests/test_kernels.py checks the edges of the precondition.)
+    """
+    q = np.int64(np.float64(a) * inv_b)
+    r = a - q * b
+    fix = np.int64(r >= b) - np.int64(r < 0)
+    return q + fix, r - fix * b
+
+
+@kernel(inline="always")
+def floor_divmod_any(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
+    """:func:`floor_divmod` for any 0 ≤ a (integer division from :data:`RECIPROCAL_EXACT` on)."""
+    if a >= 2251799813685248:  # RECIPROCAL_EXACT (a literal: Numba freezes globals anyway)
+        q = a // b
+        return q, a - q * b
+    return floor_divmod(a, b, inv_b)
+
+
+@kernel
+def gcd(a, b):  # noqa: ANN001, ANN201 - numba
+    """Greatest common divisor of |a| and |b|; gcd(0, 0) = 1, so that it can always divide."""
+    a = -a if a < 0 else a
+    b = -b if b < 0 else b
+    while b != 0:
+        a, b = b, a % b
+    return a if a != 0 else 1
+
+
+@kernel(inline="always")
+def dbf(C, D, T, t):  # noqa: ANN001, ANN201 - numba
+    """dbf(τ, t) = max(0, ⌊(t − D)/T⌋ + 1)·C in int64 (Baruah, Mok, Rosier, RTSS 1990); the
+    caller guarantees no overflow."""
+    if t < D:
+        return 0
+    return ((t - D) // T + 1) * C
+
+
+@kernel(inline="always")
+def deadline_step(C, T, nxt):  # noqa: ANN001, ANN201 - numba
+    """One step of the walk over the absolute deadlines D_i + k·T_i in increasing order.
+
+    ``nxt[i]`` is task i's next deadline not yet passed (start with a copy of D). Returns
+    ``(t, c)``: t = min nxt, the next distinct deadline, and c = Σ C_i over the tasks with a
+    deadline at t, whose ``nxt`` move on by T_i. Summing c over the steps gives the synchronous
+    demand h(t) = Σ dbf(τi, t) at each t.
+    """
+    n = nxt.shape[0]
+    t = nxt[0]
+    for i in range(1, n):
+        if nxt[i] < t:
+            t = nxt[i]
+    c = 0
+    for i in range(n):
+        if nxt[i] == t:
+            c += C[i]
+            nxt[i] += T[i]
+    return t, c
+
+

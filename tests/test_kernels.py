@@ -1,0 +1,106 @@
+"""Tests of the kernel toolbox (rtsched/kernels.py): exact integer helpers, decorators, re-decision."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rtsched import kernels
+from rtsched.kernels import (
+    ACCEPT,
+    RECIPROCAL_EXACT,
+    REJECT,
+    UNDECIDED,
+    UNKNOWN,
+    dbf,
+    deadline_step,
+    floor_divmod,
+    floor_divmod_any,
+    gcd,
+    redecide_by,
+    verdict_code,
+)
+
+# The edges of floor_divmod's precondition (0 ≤ a < 2**51, 0 < b < 2**51) and the values around
+# multiples of b, where a truncated float quotient is most likely off by one.
+EDGES = [1, 2, 3, 7, 10, 997, 2**31 - 1, 2**40 + 1, 2**50 - 1, 2**50 + 3, RECIPROCAL_EXACT - 1]
+
+
+@pytest.mark.parametrize("b", EDGES)
+def test_floor_divmod_edges(b: int) -> None:
+    """Exact at the ends of its range and next to multiples of b."""
+    inv = 1.0 / b
+    top = RECIPROCAL_EXACT - 1
+    for a in {0, 1, b - 1, b, b + 1, top, top - top % b, top - top % b - 1, (top // b) * b - 1}:
+        if 0 <= a <= top:
+            assert floor_divmod(np.int64(a), np.int64(b), inv) == divmod(a, b), (a, b)
+
+
+@given(a=st.integers(0, RECIPROCAL_EXACT - 1), b=st.integers(1, RECIPROCAL_EXACT - 1))
+def test_floor_divmod_exact(a: int, b: int) -> None:
+    """(⌊a/b⌋, a mod b) exactly under its precondition."""
+    assert floor_divmod(np.int64(a), np.int64(b), 1.0 / b) == divmod(a, b)
+
+
+@given(a=st.integers(0, 2**62), b=st.integers(1, 2**31 - 1))
+def test_floor_divmod_any_exact(a: int, b: int) -> None:
+    """The guarded version is exact for every non-negative a (integer division from 2**51 on)."""
+    assert floor_divmod_any(np.int64(a), np.int64(b), 1.0 / b) == divmod(a, b)
+
+
+@given(a=st.integers(-(2**40), 2**40), b=st.integers(-(2**40), 2**40))
+def test_gcd(a: int, b: int) -> None:
+    """gcd(|a|, |b|), with gcd(0, 0) = 1 so that it can always divide."""
+    import math
+
+    assert gcd(np.int64(a), np.int64(b)) == (math.gcd(a, b) or 1)
+
+
+@given(c=st.integers(1, 50), d=st.integers(1, 60), t=st.integers(1, 80), x=st.integers(0, 400))
+def test_dbf(c: int, d: int, t: int, x: int) -> None:
+    """dbf(τ, x) = max(0, ⌊(x − D)/T⌋ + 1)·C (Baruah, Mok, Rosier 1990)."""
+    expected = max(0, (x - d) // t + 1) * c
+    assert dbf(np.int64(c), np.int64(d), np.int64(t), np.int64(x)) == expected
+
+
+@given(rows=st.lists(st.tuples(st.integers(1, 5), st.integers(1, 20), st.integers(1, 20)), min_size=1, max_size=6))
+def test_deadline_step_walk(rows: list[tuple[int, int, int]]) -> None:
+    """The walk visits every distinct absolute deadline D_i + k·T_i in order, with h(t)."""
+    C = np.array([r[0] for r in rows], dtype=np.int64)
+    D = np.array([r[1] for r in rows], dtype=np.int64)
+    T = np.array([r[2] for r in rows], dtype=np.int64)
+    horizon = 60
+    expected = sorted({d + k * p for _, d, p in rows for k in range(horizon) if d + k * p <= horizon})
+    nxt = D.copy()
+    h = 0
+    for t in expected:
+        got, c = deadline_step(C, T, nxt)
+        h += c
+        assert got == t
+        assert h == sum(max(0, (t - d) // p + 1) * cc for cc, d, p in rows)
+
+
+def test_verdict_codes_and_redecide_by() -> None:
+    """Reference verdicts map to codes, and only UNDECIDED codes are re-decided."""
+    assert (verdict_code(True), verdict_code(False), verdict_code("unknown")) == (ACCEPT, REJECT, UNKNOWN)
+    codes = np.array([ACCEPT, UNDECIDED, REJECT, UNDECIDED, UNKNOWN], dtype=np.int8)
+    asked = []
+
+    def decide(s: int) -> bool | str:
+        asked.append(s)
+        return {1: False, 3: "unknown"}[s]
+
+    redecide_by(codes, decide)
+    assert asked == [1, 3]
+    assert codes.tolist() == [ACCEPT, REJECT, REJECT, UNKNOWN, UNKNOWN]
+
+
+def test_kernel_decorator_refuses_fastmath() -> None:
+    """The decorators fix cache=True and never allow fastmath."""
+    with pytest.raises(ValueError, match="fastmath"):
+        kernels.kernel(fastmath=True)
+    assert gcd.targetoptions["nogil"] is True
+    assert "fastmath" not in gcd.targetoptions
+    assert type(gcd._cache).__name__ == "FunctionCache"  # cache=True (a NullCache otherwise)
