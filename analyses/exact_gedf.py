@@ -49,8 +49,12 @@ depend only on the pending jobs, which are the same; so a failure reachable from
 from S' under either tie semantics (papers/gedf-ties.md has the proof). A new state simulated by
 a stored one is dropped, and a stored state not yet expanded that a new state simulates is not
 expanded. States are stored in a hash table keyed by their pending part; exact duplicates are
-the special case of equality. Breadth-first order keeps counterexamples short (shortest in the
-pruned graph, not necessarily in the full one).
+the special case of equality. A stored state that a new state simulates also leaves its chain
+(simulation is transitive). Search order (papers/exact-search.md, rtsched's): a depth-first pass
+of at most 16,384 states first — it reaches most misses within a few thousand states, where
+breadth-first may need millions — then, if undecided, breadth-first with the rest of the budget;
+the pruning is sound in any order, so the verdict does not depend on it. A depth-first miss is
+replaced by a shortest one (in the pruned graph) when a bounded breadth-first search finds it.
 
 Symmetry (``every`` only, papers/gedf-ties.md): when the adversary breaks ties, tasks with
 identical (C, D, T) are interchangeable — permuting their states maps every move to a move and a
