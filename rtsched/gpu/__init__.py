@@ -23,38 +23,10 @@ Modules: :mod:`~rtsched.gpu.model` (the model and the batch), :mod:`~rtsched.gpu
 and JSON files) and :mod:`~rtsched.gpu.report` (the terminal table).
 """
 
+from rtsched.gpu import model
 from rtsched.gpu.files import dumps_gpu, loads_gpu, read_gpu_workload
-from rtsched.gpu.model import (
-    MAX_CLUSTERS,
-    AmdahlWCET,
-    Blocking,
-    GPUWorkload,
-    GPUWorkloadBatch,
-    Kernel,
-    SaturatingWCET,
-    TableWCET,
-    WCETProfile,
-    check_clusters,
-    inflate,
-    layouts,
-)
+from rtsched.gpu.model import *  # noqa: F403  (re-exports exactly model.__all__, listed once, there)
 from rtsched.gpu.report import format_gpu_report
 
-__all__ = [
-    "MAX_CLUSTERS",
-    "AmdahlWCET",
-    "Blocking",
-    "GPUWorkload",
-    "GPUWorkloadBatch",
-    "Kernel",
-    "SaturatingWCET",
-    "TableWCET",
-    "WCETProfile",
-    "check_clusters",
-    "dumps_gpu",
-    "format_gpu_report",
-    "inflate",
-    "layouts",
-    "loads_gpu",
-    "read_gpu_workload",
-]
+__all__ = ["dumps_gpu", "format_gpu_report", "loads_gpu", "read_gpu_workload"]
+__all__ += model.__all__
