@@ -178,13 +178,15 @@ show_packings(items, 4, report, names, "input order", "lab3_fits")
 # in [C, T]) from seed 3, each decided by first fit and worst fit (decreasing density, exact QPA
 # admission); the first set where they differ, in each direction, is printed with both packings.
 
+
 # %%
-rng = np.random.default_rng(3)
-candidates = list(
-    generate_batch(
-        rng, n=5, utilization=1.7, size=40, utilizations="randfixedsum", periods="uniform:4:20", deadlines="uniform"
-    ).batch
-)
+def random_sets(seed, size, **generator):
+    """``size`` task sets with RandFixedSum utilizations, drawn from their own seed."""
+    rng = np.random.default_rng(seed)
+    return list(generate_batch(rng, size=size, utilizations="randfixedsum", **generator).batch)
+
+
+candidates = random_sets(3, 40, n=5, utilization=1.7, periods="uniform:4:20", deadlines="uniform")
 ff, wf = "p:ff:density:qpa", "p:wf:density:qpa"
 found = {}
 for r in check_many(candidates, 2, tests=[ff, wf]):
@@ -285,12 +287,7 @@ def some_partition(ts, m):
     return None
 
 
-rng = np.random.default_rng(7)
-small_sets = list(
-    generate_batch(
-        rng, n=3, utilization=1.6, size=60, utilizations="randfixedsum", periods="uniform:2:8", deadlines="implicit"
-    ).batch
-)
+small_sets = random_sets(7, 60, n=3, utilization=1.6, periods="uniform:2:8", deadlines="implicit")
 converse = next(
     r.taskset
     for r in check_many(small_sets, 2, tests=["exact"])
@@ -404,12 +401,7 @@ show_packings(items, 4, ex1, decreasing, "decreasing", "lab3_ex1_decreasing")
 
 # %% tags=["solution"]
 # Exercise 2: search, then plot dbf and dbf* on the refused processor
-rng = np.random.default_rng(11)
-pool = list(
-    generate_batch(
-        rng, n=4, utilization=1.5, size=200, utilizations="randfixedsum", periods="uniform:3:15", deadlines="uniform"
-    ).batch
-)
+pool = random_sets(11, 200, n=4, utilization=1.5, periods="uniform:3:15", deadlines="uniform")
 exact_admission, star = "p:ff:deadline:qpa", "p:ff:deadline:dbfstar"
 gap = next(
     r
@@ -460,18 +452,8 @@ show(fig, "lab3_ex2_dbfstar")
 
 # %% tags=["solution"]
 # Exercise 3: p-fp's assignment passes uni-qpa on every processor; compare the two packings
-rng = np.random.default_rng(12)
-pool = list(
-    generate_batch(
-        rng,
-        n=6,
-        utilization=1.4,
-        size=100,
-        utilizations="randfixedsum",
-        periods="log-uniform:10:100",
-        deadlines="uniform",
-        order="deadline-monotonic",
-    ).batch
+pool = random_sets(
+    12, 100, n=6, utilization=1.4, periods="log-uniform:10:100", deadlines="uniform", order="deadline-monotonic"
 )
 reports = check_many(pool, 2, tests=["p-fp", "p:ff:deadline:qpa"])
 fp_sets = [r for r in reports if r["p-fp"].verdict is True]
