@@ -326,7 +326,7 @@ FLOAT_ROWS = 3
 
 
 @njit(cache=True, inline="always")
-def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):  # noqa: ANN001, ANN202 - numba
+def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
     # each task's next dbf step point after t = A + D_k (for the skip rule).
     Ck = C[k]
@@ -372,7 +372,7 @@ def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):  # noqa:
 
 
 @njit(cache=True)
-def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):  # noqa: ANN001, ANN202, C901, PLR0912, PLR0915 - numba
+def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
     # ``tight`` = 0 (bar) or 1 (bar-int): RHS = m·(A + D_k − C_k) + tight·(m − 1), and the A_k
     # bound's numerator has (m − tight)·C_k − tight·(m − 1) in place of m·C_k. ``ints`` and

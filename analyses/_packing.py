@@ -1,5 +1,7 @@
-"""Shared by the partitioned analyses (EDF and FP): the order in which bin packing places tasks,
-and the step-by-step account of a packing (``rtsched check --explain --steps``).
+"""Bin-packing helpers shared by the partitioned analyses (EDF and FP).
+
+The order in which bin packing places tasks, and the step-by-step account of a packing
+(``rtsched check --explain --steps``).
 
 See papers/partitioned-heuristics.md.
 """
@@ -53,8 +55,10 @@ def placement_steps(
     processors: int,
     placed_note: Callable[[tuple[Any, ...]], str] | None = None,
 ) -> Iterator[Step]:
-    """The packing as a lecturer tells it: the order, then per task the processors tried (with
-    their utilizations for bf/wf), each refusal and why, and where the task went.
+    """The packing as a lecturer tells it, task by task.
+
+    The order, then per task the processors tried (with their utilizations for bf/wf), each
+    refusal and why, and where the task went.
 
     ``placements`` is what a partitioned analysis's ``pack(..., placements=...)`` recorded:
     ``(task, ((processor, why it refused), ...), processor or None, ...)`` in placement order;

@@ -146,7 +146,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
 
 
 @njit(cache=True)
-def _bak_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _bak_one(C, D, T, m):
     # D_k·(BAK): Σ_i min(D_k, y_i) ≤ m (D_k − C_k) + C_k with
     # y_i = D_k β_k(i) = u_i (T_i − D_i + D_k) + max(0, (C_i D_k − C_k T_i)/D_k).
     # Error budget (all terms ≥ 0): u_i has relative error ≤ ε and T_i − D_i + D_k < 2**33 is
@@ -183,7 +183,7 @@ def _bak_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _bak_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _bak_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _bak_one(C[lo:hi], D[lo:hi], T[lo:hi], m)

@@ -131,7 +131,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 # --- kernels ---------------------------------------------------------------------------------
 @njit(cache=True)
-def _bar_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _bar_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): workspaces for this set only.
     n = C.shape[0]
     ints = np.empty((INT_ROWS, n + 1), dtype=np.int64)
@@ -140,7 +140,7 @@ def _bar_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _bar_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _bar_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = (n_sets + CHUNK - 1) // CHUNK

@@ -138,8 +138,10 @@ _TERMS_SHOWN = 8
 
 
 def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
-    """Per task τk (the ``rows`` :func:`explain` computed): 1 − λ_k, the β_i, both sides of
-    (BCL-a) and, on equality, (BCL-b)."""
+    """Per-task steps of the BCL check, from the ``rows`` :func:`explain` computed.
+
+    For each task τk: 1 − λ_k, the β_i, both sides of (BCL-a) and, on equality, (BCL-b).
+    """
     for row in rows:
         k = int(row["task"])  # type: ignore[call-overload]
         C_k, D_k = int(ts.C[k]), int(ts.D[k])
@@ -168,7 +170,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
 
 
 @njit(cache=True, inline="always")
-def _bcl_task_holds(C, D, T, m, k):  # noqa: ANN001, ANN202 - numba
+def _bcl_task_holds(C, D, T, m, k):
     # (BCL-a)/(BCL-b) for τk multiplied by D_k: Σ_{i≠k} min(W_i, D_k − C_k) vs m (D_k − C_k),
     # W_i = D_k β_i. Branch-free loop over every i (so LLVM can vectorise it), the i = k term
     # removed afterwards: W_k = C_k exactly (N_k = 1 and D_k − T_k ≤ 0).
@@ -187,7 +189,7 @@ def _bcl_task_holds(C, D, T, m, k):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _bcl_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _bcl_one(C, D, T, m):
     # The verdict is a conjunction over k, so the order of the checks cannot change it. The task
     # with the least slack D_k − C_k fails most often (every term is clipped to that slack), so
     # it goes first: on random sets it settles almost every rejection with one row.
@@ -215,7 +217,7 @@ def _bcl_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _bcl_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _bcl_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _bcl_one(C[lo:hi], D[lo:hi], T[lo:hi], m)

@@ -89,10 +89,13 @@ DEFAULT_BUDGET = 10_000
 
 @dataclass(frozen=True)
 class SlackIteration:
-    """Outcome: verdict, final slack bounds, last Eq. (18) values, rounds (the pre-check counts as
-    one) and whether the pre-check rejected (then ``last_update`` holds the pre-check values).
+    """Outcome of the slack iteration (:func:`iterate`).
+
+    Verdict, final slack bounds, last Eq. (18) values, rounds (the pre-check counts as one) and
+    whether the pre-check rejected (then ``last_update`` holds the pre-check values).
     ``work_exhausted``: the reference work budget ran out (``last_update`` may then be shorter
-    than n: the pre-check values computed so far)."""
+    than n: the pre-check values computed so far).
+    """
 
     verdict: Verdict
     slack: tuple[int, ...]
@@ -217,14 +220,14 @@ PAIR_MATRIX_MAX_N = 512
 
 
 @njit(cache=True, inline="always")
-def _clipped_term(base, rem, C_i, S_i, cap):  # noqa: ANN001, ANN202 - numba
+def _clipped_term(base, rem, C_i, S_i, cap):
     # min(J_i^k(S_i), cap) with Eq. (17) split into the parts that do not depend on the slacks:
     # base = ⌊D_k/T_i⌋ C_i and rem = D_k mod T_i (computed once per pair and set).
     return min(base + min(C_i, max(rem - S_i, 0)), cap)
 
 
 @njit(cache=True, inline="always")
-def _other_work(C, S, k, cap, base, rem):  # noqa: ANN001, ANN202 - numba
+def _other_work(C, S, k, cap, base, rem):
     # Σ_{i≠k} min(J_i^k(S_i), cap) from the stored parts: branch-free over every i (no
     # division, no branch to mispredict), the i = k term removed afterwards.
     total = 0
@@ -234,13 +237,13 @@ def _other_work(C, S, k, cap, base, rem):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _keeps_pairs(max_n):  # noqa: ANN001, ANN202 - numba
+def _keeps_pairs(max_n):
     # Whether a batch whose largest set has ``max_n`` tasks keeps the per-pair parts of Eq. (17).
     return PAIR_MATRIX_MIN_N <= max_n <= PAIR_MATRIX_MAX_N
 
 
 @njit(cache=True)
-def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pairs):  # noqa: ANN001, ANN202 - numba
+def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pairs):
     # Same rounds, same Eq. (18) values and same round count as ``iterate``. ``slack``,
     # ``largest`` and ``last`` are scratch of length ≥ n; ``base`` and ``rem`` n × n scratch if
     # ``keep_pairs`` (one set of buffers per chunk of sets: nothing is allocated per set).
@@ -310,7 +313,7 @@ def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pair
 
 
 @njit(cache=True)
-def _bcl_iter_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _bcl_iter_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
     # of two allocations.
     n = C.shape[0]
@@ -322,7 +325,7 @@ def _bcl_iter_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     max_n = largest_set(offsets)
     keep_pairs = _keeps_pairs(max_n)

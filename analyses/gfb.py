@@ -100,7 +100,7 @@ def _show(x: Fraction) -> str:
 
 
 @njit(cache=True)
-def _gfb_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _gfb_one(C, D, T, m):
     n = C.shape[0]
     total = 0.0
     lam_max = 0.0
@@ -124,7 +124,7 @@ def _gfb_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _gfb_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _gfb_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _gfb_one(C[lo:hi], D[lo:hi], T[lo:hi], m)

@@ -91,9 +91,11 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
 
 
 def steps(ts: TaskSet, interface: MPRInterface, e: Explanation) -> Iterator[Step]:
-    """The G-EDF-under-MPR check of ``e`` (:func:`gedf_mpr` of ``ts`` on ``interface``) point by
-    point: for each task τk and A_k = 0, 1, … up to its bound (ECRTS 2008, Thm. 2), DEM(A_k + D_k)
-    against sbf(A_k + D_k) (Thm. 1, integer form), up to the first failure."""
+    """The G-EDF-under-MPR check of ``e`` (:func:`gedf_mpr` of ``ts`` on ``interface``) point by point.
+
+    For each task τk and A_k = 0, 1, … up to its bound (ECRTS 2008, Thm. 2): DEM(A_k + D_k)
+    against sbf(A_k + D_k) (Thm. 1, integer form), up to the first failure.
+    """
     Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime
     yield Step(
         f"{interface}: α = {interface.alpha}, β = {interface.beta}, bandwidth Θ/Π = " + "{bw}, U = {U}",
@@ -127,13 +129,13 @@ def steps(ts: TaskSet, interface: MPRInterface, e: Explanation) -> Iterator[Step
 
 
 @njit(cache=True)
-def _gedf_mpr_dedicated_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _gedf_mpr_dedicated_set(C, D, T, m, budget):
     """One set on ⟨1, m, m⟩: Π = 1, Θ = m, m' = m."""
     return gedf_mpr_one(C, D, T, 1, m, m, budget)
 
 
 @njit(parallel=True, cache=True)
-def _gedf_mpr_dedicated_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _gedf_mpr_dedicated_kernel(C, D, T, offsets, m, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = gedf_mpr_one(C[lo:hi], D[lo:hi], T[lo:hi], 1, m, m, budget)

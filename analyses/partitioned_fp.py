@@ -101,10 +101,13 @@ Rows = Sequence[tuple[int, int, int]]
 
 @dataclass(frozen=True)
 class Packing:
-    """Outcome of :func:`pack`: verdict, processor of each task (None: not placed), response time
-    of each placed task on its processor, the placement order, the task that could not be placed
-    and why each processor refused it, the processors considered, evaluations used and whether
-    the reference's work budget ran out."""
+    """Outcome of :func:`pack`.
+
+    Verdict, processor of each task (None: not placed), response time of each placed task on its
+    processor, the placement order, the task that could not be placed and why each processor
+    refused it, the processors considered, evaluations used and whether the reference's work
+    budget ran out.
+    """
 
     verdict: Verdict
     assignment: tuple[int | None, ...]
@@ -136,7 +139,7 @@ def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int, work:
 def admit(
     rows: Rows, tasks: list[int], i: int, response: list[int | None], left: int, work: Work
 ) -> tuple[Verdict, list[int], dict[int, int], int, str]:
-    """May task i join the processor holding ``tasks`` (sorted by priority)?
+    """Whether task i may join the processor holding ``tasks`` (sorted by priority).
 
     Returns (verdict, the processor's tasks with i, their new response times, evaluations used,
     why not). ``response`` holds the current response times (lower bounds after the insertion).
@@ -196,7 +199,7 @@ def pack(
         work.spend(n)
         seq = placement_order(rows, order)
         for i in seq:
-            refusals = []
+            refusals: list[tuple[int, str]] = []
             for b in _preference(fit, bins, rows, current, work):
                 verdict, on, new, spent, why = admit(rows, bins[b], i, response, budget - used, work)
                 used += spent
@@ -222,8 +225,10 @@ def pack(
 
 
 def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_budget: int | None) -> Explanation:
-    """The assignment, each processor's tasks with their response times, and for a task that
-    could not be placed why each processor refused it."""
+    """The assignment and each processor's tasks with their response times.
+
+    For a task that could not be placed: why each processor refused it.
+    """
     p = pack(ts.rows(), m, fit, order, budget, work_budget)
     rows = ts.rows()
     evidence: dict[str, object] = {
@@ -275,8 +280,10 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
 
 
 def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Iterator[Step]:
-    """Each placement of :func:`pack`, every refusal with its reason, and after each placement the
-    new response times on that processor."""
+    """Each placement of :func:`pack` and every refusal with its reason.
+
+    After each placement: the new response times on that processor.
+    """
     log: list[tuple[int, tuple[tuple[int, str], ...], int | None, dict[int, int]]] = []
     packing = pack(ts.rows(), m, fit, order, budget, placements=log)
 
@@ -295,7 +302,7 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
 
 
 @njit(cache=True)
-def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
+def _before(C, D, T, a, b, order):
     """True if task a is placed before task b (strict comparison of the order's key, exact)."""
     if order == 1:  # density decreasing
         da = D[a] if D[a] < T[a] else T[a]
@@ -309,12 +316,13 @@ def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):  # noqa: ANN001, ANN202 - numba
+def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     """Exact sign of U(P_a) − U(P_b) (−1, 0, 1), or 2 if the exact sum overflows int64.
 
     Each float load is a sum of count correctly rounded terms (relative error below
     count·EPS/(1 − count·EPS)); outside 4(count_a + count_b + 2)·EPS·(U_a + U_b + 1) the float
-    difference has the exact sign, inside it the rational sum decides."""
+    difference has the exact sign, inside it the rational sum decides.
+    """
     diff = loads[a] - loads[b]
     margin = 4.0 * (count[a] + count[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
     if diff > margin:
@@ -332,9 +340,12 @@ def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):  # noqa: ANN
 
 
 @njit(cache=True)
-def _pack_one(C, D, T, m, fit, order, budget, assign):  # noqa: ANN001, ANN202, C901 - numba
-    """One set: the code (ACCEPT / REJECT / UNKNOWN / UNDECIDED); ``assign`` gets the processors
-    (−1: not placed). Same placements, admissions and evaluation counts as :func:`pack`."""
+def _pack_one(C, D, T, m, fit, order, budget, assign):
+    """The code (ACCEPT / REJECT / UNKNOWN / UNDECIDED) of one set; ``assign`` gets the processors.
+
+    ``assign`` holds −1 for a task not placed. Same placements, admissions and evaluation counts
+    as :func:`pack`.
+    """
     n = C.shape[0]
     k = m if m < n else n
     R = np.zeros(n, dtype=np.int64)
@@ -419,7 +430,7 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):  # noqa: ANN001, ANN202, 
 
 
 @njit(parallel=True, cache=True)
-def _pack_kernel(C, D, T, offsets, m, fit, order, budget, out):  # noqa: ANN001, ANN202 - numba
+def _pack_kernel(C, D, T, offsets, m, fit, order, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         assign = np.empty(hi - lo, dtype=np.int64)

@@ -108,9 +108,12 @@ class _BudgetExhausted(Exception):
 
 @dataclass(frozen=True)
 class ResponseTimeIteration:
-    """Outcome: verdict, per-task response-time bounds of the last round (None: above D_k),
-    final slack bounds, rounds (not counting the pre-pass), evaluations of (RTA-EDF) used and
-    the task the pre-pass rejected, if it did."""
+    """Outcome of the response-time iteration (:func:`iterate`).
+
+    Verdict, per-task response-time bounds of the last round (None: above D_k), final slack
+    bounds, rounds (not counting the pre-pass), evaluations of (RTA-EDF) used and the task the
+    pre-pass rejected, if it did.
+    """
 
     verdict: Verdict
     response_times: tuple[int | None, ...]
@@ -266,7 +269,7 @@ _OUT_OF_BUDGET = -2  # ``budget`` evaluations did not suffice
 
 
 @njit(cache=True)
-def _linear_piece(C, T, inv_T, J, E, R, cap):  # noqa: ANN001, ANN202 - numba
+def _linear_piece(C, T, inv_T, J, E, R, cap):
     # (Σ_{i≠k} t_i(R), slope b, horizon H) of the linear piece at R (see _least_fixed_point).
     n = C.shape[0]
     total = 0
@@ -295,7 +298,7 @@ def _linear_piece(C, T, inv_T, J, E, R, cap):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):  # noqa: ANN001, ANN202 - numba
+def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
     # The search of ``iterate`` with slack bounds S, returning (R, evaluations charged); R is
     # _OVER_DEADLINE or _OUT_OF_BUDGET when the search ends that way. ``work`` is the integer
     # workspace (rows _J and _E are used here), inv_T[i] = 1.0 / T[i].
@@ -379,7 +382,7 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):  # noqa: A
 
 
 @njit(cache=True)
-def _rta_set(C, D, T, m, budget, work, inv_T):  # noqa: ANN001, ANN202 - numba
+def _rta_set(C, D, T, m, budget, work, inv_T):
     # Same searches, same bounds and the same count of (RTA-EDF) evaluations as ``iterate``, so
     # the budget runs out at the same point. ``work``: the integer workspace (_ROWS rows of
     # length ≥ n), ``inv_T``: float scratch of length ≥ n.
@@ -459,14 +462,14 @@ def _rta_set(C, D, T, m, budget, work, inv_T):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _rta_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _rta_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): a workspace for this set only.
     n = C.shape[0]
     return _rta_set(C, D, T, m, budget, np.empty((_ROWS, n), dtype=np.int64), np.empty(n, dtype=np.float64))
 
 
 @njit(parallel=True, cache=True)
-def _rta_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _rta_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     max_n = largest_set(offsets)
     n_chunks = chunk_count(offsets)

@@ -120,7 +120,7 @@ def rta_reference(
 
 
 def rta_fits_lowest(ts: TaskSet, k: int, higher: Sequence[int], budget: int = DEFAULT_BUDGET) -> bool:
-    """Audsley's question for (RTA): does τk meet its deadline below exactly the tasks ``higher``?
+    """Audsley's question for (RTA): whether τk meets its deadline below exactly the tasks ``higher``.
 
     The least fixed point of R = C_k + Σ_{i ∈ higher} ⌈R/T_i⌉ C_i depends on the set ``higher``,
     not on its order (OPA-compatible: Audsley 1991/2001). A budget that runs out answers False
@@ -137,8 +137,10 @@ def rta_fits_lowest(ts: TaskSet, k: int, higher: Sequence[int], budget: int = DE
 
 
 def fits_lowest(test: str, m: int) -> Callable[[TaskSet, int, Sequence[int]], bool]:
-    """The OPA callback ``fits_lowest(ts, k, higher)`` of ``"uni-rta"`` (m must be 1), for
-    ``rtsched.priorities.audsley`` (the convention ``rtsched.priorities.opa_test`` looks for)."""
+    """The OPA callback ``fits_lowest(ts, k, higher)`` of ``"uni-rta"`` (m must be 1).
+
+    For ``rtsched.priorities.audsley`` (the convention ``rtsched.priorities.opa_test`` looks for).
+    """
     if test != "uni-rta":
         raise KeyError(test)
     if m != 1:
@@ -149,11 +151,14 @@ def fits_lowest(test: str, m: int) -> Callable[[TaskSet, int, Sequence[int]], bo
 def explain_rta(
     ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Explanation:
-    """Per-task response times, and for the first task that misses: the last iterate R ≤ D, the
-    right side of (RTA) there and its interference terms ⌈R/T_i⌉ C_i."""
+    """Per-task response times, and the evidence for the first task that misses.
+
+    For that task: the last iterate R ≤ D, the right side of (RTA) there and its interference
+    terms ⌈R/T_i⌉ C_i.
+    """
     rows = ts.rows()
     run = rta(ts, budget, work_budget)
-    response = list(run.response)
+    response: list[int | str | None] = list(run.response)  # _finish_rows adds "> D" below a miss
     evidence: dict[str, object] = {"evaluations": run.used, "budget": budget}
     if run.verdict is False:
         assert run.failing is not None and run.failed_search is not None
@@ -180,7 +185,8 @@ def explain_rta(
         )
         _finish_rows(rows, response, k + 1, budget - run.used)  # best effort, for the table only
     elif run.verdict is True:
-        worst = max(range(ts.n), key=lambda j: Fraction(response[j] or 0, rows[j][1]))
+        # run.response: the same values as response, typed int | None
+        worst = max(range(ts.n), key=lambda j: Fraction(run.response[j] or 0, rows[j][1]))
         summary = (
             f"R ≤ D for every task; tightest {ts.label(worst)}: R = {response[worst]} ≤ D = {rows[worst][1]}"
             f" ({run.used} evaluations of (RTA))"
@@ -254,9 +260,11 @@ def _superscript(n: int) -> str:
     return str(n).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
-def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | None], first: int, left: int) -> None:
-    """Response times of the tasks below a failing one, each from the textbook start Σ C (for
-    the explanation's table; the verdict is already decided)."""
+def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | str | None], first: int, left: int) -> None:
+    """Response times of the tasks below a failing one, each from the textbook start Σ C.
+
+    They are for the explanation's table; the verdict is already decided.
+    """
     work = Work(REFERENCE_WORK)
     for j in range(first, len(rows)):
         try:
@@ -264,11 +272,11 @@ def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | None], f
         except (_BudgetOut, WorkExhausted):
             return
         left -= it.evaluations
-        response[j] = it.response_time if it.response_time is not None else f"> {rows[j][1]}"  # type: ignore[call-overload]
+        response[j] = it.response_time if it.response_time is not None else f"> {rows[j][1]}"
 
 
 @njit(cache=True)
-def _rta_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _rta_one(C, D, T, m, budget):
     n = C.shape[0]
     R = np.zeros(n, dtype=np.int64)  # also the (zero) lower bounds: old[k] is read before R[k] is set
     code, _ = rta_from_nb(C, D, T, n, 0, R, R, budget)
@@ -276,7 +284,7 @@ def _rta_one(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _rta_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _rta_kernel(C, D, T, offsets, m, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _rta_one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
@@ -319,8 +327,11 @@ def liu_layland_bound(n: int, digits: int = 30) -> tuple[Fraction, Fraction]:
 
 
 def ll_compare(U: Fraction, n: int) -> tuple[int, Fraction, Fraction]:
-    """Exact sign of U − n(2^{1/n} − 1) (−1, 0 or 1) and the bracket used: refine until the
-    bracket excludes U (it always does for n ≥ 2, where the bound is irrational)."""
+    """Exact sign of U − n(2^{1/n} − 1) (−1, 0 or 1) and the bracket used.
+
+    The bracket is refined until it excludes U (it always does for n ≥ 2, where the bound is
+    irrational).
+    """
     digits = 30
     while True:
         lo, hi = liu_layland_bound(n, digits)
@@ -401,7 +412,7 @@ def explain_hb(ts: TaskSet, m: int = 1) -> Explanation:
 
 
 @njit(cache=True)
-def _rm_order_nb(T):  # noqa: ANN001, ANN202 - numba
+def _rm_order_nb(T):
     for i in range(1, T.shape[0]):
         if T[i] < T[i - 1]:
             return False
@@ -409,7 +420,7 @@ def _rm_order_nb(T):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(cache=True)
-def _ll_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _ll_one(C, D, T, m):
     if not _rm_order_nb(T):
         return REJECT
     n = C.shape[0]
@@ -429,14 +440,14 @@ def _ll_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _ll_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _ll_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _ll_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
 
 
 @njit(cache=True)
-def _hb_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
+def _hb_one(C, D, T, m):
     if not _rm_order_nb(T):
         return REJECT
     n = C.shape[0]
@@ -453,7 +464,7 @@ def _hb_one(C, D, T, m):  # noqa: ANN001, ANN202 - numba
 
 
 @njit(parallel=True, cache=True)
-def _hb_kernel(C, D, T, offsets, m, out):  # noqa: ANN001, ANN202 - numba
+def _hb_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _hb_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
