@@ -33,6 +33,45 @@ def schedcat_cases() -> list[dict]:
     return [json.loads(line) for line in SCHEDCAT_CASES.read_text().splitlines()]
 
 
+class CountingFile:
+    """A binary file that counts the bytes read through it and notes when it is closed."""
+
+    def __init__(self, f) -> None:  # noqa: ANN001
+        self.f, self.given, self.closed = f, 0, False
+
+    def __enter__(self) -> "CountingFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.close()
+        self.closed = True
+
+    def fileno(self) -> int:
+        return self.f.fileno()
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.f.read(size)
+        self.given += len(data)
+        return data
+
+
+@pytest.fixture
+def opened_files(monkeypatch: pytest.MonkeyPatch) -> list[CountingFile]:
+    """Every file the readers (``rtsched.io.stream``) open during the test, as a :class:`CountingFile`,
+    in order: a test asserts how many bytes a reader took and that it closed the file."""
+    import rtsched.io.stream as stream
+
+    files: list[CountingFile] = []
+    real_open = open
+
+    def counting_open(file, mode="r", *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
+        files.append(CountingFile(real_open(file, mode, *args, **kw)))
+        return files[-1]
+
+    monkeypatch.setattr(stream, "open", counting_open, raising=False)
+    return files
+
+
 _REACH: pytest.StashKey[dict[str, Counter]] = pytest.StashKey()
 
 

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rtsched.commands.check as check_command
-import rtsched.io.stream as rio
 from rtsched import TaskSet, check
 from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, _run, pack
 from rtsched.check import check_many
@@ -264,50 +263,18 @@ def test_a_set_over_max_tasks_is_refused_at_its_first_task_too_many(monkeypatch:
     ],
 )
 def test_large_files_are_refused_without_reading_them_whole(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, head: bytes, row: bytes
+    opened_files: list, tmp_path: Path, name: str, head: bytes, row: bytes
 ) -> None:
     path = tmp_path / name
     path.write_bytes(head + row * (16 * MAX_TASKS) + (b"[1,2,3]]}\n" if name.endswith("jsonl") else b""))
     size = path.stat().st_size
-    files: list[CountingFile] = []
-    real_open = open
-
-    def counting_open(file, mode="r", *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
-        files.append(CountingFile(real_open(file, mode, *args, **kw)))
-        return files[-1]
-
-    monkeypatch.setattr(rio, "open", counting_open, raising=False)
     with pytest.raises(
         InputError, match=rf"{name}, line \d+(, task set \d+)?: a task set may have at most {MAX_TASKS}"
     ):
         read_tasksets(path)
-    assert len(files) == 1 and files[0].closed
+    assert len(opened_files) == 1 and opened_files[0].closed
     if not name.endswith("jsonl"):  # a jsonl line is counted once it is complete (here: the file)
-        assert files[0].given < size // 2
-
-
-class CountingFile:
-    """A file object that counts the bytes read through it."""
-
-    def __init__(self, f) -> None:  # noqa: ANN001
-        self.f = f
-        self.given = 0
-        self.closed = False
-
-    def __enter__(self) -> "CountingFile":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.f.close()
-        self.closed = True
-
-    def fileno(self) -> int:
-        return self.f.fileno()
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.f.read(size)
-        self.given += len(data)
-        return data
+        assert opened_files[0].given < size // 2
 
 
 def test_a_file_over_the_byte_limit_is_refused_from_its_size(capsys, tmp_path: Path) -> None:  # noqa: ANN001

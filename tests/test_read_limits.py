@@ -86,7 +86,13 @@ def test_json_counter_across_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     ],
 )
 def test_large_documents_are_refused_while_streaming(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, head: str, row: str | None, tail: str
+    monkeypatch: pytest.MonkeyPatch,
+    opened_files: list,
+    tmp_path: Path,
+    name: str,
+    head: str,
+    row: str | None,
+    tail: str,
 ) -> None:
     """A 12+ MB file over a limit: refused with the line of the item too many, after reading a part."""
     path = tmp_path / name
@@ -97,41 +103,11 @@ def test_large_documents_are_refused_while_streaming(
     else:
         body = row * (4 * N if not sets else 2001 + 2 * N)
     path.write_text(head + body + tail, encoding="utf-8")
-    given: list[Counting] = []
-    real_open = open
-
-    def counting_open(file, mode="r", *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
-        given.append(Counting(real_open(file, mode, *args, **kw)))
-        return given[-1]
-
-    monkeypatch.setattr(rio, "open", counting_open, raising=False)
     what = "a file may hold at most 2000 task sets" if sets else f"a task set may have at most {MAX_TASKS} tasks"
     with pytest.raises(InputError, match=rf"{name}, line \d+(, task set \d+)?: {what}"):
         read_tasksets(path)
-    assert len(given) == 1 and given[0].closed
-    assert given[0].given < path.stat().st_size // 2  # stopped reading early
-
-
-class Counting:
-    """A binary file that counts the bytes read through it."""
-
-    def __init__(self, f) -> None:  # noqa: ANN001
-        self.f, self.given, self.closed = f, 0, False
-
-    def __enter__(self) -> Counting:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.f.close()
-        self.closed = True
-
-    def fileno(self) -> int:
-        return self.f.fileno()
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.f.read(size)
-        self.given += len(data)
-        return data
+    assert len(opened_files) == 1 and opened_files[0].closed
+    assert opened_files[0].given < path.stat().st_size // 2  # stopped reading early
 
 
 def test_loads_refuses_too_many_sets(monkeypatch: pytest.MonkeyPatch) -> None:
