@@ -38,3 +38,30 @@ def rate(fn: Callable[[], object], count: int, repeat: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - start)
     return count / best
+
+
+def u_over_m_study(
+    name: str, seed: int, points: tuple[float, float, float], sets_per_point: int, sets_per_unit: int, names: list[str]
+) -> dict:
+    """A sweep as parsed TOML data: m = 4, n = 10, UUniFast-Discard utilizations, log-uniform
+    periods in [10, 1000], implicit deadlines; U/m from ``points = (start, stop, step)``."""
+    start, stop, step = points
+    return {
+        "name": name,
+        "seed": seed,
+        "platform": {"m": 4},
+        "generator": {
+            "n": 10,
+            "utilizations": "uunifast-discard",
+            "periods": "log-uniform:10:1000",
+            "deadlines": "implicit",
+            "umax": 1.0,
+        },
+        "sweep": {
+            "variable": "U/m",
+            "points": {"start": start, "stop": stop, "step": step},
+            "sets_per_point": sets_per_point,
+            "sets_per_unit": min(sets_per_unit, sets_per_point),
+        },
+        "analyses": {"names": names},
+    }

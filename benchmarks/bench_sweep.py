@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import u_over_m_study
+
 from rtsched import registry
 from rtsched.errors import InputError
 from rtsched.sweep import parse_experiment, run
@@ -43,25 +45,7 @@ def available(names: tuple[str, ...]) -> list[str]:
 
 def study(sets: int, sets_per_unit: int, names: list[str]) -> dict:
     """The standard study as parsed TOML data."""
-    return {
-        "name": "standard-study",
-        "seed": 2026,
-        "platform": {"m": 4},
-        "generator": {
-            "n": 10,
-            "utilizations": "uunifast-discard",
-            "periods": "log-uniform:10:1000",
-            "deadlines": "implicit",
-            "umax": 1.0,
-        },
-        "sweep": {
-            "variable": "U/m",
-            "points": {"start": 0.025, "stop": 0.975, "step": 0.025},
-            "sets_per_point": sets,
-            "sets_per_unit": min(sets_per_unit, sets),
-        },
-        "analyses": {"names": names},
-    }
+    return u_over_m_study("standard-study", 2026, (0.025, 0.975, 0.025), sets, sets_per_unit, names)
 
 
 def cpu_seconds() -> float:

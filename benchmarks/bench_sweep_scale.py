@@ -23,32 +23,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import u_over_m_study
+
 from rtsched.sweep import parse_experiment, run
 
 LINE = re.compile(r"(\d+)/(\d+) units .*?, ([\d.]+) s elapsed, (?:about (\d+) s left|estimating)")
 
 
 def experiment(sets: int, per_unit: int, names: list[str]) -> dict:
+    """The study as parsed TOML data: 20 points of U/m, ``sets`` in all."""
     points = 20
-    return {
-        "name": "scale",
-        "seed": 7,
-        "platform": {"m": 4},
-        "generator": {
-            "n": 10,
-            "utilizations": "uunifast-discard",
-            "periods": "log-uniform:10:1000",
-            "deadlines": "implicit",
-            "umax": 1.0,
-        },
-        "sweep": {
-            "variable": "U/m",
-            "points": {"start": 0.05, "stop": 1.0, "step": 0.05},
-            "sets_per_point": sets // points,
-            "sets_per_unit": min(per_unit, sets // points),
-        },
-        "analyses": {"names": names},
-    }
+    return u_over_m_study("scale", 7, (0.05, 1.0, 0.05), sets // points, per_unit, names)
 
 
 class Tee(io.StringIO):
