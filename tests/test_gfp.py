@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from rtsched import TaskSet, TaskSetBatch, analyses
 from rtsched.analyses import _gfp, gfp
 from rtsched.errors import InputError
+from rtsched.priorities import audsley
 from rtsched.testing import strategies as rst
 
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
@@ -374,42 +375,6 @@ def test_rmus_incomparable_with_rta():
 # --------------------------------------------------------------------------------------------
 # 5) OPA with DA-LC never loses to DM with DA-LC
 # --------------------------------------------------------------------------------------------
-def _audsley(ts, fits_lowest):
-    """Audsley's OPA, local (used when rtsched.priorities is not there yet): the priority order
-    (highest first) or None."""
-    unassigned = list(range(ts.n))
-    lowest_first = []
-    while unassigned:
-        for k in unassigned:
-            higher = [i for i in unassigned if i != k]
-            if fits_lowest(ts, k, higher):
-                lowest_first.append(k)
-                unassigned.remove(k)
-                break
-        else:
-            return None
-    return lowest_first[::-1]
-
-
-def _opa(ts, fits_lowest):
-    try:
-        from rtsched.priorities import audsley  # helper-F's module, once it exists
-    except ImportError:
-        return _audsley(ts, fits_lowest)
-    result = audsley(ts, fits_lowest)
-    if result is None or result is False:
-        return None
-    if isinstance(result, TaskSet):
-        return result
-    return list(result)
-
-
-def _reordered(ts, order):
-    if isinstance(order, TaskSet):
-        return order
-    return TaskSet.from_tasks([ts.rows()[i] for i in order])
-
-
 def _dm(ts):
     return TaskSet.from_tasks(sorted(ts.rows(), key=lambda r: r[1]))
 
@@ -428,8 +393,8 @@ def test_fits_lowest_matches_the_tests():
 @given(ts=rst.tasksets(min_size=2, max_size=7, max_period=50), m=st.integers(1, 4))
 def test_opa_da_lc_never_loses_to_dm(ts, m):
     dm_ok = entry("gfp-da-lc").verdict(_dm(ts), m) is True
-    order = _opa(ts, _gfp.fits_lowest("gfp-da-lc", m))
+    order = audsley(ts, _gfp.fits_lowest("gfp-da-lc", m))
     if dm_ok:
         assert order is not None, f"DM + DA-LC accepts {ts.rows()} on m = {m}, OPA + DA-LC finds no order"
     if order is not None:
-        assert entry("gfp-da-lc").verdict(_reordered(ts, order), m) is True
+        assert entry("gfp-da-lc").verdict(order, m) is True
