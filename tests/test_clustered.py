@@ -157,20 +157,9 @@ def test_k_equals_m_virtual_accepts_whatever_gedf_accepts(ts, m):
 
 @settings(max_examples=30)
 @given(rst.tasksets(max_size=5, max_period=20), st.integers(1, 3))
-def test_k_equals_m_agrees_with_bar_if_registered(ts, m):
-    try:
-        bar = analyses.get("bar")
-    except InputError:
-        pytest.skip("bar is not registered yet")
-    if bar.reference(ts, m) is True:
+def test_k_equals_m_agrees_with_bar(ts, m):
+    if analyses.get("bar").reference(ts, m) is True:
         assert clustered.platform_report(ts, m, f"clustered:k={m}:physical").verdict is True
-
-
-def _uni_qpa():
-    try:
-        return analyses.get("uni-qpa")
-    except InputError:
-        pytest.skip("uni-qpa is not registered yet")
 
 
 @settings(max_examples=30)
@@ -178,7 +167,7 @@ def _uni_qpa():
 def test_k_one_accepted_implies_partition_passes_uni_qpa(ts, m, mode):
     """Hierarchical EDF on one processor succeeds ⇒ flat EDF of the union succeeds (EDF is
     optimal on one processor) ⇒ the exact uniprocessor test accepts each processor's tasks."""
-    qpa = _uni_qpa()
+    qpa = analyses.get("uni-qpa")
     report = clustered.platform_report(ts, m, f"clustered:k=1:{mode}")
     if report.verdict is not True:
         return
@@ -223,7 +212,6 @@ def test_servers_carry_the_interfaces(ts, m, k):
 
 def test_top_level_with_uni_qpa_matches_the_utilization_packing():
     """Servers have implicit deadlines, so uni-qpa admission (exact) packs like U ≤ 1."""
-    _uni_qpa()
     for m, expected in ((2, True), (1, False)):
         report = clustered.platform_report(DEMO, m, "clustered:k=1:assign=0,0,0,1,1,1:top=uni-qpa")
         assert report.verdict is expected

@@ -420,12 +420,8 @@ def test_registry_batch_uses_dedicated_interface(batch, m):
 
 
 @given(rst.tasksets(max_size=5, max_period=20), st.integers(1, 4))
-def test_compare_with_bar_if_registered(ts, m):
-    try:
-        bar = analyses.get("bar")
-    except InputError:
-        pytest.skip("bar is not registered yet")
-    theirs = bar.reference(ts, m)
+def test_compare_with_bar(ts, m):
+    theirs = analyses.get("bar").reference(ts, m)
     ours = mpr.reference(ts, m)
     if theirs is True:
         # SchedCAT's/Baruah's erratum form (RHS m·L) implies ours (RHS m·(L + 1) − 1).
@@ -648,10 +644,6 @@ def test_skipping_passing_points_does_not_change_the_verdict(ts, interface):
 @settings(max_examples=40)
 @given(rst.tasksets(max_size=5, max_period=12), st.integers(1, 3))
 def test_dedicated_acceptance_implies_exact_gedf(ts, m):
-    """Soundness against the exact G-EDF test (state-space exploration), when registered."""
-    try:
-        exact = analyses.get("exact")
-    except InputError:
-        pytest.skip("exact is not registered yet")
+    """Soundness against the exact G-EDF test (state-space exploration)."""
     if mpr.reference(ts, m) is True:
-        assert exact.reference(ts, m) in (True, "unknown")
+        assert analyses.get("exact").reference(ts, m) in (True, "unknown")
