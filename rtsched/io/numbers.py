@@ -83,19 +83,27 @@ def _not_a_number(text: str) -> InputError:
     return InputError(f"{text!r} is not a number")
 
 
+def _written_text(value: Scalar, not_a: str, too_long_for: str, max_chars: int = 100) -> str:
+    """The stripped text of a written value, or the InputError for a boolean, a missing value
+    (null or blank) or one longer than ``max_chars`` (``not_a``/``too_long_for`` name what it
+    should have been)."""
+    text = value.text.strip()
+    if value.kind == "bool":
+        raise InputError(f"{text} is a boolean, not {not_a}")
+    if value.kind == "null" or not text:
+        raise InputError("the value is missing")
+    if len(text) > max_chars:
+        raise InputError(f"{text[:20]!r}... is too long for {too_long_for} ({len(text)} characters)")
+    return text
+
+
 def scalar_to_fraction(value: Scalar, max_chars: int = 100) -> Fraction:
     """Check one written real number (a factor, a fraction of work) and return it exactly.
 
     The spellings are those of values with a time unit (see :func:`scalar_to_int`): an ASCII
     decimal with optional fraction and exponent (at most ±100), or ``p/q``.
     """
-    text = value.text.strip()
-    if value.kind == "bool":
-        raise InputError(f"{text} is a boolean, not a number")
-    if value.kind == "null" or not text:
-        raise InputError("the value is missing")
-    if len(text) > max_chars:
-        raise InputError(f"{text[:20]!r}... is too long for a number ({len(text)} characters)")
+    text = _written_text(value, "a number", "a number", max_chars)
     number = _real(text)
     if number is None:
         raise _not_a_number(text)
@@ -117,13 +125,7 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
     digits are refused, saying why. With a unit a value is a real number: an ASCII decimal with an
     optional fraction and exponent (``0.5``, ``2.5e-3``; exponent at most ±100) or ``p/q``.
     """
-    text = value.text.strip()
-    if value.kind == "bool":
-        raise InputError(f"{text} is a boolean, not a number")
-    if value.kind == "null" or not text:
-        raise InputError("the value is missing")
-    if len(text) > 100:
-        raise InputError(f"{text[:20]!r}... is too long for a time value ({len(text)} characters)")
+    text = _written_text(value, "a number", "a time value")
     number: Fraction | None
     if _INTEGER.fullmatch(text):  # the common case; int() is much faster than Fraction()
         if unit is None:
@@ -155,13 +157,7 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
 
 def _priority(value: Scalar) -> int:
     """A written priority: an integer (any sign, any time unit), spelled as ticks are without a unit."""
-    text = value.text.strip()
-    if value.kind == "bool":
-        raise InputError(f"{text} is a boolean, not an integer priority")
-    if value.kind == "null" or not text:
-        raise InputError("the value is missing")
-    if len(text) > 100:
-        raise InputError(f"{text[:20]!r}... is too long for a priority ({len(text)} characters)")
+    text = _written_text(value, "an integer priority", "a priority")
     if _INTEGER.fullmatch(text):
         return int(text)
     if _REAL.fullmatch(text):
