@@ -77,8 +77,11 @@ class Exercise:
 
 
 def seed_number(seed: int | str) -> int:
-    """The integer seed of ``seed``: itself if it is a non-negative integer (or its decimal text),
-    else the first 8 bytes of the SHA-256 of its text (so a student ID such as ``ab1234`` works)."""
+    """The integer seed of ``seed``.
+
+    That is ``seed`` itself if it is a non-negative integer (or its decimal text), else the first
+    8 bytes of the SHA-256 of its text (so a student ID such as ``ab1234`` works).
+    """
     text = str(seed).strip()
     if text.isdigit():
         return int(text)
@@ -91,7 +94,7 @@ def _rng(topic: str, seed: int | str) -> np.random.Generator:
 
 
 def _draw(rng: np.random.Generator, n: int, implicit: bool, max_share: Fraction = Fraction(1, 2)) -> TaskSet:
-    """n tasks with periods from :data:`_PERIODS`, 1 ≤ C ≤ max_share·T, C ≤ D ≤ T (D = T if implicit)."""
+    """A set of n tasks with periods from :data:`_PERIODS`, 1 ≤ C ≤ max_share·T, C ≤ D ≤ T (D = T if implicit)."""
     tasks = []
     for _ in range(n):
         T = int(rng.choice(_PERIODS))
@@ -377,10 +380,11 @@ def _partitioning(topic: str, seed: int | str) -> Exercise:
 
 
 def sbf_steps(interface: MPRInterface, t: int) -> Iterator[Step]:
-    """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, in the exact integer form of
-    :func:`rtsched.analyses.mpr.sbf` (the corrected bound of Easwaran, Shin, Lee, RTS 2009, in
-    rtsched's integer-time form: papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2)
-    for lsbf.
+    """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, step by step.
+
+    sbf in the exact integer form of :func:`rtsched.analyses.mpr.sbf` (the corrected bound of
+    Easwaran, Shin, Lee, RTS 2009, in rtsched's integer-time form:
+    papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2) for lsbf.
 
     The sbf value shown is the library's :func:`rtsched.analyses.mpr.sbf` itself; the
     intermediate quantities (s, t', q, y) are those of its closed form.
@@ -521,8 +525,10 @@ TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
 
 
 def make_exercise(topic: str, seed: int | str) -> Exercise:
-    """The exercise of ``topic`` (see :data:`TOPICS`) for ``seed`` (an integer or any text, e.g. a
-    student ID); the same topic, seed and rtsched version give the same sheet and key, byte for byte."""
+    """The exercise of ``topic`` (see :data:`TOPICS`) for ``seed`` (an integer or any text, e.g. a student ID).
+
+    The same topic, seed and rtsched version give the same sheet and key, byte for byte.
+    """
     if topic not in TOPICS:
         raise InputError(f"unknown topic {topic!r}; topics: {', '.join(TOPICS)}", field="--topic")
     if not str(seed).strip():

@@ -52,6 +52,7 @@ from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.platform import GPU, Clustered, Identical, Platform, as_platform
 
 if TYPE_CHECKING:
+    from rtsched.gpu import GPUWorkloadBatch
     from rtsched.model import TaskSet, TaskSetBatch
     from rtsched.result import LazyResult, Result, Verdict
 
@@ -110,8 +111,11 @@ def _positive_budget(name: str, value: object) -> int:
 
 
 def parse_budgets(text: str | int | Mapping[str, int] | None) -> dict[str, int] | int | None:
-    """A budget setting as given to ``check``/the CLI: ``None``, one integer for every analysis with a
-    budget, or ``{name: budget}``. Text: ``1e6``, ``exact=1e6,bar=20000`` (``NeK`` means N·10^K)."""
+    """A budget setting as given to ``check``/the CLI, parsed from text or passed through.
+
+    The setting is ``None``, one integer for every analysis with a budget, or ``{name: budget}``.
+    Text: ``1e6``, ``exact=1e6,bar=20000`` (``NeK`` means N·10^K).
+    """
     if text is None or isinstance(text, int | Mapping):
         return text  # type: ignore[return-value]
 
@@ -202,7 +206,7 @@ class Analysis:
         default_skip: Callable[[TaskSet, int], str | None] | None = None,
         parallel_from: int = PARALLEL_FROM,
         opa: Callable[[int], Callable[..., bool]] | None = None,
-        input: Literal["taskset", "gpu-workload"] = "taskset",  # noqa: A002 - the declared input type
+        input: Literal["taskset", "gpu-workload"] = "taskset",
     ) -> None:
         if (kernel is None) == (codes is None):
             raise TypeError(f"analysis {name!r}: declare exactly one of kernel= and codes=")
@@ -266,8 +270,9 @@ class Analysis:
         return self._opa is not None
 
     def opa_test(self, m: Platform | int) -> Callable[..., bool]:
-        """The per-task test ``fits_lowest(ts, k, higher)`` for :func:`rtsched.priorities.audsley`
-        on platform ``m``: does task k of ts meet its deadline below exactly the tasks ``higher``?
+        """The per-task test ``fits_lowest(ts, k, higher)`` for :func:`rtsched.priorities.audsley` on platform ``m``.
+
+        It answers whether task k of ts meets its deadline below exactly the tasks ``higher``.
 
         Declared by OPA-compatible analyses (``opa=``, a factory taking m); others raise InputError.
         """
@@ -278,8 +283,10 @@ class Analysis:
         return self._opa(self._size(m))
 
     def default_skip(self, taskset: TaskSet, m: int) -> str | None:
-        """Why the default list of :func:`rtsched.check` leaves this analysis out for ``taskset``
-        (e.g. an exact test on a set too large for its default budget), or ``None``."""
+        """Why the default list of :func:`rtsched.check` leaves this analysis out for ``taskset``, or ``None``.
+
+        An example: an exact test on a set too large for its default budget.
+        """
         return self._default_skip(taskset, m) if self._default_skip is not None else None
 
     # -- argument checks --------------------------------------------------------------------------
@@ -308,9 +315,15 @@ class Analysis:
             raise InputError(f"{self.name}: {why}", field="deadlines")
 
     # -- verdicts -----------------------------------------------------------------------------------
-    def status(self, batch: TaskSetBatch, m: Platform | int, budget: int | None = None) -> NDArray[np.int8]:
-        """Verdict codes for every set of ``batch``: 1 accepted, 0 rejected (not proven for a
-        sufficient test), -1 unknown (the work budget ran out)."""
+    def status(
+        self, batch: TaskSetBatch | GPUWorkloadBatch, m: Platform | int, budget: int | None = None
+    ) -> NDArray[np.int8]:
+        """Verdict codes for every set of ``batch``: 1 accepted, 0 rejected, -1 unknown.
+
+        0 means not proven for a sufficient test; -1 means the work budget ran out. ``batch`` is a
+        :class:`~rtsched.model.TaskSetBatch`, or a :class:`~rtsched.gpu.GPUWorkloadBatch` for the
+        GPU analyses (``gpu:ffd``, ...).
+        """
         size = self._size(m)
         extra = self._budget_args(budget)
         self._check_model(batch)
@@ -334,9 +347,14 @@ class Analysis:
 
     decide = status
 
-    def batch(self, batch: TaskSetBatch, m: Platform | int, budget: int | None = None) -> NDArray[np.bool_]:
-        """True (proven) / False per set; raises :class:`~rtsched.errors.UnknownVerdictError` if the
-        budget ran out on some set (use :meth:`status` for the three codes)."""
+    def batch(
+        self, batch: TaskSetBatch | GPUWorkloadBatch, m: Platform | int, budget: int | None = None
+    ) -> NDArray[np.bool_]:
+        """True (proven) / False per set of ``batch`` (as in :meth:`status`).
+
+        Raises :class:`~rtsched.errors.UnknownVerdictError` if the budget ran out on some set (use
+        :meth:`status` for the three codes).
+        """
         codes = self.status(batch, m, budget)
         unknown = np.flatnonzero(codes == UNKNOWN_CODE)
         if unknown.size:
@@ -355,8 +373,11 @@ class Analysis:
         return self._decide_one(taskset, size, extra)
 
     def _decide_one(self, taskset: Any, size: int, extra: tuple[int, ...]) -> Verdict:
-        """The verdict on one set whose platform and deadline model were checked: the serial
-        kernel ``one`` when declared (no thread pool, no batch), else a one-set batch."""
+        """The verdict on one set whose platform and deadline model were checked.
+
+        It comes from the serial kernel ``one`` when declared (no thread pool, no batch), else from a
+        one-set batch.
+        """
         if self._one is not None:
             code = int(self._one(taskset.C, taskset.D, taskset.T, size, *extra))
             if code == _UNDECIDED:
@@ -416,9 +437,11 @@ class Analysis:
 
     @property
     def implementation(self) -> str:
-        """SHA-256 (hex) of the source the verdicts come from: the analysis's module and every
-        rtsched module it imports, transitively (shared ``analyses/_*.py`` pieces, kernel helpers,
-        the model), but not the presentation modules (results, registry, errors, platforms).
+        """SHA-256 (hex) of the source the verdicts come from.
+
+        That source is the analysis's module and every rtsched module it imports, transitively
+        (shared ``analyses/_*.py`` pieces, kernel helpers, the model), but not the presentation
+        modules (results, registry, errors, platforms).
 
         A sweep store keys stored verdicts by it, so changing an analysis's code recomputes that
         analysis's results and no other's.

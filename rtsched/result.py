@@ -146,8 +146,10 @@ _STYLE: contextvars.ContextVar[str] = contextvars.ContextVar("rtsched_number_sty
 
 
 def set_exact_numbers(enabled: bool = True) -> None:
-    """Show exact fractions (``7/3 (≈2.333)``) in summaries and tables from now on, or decimals
-    (``≈2.333``, the default). JSON and ``evidence`` are exact either way."""
+    """Show exact fractions (``7/3 (≈2.333)``) or decimals in summaries and tables from now on.
+
+    Decimals (``≈2.333``) are the default. JSON and ``evidence`` are exact either way.
+    """
     _STYLE.set("exact" if enabled else "decimal")
 
 
@@ -509,24 +511,30 @@ class LazyResult:
 
     @property
     def summary(self) -> str:
+        """:attr:`Result.summary` of the full result (computes the explanation if needed)."""
         return self.full().summary
 
     @property
     def evidence(self) -> Mapping[str, Any]:
+        """:attr:`Result.evidence` of the full result (computes the explanation if needed)."""
         return self.full().evidence
 
     @property
     def per_task(self) -> Sequence[Mapping[str, Any]]:
+        """:attr:`Result.per_task` of the full result (computes the explanation if needed)."""
         return self.full().per_task
 
     @property
     def steps(self) -> Steps:
+        """:attr:`Result.steps` of the full result (computes the explanation if needed)."""
         return self.full().steps
 
     def to_dict(self, steps: bool = False) -> dict[str, Any]:
+        """:meth:`Result.to_dict` of the full result (computes the explanation if needed)."""
         return self.full().to_dict(steps)
 
     def text(self, steps: bool = False) -> str:
+        """:meth:`Result.text` of the full result (computes the explanation if needed)."""
         return self.full().text(steps)
 
     def __str__(self) -> str:
@@ -584,8 +592,10 @@ class Report:
         raise KeyError(name)
 
     def to_dict(self, index: int | None = None, explain: bool = False, steps: bool = False) -> dict[str, Any]:
-        """JSON-ready: ``{"index": i, "verdicts": {...}}`` plus details when ``explain`` (and each
-        result's derivation when ``steps``, which implies ``explain``)."""
+        """A JSON-ready dict: ``{"index": i, "verdicts": {...}}`` plus details when ``explain``.
+
+        With ``steps`` (which implies ``explain``) each result's derivation is included too.
+        """
         out: dict[str, Any] = {}
         if index is not None:
             out["index"] = index
@@ -605,8 +615,10 @@ class Report:
         return json.dumps(self.to_dict(index, explain, steps), ensure_ascii=False)
 
     def explain(self, steps: bool = False) -> str:
-        """The report, then every result with its evidence (``rtsched check --explain``) and, when
-        ``steps``, its derivation step by step (``--explain --steps``)."""
+        """The report, then every result with its evidence (``rtsched check --explain``).
+
+        When ``steps``, each result's derivation follows, step by step (``--explain --steps``).
+        """
         return "\n\n".join([str(self), *(r.text(steps) for r in self.results)])
 
     def table(self) -> str:
@@ -625,8 +637,11 @@ class Report:
         return "\n".join(lines)
 
     def policy_verdicts(self) -> dict[str, str]:
-        """Per scheduling policy: ``schedulable`` (some sufficient or exact test proves it),
-        ``NOT schedulable`` (an exact test refutes it), ``unknown`` or ``not proven``."""
+        """The verdict per scheduling policy, over every result for that policy.
+
+        ``schedulable`` (some sufficient or exact test proves it), ``NOT schedulable`` (an exact
+        or necessary test refutes it), ``unknown`` or ``not proven``.
+        """
         policies: dict[str, list[Result | LazyResult]] = {}
         for r in self.results:
             policies.setdefault(r.policy or _policy_of(r.analysis), []).append(r)

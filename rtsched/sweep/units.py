@@ -278,8 +278,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         for name in spec.analyses:
             entry = registry.get(name)
             start = time.perf_counter()
-            # Analysis.status is annotated TaskSetBatch but also takes the GPU kind's GPUWorkloadBatch
-            codes = entry.status(batch, platform(spec.kind, spec.m), dict(spec.budgets).get(entry.name))  # type: ignore[arg-type]
+            codes = entry.status(batch, platform(spec.kind, spec.m), dict(spec.budgets).get(entry.name))
             seconds[name] = time.perf_counter() - start
             if codes.shape != (batch.n_sets,):
                 raise RuntimeError(f"analysis {name!r} returned {codes.shape[0]} verdicts for {batch.n_sets} sets")
