@@ -7,7 +7,6 @@ collide with the partitioned EDF family.
 
 from __future__ import annotations
 
-import math
 import os
 
 import pytest
@@ -18,6 +17,7 @@ from rtsched import analyses
 from rtsched.analyses import partitioned_fp as pfp
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
+from rtsched.testing.oracles import fp_synchronous_meets_deadlines
 
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
 MEMBERS = st.sampled_from(pfp.FAMILY_NAMES)
@@ -25,24 +25,6 @@ MEMBERS = st.sampled_from(pfp.FAMILY_NAMES)
 
 def code(verdict: object) -> int:
     return -1 if verdict == "unknown" else int(bool(verdict))
-
-
-def simulate_fp(rows: list[tuple[int, int, int]]) -> bool:
-    """Preemptive FP (index order) from a synchronous release, tick by tick over the hyperperiod."""
-    H = math.lcm(*(t for _, _, t in rows))
-    left = [0] * len(rows)
-    deadline = [0] * len(rows)
-    for now in range(H + 1):
-        for i, (c, d, t) in enumerate(rows):
-            if left[i] and now >= deadline[i]:
-                return False
-            if now % t == 0 and now < H:
-                left[i], deadline[i] = c, now + d
-        for i in range(len(rows)):
-            if left[i]:
-                left[i] -= 1
-                break
-    return True
 
 
 def test_names_and_alias() -> None:
@@ -109,7 +91,7 @@ def test_accepted_assignments_pass_simulation(ts: TaskSet, m: int, name: str) ->
     _, fit, order, _ = name.split(":")
     _, assign = pfp.assignments(ts, m, fit, order)
     for b in set(assign):
-        assert simulate_fp([row for row, a in zip(ts.rows(), assign, strict=True) if a == b])
+        assert fp_synchronous_meets_deadlines([row for row, a in zip(ts.rows(), assign, strict=True) if a == b])
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

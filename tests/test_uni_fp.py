@@ -24,6 +24,7 @@ from rtsched.errors import InputError
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.priorities import deadline_monotonic, rate_monotonic
 from rtsched.testing import strategies as rst
+from rtsched.testing.oracles import fp_synchronous_meets_deadlines
 
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
 RTA, LL, HB = (analyses.get(name) for name in ("uni-rta", "rm-ll", "rm-hb"))
@@ -33,31 +34,18 @@ def code(verdict: object) -> int:
     return -1 if verdict == "unknown" else int(bool(verdict))
 
 
-def simulate_fp(rows: list[tuple[int, int, int]]) -> bool:
-    """Brute force: preemptive fixed priorities (index 0 highest), every task released at 0 and
-    then periodically, one tick at a time over the hyperperiod; True if no job misses.
-
-    For constrained deadlines the synchronous release is a critical instant (Liu & Layland 1973,
-    Thm. 1), so the first jobs decide the sporadic set and they are all inside the hyperperiod.
-    """
-    H = math.lcm(*(t for _, _, t in rows))
-    left = [0] * len(rows)  # remaining work of the current job of each task
-    deadline = [0] * len(rows)
-    for now in range(H + 1):
-        for i, (c, d, t) in enumerate(rows):
-            if left[i] and now >= deadline[i]:
-                return False
-            if now % t == 0 and now < H:
-                left[i], deadline[i] = c, now + d
-        if now == H:
-            return True
-        for i in range(len(rows)):
-            if left[i]:
-                left[i] -= 1
-                if left[i] == 0 and now + 1 > deadline[i]:
-                    return False
-                break
-    return True
+@pytest.mark.parametrize(
+    ("rows", "meets"),
+    [
+        pytest.param([(1, 2, 2), (1, 2, 2)], True, id="U=1-harmonic"),
+        pytest.param([(1, 2, 2), (2, 3, 3)], False, id="tau1-left-1-at-3"),
+        pytest.param([(2, 3, 3), (1, 2, 2)], False, id="tau1-waits-past-2"),
+        pytest.param([(1, 3, 4), (2, 5, 6)], True, id="constrained"),
+    ],
+)
+def test_brute_force_oracle_worked_cases(rows, meets):
+    """The oracle the properties below use, on cases worked by hand."""
+    assert fp_synchronous_meets_deadlines(rows) is meets
 
 
 def small_sets(deadlines: str = "constrained", max_size: int = 5):
@@ -190,7 +178,7 @@ def test_large_values_are_exact() -> None:
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(small_sets())
 def test_rta_is_exact_against_simulation(ts: TaskSet) -> None:
-    assert RTA.verdict(ts, 1) is simulate_fp(ts.rows())
+    assert RTA.verdict(ts, 1) is fp_synchronous_meets_deadlines(ts.rows())
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -226,7 +214,7 @@ def test_bounds_never_accept_what_rta_rejects_and_hb_dominates_ll(ts: TaskSet) -
 def test_bounds_sound_against_simulation(ts: TaskSet) -> None:
     for entry in (LL, HB):
         if entry.verdict(ts, 1) is True:
-            assert simulate_fp(ts.rows())
+            assert fp_synchronous_meets_deadlines(ts.rows())
 
 
 def test_ll_near_the_bound_is_decided_exactly() -> None:
@@ -276,4 +264,4 @@ def harmonic_friendly_sets(draw: st.DrawFn, max_size: int = 8) -> TaskSet:
 @given(harmonic_friendly_sets())
 def test_rta_is_exact_against_simulation_larger_sets(ts: TaskSet) -> None:
     for order in (ts, deadline_monotonic(ts)):
-        assert RTA.verdict(order, 1) is simulate_fp(order.rows())
+        assert RTA.verdict(order, 1) is fp_synchronous_meets_deadlines(order.rows())
