@@ -116,7 +116,7 @@ def rta_reference(
     ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Verdict:
     """Exact: every task's least fixed point of (RTA) is at most its deadline."""
-    return rta(ts, budget, work_budget).verdict  # type: ignore[return-value]
+    return rta(ts, budget, work_budget).verdict
 
 
 def rta_fits_lowest(ts: TaskSet, k: int, higher: Sequence[int], budget: int = DEFAULT_BUDGET) -> bool:
@@ -208,7 +208,7 @@ def explain_rta(
             row["response_time"] = "-"
         per_task.append(row)
     return Explanation(
-        verdict=run.verdict,  # type: ignore[arg-type]
+        verdict=run.verdict,
         summary=summary,
         evidence=evidence,
         per_task=per_task,

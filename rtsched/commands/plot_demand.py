@@ -132,7 +132,7 @@ def plot_demand_command(
         raise InputError(f"--horizon must be between 1 and {MAX_HORIZON}, got {horizon}", field="--horizon")
     if Path(output).suffix.lower() not in (".png", ".pdf", ".svg"):
         raise InputError(f"unknown image type {output!r}; use .png, .pdf or .svg", field="--output")
-    sets = read_tasksets(file if file == "-" else Path(file), format=fmt)  # type: ignore[arg-type]
+    sets = read_tasksets(file if file == "-" else Path(file), format=fmt)
     if not 0 <= index < len(sets):
         raise InputError(f"--index {index} is out of range: the file holds {len(sets)} set(s)", field="--index")
     fig = demand_figure(sets[index], processors, interface, horizon)
