@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
 from rtsched import TaskSetBatch
@@ -30,6 +31,16 @@ def sample_batch(n_sets: int, n: int, m: int, seed: int = 1, u_range: tuple[floa
     return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
 
 
+def deadline_monotonic(batch: TaskSetBatch, n: int, implicit: bool = False) -> TaskSetBatch:
+    """Each set's tasks sorted by deadline (stable), the batch having n tasks per set: DM order,
+    which is RM order when D = T; ``implicit`` also sets D = T."""
+    C, T = batch.C.reshape(-1, n), batch.T.reshape(-1, n)
+    D = T if implicit else batch.D.reshape(-1, n)
+    idx = np.argsort(D, axis=1, kind="stable")
+    pick = np.take_along_axis
+    return TaskSetBatch(pick(C, idx, 1).ravel(), pick(D, idx, 1).ravel(), pick(T, idx, 1).ravel(), batch.offsets)
+
+
 def rate(fn: Callable[[], object], count: int, repeat: int = 3) -> float:
     """Best-of-``repeat`` items per second of ``fn`` processing ``count`` items."""
     best = float("inf")
@@ -38,6 +49,17 @@ def rate(fn: Callable[[], object], count: int, repeat: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - start)
     return count / best
+
+
+def thread_rates(fn: Callable[[], object], count: int, repeat: int = 3) -> tuple[float, float, int]:
+    """``(rate on one Numba thread, rate on all of them, how many that is)``, as :func:`rate`."""
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = rate(fn, count, repeat)
+    finally:
+        numba.set_num_threads(threads)
+    return one, rate(fn, count, repeat), threads
 
 
 def u_over_m_study(

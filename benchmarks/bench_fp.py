@@ -12,22 +12,12 @@ import sys
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch  # noqa: E402
+from _common import deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import TaskSetBatch, analyses  # noqa: E402
-
-
-def ordered(batch: TaskSetBatch, n: int, implicit: bool) -> TaskSetBatch:
-    """Each set sorted by deadline (stable): DM order, which is RM order when D = T."""
-    C, T = batch.C.reshape(-1, n), batch.T.reshape(-1, n)
-    D = T if implicit else batch.D.reshape(-1, n)
-    idx = np.argsort(D, axis=1, kind="stable")
-    pick = np.take_along_axis
-    return TaskSetBatch(pick(C, idx, 1).ravel(), pick(D, idx, 1).ravel(), pick(T, idx, 1).ravel(), batch.offsets)
 
 
 def measure(name: str, batch: TaskSetBatch, m: int, reference_sets: int, serial_sets: int) -> None:
@@ -36,11 +26,7 @@ def measure(name: str, batch: TaskSetBatch, m: int, reference_sets: int, serial_
     entry.status(small, m)  # compile
     sets = list(batch.select(range(serial_sets)))
     entry.verdict(sets[0], m)
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    one = rate(lambda: entry.status(batch, m), batch.n_sets)
-    numba.set_num_threads(threads)
-    many = rate(lambda: entry.status(batch, m), batch.n_sets)
+    one, many, threads = thread_rates(lambda: entry.status(batch, m), batch.n_sets)
     start = time.perf_counter()
     for ts in sets:
         entry.verdict(ts, m)
@@ -63,12 +49,12 @@ def main() -> None:
     args = parser.parse_args()
     n = 10
     uni = sample_batch(args.sets, n=n, m=1, u_range=(0.6, 1.0))
-    measure("uni-rta", ordered(uni, n, implicit=False), 1, args.reference_sets, args.serial_sets)
-    implicit = ordered(uni, n, implicit=True)
+    measure("uni-rta", deadline_monotonic(uni, n, implicit=False), 1, args.reference_sets, args.serial_sets)
+    implicit = deadline_monotonic(uni, n, implicit=True)
     for name in ("rm-ll", "rm-hb"):
         measure(name, implicit, 1, args.reference_sets, args.serial_sets)
     multi = sample_batch(args.sets, n=n, m=4, u_range=(1.0, 3.0))
-    measure("p-fp", ordered(multi, n, implicit=False), 4, args.reference_sets // 2, args.serial_sets)
+    measure("p-fp", deadline_monotonic(multi, n, implicit=False), 4, args.reference_sets // 2, args.serial_sets)
 
 
 if __name__ == "__main__":

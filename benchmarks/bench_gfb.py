@@ -9,10 +9,8 @@ import argparse
 import sys
 from pathlib import Path
 
-import numba
-
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch  # noqa: E402
+from _common import rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import analyses  # noqa: E402
 
@@ -26,11 +24,7 @@ def main() -> None:
     batch = sample_batch(args.sets, n=10, m=4)
     small = batch.select(range(args.reference_sets))
     entry.batch(small, 4)  # compile
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    one = rate(lambda: entry.batch(batch, 4), args.sets)
-    numba.set_num_threads(threads)
-    many = rate(lambda: entry.batch(batch, 4), args.sets)
+    one, many, threads = thread_rates(lambda: entry.batch(batch, 4), args.sets)
     ref = rate(lambda: [entry.reference(ts, 4) for ts in small], args.reference_sets, repeat=1)
     print(f"GFB, n = 10, m = 4, {args.sets} sets")
     print(f"  kernel, 1 thread : {one:14,.0f} sets/s  ({1e6 / one:.3f} µs/set)  target >= 10,000,000 sets/s")

@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch  # noqa: E402
+from _common import deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import analyses  # noqa: E402
 from rtsched.model import TaskSetBatch  # noqa: E402
@@ -25,24 +25,11 @@ from rtsched.model import TaskSetBatch  # noqa: E402
 NAMES = ("gfp-bcl", "gfp-da", "gfp-da-lc", "gfp-rta", "gfp-rta-lc", "rm-us")
 
 
-def dm_batch(batch: TaskSetBatch, n: int, implicit: bool = False) -> TaskSetBatch:
-    """Each set's tasks in deadline-monotonic order (the batch has n tasks per set)."""
-    C, D, T = (np.asarray(a).reshape(-1, n) for a in (batch.C, batch.D, batch.T))
-    if implicit:
-        D = T
-    order = np.argsort(D, axis=1, kind="stable")
-    pick = lambda a: np.take_along_axis(a, order, axis=1).ravel().copy()  # noqa: E731
-    return TaskSetBatch(pick(C), pick(D), pick(T), np.asarray(batch.offsets).copy())
-
-
-def measure(entry, batch: TaskSetBatch, m: int, n_sets: int, n_reference: int, threads: int) -> dict[str, float]:  # noqa: ANN001
+def measure(entry, batch: TaskSetBatch, m: int, n_sets: int, n_reference: int) -> dict[str, float]:  # noqa: ANN001
     """sets/s of the batch kernel (1 thread, all threads), the serial one-set path and the reference."""
     small = batch.select(range(n_reference))
     entry.status(small, m)  # compile
-    numba.set_num_threads(1)
-    one_thread = rate(lambda: entry.status(batch, m), n_sets)
-    numba.set_num_threads(threads)
-    many = rate(lambda: entry.status(batch, m), n_sets)
+    one_thread, many, _ = thread_rates(lambda: entry.status(batch, m), n_sets)
     sets = [small[s] for s in range(small.n_sets)]
     serial = rate(lambda: [entry.verdict(ts, m) for ts in sets], len(sets))
     reference = rate(lambda: [entry.reference(ts, m) for ts in sets], len(sets), repeat=1)
@@ -58,14 +45,14 @@ def main() -> None:
     args = parser.parse_args()
     n, m = 10, 4
     base = sample_batch(args.sets, n=n, m=m, u_range=(1.0, 3.0))
-    batches = {False: dm_batch(base, n), True: dm_batch(base, n, implicit=True)}
+    batches = {False: deadline_monotonic(base, n), True: deadline_monotonic(base, n, implicit=True)}
     threads = numba.get_num_threads()
     print(f"global FP, n = {n}, m = {m}, {args.sets} sets (DM order; rm-us: D = T), {threads} threads")
     print(
         f"{'analysis':<12}{'accepted':>9}{'kernel 1 thr':>16}{'kernel all':>14}{'one-set':>12}{'reference':>12}{'ratio':>10}"
     )
     for name in args.names.split(","):
-        row = measure(analyses.get(name), batches[name == "rm-us"], m, args.sets, args.reference_sets, threads)
+        row = measure(analyses.get(name), batches[name == "rm-us"], m, args.sets, args.reference_sets)
         print(
             f"{name:<12}{row['accepted']:>9.1%}{row['one_thread']:>13,.0f}/s{row['many']:>12,.0f}/s"
             f"{row['serial']:>10,.0f}/s{row['reference']:>10,.0f}/s{row['one_thread'] / row['reference']:>9,.0f}x"

@@ -15,11 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch  # noqa: E402
+from _common import rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import registry  # noqa: E402
 from rtsched.analyses._npedf import npedf_trace  # noqa: E402
@@ -39,11 +38,7 @@ def main() -> None:
     small = batch.select(range(args.reference_sets))
     npedf = registry.get("uni-npedf")
     npedf.status(small, 1)  # compile
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    one = rate(lambda: npedf.status(batch, 1), args.sets)
-    numba.set_num_threads(threads)
-    many = rate(lambda: npedf.status(batch, 1), args.sets)
+    one, many, threads = thread_rates(lambda: npedf.status(batch, 1), args.sets)
     rows = [ts.rows() for ts in small]
     ref = rate(lambda: [npedf_trace(r) for r in rows], args.reference_sets, repeat=1)
     print(f"uni-npedf, n = 8, U in [0.5, 1], {args.sets} sets")

@@ -12,11 +12,10 @@ import argparse
 import sys
 from pathlib import Path
 
-import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch  # noqa: E402
+from _common import rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import registry  # noqa: E402
 from rtsched.analyses import mpr  # noqa: E402
@@ -44,11 +43,7 @@ def main() -> None:
                 return mpr.gedf_mpr_codes(b, Pi, Theta, m_prime)
 
         codes = decide(small)  # compile
-        threads = numba.get_num_threads()
-        numba.set_num_threads(1)
-        one = rate(lambda: decide(batch), args.sets, repeat=2)  # noqa: B023
-        numba.set_num_threads(threads)
-        many = rate(lambda: decide(batch), args.sets, repeat=2)  # noqa: B023
+        one, many, threads = thread_rates(lambda: decide(batch), args.sets, repeat=2)  # noqa: B023
         ref = rate(lambda: [mpr.reference_interface(ts, interface) for ts in small], args.reference_sets, repeat=1)  # noqa: B023
         accepted = float(np.mean(decide(batch) == 1))
         print(
