@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 
@@ -9,6 +10,15 @@ import numba
 import numpy as np
 
 from rtsched import TaskSetBatch
+
+
+def arguments(description: str | None, sets: int, reference_sets: int) -> argparse.ArgumentParser:
+    """The options every throughput benchmark takes: ``--sets`` (the batch the kernels run) and
+    ``--reference-sets`` (the sample the pure-Python reference runs), with these defaults."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--sets", type=int, default=sets)
+    parser.add_argument("--reference-sets", type=int, default=reference_sets)
+    return parser
 
 
 def sample_batch(n_sets: int, n: int, m: int, seed: int = 1, u_range: tuple[float, float] = (1.0, 3.0)) -> TaskSetBatch:

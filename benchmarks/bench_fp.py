@@ -7,7 +7,6 @@ in deadline-/rate-monotonic order, U in [0.6, 1.0]), p-fp on m = 4 (U in [1, 3])
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import TaskSetBatch, analyses  # noqa: E402
 
@@ -42,9 +41,7 @@ def measure(name: str, batch: TaskSetBatch, m: int, reference_sets: int, serial_
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sets", type=int, default=200_000)
-    parser.add_argument("--reference-sets", type=int, default=2_000)
+    parser = arguments(__doc__, sets=200_000, reference_sets=2_000)
     parser.add_argument("--serial-sets", type=int, default=5_000)
     args = parser.parse_args()
     n = 10

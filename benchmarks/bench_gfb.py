@@ -5,20 +5,17 @@ Run: ``python benchmarks/bench_gfb.py [--sets 1000000]``. Target: >= 1e7 sets/s 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import analyses  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sets", type=int, default=1_000_000)
-    parser.add_argument("--reference-sets", type=int, default=5_000)
+    parser = arguments(__doc__, sets=1_000_000, reference_sets=5_000)
     args = parser.parse_args()
     entry = analyses.get("gfb")
     batch = sample_batch(args.sets, n=10, m=4)

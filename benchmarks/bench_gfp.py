@@ -9,7 +9,6 @@ implicit deadlines (D = T). Printed as sets/s and as ratios against the referenc
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import analyses  # noqa: E402
 from rtsched.model import TaskSetBatch  # noqa: E402
@@ -38,9 +37,7 @@ def measure(entry, batch: TaskSetBatch, m: int, n_sets: int, n_reference: int) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sets", type=int, default=200_000)
-    parser.add_argument("--reference-sets", type=int, default=2_000)
+    parser = arguments(__doc__, sets=200_000, reference_sets=2_000)
     parser.add_argument("--names", default=",".join(NAMES))
     args = parser.parse_args()
     n, m = 10, 4

@@ -11,14 +11,13 @@ Run: ``python benchmarks/bench_gpu.py [--sets 200000] [--workloads 200]``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import registry  # noqa: E402
 from rtsched.analyses._npedf import npedf_trace  # noqa: E402
@@ -28,9 +27,7 @@ from rtsched.platform import GPU  # noqa: E402
 
 def main() -> None:
     """Print the rates."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sets", type=int, default=200_000)
-    parser.add_argument("--reference-sets", type=int, default=2_000)
+    parser = arguments(__doc__, sets=200_000, reference_sets=2_000)
     parser.add_argument("--workloads", type=int, default=200)
     args = parser.parse_args()
 

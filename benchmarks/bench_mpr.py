@@ -8,14 +8,13 @@ dedicated ⟨1, 2, 2⟩ through the registry entry (``registry.get("gedf-mpr").s
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, rate, sample_batch, thread_rates  # noqa: E402
 
 from rtsched import registry  # noqa: E402
 from rtsched.analyses import mpr  # noqa: E402
@@ -23,9 +22,7 @@ from rtsched.analyses import mpr  # noqa: E402
 
 def main() -> None:
     """Print sets/s of the kernel and the reference, and their ratio."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sets", type=int, default=20_000)
-    parser.add_argument("--reference-sets", type=int, default=200)
+    parser = arguments(__doc__, sets=20_000, reference_sets=200)
     args = parser.parse_args()
     batch = sample_batch(args.sets, n=8, m=2, u_range=(0.5, 1.5))
     small = batch.select(range(args.reference_sets))

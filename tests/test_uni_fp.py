@@ -34,18 +34,12 @@ def code(verdict: object) -> int:
     return -1 if verdict == "unknown" else int(bool(verdict))
 
 
-@pytest.mark.parametrize(
-    ("rows", "meets"),
-    [
-        pytest.param([(1, 2, 2), (1, 2, 2)], True, id="U=1-harmonic"),
-        pytest.param([(1, 2, 2), (2, 3, 3)], False, id="tau1-left-1-at-3"),
-        pytest.param([(2, 3, 3), (1, 2, 2)], False, id="tau1-waits-past-2"),
-        pytest.param([(1, 3, 4), (2, 5, 6)], True, id="constrained"),
-    ],
-)
-def test_brute_force_oracle_worked_cases(rows, meets):
+def test_brute_force_oracle_worked_cases():
     """The oracle the properties below use, on cases worked by hand."""
-    assert fp_synchronous_meets_deadlines(rows) is meets
+    assert fp_synchronous_meets_deadlines([(1, 2, 2), (1, 2, 2)]) is True  # U = 1, harmonic
+    assert fp_synchronous_meets_deadlines([(1, 3, 4), (2, 5, 6)]) is True  # τ1 done at 3 ≤ 5, at 8 ≤ 11
+    assert fp_synchronous_meets_deadlines([(1, 2, 2), (2, 3, 3)]) is False  # τ1 has 1 tick left at 3
+    assert fp_synchronous_meets_deadlines([(2, 3, 3), (1, 2, 2)]) is False  # τ1 waits until 2 = D
 
 
 def small_sets(deadlines: str = "constrained", max_size: int = 5):
