@@ -1,4 +1,7 @@
-"""BAR (Baruah RTSS 2007, integer-time corrected): worked cases, kernel == reference, properties."""
+"""BAR (Baruah RTSS 2007, integer-time corrected): worked cases, kernel == reference, properties.
+
+The checks BAR and bar-int (rtsched's integer-time tightening, papers/bar-int.md) share are
+parametrized here over both (``VARIANTS``); tests/test_bar_int.py holds bar-int's own."""
 
 from fractions import Fraction
 
@@ -8,42 +11,61 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch
-from rtsched.analyses import bar
+from rtsched.analyses import bar, bar_int
 from rtsched.errors import InputError
 from rtsched.testing import strategies as rst
 
-BAR = bar.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
+# The registered entries (registry lookups are tested in test_gedf_pseudopoly_relations).
+BAR = bar.ANALYSES[0]
+BAR_INT = bar_int.ANALYSES[0]
+#: (module, registered entry, the condition at one (k, A_k)): BAR's (8) and bar-int's (8-int).
+VARIANTS = [
+    pytest.param(bar, BAR, bar.condition_8, id="bar"),
+    pytest.param(bar_int, BAR_INT, bar_int.condition, id="bar-int"),
+]
+MODULE_AND_ENTRY = [pytest.param(*p.values[:2], id=p.id) for p in VARIANTS]
 
 
 CODE = {True: 1, False: 0, "unknown": -1}
 
 
-def one(ts: TaskSet, m: int, budget: int = bar.DEFAULT_BUDGET) -> int:
+def one(ts: TaskSet, m: int, budget: int = bar.DEFAULT_BUDGET, entry=BAR) -> int:  # noqa: ANN001
     """The batch kernel's code for one set; the serial one-set kernel (verdict) must agree."""
-    code = int(BAR.status(TaskSetBatch.from_tasksets([ts]), m, budget)[0])
-    assert CODE[BAR.verdict(ts, m, budget)] == code
+    code = int(entry.status(TaskSetBatch.from_tasksets([ts]), m, budget)[0])
+    assert CODE[entry.verdict(ts, m, budget)] == code
     return code
 
 
 @pytest.mark.parametrize(
-    ("tasks", "m", "expected"),
+    ("module", "entry", "tasks", "m", "expected"),
     [
         # papers/baruah2007.md worked example: k = 0, A_k = 0, t = 3, cap = 2:
         # ΣI1 = 2 + 2 + min(2 − 2, 0) = 4, I_DIFF = 0, RHS = 3·(0 + 3 − 2) = 3 → (8) fails.
-        pytest.param([(2, 3, 3)] * 3, 3, False, id="note-example-three-2-3-3-m3"),
+        pytest.param(bar, BAR, [(2, 3, 3)] * 3, 3, False, id="bar-note-example-three-2-3-3-m3"),
         # U = m: Eq. (9) needs U < m (precondition), rejected.
-        pytest.param([(2, 3, 3)] * 3, 2, False, id="U-equals-m"),
+        pytest.param(bar, BAR, [(2, 3, 3)] * 3, 2, False, id="bar-U-equals-m"),
         # Eq. (9) bound negative: no A_k can violate (8).
-        pytest.param([(1, 10, 10)] * 5, 2, True, id="bound-negative"),
+        pytest.param(bar, BAR, [(1, 10, 10)] * 5, 2, True, id="bar-bound-negative"),
         # Witness of BAR ⊄ GFB/LOAD/FF-DBF (random search, see test_incomparable_witnesses).
-        pytest.param([(7, 10, 10), (5, 6, 6)], 2, True, id="bar-only"),
+        pytest.param(bar, BAR, [(7, 10, 10), (5, 6, 6)], 2, True, id="bar-only"),
+        # papers/bar-int.md worked example 1: three (2, 3, 3) on m = 3. k = 0, A_k = 0: LHS = 4,
+        # RHS = 3·(0 + 3 − 2) + 2 = 5 → holds (bar: 4 > 3, not proven). Bound (9-int): (0 + 4 + 2)/1 − 3 = 3.
+        pytest.param(bar_int, BAR_INT, [(2, 3, 3)] * 3, 3, True, id="bar-int-note-example-three-2-3-3-m3"),
+        # The integer-time witness of the MPR note (misses at t = 3 on one processor): m = 1 is bar.
+        pytest.param(bar_int, BAR_INT, [(2, 3, 11), (3, 3, 6)], 1, False, id="bar-int-integer-witness-m1"),
+        # Dhall's effect: exact rejects, so must we.
+        pytest.param(bar_int, BAR_INT, [(2, 6, 6), (2, 6, 6), (6, 7, 7)], 2, False, id="bar-int-dhall"),
+        # U = m: the A_k bound needs U < m (precondition), not proven.
+        pytest.param(bar_int, BAR_INT, [(2, 3, 3)] * 3, 2, False, id="bar-int-U-equals-m"),
+        # papers/bar-int.md worked example 2 (bar-int accepts, bar does not, exact confirms).
+        pytest.param(bar_int, BAR_INT, [(1, 1, 2), (1, 2, 2), (1, 2, 2)], 2, True, id="bar-int-note-example-2"),
     ],
 )
-def test_worked_cases(tasks, m, expected):
+def test_worked_cases(module, entry, tasks, m, expected):
     ts = TaskSet.from_tasks(tasks)
-    assert bar.reference(ts, m) is expected
-    assert one(ts, m) == int(expected)
-    assert BAR.explain(ts, m).verdict is expected
+    assert module.reference(ts, m) is expected
+    assert one(ts, m, module.DEFAULT_BUDGET, entry) == int(expected)
+    assert entry.explain(ts, m).verdict is expected
 
 
 def test_worked_example_evidence():
@@ -79,29 +101,32 @@ def test_schedcat_cases(schedcat_cases):
     assert checked >= 8
 
 
+@pytest.mark.parametrize(("module", "entry"), MODULE_AND_ENTRY)
 @settings(max_examples=60)
-@given(rst.batches(max_sets=15, max_size=6, max_period=25), st.integers(1, 5))
-def test_kernel_equals_reference(batch, m):
-    got = BAR.decide(batch, m)
-    want = [bar.reference(ts, m) for ts in batch]
-    np.testing.assert_array_equal(got, [1 if v is True else (0 if v is False else -1) for v in want])
-    assert [BAR.verdict(ts, m) for ts in batch] == want  # the serial one-set kernel
+@given(batch=rst.batches(max_sets=15, max_size=6, max_period=25), m=st.integers(1, 5))
+def test_kernel_equals_reference(module, entry, batch, m):
+    got = entry.decide(batch, m)
+    want = [module.reference(ts, m) for ts in batch]
+    np.testing.assert_array_equal(got, [CODE[v] for v in want])
+    assert [entry.verdict(ts, m) for ts in batch] == want  # the serial one-set kernel
 
 
+@pytest.mark.parametrize(("module", "entry"), MODULE_AND_ENTRY)
 @settings(max_examples=40)
-@given(rst.batches(max_sets=8, max_size=6, max_period=25), st.integers(1, 4), st.integers(1, 12))
-def test_small_budgets_match_reference(batch, m, budget):
-    want = [CODE[bar.reference(ts, m, budget)] for ts in batch]
-    np.testing.assert_array_equal(BAR.status(batch, m, budget), want)
-    assert [CODE[BAR.verdict(ts, m, budget)] for ts in batch] == want
+@given(batch=rst.batches(max_sets=8, max_size=6, max_period=25), m=st.integers(1, 4), budget=st.integers(1, 12))
+def test_small_budgets_match_reference(module, entry, batch, m, budget):
+    want = [CODE[module.reference(ts, m, budget)] for ts in batch]
+    np.testing.assert_array_equal(entry.status(batch, m, budget), want)
+    assert [CODE[entry.verdict(ts, m, budget)] for ts in batch] == want
 
 
-def test_arbitrary_deadlines_are_refused():
+@pytest.mark.parametrize(("module", "entry"), MODULE_AND_ENTRY)
+def test_arbitrary_deadlines_are_refused(module, entry):
     ts = TaskSet.from_tasks([(1, 5, 4), (1, 3, 3)], deadlines="arbitrary")
     with pytest.raises(InputError):
-        BAR.status(TaskSetBatch.from_tasksets([ts]), 2)
+        entry.status(TaskSetBatch.from_tasksets([ts]), 2)
     with pytest.raises(InputError):
-        BAR.verdict(ts, 2)
+        entry.verdict(ts, 2)
 
 
 @st.composite
@@ -128,13 +153,20 @@ def test_utilization_above_m_rejected(ts, m):
         assert bar.reference(ts, m) is False
 
 
-def test_budget_exhaustion_is_unknown():
-    ts = TaskSet.from_tasks([(1, 3, 4), (2, 5, 5), (1, 3, 3)])
-    full = bar.analyse(ts, 2)
+@pytest.mark.parametrize(
+    ("module", "entry", "explain", "tasks"),
+    [
+        pytest.param(bar, BAR, bar.explain, [(1, 3, 4), (2, 5, 5), (1, 3, 3)], id="bar"),
+        pytest.param(bar_int, BAR_INT, BAR_INT.explain, [(1, 1, 2), (1, 2, 2), (1, 2, 2)], id="bar-int"),
+    ],
+)
+def test_budget_exhaustion_is_unknown(module, entry, explain, tasks):
+    ts = TaskSet.from_tasks(tasks)
+    full = module.analyse(ts, 2)
     assert full.verdict is True and full.points > 1
-    assert bar.reference(ts, 2, budget=1) == "unknown"
-    assert one(ts, 2, budget=1) == -1
-    res = bar.explain(ts, 2, budget=1)
+    assert module.reference(ts, 2, budget=1) == "unknown"
+    assert one(ts, 2, 1, entry) == -1
+    res = explain(ts, 2, budget=1)
     assert res.verdict == "unknown" and "budget" in res.summary
 
 
@@ -162,20 +194,23 @@ def test_step_points_alone_are_not_enough():
     assert one(ts, m) == 0
 
 
-def _naive_bar(ts: TaskSet, m: int) -> bool:
-    """Condition (8) at every integer A_k in [0, ⌊Eq. (9)⌋] for every k: no skip rule, no order."""
+def _naive(module, condition, ts: TaskSet, m: int) -> bool:  # noqa: ANN001
+    """The condition at every integer A_k in [0, ⌊bound⌋] (Eq. (9), or (9-int)) for every k: no
+    skip rule, no order."""
     if ts.utilization >= m:
         return False
-    for k, bound in enumerate(bar.ak_bounds(ts, m)):
+    for k, bound in enumerate(module.ak_bounds(ts, m)):
         for A in range(0, bound.__floor__() + 1):
-            lhs, rhs, _, _ = bar.condition_8(ts, m, k, A)
+            lhs, rhs, _, _ = condition(ts, m, k, A)
             if lhs > rhs:
                 return False
     return True
 
 
+@pytest.mark.parametrize(("module", "entry", "condition"), VARIANTS)
 @settings(max_examples=150)
-@given(rst.tasksets(max_size=6, max_period=20), st.integers(2, 5))
-def test_skip_rule_equals_every_integer_A(ts, m):
-    """The skip rule (our derivation, papers/baruah2007.md) never skips a violating A_k."""
-    assert bar.reference(ts, m) is _naive_bar(ts, m)
+@given(ts=rst.tasksets(max_size=6, max_period=20), m=st.integers(2, 5))
+def test_skip_rule_equals_every_integer_A(module, entry, condition, ts, m):
+    """The skip rule (our derivation, papers/baruah2007.md, papers/bar-int.md) never skips a
+    violating A_k."""
+    assert module.reference(ts, m) is _naive(module, condition, ts, m)
