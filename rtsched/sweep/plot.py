@@ -173,6 +173,19 @@ def _legend_entries(ax: Any, meta: dict[str, tuple[str, str, str]], analyses: li
     return out_h, out_l
 
 
+def _format_axes(ax: Any, values: list[Any], numeric: bool, variable: str) -> None:
+    """The axes of a ratio plot: the swept values as tick labels when they are not numbers,
+    integer ticks for n and m, the y range [0, 1] with a margin, a light grid."""
+    from matplotlib.ticker import MaxNLocator
+
+    if not numeric:
+        ax.set_xticks(range(len(values)), values, rotation=30, ha="right")
+    elif variable in ("n", "m"):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(True, alpha=0.3)
+
+
 def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) -> list[Path]:
     """Write the plots of an experiment directory; returns the files written.
 
@@ -183,7 +196,6 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
 
     root = Path(directory)
     results_path, manifest_path = root / "results.csv", root / "manifest.json"
@@ -234,12 +246,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
             kwargs = style[analysis]
             ax.plot(x, y, label=meta[analysis][0], **kwargs)
             ax.fill_between(x, low, high, color=kwargs["color"], alpha=0.12 if meta[analysis][2] == "necessary" else 0.2, linewidth=0)
-        if not numeric_x:
-            ax.set_xticks(range(len(xs_all)), xs_all, rotation=30, ha="right")
-        elif variable in ("n", "m"):
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_ylim(-0.02, 1.02)
-        ax.grid(True, alpha=0.3)
+        _format_axes(ax, xs_all, numeric_x, variable)
         if by_variable:
             ax.set_title(f"{by_variable} = {panel}")
         label = axis_label(variable, kind)
@@ -281,12 +288,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
                     continue
                 x = [float(r["value"]) if numeric else values.index(r["value"]) for r in sel]
                 ax.plot(x, [float(r["weighted_schedulability"]) for r in sel], label=meta[analysis][0], **style[analysis])
-            if not numeric:
-                ax.set_xticks(range(len(values)), values, rotation=30, ha="right")
-            elif wvar in ("n", "m"):
-                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.set_ylim(-0.02, 1.02)
-            ax.grid(True, alpha=0.3)
+            _format_axes(ax, values, numeric, wvar)
             ax.set_xlabel(axis_label(wvar, kind))
             ax.set_ylabel("Weighted schedulability W (Bastoni et al. 2010)")
             w_handles, w_labels = _legend_entries(ax, meta, analyses)
