@@ -42,11 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from rtsched.analyses._gedf_common import floor_div_nb
 from rtsched.budget import Work
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, kernel
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -165,7 +164,7 @@ def response_times(
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def rta_from_nb(C, D, T, n, first, old, R, budget):
     """:func:`response_times` on the first ``n`` entries of C, D, T (priority order) from position ``first``.
 

@@ -34,10 +34,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from rtsched.budget import WorkExhausted
-from rtsched.kernels import floor_divmod
+from rtsched.kernels import floor_divmod, kernel
 from rtsched.result import UNKNOWN, Verdict
 
 __all__ = [
@@ -79,7 +78,7 @@ def carry_in_workload(C_i: int, D_i: int, T_i: int, S_i: int, L: int) -> int:
     return jobs * C_i + min(C_i, span - jobs * T_i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def floor_div_nb(a, b):  # noqa: ANN001, ANN201 - numba
     """⌊a / b⌋ for 0 ≤ a, 0 < b, a + b < 2**53, through one float division (exact).
 
@@ -96,7 +95,7 @@ def floor_div_nb(a, b):  # noqa: ANN001, ANN201 - numba
 divmod_reciprocal_nb = floor_divmod
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def bcl_workload_nb(C_i, D_i, T_i, D_k):  # noqa: ANN001, ANN201 - numba
     """Numba twin of :func:`bcl_workload` (branch-free)."""
     # D_k − D_i > −T_i for constrained deadlines, so N_i = 0 exactly when D_k < D_i.
@@ -105,14 +104,14 @@ def bcl_workload_nb(C_i, D_i, T_i, D_k):  # noqa: ANN001, ANN201 - numba
     return N_i * C_i + min(C_i, max(D_k - N_i * T_i, 0))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def edf_interference_bound_nb(C_i, T_i, S_i, D_k):  # noqa: ANN001, ANN201 - numba
     """Numba twin of :func:`edf_interference_bound` (branch-free)."""
     jobs = floor_div_nb(D_k, T_i)
     return jobs * C_i + min(C_i, max(D_k - jobs * T_i - S_i, 0))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def edf_interference_sum_nb(C, T, S, k, D_k, cap):  # noqa: ANN001, ANN201 - numba
     """Σ_{i≠k} min(J_i^k(S_i), cap), J as in :func:`edf_interference_bound`.
 
@@ -136,7 +135,7 @@ MAX_CHUNKS = 1024
 CHUNK_TASKS = 256
 
 
-@njit(cache=True)
+@kernel
 def chunk_count(offsets):  # noqa: ANN001, ANN201 - numba
     """How many chunks a batch kernel splits the sets of a batch with these ``offsets`` into (each
     chunk reuses one set of scratch buffers): at least :data:`CHUNK_TASKS` tasks per chunk on
@@ -146,7 +145,7 @@ def chunk_count(offsets):  # noqa: ANN001, ANN201 - numba
     return max(1, min(n_sets, MAX_CHUNKS, tasks // CHUNK_TASKS))
 
 
-@njit(cache=True)
+@kernel
 def largest_set(offsets):  # noqa: ANN001, ANN201 - numba
     """The number of tasks of the largest set of a batch (0 for no set), from its offsets: the
     width of a kernel's per-chunk scratch buffers."""

@@ -50,9 +50,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from numba import njit
-
 from rtsched.analyses._gedf_common import carry_in_workload
+from rtsched.kernels import kernel
 
 __all__ = [
     "da_fits_lowest",
@@ -160,7 +159,7 @@ def fits_lowest(test: str, m: int) -> Callable[[Any, int, Sequence[int]], bool]:
 
 
 # -- Numba twins (the kernels) -------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def workload_deadline_nb(C_i, D_i, T_i, L):
     """Numba twin of :func:`workload_deadline`."""
     span = L + D_i - C_i
@@ -168,7 +167,7 @@ def workload_deadline_nb(C_i, D_i, T_i, L):
     return jobs * C_i + min(C_i, span - jobs * T_i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def workload_response_nb(C_i, T_i, R_i, L):
     """Numba twin of :func:`workload_response` (R_i in place of D_i)."""
     span = L + R_i - C_i
@@ -176,14 +175,14 @@ def workload_response_nb(C_i, T_i, R_i, L):
     return jobs * C_i + min(C_i, span - jobs * T_i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def workload_nc_nb(C_i, T_i, L):
     """Numba twin of :func:`workload_nc`."""
     jobs = L // T_i
     return jobs * C_i + min(C_i, L - jobs * T_i)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def workload_ci_nb(C_i, T_i, R_i, L):
     """Numba twin of :func:`workload_ci`."""
     y = max(L - C_i, 0)
@@ -192,7 +191,7 @@ def workload_ci_nb(C_i, T_i, R_i, L):
     return jobs * C_i + C_i + alpha
 
 
-@njit(cache=True)
+@kernel
 def top_sum_nb(values, count, buf):
     """The sum of the ``count`` largest of ``values`` (all if fewer).
 

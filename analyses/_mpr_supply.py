@@ -50,11 +50,11 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numpy.typing import ArrayLike, NDArray
 
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, check_processors
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, check_processors, kernel
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -322,7 +322,7 @@ def sbf_brute_force(Pi: int, Theta: int, m_prime: int, t_max: int) -> NDArray[np
     return windows.min(axis=0)
 
 
-@njit(cache=True)
+@kernel
 def _sbf_one(Pi, Theta, mp, t):
     """Exact sbf for int64 scalars (the closed form of :func:`sbf`)."""
     alpha = Theta // mp
@@ -557,7 +557,7 @@ def _show(x: Fraction) -> str:
 # ------------------------------------------------------------------------------------------------
 # Kernels
 # ------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _demand_one(C, D, T, k, A, mp, diffs):
     """DEM(A + D_k, m') of :func:`demand` in int64 (no overflow: dbf_i ≤ (t + T_i)·C_i/T_i)."""
     n = C.shape[0]
@@ -592,7 +592,7 @@ def _demand_one(C, D, T, k, A, mp, diffs):
     return total + mp * (Ck - 1)
 
 
-@njit(cache=True)
+@kernel
 def _safe_skip(C, D, T, k, A, slack):
     """The skip rule of :func:`_skip` in int64."""
     n = C.shape[0]
@@ -631,7 +631,7 @@ def _safe_skip(C, D, T, k, A, slack):
     return skip
 
 
-@njit(cache=True)
+@kernel
 def gedf_mpr_one(C, D, T, Pi, Theta, mp, budget):
     n = C.shape[0]
     u_total = 0.0
@@ -698,7 +698,7 @@ def gedf_mpr_one(C, D, T, Pi, Theta, mp, budget):
     return ACCEPT
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _gedf_mpr_kernel(C, D, T, offsets, Pi, Theta, mp, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

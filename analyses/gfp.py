@@ -79,7 +79,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._gedf_common import chunk_count, every_task_holds, largest_set, scan_tasks
 from rtsched.analyses._gfp import (
@@ -99,7 +99,7 @@ from rtsched.analyses._gfp import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
@@ -226,7 +226,7 @@ def _terms(ts: TaskSet, values: list[int], name: str = "workload") -> list[dict[
     return [{"task": i, name: v} for i, v in enumerate(values)]
 
 
-@njit(cache=True)
+@kernel
 def _bcl_one(C, D, T, m):
     for k in range(C.shape[0]):
         D_k = D[k]
@@ -239,7 +239,7 @@ def _bcl_one(C, D, T, m):
     return ACCEPT
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _bcl_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
@@ -333,7 +333,7 @@ def da_lc_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK)
     return _da_explain(ts, m, True, work_budget)
 
 
-@njit(cache=True)
+@kernel
 def _da_set(C, D, T, m, limited, diff, buf):
     # (DA) / (DA-LC) for every task; diff and buf are scratch of length ≥ n.
     for k in range(C.shape[0]):
@@ -354,18 +354,18 @@ def _da_set(C, D, T, m, limited, diff, buf):
     return ACCEPT
 
 
-@njit(cache=True)
+@kernel
 def _da_one(C, D, T, m):
     return _da_set(C, D, T, m, False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
 
 
-@njit(cache=True)
+@kernel
 def _da_lc_one(C, D, T, m):
     scratch = np.empty((2, C.shape[0]), dtype=np.int64)
     return _da_set(C, D, T, m, True, scratch[0], scratch[1])
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _da_kernel(C, D, T, offsets, m, out):
     empty = np.empty(0, dtype=np.int64)
     for s in prange(out.shape[0]):
@@ -373,7 +373,7 @@ def _da_kernel(C, D, T, offsets, m, out):
         out[s] = _da_set(C[lo:hi], D[lo:hi], T[lo:hi], m, False, empty, empty)
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _da_lc_kernel(C, D, T, offsets, m, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
@@ -533,7 +533,7 @@ def rta_lc_explain(
     return _rta_explain(ts, m, budget, True, work_budget)
 
 
-@njit(cache=True)
+@kernel
 def _rta_set(C, D, T, m, budget, limited, R, diff, buf):
     # Same evaluations, in the same order, as ``rta_iterate``: R, diff, buf are scratch ≥ n.
     steps = 0
@@ -566,19 +566,19 @@ def _rta_set(C, D, T, m, budget, limited, R, diff, buf):
     return ACCEPT
 
 
-@njit(cache=True)
+@kernel
 def _rta_one(C, D, T, m, budget):
     scratch = np.empty((3, C.shape[0]), dtype=np.int64)
     return _rta_set(C, D, T, m, budget, False, scratch[0], scratch[1], scratch[2])
 
 
-@njit(cache=True)
+@kernel
 def _rta_lc_one(C, D, T, m, budget):
     scratch = np.empty((3, C.shape[0]), dtype=np.int64)
     return _rta_set(C, D, T, m, budget, True, scratch[0], scratch[1], scratch[2])
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _rta_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
@@ -590,7 +590,7 @@ def _rta_kernel(C, D, T, offsets, m, budget, out):
             out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, False, scratch[0], scratch[1], scratch[2])
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _rta_lc_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
@@ -650,7 +650,7 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
     return Explanation(holds, summary, evidence, per_task)
 
 
-@njit(cache=True)
+@kernel
 def _rmus_one(C, D, T, m):
     n = C.shape[0]
     total = 0.0
@@ -669,7 +669,7 @@ def _rmus_one(C, D, T, m):
     return UNDECIDED
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _rmus_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

@@ -59,7 +59,6 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import DEFAULT_BUDGET, qpa_one, qpa_reference
@@ -74,7 +73,7 @@ from rtsched.gpu import (
     inflate,
     layouts,
 )
-from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, kernel
 from rtsched.model import MAX_TIME
 from rtsched.platform import GPU, Platform
 from rtsched.registry import Analysis, Family
@@ -216,7 +215,7 @@ class Allocation:
         ]
 
 
-@njit(cache=True)
+@kernel
 def _partition_code(C, D, T, NP, delta, budget):
     """Verdict code of one partition: C' > D rejects; else QPA, or the NP-EDF test if any NP kernel."""
     any_np = False

@@ -28,10 +28,10 @@ import warnings
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 from rtsched.errors import InputError
+from rtsched.kernels import kernel
 
 __all__ = [
     "UTILIZATION_METHODS",
@@ -267,7 +267,7 @@ def _randfixedsum_table(n: int, s: float) -> tuple[NDArray[np.float64], int, flo
 _RFS_CHUNK = 1 << 16
 
 
-@njit(cache=True)
+@kernel
 def _randfixedsum_kernel(
     t: NDArray[np.float64],
     k: int,

@@ -39,7 +39,8 @@ arrays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rtsched.kernels import kernel
 
 __all__ = [
     "ARRIVALS_EXPLICIT",
@@ -71,7 +72,7 @@ OVERFLOW = 2
 _NEVER = np.int64(2**62)
 
 
-@njit(cache=True)
+@kernel
 def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end):
     """Time of task ``i``'s release after one at ``t`` (``_NEVER`` when there is none)."""
     if mode == 0:
@@ -90,7 +91,7 @@ def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, r
     return _NEVER
 
 
-@njit(cache=True)
+@kernel
 def _tie_priority(t, tie_rule, tie_rng):
     """Tie priority of a job released at ``t`` (smaller first; equal priorities: lowest index)."""
     if tie_rule == TIES_FIFO:
@@ -100,7 +101,7 @@ def _tie_priority(t, tie_rule, tie_rng):
     return np.int64(0)
 
 
-@njit(cache=True)
+@kernel
 def _before(a, b, key, prio):
     """True if task ``a``'s job precedes task ``b``'s.
 
@@ -113,7 +114,7 @@ def _before(a, b, key, prio):
     return a < b
 
 
-@njit(cache=True)
+@kernel
 def _insert(order, k, i, dl, prio):
     """Insert task ``i`` into the sorted ``order[:k]``."""
     j = k
@@ -123,7 +124,7 @@ def _insert(order, k, i, dl, prio):
     order[j] = i
 
 
-@njit(cache=True)
+@kernel
 def _resort(order, k, dl, prio):
     """Sort ``order[:k]`` again after tie priorities changed (insertion sort: k is small)."""
     for a in range(1, k):
@@ -135,7 +136,7 @@ def _resort(order, k, dl, prio):
         order[j] = i
 
 
-@njit(cache=True)
+@kernel
 def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding):
     """At ``t``: apply the explicit tie choice listed for ``t``, or end the one of the last tick.
 
@@ -159,7 +160,7 @@ def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice
     return c_next, False
 
 
-@njit(cache=True)
+@kernel
 def _first_missed(order, k, dl, d):
     """Among the pending jobs with the earliest deadline ``d``, the lowest task index (the reported miss)."""
     best = -1
@@ -170,7 +171,7 @@ def _first_missed(order, k, dl, d):
     return best
 
 
-@njit(cache=True)
+@kernel
 def _earliest_deadline(order, k, dl, fixed):
     """The earliest absolute deadline of the ``k > 0`` pending jobs.
 
@@ -185,7 +186,7 @@ def _earliest_deadline(order, k, dl, fixed):
     return d
 
 
-@njit(cache=True)
+@kernel
 def simulate_kernel(  # one flat kernel is what makes it fast
     C,
     D,
@@ -414,7 +415,7 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     return status, jobs, miss_time, miss_task, t
 
 
-@njit(cache=True)
+@kernel
 def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
     """End task ``i``'s running segment at ``t``; False if the log is full."""
     p = cpu_now[i]
@@ -435,7 +436,7 @@ def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, coun
     return True
 
 
-@njit(cache=True)
+@kernel
 def _record_ties(
     t, m, k, order, dl, running, partition, global_policy, job_no, tie_state, tie_now, tie_job, top_task, tie_log, counts,
 ):
@@ -494,7 +495,7 @@ def _record_ties(
     return True
 
 
-@njit(cache=True)
+@kernel
 def _record_dispatch(
     t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no, cpu_free,
     segment_log, preempt_log, migrate_log, counts,
@@ -550,7 +551,7 @@ def _record_dispatch(
     return True
 
 
-@njit(cache=True)
+@kernel
 def fast_kernel(
     C, D, T, m, partition, fixed, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
     tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks,
