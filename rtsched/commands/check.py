@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from rtsched.check import check_many
+from rtsched.commands import TaskSetFile
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
@@ -17,7 +18,7 @@ __all__ = ["register"]
 
 
 def check_command(
-    file: Annotated[str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text) or - for stdin.")],
+    file: TaskSetFile,
     processors: Annotated[
         int | None, typer.Option("-m", "--processors", help="Number of processors (not needed with --platform gpu:M).")
     ] = None,

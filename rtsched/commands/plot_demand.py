@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import numpy as np
 import typer
 
+from rtsched.commands import TaskSetFile
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def _parse_mpr(text: str) -> tuple[int, int, int]:
 
 
 def plot_demand_command(
-    file: Annotated[str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text) or - for stdin.")],
+    file: TaskSetFile,
     processors: Annotated[
         int | None, typer.Option("-m", "--processors", help="Draw the supply m·t of m processors.")
     ] = None,

@@ -26,6 +26,7 @@ from typing import Annotated
 
 import typer
 
+from rtsched.commands import TaskSetFile
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.model import TaskSet
@@ -100,7 +101,7 @@ def parse_policy(policy: str, taskset: TaskSet, m: int) -> tuple[str, list[int] 
 
 
 def simulate_command(
-    file: Annotated[str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text) or - for stdin.")],
+    file: TaskSetFile,
     processors: Annotated[int, typer.Option("-m", "--processors", help="Number of identical processors.")],
     policy: Annotated[
         str,
