@@ -14,7 +14,7 @@ accepted only through :meth:`TaskSet.from_real`, which takes an explicit time un
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from numbers import Integral, Real
 from typing import Any, Literal, NamedTuple
@@ -139,47 +139,35 @@ def validate_values(
             return f"{i + first_task} ({names[i]})"
         return i + first_task
 
+    def refuse_first(bad: NDArray[np.bool_], field: str, message: Callable[[int], str]) -> None:
+        where = np.flatnonzero(bad)
+        if where.size:
+            i = int(where[0])
+            raise TaskError(message(i), task=label(i), field=field)
+
     for field, arr in zip(FIELDS, (C, D, T), strict=True):
-        bad = np.flatnonzero(arr <= 0)
-        if bad.size:
-            i = int(bad[0])
-            raise TaskError(f"must be a positive integer, got {int(arr[i])}", task=label(i), field=field)
-        bad = np.flatnonzero(arr > MAX_TIME)
-        if bad.size:
-            i = int(bad[0])
-            raise TaskError(
-                f"{int(arr[i])} is too large for exact int64 arithmetic "
-                f"(at most {MAX_TIME}); use a coarser time unit",
-                task=label(i),
-                field=field,
-            )
-    bad = np.flatnonzero(C > D)
-    if bad.size:
-        i = int(bad[0])
-        raise TaskError(
-            f"C = {int(C[i])} exceeds D = {int(D[i])} (the task could never meet its deadline)",
-            task=label(i),
-            field="C",
+        # (each message is built at once, inside refuse_first, so the loop variable is current)
+        refuse_first(arr <= 0, field, lambda i: f"must be a positive integer, got {int(arr[i])}")  # noqa: B023
+        refuse_first(
+            arr > MAX_TIME,
+            field,
+            lambda i: f"{int(arr[i])} is too large for exact int64 arithmetic "  # noqa: B023
+            f"(at most {MAX_TIME}); use a coarser time unit",
         )
+    refuse_first(
+        C > D, "C", lambda i: f"C = {int(C[i])} exceeds D = {int(D[i])} (the task could never meet its deadline)"
+    )
     if deadlines == "constrained":
-        bad = np.flatnonzero(D > T)
-        if bad.size:
-            i = int(bad[0])
-            raise TaskError(
-                f"D = {int(D[i])} exceeds T = {int(T[i])}, which the constrained-deadline model "
-                "forbids (ask for deadlines='arbitrary' / --deadlines arbitrary)",
-                task=label(i),
-                field="D",
-            )
+        refuse_first(
+            D > T,
+            "D",
+            lambda i: f"D = {int(D[i])} exceeds T = {int(T[i])}, which the constrained-deadline model "
+            "forbids (ask for deadlines='arbitrary' / --deadlines arbitrary)",
+        )
     elif deadlines == "implicit":
-        bad = np.flatnonzero(D != T)
-        if bad.size:
-            i = int(bad[0])
-            raise TaskError(
-                f"D = {int(D[i])} differs from T = {int(T[i])} under the implicit-deadline model",
-                task=label(i),
-                field="D",
-            )
+        refuse_first(
+            D != T, "D", lambda i: f"D = {int(D[i])} differs from T = {int(T[i])} under the implicit-deadline model"
+        )
 
 
 def _check_model(deadlines: str) -> DeadlineModel:
@@ -188,7 +176,34 @@ def _check_model(deadlines: str) -> DeadlineModel:
     return deadlines  # type: ignore[return-value]
 
 
-class TaskSet:
+class _TaskArrays:
+    """The read-only int64 arrays ``C``, ``D``, ``T`` of a :class:`TaskSet` or a :class:`TaskSetBatch`.
+
+    A batch's hold every set's tasks, set after set.
+    """
+
+    __slots__ = ()
+    _C: NDArray[np.int64]
+    _D: NDArray[np.int64]
+    _T: NDArray[np.int64]
+
+    @property
+    def C(self) -> NDArray[np.int64]:
+        """Worst-case execution times (read-only int64 array; a batch's: of all sets, flat)."""
+        return self._C
+
+    @property
+    def D(self) -> NDArray[np.int64]:
+        """Relative deadlines (read-only int64 array; a batch's: of all sets, flat)."""
+        return self._D
+
+    @property
+    def T(self) -> NDArray[np.int64]:
+        """Minimum inter-arrival times (read-only int64 array; a batch's: of all sets, flat)."""
+        return self._T
+
+
+class TaskSet(_TaskArrays):
     """An immutable set of sporadic tasks with integer parameters.
 
     Parameters
@@ -354,22 +369,7 @@ class TaskSet:
             rows.append(row)
         return cls.from_tasks(rows, name=name, deadlines=deadlines)
 
-    # -- data ---------------------------------------------------------------------------------
-    @property
-    def C(self) -> NDArray[np.int64]:
-        """Worst-case execution times (read-only int64 array)."""
-        return self._C
-
-    @property
-    def D(self) -> NDArray[np.int64]:
-        """Relative deadlines (read-only int64 array)."""
-        return self._D
-
-    @property
-    def T(self) -> NDArray[np.int64]:
-        """Minimum inter-arrival times (read-only int64 array)."""
-        return self._T
-
+    # -- data (C, D, T: see _TaskArrays) -------------------------------------------------------
     @property
     def names(self) -> tuple[str, ...] | None:
         """Task names, or ``None`` when no task is named."""
@@ -528,7 +528,7 @@ def _rebuild_taskset(C: Any, D: Any, T: Any, names: Any, name: Any, deadlines: A
     return TaskSet(C, D, T, names, name=name, deadlines=deadlines)
 
 
-class TaskSetBatch:
+class TaskSetBatch(_TaskArrays):
     """Many task sets in one structure of arrays: flat ``C``, ``D``, ``T`` plus ``offsets``.
 
     Set ``s`` holds tasks ``offsets[s]:offsets[s + 1]`` of the flat arrays (ragged layout: sets
@@ -643,22 +643,7 @@ class TaskSetBatch:
         z = np.zeros(0, dtype=np.int64)
         return cls(z, z, z, np.zeros(1, dtype=np.int64), deadlines=deadlines)
 
-    # -- data ---------------------------------------------------------------------------------
-    @property
-    def C(self) -> NDArray[np.int64]:
-        """Flat execution times of all sets."""
-        return self._C
-
-    @property
-    def D(self) -> NDArray[np.int64]:
-        """Flat deadlines of all sets."""
-        return self._D
-
-    @property
-    def T(self) -> NDArray[np.int64]:
-        """Flat periods of all sets."""
-        return self._T
-
+    # -- data (C, D, T: see _TaskArrays) -------------------------------------------------------
     @property
     def offsets(self) -> NDArray[np.int64]:
         """Set ``s`` is ``offsets[s]:offsets[s+1]`` of the flat arrays."""
