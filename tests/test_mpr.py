@@ -32,17 +32,24 @@ def _codes(verdicts):
 # ------------------------------------------------------------------------------------------------
 # 1. The supply bound function
 # ------------------------------------------------------------------------------------------------
-def test_sbf_equals_brute_force_exhaustively():
-    """Every integer Π ≤ 12, m' ≤ 5, 0 < Θ ≤ m'Π and 0 ≤ t ≤ 4Π + 3 (one window past 3 periods)."""
-    checked = 0
+def _small_interfaces():
+    """Every integer Π ≤ 12, m' ≤ 5, 0 < Θ ≤ m'Π, as ``(Π, Θ, m', t)`` with t = 0, 1, ..., 4Π + 3
+    (one window past 3 periods)."""
     for Pi in range(1, 13):
         t = np.arange(4 * Pi + 4)
         for m_prime in range(1, 6):
             for Theta in range(1, m_prime * Pi + 1):
-                want = mpr.sbf_brute_force(Pi, Theta, m_prime, int(t[-1]))
-                got = mpr.sbf(Pi, Theta, m_prime, t)
-                np.testing.assert_array_equal(got, want, err_msg=f"⟨{Pi}, {Theta}, {m_prime}⟩")
-                checked += t.size
+                yield Pi, Theta, m_prime, t
+
+
+def test_sbf_equals_brute_force_exhaustively():
+    """Every interface of _small_interfaces, at every t."""
+    checked = 0
+    for Pi, Theta, m_prime, t in _small_interfaces():
+        want = mpr.sbf_brute_force(Pi, Theta, m_prime, int(t[-1]))
+        got = mpr.sbf(Pi, Theta, m_prime, t)
+        np.testing.assert_array_equal(got, want, err_msg=f"⟨{Pi}, {Theta}, {m_prime}⟩")
+        checked += t.size
     assert checked == 43_680
 
 
@@ -172,20 +179,18 @@ def test_validation():
 # 2. lsbf
 # ------------------------------------------------------------------------------------------------
 def test_lsbf_below_sbf_exhaustively_and_published_variants():
-    plus_two_fails = 0
-    for Pi in range(1, 13):
-        t = np.arange(4 * Pi + 4)
-        for m_prime in range(1, 6):
-            for Theta in range(1, m_prime * Pi + 1):
-                s = mpr.sbf(Pi, Theta, m_prime, t)
-                line = mpr.lsbf(Pi, Theta, m_prime, t)
-                assert all(line[i] <= s[i] for i in range(t.size)), (Pi, Theta, m_prime)
-                bw = Fraction(Theta, Pi)
-                # "− 2" variant: valid, looser; "+ 2" variant: not a lower bound.
-                assert all(line[i] - 2 * bw <= s[i] for i in range(t.size))
-                plus_two_fails += any(line[i] + 2 * bw > s[i] for i in range(t.size))
-                assert mpr.lsbf(Pi, Theta, m_prime, 0) == -mpr.lsbf_offset(Pi, Theta, m_prime)
-    assert plus_two_fails > 0
+    plus_two_fails = checked = 0
+    for Pi, Theta, m_prime, t in _small_interfaces():
+        s = mpr.sbf(Pi, Theta, m_prime, t)
+        line = mpr.lsbf(Pi, Theta, m_prime, t)
+        assert all(line[i] <= s[i] for i in range(t.size)), (Pi, Theta, m_prime)
+        bw = Fraction(Theta, Pi)
+        # "− 2" variant: valid, looser; "+ 2" variant: not a lower bound.
+        assert all(line[i] - 2 * bw <= s[i] for i in range(t.size))
+        plus_two_fails += any(line[i] + 2 * bw > s[i] for i in range(t.size))
+        assert mpr.lsbf(Pi, Theta, m_prime, 0) == -mpr.lsbf_offset(Pi, Theta, m_prime)
+        checked += t.size
+    assert plus_two_fails > 0 and checked == 43_680
 
 
 @given(interfaces(max_period=1000, max_concurrency=32), st.integers(0, 100_000))
