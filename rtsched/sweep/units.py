@@ -181,30 +181,31 @@ def plan(experiment: Experiment) -> Plan:
     applied: list[Configuration] = []
     used: set[str] = set()
     reasons: dict[str, str] = {}
-    for config in configs:
+
+    def admit(refusals: list[str | None], context: str) -> tuple[str, ...]:
+        """The entries without a refusal; the others' first reason is kept, with its context."""
         names = []
-        if config.kind == "gpu":
-            for entry in entries:
-                why = gpu_refusal(entry, config.m)
-                if why is None:
-                    names.append(entry.name)
-                    used.add(entry.name)
-                else:
-                    reasons.setdefault(entry.name, f"{why} (GPU workloads, M = {config.m})")
-            applied.append(replace(config, analyses=tuple(names)))
-            continue
-        key = config.generator
-        if key not in model_of:
-            model_of[key] = _generate(np.random.default_rng(0), config, 1)[0].deadlines
-        platform = Identical(config.m)
-        for entry in entries:
-            why = entry.supports(platform, model_of[key])
+        for entry, why in zip(entries, refusals, strict=True):
             if why is None:
                 names.append(entry.name)
                 used.add(entry.name)
             else:
-                reasons.setdefault(entry.name, f"{why} (m = {config.m}, {model_of[key]} deadlines)")
-        applied.append(replace(config, analyses=tuple(names)))
+                reasons.setdefault(entry.name, f"{why} ({context})")
+        return tuple(names)
+
+    for config in configs:
+        if config.kind == "gpu":
+            names = admit([gpu_refusal(entry, config.m) for entry in entries], f"GPU workloads, M = {config.m}")
+        else:
+            key = config.generator
+            if key not in model_of:
+                model_of[key] = _generate(np.random.default_rng(0), config, 1)[0].deadlines
+            platform = Identical(config.m)
+            names = admit(
+                [entry.supports(platform, model_of[key]) for entry in entries],
+                f"m = {config.m}, {model_of[key]} deadlines",
+            )
+        applied.append(replace(config, analyses=names))
     skipped = tuple((e.name, reasons[e.name]) for e in entries if e.name not in used)
     if skipped and experiment.analyses_selection == "list":
         name, why = skipped[0]
