@@ -33,10 +33,33 @@ def schedcat_cases() -> list[dict]:
     return [json.loads(line) for line in SCHEDCAT_CASES.read_text().splitlines()]
 
 
+@pytest.fixture(scope="session")
+def schedcat_peer(schedcat_cases: list[dict]):
+    """Select SchedCAT cases by one of SchedCAT's results: ``schedcat_peer(key)`` yields
+    ``(case, taskset, peer)`` for every case with tasks, m and a result under ``key`` (``peer`` is
+    all of SchedCAT's results; the task set is read under the arbitrary-deadline model).
+    ``verdicts_only`` keeps the verdict cases; ``constrained`` the constrained-deadline sets."""
+    from rtsched import TaskSet
+
+    def select(key: str, *, verdicts_only: bool = True, constrained: bool = False):
+        for case in schedcat_cases:
+            peer = case.get("schedcat_computed", {})
+            if key not in peer or not case.get("tasks") or not case.get("m"):
+                continue
+            if verdicts_only and case["kind"] != "verdict":
+                continue
+            taskset = TaskSet.from_tasks(case["tasks"], deadlines="arbitrary")
+            if constrained and not taskset.is_constrained:
+                continue
+            yield case, taskset, peer
+
+    return select
+
+
 class CountingFile:
     """A binary file that counts the bytes read through it and notes when it is closed."""
 
-    def __init__(self, f) -> None:  # noqa: ANN001
+    def __init__(self, f) -> None:
         self.f, self.given, self.closed = f, 0, False
 
     def __enter__(self) -> "CountingFile":
@@ -64,7 +87,7 @@ def opened_files(monkeypatch: pytest.MonkeyPatch) -> list[CountingFile]:
     files: list[CountingFile] = []
     real_open = open
 
-    def counting_open(file, mode="r", *args, **kw):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def counting_open(file, mode="r", *args, **kw):
         files.append(CountingFile(real_open(file, mode, *args, **kw)))
         return files[-1]
 

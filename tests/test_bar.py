@@ -29,7 +29,7 @@ MODULE_AND_ENTRY = [pytest.param(*p.values[:2], id=p.id) for p in VARIANTS]
 CODE = {True: 1, False: 0, "unknown": -1}
 
 
-def one(ts: TaskSet, m: int, budget: int = bar.DEFAULT_BUDGET, entry=BAR) -> int:  # noqa: ANN001
+def one(ts: TaskSet, m: int, budget: int = bar.DEFAULT_BUDGET, entry=BAR) -> int:
     """The batch kernel's code for one set; the serial one-set kernel (verdict) must agree."""
     code = int(entry.status(TaskSetBatch.from_tasksets([ts]), m, budget)[0])
     assert CODE[entry.verdict(ts, m, budget)] == code
@@ -85,16 +85,10 @@ def test_eq9_bound_by_hand():
     assert b[0] == (3 - 5 * mu + Fraction(7, 6) + 2) / mu
 
 
-def test_schedcat_cases(schedcat_cases):
+def test_schedcat_cases(schedcat_peer):
     """SchedCAT's Python and C++ BAR agree with us on every constrained-deadline verdict case."""
     checked = 0
-    for case in schedcat_cases:
-        peer = case.get("schedcat_computed", {})
-        if case["kind"] != "verdict" or "BAR" not in peer:
-            continue
-        ts = TaskSet.from_tasks(case["tasks"], deadlines="arbitrary")
-        if not ts.is_constrained:
-            continue  # BAR is defined for constrained deadlines only
+    for case, ts, peer in schedcat_peer("BAR", constrained=True):  # BAR: constrained deadlines only
         ours = bar.reference(ts, case["m"])
         assert ours == peer["BAR"] == peer["cpp:BAR"], case["case_id"]
         checked += 1
@@ -194,7 +188,7 @@ def test_step_points_alone_are_not_enough():
     assert one(ts, m) == 0
 
 
-def _naive(module, condition, ts: TaskSet, m: int) -> bool:  # noqa: ANN001
+def _naive(module, condition, ts: TaskSet, m: int) -> bool:
     """The condition at every integer A_k in [0, ⌊bound⌋] (Eq. (9), or (9-int)) for every k: no
     skip rule, no order."""
     if ts.utilization >= m:

@@ -74,16 +74,10 @@ def test_witness_above_lambda_max():
         assert ffdbf.g(ts, 2, t, out.sigma_low) <= 0
 
 
-def test_schedcat_cases(schedcat_cases):
+def test_schedcat_cases(schedcat_peer):
     """SchedCAT's FFDBF (grid of σ, ε = 1/10) agrees except where it refuses m = 1."""
     checked = 0
-    for case in schedcat_cases:
-        peer = case.get("schedcat_computed", {})
-        if case["kind"] != "verdict" or "FFDBF" not in peer:
-            continue
-        ts = TaskSet.from_tasks(case["tasks"], deadlines="arbitrary")
-        if not ts.is_constrained:
-            continue
+    for case, ts, peer in schedcat_peer("FFDBF", constrained=True):
         ours = ffdbf.reference(ts, case["m"])
         if ours != peer["FFDBF"]:
             # SchedCAT returns False for m < 2 by fiat (its σ bound divides by m − 1). We accept

@@ -39,17 +39,11 @@ def test_worked_cases(tasks, m, expected):
     assert GFB.explain(ts, m).verdict is expected
 
 
-def test_schedcat_cases_gfb(schedcat_cases):
+def test_schedcat_cases_gfb(schedcat_peer):
     """SchedCAT's Python GFB decides with floats; we record where it is wrong."""
     checked = 0
-    for case in schedcat_cases:
-        peer = case.get("schedcat_computed", {}).get("GFB")
-        if peer is None or not case.get("tasks") or not case.get("m"):
-            continue
-        try:
-            ts = TaskSet.from_tasks(case["tasks"])
-        except ValueError:
-            continue
+    for case, ts, peers in schedcat_peer("GFB", verdicts_only=False, constrained=True):
+        peer = peers["GFB"]
         ours = gfb.reference(ts, case["m"])
         lam = [Fraction(c, min(d, t)) for c, d, t in case["tasks"]]
         exact_on_bound = sum(lam) == case["m"] - (case["m"] - 1) * max(lam)

@@ -53,17 +53,13 @@ def test_worked_cases(tasks, m, expected):
     assert LOAD.explain(ts, m).verdict is expected
 
 
-def test_schedcat_cases(schedcat_cases):
+def test_schedcat_cases(schedcat_peer):
     """Agreement with SchedCAT's exact-rational C++ LOAD (cpp:LOAD) on every verdict case.
 
     SchedCAT's ``LA`` (cpp:LA) is a different routine and is not compared.
     """
     checked = 0
-    for case in schedcat_cases:
-        peer = case.get("schedcat_computed", {})
-        if case["kind"] != "verdict" or "cpp:LOAD" not in peer:
-            continue
-        ts = TaskSet.from_tasks(case["tasks"], deadlines="arbitrary")
+    for case, ts, peer in schedcat_peer("cpp:LOAD"):
         assert load.reference(ts, case["m"]) == peer["cpp:LOAD"], case["case_id"]
         checked += 1
     assert checked >= 10

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
 from rtsched.analyses import _mpr_supply, mpr
-from rtsched.errors import InputError, TaskError
+from rtsched.errors import InputError
 from rtsched.platform import GPU, Clustered, Identical
 from rtsched.testing import strategies as rst
 
@@ -433,20 +433,14 @@ def test_compare_with_bar(ts, m):
         assert ours is True
 
 
-def test_schedcat_cases_bar(schedcat_cases):
+def test_schedcat_cases_bar(schedcat_peer):
     """SchedCAT's Python BAR uses caps L + 1 with right side m·L: its acceptance implies ours.
     Ours accepts strictly more; readme.gedf.m3 (three (2,3,3) on m = 3, obviously schedulable:
     one task per processor) is the disagreement, and SchedCAT is the pessimistic side."""
     checked = 0
     disagreements = []
-    for case in schedcat_cases:
-        peer = case.get("schedcat_computed", {}).get("BAR")
-        if peer is None or not case.get("tasks") or not case.get("m"):
-            continue
-        try:
-            ts = TaskSet.from_tasks(case["tasks"])
-        except TaskError:
-            continue  # arbitrary deadlines: outside this test's domain
+    for case, ts, peers in schedcat_peer("BAR", verdicts_only=False, constrained=True):  # constrained: this test's domain
+        peer = peers["BAR"]
         ours = mpr.reference(ts, case["m"])
         if peer:
             assert ours is True, case["case_id"]
