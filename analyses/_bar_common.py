@@ -30,12 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from numba import njit
-
 from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast, top_sum
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -325,7 +323,7 @@ _LIMIT, _SURE, _INV = 0, 1, 2
 FLOAT_ROWS = 3
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
     # each task's next dbf step point after t = A + D_k (for the skip rule).
@@ -371,7 +369,7 @@ def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     return lhs, m * (A + Dk - Ck) + c0, kappa
 
 
-@njit(cache=True)
+@kernel
 def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
     # ``tight`` = 0 (bar) or 1 (bar-int): RHS = m·(A + D_k − C_k) + tight·(m − 1), and the A_k

@@ -88,7 +88,7 @@ divmod_fast = floor_divmod_any
 
 
 @kernel(inline="always")
-def top_sum(values, n, count, scratch):  # noqa: ANN001, ANN201 - numba
+def top_sum(values, n, count, scratch):
     """Sum of the ``count`` largest of ``values[:n]`` (non-negative), using ``scratch``.
 
     Partial insertion sort into ``scratch[:count]`` (descending); O(n·count) with count = m − 1

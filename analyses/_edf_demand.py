@@ -304,8 +304,9 @@ def qpa_trace(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None
             if h < t:
                 t = h
             else:
-                t = prev_deadline(rows, t)
-                assert t is not None  # h(t) = t > d_min, so a deadline lies below t
+                below = prev_deadline(rows, t)
+                assert below is not None  # h(t) = t > d_min, so a deadline lies below t
+                t = below
     except WorkExhausted:
         return DemandTrace(UNKNOWN_VERDICT, "work", U, None, None, None, None, None, steps)
 
@@ -393,7 +394,7 @@ def dbf_star_check(rows: Rows, work: Work | None = None) -> tuple[bool, str, int
 
 
 @kernel(inline="always")
-def _frac_add(p, q, a, b):  # noqa: ANN001, ANN202 - numba
+def _frac_add(p, q, a, b):
     """p/q + a/b as a reduced fraction (q, b > 0): (p', q', True), or (p, q, False) on overflow.
 
     Denominators stay at most :data:`_FRAC_LIMIT` (the running lcm), numerators below 2**62.
@@ -417,9 +418,10 @@ def _frac_add(p, q, a, b):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def frac_sum_sign(num, den, sgn, count, const):  # noqa: ANN001, ANN201 - numba
-    """Exact sign of Σ_{j<count} sgn[j]·num[j]/den[j] − const (−1, 0, 1), or SIGN_UNDECIDED on
-    int64 overflow.
+def frac_sum_sign(num, den, sgn, count, const):
+    """Exact sign of Σ_{j<count} sgn[j]·num[j]/den[j] − const: −1, 0, 1, or SIGN_UNDECIDED.
+
+    SIGN_UNDECIDED means an int64 overflow.
 
     ``num`` ≥ 0 and ``den`` > 0 are int64 time values (≤ 2**31 − 1); the sum is accumulated
     as a reduced fraction p/q with q the running lcm of the denominators.
@@ -434,7 +436,7 @@ def frac_sum_sign(num, den, sgn, count, const):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel
-def frac_vs_int(frac_f, any_nonzero, count, k):  # noqa: ANN001, ANN201 - numba
+def frac_vs_int(frac_f, any_nonzero, count, k):
     """Sign of F − k, where F = Σ of ``count`` fractions r_j/T_j in [0, 1) and k an integer.
 
     ``frac_f`` is F summed in float64 (each term rounded at most twice: total error below
@@ -457,7 +459,7 @@ def frac_vs_int(frac_f, any_nonzero, count, k):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel
-def _below_La(C, D, T, inv_T, n, d, max_lag):  # noqa: ANN001, ANN202 - numba
+def _below_La(C, D, T, inv_T, n, d, max_lag):
     """Exactly decide d < L_a (U < 1 known): 1 yes, 0 no, SIGN_UNDECIDED (int64 overflow).
 
     d < L_a ⇔ d < max_lag = max(D_i − T_i) or d(1 − U) < Σ C_i(T_i − D_i)/T_i
@@ -493,9 +495,12 @@ def _below_La(C, D, T, inv_T, n, d, max_lag):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _sum_sign(C, den, n, approx, size):  # noqa: ANN001, ANN202 - numba
-    """Exact sign of Σ C_i/den_i − 1 given its float value ``approx`` (terms rounded at most
-    twice, ``size`` = Σ|terms|): float outside the margin, exact rational sum inside it."""
+def _sum_sign(C, den, n, approx, size):
+    """Exact sign of Σ C_i/den_i − 1 given its float value ``approx``.
+
+    The terms are rounded at most twice and ``size`` = Σ|terms|: the float decides outside the
+    margin, the exact rational sum inside it.
+    """
     margin = 4.0 * (n + 2) * EPS * (size + 1.0)
     if approx > 1.0 + margin:
         return 1
@@ -511,7 +516,7 @@ def _sum_sign(C, den, n, approx, size):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def utilization_vs_one(C, T, n):  # noqa: ANN001, ANN201 - numba
+def utilization_vs_one(C, T, n):
     """Exact sign of U − 1 (−1, 0, 1) or SIGN_UNDECIDED if the exact sum overflows; float first."""
     u = 0.0
     for i in range(n):
@@ -520,7 +525,7 @@ def utilization_vs_one(C, T, n):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel
-def _density_vs_one(C, D, T, n):  # noqa: ANN001, ANN202 - numba
+def _density_vs_one(C, D, T, n):
     """Exact sign of Σ C_i/min(D_i, T_i) − 1, or SIGN_UNDECIDED if the exact sum overflows."""
     lam = 0.0
     for i in range(n):
@@ -534,7 +539,7 @@ def _density_vs_one(C, D, T, n):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _la_bracket(C, D, T, inv_T, n, max_lag):  # noqa: ANN001, ANN202 - numba
+def _la_bracket(C, D, T, inv_T, n, max_lag):
     """A float bracket [lo, hi] ∋ L_a = max(max_lag, Σ C_i(T_i − D_i)/T_i / (1 − U)), U < 1.
 
     L_a of George, Rivierre, Spuri (1996) as stated by Zhang & Burns (2009), Thm. 2. u and N are
@@ -564,7 +569,7 @@ def _la_bracket(C, D, T, inv_T, n, max_lag):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):  # noqa: ANN001, ANN202 - numba
+def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):
     """⌈L_a⌉ exactly from a bracket lo ≤ L_a ≤ hi ≤ 2**62: (CONTINUE, ⌈L_a⌉) or (UNDECIDED, 0).
 
     For an integer w, w ≥ L_a ⇔ w ≥ ⌈L_a⌉, and max{d < L_a} = max{d < ⌈L_a⌉}, so this one
@@ -589,7 +594,7 @@ def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):  # noqa: ANN001, ANN202 - n
 
 
 @kernel
-def _busy_period_step(C, T, inv_T, n, w):  # noqa: ANN001, ANN202 - numba
+def _busy_period_step(C, T, inv_T, n, w):
     """W(w) = Σ_i ⌈w/T_i⌉·C_i  [the synchronous busy period L_b is its least fixed point].
 
     ⌈w/T_i⌉·C_i ≤ w·U_i + C_i: no overflow for w ≤ 2**62 since U ≤ 1. Branch-free below 2**50.
@@ -606,7 +611,7 @@ def _busy_period_step(C, T, inv_T, n, w):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _deadline_below(D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
+def _deadline_below(D, T, inv_T, n, t):
     """max{D_i + k·T_i < t : k ≥ 0}, or NONE if no absolute deadline lies below t."""
     best = np.int64(NONE)
     for i in range(n):
@@ -619,7 +624,7 @@ def _deadline_below(D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _start_point(C, D, T, inv_T, n, budget, u_below_one):  # noqa: ANN001, ANN202 - numba
+def _start_point(C, D, T, inv_T, n, budget, u_below_one):
     """The common prologue of QPA and the PDA: the bound L = min(L_a, L_b) and t0 = max{d < L}.
 
     Zhang & Burns (2009), Thm. 2-3: L_a (George, Rivierre, Spuri) exists when U < 1
@@ -673,7 +678,7 @@ def _start_point(C, D, T, inv_T, n, budget, u_below_one):  # noqa: ANN001, ANN20
 
 
 @kernel
-def _h_prev(C, D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
+def _h_prev(C, D, T, inv_T, n, t):
     """(h(t), max{d < t}) in one pass  [h(t) = Σ_i dbf_i(t), Zhang & Burns, Eq. (1)].
 
     The previous deadline of task i is D_i + (q − [r = 0])·T_i with (q, r) = divmod(t − D_i, T_i).
@@ -699,7 +704,7 @@ def _h_prev(C, D, T, inv_T, n, t):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _h(C, D, T, n, t):  # noqa: ANN001, ANN202 - numba
+def _h(C, D, T, n, t):
     """h(t) = Σ dbf_i(t) (no workspace: one integer division per task)."""
     total = np.int64(0)
     for i in range(n):
@@ -709,9 +714,10 @@ def _h(C, D, T, n, t):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _qpa_search(C, D, T, inv_T, n, t, steps, budget):  # noqa: ANN001, ANN202 - numba
-    """QPA's loop from t = max{d < L} (Zhang & Burns 2009, Thm. 5 and its algorithm):
-    while h(t) ≤ t and h(t) > d_min: t ← h(t) if h(t) < t, else max{d < t}. Returns (code, steps).
+def _qpa_search(C, D, T, inv_T, n, t, steps, budget):
+    """QPA's loop from t = max{d < L} (Zhang & Burns 2009, Thm. 5 and its algorithm).
+
+    While h(t) ≤ t and h(t) > d_min: t ← h(t) if h(t) < t, else max{d < t}. Returns (code, steps).
     """
     d_min = D[0]
     for i in range(n):
@@ -729,7 +735,7 @@ def _qpa_search(C, D, T, inv_T, n, t, steps, budget):  # noqa: ANN001, ANN202 - 
 
 
 @kernel
-def qpa_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
+def qpa_one(C, D, T, budget):
     """QPA on one task set (int64 arrays C, D, T; arbitrary deadlines allowed) -> verdict code.
 
     ACCEPT/REJECT exactly as :func:`qpa_reference`; UNKNOWN when the work budget is exhausted;
@@ -740,14 +746,17 @@ def qpa_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel
-def qpa_one_steps(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
-    """:func:`qpa_one` and the steps it spent, ``(code, steps)``: the ``steps`` of
-    :func:`qpa_trace` on the same set (0 when U > 1 or density ≤ 1 decide at once)."""
+def qpa_one_steps(C, D, T, budget):
+    """:func:`qpa_one` and the steps it spent, ``(code, steps)``.
+
+    The steps are those of :func:`qpa_trace` on the same set (0 when U > 1 or density ≤ 1
+    decide at once).
+    """
     return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]))
 
 
 @kernel
-def qpa_one_ws(C, D, T, budget, inv_T):  # noqa: ANN001, ANN201 - numba
+def qpa_one_ws(C, D, T, budget, inv_T):
     """:func:`qpa_one_steps` with a caller's float64 workspace ``inv_T`` (at least n long)."""
     n = C.shape[0]
     if n == 0:
@@ -772,9 +781,11 @@ def qpa_one_ws(C, D, T, budget, inv_T):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel
-def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):  # noqa: ANN001, ANN201 - numba
-    """QPA past its two quick exits (U ≤ 1 and density > 1 known; ``inv_T`` filled):
-    ``(code, steps)`` as :func:`qpa_one_steps`. For callers that know U and the density."""
+def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):
+    """QPA past its two quick exits (U ≤ 1 and density > 1 known; ``inv_T`` filled).
+
+    Returns ``(code, steps)`` as :func:`qpa_one_steps`. For callers that know U and the density.
+    """
     n = C.shape[0]
     code, t, steps = _start_point(C, D, T, inv_T, n, budget, u_below_one)
     if code != CONTINUE:
@@ -783,14 +794,14 @@ def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):  # noqa: ANN001, ANN201 
 
 
 @kernel
-def pda_one(C, D, T, budget):  # noqa: ANN001, ANN201 - numba
+def pda_one(C, D, T, budget):
     """Processor-demand criterion on one task set -> verdict code (as :func:`pda_trace`)."""
     n = C.shape[0]
     return pda_one_ws(C, D, T, budget, np.empty(n), np.empty(n, dtype=np.int64))
 
 
 @kernel
-def pda_one_ws(C, D, T, budget, inv_T, nxt):  # noqa: ANN001, ANN201 - numba
+def pda_one_ws(C, D, T, budget, inv_T, nxt):
     """:func:`pda_one` with caller's workspaces (float64 ``inv_T``, int64 ``nxt``, at least n long)."""
     n = C.shape[0]
     if n == 0:

@@ -79,7 +79,7 @@ def carry_in_workload(C_i: int, D_i: int, T_i: int, S_i: int, L: int) -> int:
 
 
 @kernel(inline="always")
-def floor_div_nb(a, b):  # noqa: ANN001, ANN201 - numba
+def floor_div_nb(a, b):
     """⌊a / b⌋ for 0 ≤ a, 0 < b, a + b < 2**53, through one float division (exact).
 
     Why exact: a and b are exact doubles; if a = q b + r with 0 ≤ r < b, the gap between a/b
@@ -96,7 +96,7 @@ divmod_reciprocal_nb = floor_divmod
 
 
 @kernel(inline="always")
-def bcl_workload_nb(C_i, D_i, T_i, D_k):  # noqa: ANN001, ANN201 - numba
+def bcl_workload_nb(C_i, D_i, T_i, D_k):
     """Numba twin of :func:`bcl_workload` (branch-free)."""
     # D_k − D_i > −T_i for constrained deadlines, so N_i = 0 exactly when D_k < D_i.
     N_i = floor_div_nb(max(D_k - D_i, 0), T_i) + 1
@@ -105,14 +105,14 @@ def bcl_workload_nb(C_i, D_i, T_i, D_k):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel(inline="always")
-def edf_interference_bound_nb(C_i, T_i, S_i, D_k):  # noqa: ANN001, ANN201 - numba
+def edf_interference_bound_nb(C_i, T_i, S_i, D_k):
     """Numba twin of :func:`edf_interference_bound` (branch-free)."""
     jobs = floor_div_nb(D_k, T_i)
     return jobs * C_i + min(C_i, max(D_k - jobs * T_i - S_i, 0))
 
 
 @kernel(inline="always")
-def edf_interference_sum_nb(C, T, S, k, D_k, cap):  # noqa: ANN001, ANN201 - numba
+def edf_interference_sum_nb(C, T, S, k, D_k, cap):
     """Σ_{i≠k} min(J_i^k(S_i), cap), J as in :func:`edf_interference_bound`.
 
     A branch-free loop over every i, the i = k term removed afterwards (measured faster than
@@ -136,19 +136,23 @@ CHUNK_TASKS = 256
 
 
 @kernel
-def chunk_count(offsets):  # noqa: ANN001, ANN201 - numba
-    """How many chunks a batch kernel splits the sets of a batch with these ``offsets`` into (each
-    chunk reuses one set of scratch buffers): at least :data:`CHUNK_TASKS` tasks per chunk on
-    average, at most one chunk per set and :data:`MAX_CHUNKS` in all."""
+def chunk_count(offsets):
+    """How many chunks a batch kernel splits the sets of a batch with these ``offsets`` into.
+
+    Each chunk reuses one set of scratch buffers: at least :data:`CHUNK_TASKS` tasks per chunk on
+    average, at most one chunk per set and :data:`MAX_CHUNKS` in all.
+    """
     n_sets = offsets.shape[0] - 1
     tasks = offsets[n_sets] - offsets[0]
     return max(1, min(n_sets, MAX_CHUNKS, tasks // CHUNK_TASKS))
 
 
 @kernel
-def largest_set(offsets):  # noqa: ANN001, ANN201 - numba
-    """The number of tasks of the largest set of a batch (0 for no set), from its offsets: the
-    width of a kernel's per-chunk scratch buffers."""
+def largest_set(offsets):
+    """The number of tasks of the largest set of a batch (0 for no set), from its offsets.
+
+    It is the width of a kernel's per-chunk scratch buffers.
+    """
     width = 0
     for s in range(offsets.shape[0] - 1):
         width = max(width, offsets[s + 1] - offsets[s])
@@ -181,8 +185,11 @@ class TaskScan:
 
 
 def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_failure: bool = False) -> TaskScan:
-    """Evaluate ``condition(k)`` for k = 0, …, n − 1 until done, a failure (if asked), or the
-    budget the condition spends runs out (:class:`~rtsched.budget.WorkExhausted`)."""
+    """Evaluate ``condition(k)`` for k = 0, …, n − 1 until done, a failure or no budget.
+
+    It stops at the first failure if asked, and when the budget the condition spends runs out
+    (:class:`~rtsched.budget.WorkExhausted`).
+    """
     rows: list[Mapping[str, Any]] = []
     failing = None
     try:
@@ -199,8 +206,11 @@ def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_fa
 
 
 def every_task_holds(n: int, holds: Callable[[int], bool]) -> Verdict:
-    """True if ``holds(k)`` for every task, False at the first that fails, ``"unknown"`` if the
-    work budget ``holds`` spends runs out first (the verdict of a per-task sufficient test)."""
+    """The verdict of a per-task sufficient test: whether ``holds(k)`` for every task.
+
+    True if it holds for every task, False at the first that fails, ``"unknown"`` if the work
+    budget ``holds`` spends runs out first.
+    """
     scan = scan_tasks(n, lambda k: {"holds": holds(k)}, stop_at_failure=True)
     if scan.failing is not None:
         return False

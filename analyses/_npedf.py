@@ -183,7 +183,7 @@ def npedf_trace(
 
 
 @kernel
-def npedf_one(C, D, T, NP, delta, budget):  # noqa: ANN001, ANN201 - numba
+def npedf_one(C, D, T, NP, delta, budget):
     """Condition (NP-EDF) on one set: int64 C, D, T; bool NP; δ ∈ {0, 1} -> verdict code.
 
     ACCEPT/REJECT as :func:`npedf_trace`; UNKNOWN when the budget is spent; UNDECIDED when the
@@ -231,7 +231,7 @@ def npedf_one(C, D, T, NP, delta, budget):  # noqa: ANN001, ANN201 - numba
 
 
 @batch_kernel
-def _npedf_flags_kernel(C, D, T, NP, offsets, delta, budget, out):  # noqa: ANN001, ANN202 - numba
+def _npedf_flags_kernel(C, D, T, NP, offsets, delta, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = npedf_one(C[lo:hi], D[lo:hi], T[lo:hi], NP[lo:hi], delta, budget)

@@ -1,5 +1,7 @@
-"""The state-space engine shared by the exact global tests ``exact``, ``exact:index`` (G-EDF,
-analyses/exact_gedf.py) and ``exact-gfp`` (G-FP, analyses/exact_gfp.py). Private: not discovered.
+"""The state-space engine shared by the exact global tests (private: not discovered).
+
+Its users are ``exact``, ``exact:index`` (G-EDF, analyses/exact_gedf.py) and ``exact-gfp`` (G-FP,
+analyses/exact_gfp.py).
 
 Sources: Baker & Cirinei (OPODIS 2007; papers/baker-cirinei2007.md) for the integer-time automaton,
 Bonifaci & Marchetti-Spaccamela (ESA 2010; papers/bonifaci-msp2010.md) for the adversary game,
@@ -46,11 +48,10 @@ from itertools import combinations
 from typing import Literal
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors, kernel
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Verdict
@@ -151,9 +152,12 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, rule: Rule = "e
 
 
 def _legal_run_sets(jobs: list[list[int]], m: int, rule: str) -> list[tuple[int, ...]]:
-    """The sets of pending jobs the scheduler may run for one tick (``jobs[i] = [rem, to_deadline,
-    ...]``): G-FP runs the ``m`` lowest indices; G-EDF any set with no waiting job of an earlier
-    deadline (``every``), or the first ``m`` by (deadline, index) (``index``)."""
+    """The sets of pending jobs the scheduler may run for one tick.
+
+    ``jobs[i] = [rem, to_deadline, ...]``. G-FP runs the ``m`` lowest indices; G-EDF any set with
+    no waiting job of an earlier deadline (``every``), or the first ``m`` by (deadline, index)
+    (``index``).
+    """
     pending = [i for i, job in enumerate(jobs) if job[0] > 0]
     size = min(m, len(pending))
     if rule == "fp":
@@ -185,8 +189,8 @@ def _tick(jobs: list[list[int]], run: tuple[int, ...]) -> tuple[tuple, bool]:
 
 
 # -- kernel ------------------------------------------------------------------------------------
-@njit(cache=True)
-def _key_hash(rct, nat, n):  # noqa: ANN001, ANN202
+@kernel
+def _key_hash(rct, nat, n):
     """Hash of a state's pending part: rct of every task, nat of the tasks with a pending job."""
     h = np.uint64(14695981039346656037)
     prime = np.uint64(1099511628211)
@@ -197,8 +201,8 @@ def _key_hash(rct, nat, n):  # noqa: ANN001, ANN202
     return h
 
 
-@njit(cache=True)
-def _full_hash(rct, nat, n):  # noqa: ANN001, ANN202
+@kernel
+def _full_hash(rct, nat, n):
     """Hash of a whole state (exact-duplicate table)."""
     h = np.uint64(1469598103934665603)
     prime = np.uint64(1099511628211)
@@ -208,8 +212,8 @@ def _full_hash(rct, nat, n):  # noqa: ANN001, ANN202
     return h
 
 
-@njit(cache=True)
-def _next_combination(comb, k, b):  # noqa: ANN001, ANN202
+@kernel
+def _next_combination(comb, k, b):
     """Advance ``comb[:k]`` (increasing indices in ``0..b-1``) to the next k-subset; False at the end."""
     j = k - 1
     while j >= 0 and comb[j] == b - k + j:
@@ -222,8 +226,8 @@ def _next_combination(comb, k, b):  # noqa: ANN001, ANN202
     return True
 
 
-@njit(cache=True)
-def _canonical(crct, cnat, members, member_offsets):  # noqa: ANN001, ANN202
+@kernel
+def _canonical(crct, cnat, members, member_offsets):
     """Sort the (rct, nat) pairs within each group of identical tasks (in place).
 
     ``members[member_offsets[g]:member_offsets[g + 1]]`` are the indices, increasing, of the
@@ -244,7 +248,7 @@ def _canonical(crct, cnat, members, member_offsets):  # noqa: ANN001, ANN202
             cnat[members[b]] = q
 
 
-@njit(cache=True)
+@kernel
 def _explore(
     C,
     D,
@@ -261,7 +265,7 @@ def _explore(
     rows,
     canon,
     frontier,
-):  # noqa: ANN001, ANN202
+):
     """Breadth-first search with idle-tasks-simulation pruning.
 
     ``fixed``: global fixed priorities, the task index being the priority (else G-EDF: the
@@ -604,8 +608,10 @@ def search(
     frontier: Frontier = "auto",
     short_counterexample: bool = True,
 ) -> Exploration:
-    """:func:`explore` on the arrays of one constrained-deadline set, with separate caps on the
-    states stored and the transitions examined (the budget sets both; tests set them apart).
+    """:func:`explore` on the arrays of one constrained-deadline set, with two separate caps.
+
+    The caps bound the states stored and the transitions examined (the budget sets both; tests
+    set them apart).
 
     ``frontier``: the search order (:data:`FRONTIERS`). ``"auto"`` (the default) first searches
     depth-first with at most :data:`DEPTH_FIRST_PASS` states (it reaches most misses within a few
@@ -719,8 +725,11 @@ def _search(
 
 
 def one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int, rule: str) -> int:
-    """One set: the verdict code. Python around the ``@njit`` search, which allocates its tables
-    as it grows (so there is no serial one-set kernel to call directly)."""
+    """One set: the verdict code.
+
+    Python around the Numba search, which allocates its tables as it grows (so there is no serial
+    one-set kernel to call directly).
+    """
     return search(C, D, T, m, rule, budget, TRANSITIONS_PER_STATE * budget, short_counterexample=False).code
 
 

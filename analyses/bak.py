@@ -32,11 +32,11 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -145,7 +145,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
         yield Step("the reference's work budget ran out after {done} tasks", {"done": len(rows)})
 
 
-@njit(cache=True)
+@kernel
 def _bak_one(C, D, T, m):
     # D_k·(BAK): Σ_i min(D_k, y_i) ≤ m (D_k − C_k) + C_k with
     # y_i = D_k β_k(i) = u_i (T_i − D_i + D_k) + max(0, (C_i D_k − C_k T_i)/D_k).
@@ -182,7 +182,7 @@ def _bak_one(C, D, T, m):
     return UNDECIDED if undecided else ACCEPT
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _bak_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

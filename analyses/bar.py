@@ -55,7 +55,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._bar_common import (
     CHUNK,
@@ -73,6 +73,7 @@ from rtsched.analyses._bar_common import analyse as _analyse
 from rtsched.analyses._bar_common import condition_8 as _condition_8
 from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work
+from rtsched.kernels import batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict
@@ -130,7 +131,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 
 # --- kernels ---------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _bar_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): workspaces for this set only.
     n = C.shape[0]
@@ -139,7 +140,7 @@ def _bar_one(C, D, T, m, budget):
     return _bar_set(C, D, T, 0, n, m, budget, 0, ints, floats)
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _bar_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)

@@ -40,11 +40,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, REJECT
+from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -169,7 +169,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
         yield Step("the reference's work budget ran out after {done} tasks", {"done": len(rows)})
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _bcl_task_holds(C, D, T, m, k):
     # (BCL-a)/(BCL-b) for τk multiplied by D_k: Σ_{i≠k} min(W_i, D_k − C_k) vs m (D_k − C_k),
     # W_i = D_k β_i. Branch-free loop over every i (so LLVM can vectorise it), the i = k term
@@ -188,7 +188,7 @@ def _bcl_task_holds(C, D, T, m, k):
     return total < cap or (total == cap and small_betas > 0)
 
 
-@njit(cache=True)
+@kernel
 def _bcl_one(C, D, T, m):
     # The verdict is a conjunction over k, so the order of the checks cannot change it. The task
     # with the least slack D_k − C_k fails most often (every term is clipped to that slack), so
@@ -216,7 +216,7 @@ def _bcl_one(C, D, T, m):
     return ACCEPT
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _bcl_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

@@ -52,7 +52,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._gedf_common import (
     chunk_count,
@@ -63,7 +63,7 @@ from rtsched.analyses._gedf_common import (
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict
@@ -219,14 +219,14 @@ PAIR_MATRIX_MIN_N = 8
 PAIR_MATRIX_MAX_N = 512
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _clipped_term(base, rem, C_i, S_i, cap):
     # min(J_i^k(S_i), cap) with Eq. (17) split into the parts that do not depend on the slacks:
     # base = ⌊D_k/T_i⌋ C_i and rem = D_k mod T_i (computed once per pair and set).
     return min(base + min(C_i, max(rem - S_i, 0)), cap)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _other_work(C, S, k, cap, base, rem):
     # Σ_{i≠k} min(J_i^k(S_i), cap) from the stored parts: branch-free over every i (no
     # division, no branch to mispredict), the i = k term removed afterwards.
@@ -236,13 +236,13 @@ def _other_work(C, S, k, cap, base, rem):
     return total - _clipped_term(base[k, k], rem[k, k], C[k], S[k], cap)
 
 
-@njit(cache=True)
+@kernel
 def _keeps_pairs(max_n):
     # Whether a batch whose largest set has ``max_n`` tasks keeps the per-pair parts of Eq. (17).
     return PAIR_MATRIX_MIN_N <= max_n <= PAIR_MATRIX_MAX_N
 
 
-@njit(cache=True)
+@kernel
 def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pairs):
     # Same rounds, same Eq. (18) values and same round count as ``iterate``. ``slack``,
     # ``largest`` and ``last`` are scratch of length ≥ n; ``base`` and ``rem`` n × n scratch if
@@ -312,7 +312,7 @@ def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pair
             return REJECT
 
 
-@njit(cache=True)
+@kernel
 def _bcl_iter_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
     # of two allocations.
@@ -324,7 +324,7 @@ def _bcl_iter_one(C, D, T, m, budget):
     return _bcl_iter_set(C, D, T, m, budget, rows[0], rows[1], rows[2], pairs[0], pairs[1], keep_pairs)
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     max_n = largest_set(offsets)

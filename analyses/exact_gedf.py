@@ -209,8 +209,11 @@ def _search(
 
 
 def _exact_one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
-    """One set under every tie rule: the verdict code. Python around the ``@njit`` search, which
-    allocates its tables as it grows (so there is no serial one-set kernel to call directly)."""
+    """One set under every tie rule: the verdict code.
+
+    Python around the Numba search, which allocates its tables as it grows (so there is no serial
+    one-set kernel to call directly).
+    """
     return engine.one(C, D, T, m, budget, "every")
 
 

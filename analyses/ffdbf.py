@@ -266,8 +266,8 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 # --- kernels ---------------------------------------------------------------------------------
 @kernel
-def _g_scaled(C, D, base, rem, n, m, t, num, den):  # noqa: ANN001, ANN202 - numba
-    """den · g_t(num/den) in int64 (caller guards the magnitude)."""
+def _g_scaled(C, D, base, rem, n, m, t, num, den):
+    """Den · g_t(num/den) in int64 (caller guards the magnitude)."""
     total = base * den - m * t * den + (m - 1) * t * num
     for i in range(n):
         if rem[i] < D[i]:
@@ -278,7 +278,7 @@ def _g_scaled(C, D, base, rem, n, m, t, num, den):  # noqa: ANN001, ANN202 - num
 
 
 @kernel
-def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):  # noqa: ANN001, ANN202, C901
+def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
     """Kernel twin of :func:`_root`; writes (num, den) into ``out``; returns False if no root."""
     # Walk pieces between breakpoints C_i/w_i strictly inside (lo, hi).
     a_n, a_d = (lo_n, lo_d) if upward else (hi_n, hi_d)
@@ -327,7 +327,7 @@ def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
 
 
 @kernel
-def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202, C901 - numba
+def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
     n = C.shape[0]
     u = 0.0
     sum_c = 0
@@ -409,7 +409,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):  # noqa: ANN001, ANN202
 
 
 @kernel
-def _ffdbf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _ffdbf_set(C, D, T, m, budget):
     """One set, serially (what the registry's ``verdict`` calls): ``_ffdbf_one`` with its buffers."""
     n = C.shape[0]
     return _ffdbf_one(
@@ -426,7 +426,7 @@ def _ffdbf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
 
 
 @batch_kernel
-def _ffdbf_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _ffdbf_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = 0
     for s in range(n_sets):

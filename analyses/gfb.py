@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from numba import njit, prange
+from numba import prange
 
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, show_number
@@ -99,7 +99,7 @@ def _show(x: Fraction) -> str:
     return show_number(x, ".4f")
 
 
-@njit(cache=True)
+@kernel
 def _gfb_one(C, D, T, m):
     n = C.shape[0]
     total = 0.0
@@ -123,7 +123,7 @@ def _gfb_one(C, D, T, m):
     return UNDECIDED
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _gfb_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

@@ -224,7 +224,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 # --- kernels ---------------------------------------------------------------------------------
 @kernel
-def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
+def _load_one(C, D, T, m, budget, nxt):
     n = C.shape[0]
     # λmax = C_j / d_j exactly (integer cross-multiplication), d = min(D, T).
     cj = C[0]
@@ -279,13 +279,13 @@ def _load_one(C, D, T, m, budget, nxt):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _load_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _load_set(C, D, T, m, budget):
     """One set, serially (what the registry's ``verdict`` calls): ``_load_one`` with its buffer."""
     return _load_one(C, D, T, m, budget, np.empty(C.shape[0], dtype=np.int64))
 
 
 @batch_kernel
-def _load_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _load_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = 0
     for s in range(n_sets):

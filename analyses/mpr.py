@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._mpr_supply import (
     CITATION,
@@ -48,6 +48,7 @@ from rtsched.analyses._mpr_supply import (
     server_tasks,
     validate_interface,
 )
+from rtsched.kernels import batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.platform import Clustered, Platform
 from rtsched.registry import Analysis
@@ -128,13 +129,13 @@ def steps(ts: TaskSet, interface: MPRInterface, e: Explanation) -> Iterator[Step
     yield Step("DEM < sbf at every point: schedulable")
 
 
-@njit(cache=True)
+@kernel
 def _gedf_mpr_dedicated_set(C, D, T, m, budget):
     """One set on ⟨1, m, m⟩: Π = 1, Θ = m, m' = m."""
     return gedf_mpr_one(C, D, T, 1, m, m, budget)
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _gedf_mpr_dedicated_kernel(C, D, T, offsets, m, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

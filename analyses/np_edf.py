@@ -69,14 +69,14 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
 
 
 @kernel
-def _npedf_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _npedf_set(C, D, T, m, budget):
     """One set, every task non-preemptive, tick blocking (δ = 1); ``m`` is 1 (checked by the registry)."""
     NP = np.ones(C.shape[0], dtype=np.bool_)
     return npedf_one(C, D, T, NP, 1, budget)
 
 
 @batch_kernel
-def _npedf_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _npedf_kernel(C, D, T, offsets, m, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _npedf_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)

@@ -333,7 +333,7 @@ def pack(
         work.spend(n)
         seq = task_order(rows, order)
         for i in seq:
-            refusals = []
+            refusals: list[tuple[int, str]] = []
             left_before = left
             for b in _preference(fit, bins, rows, current, work):
                 verdict, why, spent = admit([rows[j] for j in bins[b]] + [rows[i]], admission, qpa_steps, work, left)
@@ -377,7 +377,7 @@ def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
 
 
 @kernel
-def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
+def _before(C, D, T, a, b, order):
     """True if task a is placed before task b (strict key comparison, exact)."""
     if order == 1:  # density decreasing: C_a/min(D_a,T_a) > C_b/min(D_b,T_b)
         return C[a] * min(D[b], T[b]) > C[b] * min(D[a], T[a])
@@ -389,7 +389,7 @@ def _before(C, D, T, a, b, order):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
+def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
     diff = loads[a] - loads[b]
     margin = 4.0 * (cnt[a] + cnt[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
@@ -410,9 +410,10 @@ def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):  # noqa: ANN0
 
 
 @kernel
-def _dbfstar_point(sC, sD, sT, sInv, k, t):  # noqa: ANN001, ANN202 - numba
-    """Exact sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t over the k scratch tasks: ≤ 0 holds, 1 exceeds,
-    SIGN_UNDECIDED on overflow  [dbf*, Baruah & Fisher 2006, Eq. (3)].
+def _dbfstar_point(sC, sD, sT, sInv, k, t):
+    """Exact sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t over the k scratch tasks [Baruah & Fisher 2006, Eq. (3)].
+
+    ≤ 0: the condition holds; 1: it exceeds; SIGN_UNDECIDED on overflow.
 
     dbf*(τ_j, t) = C_j + C_j(t − D_j)/T_j for t ≥ D_j; each term is split into an integer part
     and a remainder r/T_j, and the sum of remainders is compared with the slack (float outside
@@ -445,7 +446,7 @@ def _dbfstar_point(sC, sD, sT, sInv, k, t):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel(inline="always")
-def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - numba
+def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):
     """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[p] (the scratch tasks are sorted by D).
 
     With prefix sums over the deadline order, Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with
@@ -474,7 +475,7 @@ def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - n
 
 
 @kernel(inline="always")
-def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - numba
+def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):
     """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
 
     The float sums of :func:`_dbfstar_sums` decide every point outside their error margin; the
@@ -498,10 +499,11 @@ def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):  # noqa: ANN001, ANN202 - num
 
 
 @kernel
-def _first_miss(sC, sD, sT, sInv, k, value, size, left):  # noqa: ANN001, ANN202 - numba
-    """h(t) > t at some deadline? Returns (code, terms spent): REJECT (a real miss of the
-    synchronous release), ACCEPT (no miss: go on with QPA), UNKNOWN (``left`` cannot pay the next
-    evaluation) or UNDECIDED.
+def _first_miss(sC, sD, sT, sInv, k, value, size, left):
+    """Whether h(t) > t at some deadline; returns (code, terms spent).
+
+    The code is REJECT (a real miss of the synchronous release), ACCEPT (no miss: go on with
+    QPA), UNKNOWN (``left`` cannot pay the next evaluation) or UNDECIDED.
 
     h(t) ≤ Σ dbf*(τ_j, t), so only the deadlines where the dbf* sum exceeds t are evaluated, in
     increasing order, k terms each, as :func:`admit` does; the float sums decide which those are
@@ -530,7 +532,7 @@ def _first_miss(sC, sD, sT, sInv, k, value, size, left):  # noqa: ANN001, ANN202
 
 
 @kernel(inline="always")
-def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u_sign, lam_sign):  # noqa: ANN001, ANN202 - numba
+def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u_sign, lam_sign):
     """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
     ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
@@ -579,10 +581,12 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
 
 
 @kernel(inline="always")
-def _sign_near_one(value, terms):  # noqa: ANN001, ANN202 - numba
-    """Sign of a float sum of ``terms`` non-negative terms minus 1, or SIGN_UNDECIDED within its
-    proven error margin: each term rounded at most twice (C·fl(1/T) or C/min(D, T)) and the
-    recursive sum adding at most (terms − 1)·EPS of the sum of the terms, below 4(terms + 2)·EPS."""
+def _sign_near_one(value, terms):
+    """Sign of a float sum of ``terms`` non-negative terms minus 1, or SIGN_UNDECIDED in its margin.
+
+    The proven error margin: each term is rounded at most twice (C·fl(1/T) or C/min(D, T)) and
+    the recursive sum adds at most (terms − 1)·EPS of the sum of the terms, below 4(terms + 2)·EPS.
+    """
     margin = 4.0 * (terms + 2) * EPS * (value + 1.0)
     if value > 1.0 + margin:
         return 1
@@ -592,7 +596,7 @@ def _sign_near_one(value, terms):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out, iw, fw):  # noqa: ANN001, ANN202, C901 - numba
+def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out, iw, fw):
     """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code.
 
     ``fit``, ``order``, ``admission`` are indices into :data:`FITS`, :data:`ORDERS`,
@@ -693,10 +697,12 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 
 
 @kernel
-def _stable_sort(C, D, T, seq, tmp, order):  # noqa: ANN001, ANN202 - numba
-    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order): with the
-    exact comparison :func:`_before`, an insertion sort up to 32 tasks, else a bottom-up merge
-    sort, O(n log n); ``tmp`` is scratch of the same length."""
+def _stable_sort(C, D, T, seq, tmp, order):
+    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order).
+
+    With the exact comparison :func:`_before`: an insertion sort up to 32 tasks, else a bottom-up
+    merge sort, O(n log n); ``tmp`` is scratch of the same length.
+    """
     n = seq.shape[0]
     if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
         for p in range(1, n):
@@ -739,9 +745,11 @@ def _stable_sort(C, D, T, seq, tmp, order):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _insert_by_deadline(D, first, nxt, b, i):  # noqa: ANN001, ANN202 - numba
-    """Link task i into processor b's list, which is kept in deadline order (ties: placement
-    order), so that an admission needs no sort."""
+def _insert_by_deadline(D, first, nxt, b, i):
+    """Link task i into processor b's list, kept in deadline order so an admission needs no sort.
+
+    Ties keep the placement order.
+    """
     prev = -1
     t = first[b]
     while t >= 0 and D[t] <= D[i]:
@@ -755,9 +763,12 @@ def _insert_by_deadline(D, first, nxt, b, i):  # noqa: ANN001, ANN202 - numba
 
 
 @kernel
-def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):  # noqa: ANN001, ANN202 - numba
-    """Move processor b, whose load just grew, to its place in ``pref`` (sorted by (load, index),
-    bf: load decreasing); True if an exact comparison overflowed (UNDECIDED)."""
+def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):
+    """Move processor b, whose load just grew, to its place in ``pref``.
+
+    ``pref`` is sorted by (load, index); bf: load decreasing. True if an exact comparison
+    overflowed (UNDECIDED).
+    """
     p = where[b]
     if fit == 2:  # worst fit: increasing load, so b moves right
         while p + 1 < pref.shape[0]:
@@ -789,12 +800,15 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):  # noqa: ANN001, ANN202 - numba
-    """Copy processor b's k tasks (kept in deadline order) with task i in its place into the
-    scratch arrays, sorted by deadline (the admission test then runs on the k + 1 tasks).
+def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):
+    """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline.
+
+    Processor b's tasks are kept in deadline order, so task i only goes to its place; the
+    admission test then runs on the k + 1 tasks.
 
     It does not call the admission itself: one call level less for the admission's code to be
-    inlined and optimised through keeps the kernel's compilation shorter."""
+    inlined and optimised through keeps the kernel's compilation shorter.
+    """
     t = first[b]
     j = 0
     pending = True
@@ -814,9 +828,11 @@ def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):  # noqa:
 
 
 @kernel
-def qpa_allowance(qpa_steps, left, k):  # noqa: ANN001, ANN201 - numba
-    """QPA steps for an admission on a processor of k tasks: min(qpa_steps, ⌊left / k⌋), where
-    ``left`` is what remains of the packing budget (each step evaluates k demand terms)."""
+def qpa_allowance(qpa_steps, left, k):
+    """QPA steps for an admission on a processor of k tasks: min(qpa_steps, ⌊left / k⌋).
+
+    ``left`` is what remains of the packing budget (each step evaluates k demand terms).
+    """
     share = left // k if left > 0 else 0
     return qpa_steps if share >= qpa_steps else share
 
@@ -826,7 +842,7 @@ CHUNK = 64
 
 
 @batch_kernel
-def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, out, assign, left):  # noqa: ANN001, ANN202 - numba
+def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, out, assign, left):
     n_sets = out.shape[0]
     width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
@@ -879,8 +895,10 @@ def _run(
     budget: int = PACKING_BUDGET,
     qpa_steps: int | None = None,
 ) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.int64]]:
-    """Verdict codes, assignments and, per set, the packing budget left when its last task was
-    tried; sets the kernel leaves UNDECIDED are packed by the exact reference."""
+    """Verdict codes, assignments and, per set, the packing budget left after its last task.
+
+    Sets the kernel leaves UNDECIDED are packed by the exact reference.
+    """
     codes = (FITS.index(fit), ORDERS.index(order), ADMISSIONS.index(admission))
     out, assign, left = _kernel_run(batch, m, codes, budget, qpa_steps)
     for s in np.flatnonzero(out == UNDECIDED):  # int64 overflow or float margin: exact reference
@@ -1065,8 +1083,10 @@ _ADMISSION_TEXT = {
 
 
 def packing_steps(fit: str, order: str, admission: str, ts: TaskSet, m: int, budget: int) -> Iterator[Step]:
-    """Each placement of the exact reference :func:`pack` (whose assignment equals the kernel's),
-    every refusal with its reason."""
+    """Each placement of the exact reference :func:`pack`, every refusal with its reason.
+
+    The reference's assignment equals the kernel's.
+    """
     log: list[tuple[int, tuple[tuple[int, str], ...], int | None]] = []
     packing = pack(ts.rows(), m, fit, order, admission, budget, placements=log)
     yield from placement_steps(ts, fit, order, _ADMISSION_TEXT[admission], log, packing.processors)

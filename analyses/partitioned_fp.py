@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import frac_sum_sign
@@ -58,7 +58,7 @@ from rtsched.analyses._fp_rta import response_times, rta_from_nb
 from rtsched.analyses._packing import placement_steps
 from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -301,7 +301,7 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _before(C, D, T, a, b, order):
     """True if task a is placed before task b (strict comparison of the order's key, exact)."""
     if order == 1:  # density decreasing
@@ -315,7 +315,7 @@ def _before(C, D, T, a, b, order):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     """Exact sign of U(P_a) − U(P_b) (−1, 0, 1), or 2 if the exact sum overflows int64.
 
@@ -339,7 +339,7 @@ def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     return frac_sum_sign(num, den, sgn, k, np.int64(0))
 
 
-@njit(cache=True)
+@kernel
 def _pack_one(C, D, T, m, fit, order, budget, assign):
     """The code (ACCEPT / REJECT / UNKNOWN / UNDECIDED) of one set; ``assign`` gets the processors.
 
@@ -429,7 +429,7 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):
     return ACCEPT
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _pack_kernel(C, D, T, offsets, m, fit, order, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

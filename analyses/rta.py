@@ -63,7 +63,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._gedf_common import (
     carry_in_workload,
@@ -77,7 +77,7 @@ from rtsched.analyses._gedf_common import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict
@@ -268,7 +268,7 @@ _OVER_DEADLINE = -1  # the search exceeded D_k
 _OUT_OF_BUDGET = -2  # ``budget`` evaluations did not suffice
 
 
-@njit(cache=True)
+@kernel
 def _linear_piece(C, T, inv_T, J, E, R, cap):
     # (Σ_{i≠k} t_i(R), slope b, horizon H) of the linear piece at R (see _least_fixed_point).
     n = C.shape[0]
@@ -297,7 +297,7 @@ def _linear_piece(C, T, inv_T, J, E, R, cap):
     return total, slope, horizon
 
 
-@njit(cache=True)
+@kernel
 def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
     # The search of ``iterate`` with slack bounds S, returning (R, evaluations charged); R is
     # _OVER_DEADLINE or _OUT_OF_BUDGET when the search ends that way. ``work`` is the integer
@@ -381,7 +381,7 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
                 return _OUT_OF_BUDGET, used
 
 
-@njit(cache=True)
+@kernel
 def _rta_set(C, D, T, m, budget, work, inv_T):
     # Same searches, same bounds and the same count of (RTA-EDF) evaluations as ``iterate``, so
     # the budget runs out at the same point. ``work``: the integer workspace (_ROWS rows of
@@ -461,14 +461,14 @@ def _rta_set(C, D, T, m, budget, work, inv_T):
             return REJECT
 
 
-@njit(cache=True)
+@kernel
 def _rta_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): a workspace for this set only.
     n = C.shape[0]
     return _rta_set(C, D, T, m, budget, np.empty((_ROWS, n), dtype=np.int64), np.empty(n, dtype=np.float64))
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _rta_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     max_n = largest_set(offsets)

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from rtsched.analyses._fp_rta import (
     DEFAULT_BUDGET,
@@ -55,7 +55,7 @@ from rtsched.analyses._fp_rta import (
 )
 from rtsched.analyses._fp_rta import BudgetOut as _BudgetOut
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -275,7 +275,7 @@ def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | str | No
         response[j] = it.response_time if it.response_time is not None else f"> {rows[j][1]}"
 
 
-@njit(cache=True)
+@kernel
 def _rta_one(C, D, T, m, budget):
     n = C.shape[0]
     R = np.zeros(n, dtype=np.int64)  # also the (zero) lower bounds: old[k] is read before R[k] is set
@@ -283,7 +283,7 @@ def _rta_one(C, D, T, m, budget):
     return code
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _rta_kernel(C, D, T, offsets, m, budget, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
@@ -411,7 +411,7 @@ def explain_hb(ts: TaskSet, m: int = 1) -> Explanation:
     return Explanation(verdict=holds_bound and bad is None, summary=summary, evidence=evidence, per_task=per_task)
 
 
-@njit(cache=True)
+@kernel
 def _rm_order_nb(T):
     for i in range(1, T.shape[0]):
         if T[i] < T[i - 1]:
@@ -419,7 +419,7 @@ def _rm_order_nb(T):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _ll_one(C, D, T, m):
     if not _rm_order_nb(T):
         return REJECT
@@ -439,14 +439,14 @@ def _ll_one(C, D, T, m):
     return UNDECIDED
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _ll_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]
         out[s] = _ll_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
 
 
-@njit(cache=True)
+@kernel
 def _hb_one(C, D, T, m):
     if not _rm_order_nb(T):
         return REJECT
@@ -463,7 +463,7 @@ def _hb_one(C, D, T, m):
     return UNDECIDED
 
 
-@njit(parallel=True, cache=True)
+@batch_kernel
 def _hb_kernel(C, D, T, offsets, m, out):
     for s in prange(out.shape[0]):
         lo, hi = offsets[s], offsets[s + 1]

@@ -84,19 +84,19 @@ CHUNK = 64
 
 
 @kernel
-def _qpa_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _qpa_set(C, D, T, m, budget):
     """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
     return qpa_one(C, D, T, budget)
 
 
 @kernel
-def _pda_set(C, D, T, m, budget):  # noqa: ANN001, ANN202 - numba
+def _pda_set(C, D, T, m, budget):
     """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
     return pda_one(C, D, T, budget)
 
 
 @batch_kernel
-def _qpa_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _qpa_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
@@ -107,7 +107,7 @@ def _qpa_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - num
 
 
 @batch_kernel
-def _pda_kernel(C, D, T, offsets, m, budget, out):  # noqa: ANN001, ANN202 - numba
+def _pda_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
     width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
@@ -231,10 +231,11 @@ def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
 
 
 def pda_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
-    """The deadlines checked by the processor-demand criterion behind ``tr`` (a :func:`pda_trace`
-    of ``ts``): h(t) ≤ t at every absolute deadline t < L, in increasing order
-    (Baruah, Rosier, Howell 1990), up to the first miss or, where the budget ran out, the
-    trace's t."""
+    """The deadlines checked by the processor-demand criterion behind ``tr`` (a :func:`pda_trace`).
+
+    h(t) ≤ t at every absolute deadline t < L of ``ts``, in increasing order (Baruah, Rosier,
+    Howell 1990), up to the first miss or, where the budget ran out, the trace's t.
+    """
     rows = ts.rows()
     yield from _prologue_steps(tr, rows)
     if tr.reason in ("U>1", "work", "no-deadline") or tr.L is None:

@@ -208,5 +208,5 @@ def generate_batch(
     realized.setflags(write=False)
     offsets = np.arange(0, (size + 1) * n, n, dtype=np.int64)
     # Valid by construction (0 < C <= D <= T <= MAX_TIME), so the O(tasks) validation is skipped.
-    batch = TaskSetBatch.adopt(C, D, T, offsets, deadlines=deadline_dist.model, validate=False)  # type: ignore[arg-type]
+    batch = TaskSetBatch.adopt(C, D, T, offsets, deadlines=deadline_dist.model, validate=False)
     return GeneratedBatch(batch, float(utilization), realized)

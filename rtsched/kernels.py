@@ -135,7 +135,7 @@ RECIPROCAL_EXACT = 2**51
 
 
 @kernel(inline="always")
-def floor_divmod(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
+def floor_divmod(a, b, inv_b):
     """(⌊a/b⌋, a mod b) exactly, for 0 ≤ a < 2**51 and 0 < b < 2**51, given inv_b = fl(1/b).
 
     Why: a multiplication is several times cheaper than a division, and the divisor (a period)
@@ -152,7 +152,7 @@ def floor_divmod(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel(inline="always")
-def floor_divmod_any(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
+def floor_divmod_any(a, b, inv_b):
     """:func:`floor_divmod` for any 0 ≤ a (integer division from :data:`RECIPROCAL_EXACT` on)."""
     if a >= 2251799813685248:  # RECIPROCAL_EXACT (a literal: Numba freezes globals anyway)
         q = a // b
@@ -161,7 +161,7 @@ def floor_divmod_any(a, b, inv_b):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel
-def gcd(a, b):  # noqa: ANN001, ANN201 - numba
+def gcd(a, b):
     """Greatest common divisor of |a| and |b|; gcd(0, 0) = 1, so that it can always divide."""
     a = -a if a < 0 else a
     b = -b if b < 0 else b
@@ -171,16 +171,18 @@ def gcd(a, b):  # noqa: ANN001, ANN201 - numba
 
 
 @kernel(inline="always")
-def dbf(C, D, T, t):  # noqa: ANN001, ANN201 - numba
-    """dbf(τ, t) = max(0, ⌊(t − D)/T⌋ + 1)·C in int64 (Baruah, Mok, Rosier, RTSS 1990); the
-    caller guarantees no overflow."""
+def dbf(C, D, T, t):
+    """dbf(τ, t) = max(0, ⌊(t − D)/T⌋ + 1)·C in int64 (Baruah, Mok, Rosier, RTSS 1990).
+
+    The caller guarantees no overflow.
+    """
     if t < D:
         return 0
     return ((t - D) // T + 1) * C
 
 
 @kernel(inline="always")
-def deadline_step(C, T, nxt):  # noqa: ANN001, ANN201 - numba
+def deadline_step(C, T, nxt):
     """One step of the walk over the absolute deadlines D_i + k·T_i in increasing order.
 
     ``nxt[i]`` is task i's next deadline not yet passed (start with a copy of D). Returns

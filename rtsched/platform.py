@@ -28,7 +28,7 @@ MAX_PROCESSORS = 1_000_000
 def _count(value: object, what: str, field: str) -> int:
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise InputError(f"{what} must be a positive integer, got {value!r}", field=field)
-    number = int(value)  # type: ignore[call-overload]
+    number = int(value)
     if number < 1:
         raise InputError(f"{what} must be a positive integer, got {value!r}", field=field)
     if number > MAX_PROCESSORS:

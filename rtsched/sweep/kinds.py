@@ -126,7 +126,7 @@ class GeneratorKind:
     def keys(self) -> tuple[str, ...]:
         """Keyword parameters of ``generate_batch`` a file may set (all but rng, size, utilization)."""
         try:
-            from rtsched.generators import generate_batch  # type: ignore[attr-defined]
+            from rtsched.generators import generate_batch
         except ImportError:
             return self.known_keys
         params = inspect.signature(generate_batch).parameters
@@ -187,7 +187,7 @@ class GeneratorKind:
     ) -> Any:
         """Draw ``size`` sets of ``n`` tasks; an object with ``batch`` and ``realized_utilization``."""
         try:
-            from rtsched.generators import generate_batch  # type: ignore[attr-defined]
+            from rtsched.generators import generate_batch
         except ImportError as err:  # pragma: no cover - the generators ship with rtsched
             raise InputError(f"rtsched.generators.generate_batch is not available ({err})") from None
         return generate_batch(rng, n=n, utilization=utilization, size=size, **params)
