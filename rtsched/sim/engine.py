@@ -128,12 +128,26 @@ def _insert(order, k, i, dl, prio):
 def _resort(order, k, dl, prio):
     """Sort ``order[:k]`` again after tie priorities changed (insertion sort: k is small)."""
     for a in range(1, k):
-        i = order[a]
-        j = a
-        while j > 0 and _before(i, order[j - 1], dl, prio):
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+        _insert(order, a, order[a], dl, prio)
+
+
+@kernel
+def _log_row(log, counts, slot, a, b, c, d, e):
+    """Append a row to ``log``, whose row count is ``counts[slot]``; False if the log is full.
+
+    The row is ``(a, b, c, d)``, or ``(a, b, c, d, e)`` in a log of five columns.
+    """
+    r = counts[slot]
+    if r >= log.shape[0]:
+        return False
+    log[r, 0] = a
+    log[r, 1] = b
+    log[r, 2] = c
+    log[r, 3] = d
+    if log.shape[1] > 4:
+        log[r, 4] = e
+    counts[slot] = r + 1
+    return True
 
 
 @kernel
@@ -311,15 +325,9 @@ def simulate_kernel(  # one flat kernel is what makes it fast
                     jobs += 1
                     if record:
                         job_no[i] += 1
-                        r = counts[0]
-                        if r >= release_log.shape[0]:
+                        if not _log_row(release_log, counts, 0, i, job_no[i] - 1, t, dl[i], 0):
                             status = OVERFLOW
                             break
-                        release_log[r, 0] = i
-                        release_log[r, 1] = job_no[i] - 1
-                        release_log[r, 2] = t
-                        release_log[r, 3] = dl[i]
-                        counts[0] = r + 1
                     nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
                 if nr[i] < next_rel:
                     next_rel = nr[i]
@@ -421,16 +429,8 @@ def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, coun
     p = cpu_now[i]
     if p < 0:
         return True
-    if t > seg_start[i]:
-        s = counts[1]
-        if s >= segment_log.shape[0]:
-            return False
-        segment_log[s, 0] = p
-        segment_log[s, 1] = i
-        segment_log[s, 2] = job_no[i] - 1
-        segment_log[s, 3] = seg_start[i]
-        segment_log[s, 4] = t
-        counts[1] = s + 1
+    if t > seg_start[i] and not _log_row(segment_log, counts, 1, p, i, job_no[i] - 1, seg_start[i], t):
+        return False
     cpu_now[i] = -1
     cpu_free[p] = True
     return True
@@ -480,15 +480,9 @@ def _record_ties(
             changed = True
     if changed and any_tie:
         for i in range(n):
-            if tie_now[i] != 0:
-                q = counts[4]
-                if q >= tie_log.shape[0]:
-                    return False
-                tie_log[q, 0] = t
-                tie_log[q, 1] = i
-                tie_log[q, 2] = job_no[i] - 1
-                tie_log[q, 3] = 1 if tie_now[i] == 1 else 0
-                counts[4] = q + 1
+            won = 1 if tie_now[i] == 1 else 0
+            if tie_now[i] != 0 and not _log_row(tie_log, counts, 4, t, i, job_no[i] - 1, won, 0):
+                return False
     for i in range(n):
         tie_state[i] = tie_now[i]
         tie_job[i] = job_no[i]
@@ -511,15 +505,8 @@ def _record_dispatch(
             p = cpu_now[i]
             if not _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
                 return False
-            if rem[i] > 0:
-                q = counts[2]
-                if q >= preempt_log.shape[0]:
-                    return False
-                preempt_log[q, 0] = t
-                preempt_log[q, 1] = i
-                preempt_log[q, 2] = job_no[i] - 1
-                preempt_log[q, 3] = p
-                counts[2] = q + 1
+            if rem[i] > 0 and not _log_row(preempt_log, counts, 2, t, i, job_no[i] - 1, p, 0):
+                return False
     # start the jobs that gain one, lowest task index first
     for i in range(n):
         if running[i] and cpu_now[i] < 0:
@@ -537,16 +524,9 @@ def _record_dispatch(
             cpu_free[p] = False
             cpu_now[i] = p
             seg_start[i] = t
-            if cpu_last[i] >= 0 and cpu_last[i] != p:
-                q = counts[3]
-                if q >= migrate_log.shape[0]:
-                    return False
-                migrate_log[q, 0] = t
-                migrate_log[q, 1] = i
-                migrate_log[q, 2] = job_no[i] - 1
-                migrate_log[q, 3] = cpu_last[i]
-                migrate_log[q, 4] = p
-                counts[3] = q + 1
+            moved = cpu_last[i] >= 0 and cpu_last[i] != p
+            if moved and not _log_row(migrate_log, counts, 3, t, i, job_no[i] - 1, cpu_last[i], p):
+                return False
             cpu_last[i] = p
     return True
 
