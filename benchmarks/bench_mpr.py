@@ -40,7 +40,7 @@ def main() -> None:
                 return mpr.gedf_mpr_codes(b, Pi, Theta, m_prime)
 
         codes = decide(small)  # compile
-        one, many, threads = thread_rates(lambda: decide(batch), args.sets, repeat=2)  # noqa: B023
+        one, many, threads = thread_rates(lambda: decide(batch), args.sets, repeat=2)
         ref = rate(lambda: [mpr.reference_interface(ts, interface) for ts in small], args.reference_sets, repeat=1)  # noqa: B023
         accepted = float(np.mean(decide(batch) == 1))
         print(

@@ -84,9 +84,11 @@ def _not_a_number(text: str) -> InputError:
 
 
 def _written_text(value: Scalar, not_a: str, too_long_for: str, max_chars: int = 100) -> str:
-    """The stripped text of a written value, or the InputError for a boolean, a missing value
-    (null or blank) or one longer than ``max_chars`` (``not_a``/``too_long_for`` name what it
-    should have been)."""
+    """The stripped text of a written value, or the InputError for a bad one.
+
+    A boolean, a missing value (null or blank) and one longer than ``max_chars`` are refused;
+    ``not_a`` and ``too_long_for`` name what the value should have been.
+    """
     text = value.text.strip()
     if value.kind == "bool":
         raise InputError(f"{text} is a boolean, not {not_a}")

@@ -174,8 +174,11 @@ def _legend_entries(ax: Any, meta: dict[str, tuple[str, str, str]], analyses: li
 
 
 def _format_axes(ax: Any, values: list[Any], numeric: bool, variable: str) -> None:
-    """The axes of a ratio plot: the swept values as tick labels when they are not numbers,
-    integer ticks for n and m, the y range [0, 1] with a margin, a light grid."""
+    """Format the axes of a ratio plot.
+
+    The swept values become tick labels when they are not numbers; n and m get integer ticks; the
+    y range is [0, 1] with a margin, under a light grid.
+    """
     from matplotlib.ticker import MaxNLocator
 
     if not numeric:

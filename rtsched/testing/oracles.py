@@ -13,9 +13,10 @@ __all__ = ["fp_synchronous_meets_deadlines"]
 
 
 def fp_synchronous_meets_deadlines(rows: Sequence[tuple[int, int, int]]) -> bool:
-    """Whether preemptive fixed priorities (index 0 highest) on one processor meet every deadline
-    when every task is released at 0 and then periodically, replayed one tick at a time over the
-    hyperperiod.
+    """Whether preemptive fixed priorities (index 0 highest) meet every deadline on one processor.
+
+    Every task is released at 0 and then periodically; the schedule is replayed one tick at a time
+    over the hyperperiod.
 
     For constrained deadlines the synchronous release is a critical instant (Liu & Layland 1973,
     Thm. 1), so the first jobs decide the sporadic set and they are all inside the hyperperiod.
