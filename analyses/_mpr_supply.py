@@ -531,7 +531,7 @@ def gedf_mpr(ts: TaskSet, interface: MPRInterface, budget: int = DEFAULT_BUDGET)
     }
     bounds = a_k_bounds(ts, interface)
     if bounds is None:
-        summary = f"U = {_show(ts.utilization)} ≥ Θ/Π = {_show(interface.bandwidth)}: Thm. 2 gives no bound on A_k"
+        summary = f"U = {show_number(ts.utilization)} ≥ Θ/Π = {show_number(interface.bandwidth)}: Thm. 2 gives no bound on A_k"
         return Explanation(False, summary, evidence)
     evidence["A_k_bounds"] = tuple(bounds)
     points = sum(b + 1 for b in bounds)
@@ -548,10 +548,6 @@ def gedf_mpr(ts: TaskSet, interface: MPRInterface, budget: int = DEFAULT_BUDGET)
     evidence.update({"task": k, "A_k": A_k, "t": A_k + int(ts.D[k]), "demand": dem, "supply": supply})
     summary = f"{ts.label(k)}, A_k = {A_k}: DEM({A_k + int(ts.D[k])}) = {dem} ≥ sbf = {supply} on {interface}"
     return Explanation(False, summary, evidence, per_task)
-
-
-def _show(x: Fraction) -> str:
-    return show_number(x, ".4f")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def explain(ts: TaskSet, m: int) -> Explanation:
     holds = total <= bound
     argmax = lam.index(lam_max)
     rel = "≤" if holds else ">"
-    summary = f"Σλ = {_show(total)} {rel} m − (m−1)·λmax = {_show(bound)} (λmax = {_show(lam_max)}, {ts.label(argmax)})"
+    summary = f"Σλ = {show_number(total)} {rel} m − (m−1)·λmax = {show_number(bound)} (λmax = {show_number(lam_max)}, {ts.label(argmax)})"
     return Explanation(
         verdict=holds,
         summary=summary,
@@ -93,10 +93,6 @@ def steps(ts: TaskSet, m: int) -> Iterator[Step]:
     yield Step(
         "{total} " + ("≤" if total <= bound else ">") + " {bound}: (GFB) " + verdict, {"total": total, "bound": bound}
     )
-
-
-def _show(x: Fraction) -> str:
-    return show_number(x, ".4f")
 
 
 @kernel
