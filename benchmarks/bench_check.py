@@ -39,7 +39,7 @@ TESTS = ["gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "load", "ffdbf"]
 VERDICT = {1: True, 0: False, -1: "unknown"}
 
 
-def best_of(fn, repeat: int = 5) -> float:  # noqa: ANN001
+def best_of(fn, repeat: int = 5) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -70,7 +70,7 @@ def main() -> None:
 
     ones = 0.0
     for entry in entries:
-        one = entry._one  # noqa: SLF001 - the declared serial kernel, timed bare
+        one = entry._one
         extra = () if entry.budget is None else (entry.budget,)
         if one is None:
             ones += best_of(lambda e=entry: [e.verdict(ts, args.m) for ts in sets])

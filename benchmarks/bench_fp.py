@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import arguments, deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, deadline_monotonic, rate, sample_batch, thread_rates
 
-from rtsched import TaskSetBatch, analyses  # noqa: E402
+from rtsched import TaskSetBatch, analyses
 
 
 def measure(name: str, batch: TaskSetBatch, m: int, reference_sets: int, serial_sets: int) -> None:

@@ -25,10 +25,10 @@ from pathlib import Path
 import numba
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch  # noqa: E402
+from _common import rate, sample_batch
 
-from rtsched import analyses  # noqa: E402
-from rtsched.errors import InputError  # noqa: E402
+from rtsched import analyses
+from rtsched.errors import InputError
 
 NAMES = ("gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "load", "ffdbf")
 SIZES = (5, 10, 20, 40, 80)

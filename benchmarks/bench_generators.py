@@ -46,7 +46,7 @@ def reference_sets(count: int, n: int, total: float, seed: int) -> list[list[tup
     return out
 
 
-def timed(label: str, sets: int, func) -> float:  # noqa: ANN001 - a zero-argument callable
+def timed(label: str, sets: int, func) -> float:
     """Run ``func`` once; print wall and CPU time (user + system); return the CPU time.
 
     CPU time is what the one-core target is about; wall time is printed too, since on a shared

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import arguments, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, rate, sample_batch, thread_rates
 
-from rtsched import analyses  # noqa: E402
+from rtsched import analyses
 
 
 def main() -> None:

@@ -16,15 +16,15 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import arguments, deadline_monotonic, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, deadline_monotonic, rate, sample_batch, thread_rates
 
-from rtsched import analyses  # noqa: E402
-from rtsched.model import TaskSetBatch  # noqa: E402
+from rtsched import analyses
+from rtsched.model import TaskSetBatch
 
 NAMES = ("gfp-bcl", "gfp-da", "gfp-da-lc", "gfp-rta", "gfp-rta-lc", "rm-us")
 
 
-def measure(entry, batch: TaskSetBatch, m: int, n_sets: int, n_reference: int) -> dict[str, float]:  # noqa: ANN001
+def measure(entry, batch: TaskSetBatch, m: int, n_sets: int, n_reference: int) -> dict[str, float]:
     """sets/s of the batch kernel (1 thread, all threads), the serial one-set path and the reference."""
     small = batch.select(range(n_reference))
     entry.status(small, m)  # compile

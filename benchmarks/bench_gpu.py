@@ -17,12 +17,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import arguments, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, rate, sample_batch, thread_rates
 
-from rtsched import registry  # noqa: E402
-from rtsched.analyses._npedf import npedf_trace  # noqa: E402
-from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads  # noqa: E402
-from rtsched.platform import GPU  # noqa: E402
+from rtsched import registry
+from rtsched.analyses._npedf import npedf_trace
+from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
+from rtsched.platform import GPU
 
 
 def main() -> None:

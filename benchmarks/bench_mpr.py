@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import arguments, rate, sample_batch, thread_rates  # noqa: E402
+from _common import arguments, rate, sample_batch, thread_rates
 
-from rtsched import registry  # noqa: E402
-from rtsched.analyses import mpr  # noqa: E402
+from rtsched import registry
+from rtsched.analyses import mpr
 
 
 def main() -> None:
@@ -31,12 +31,12 @@ def main() -> None:
         interface = mpr.MPRInterface(Pi, Theta, m_prime)
         if (Pi, Theta) == (1, m_prime):  # the dedicated interface: the registry entry on m = m'
 
-            def decide(b, m=m_prime):  # noqa: ANN001, ANN202
+            def decide(b, m=m_prime):
                 return entry.status(b, m)
 
         else:
 
-            def decide(b, Pi=Pi, Theta=Theta, m_prime=m_prime):  # noqa: ANN001, ANN202
+            def decide(b, Pi=Pi, Theta=Theta, m_prime=m_prime):
                 return mpr.gedf_mpr_codes(b, Pi, Theta, m_prime)
 
         codes = decide(small)  # compile

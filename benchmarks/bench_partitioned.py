@@ -49,7 +49,7 @@ def generate(rng: np.random.Generator, n_sets: int, n: int, u_low: float, u_high
     return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
 
 
-def _rate(fn, batch: TaskSetBatch, m: int, repeat: int = 3) -> tuple[float, float]:  # noqa: ANN001
+def _rate(fn, batch: TaskSetBatch, m: int, repeat: int = 3) -> tuple[float, float]:
     """(sets/s by wall clock, sets/s by process CPU time), best of ``repeat`` runs.
 
     With one thread the CPU-time rate is robust to other processes sharing the machine; with

@@ -26,12 +26,12 @@ from _common import sample_batch
 from rtsched import registry
 
 
-def spin(stop) -> None:  # noqa: ANN001
+def spin(stop) -> None:
     while not stop.is_set():
         pass
 
 
-def median_ms(fn, repeat: int = 30) -> float:  # noqa: ANN001
+def median_ms(fn, repeat: int = 30) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -40,7 +40,7 @@ def median_ms(fn, repeat: int = 30) -> float:  # noqa: ANN001
     return statistics.median(times) * 1e3
 
 
-def small_batch_times(entries, batch, m: int) -> dict[str, tuple[float, float]]:  # noqa: ANN001
+def small_batch_times(entries, batch, m: int) -> dict[str, tuple[float, float]]:
     out = {}
     for entry in entries:
         rule = median_ms(lambda e=entry: e.status(batch, m))

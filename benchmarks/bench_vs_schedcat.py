@@ -104,10 +104,10 @@ def draw_sets(
     return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
 
 
-def runner(entry: analyses.Analysis, batch: TaskSetBatch, m: int):  # noqa: ANN201 - a closure
+def runner(entry: analyses.Analysis, batch: TaskSetBatch, m: int):
     """A no-argument call deciding every set of ``batch`` on the batch kernel."""
     extra = () if entry.budget is None else (entry.budget,)
-    kernel = entry._kernel  # noqa: SLF001 - the benchmark times the kernel itself
+    kernel = entry._kernel
     if kernel is None:
         return lambda: entry.status(batch, m)
     out = np.empty(batch.n_sets, dtype=np.int8)
@@ -115,7 +115,7 @@ def runner(entry: analyses.Analysis, batch: TaskSetBatch, m: int):  # noqa: ANN2
     return lambda: kernel(C, D, T, offsets, m, *extra, out)
 
 
-def cpu_sample(fn, repeat: int) -> float:  # noqa: ANN001
+def cpu_sample(fn, repeat: int) -> float:
     """Process CPU seconds of ``repeat`` calls of ``fn``."""
     start = time.process_time()
     for _ in range(repeat):

@@ -18,11 +18,11 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from rtsched import TaskSet  # noqa: E402
-from rtsched.analyses import mpr  # noqa: E402
+from rtsched import TaskSet
+from rtsched.analyses import mpr
 
 
 def main(out: Path) -> None:

@@ -18,10 +18,10 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; works without a display
 
-import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt  # after choosing the backend
+import numpy as np
 
-from rtsched.generators import randfixedsum, uunifast, uunifast_discard  # noqa: E402
+from rtsched.generators import randfixedsum, uunifast, uunifast_discard
 
 __all__ = ["main"]
 

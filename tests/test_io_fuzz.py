@@ -371,7 +371,7 @@ CRASHERS = [
 
 
 @pytest.mark.parametrize(("name", "text"), CRASHERS, ids=[n for n, _ in CRASHERS])
-def test_cli_reports_odd_numbers_in_one_line(capsys, tmp_path: Path, name: str, text: str) -> None:  # noqa: ANN001
+def test_cli_reports_odd_numbers_in_one_line(capsys, tmp_path: Path, name: str, text: str) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     status, err = run_cli(capsys, "check", path, "-m", 2)

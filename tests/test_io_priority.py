@@ -223,7 +223,7 @@ def check(capsys: pytest.CaptureFixture[str], path: Path, *extra: str) -> tuple[
 
 
 @pytest.mark.parametrize("fmt", ["yaml", "json", "jsonl", "csv"])
-def test_check_gives_the_verdict_of_the_file_priorities(capsys, tmp_path: Path, fmt: str) -> None:  # noqa: ANN001
+def test_check_gives_the_verdict_of_the_file_priorities(capsys, tmp_path: Path, fmt: str) -> None:
     path = tmp_path / f"dm.{fmt}"
     write_with_priorities(path, (2, 1))  # urgent above slow: deadline-monotonic
     status, out = check(capsys, path)
@@ -235,7 +235,7 @@ def test_check_gives_the_verdict_of_the_file_priorities(capsys, tmp_path: Path, 
     assert status == 0
 
 
-def test_check_reports_a_tie_with_status_2(capsys, tmp_path: Path) -> None:  # noqa: ANN001
+def test_check_reports_a_tie_with_status_2(capsys, tmp_path: Path) -> None:
     path = tmp_path / "tie.csv"
     write_with_priorities(path, (4, 4))
     capsys.readouterr()

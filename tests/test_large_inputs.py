@@ -61,16 +61,16 @@ def plausible_file(plausible: TaskSet, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture(scope="module")
-def report(plausible: TaskSet):  # noqa: ANN201
+def report(plausible: TaskSet):
     return check(plausible, M)
 
 
 @pytest.fixture
-def cached_check(monkeypatch: pytest.MonkeyPatch, plausible: TaskSet, report):  # noqa: ANN001, ANN201
+def cached_check(monkeypatch: pytest.MonkeyPatch, plausible: TaskSet, report):
     """The CLI's check_many(), answering the module's report for the large set (computed once)."""
     from rtsched.platform import as_platform
 
-    def fake(sets, m, tests=None, budget=None):  # noqa: ANN001, ANN202
+    def fake(sets, m, tests=None, budget=None):
         if len(sets) == 1 and sets[0] == plausible and as_platform(m).size == M and tests is None and budget is None:
             return [report]
         return check_many(sets, m, tests, budget)
@@ -87,7 +87,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, st
 # -- check at n = 5,000 ------------------------------------------------------------------------
 
 
-def test_every_default_analysis_answers_true_false_or_unknown(report, plausible: TaskSet) -> None:  # noqa: ANN001
+def test_every_default_analysis_answers_true_false_or_unknown(report, plausible: TaskSet) -> None:
     assert plausible.n == N
     assert report.results, "no analysis ran"
     for result in report.results:
@@ -103,7 +103,7 @@ def test_every_default_analysis_answers_true_false_or_unknown(report, plausible:
     }
 
 
-def test_budgeted_explanation_keeps_the_kernel_verdict(report) -> None:  # noqa: ANN001
+def test_budgeted_explanation_keeps_the_kernel_verdict(report) -> None:
     """The exact references stop at their work budget instead of running for minutes; a quadratic
     one cannot finish n = 5,000 within it. The kernel's verdict stands and the summary says the
     evidence is incomplete."""
@@ -112,7 +112,7 @@ def test_budgeted_explanation_keeps_the_kernel_verdict(report) -> None:  # noqa:
     assert "evidence incomplete" in result.summary and result.full().verdict is True
 
 
-def test_p_edf_decides_5000_tasks(report, plausible: TaskSet) -> None:  # noqa: ANN001
+def test_p_edf_decides_5000_tasks(report, plausible: TaskSet) -> None:
     """p-edf answered nothing in 600 s; now its kernel packs the set (and agrees with explain)."""
     assert report["p-edf"].verdict is True
     assert report["p-edf"].evidence["assignment"].count(None) == 0
@@ -123,7 +123,7 @@ def test_p_edf_decides_5000_tasks(report, plausible: TaskSet) -> None:  # noqa: 
     assert analyses.get("p-edf").verdict(plausible, M) is True  # the serial one-set kernel
 
 
-def test_table_prints_and_exit_status_follows_the_verdicts(capsys, cached_check, plausible_file, report) -> None:  # noqa: ANN001
+def test_table_prints_and_exit_status_follows_the_verdicts(capsys, cached_check, plausible_file, report) -> None:
     status, out, err = run(capsys, "check", plausible_file, "-m", M)
     assert status == (0 if report.schedulable else 1)
     assert "Traceback" not in err
@@ -132,7 +132,7 @@ def test_table_prints_and_exit_status_follows_the_verdicts(capsys, cached_check,
         assert name in out
 
 
-def test_explain_prints(capsys, cached_check, plausible_file, report) -> None:  # noqa: ANN001
+def test_explain_prints(capsys, cached_check, plausible_file, report) -> None:
     status, out, _ = run(capsys, "check", plausible_file, "-m", M, "--explain")
     assert status == (0 if report.schedulable else 1)
     for name in report.verdicts:
@@ -141,7 +141,7 @@ def test_explain_prints(capsys, cached_check, plausible_file, report) -> None:  
 
 
 @pytest.mark.parametrize("explain", [False, True])
-def test_json_prints(capsys, cached_check, plausible_file, report, explain: bool) -> None:  # noqa: ANN001
+def test_json_prints(capsys, cached_check, plausible_file, report, explain: bool) -> None:
     args = ["check", plausible_file, "-m", M, "--json"] + (["--explain"] if explain else [])
     status, out, _ = run(capsys, *args)
     assert status == (0 if report.schedulable else 1)
@@ -155,7 +155,7 @@ def test_json_prints(capsys, cached_check, plausible_file, report, explain: bool
         assert float(utilization["approx"]) == pytest.approx(float(report.taskset.utilization))
 
 
-def test_not_schedulable_set_exits_1(capsys, tmp_path: Path) -> None:  # noqa: ANN001
+def test_not_schedulable_set_exits_1(capsys, tmp_path: Path) -> None:
     overloaded = _large_set(5.0, seed=5)  # U = 5 > m = 4: nothing can prove it
     path = tmp_path / "overloaded.txt"
     write_tasksets(path, overloaded)
@@ -218,7 +218,7 @@ class Endless(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:  # noqa: ANN001
+    def readinto(self, buffer) -> int:
         n = min(len(buffer), len(self.chunk))
         buffer[:n] = self.chunk[:n]
         self.given += n
@@ -277,7 +277,7 @@ def test_large_files_are_refused_without_reading_them_whole(
         assert opened_files[0].given < size // 2
 
 
-def test_a_file_over_the_byte_limit_is_refused_from_its_size(capsys, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_file_over_the_byte_limit_is_refused_from_its_size(capsys, tmp_path: Path) -> None:
     path = tmp_path / "sparse.txt"
     with open(path, "wb") as f:
         f.truncate(MAX_FILE_BYTES + 1)  # sparse: no disk space, no data to read
@@ -287,7 +287,7 @@ def test_a_file_over_the_byte_limit_is_refused_from_its_size(capsys, tmp_path: P
     assert status == 2 and "larger than 64 MiB" in err and "Traceback" not in err
 
 
-def test_check_help_states_the_limits(capsys) -> None:  # noqa: ANN001
+def test_check_help_states_the_limits(capsys) -> None:
     status, out, _ = run(capsys, "check", "--help")
     text = " ".join(out.split())
     assert status == 0
@@ -305,7 +305,7 @@ def test_check_help_states_the_limits(capsys) -> None:  # noqa: ANN001
     budget=st.integers(0, 300),
     name=st.sampled_from([n for n in FAMILY_NAMES if n.endswith(":qpa")]),
 )
-def test_packing_budget_is_counted_alike_in_kernel_and_reference(sets, m, qpa_steps, budget, name) -> None:  # noqa: ANN001
+def test_packing_budget_is_counted_alike_in_kernel_and_reference(sets, m, qpa_steps, budget, name) -> None:
     """Small budgets so that they bind: verdicts, assignments and the budget left all agree."""
     fit, order, admission = _parse(name)
     batch = TaskSetBatch.from_tasksets(sets)

@@ -145,7 +145,7 @@ def _run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, s
     return status, out, err
 
 
-def test_cli_uniprocessor_fp_tests(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+def test_cli_uniprocessor_fp_tests(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     f = tmp_path / "rm.txt"
     f.write_text("1 4 4\n1 5 5\n2 6 6\n1 11 11\n")  # U ≈ 0.874: RTA yes (R = 1, 2, 4, 10), both bounds no
     status, out, _ = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta,rm-ll,rm-hb", "--json")
@@ -153,7 +153,7 @@ def test_cli_uniprocessor_fp_tests(capsys: pytest.CaptureFixture[str], tmp_path)
     assert '"verdicts": {"uni-rta": true, "rm-ll": false, "rm-hb": false}' in out
 
 
-def test_cli_priorities_reorder_each_set(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+def test_cli_priorities_reorder_each_set(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     f = tmp_path / "reversed.txt"
     f.write_text("2 8 8\n1 2 2\n")  # (1.5)(1.25) ≤ 2: HB holds in RM order; as given τ1 has R = 3 > 2
     status, out, _ = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta,rm-hb", "--json")
@@ -163,7 +163,7 @@ def test_cli_priorities_reorder_each_set(capsys: pytest.CaptureFixture[str], tmp
         assert status == 0 and '"uni-rta": true, "rm-hb": true' in out, scheme
 
 
-def test_cli_opa_without_an_order_checks_dm_and_says_so(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+def test_cli_opa_without_an_order_checks_dm_and_says_so(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     f = tmp_path / "heavy.txt"
     f.write_text("1 5 6\n2 4 5\n2 3 4\n")
     status, out, err = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta", "--priorities", "opa")
@@ -171,7 +171,7 @@ def test_cli_opa_without_an_order_checks_dm_and_says_so(capsys: pytest.CaptureFi
     assert "no priority order passes uni-rta" in err
 
 
-def test_cli_priorities_errors(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # noqa: ANN001
+def test_cli_priorities_errors(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     f = tmp_path / "one.txt"
     f.write_text("1 4 4\n")
     status, _, err = _run(capsys, "check", f, "-m", 1, "--tests", "uni-rta", "--priorities", "edf")

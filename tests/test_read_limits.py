@@ -21,7 +21,7 @@ N = MAX_TASKS
 ROW = "[1,2,3],"
 
 
-def counted(text: str, counter) -> str:  # noqa: ANN001
+def counted(text: str, counter) -> str:
     try:
         counter(io.StringIO(text))
     except InputError as err:

@@ -50,11 +50,11 @@ names = ["gfb", "bcl"]
 UNITS = 6
 
 
-def experiment(sets: int = 40, per_unit: int = 20):  # noqa: ANN201
+def experiment(sets: int = 40, per_unit: int = 20):
     return parse_experiment(TINY.format(sets=sets, per_unit=per_unit))
 
 
-def sweep(out: Path, stream: io.StringIO | None = None, **kw):  # noqa: ANN003, ANN201
+def sweep(out: Path, stream: io.StringIO | None = None, **kw):
     return run(experiment(), out, workers=0, progress="none", plot=False, stream=stream or io.StringIO(), **kw)
 
 
@@ -63,7 +63,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, tuple[str, ...]]]:
     """(unit, analyses) of every unit the executors run."""
     seen: list[tuple[int, tuple[str, ...]]] = []
 
-    def spy(spec):  # noqa: ANN001, ANN202
+    def spy(spec):
         seen.append((spec.index, spec.analyses))
         return run_unit(spec)
 
@@ -72,7 +72,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, tuple[str, ...]]]:
 
 
 @pytest.fixture
-def clean(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+def clean(tmp_path_factory: pytest.TempPathFactory):
     """An undisturbed run: its results and unit files."""
     out = tmp_path_factory.mktemp("clean") / "out"
     return sweep(out), out
@@ -87,7 +87,7 @@ def copy_of(clean_out: Path, tmp_path: Path) -> Path:
 
 
 # -- stale results -------------------------------------------------------------------------------
-def test_unit_files_record_the_code_and_a_checksum(clean) -> None:  # noqa: ANN001
+def test_unit_files_record_the_code_and_a_checksum(clean) -> None:
     from rtsched import registry
     from rtsched.sweep.store import checksum, generator_digest
 
@@ -99,12 +99,12 @@ def test_unit_files_record_the_code_and_a_checksum(clean) -> None:  # noqa: ANN0
     assert record["checksum"] == checksum(record)
 
 
-def test_changed_analysis_recomputes_that_analysis_only(clean, calls, monkeypatch, tmp_path) -> None:  # noqa: ANN001
+def test_changed_analysis_recomputes_that_analysis_only(clean, calls, monkeypatch, tmp_path) -> None:
     results, clean_out = clean
     out = copy_of(clean_out, tmp_path)
     real = runner.analysis_implementations
 
-    def changed(names):  # noqa: ANN001, ANN202
+    def changed(names):
         return {name: ("fixed-" + digest if name == "bcl" else digest) for name, digest in real(names).items()}
 
     monkeypatch.setattr(runner, "analysis_implementations", changed)
@@ -123,7 +123,7 @@ def test_changed_analysis_recomputes_that_analysis_only(clean, calls, monkeypatc
     assert sweep(out).units_run == 0 and calls == []  # now current: nothing to do
 
 
-def test_changed_generator_recomputes_every_unit(clean, calls, monkeypatch, tmp_path) -> None:  # noqa: ANN001
+def test_changed_generator_recomputes_every_unit(clean, calls, monkeypatch, tmp_path) -> None:
     results, clean_out = clean
     out = copy_of(clean_out, tmp_path)
     monkeypatch.setattr(runner, "generator_digest", lambda: "another generator")
@@ -135,7 +135,7 @@ def test_changed_generator_recomputes_every_unit(clean, calls, monkeypatch, tmp_
     assert again.rows == results.rows
 
 
-def test_partial_rerun_that_draws_other_sets_redraws_the_unit(clean, calls, monkeypatch, tmp_path) -> None:  # noqa: ANN001
+def test_partial_rerun_that_draws_other_sets_redraws_the_unit(clean, calls, monkeypatch, tmp_path) -> None:
     results, clean_out = clean
     out = copy_of(clean_out, tmp_path)
     path = out / "units" / "000002.json"
@@ -172,7 +172,7 @@ def damage(path: Path, how: str) -> None:
         path.write_text(json.dumps(record))
 
 
-def test_corrupted_units_are_detected_reported_and_recomputed(clean, calls, tmp_path) -> None:  # noqa: ANN001
+def test_corrupted_units_are_detected_reported_and_recomputed(clean, calls, tmp_path) -> None:
     results, clean_out = clean
     out = copy_of(clean_out, tmp_path)
     kinds = {0: "truncate", 1: "empty", 2: "flip", 4: "binary", 5: "old"}
