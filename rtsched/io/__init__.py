@@ -1,4 +1,4 @@
-"""Read and write task sets: YAML, JSON, JSON lines, CSV and plain text.
+"""Read and write task sets: YAML, JSON, JSON lines, CSV, plain text, SimSo and SchedCAT XML.
 
 Formats
 -------
@@ -24,6 +24,10 @@ Formats
     ``C D T [name]`` per line; ``#`` starts a comment; a line ``---`` separates task sets. A
     fourth column is the name, so text files have no priority column: their order is the
     priority order.
+``simso`` (``.simso.xml``) and ``schedcat`` (``.schedcat.xml``)
+    SimSo's configuration file and SchedCAT's task-set XML; a plain ``.xml`` is either, told by
+    its root element. What maps and what is refused: :mod:`rtsched.io.xml_formats`. SimSo's
+    times are milliseconds: by default one tick is one millisecond.
 
 Numbers are read from their text, alike in every format. Without a time unit a value is an
 integer number of ticks written with the ASCII digits ``0-9`` and an optional sign (``1000``,
@@ -67,7 +71,8 @@ Modules
 :mod:`~rtsched.io.tasksets` (the public functions), :mod:`~rtsched.io.documents` (YAML, JSON,
 JSON lines, and the line-keeping nodes other readers build on), :mod:`~rtsched.io.lines` (CSV,
 txt), :mod:`~rtsched.io.raw` (written values to task sets, priorities), :mod:`~rtsched.io.numbers`
-(the number rule above) and :mod:`~rtsched.io.stream` (the limits and the streaming reader).
+(the number rule above), :mod:`~rtsched.io.stream` (the limits and the streaming reader) and
+:mod:`~rtsched.io.xml_formats` (SimSo, SchedCAT).
 """
 
 from rtsched.io.documents import (
@@ -81,13 +86,17 @@ from rtsched.io.documents import (
     yaml_error,
 )
 from rtsched.io.numbers import Scalar, scalar_to_fraction, scalar_to_int
-from rtsched.io.stream import FORMATS, MAX_FILE_BYTES, MAX_SETS, detect_format, read_text
+from rtsched.io.stream import FORMATS, MAX_FILE_BYTES, MAX_SETS, TOOL_FORMATS, detect_format, read_text
 from rtsched.io.tasksets import dumps, loads, read_taskset, read_tasksets, write_tasksets
+from rtsched.io.xml_formats import SIMSO_SCHEDULERS, SimsoPlatform, simso_platform, sniff_xml
 
 __all__ = [
     "FORMATS",
     "MAX_FILE_BYTES",
     "MAX_SETS",
+    "SIMSO_SCHEDULERS",
+    "SimsoPlatform",
+    "TOOL_FORMATS",
     # Building blocks for readers of other document formats (e.g. GPU workloads): parse YAML or
     # JSON into nodes that keep their line numbers, and convert scalars exactly.
     "LineLoader",
@@ -107,5 +116,7 @@ __all__ = [
     "loads",
     "read_taskset",
     "read_tasksets",
+    "simso_platform",
+    "sniff_xml",
     "write_tasksets",
 ]

@@ -26,11 +26,15 @@ from rtsched.errors import InputError
 from rtsched.io.numbers import _set_number
 from rtsched.model import MAX_TASKS
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_SETS", "detect_format", "read_text"]
+__all__ = ["FORMATS", "TOOL_FORMATS", "MAX_FILE_BYTES", "MAX_SETS", "detect_format", "read_text"]
 
 
-#: The formats understood by :func:`loads` and :func:`dumps`.
+#: rtsched's own formats, understood by :func:`loads` and :func:`dumps`; each keeps every set,
+#: task name and order (csv and txt: not set names).
 FORMATS = ("yaml", "json", "jsonl", "csv", "txt")
+#: Other tools' formats, also understood by :func:`loads` and :func:`dumps` (and ``"xml"``, either
+#: of them told by its root element): SimSo's configuration and SchedCAT's task-set XML.
+TOOL_FORMATS = ("simso", "schedcat")
 #: Largest input read from a file or standard input: 64 MiB. A larger input is refused while it is
 #: read (at once for a regular file), before it fills memory; split it into several files.
 MAX_FILE_BYTES = 64 * 2**20
@@ -46,13 +50,17 @@ _EXTENSIONS = {
     "ndjson": "jsonl",
     "csv": "csv",
     "txt": "txt",
+    "simso": "simso",
+    "simso.xml": "simso",
+    "schedcat": "schedcat",
+    "schedcat.xml": "schedcat",
 }
 
 
 def _check_format(fmt: str) -> str:
     key = _EXTENSIONS.get(str(fmt).lower().lstrip("."))
     if key is None:
-        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS + TOOL_FORMATS)}")
     return key
 
 
@@ -67,21 +75,30 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     Returns
     -------
     str
-        One of :data:`FORMATS`.
+        One of :data:`FORMATS` or :data:`TOOL_FORMATS`; for a plain ``.xml`` the file's root element
+        tells SimSo (``<simulation>``) from SchedCAT (``<taskset>``, ``<testpoint>``, ``<task>``).
 
     Raises
     ------
     InputError
-        If the extension is not one of ``.yaml .yml .json .jsonl .ndjson .csv .txt``.
+        If the extension is not one of ``.yaml .yml .json .jsonl .ndjson .csv .txt .simso.xml
+        .schedcat.xml .xml`` (``.xml``: SimSo or SchedCAT, told from the root element when read).
     """
     name = os.fsdecode(path)
     if name == "-":
         raise InputError(f"give the format of standard input (one of {', '.join(FORMATS)})", file="<stdin>")
     ext = os.path.splitext(name)[1].lower().lstrip(".")
+    tool = os.path.splitext(os.path.splitext(name)[0])[1].lower().lstrip(".")
+    if ext == "xml":
+        if tool in TOOL_FORMATS:
+            return tool
+        from rtsched.io.xml_formats import _sniff_file  # SimSo or SchedCAT: told by the root element
+
+        return _sniff_file(name)
     if ext not in _EXTENSIONS:
         raise InputError(
             f"cannot tell the format from the extension {('.' + ext) if ext else '(none)'}; "
-            f"give the format (one of {', '.join(FORMATS)})",
+            f"give the format (one of {', '.join(FORMATS + TOOL_FORMATS)})",
             file=name,
         )
     return _EXTENSIONS[ext]

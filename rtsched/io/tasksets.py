@@ -27,6 +27,7 @@ from rtsched.io.lines import _dump_csv, _dump_txt, _parse_csv, _parse_txt
 from rtsched.io.numbers import _parse_unit
 from rtsched.io.raw import _build
 from rtsched.io.stream import _check_format, detect_format, read_text
+from rtsched.io.xml_formats import _dump_schedcat, _dump_simso, _parse_schedcat, _parse_simso
 from rtsched.model import DeadlineModel, TaskSet, _check_model
 
 __all__ = ["dumps", "loads", "read_taskset", "read_tasksets", "write_tasksets"]
@@ -36,8 +37,23 @@ __all__ = ["dumps", "loads", "read_taskset", "read_tasksets", "write_tasksets"]
 #: as YAML, which is slow); only when it holds an error is it read again with them, if it is at
 #: most this long. Above it the error names the task set, task and field but not the line.
 _JSON_LINES_CHARS = 16 * 2**20
-_PARSERS = {"yaml": _parse_yaml, "json": _parse_json, "jsonl": _parse_jsonl, "csv": _parse_csv, "txt": _parse_txt}
-_WRITERS = {"yaml": _dump_yaml, "json": _dump_json, "jsonl": _dump_jsonl, "csv": _dump_csv, "txt": _dump_txt}
+_PARSERS = {
+    "yaml": _parse_yaml,
+    "json": _parse_json,
+    "jsonl": _parse_jsonl,
+    "csv": _parse_csv,
+    "txt": _parse_txt,
+    "simso": _parse_simso,
+    "schedcat": _parse_schedcat,
+}
+_WRITERS = {
+    "yaml": _dump_yaml,
+    "json": _dump_json,
+    "jsonl": _dump_jsonl,
+    "csv": _dump_csv,
+    "txt": _dump_txt,
+    "schedcat": _dump_schedcat,
+}
 
 
 def loads(
@@ -55,15 +71,16 @@ def loads(
     text:
         The document.
     format:
-        One of :data:`FORMATS` (``"yml"`` and ``"ndjson"`` are accepted as aliases).
+        One of :data:`FORMATS` or :data:`TOOL_FORMATS` (``"yml"`` and ``"ndjson"`` are accepted as
+        aliases).
     source:
         Name of the document, used in error messages.
     deadlines:
         Deadline model passed to :class:`~rtsched.TaskSet` (``"constrained"``, ``"implicit"``
         or ``"arbitrary"``).
     time_unit:
-        ``None``: every value must be a whole number of ticks. A positive number or numeric string
-        ``u``: one tick is ``u`` file units; values are converted exactly.
+        ``None``: every value must be a whole number of ticks (SimSo: of milliseconds). A positive
+        number or numeric string ``u``: one tick is ``u`` file units; values are converted exactly.
 
     Returns
     -------
@@ -84,6 +101,8 @@ def loads(
     try:
         if not text.strip():
             raise InputError("the file is empty")
+        if fmt == "simso" and unit is None:
+            unit = "1"  # SimSo's times are milliseconds: by default one tick is one millisecond
         try:
             items, parse = _PARSERS[fmt](text)
             return _build(items, parse, deadlines, unit)
@@ -160,7 +179,9 @@ def read_taskset(path: str | os.PathLike[str], **kw: Any) -> TaskSet:
     return sets[0]
 
 
-def dumps(tasksets: TaskSet | Sequence[TaskSet], format: str) -> str:
+def dumps(
+    tasksets: TaskSet | Sequence[TaskSet], format: str, *, processors: int | None = None, policy: str | None = None
+) -> str:
     """Write task sets as text that :func:`loads` reads back to equal sets.
 
     Parameters
@@ -171,6 +192,10 @@ def dumps(tasksets: TaskSet | Sequence[TaskSet], format: str) -> str:
         One of :data:`FORMATS`. ``csv`` and ``txt`` do not keep set names; ``txt`` cannot hold
         task names with whitespace or ``#``. The tasks are written in the set's order, which is
         their priority order; no ``priority`` field is written (see the module docstring).
+        ``simso`` writes one set; ``schedcat`` and ``simso`` keep no set names.
+    processors, policy:
+        Only for ``simso``: the number of processors (required) and the policy whose SimSo
+        scheduler is written (``global-edf`` by default; see :mod:`rtsched.io.xml_formats`).
 
     Returns
     -------
@@ -188,6 +213,8 @@ def dumps(tasksets: TaskSet | Sequence[TaskSet], format: str) -> str:
         raise InputError("no task sets to write")
     if not all(isinstance(ts, TaskSet) for ts in sets):
         raise TypeError("dumps() takes a TaskSet or a sequence of TaskSet")
+    if fmt == "simso":
+        return _dump_simso(sets, processors, policy)
     return _WRITERS[fmt](sets)
 
 
@@ -196,6 +223,8 @@ def write_tasksets(
     tasksets: TaskSet | Sequence[TaskSet],
     *,
     format: str | None = None,
+    processors: int | None = None,
+    policy: str | None = None,
 ) -> None:
     """Write task sets to a file atomically (a temporary file in the same folder, then a rename).
 
@@ -207,6 +236,8 @@ def write_tasksets(
         One task set or a sequence of them.
     format:
         One of :data:`FORMATS`; by default told from the extension.
+    processors, policy:
+        As for :func:`dumps` (SimSo only).
 
     Raises
     ------
@@ -215,7 +246,7 @@ def write_tasksets(
     """
     stdout = isinstance(path, str) and path == "-"
     fmt = _check_format(format) if format else detect_format(path)
-    text = dumps(tasksets, fmt)
+    text = dumps(tasksets, fmt, processors=processors, policy=policy)
     if stdout:
         sys.stdout.write(text)
         return
