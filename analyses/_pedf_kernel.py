@@ -1,0 +1,514 @@
+"""The Numba packing kernel of partitioned EDF (``p:<fit>:<order>:<admission>``), one set at a time.
+
+Private (not discovered as an analysis): ``analyses/partitioned_edf.py`` holds the family's
+exact reference (:func:`~rtsched.analyses.partitioned_edf.pack`), explanations and registry
+entries, and drives :func:`_pack_one` over a batch. This module is the kernel layer alone:
+:func:`_pack_one` packs one set with the same fits, orders and admission tests as ``pack`` and
+returns the same verdict and assignment (property-tested against it), deciding every comparison
+with integers or a float with a proven margin (UNDECIDED inside it, re-decided by the reference).
+Sources: Baruah & Fisher (RTSS 2005/2006) for dbf*, Zhang & Burns (IEEE TC 2009) for QPA; see
+``papers/`` and the docstring of ``partitioned_edf``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from rtsched.analyses._edf_demand import (
+    _frac_add,
+    _h_prev,
+    frac_sum_sign,
+    frac_vs_int,
+    qpa_search_ws,
+    utilization_vs_one,
+)
+from rtsched.kernels import (
+    ACCEPT,
+    EPS,
+    REJECT,
+    SIGN_UNDECIDED,
+    UNDECIDED,
+    UNKNOWN,
+    floor_divmod_any,
+    kernel,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Kernel.
+#
+# Workspace: every buffer of a packing lives in two arrays the batch driver allocates once per
+# chunk of sets (``iw``: int64 rows, ``fw``: float64 rows, each at least n wide), so a set of ten
+# tasks costs no allocation. Row indices below.
+# ---------------------------------------------------------------------------------------------
+
+_I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN = range(11)
+_INT_ROWS = 11
+_F_LOAD, _F_DENS, _F_VALUE, _F_SIZE, _F_INV, _F_SINV = range(6)
+_FLOAT_ROWS = 6
+
+
+def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The two workspace arrays of a packing of sets of at most ``width`` tasks."""
+    return np.empty((_INT_ROWS, width), dtype=np.int64), np.empty((_FLOAT_ROWS, width))
+
+
+@kernel
+def _before(C, D, T, a, b, order):
+    """True if task a is placed before task b (strict key comparison, exact)."""
+    if order == 1:  # density decreasing: C_a/min(D_a,T_a) > C_b/min(D_b,T_b)
+        return C[a] * min(D[b], T[b]) > C[b] * min(D[a], T[a])
+    if order == 2:  # utilization decreasing
+        return C[a] * T[b] > C[b] * T[a]
+    if order == 3:  # deadline increasing
+        return D[a] < D[b]
+    return False
+
+
+@kernel
+def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
+    """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
+    diff = loads[a] - loads[b]
+    margin = 4.0 * (cnt[a] + cnt[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
+    if diff > margin:
+        return 1
+    if diff < -margin:
+        return -1
+    k = 0
+    for proc, sign in ((a, 1), (b, -1)):
+        t = first[proc]
+        while t >= 0:
+            sN[k] = C[t]
+            sDen[k] = T[t]
+            sSgn[k] = sign
+            k += 1
+            t = nxt[t]
+    return frac_sum_sign(sN, sDen, sSgn, k, np.int64(0))
+
+
+@kernel
+def _dbfstar_point(sC, sD, sT, sInv, k, t):
+    """Exact sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t over the k scratch tasks [Baruah & Fisher 2006, Eq. (3)].
+
+    ≤ 0: the condition holds; 1: it exceeds; SIGN_UNDECIDED on overflow.
+
+    dbf*(τ_j, t) = C_j + C_j(t − D_j)/T_j for t ≥ D_j; each term is split into an integer part
+    and a remainder r/T_j, and the sum of remainders is compared with the slack (float outside
+    its margin, an exact rational sum inside it).
+    """
+    S = np.int64(0)
+    frac = 0.0
+    nonzero = False
+    for j in range(k):
+        if sD[j] <= t:
+            q, r = floor_divmod_any(t - sD[j], sT[j], sInv[j])
+            qq, rr = floor_divmod_any(sC[j] * r, sT[j], sInv[j])
+            S += sC[j] + sC[j] * q + qq
+            if rr != 0:
+                nonzero = True
+                frac += rr * sInv[j]
+    s = frac_vs_int(frac, nonzero, k, t - S)  # sign(F − (t − S)); need F ≤ t − S
+    if s != SIGN_UNDECIDED:
+        return s
+    p = -(t - S)
+    q = np.int64(1)
+    for j in range(k):
+        if sD[j] <= t:
+            rr = (sC[j] * ((t - sD[j]) % sT[j])) % sT[j]
+            if rr != 0:
+                p, q, ok = _frac_add(p, q, rr, sT[j])
+                if not ok:
+                    return SIGN_UNDECIDED
+    return (p > 0) - (p < 0)
+
+
+@kernel(inline="always")
+def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):
+    """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[p] (the scratch tasks are sorted by D).
+
+    With prefix sums over the deadline order, Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with
+    a_j = C_j(T_j − D_j)/T_j, so all k points cost O(k). ``value[p]`` is the float sum and
+    ``size[p]`` = Σ|a_j| + t·ΣU_j + t: the error is below 4(k + 4)·EPS·size[p] (each term,
+    computed with the reciprocal 1/T_j, has relative error ≤ 3·EPS; a sum of k terms adds ≤ k·EPS
+    of the sum of magnitudes, then the product and the addition).
+    """
+    A = 0.0
+    absA = 0.0
+    B = 0.0
+    p = 0
+    while p < k:
+        t = sD[p]
+        q = p
+        while q < k and sD[q] == t:
+            a = np.float64(sC[q] * (sT[q] - sD[q])) * sInv[q]
+            A += a
+            absA += abs(a)
+            B += sC[q] * sInv[q]
+            q += 1
+        for r in range(p, q):
+            value[r] = A + t * B
+            size[r] = absA + t * B + t
+        p = q
+
+
+@kernel(inline="always")
+def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):
+    """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
+
+    The float sums of :func:`_dbfstar_sums` decide every point outside their error margin; the
+    points inside it are decided exactly by :func:`_dbfstar_point`.
+    """
+    undecided = False
+    for p in range(k):
+        t = sD[p]
+        if p > 0 and sD[p - 1] == t:
+            continue
+        margin = 4.0 * (k + 4) * EPS * size[p]
+        if value[p] > t + margin:
+            return 0
+        if value[p] >= t - margin:
+            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
+            if s == SIGN_UNDECIDED:
+                undecided = True
+            elif s > 0:
+                return 0
+    return 2 if undecided else 1
+
+
+@kernel
+def _first_miss(sC, sD, sT, sInv, k, value, size, left):
+    """Whether h(t) > t at some deadline; returns (code, terms spent).
+
+    The code is REJECT (a real miss of the synchronous release), ACCEPT (no miss: go on with
+    QPA), UNKNOWN (``left`` cannot pay the next evaluation) or UNDECIDED.
+
+    h(t) ≤ Σ dbf*(τ_j, t), so only the deadlines where the dbf* sum exceeds t are evaluated, in
+    increasing order, k terms each, as :func:`admit` does; the float sums decide which those are
+    outside their margin, :func:`_dbfstar_point` inside it.
+    """
+    spent = np.int64(0)
+    for p in range(k):
+        t = sD[p]
+        if p > 0 and sD[p - 1] == t:
+            continue
+        margin = 4.0 * (k + 4) * EPS * size[p]
+        if value[p] < t - margin:
+            continue
+        if value[p] <= t + margin:
+            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
+            if s == SIGN_UNDECIDED:
+                return UNDECIDED, spent
+            if s <= 0:
+                continue
+        if left - spent < k:
+            return UNKNOWN, spent
+        spent += k
+        if _h_prev(sC, sD, sT, sInv, k, t)[0] > t:
+            return REJECT, spent
+    return ACCEPT, spent
+
+
+@kernel(inline="always")
+def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u_sign, lam_sign):
+    """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
+
+    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
+    admission, ``left`` what remains of the packing budget. ``u_sign`` and ``lam_sign`` are the
+    signs of U − 1 and density − 1 when the caller's float sums decided them, else
+    SIGN_UNDECIDED (then they are decided exactly here).
+    """
+    none = np.int64(0)
+    if admission == 0:  # density
+        s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
+        if s == SIGN_UNDECIDED:
+            return UNDECIDED, none
+        return (ACCEPT if s <= 0 else REJECT), none
+    s = u_sign if u_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sT[:k], k)
+    if s == SIGN_UNDECIDED:
+        return UNDECIDED, none
+    if s > 0:
+        return REJECT, none
+    u_below_one = s < 0
+    s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
+    if s == SIGN_UNDECIDED:
+        return UNDECIDED, none
+    if s <= 0:
+        return ACCEPT, none  # density ≤ 1 implies dbf* and the exact test
+    if left < k:
+        return UNKNOWN, none
+    spent = np.int64(k)
+    _dbfstar_sums(sC, sD, sT, sInv, k, value, size)
+    ok = _dbfstar_ok(sC, sD, sT, sInv, k, value, size)
+    if ok == 2:
+        return UNDECIDED, spent
+    if ok == 1:
+        return ACCEPT, spent
+    if admission == 1:
+        return REJECT, spent
+    code, more = _first_miss(sC, sD, sT, sInv, k, value, size, left - spent)
+    spent += more
+    if code != ACCEPT:
+        return code, spent
+    steps = qpa_allowance(qpa_steps, left - spent, k)
+    if steps == 0:
+        return UNKNOWN, spent
+    # Exact QPA past its quick exits (U ≤ 1 and density > 1 are known here).
+    code, used = qpa_search_ws(sC[:k], sD[:k], sT[:k], steps, sInv[:k], u_below_one)
+    return code, spent + used * k
+
+
+@kernel(inline="always")
+def _sign_near_one(value, terms):
+    """Sign of a float sum of ``terms`` non-negative terms minus 1, or SIGN_UNDECIDED in its margin.
+
+    The proven error margin: each term is rounded at most twice (C·fl(1/T) or C/min(D, T)) and
+    the recursive sum adds at most (terms − 1)·EPS of the sum of the terms, below 4(terms + 2)·EPS.
+    """
+    margin = 4.0 * (terms + 2) * EPS * (value + 1.0)
+    if value > 1.0 + margin:
+        return 1
+    if value < 1.0 - margin:
+        return -1
+    return SIGN_UNDECIDED
+
+
+@kernel
+def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out, iw, fw):
+    """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code.
+
+    ``fit``, ``order``, ``admission`` are indices into :data:`FITS`, :data:`ORDERS`,
+    :data:`ADMISSIONS`; ``budget`` the demand terms of the packing, ``qpa_steps`` the QPA step
+    cap of one admission. ``left_out[0]`` receives what is left of ``budget`` when the last task
+    tried was about to be placed (so that an explanation can replay that task's admissions).
+    ``iw``/``fw``: the workspace (:func:`_workspace`).
+    """
+    n = C.shape[0]
+    k_bins = m if m < n else n
+    seq = iw[_I_SEQ, :n]
+    for p in range(n):
+        seq[p] = p
+    if order != 0:
+        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order)
+    # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
+    # memory for large n and m; the order spares the dbf* pre-check a sort).
+    first = iw[_I_FIRST]
+    nxt = iw[_I_NEXT]
+    cnt = iw[_I_COUNT]
+    # bf/wf: the processors sorted by (load, index) (bf: load decreasing), kept sorted as loads
+    # grow (only the receiving processor moves), so each placement costs O(moves), not a sort.
+    pref = iw[_I_PREF]
+    where = iw[_I_WHERE]
+    loads = fw[_F_LOAD]
+    dens = fw[_F_DENS]
+    inv = fw[_F_INV]
+    for b in range(k_bins):
+        first[b] = -1
+        cnt[b] = 0
+        pref[b] = b
+        where[b] = b
+        loads[b] = 0.0
+        dens[b] = 0.0
+    sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
+    sInv, value, size = fw[_F_SINV], fw[_F_VALUE], fw[_F_SIZE]
+    for i in range(n):
+        assign[i] = -1
+        nxt[i] = -1
+        inv[i] = 1.0 / T[i]
+    current = 0
+    unknown = False
+    left = budget
+    for pos in range(n):
+        i = seq[pos]
+        left_out[0] = left
+        # Processors in the order the fit rule tries them: pref[skip:] (ff: all, in index order;
+        # nf: from the current one on; bf/wf: by load).
+        skip = current if fit == 3 else 0
+        placed = False
+        u_i = C[i] * inv[i]
+        lam_i = C[i] / min(D[i], T[i])
+        for q in range(skip, k_bins):
+            b = pref[q]
+            k = cnt[b]
+            # Float decisions outside a proven margin: U > 1 refuses under every admission test;
+            # density ≤ 1 accepts under every one (density ⇒ dbf* ⇒ QPA,
+            # papers/partitioned-heuristics.md). Only what they leave open is gathered.
+            lam_sign = _sign_near_one(dens[b] + lam_i, k + 1)
+            if lam_sign < 0:
+                code = ACCEPT
+            elif admission == 0 and lam_sign == 1:
+                code = REJECT
+            else:
+                u_sign = _sign_near_one(loads[b] + u_i, k + 1)
+                if admission != 0 and u_sign == 1:
+                    code = REJECT
+                elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
+                    code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
+                else:
+                    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv)
+                    code, spent = _admit(
+                        sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, value, size, u_sign, lam_sign
+                    )
+                    left -= spent
+            if code == UNDECIDED:
+                return UNDECIDED
+            if code == ACCEPT:
+                _insert_by_deadline(D, first, nxt, b, i)
+                cnt[b] = k + 1
+                # Running sums: a recursive sum of k + 1 rounded terms, in whatever order, is
+                # within the margin of _sign_near_one (it counts the terms, not their order).
+                loads[b] += u_i
+                dens[b] += lam_i
+                assign[i] = b
+                current = b
+                placed = True
+                if (fit == 1 or fit == 2) and _reposition(
+                    C, T, first, nxt, cnt, loads, pref[:k_bins], where, b, fit, sC, sT, sDen
+                ):
+                    return UNDECIDED
+                break
+            if code == UNKNOWN:
+                unknown = True
+        if not placed:
+            return UNKNOWN if unknown else REJECT
+    return ACCEPT
+
+
+@kernel
+def _stable_sort(C, D, T, seq, tmp, order):
+    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order).
+
+    With the exact comparison :func:`_before`: an insertion sort up to 32 tasks, else a bottom-up
+    merge sort, O(n log n); ``tmp`` is scratch of the same length.
+    """
+    n = seq.shape[0]
+    if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
+        for p in range(1, n):
+            x = seq[p]
+            j = p
+            while j > 0 and _before(C, D, T, x, seq[j - 1], order):
+                seq[j] = seq[j - 1]
+                j -= 1
+            seq[j] = x
+        return
+    src = seq
+    dst = tmp
+    width = 1
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            a, b, out = lo, mid, lo
+            while a < mid and b < hi:
+                if _before(C, D, T, src[b], src[a], order):  # strictly before: take the right one
+                    dst[out] = src[b]
+                    b += 1
+                else:
+                    dst[out] = src[a]
+                    a += 1
+                out += 1
+            while a < mid:
+                dst[out] = src[a]
+                a += 1
+                out += 1
+            while b < hi:
+                dst[out] = src[b]
+                b += 1
+                out += 1
+        src, dst = dst, src
+        width *= 2
+    if src is not seq:  # an element loop: ``seq[:] = src`` adds about 2 s of compilation
+        for p in range(n):
+            seq[p] = src[p]
+
+
+@kernel
+def _insert_by_deadline(D, first, nxt, b, i):
+    """Link task i into processor b's list, kept in deadline order so an admission needs no sort.
+
+    Ties keep the placement order.
+    """
+    prev = -1
+    t = first[b]
+    while t >= 0 and D[t] <= D[i]:
+        prev = t
+        t = nxt[t]
+    nxt[i] = t
+    if prev < 0:
+        first[b] = i
+    else:
+        nxt[prev] = i
+
+
+@kernel
+def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):
+    """Move processor b, whose load just grew, to its place in ``pref``.
+
+    ``pref`` is sorted by (load, index); bf: load decreasing. True if an exact comparison
+    overflowed (UNDECIDED).
+    """
+    p = where[b]
+    if fit == 2:  # worst fit: increasing load, so b moves right
+        while p + 1 < pref.shape[0]:
+            o = pref[p + 1]
+            c = _load_cmp(C, T, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
+            if c == SIGN_UNDECIDED:
+                return True
+            if c < 0 or (c == 0 and o < b):
+                pref[p] = o
+                where[o] = p
+                p += 1
+            else:
+                break
+    else:  # best fit: decreasing load, so b moves left
+        while p > 0:
+            o = pref[p - 1]
+            c = _load_cmp(C, T, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
+            if c == SIGN_UNDECIDED:
+                return True
+            if c < 0 or (c == 0 and o > b):
+                pref[p] = o
+                where[o] = p
+                p -= 1
+            else:
+                break
+    pref[p] = b
+    where[b] = p
+    return False
+
+
+@kernel(inline="always")
+def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):
+    """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline.
+
+    Processor b's tasks are kept in deadline order, so task i only goes to its place; the
+    admission test then runs on the k + 1 tasks.
+
+    It does not call the admission itself: one call level less for the admission's code to be
+    inlined and optimised through keeps the kernel's compilation shorter.
+    """
+    t = first[b]
+    j = 0
+    pending = True
+    while j <= k:
+        if pending and (t < 0 or D[t] > D[i]):
+            x = i
+            pending = False
+        else:
+            x = t
+            t = nxt[t]
+        sC[j] = C[x]
+        sD[j] = D[x]
+        sT[j] = T[x]
+        sDen[j] = min(D[x], T[x])
+        sInv[j] = inv[x]
+        j += 1
+
+
+@kernel
+def qpa_allowance(qpa_steps, left, k):
+    """QPA steps for an admission on a processor of k tasks: min(qpa_steps, ⌊left / k⌋).
+
+    ``left`` is what remains of the packing budget (each step evaluates k demand terms).
+    """
+    share = left // k if left > 0 else 0
+    return qpa_steps if share >= qpa_steps else share
