@@ -19,10 +19,12 @@ from rtsched.generators.periods import (
 )
 from rtsched.generators.utilizations import (
     UTILIZATION_METHODS,
+    UtilizationLossWarning,
     convolutional_fixed_sum,
     randfixedsum,
     uunifast,
     uunifast_discard,
+    uunifast_loss,
 )
 
 __all__ = [
@@ -41,6 +43,8 @@ __all__ = [
     "parse_periods",
     "parse_utilizations",
     "randfixedsum",
+    "UtilizationLossWarning",
     "uunifast",
     "uunifast_discard",
+    "uunifast_loss",
 ]
