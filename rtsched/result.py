@@ -33,6 +33,7 @@ __all__ = [
     "LazyResult",
     "UNKNOWN",
     "Report",
+    "records_to_dataframe",
     "Result",
     "Step",
     "Steps",
@@ -610,6 +611,58 @@ class Report:
             out["skipped"] = dict(self.skipped)
         return out
 
+    def to_records(self, index: int | None = None, summary: bool = False) -> list[dict[str, Any]]:
+        """Plain records, one dict per analysis (ran or skipped), for the Python data stack.
+
+        Parameters
+        ----------
+        index:
+            The set's index in its file, written as ``"set"`` in every record when given.
+        summary:
+            Also give each result's one-line evidence (computes the lazy explanations).
+
+        Returns
+        -------
+        list of dict
+            Keys ``set`` (when ``index`` is given), ``name``, ``n``, ``m``, ``utilization`` (a float),
+            ``analysis``, ``policy``, ``kind``, ``verdict`` (True, False, ``"unknown"`` or
+            ``"skipped"``), ``schedulable`` (proven by this analysis) and ``summary`` (with
+            ``summary``; the reason for a skipped analysis). Every value is a str, int, float or
+            bool.
+        """
+        head: dict[str, Any] = {} if index is None else {"set": index}
+        head.update(name=self.taskset.name, n=self.taskset.n, m=self.m, utilization=float(self.taskset.utilization))
+        out = []
+        for r in self.results:
+            row = {
+                **head,
+                "analysis": r.analysis,
+                "policy": r.policy or _policy_of(r.analysis),
+                "kind": r.kind,
+                "verdict": r.verdict,
+                "schedulable": r.schedulable,
+            }
+            if summary:
+                row["summary"] = r.summary
+            out.append(row)
+        for name, why in self.skipped.items():
+            row = {**head, "analysis": name, "policy": _policy_of(name), "kind": "-", "verdict": "skipped"}
+            row["schedulable"] = False
+            if summary:
+                row["summary"] = why
+            out.append(row)
+        return out
+
+    def to_dataframe(self, summary: bool = False) -> Any:
+        """The records of :meth:`to_records` as a pandas DataFrame (``pip install rtsched[pandas]``).
+
+        Raises
+        ------
+        ImportError
+            If pandas is not installed, saying how to install it.
+        """
+        return records_to_dataframe(self.to_records(summary=summary))
+
     def to_json(self, index: int | None = None, explain: bool = False, steps: bool = False) -> str:
         """One JSON object on one line."""
         return json.dumps(self.to_dict(index, explain, steps), ensure_ascii=False)
@@ -677,3 +730,22 @@ class Report:
             "<table><thead><tr><th>analysis</th><th>kind</th><th>verdict</th><th>evidence</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
+
+
+def records_to_dataframe(records: Sequence[Mapping[str, Any]]) -> Any:
+    """A pandas DataFrame of plain records (:meth:`Report.to_records`); pandas is imported lazily.
+
+    Raises
+    ------
+    ImportError
+        If pandas is not installed, saying how to install it.
+    """
+    import importlib
+
+    try:
+        pd = importlib.import_module("pandas")
+    except ImportError:
+        raise ImportError(
+            "to_dataframe() needs pandas, an optional dependency: pip install 'rtsched[pandas]' (or pandas)"
+        ) from None
+    return pd.DataFrame.from_records(list(records))

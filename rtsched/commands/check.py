@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import re
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -35,8 +37,19 @@ def check_command(
         ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set.")] = False,
+    as_csv: Annotated[
+        bool,
+        typer.Option(
+            "--csv",
+            help="CSV on stdout: a header, then one row per task set and analysis (set, name, n, m, utilization, "
+            "analysis, policy, kind, verdict, schedulable).",
+        ),
+    ] = False,
     fmt: Annotated[
-        str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")
+        str | None,
+        typer.Option(
+            "--format", help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element)."
+        ),
     ] = None,
     deadlines: Annotated[
         str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")
@@ -93,6 +106,9 @@ def check_command(
     Without --tests, every featured analysis that applies runs, except the exact test on sets
     too large for its default budget (listed as skipped, with the reason).
 
+    A SimSo configuration (.simso.xml) gives -m (its processors) and --policy (its scheduler's)
+    when they are not given and --tests is not.
+
     Exit status: 0 if every task set is proven schedulable by some analysis (of --policy, if
     given), 1 otherwise (including "unknown"), 2 on bad input.
     """
@@ -106,6 +122,10 @@ def check_command(
         from rtsched.commands.gpu import check_gpu_platform
 
         raise typer.Exit(check_gpu_platform(file, platform, tests, as_json))
+    if as_json and as_csv:
+        raise InputError("give --json or --csv, not both", field="--csv")
+    if processors is None or (policy is None and tests is None):
+        processors, policy = _simso_defaults(file, fmt, processors, policy, tests)
     if processors is None:
         raise InputError("give the number of processors with -m M", field="-m")
     target: Identical | Clustered
@@ -137,8 +157,15 @@ def check_command(
         _check_policy(policy, tests)
     explain = explain or steps
     all_proven = True
+    if as_csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(_CSV_COLUMNS)
     for index, report in enumerate(check_many(sets, target, tests, budgets)):
         all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
+        if as_csv:
+            for record in report.to_records(index=index):
+                writer.writerow([_csv_cell(record[key]) for key in _CSV_COLUMNS])
+            continue
         if as_json:
             typer.echo(report.to_json(index=index, explain=explain, steps=steps))
             continue
@@ -148,6 +175,38 @@ def check_command(
         if len(sets) > 1:
             typer.echo("")
     raise typer.Exit(0 if all_proven else 1)
+
+
+_CSV_COLUMNS = ("set", "name", "n", "m", "utilization", "analysis", "policy", "kind", "verdict", "schedulable")
+
+
+def _csv_cell(value: object) -> object:
+    """A record value as written in ``--csv``: booleans as true/false, None as an empty cell."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
+def _simso_defaults(
+    file: str, fmt: str | None, processors: int | None, policy: str | None, tests: str | None
+) -> tuple[int | None, str | None]:
+    """For a SimSo configuration: m from its processors and the policy of its scheduler, unless given."""
+    from rtsched.io import detect_format, read_text, simso_platform
+
+    if file == "-" and fmt is None:
+        return processors, policy
+    if (fmt or detect_format(file)).lower().lstrip(".") not in ("simso", "simso.xml"):
+        return processors, policy
+    source = "<stdin>" if file == "-" else file
+    if file == "-":
+        raise InputError("read a SimSo configuration from a file, or give -m and --policy", field="-m")
+    try:
+        platform = simso_platform(read_text(file, source))
+    except InputError as err:
+        raise err.located(file=source) from None
+    if policy is None and tests is None:
+        policy = platform.policy
+    return (platform.processors if processors is None else processors), policy
 
 
 def _check_policy(policy: str, tests: str | None) -> None:
