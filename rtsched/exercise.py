@@ -474,7 +474,7 @@ def _mpr(topic: str, seed: int | str) -> Exercise:
     ]
     sheet = [*_header(title, topic, seed, intro, key=False), f"Interface: Γ = {g}.", "", *_numbered(questions)]
     key = [*_header(title, topic, seed, intro, key=True), f"Interface: Γ = {g}.", "", "## Answers", "", *answers]
-    return Exercise(topic, seed, title, "\n".join(sheet), "\n".join(key), (), mp, ())
+    return Exercise(topic, seed, title, _text(sheet), _text(key), (), mp, ())
 
 
 def _assemble(
@@ -507,7 +507,7 @@ def _assemble(
         "",
     ]
     return Exercise(
-        topic, seed, title, "\n".join(sheet), "\n".join(key), tuple(sets), m, tuple(name for name, _ in verdicts)
+        topic, seed, title, _text(sheet), _text(key), tuple(sets), m, tuple(name for name, _ in verdicts)
     )
 
 
@@ -522,6 +522,11 @@ TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
     ),
     "mpr": ("MPR interfaces: sbf and lsbf values, blackout and the partial supply β", _mpr),
 }
+
+
+def _text(lines: list[str]) -> str:
+    """Markdown lines as one text that ends with exactly one newline (a well-formed text file)."""
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def make_exercise(topic: str, seed: int | str) -> Exercise:
