@@ -102,7 +102,7 @@ def loads(
         if not text.strip():
             raise InputError("the file is empty")
         if fmt == "simso" and unit is None:
-            unit = "1"  # SimSo's times are milliseconds: by default one tick is one millisecond
+            return _simso_in_milliseconds(text, deadlines)
         try:
             items, parse = _PARSERS[fmt](text)
             return _build(items, parse, deadlines, unit)
@@ -115,6 +115,25 @@ def loads(
         raise err.located(file=source) from None
     except RecursionError:
         raise InputError("the document is nested too deeply", file=source) from None
+
+
+def _simso_in_milliseconds(text: str, deadlines: DeadlineModel) -> list[TaskSet]:
+    """Read a SimSo configuration with its default tick, one millisecond (SimSo's time unit)."""
+    items, parse = _parse_simso(text)
+    try:
+        return _build(items, parse, deadlines, "1")
+    except InputError as err:
+        if "not a whole number of ticks" not in err.message:
+            raise
+        value = err.message.split()[0]
+        raise InputError(
+            f"{value} ms is not a whole number of milliseconds, rtsched's default tick for SimSo; "
+            "give a shorter tick in ms, e.g. --time-unit 0.001 (time_unit='0.001')",
+            line=err.line,
+            set_index=err.set_index,
+            task=err.task,
+            field=err.field,
+        ) from None
 
 
 def read_tasksets(

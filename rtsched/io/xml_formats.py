@@ -419,7 +419,11 @@ def _simso_task(node: _Element, index: int, fields: set[str], rule: str | None) 
         dates = sorted(_number(_Element("", {"d": d}, node.line, []), "d") for d in dates_text.split(","))
         period = _number(node, "period")
         if any(b - a < period for a, b in zip(dates, dates[1:], strict=False)):
-            raise _refuse(node, "activation dates closer than the period", "a sporadic task's", "list_activation_dates")
+            raise InputError(
+                "two activation dates are closer than the period: the task is not sporadic with this period",
+                line=node.line,
+                field="list_activation_dates",
+            )
     priority = None
     if rule == "priority":
         text = node.attrs.get("priority", "").strip()
