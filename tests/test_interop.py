@@ -4,6 +4,7 @@ import csv
 import io
 import itertools
 import json
+import random
 import re
 from pathlib import Path
 
@@ -274,3 +275,34 @@ def test_dataframe_or_clear_error():
     else:
         frame = report.to_dataframe()
         assert list(frame["analysis"]) == ["gfb"]
+
+
+def test_declared_encoding_is_not_used():
+    # rtsched reads files as UTF-8; an XML declaration naming another (or no known) encoding is ignored.
+    for declared in ("latin-1", "no-such-encoding"):
+        text = GOOD_SCHEDCAT.replace("encoding='utf-8'", f"encoding='{declared}'")
+        assert loads(text, "schedcat") == read_tasksets(DATA / "set.schedcat.xml")
+
+
+def test_mutated_files_give_input_errors_only():
+    """Seeded random edits of the hand-written files: a task set or one InputError line, never another exception."""
+    rng = random.Random(21)
+    pieces = [
+        *'<>/="& ;!-?x09.,e\n',
+        "<!DOCTYPE a>",
+        "&amp;",
+        "1" * 5000,
+        "simso.schedulers.RM",
+        "task",
+        'encoding="x"',
+    ]
+    for _ in range(400):
+        fmt, text = rng.choice([("simso", GOOD_SIMSO), ("schedcat", GOOD_SCHEDCAT)])
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(text) + 1)
+            cut = at + rng.randint(0, 8)
+            text = text[:at] + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))) + text[cut:]
+        try:
+            loads(text, fmt)
+        except InputError as err:
+            assert "\n" not in str(err)

@@ -85,7 +85,7 @@ class _Element(NamedTuple):
 
 def _parse_xml(text: str) -> _Element:
     """Parse an XML document into elements that keep their lines; refuse DTDs and entities."""
-    parser = expat.ParserCreate()
+    parser = expat.ParserCreate(encoding="utf-8")  # rtsched reads UTF-8; a declared encoding is not used
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     stack: list[_Element] = []
     roots: list[_Element] = []
@@ -152,7 +152,7 @@ class _Root(Exception):
 
 def _sniff_file(path: str) -> str:
     """Tell a plain ``.xml`` file's tool from its root element, reading only up to it."""
-    parser = expat.ParserCreate()
+    parser = expat.ParserCreate(encoding="utf-8")  # rtsched reads UTF-8; a declared encoding is not used
 
     def start(tag: str, _attrs: dict[str, str]) -> None:
         raise _Root(tag, parser.CurrentLineNumber)
@@ -326,6 +326,10 @@ class SimsoPlatform(NamedTuple):
 
 def _number(element: _Element, key: str, default: str = "0") -> Fraction:
     text = element.attrs.get(key, default).strip()
+    if len(text) > 100:
+        raise InputError(
+            f"{text[:20]!r}... is too long for a number ({len(text)} characters)", line=element.line, field=key
+        )
     try:
         value = _real(text)
     except InputError as err:
