@@ -302,7 +302,9 @@ def test_mutated_files_give_input_errors_only():
             at = rng.randrange(len(text) + 1)
             cut = at + rng.randint(0, 8)
             text = text[:at] + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))) + text[cut:]
+        message = ""
         try:
             loads(text, fmt)
         except InputError as err:
-            assert "\n" not in str(err)
+            message = str(err)
+        assert "\n" not in message
