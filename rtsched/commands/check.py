@@ -121,6 +121,9 @@ def check_command(
     if platform.startswith("gpu"):
         from rtsched.commands.gpu import check_gpu_platform
 
+        if as_csv:
+            raise InputError("--csv is not available with --platform gpu (use --json)", field="--csv")
+
         raise typer.Exit(check_gpu_platform(file, platform, tests, as_json))
     if as_json and as_csv:
         raise InputError("give --json or --csv, not both", field="--csv")
