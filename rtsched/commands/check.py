@@ -48,7 +48,8 @@ def check_command(
     fmt: Annotated[
         str | None,
         typer.Option(
-            "--format", help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element)."
+            "--format",
+            help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element).",
         ),
     ] = None,
     deadlines: Annotated[
