@@ -246,6 +246,8 @@ def test_malformed_gives_one_line_and_status_2(capsys, tmp_path, suffix, text, m
 
 
 def test_writing_simso_needs_processors_and_one_set():
+    with pytest.raises(InputError, match="task 1, field name: task name '2' is not one SimSo accepts"):
+        dumps(TaskSet.from_tasks([(1, 2, 2, "a"), (1, 2, 2, "2")]), "simso", processors=1)
     with pytest.raises(InputError, match="number of processors"):
         dumps(SET, "simso")
     with pytest.raises(InputError, match="one task set, not 2"):

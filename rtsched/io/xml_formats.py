@@ -56,12 +56,16 @@ SimSo (``simso``, ``.simso.xml``)
     tasks released at 0 (the synchronous arrival pattern), ``etm="wcet"``, no overheads, the
     scheduler of ``policy`` (``global-edf`` by default; ``global-fp`` and ``fp`` write SimSo's
     ``FP`` with priorities n, ..., 1 in the set's order) and ``processors`` processors. Its
-    ``duration`` (in cycles) covers the hyperperiod, at most 10⁶ ms.
+    ``duration`` (in cycles, as SimSo's ``Configuration.duration_ms`` = duration / cycles_per_ms
+    says) covers the hyperperiod, at most 10⁶ ms. Unnamed tasks are written ``T1``, ``T2``, ...;
+    a name SimSo's configuration check refuses (it must start with a letter and hold only
+    letters, digits, spaces, ``_`` and ``-``) is refused, naming the task.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -316,6 +320,10 @@ _SIMSO_TASK_USED = {
 _SIMSO_TASK_IGNORED = {"ACET", "et_stddev", "instructions", "mix", "base_cpi", "stack", "abort_on_miss", "priority"}
 
 
+#: The task names SimSo's configuration check accepts (``Configuration.check_tasks``).
+_SIMSO_NAME = re.compile(r"[a-zA-Z][a-zA-Z0-9 _-]*")
+
+
 class SimsoPlatform(NamedTuple):
     """What a SimSo configuration says besides its tasks: processors and the scheduler's policy."""
 
@@ -493,6 +501,13 @@ def _dump_simso(sets: list[TaskSet], processors: int | None = None, policy: str 
     if fixed:
         ET.SubElement(tasks, "field", {"name": "priority", "type": "int"})
     for i, (c, d, t, name) in enumerate(ts):
+        if name is not None and not _SIMSO_NAME.fullmatch(name):
+            raise InputError(
+                f"task name {_clip(name)!r} is not one SimSo accepts (a letter, then letters, digits, spaces, "
+                "'_' or '-'); rename the task",
+                task=i,
+                field="name",
+            )
         attrs = {"priority": str(ts.n - i)} if fixed else {}
         attrs.update(
             {
