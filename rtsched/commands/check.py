@@ -203,7 +203,7 @@ def _simso_defaults(
         return processors, policy
     source = "<stdin>" if file == "-" else file
     if file == "-":
-        raise InputError("read a SimSo configuration from a file, or give -m and --policy", field="-m")
+        raise InputError("give -m: the processors of a SimSo configuration are read only from a file", field="-m")
     try:
         platform = simso_platform(read_text(file, source))
     except InputError as err:
