@@ -277,6 +277,14 @@ def test_results_table_and_weighted(tmp_path: Path) -> None:
     assert by_m[2].weighted_schedulability == pytest.approx(expect, abs=1e-12)
     text = (tmp_path / "out" / "weighted.csv").read_text()
     assert text.splitlines()[0] == "variable,value,m,analysis,weighted_schedulability,points,sets"
+    # The same tables as plain records (for pandas or any data tool): columns as in the CSV files.
+    records = results.to_records()
+    header = (tmp_path / "out" / "results.csv").read_text().splitlines()[0].split(",")
+    assert [list(r) for r in records] == [header] * len(results.rows)
+    assert [(r["m"], r["analysis"], r["accepted"]) for r in records] == [(r.m, r.analysis, r.accepted) for r in results.rows]
+    assert [list(r) for r in results.weighted_records()] == [text.splitlines()[0].split(",")] * len(results.weighted)
+    with pytest.raises(ValueError, match="results"):
+        results.to_dataframe("other")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 import os
@@ -173,6 +174,22 @@ class Results:
         for row in self.rows:
             groups.setdefault((row.value, row.by_value), []).append(row)
         return groups
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """The rows of ``results.csv`` as plain dicts (column name → value; numbers as numbers)."""
+        return [dataclasses.asdict(row) for row in self.rows]
+
+    def weighted_records(self) -> list[dict[str, Any]]:
+        """The rows of ``weighted.csv`` as plain dicts."""
+        return [dataclasses.asdict(row) for row in self.weighted]
+
+    def to_dataframe(self, table: str = "results") -> Any:
+        """``results`` (or ``weighted``) as a pandas DataFrame; pandas is an optional dependency."""
+        from rtsched.result import records_to_dataframe
+
+        if table not in ("results", "weighted"):
+            raise ValueError(f"table must be 'results' or 'weighted', not {table!r}")
+        return records_to_dataframe(self.to_records() if table == "results" else self.weighted_records())
 
     def results_csv(self) -> str:
         """``results.csv`` as text."""
