@@ -54,7 +54,7 @@ from numba import prange
 from numpy.typing import ArrayLike, NDArray
 
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, check_processors, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, check_processors, kernel, redecide_by
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -719,10 +719,7 @@ def gedf_mpr_codes(
         _gedf_mpr_kernel(
             batch.C, batch.D, batch.T, batch.offsets, interface.Pi, interface.Theta, interface.m_prime, budget, out
         )
-    for s in np.flatnonzero(out == UNDECIDED):
-        verdict = reference_interface(batch[int(s)], interface, budget)
-        out[s] = UNKNOWN if verdict == UNKNOWN_VERDICT else (ACCEPT if verdict else REJECT)
-    return out
+    return redecide_by(out, lambda s: reference_interface(batch[s], interface, budget))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -508,6 +508,7 @@ def _source_digest(module: str) -> str:
 
 
 def _code(verdict: Verdict) -> int:
+    # rtsched.kernels.verdict_code, without importing Numba with the registry (import rtsched stays fast)
     return UNKNOWN_CODE if verdict == "unknown" else (ACCEPTED if verdict else REJECTED)
 
 

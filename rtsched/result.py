@@ -592,6 +592,17 @@ class Report:
                 return r
         raise KeyError(name)
 
+    def __iter__(self) -> Iterator[Result | LazyResult]:
+        """The results, in the report's order (``for r in report``)."""
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __contains__(self, name: object) -> bool:
+        """Whether an analysis of that name ran (``"gfb" in report``)."""
+        return any(r.analysis == name for r in self.results)
+
     def to_dict(self, index: int | None = None, explain: bool = False, steps: bool = False) -> dict[str, Any]:
         """A JSON-ready dict: ``{"index": i, "verdicts": {...}}`` plus details when ``explain``.
 

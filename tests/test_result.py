@@ -49,6 +49,8 @@ def test_report_lists_skipped_analyses():
     report = check(ts, 2, tests=["gfb", "uni-qpa"])
     assert dict(report.skipped) == {"uni-qpa": "uniprocessor analysis (m must be 1)"}
     assert list(report.verdicts) == ["gfb"]
+    assert [r.analysis for r in report] == ["gfb"] and len(report) == 1
+    assert "gfb" in report and "uni-qpa" not in report
     assert "uni-qpa" in str(report) and "m must be 1" in str(report)
     # ... and the default list skips exact on a set beyond its cheap-size rule, saying how to run it.
     big = TaskSet.from_tasks([(1, 3, 3), (2, 5, 40), (3, 17, 30), (4, 29, 31), (1, 7, 9), (2, 11, 13)])
