@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -31,6 +32,9 @@ from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.sim import simulate
 from rtsched.testing import strategies as rst
+
+#: The slow brute-force comparison's size: RTSCHED_PROPERTY_EXAMPLES (.ci/run sets it), default 100.
+SLOW_EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "100"))
 
 VERDICT = {int(ACCEPT): True, int(REJECT): False, int(UNKNOWN): "unknown"}
 TIES = ["every", "index"]
@@ -266,7 +270,7 @@ def test_against_brute_force(ts, m):
 
 
 @pytest.mark.slow
-@settings(max_examples=100)
+@settings(max_examples=SLOW_EXAMPLES)
 @given(ts=rst.tasksets(min_size=2, max_size=4, max_period=4), m=st.integers(1, 3))
 def test_against_brute_force_long(ts, m):
     """Periods <= 4: counterexamples observed to miss by t = 9; horizon 12."""
