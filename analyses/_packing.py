@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from rtsched.kernels import kernel
 from rtsched.result import Step
 
 __all__ = ["placement_steps", "task_order"]
@@ -98,3 +99,20 @@ def placement_steps(
         yield Step(f"every task placed, on {used} processor(s): schedulable")
     else:
         yield Step("the reference's work budget ran out here: the rest of the packing is not shown")
+
+
+@kernel
+def placed_before(C, D, T, a, b, order):
+    """Whether task a is placed before task b in the packing order (strict, exact integer comparison).
+
+    ``order``: 1 density decreasing (C/min(D, T)), 2 utilization decreasing, 3 deadline
+    increasing, anything else the input order (never before). The kernels' twin of
+    :func:`task_order`'s keys, shared by partitioned EDF and partitioned FP.
+    """
+    if order == 1:  # C_a/min(D_a, T_a) > C_b/min(D_b, T_b)
+        return C[a] * min(D[b], T[b]) > C[b] * min(D[a], T[a])
+    if order == 2:  # C_a/T_a > C_b/T_b
+        return C[a] * T[b] > C[b] * T[a]
+    if order == 3:
+        return D[a] < D[b]
+    return False

@@ -23,6 +23,7 @@ from rtsched.analyses._edf_demand import (
     qpa_search_ws,
     utilization_vs_one,
 )
+from rtsched.analyses._packing import placed_before
 from rtsched.kernels import (
     ACCEPT,
     EPS,
@@ -51,18 +52,6 @@ _FLOAT_ROWS = 6
 def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """The two workspace arrays of a packing of sets of at most ``width`` tasks."""
     return np.empty((_INT_ROWS, width), dtype=np.int64), np.empty((_FLOAT_ROWS, width))
-
-
-@kernel
-def _before(C, D, T, a, b, order):
-    """True if task a is placed before task b (strict key comparison, exact)."""
-    if order == 1:  # density decreasing: C_a/min(D_a,T_a) > C_b/min(D_b,T_b)
-        return C[a] * min(D[b], T[b]) > C[b] * min(D[a], T[a])
-    if order == 2:  # utilization decreasing
-        return C[a] * T[b] > C[b] * T[a]
-    if order == 3:  # deadline increasing
-        return D[a] < D[b]
-    return False
 
 
 @kernel
@@ -377,7 +366,7 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 def _stable_sort(C, D, T, seq, tmp, order):
     """Sort the task indices ``seq`` by the order's key, stably (ties keep input order).
 
-    With the exact comparison :func:`_before`: an insertion sort up to 32 tasks, else a bottom-up
+    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: an insertion sort up to 32 tasks, else a bottom-up
     merge sort, O(n log n); ``tmp`` is scratch of the same length.
     """
     n = seq.shape[0]
@@ -385,7 +374,7 @@ def _stable_sort(C, D, T, seq, tmp, order):
         for p in range(1, n):
             x = seq[p]
             j = p
-            while j > 0 and _before(C, D, T, x, seq[j - 1], order):
+            while j > 0 and placed_before(C, D, T, x, seq[j - 1], order):
                 seq[j] = seq[j - 1]
                 j -= 1
             seq[j] = x
@@ -399,7 +388,7 @@ def _stable_sort(C, D, T, seq, tmp, order):
             hi = min(lo + 2 * width, n)
             a, b, out = lo, mid, lo
             while a < mid and b < hi:
-                if _before(C, D, T, src[b], src[a], order):  # strictly before: take the right one
+                if placed_before(C, D, T, src[b], src[a], order):  # strictly before: take the right one
                     dst[out] = src[b]
                     b += 1
                 else:

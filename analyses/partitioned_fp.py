@@ -55,7 +55,7 @@ from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import frac_sum_sign
 from rtsched.analyses._fp_rta import response_times, rta_from_nb
-from rtsched.analyses._packing import placement_steps
+from rtsched.analyses._packing import placed_before, placement_steps
 from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
@@ -302,20 +302,6 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
 
 
 @kernel
-def _before(C, D, T, a, b, order):
-    """True if task a is placed before task b (strict comparison of the order's key, exact)."""
-    if order == 1:  # density decreasing
-        da = D[a] if D[a] < T[a] else T[a]
-        db = D[b] if D[b] < T[b] else T[b]
-        return C[a] * db > C[b] * da
-    if order == 2:  # utilization decreasing
-        return C[a] * T[b] > C[b] * T[a]
-    if order == 3:  # deadline increasing
-        return D[a] < D[b]
-    return False
-
-
-@kernel
 def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     """Exact sign of U(P_a) − U(P_b) (−1, 0, 1), or 2 if the exact sum overflows int64.
 
@@ -362,7 +348,7 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):
     for a in range(1, n):  # stable insertion sort by the placement order's key
         x = seq[a]
         p = a
-        while p > 0 and _before(C, D, T, x, seq[p - 1], order):
+        while p > 0 and placed_before(C, D, T, x, seq[p - 1], order):
             seq[p] = seq[p - 1]
             p -= 1
         seq[p] = x
