@@ -8,3 +8,20 @@ import typer
 TaskSetFile = Annotated[
     str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text, SimSo or SchedCAT XML) or - for stdin.")
 ]
+
+#: ``--format`` of FILE (check, plot-demand, simulate): every format ``rtsched.io`` reads.
+InputFormat = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element).",
+    ),
+]
+
+#: ``--deadlines``: the deadline model the task sets read must follow (check, convert).
+Deadlines = Annotated[str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")]
+
+#: ``--time-unit``: the tick of real-valued task-set files (check, convert).
+TimeUnit = Annotated[
+    str | None, typer.Option("--time-unit", help="Length of one tick in file units, for real-valued files.")
+]

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from rtsched.check import check_many
-from rtsched.commands import TaskSetFile
+from rtsched.commands import Deadlines, InputFormat, TaskSetFile, TimeUnit
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
@@ -45,19 +45,9 @@ def check_command(
             "analysis, policy, kind, verdict, schedulable).",
         ),
     ] = False,
-    fmt: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element).",
-        ),
-    ] = None,
-    deadlines: Annotated[
-        str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")
-    ] = "constrained",
-    time_unit: Annotated[
-        str | None, typer.Option("--time-unit", help="Length of one tick in file units, for real-valued files.")
-    ] = None,
+    fmt: InputFormat = None,
+    deadlines: Deadlines = "constrained",
+    time_unit: TimeUnit = None,
     policy: Annotated[
         str | None,
         typer.Option(

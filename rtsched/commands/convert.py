@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from rtsched.commands import TaskSetFile
+from rtsched.commands import Deadlines, TaskSetFile, TimeUnit
 from rtsched.errors import InputError
 from rtsched.io import detect_format, read_tasksets, read_text, simso_platform, write_tasksets
 
@@ -39,12 +39,8 @@ def convert_command(
             "(default: a SimSo input's).",
         ),
     ] = None,
-    deadlines: Annotated[
-        str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")
-    ] = "constrained",
-    time_unit: Annotated[
-        str | None, typer.Option("--time-unit", help="Length of one tick in input units, for real-valued files.")
-    ] = None,
+    deadlines: Deadlines = "constrained",
+    time_unit: TimeUnit = None,
 ) -> None:
     """Convert task sets between formats: rtsched's (yaml, json, jsonl, csv, txt), SimSo's and SchedCAT's XML.
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import numpy as np
 import typer
 
-from rtsched.commands import TaskSetFile
+from rtsched.commands import InputFormat, TaskSetFile
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
@@ -113,9 +113,7 @@ def plot_demand_command(
         int | None, typer.Option("--horizon", help="Largest t shown (default: 2·max(D + T), at least 20).")
     ] = None,
     index: Annotated[int, typer.Option("--index", help="Which set of a many-set file (0 = first).")] = 0,
-    fmt: Annotated[
-        str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")
-    ] = None,
+    fmt: InputFormat = None,
 ) -> None:
     """Plot a task set's demand bound function against m·t and/or an MPR interface's sbf and lsbf."""
     from rtsched.io import read_tasksets

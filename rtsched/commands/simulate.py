@@ -26,7 +26,7 @@ from typing import Annotated
 
 import typer
 
-from rtsched.commands import TaskSetFile
+from rtsched.commands import InputFormat, TaskSetFile
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.model import TaskSet
@@ -133,7 +133,7 @@ def simulate_command(
     ] = None,
     gantt_until: Annotated[int | None, typer.Option("--gantt-until", help="Last tick drawn (default: the end of the run).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set (with the event tables).")] = False,
-    fmt: Annotated[str | None, typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension).")] = None,
+    fmt: InputFormat = None,
 ) -> None:
     """Simulate task sets under global or partitioned EDF or fixed priorities until the first deadline miss.
 
