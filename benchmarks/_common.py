@@ -21,24 +21,37 @@ def arguments(description: str | None, sets: int, reference_sets: int) -> argpar
     return parser
 
 
-def sample_batch(n_sets: int, n: int, m: int, seed: int = 1, u_range: tuple[float, float] = (1.0, 3.0)) -> TaskSetBatch:
-    """Integer sets: U uniform in u_range (UUniFast split), T log-uniform in [10, 1000], D uniform in [C, T]."""
-    rng = np.random.default_rng(seed)
-    total = rng.uniform(*u_range, size=n_sets)
-    # UUniFast, vectorised (Bini & Buttazzo 2005).
+def uunifast_rows(rng: np.random.Generator, totals: np.ndarray, n: int) -> np.ndarray:
+    """UUniFast (Bini & Buttazzo 2005), vectorised over sets: row s splits ``totals[s]`` into n
+    utilizations. Draws one ``rng.random(len(totals))`` per task but the last, in this order, so
+    the benchmarks' seeded samples stay the same (``rtsched.generators.uunifast`` draws in
+    another order and takes one total)."""
+    n_sets = totals.shape[0]
     u = np.empty((n_sets, n))
-    rest = total.copy()
+    rest = totals.copy()
     for i in range(n - 1):
         nxt = rest * rng.random(n_sets) ** (1.0 / (n - 1 - i))
         u[:, i] = rest - nxt
         rest = nxt
     u[:, n - 1] = rest
+    return u
+
+
+def batch_of_rows(C: np.ndarray, D: np.ndarray, T: np.ndarray) -> TaskSetBatch:
+    """The batch whose set s is row s of the (sets × n) int64 matrices C, D and T."""
+    n_sets, n = C.shape
+    offsets = np.arange(0, n_sets * n + 1, n, dtype=np.int64)
+    return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
+
+
+def sample_batch(n_sets: int, n: int, m: int, seed: int = 1, u_range: tuple[float, float] = (1.0, 3.0)) -> TaskSetBatch:
+    """Integer sets: U uniform in u_range (UUniFast split), T log-uniform in [10, 1000], D uniform in [C, T]."""
+    rng = np.random.default_rng(seed)
+    u = uunifast_rows(rng, rng.uniform(*u_range, size=n_sets), n)
     T = np.floor(np.exp(rng.uniform(np.log(10), np.log(1000), size=(n_sets, n)))).astype(np.int64)
     C = np.clip(np.round(u * T), 1, T).astype(np.int64)
     D = C + np.floor(rng.random((n_sets, n)) * (T - C + 1)).astype(np.int64)
-    D = np.minimum(D, T)
-    offsets = np.arange(0, n_sets * n + 1, n, dtype=np.int64)
-    return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
+    return batch_of_rows(C, np.minimum(D, T), T)
 
 
 def deadline_monotonic(batch: TaskSetBatch, n: int, implicit: bool = False) -> TaskSetBatch:

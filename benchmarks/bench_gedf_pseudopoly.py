@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from _common import batch_of_rows, uunifast_rows
 
 from rtsched import TaskSetBatch, analyses
 
@@ -32,21 +33,12 @@ TARGET_US = {"bar": 1.0, "bar-int": 1.0, "load": 2.0, "ffdbf": 10.0}
 def generate(n_sets: int, n: int, seed: int, m: int = 4) -> TaskSetBatch:
     """The benchmark distribution (see the module docstring), vectorised and seeded."""
     rng = np.random.default_rng(seed)
-    total = rng.uniform(1.0, min(3.0, m), size=n_sets)
-    u = np.empty((n_sets, n))
-    rest = total.copy()
-    for i in range(n - 1):  # UUniFast (Bini & Buttazzo 2005)
-        nxt = rest * rng.random(n_sets) ** (1.0 / (n - 1 - i))
-        u[:, i] = rest - nxt
-        rest = nxt
-    u[:, n - 1] = rest
+    u = uunifast_rows(rng, rng.uniform(1.0, min(3.0, m), size=n_sets), n)
     T = np.floor(np.exp(rng.uniform(np.log(10), np.log(1001), size=(n_sets, n)))).astype(np.int64)
     T = np.clip(T, 10, 1000)
     C = np.clip(np.round(u * T), 1, T).astype(np.int64)
     D = C + np.floor(rng.random((n_sets, n)) * (T - C + 1)).astype(np.int64)
-    D = np.minimum(D, T)
-    offsets = np.arange(0, n_sets * n + 1, n, dtype=np.int64)
-    return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
+    return batch_of_rows(C, np.minimum(D, T), T)
 
 
 def best_rate(

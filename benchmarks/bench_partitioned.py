@@ -22,6 +22,7 @@ import time
 
 import numba
 import numpy as np
+from _common import batch_of_rows, uunifast_rows
 
 from rtsched import analyses
 from rtsched.model import TaskSetBatch
@@ -31,22 +32,12 @@ __all__ = ["generate", "main"]
 
 def generate(rng: np.random.Generator, n_sets: int, n: int, u_low: float, u_high: float) -> TaskSetBatch:
     """UUniFast sets of n tasks with total utilization uniform in [u_low, u_high]."""
-    totals = rng.uniform(u_low, u_high, n_sets)
-    # UUniFast (Bini & Buttazzo 2005), vectorised over sets.
-    u = np.empty((n_sets, n))
-    remaining = totals.copy()
-    for i in range(n - 1):
-        nxt = remaining * rng.random(n_sets) ** (1.0 / (n - 1 - i))
-        u[:, i] = remaining - nxt
-        remaining = nxt
-    u[:, n - 1] = remaining
+    u = uunifast_rows(rng, rng.uniform(u_low, u_high, n_sets), n)
     T = np.floor(np.exp(rng.uniform(np.log(10), np.log(10**5), (n_sets, n)))).astype(np.int64)
     C = np.clip(np.floor(u * T), 1, T).astype(np.int64)
     lo = C + (T - C) // 2
     D = lo + np.floor(rng.random((n_sets, n)) * (T - lo + 1)).astype(np.int64)
-    D = np.minimum(D, T)
-    offsets = np.arange(0, n_sets * n + 1, n, dtype=np.int64)
-    return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
+    return batch_of_rows(C, np.minimum(D, T), T)
 
 
 def _rate(fn, batch: TaskSetBatch, m: int, repeat: int = 3) -> tuple[float, float]:
