@@ -191,22 +191,11 @@ def _bak_kernel(C, D, T, offsets, m, out):
 
 ANALYSES = (
     Analysis(
-        name="bak",
-        title="Baker's test (BCL-simplified)",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/baker2003.md",
-        reference=reference,
-        explain=explain,
-        kernel=_bak_kernel,
-        one=_bak_one,
-        order=1,
+        name="bak", title="Baker's test (BCL-simplified)", kind="sufficient", order=1, featured=True,
         # linear and cheap per set: the thread pool's wake-up costs more than it saves below
         # millions of tasks (benchmarks/bench_threads.py)
-        parallel_from=1 << 22,
-        featured=True,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=1 << 22,
+        citation=CITATION, note="papers/baker2003.md",
+        reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,
     ),
 )

@@ -225,22 +225,11 @@ def _bcl_kernel(C, D, T, offsets, m, out):
 
 ANALYSES = (
     Analysis(
-        name="bcl",
-        title="BCL interference test",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/bcl2005.md",
-        reference=reference,
-        explain=explain,
-        kernel=_bcl_kernel,
-        one=_bcl_one,
-        order=2,
+        name="bcl", title="BCL interference test", kind="sufficient", order=2, featured=True,
         # linear and cheap per set: the thread pool's wake-up costs more than it saves below
         # millions of tasks (benchmarks/bench_threads.py)
-        parallel_from=1 << 22,
-        featured=True,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=1 << 22,
+        citation=CITATION, note="papers/bcl2005.md",
+        reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,
     ),
 )

@@ -555,22 +555,12 @@ def _build(match: re.Match[str]) -> Analysis:
 
     mode_text = "dedicated clusters" if spec.mode == "physical" else "virtual clusters (MPR interfaces and servers)"
     return Analysis(
-        name=name,
-        title=f"clustered EDF, clusters of {spec.k} processors, {mode_text}",
-        citation=CITATION,
-        kind="sufficient",
-        policy="clustered-edf",
-        platform="clustered",
-        accepts=accepts,
-        deadlines=("implicit", "constrained"),
-        note=NOTE,
-        reference=reference,
-        explain=explain,
-        codes=codes,
-        budget=DEFAULT_BUDGET,
-        budget_unit="(k, A_k) points per G-EDF-under-MPR evaluation",
-        order=0,
+        name=name, title=f"clustered EDF, clusters of {spec.k} processors, {mode_text}", kind="sufficient", order=0,
         featured=False,
+        policy="clustered-edf", platform="clustered", deadlines=("implicit", "constrained"), accepts=accepts,
+        citation=CITATION, note=NOTE,
+        reference=reference, explain=explain, codes=codes,
+        budget=DEFAULT_BUDGET, budget_unit="(k, A_k) points per G-EDF-under-MPR evaluation",
     )
 
 

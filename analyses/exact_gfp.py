@@ -204,21 +204,11 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
 
 ANALYSES = (
     Analysis(
-        name="exact-gfp",
-        title="Exact global FP, priorities in task order (state-space exploration)",
-        citation=CITATION,
-        kind="exact",
-        policy="global-fp",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/exact-gfp.md",
-        reference=reference,
-        explain=explain,
-        codes=_codes,
-        one=_one,
-        budget=DEFAULT_BUDGET,
-        budget_unit="explored states",
-        default_skip=default_skip,
+        name="exact-gfp", title="Exact global FP, priorities in task order (state-space exploration)", kind="exact",
         order=8,
+        policy="global-fp", platform="identical", deadlines=("implicit", "constrained"),
+        citation=CITATION, note="papers/exact-gfp.md",
+        reference=reference, explain=explain, one=_one, codes=_codes, default_skip=default_skip,
+        budget=DEFAULT_BUDGET, budget_unit="explored states",
     ),
 )

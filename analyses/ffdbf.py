@@ -446,20 +446,10 @@ def _ffdbf_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="ffdbf",
-        title="Forced-forward dbf test (FF-DBF), exact σ search",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/bbmss2010-ffdbf.md",
-        reference=reference,
-        explain=explain,
-        kernel=_ffdbf_kernel,
-        one=_ffdbf_set,
-        budget=DEFAULT_BUDGET,
-        budget_unit="testing points",
-        order=7,
+        name="ffdbf", title="Forced-forward dbf test (FF-DBF), exact σ search", kind="sufficient", order=7,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        citation=CITATION, note="papers/bbmss2010-ffdbf.md",
+        reference=reference, explain=explain, kernel=_ffdbf_kernel, one=_ffdbf_set,
+        budget=DEFAULT_BUDGET, budget_unit="testing points",
     ),
 )

@@ -194,17 +194,10 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
 
 ANALYSES = (
     Analysis(
-        name="gedf-upper",
-        title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
-        citation=CITATION,
-        kind="necessary",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/gedf-upper.md",
-        reference=reference,
-        explain=explain,
-        codes=_codes,
-        order=100,
+        name="gedf-upper", title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
+        kind="necessary", order=100,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        citation=CITATION, note="papers/gedf-upper.md",
+        reference=reference, explain=explain, codes=_codes,
     ),
 )

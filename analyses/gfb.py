@@ -128,21 +128,12 @@ def _gfb_kernel(C, D, T, offsets, m, out):
 
 ANALYSES = (
     Analysis(
-        name="gfb",
-        title="GFB density bound",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained", "arbitrary"),
-        note="papers/gfb2003.md",
-        reference=reference,
-        explain=explain,
-        kernel=_gfb_kernel,
-        one=_gfb_one,
-        order=0,
+        name="gfb", title="GFB density bound", kind="sufficient", order=0,
         # linear and cheap per set: the thread pool's wake-up costs more than it saves below
         # millions of tasks (benchmarks/bench_threads.py)
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
         parallel_from=1 << 22,
+        citation=CITATION, note="papers/gfb2003.md",
+        reference=reference, explain=explain, kernel=_gfb_kernel, one=_gfb_one,
     ),
 )

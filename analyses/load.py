@@ -300,20 +300,10 @@ def _load_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="load",
-        title="Baker–Baruah 2009 load test (LOAD)",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained", "arbitrary"),
-        note="papers/baker-baruah2009-load.md",
-        reference=reference,
-        explain=explain,
-        kernel=_load_kernel,
-        one=_load_set,
-        budget=DEFAULT_BUDGET,
-        budget_unit="step points",
-        order=6,
+        name="load", title="Baker–Baruah 2009 load test (LOAD)", kind="sufficient", order=6,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
+        citation=CITATION, note="papers/baker-baruah2009-load.md",
+        reference=reference, explain=explain, kernel=_load_kernel, one=_load_set,
+        budget=DEFAULT_BUDGET, budget_unit="step points",
     ),
 )

@@ -154,22 +154,11 @@ def _accepts(platform: Platform) -> str | None:
 
 ANALYSES = (
     Analysis(
-        name="gedf-mpr",
-        title="G-EDF in a cluster under an MPR interface",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="clustered",
-        accepts=_accepts,
-        deadlines=("implicit", "constrained"),
-        note=NOTE,
-        reference=reference,
-        explain=explain,
-        kernel=_gedf_mpr_dedicated_kernel,
-        one=_gedf_mpr_dedicated_set,
-        budget=DEFAULT_BUDGET,
-        budget_unit="(k, A_k) points to check",
-        order=20,
+        name="gedf-mpr", title="G-EDF in a cluster under an MPR interface", kind="sufficient", order=20,
         featured=False,
+        policy="global-edf", platform="clustered", deadlines=("implicit", "constrained"), accepts=_accepts,
+        citation=CITATION, note=NOTE,
+        reference=reference, explain=explain, kernel=_gedf_mpr_dedicated_kernel, one=_gedf_mpr_dedicated_set,
+        budget=DEFAULT_BUDGET, budget_unit="(k, A_k) points to check",
     ),
 )

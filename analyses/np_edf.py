@@ -84,21 +84,10 @@ def _npedf_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="uni-npedf",
-        title="Non-preemptive EDF (uniprocessor, exact)",
-        citation=CITATION,
-        kind="exact",
-        policy="np-edf",
-        platform="uniprocessor",
-        deadlines=("implicit", "constrained"),
-        note="papers/george-rivierre-spuri1996-npedf.md",
-        reference=reference,
-        explain=explain,
-        kernel=_npedf_kernel,
-        one=_npedf_set,
-        budget=DEFAULT_BUDGET,
-        budget_unit="steps (busy-period iterations and checked deadlines)",
-        order=2,
-        featured=False,
+        name="uni-npedf", title="Non-preemptive EDF (uniprocessor, exact)", kind="exact", order=2, featured=False,
+        policy="np-edf", platform="uniprocessor", deadlines=("implicit", "constrained"),
+        citation=CITATION, note="papers/george-rivierre-spuri1996-npedf.md",
+        reference=reference, explain=explain, kernel=_npedf_kernel, one=_npedf_set,
+        budget=DEFAULT_BUDGET, budget_unit="steps (busy-period iterations and checked deadlines)",
     ),
 )

@@ -451,22 +451,12 @@ def build(name: str, fit: str, order: str, featured: bool, title: str | None = N
         return int(_pack_one(C, D, T, m, f, o, budget, np.empty(C.shape[0], dtype=np.int64)))
 
     return Analysis(
-        name=name,
-        title=title or f"partitioned FP: {fit}, {order} order, RTA admission",
-        citation=CITATION,
-        kind="sufficient",
-        policy="partitioned-fp",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/joseph-pandya1986-rta.md",
-        reference=reference,
-        explain=explain,
-        codes=batch_codes,
-        one=one,
-        budget=PACKING_BUDGET,
-        budget_unit="response-time evaluations per set",
-        featured=featured,
-        order=rank,
+        name=name, title=title or f"partitioned FP: {fit}, {order} order, RTA admission", kind="sufficient",
+        order=rank, featured=featured,
+        policy="partitioned-fp", platform="identical", deadlines=("implicit", "constrained"),
+        citation=CITATION, note="papers/joseph-pandya1986-rta.md",
+        reference=reference, explain=explain, one=one, codes=batch_codes,
+        budget=PACKING_BUDGET, budget_unit="response-time evaluations per set",
     )
 
 
