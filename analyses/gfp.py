@@ -366,15 +366,7 @@ def _da_lc_one(C, D, T, m):
 
 
 @batch_kernel
-def _da_kernel(C, D, T, offsets, m, out):
-    empty = np.empty(0, dtype=np.int64)
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _da_set(C[lo:hi], D[lo:hi], T[lo:hi], m, False, empty, empty)
-
-
-@batch_kernel
-def _da_lc_kernel(C, D, T, offsets, m, out):
+def _da_batch(C, D, T, offsets, m, limited, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = chunk_count(offsets)
@@ -382,7 +374,17 @@ def _da_lc_kernel(C, D, T, offsets, m, out):
         scratch = np.empty((2, width), dtype=np.int64)
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _da_set(C[lo:hi], D[lo:hi], T[lo:hi], m, True, scratch[0], scratch[1])
+            out[s] = _da_set(C[lo:hi], D[lo:hi], T[lo:hi], m, limited, scratch[0], scratch[1])
+
+
+@kernel
+def _da_kernel(C, D, T, offsets, m, out):
+    _da_batch(C, D, T, offsets, m, False, out)
+
+
+@kernel
+def _da_lc_kernel(C, D, T, offsets, m, out):
+    _da_batch(C, D, T, offsets, m, True, out)
 
 
 # =================================================================================================
@@ -579,27 +581,25 @@ def _rta_lc_one(C, D, T, m, budget):
 
 
 @batch_kernel
+def _rta_batch(C, D, T, offsets, m, budget, limited, out):
+    n_sets = out.shape[0]
+    width = largest_set(offsets)
+    n_chunks = chunk_count(offsets)
+    for c in prange(n_chunks):
+        scratch = np.empty((3, width), dtype=np.int64)
+        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
+            lo, hi = offsets[s], offsets[s + 1]
+            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, limited, scratch[0], scratch[1], scratch[2])
+
+
+@kernel
 def _rta_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    n_chunks = chunk_count(offsets)
-    for c in prange(n_chunks):
-        scratch = np.empty((3, width), dtype=np.int64)
-        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, False, scratch[0], scratch[1], scratch[2])
+    _rta_batch(C, D, T, offsets, m, budget, False, out)
 
 
-@batch_kernel
+@kernel
 def _rta_lc_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    n_chunks = chunk_count(offsets)
-    for c in prange(n_chunks):
-        scratch = np.empty((3, width), dtype=np.int64)
-        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, True, scratch[0], scratch[1], scratch[2])
+    _rta_batch(C, D, T, offsets, m, budget, True, out)
 
 
 # =================================================================================================
