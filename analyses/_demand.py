@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rtsched.kernels import floor_divmod_any, kernel
+from rtsched.kernels import top_sum as top_sum_of
 
 if TYPE_CHECKING:
     from rtsched.model import TaskSet
@@ -89,33 +90,5 @@ divmod_fast = floor_divmod_any
 
 @kernel(inline="always")
 def top_sum(values, n, count, scratch):
-    """Sum of the ``count`` largest of ``values[:n]`` (non-negative), using ``scratch``.
-
-    Partial insertion sort into ``scratch[:count]`` (descending); O(n·count) with count = m − 1
-    small, and no allocation in the hot loop.
-    """
-    if count >= n:
-        total = 0
-        for i in range(n):
-            total += values[i]
-        return total
-    if count <= 0:
-        return 0
-    filled = 0
-    for i in range(n):
-        v = values[i]
-        if filled < count:
-            j = filled
-            filled += 1
-        elif v > scratch[count - 1]:
-            j = count - 1
-        else:
-            continue
-        while j > 0 and scratch[j - 1] < v:
-            scratch[j] = scratch[j - 1]
-            j -= 1
-        scratch[j] = v
-    total = 0
-    for i in range(count):
-        total += scratch[i]
-    return total
+    """Sum of the ``count`` largest of ``values[:n]``: :func:`rtsched.kernels.top_sum`."""
+    return top_sum_of(values[:n], count, scratch)

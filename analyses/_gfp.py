@@ -52,6 +52,7 @@ from typing import Any
 
 from rtsched.analyses._gedf_common import carry_in_workload
 from rtsched.kernels import kernel
+from rtsched.kernels import top_sum as top_sum_of
 
 __all__ = [
     "da_fits_lowest",
@@ -191,36 +192,5 @@ def workload_ci_nb(C_i, T_i, R_i, L):
     return jobs * C_i + C_i + alpha
 
 
-@kernel
-def top_sum_nb(values, count, buf):
-    """The sum of the ``count`` largest of ``values`` (all if fewer).
-
-    ``buf`` is scratch of length ≥ min(count, len(values)). An insertion into a descending buffer:
-    O(len · count).
-    """
-    n = values.shape[0]
-    if count <= 0:
-        return 0
-    if count >= n:
-        total = 0
-        for i in range(n):
-            total += values[i]
-        return total
-    size = 0
-    for i in range(n):
-        v = values[i]
-        if size < count:
-            j = size
-            size += 1
-        elif v > buf[count - 1]:
-            j = count - 1
-        else:
-            continue
-        while j > 0 and buf[j - 1] < v:
-            buf[j] = buf[j - 1]
-            j -= 1
-        buf[j] = v
-    total = 0
-    for j in range(count):
-        total += buf[j]
-    return total
+#: Numba twin of :func:`top_sum`: :func:`rtsched.kernels.top_sum`.
+top_sum_nb = top_sum_of

@@ -58,6 +58,7 @@ __all__ = [
     "kernel",
     "redecide",
     "redecide_by",
+    "top_sum",
     "verdict_code",
 ]
 
@@ -203,3 +204,37 @@ def deadline_step(C, T, nxt):
     return t, c
 
 
+@kernel(inline="always")
+def top_sum(values, count, scratch):
+    """The sum of the ``count`` largest of ``values`` (non-negative; all of them if fewer).
+
+    ``scratch`` has length ≥ min(count, len(values)). A partial insertion sort into
+    ``scratch[:count]`` (descending): O(len · count) with count = m − 1 small, and no allocation.
+    Used for the (m − 1) largest carry-in increments (BAR's Eq. (5), Guan et al.'s Eq. (9)-(11)).
+    """
+    n = values.shape[0]
+    if count <= 0:
+        return 0
+    if count >= n:
+        total = 0
+        for i in range(n):
+            total += values[i]
+        return total
+    filled = 0
+    for i in range(n):
+        v = values[i]
+        if filled < count:
+            j = filled
+            filled += 1
+        elif v > scratch[count - 1]:
+            j = count - 1
+        else:
+            continue
+        while j > 0 and scratch[j - 1] < v:
+            scratch[j] = scratch[j - 1]
+            j -= 1
+        scratch[j] = v
+    total = 0
+    for i in range(count):
+        total += scratch[i]
+    return total
