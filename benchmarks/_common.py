@@ -12,12 +12,17 @@ import numpy as np
 from rtsched import TaskSetBatch
 
 
-def arguments(description: str | None, sets: int, reference_sets: int) -> argparse.ArgumentParser:
+def arguments(
+    description: str | None, sets: int, reference_sets: int, seed: int | None = None
+) -> argparse.ArgumentParser:
     """The options every throughput benchmark takes: ``--sets`` (the batch the kernels run) and
-    ``--reference-sets`` (the sample the pure-Python reference runs), with these defaults."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--sets", type=int, default=sets)
-    parser.add_argument("--reference-sets", type=int, default=reference_sets)
+    ``--reference-sets`` (the sample the pure-Python reference runs), with these defaults, and
+    ``--seed`` when ``seed`` is given. The description (the module docstring) is shown as written."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", type=int, default=sets, help="task sets per kernel measurement")
+    parser.add_argument("--reference-sets", type=int, default=reference_sets, help="sets for the pure-Python reference")
+    if seed is not None:
+        parser.add_argument("--seed", type=int, default=seed, help="seed of the sample")
     return parser
 
 

@@ -17,7 +17,6 @@ wall-clock rates drop with the load.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import numba
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import rate, sample_batch
+from _common import arguments, rate, sample_batch
 
 from rtsched import analyses
 from rtsched.errors import InputError
@@ -57,12 +56,9 @@ def cpu_seconds_per_verdict(entry: object, sets: list, repeat: int = 3) -> float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", type=int, default=200_000, help="sets per kernel measurement (n = 10)")
-    parser.add_argument("--reference-sets", type=int, default=300, help="sets for the pure-Python reference")
+    parser = arguments(__doc__, sets=200_000, reference_sets=300, seed=1)
     parser.add_argument("--one-sets", type=int, default=2000, help="sets for the one-set verdict() timing")
     parser.add_argument("--names", default=",".join(NAMES), help="analyses to measure (comma-separated)")
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
     entries = []

@@ -14,7 +14,6 @@ BAR ≤ 1 µs, LOAD ≤ 2 µs, FF-DBF ≤ 10 µs.
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from _common import batch_of_rows, uunifast_rows
+from _common import arguments, batch_of_rows, uunifast_rows
 
 from rtsched import TaskSetBatch, analyses
 
@@ -55,11 +54,7 @@ def best_rate(
 
 def main() -> None:
     """Run the benchmark and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", type=int, default=20_000)
-    parser.add_argument("--reference-sets", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=20260101)
-    args = parser.parse_args()
+    args = arguments(__doc__, sets=20_000, reference_sets=300, seed=20260101).parse_args()
     m = 4
     threads = numba.get_num_threads()
     batch = generate(args.sets, 10, args.seed)

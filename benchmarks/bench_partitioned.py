@@ -1,6 +1,6 @@
 """Throughput of uni-qpa, uni-pda and the partitioned-EDF family (kernels vs. references).
 
-Run: ``python benchmarks/bench_partitioned.py [--sets N] [--ref-sets K] [--seed S]``.
+Run: ``python benchmarks/bench_partitioned.py [--sets N] [--reference-sets K] [--seed S]``.
 
 Prints sets/s of each batch kernel (``registry.get(name).status``) with 1 thread (wall clock, and
 µs per set of process CPU time, which is robust to a loaded machine) and with all threads, µs per
@@ -16,13 +16,12 @@ in [10, 10**5], constrained deadlines uniform in [C + (T − C)/2, T]) with an e
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 
 import numba
 import numpy as np
-from _common import batch_of_rows, uunifast_rows
+from _common import arguments, batch_of_rows, uunifast_rows
 
 from rtsched import analyses
 from rtsched.model import TaskSetBatch
@@ -77,11 +76,7 @@ def _ref_rate(entry: analyses.Analysis, batch: TaskSetBatch, m: int, k: int) -> 
 
 def main() -> None:
     """Run the benchmark and print one line per (analysis, n)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", type=int, default=200_000)
-    parser.add_argument("--ref-sets", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=20260101)
-    args = parser.parse_args()
+    args = arguments(__doc__, sets=200_000, reference_sets=500, seed=20260101).parse_args()
     rng = np.random.default_rng(args.seed)
     threads = numba.config.NUMBA_NUM_THREADS
     cases = [
@@ -112,7 +107,7 @@ def main() -> None:
             many, _ = _rate(entry.status, batch, m)
             single = _one_cost(entry, batch, m)
             accept = float(np.mean(entry.status(batch, m) == 1))
-            ref = _ref_rate(entry, batch, m, args.ref_sets if n <= 20 else max(10, args.ref_sets // 5))
+            ref = _ref_rate(entry, batch, m, args.reference_sets if n <= 20 else max(10, args.reference_sets // 5))
             print(
                 f"{name:26} {n:>3} {accept:>6.2f} {one:>10,.0f} {1e6 / one_cpu:>10.2f} {1e6 / one:>11.2f} "
                 f"{many:>10,.0f} {single:>10.2f} {ref:>9,.0f} {one / ref:>6.0f}x"
