@@ -42,10 +42,11 @@ Budget: ``budget`` explored (stored) states, default :data:`DEFAULT_BUDGET`, and
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,7 +55,10 @@ from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors, kernel
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Verdict
+from rtsched.result import Explanation, Verdict, show_number
+
+if TYPE_CHECKING:
+    from rtsched.sim.trace import DeadlineMiss
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -63,10 +67,14 @@ __all__ = [
     "Exploration",
     "codes",
     "default_skip",
+    "explanation",
     "explore",
     "one",
     "reference",
+    "releases_text",
+    "replay",
     "search",
+    "witness",
 ]
 
 Rule = Literal["every", "index", "fp"]
@@ -107,9 +115,10 @@ CHAIN_LOOK = 256
 MAX_EXPLORED_TASKS = 62
 
 
-def check_rule(rule: str) -> str:
-    if rule not in RULES:
-        raise InputError(f"unknown priority rule {rule!r}; choose one of {', '.join(RULES)}", field="ties")
+def check_rule(rule: str, rules: tuple[str, ...] = RULES, what: str = "priority rule") -> str:
+    """``rule`` if it is one of ``rules``, else an error naming ``what`` and the choices."""
+    if rule not in rules:
+        raise InputError(f"unknown {what} {rule!r}; choose one of {', '.join(rules)}", field="ties")
     return rule
 
 
@@ -745,6 +754,106 @@ def codes(batch: TaskSetBatch, m: int, budget: int, rule: str) -> NDArray[np.int
         lo, hi = int(offsets[s]), int(offsets[s + 1])
         out[s] = one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, rule)
     return out
+
+
+# -- explanations (the G-EDF and G-FP entries word them) ---------------------------------------
+def witness(ts: TaskSet, m: int, budget: int, quick: Exploration) -> Exploration:
+    """The exploration whose release sequence explains ``quick`` (the verdict is ``quick``'s).
+
+    ``quick`` itself, unless U > m rejected the set without a search: then a search without the
+    shortcuts (at most 100,000 states) or, if that finds no miss, the synchronous periodic
+    pattern up to its first miss in the simulator (with U > m it misses within a hyperperiod).
+    """
+    if quick.code != REJECT or quick.releases is not None:
+        return quick
+    from rtsched.sim import simulate  # the simulator replays sequences to their first miss
+
+    rule = quick.rule
+    deep = search(ts.C, ts.D, ts.T, m, rule, min(budget, 100_000), TRANSITIONS_PER_STATE * budget, shortcuts=False)
+    if deep.code == REJECT:
+        return deep
+    trace = simulate(ts, m, policy="gfp" if rule == "fp" else "gedf", horizon=min(ts.hyperperiod, 10**7), record=False)
+    if trace.miss is None:
+        return quick
+    periodic = tuple(tuple(range(0, trace.miss.time, int(t))) for t in ts.T)
+    return Exploration(quick.code, deep.states, deep.transitions, "utilization", periodic, rule=rule, tie_choices=())
+
+
+def replay(ts: TaskSet, m: int, result: Exploration) -> DeadlineMiss:
+    """The first miss of ``result``'s release sequence (and tie choices) in the simulator.
+
+    A doomed job always misses on replay; no miss is a bug.
+    """
+    from rtsched.sim import simulate
+
+    assert result.releases is not None
+    choices = result.tie_choices or ()
+    if result.rule == "fp":
+        miss = simulate(ts, m, policy="gfp", releases=result.releases).miss
+    else:
+        miss = simulate(ts, m, releases=result.releases, tie_choices=[(t, list(w)) for t, w, _ in choices]).miss
+    if miss is None:
+        raise RuntimeError(f"replay of {result.releases} under rule {result.rule} with tie choices {choices} found no miss")
+    return miss
+
+
+def releases_text(ts: TaskSet, releases: tuple[tuple[int, ...], ...]) -> str:
+    """The release times of each task that releases, as ``τ1: [0, 5]; τ3: [2]``."""
+    return "; ".join(f"{ts.label(i)}: {list(r)}" for i, r in enumerate(releases) if r)
+
+
+def explanation(
+    ts: TaskSet,
+    m: int,
+    budget: int,
+    quick: Exploration,
+    *,
+    head: dict[str, object],
+    found: str,
+    qualifier: str,
+    describe_miss: Callable[[Exploration, DeadlineMiss], tuple[str, dict[str, object]]],
+) -> Explanation:
+    """The verdict of the exploration ``quick`` with its evidence (states, or a replayed miss).
+
+    ``head``: the rule's first evidence entries; ``found``: the words after "no deadline miss
+    reachable"; ``qualifier``: the rule named in parentheses in the other summaries (``""``: none);
+    ``describe_miss(result, miss)``: the summary and evidence of the :func:`witness` ``result``'s
+    release sequence, whose first miss is ``miss``.
+    """
+    result = witness(ts, m, budget, quick)
+    named = f" ({qualifier})" if qualifier else ""
+    evidence: dict[str, object] = {
+        **head,
+        "states": result.states,
+        "transitions": result.transitions,
+        "reason": quick.reason,
+        "budget": budget,
+    }
+    if quick.code == ACCEPT:
+        verdict: Verdict = True
+        if quick.reason == "n <= m":
+            summary = f"n = {ts.n} <= m = {m}: every job has its own processor{named}"
+        else:
+            summary = f"no deadline miss reachable {found} ({result.states} states explored)"
+    elif quick.code == REJECT:
+        verdict = False
+        if result.releases is not None:
+            summary, shown = describe_miss(result, replay(ts, m, result))
+            evidence.update(shown)
+        else:
+            summary = (
+                f"U = {show_number(ts.utilization)} > m = {m}: no scheduler meets every deadline "
+                f"({qualifier + '; ' if qualifier else ''}no release sequence found within the budget)"
+            )
+        if quick.reason == "utilization":
+            evidence["utilization"] = Fraction(ts.utilization)
+    else:
+        verdict = UNKNOWN_VERDICT
+        summary = (
+            f"unknown{named}: budget exhausted after {result.states} states / {result.transitions} transitions "
+            f"(budget = {budget} states)"
+        )
+    return Explanation(verdict=verdict, summary=summary, evidence=evidence)
 
 
 def default_skip(ts: TaskSet, m: int, name: str) -> str | None:

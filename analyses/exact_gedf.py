@@ -80,17 +80,16 @@ parametrised by the priority rule; this module keeps the G-EDF entries and expla
 :func:`reference` (pure Python BFS over explicit (rem, time-to-deadline, time-to-release)
 triples that enumerates the legal run sets straight from their definition, coded independently
 of the kernel, no pruning), ``_explore`` (Numba kernel, int16/int32 state rows, open addressing,
-antichain pruning, branching on tied choices only), :func:`explore` / ``_search`` (the tables,
-grown geometrically, and the counterexample path), ``_exact_codes`` (sets explored one after the
-other: each exploration allocates its budgeted tables, so running them in parallel would multiply
-the memory), :func:`explain` (counterexample release sequence and tie choices, replayed in the
-simulator).
+antichain pruning, branching on tied choices only), :func:`explore` / the engine's ``search``
+(the tables, grown geometrically, and the counterexample path), ``_exact_codes`` (sets explored
+one after the other: each exploration allocates its budgeted tables, so running them in parallel
+would multiply the memory), :func:`explain` (counterexample release sequence and tie choices,
+replayed in the simulator; the engine's ``explanation`` words the rest).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -103,12 +102,12 @@ from rtsched.analyses._state_space import (
     Frontier,
     TieChoice,
 )
-from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, check_processors
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Verdict
+
+if TYPE_CHECKING:
+    from rtsched.sim.trace import DeadlineMiss
 
 __all__ = [
     "ANALYSES",
@@ -144,21 +143,17 @@ TIE_RULE_TEXT = {"every": "under every tie-breaking rule", "index": "with ties t
 
 
 def _check_ties(ties: str) -> str:
-    if ties not in TIES:
-        raise InputError(f"unknown tie semantics {ties!r}; choose one of {', '.join(TIES)}", field="ties")
-    return ties
+    return engine.check_rule(ties, TIES, "tie semantics")
 
 
 # -- reference: plain BFS, no pruning (analyses/_state_space.py) -------------------------------
 def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, ties: Ties = "every") -> Verdict:
     """Exact verdict by breadth-first search over every reachable state (no pruning).
 
-    A state is a tuple of ``(remaining, to_deadline, to_release)`` per task. Each tick the
-    scheduler may run any *legal* set of pending jobs: ``min(m, pending)`` of them, none with a
-    later deadline than a pending job left waiting. ``ties="every"`` branches on every legal set;
-    ``ties="index"`` keeps only the first ``m`` in (deadline, index) order. ``"unknown"`` if
-    more than ``budget`` states are reachable (the plain search stores more states than the
-    pruned one of :func:`explore`, so it runs out of the same budget sooner).
+    The engine's reference (``analyses/_state_space.py``) under G-EDF: ``ties="every"`` branches
+    on every legal run set (``min(m, pending)`` pending jobs, none with a later deadline than a
+    job left waiting), ``ties="index"`` runs the first ``m`` in (deadline, index) order.
+    ``"unknown"`` past ``budget`` reachable states (sooner than :func:`explore`, which prunes).
     """
     return engine.reference(ts, m, budget, rule=_check_ties(ties))
 
@@ -187,33 +182,13 @@ def explore(
     a bounded depth-first pass, then breadth-first), ``"depth"`` or ``"breadth"`` (the only order
     before, kept for comparison); see the module docstring. The verdict does not depend on it.
     """
-    m = check_processors(m)
-    _check_ties(ties)
-    if not ts.is_constrained:
-        raise InputError("the exact G-EDF test handles constrained deadlines (D <= T) only")
-    return engine.explore(ts, m, rule=ties, budget=budget, shortcuts=shortcuts, frontier=frontier)
-
-
-def _search(
-    C: NDArray[np.int64],
-    D: NDArray[np.int64],
-    T: NDArray[np.int64],
-    m: int,
-    ties: str,
-    state_cap: int,
-    transition_cap: int,
-    shortcuts: bool = True,
-) -> Exploration:
-    """:func:`explore` on arrays with separate state and transition caps (tests set them apart)."""
-    return engine.search(C, D, T, m, _check_ties(ties), state_cap, transition_cap, shortcuts)
+    return engine.explore(
+        ts, m, rule=_check_ties(ties), budget=budget, shortcuts=shortcuts, name="the exact G-EDF test", frontier=frontier
+    )
 
 
 def _exact_one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
-    """One set under every tie rule: the verdict code.
-
-    Python around the Numba search, which allocates its tables as it grows (so there is no serial
-    one-set kernel to call directly).
-    """
+    """One set under every tie rule: the verdict code (the engine's ``one``)."""
     return engine.one(C, D, T, m, budget, "every")
 
 
@@ -249,67 +224,33 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, *, ties: Ties = "
     when U > m decides the verdict, to find such a sequence. Every summary names the tie rule.
     """
     _check_ties(ties)
-    from rtsched.sim import simulate  # the simulator replays sequences to their first miss
-
     rule = TIE_RULE_TEXT[ties]
-    quick = explore(ts, m, ties=ties, budget=budget)
-    result = quick
-    if quick.code == REJECT and quick.releases is None:
-        # U > m: look for a (short) release sequence; the verdict does not depend on it
-        deep = _search(ts.C, ts.D, ts.T, m, ties, min(budget, 100_000), TRANSITIONS_PER_STATE * budget, shortcuts=False)
-        if deep.code == REJECT:
-            result = deep
-        else:  # with U > m the synchronous periodic pattern misses within a hyperperiod
-            trace = simulate(ts, m, horizon=min(ts.hyperperiod, 10**7), record=False)
-            if trace.miss is not None:
-                periodic = tuple(tuple(range(0, trace.miss.time, int(t))) for t in ts.T)
-                result = Exploration(
-                    quick.code, deep.states, deep.transitions, "utilization", periodic, rule=ties, tie_choices=()
-                )
-    evidence: dict[str, object] = {
-        "ties": ties,
-        "states": result.states,
-        "transitions": result.transitions,
-        "reason": quick.reason,
-        "budget": budget,
-    }
-    if quick.code == ACCEPT:
-        verdict: Verdict = True
-        if quick.reason == "n <= m":
-            summary = f"n = {ts.n} <= m = {m}: every job has its own processor ({rule})"
-        else:
-            summary = f"no deadline miss reachable {rule} ({result.states} states explored)"
-    elif quick.code == REJECT:
-        verdict = False
-        if result.releases is not None:
-            choices = result.tie_choices or ()
-            replay_choices = [(t, list(w)) for t, w, _ in choices]
-            miss = simulate(ts, m, releases=result.releases, tie_choices=replay_choices).miss
-            if miss is None:  # a doomed job always misses on replay; anything else is a bug
-                raise RuntimeError(f"replay of {result.releases} with tie choices {choices} found no miss")
-            evidence["releases"] = result.releases
-            evidence["tie_choices"] = tuple((t, w) for t, w, _ in choices)
-            evidence["tie_losers"] = tuple((t, lost) for t, _, lost in choices)
-            evidence["miss_time"] = miss.time
-            evidence["miss_task"] = miss.task
-            shown = "; ".join(f"{ts.label(i)}: {list(r)}" for i, r in enumerate(result.releases) if r)
-            summary = f"G-EDF ({rule}) misses {ts.label(miss.task)}'s deadline at t={miss.time} with releases {shown}"
-            if ties == "every":
-                if choices:
-                    summary += f" and tie choices {_show_choices(ts, choices)}"
-                else:
-                    summary += " (no tie on the way: every tie rule misses)"
-        else:
-            summary = f"U = {show_number(ts.utilization)} > m = {m}: no scheduler meets every deadline ({rule}; no release sequence found within the budget)"
-        if quick.reason == "utilization":
-            evidence["utilization"] = Fraction(ts.utilization)
-    else:
-        verdict = UNKNOWN_VERDICT
+
+    def describe_miss(result: Exploration, miss: DeadlineMiss) -> tuple[str, dict[str, object]]:
+        assert result.releases is not None
+        choices = result.tie_choices or ()
+        evidence: dict[str, object] = {
+            "releases": result.releases,
+            "tie_choices": tuple((t, w) for t, w, _ in choices),
+            "tie_losers": tuple((t, lost) for t, _, lost in choices),
+            "miss_time": miss.time,
+            "miss_task": miss.task,
+        }
         summary = (
-            f"unknown ({rule}): budget exhausted after {result.states} states / {result.transitions} transitions "
-            f"(budget = {budget} states)"
+            f"G-EDF ({rule}) misses {ts.label(miss.task)}'s deadline at t={miss.time} with releases "
+            f"{engine.releases_text(ts, result.releases)}"
         )
-    return Explanation(verdict=verdict, summary=summary, evidence=evidence)
+        if ties == "every":
+            if choices:
+                summary += f" and tie choices {_show_choices(ts, choices)}"
+            else:
+                summary += " (no tie on the way: every tie rule misses)"
+        return summary, evidence
+
+    quick = explore(ts, m, ties=ties, budget=budget)
+    return engine.explanation(
+        ts, m, budget, quick, head={"ties": ties}, found=rule, qualifier=rule, describe_miss=describe_miss
+    )
 
 
 def explain_index(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:

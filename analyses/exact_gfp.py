@@ -48,7 +48,8 @@ m pending jobs in index order), the engine's Numba kernel (pruned search: a boun
 
 from __future__ import annotations
 
-from fractions import Fraction
+import functools
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,11 +57,12 @@ from numpy.typing import NDArray
 from rtsched.analyses import _state_space as engine
 from rtsched.analyses._state_space import DEFAULT_BUDGET, TRANSITIONS_PER_STATE, Exploration
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Verdict
+
+if TYPE_CHECKING:
+    from rtsched.sim.trace import DeadlineMiss
 
 __all__ = [
     "ANALYSES",
@@ -102,25 +104,34 @@ def _check(ts: TaskSet) -> None:
 def explore(ts: TaskSet, m: int, *, budget: int = DEFAULT_BUDGET, shortcuts: bool = True) -> Exploration:
     """Run the pruned exploration on one set (see the module docstring for the game).
 
-    ``budget``: states stored (and at most :data:`TRANSITIONS_PER_STATE` transitions per
-    budgeted state); past it the code is UNKNOWN. ``shortcuts=False`` explores even when U > m or
-    n <= m decide the verdict (to get a counterexample release sequence, and for tests).
+    ``budget`` and ``shortcuts`` as for ``exact`` (:func:`rtsched.analyses.exact_gedf.explore`).
     """
     return engine.explore(ts, m, rule="fp", budget=budget, shortcuts=shortcuts, name="exact-gfp")
 
 
 def _one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
-    """The verdict code of one set.
-
-    Python around the ``@njit`` search, which allocates its tables as it grows (so there is no serial
-    one-set kernel to call directly).
-    """
+    """The verdict code of one set (the engine's ``one``)."""
     return engine.one(C, D, T, m, budget, "fp")
 
 
 def _codes(batch: TaskSetBatch, m: int, budget: int) -> NDArray[np.int8]:
     """Verdict codes (1 schedulable, 0 not, -1 unknown), the sets explored one after the other."""
     return engine.codes(batch, m, budget, "fp")
+
+
+def _describe_miss(ts: TaskSet, result: Exploration, miss: DeadlineMiss) -> tuple[str, dict[str, object]]:
+    assert result.releases is not None
+    evidence: dict[str, object] = {
+        "releases": result.releases,
+        "miss_time": miss.time,
+        "miss_task": miss.task,
+        "miss_remaining": miss.remaining,
+    }
+    summary = (
+        f"G-FP (task-order priorities) misses {ts.label(miss.task)}'s deadline at t={miss.time} "
+        f"with {miss.remaining} tick(s) left, with releases {engine.releases_text(ts, result.releases)}"
+    )
+    return summary, evidence
 
 
 def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
@@ -131,66 +142,18 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
     ``rtsched.sim.simulate(ts, m, policy="gfp", releases=...)``. The exploration runs even when
     U > m decides the verdict, to find such a sequence.
     """
-    from rtsched.sim import simulate  # the simulator replays sequences to their first miss
-
     _check(ts)
     quick = explore(ts, m, budget=budget)
-    result = quick
-    if quick.code == REJECT and quick.releases is None:
-        # U > m: look for a (short) release sequence; the verdict does not depend on it
-        deep = engine.search(
-            ts.C, ts.D, ts.T, m, "fp", min(budget, 100_000), TRANSITIONS_PER_STATE * budget, shortcuts=False
-        )
-        if deep.code == REJECT:
-            result = deep
-        else:  # with U > m the synchronous periodic pattern misses within a hyperperiod
-            trace = simulate(ts, m, policy="gfp", horizon=min(ts.hyperperiod, 10**7), record=False)
-            if trace.miss is not None:
-                periodic = tuple(tuple(range(0, trace.miss.time, int(t))) for t in ts.T)
-                result = Exploration(quick.code, deep.states, deep.transitions, "utilization", periodic, rule="fp")
-    evidence: dict[str, object] = {
-        "priorities": "task order (index 0 highest)",
-        "states": result.states,
-        "transitions": result.transitions,
-        "reason": quick.reason,
-        "budget": budget,
-    }
-    if quick.code == ACCEPT:
-        verdict: Verdict = True
-        if quick.reason == "n <= m":
-            summary = f"n = {ts.n} <= m = {m}: every job has its own processor"
-        else:
-            summary = f"no deadline miss reachable under global FP in task order ({result.states} states explored)"
-    elif quick.code == REJECT:
-        verdict = False
-        if result.releases is not None:
-            trace = simulate(ts, m, policy="gfp", releases=result.releases)
-            miss = trace.miss
-            if miss is None:  # a doomed job always misses on replay; anything else is a bug
-                raise RuntimeError(f"G-FP replay of {result.releases} found no miss")
-            evidence["releases"] = result.releases
-            evidence["miss_time"] = miss.time
-            evidence["miss_task"] = miss.task
-            evidence["miss_remaining"] = miss.remaining
-            shown = "; ".join(f"{ts.label(i)}: {list(r)}" for i, r in enumerate(result.releases) if r)
-            summary = (
-                f"G-FP (task-order priorities) misses {ts.label(miss.task)}'s deadline at t={miss.time} "
-                f"with {miss.remaining} tick(s) left, with releases {shown}"
-            )
-        else:
-            summary = (
-                f"U = {show_number(ts.utilization)} > m = {m}: no scheduler meets every deadline "
-                "(no release sequence found within the budget)"
-            )
-        if quick.reason == "utilization":
-            evidence["utilization"] = Fraction(ts.utilization)
-    else:
-        verdict = UNKNOWN_VERDICT
-        summary = (
-            f"unknown: budget exhausted after {result.states} states / {result.transitions} transitions "
-            f"(budget = {budget} states)"
-        )
-    return Explanation(verdict=verdict, summary=summary, evidence=evidence)
+    return engine.explanation(
+        ts,
+        m,
+        budget,
+        quick,
+        head={"priorities": "task order (index 0 highest)"},
+        found="under global FP in task order",
+        qualifier="",
+        describe_miss=functools.partial(_describe_miss, ts),
+    )
 
 
 def default_skip(ts: TaskSet, m: int) -> str | None:

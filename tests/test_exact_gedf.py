@@ -447,7 +447,7 @@ def test_budget_gives_unknown_never_false(ties):
     result = explain(ts, 2, ties, budget=50)
     assert result.verdict == "unknown" and "budget" in result.summary
     # the transitions cap alone (the budget sets it to TRANSITIONS_PER_STATE per state)
-    assert exact_gedf._search(ts.C, ts.D, ts.T, 2, ties, KERNEL_BUDGET, 10).code == UNKNOWN
+    assert engine.search(ts.C, ts.D, ts.T, 2, ties, KERNEL_BUDGET, 10).code == UNKNOWN
     assert RULE[ties].status(TaskSetBatch.from_tasksets([ts]), 2, budget=50).tolist() == [-1]
     assert RULE[ties].verdict(ts, 2, budget=50) == "unknown"
     with pytest.raises(UnknownVerdictError):
@@ -461,7 +461,7 @@ def test_budget_never_flips_a_verdict(ts, m, data):
     """Any budget gives the full verdict or "unknown" (tie branches count as transitions)."""
     full = exact_gedf.explore(ts, m, budget=KERNEL_BUDGET, shortcuts=False)
     cap = data.draw(st.integers(1, max(1, full.transitions)))
-    cut = exact_gedf._search(ts.C, ts.D, ts.T, m, "every", KERNEL_BUDGET, cap, shortcuts=False)
+    cut = engine.search(ts.C, ts.D, ts.T, m, "every", KERNEL_BUDGET, cap, shortcuts=False)
     assert cut.code in (full.code, UNKNOWN)
     if cap >= full.transitions:
         assert cut.code == full.code
