@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
 
 import numba
 import numpy as np
-from _common import arguments, batch_of_rows, uunifast_rows
+from _common import arguments, batch_of_rows, rate, uunifast_rows
 
 from rtsched import TaskSetBatch, analyses
 
@@ -38,18 +37,6 @@ def generate(n_sets: int, n: int, seed: int, m: int = 4) -> TaskSetBatch:
     C = np.clip(np.round(u * T), 1, T).astype(np.int64)
     D = C + np.floor(rng.random((n_sets, n)) * (T - C + 1)).astype(np.int64)
     return batch_of_rows(C, np.minimum(D, T), T)
-
-
-def best_rate(
-    fn: Callable[[], object], count: int, repeat: int = 3, clock: Callable[[], float] = time.perf_counter
-) -> float:
-    """Best-of-``repeat`` items per second, timed with ``clock``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = clock()
-        fn()
-        best = min(best, clock() - start)
-    return count / best
 
 
 def main() -> None:
@@ -70,12 +57,12 @@ def main() -> None:
         entry.status(small, m)  # compile / load the cache
         numba.set_num_threads(1)
         codes = entry.status(batch, m)
-        one = best_rate(lambda e=entry: e.status(batch, m), args.sets)
+        one = rate(lambda e=entry: e.status(batch, m), args.sets)
         # CPU time of this process: on a shared, loaded machine wall time overstates the cost.
-        one_cpu = best_rate(lambda e=entry: e.status(batch, m), args.sets, clock=time.process_time)
+        one_cpu = rate(lambda e=entry: e.status(batch, m), args.sets, clock=time.process_time)
         numba.set_num_threads(threads)
-        many = best_rate(lambda e=entry: e.status(batch, m), args.sets)
-        ref = best_rate(lambda e=entry: [e.reference(ts, m) for ts in small], small.n_sets, repeat=1)
+        many = rate(lambda e=entry: e.status(batch, m), args.sets)
+        ref = rate(lambda e=entry: [e.reference(ts, m) for ts in small], small.n_sets, repeat=1)
         accepted = float(np.mean(codes == 1))
         unknown = int(np.sum(codes == -1))
         us = 1e6 / one
@@ -93,7 +80,7 @@ def main() -> None:
             count = max(500, args.sets // max(1, n // 5))
             b = generate(count, n, args.seed + n)
             entry.status(b.select(range(10)), m)
-            rate_n = best_rate(lambda e=entry, bb=b: e.status(bb, m), count, repeat=2, clock=time.process_time)
+            rate_n = rate(lambda e=entry, bb=b: e.status(bb, m), count, repeat=2, clock=time.process_time)
             sizes.append(f"n={n}: {1e6 / rate_n:.2f}")
         numba.set_num_threads(threads)
         print("  µs/set (CPU) on 1 thread by n: " + ", ".join(sizes))
