@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from numba import prange
 
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
+from rtsched.kernels import EPS, batch_kernel, kernel, margin_verdict
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, show_number
@@ -110,13 +110,7 @@ def _gfb_one(C, D, T, m):
     # Each λ is correctly rounded (rel. error ≤ EPS); the sum of n terms and the final
     # multiply-add add at most (n + 2)·EPS relative error on non-negative terms. A margin of
     # 4·(n + m + 2)·EPS·(lhs + m) is therefore safely larger than the total rounding error.
-    margin = 4.0 * (n + m + 2) * EPS * (lhs + m)
-    diff = lhs - m
-    if diff > margin:
-        return REJECT
-    if diff < -margin:
-        return ACCEPT
-    return UNDECIDED
+    return margin_verdict(lhs - m, 4.0 * (n + m + 2) * EPS * (lhs + m))
 
 
 @batch_kernel

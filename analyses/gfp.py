@@ -99,7 +99,7 @@ from rtsched.analyses._gfp import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNKNOWN, batch_kernel, kernel, margin_verdict
 from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
@@ -333,23 +333,38 @@ def da_lc_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK)
     return _da_explain(ts, m, True, work_budget)
 
 
+@kernel(inline="always")
+def _interference(C, T, R, k, x, m, limited, guan_ci, diff, buf):
+    """Σ_{i<k} of the interference terms on τk at x, each clipped to x − C_k + 1.
+
+    W^R_i(x) with the bounds ``R`` (W^D_i with R = D: (DA), Eq. (3)); with ``limited``,
+    Σ I^NC_i plus the m − 1 largest I^X_i − I^NC_i, where I^X_i is W^CI_i(x) if ``guan_ci``
+    (RTA-LC, Guan et al. Eq. (9)–(11)) else W^R_i(x) (DA-LC, Davis & Burns Eq. (14)–(15)).
+    ``diff``, ``buf``: scratch of length ≥ k (unused without ``limited``).
+    """
+    cap = x - C[k] + 1
+    total = 0
+    if limited:
+        for i in range(k):
+            nc = min(workload_nc_nb(C[i], T[i], x), cap)
+            total += nc
+            if guan_ci:
+                carry = workload_ci_nb(C[i], T[i], R[i], x)
+            else:
+                carry = workload_response_nb(C[i], T[i], R[i], x)
+            diff[i] = min(carry, cap) - nc
+        total += top_sum_nb(diff[:k], m - 1, buf)
+    else:
+        for i in range(k):
+            total += min(workload_response_nb(C[i], T[i], R[i], x), cap)
+    return total
+
+
 @kernel
 def _da_set(C, D, T, m, limited, diff, buf):
-    # (DA) / (DA-LC) for every task; diff and buf are scratch of length ≥ n.
+    # (DA) / (DA-LC) for every task (W^D_i = W^R_i with R_i = D_i); diff and buf: scratch ≥ n.
     for k in range(C.shape[0]):
-        D_k = D[k]
-        cap = D_k - C[k] + 1
-        total = 0
-        if limited:
-            for i in range(k):
-                nc = min(workload_nc_nb(C[i], T[i], D_k), cap)
-                total += nc
-                diff[i] = min(workload_deadline_nb(C[i], D[i], T[i], D_k), cap) - nc
-            total += top_sum_nb(diff[:k], m - 1, buf)
-        else:
-            for i in range(k):
-                total += min(workload_deadline_nb(C[i], D[i], T[i], D_k), cap)
-        if C[k] + total // m > D_k:
+        if C[k] + _interference(C, T, D, k, D[k], m, limited, False, diff, buf) // m > D[k]:
             return REJECT
     return ACCEPT
 
@@ -547,18 +562,7 @@ def _rta_set(C, D, T, m, budget, limited, R, diff, buf):
             if steps == budget:
                 return UNKNOWN
             steps += 1
-            cap = x - C_k + 1
-            total = 0
-            if limited:
-                for i in range(k):
-                    nc = min(workload_nc_nb(C[i], T[i], x), cap)
-                    total += nc
-                    diff[i] = min(workload_ci_nb(C[i], T[i], R[i], x), cap) - nc
-                total += top_sum_nb(diff[:k], m - 1, buf)
-            else:
-                for i in range(k):
-                    total += min(workload_response_nb(C[i], T[i], R[i], x), cap)
-            value = C_k + total // m
+            value = C_k + _interference(C, T, R, k, x, m, limited, limited, diff, buf) // m
             if value > D_k:
                 return REJECT
             if value == x:
@@ -660,13 +664,7 @@ def _rmus_one(C, D, T, m):
     # Each quotient is correctly rounded (relative error ≤ EPS), the n-term sum of non-negative
     # terms adds at most n·EPS relative error, the bound two roundings: 4(n + 4)·EPS·(total +
     # bound) exceeds the total error.
-    margin = 4.0 * (n + 4) * EPS * (total + bound)
-    diff = total - bound
-    if diff > margin:
-        return REJECT
-    if diff < -margin:
-        return ACCEPT
-    return UNDECIDED
+    return margin_verdict(total - bound, 4.0 * (n + 4) * EPS * (total + bound))
 
 
 @batch_kernel

@@ -11,6 +11,8 @@ One place for what every Numba kernel shares:
   exact under one precondition, :data:`RECIPROCAL_EXACT`), :func:`floor_divmod_any` (any a ≥ 0),
   :func:`gcd`, :func:`dbf` (the demand bound function) and :func:`deadline_step` (the walk over
   the absolute deadlines D_i + k·T_i in increasing order);
+* :func:`margin_verdict` (a float comparison with a proven error margin: a verdict, or
+  UNDECIDED inside the margin);
 * :func:`redecide` and :func:`verdict_code` (from the exact reference's verdict to a code).
 
 Exactness policy: a kernel either decides with integer arithmetic or computes in
@@ -56,6 +58,7 @@ __all__ = [
     "floor_divmod_any",
     "gcd",
     "kernel",
+    "margin_verdict",
     "redecide",
     "redecide_by",
     "top_sum",
@@ -202,6 +205,21 @@ def deadline_step(C, T, nxt):
             c += C[i]
             nxt[i] += T[i]
     return t, c
+
+
+@kernel(inline="always")
+def margin_verdict(diff, margin):
+    """The verdict of ``lhs ≤ rhs`` from the float difference ``diff = lhs − rhs``.
+
+    ``margin`` bounds the rounding error of ``diff`` (each kernel proves its own): REJECT if
+    diff > margin, ACCEPT if diff < −margin, else UNDECIDED (:func:`redecide` asks the exact
+    reference).
+    """
+    if diff > margin:
+        return REJECT
+    if diff < -margin:
+        return ACCEPT
+    return UNDECIDED
 
 
 @kernel(inline="always")
