@@ -1,12 +1,9 @@
 """G-EDF on m dedicated processors as the MPR interface ⟨1, m, m⟩ (``gedf-mpr``), and the MPR API.
 
-Papers (notes: papers/shin-easwaran-lee2008-mpr.md and papers/easwaran-shin-lee2009-virtual-clusters.md):
-
-- I. Shin, A. Easwaran, I. Lee, "Hierarchical scheduling framework for virtual clustering of
-  multiprocessors", ECRTS 2008 (the MPR model Γ = ⟨Π, Θ, m'⟩, its supply bound, the G-EDF test
-  under MPR (Thm. 1) with its bound on A_k (Thm. 2), and the MPR-to-server transformation).
-- A. Easwaran, I. Shin, I. Lee, "Optimal virtual cluster-based multiprocessor scheduling",
-  Real-Time Systems 43(1), 2009 (corrected supply bound with α = ⌊Θ/m'⌋, β = Θ − m'α).
+Papers: Shin, Easwaran, Lee (ECRTS 2008: the MPR model, the G-EDF test under MPR) and Easwaran,
+Shin, Lee (Real-Time Systems 43(1), 2009: the corrected supply bound); the full references and
+what each gives are in :mod:`rtsched.analyses._mpr_supply`, the notes in
+papers/shin-easwaran-lee2008-mpr.md and papers/easwaran-shin-lee2009-virtual-clusters.md.
 
 The registered analysis ``gedf-mpr`` decides a task set on m processors (``Identical(m)``) with
 the dedicated interface ⟨1, m, m⟩, whose sbf(t) = m·t: Baruah's RTSS 2007 test in integer time.
