@@ -68,10 +68,12 @@ from rtsched.gpu import (
     MAX_CLUSTERS,
     Blocking,
     GPUWorkload,
+    LayoutSpace,
     check_clusters,
     format_gpu_report,
     inflate,
-    layouts,
+    inflate_by,
+    layout_space,
 )
 from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, kernel
 from rtsched.model import MAX_TIME
@@ -188,6 +190,8 @@ class Allocation:
     idle: int = 0
     layouts_tried: int = 0
     reason: str = ""
+    space: str = "free"
+    interference: str = "count-only"
 
     @property
     def layout(self) -> tuple[int, ...]:
@@ -236,8 +240,9 @@ class _Oracle:
     gathers them into int64 arrays for the ``@njit`` tests, the slow path uses the references.
     """
 
-    def __init__(self, workload: GPUWorkload, budget: int, fast: bool) -> None:
+    def __init__(self, workload: GPUWorkload, budget: int, fast: bool, space: LayoutSpace) -> None:
         self.w = workload
+        self.space = space
         self.budget = budget
         self.fast = fast
         self.cache: dict[tuple[int, int, int], Verdict] = {}
@@ -247,19 +252,30 @@ class _Oracle:
         self.T = np.array([k.T for k in ks], dtype=np.int64)
         self.NP = np.array([not k.preemptive for k in ks], dtype=np.bool_)
         self.delta = np.int64(1 if workload.blocking == "tick" else 0)
-        self.columns: dict[tuple[int, int], tuple[list[int | None], NDArray[np.int64]]] = {}
+        self.columns: dict[tuple[int, int, int | None], tuple[list[int | None], NDArray[np.int64]]] = {}
 
-    def column(self, size: int, active: int) -> tuple[list[int | None], NDArray[np.int64]]:
-        """Inflated WCETs of every kernel for (size, active); −1 in the array where unmeasured."""
-        key = (size, active)
+    def column(self, size: int, active: int, worst: int | None) -> tuple[list[int | None], NDArray[np.int64]]:
+        """Inflated WCETs of every kernel for (size, active, worst co-runner class); −1 where unmeasured.
+
+        ``worst`` is None in the count-only model (f(K − 1), Eq. (I)); else the index of the most
+        interfering class among the co-runners (f(K − 1 | c), Eq. (I')).
+        """
+        key = (size, active, worst)
         if key not in self.columns:
-            values = [inflate(k, size, active) for k in self.w.kernels]
+            w = self.w
+            values = [inflate_by(k, size, w.factor(i, active - 1, worst)) for i, k in enumerate(w.kernels)]
             arr = np.array([-1 if c is None else c for c in values], dtype=np.int64)
             self.columns[key] = (values, arr)
         return self.columns[key]
 
+    def members_column(
+        self, members: Sequence[int], size: int, active: int
+    ) -> tuple[list[int | None], NDArray[np.int64]]:
+        """The column for ``members`` on ``size`` with ``active`` partitions: their co-runners are the rest."""
+        return self.column(size, active, self.w.worst_outside(members))
+
     def wcets(self, members: Sequence[int], size: int, active: int) -> list[int] | None:
-        values = self.column(size, active)[0]
+        values = self.members_column(members, size, active)[0]
         out = [values[i] for i in members]
         return None if any(c is None for c in out) else out  # type: ignore[return-value]
 
@@ -268,7 +284,7 @@ class _Oracle:
         if key in self.cache:
             return self.cache[key]
         members = _members(mask)
-        values, arr = self.column(size, active)
+        values, arr = self.members_column(members, size, active)
         verdict: Verdict
         if any(values[i] is None for i in members):
             verdict = False  # contention not measured for this many partitions
@@ -360,9 +376,10 @@ def _finish(oracle: _Oracle, heuristic: str, M: int, blocks: list[tuple[list[int
     """Build the allocation on the *actual* layout (empty partitions dropped, K' = active count).
 
     Dropping an empty partition lowers K, so every factor f(K' − 1) ≤ f(K − 1) and every block is
-    re-checked with its actual, never larger, WCETs. Should a re-check not return True (it cannot
-    for the exact tests, which are monotone in C; only a work budget could differ), the factors of
-    the packing's K are kept, which remain valid upper bounds.
+    re-checked with its actual, never larger, WCETs (its co-runners, the other kernels, are the
+    same). Should a re-check not return True (it cannot for the exact tests, which are monotone in
+    C; only a work budget could differ), the factors of the packing's K are kept, which remain valid
+    upper bounds.
     """
     used = [(b, s) for b, s in blocks if b]
     active = len(used)
@@ -370,14 +387,19 @@ def _finish(oracle: _Oracle, heuristic: str, M: int, blocks: list[tuple[list[int
     if any(p.verdict is not True for p in parts):
         parts = [oracle.partition(b, s, len(blocks)) for b, s in used]
     idle = M - sum(s for _, s in used)
-    return Allocation(True, heuristic, M, tuple(parts), idle, tried)
+    return Allocation(True, heuristic, M, tuple(parts), idle, tried, "", *_labels(oracle))
+
+
+def _labels(oracle: _Oracle) -> tuple[str, str]:
+    """The layout space and the interference model an allocation was made under."""
+    return oracle.space.spec, "co-runner" if oracle.w.co_runner_aware else "count-only"
 
 
 def _fail(oracle: _Oracle, heuristic: str, M: int, tried: int, reason: str) -> Allocation:
     verdict: Verdict = UNKNOWN_VERDICT if oracle.unknown_seen else False
     if oracle.unknown_seen:
         reason += " (some partition test ran out of its work budget: verdict unknown)"
-    return Allocation(verdict, heuristic, M, (), 0, tried, reason)
+    return Allocation(verdict, heuristic, M, (), 0, tried, reason, *_labels(oracle))
 
 
 def _single(oracle: _Oracle, M: int) -> Allocation:
@@ -390,7 +412,7 @@ def _single(oracle: _Oracle, M: int) -> Allocation:
 def _layout_search(oracle: _Oracle, M: int, fit: str, layout_budget: int) -> Allocation:
     tried = 0
     for K in range(1, min(M, oracle.w.n) + 1):
-        for sizes in layouts(M, K):
+        for sizes in oracle.space.maximal(K):
             if tried >= layout_budget:
                 # The number of layouts grows like p(M); past the budget the answer is unknown.
                 return Allocation(
@@ -401,12 +423,17 @@ def _layout_search(oracle: _Oracle, M: int, fit: str, layout_budget: int) -> All
                     0,
                     tried,
                     f"unknown: layout budget of {layout_budget} layouts exhausted",
+                    *_labels(oracle),
                 )
             tried += 1
             bins = _pack(oracle, sizes, fit)
             if bins is not None:
                 return _finish(oracle, fit, M, list(zip(bins, sizes, strict=True)), tried)
-    return _fail(oracle, fit, M, tried, f"no layout of {M} clusters packs every kernel ({tried} layouts tried)")
+    return _fail(oracle, fit, M, tried, f"no {_space_words(oracle.space)} packs every kernel ({tried} layouts tried)")
+
+
+def _space_words(space: LayoutSpace) -> str:
+    return f"layout of {space.M} clusters" if space.spec == "free" else f"{space.spec} layout of {space.M} clusters"
 
 
 def _exhaustive(oracle: _Oracle, M: int) -> Allocation:
@@ -416,15 +443,20 @@ def _exhaustive(oracle: _Oracle, M: int) -> Allocation:
             f"the exhaustive search handles at most {MAX_EXHAUSTIVE_KERNELS} kernels, got {n}; use ffd or bfd",
             field="heuristic",
         )
+    space = oracle.space
+    sizes = space.sizes
     full = (1 << n) - 1
     INF = M + 1
-    best_total, best_blocks = INF, None
+    # A block's smallest passing size only grows when a kernel joins it if the inflation of the
+    # others cannot drop; under co-runner interference, a kernel joining removes a co-runner.
+    subset_bound = not oracle.w.co_runner_aware
+    best: tuple[int, int, tuple[int, ...]] | None = None  # (Σ sizes, K, blocks)
     smin_prev: dict[int, int] = {}
     for K in range(1, min(M, n) + 1):
         smin_cache: dict[int, int] = {}
 
         def smin(block: int, K: int = K, cache: dict[int, int] = smin_cache, prev: dict[int, int] = smin_prev) -> int:
-            # Smallest size on which ``block`` passes with K active partitions; INF if none.
+            # Smallest allowed size on which ``block`` passes with K active partitions; INF if none.
             # f is non-decreasing in K, so s_min only grows with K: start from the K − 1 value.
             if block in cache:
                 return cache[block]
@@ -432,57 +464,115 @@ def _exhaustive(oracle: _Oracle, M: int) -> Allocation:
             # with K) and at least what it needs without one of its kernels (demand only grows).
             start = prev.get(block, 1)
             high = 1 << (block.bit_length() - 1)
-            if block != high:
+            if block != high and subset_bound:
                 start = max(start, smin(block ^ high))
-            value = INF
-            for s in range(min(start, M + 1), M + 1):
-                if oracle.verdict(block, s, K) is True:
-                    value = s
-                    break
+            value = next((s for s in sizes if s >= start and oracle.verdict(block, s, K) is True), INF)
             cache[block] = value
             return value
 
-        @cache
-        def split(mask: int, k: int, smin: Callable[[int], int] = smin) -> tuple[int, tuple[int, ...]]:
-            # Minimum Σ s_min over splits of ``mask`` into exactly k blocks (and the blocks).
-            if k == 1:
-                return smin(mask), (mask,)
-            low = mask & -mask
-            rest = mask ^ low
-            best: tuple[int, tuple[int, ...]] = (INF, ())
-            sub = rest
-            while True:
-                block = sub | low
-                if block != mask and (mask ^ block).bit_count() >= k - 1:
-                    a = smin(block)
-                    if a < INF and a + (k - 1) <= M:
-                        b, blocks = split(mask ^ block, k - 1)
-                        if a + b < best[0]:
-                            best = (a + b, (block, *blocks))
-                if sub == 0:
-                    break
-                sub = (sub - 1) & rest
-            return best
-
-        total, blocks = split(full, K)
-        if total <= M and total < best_total:
-            best_total, best_blocks = total, blocks
+        found = _split_additive(full, K, smin, space, INF) if space.additive else _split_listed(full, K, smin, space)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (found[0], K, found[1])
         smin_prev = {**smin_prev, **{b: v for b, v in smin_cache.items() if v < INF}}
-    if best_blocks is None:
+    if best is None:
         return _fail(
             oracle,
             "exhaustive",
             M,
             0,
-            f"no split of the kernels into partitions of at most {M} clusters in total passes",
+            f"no split of the kernels into partitions of a {space.spec} layout of {M} clusters passes"
+            if space.spec != "free"
+            else f"no split of the kernels into partitions of at most {M} clusters in total passes",
         )
-    K = len(best_blocks)
-    chosen = [(_members(b), _smallest(oracle, b, K, M)) for b in best_blocks]
+    _, K, best_blocks = best
+    chosen = [(_members(b), _smallest(oracle, b, K)) for b in best_blocks]
     return _finish(oracle, "exhaustive", M, chosen, 0)
 
 
-def _smallest(oracle: _Oracle, block: int, K: int, M: int) -> int:
-    for s in range(1, M + 1):
+def _submasks_with_low(mask: int, k: int) -> list[int]:
+    """Blocks of ``mask`` holding its lowest kernel and leaving at least k − 1 kernels (symmetry removed)."""
+    low = mask & -mask
+    rest = mask ^ low
+    out = []
+    sub = rest
+    while True:
+        block = sub | low
+        if block != mask and (mask ^ block).bit_count() >= k - 1:
+            out.append(block)
+        if sub == 0:
+            return out
+        sub = (sub - 1) & rest
+
+
+def _split_additive(
+    full: int, K: int, smin: Callable[[int], int], space: LayoutSpace, INF: int
+) -> tuple[int, tuple[int, ...]] | None:
+    """Additive spaces (free, TPC): the split into K blocks minimising Σ s_min, if Σ ≤ capacity.
+
+    Any multiset of allowed sizes with Σ ≤ capacity is a layout, so a split is feasible iff that
+    minimum fits (sizes only round up, A1).
+    """
+    low_size, capacity = space.sizes[0], space.capacity
+
+    @cache
+    def split(mask: int, k: int) -> tuple[int, tuple[int, ...]]:
+        # Minimum Σ s_min over splits of ``mask`` into exactly k blocks (and the blocks).
+        if k == 1:
+            return smin(mask), (mask,)
+        best: tuple[int, tuple[int, ...]] = (INF, ())
+        for block in _submasks_with_low(mask, k):
+            a = smin(block)
+            if a < INF and a + (k - 1) * low_size <= capacity:
+                b, blocks = split(mask ^ block, k - 1)
+                if a + b < best[0]:
+                    best = (a + b, (block, *blocks))
+        return best
+
+    total, blocks = split(full, K)
+    return (total, blocks) if total <= capacity else None
+
+
+def _split_listed(
+    full: int, K: int, smin: Callable[[int], int], space: LayoutSpace
+) -> tuple[int, tuple[int, ...]] | None:
+    """Listed spaces (MIG): a split into K blocks whose multiset of s_min is a legal layout.
+
+    Legal layouts are downward closed (a smaller instance fits where a larger one did), so a split
+    is feasible iff the multiset of its blocks' smallest passing sizes is itself legal. For each
+    sub-split the Pareto-minimal legal multisets are kept (with their blocks); of the final ones,
+    the least Σ (ties: decreasing lexicographic order of the sizes) is returned.
+    """
+
+    @cache
+    def splits(mask: int, k: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+        if k == 1:
+            s = smin(mask)
+            return {(s,): (mask,)} if space.legal((s,)) else {}
+        out: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for block in _submasks_with_low(mask, k):
+            s = smin(block)
+            if not space.legal((s,)):
+                continue
+            for sizes, blocks in splits(mask ^ block, k - 1).items():
+                cand = tuple(sorted((s, *sizes), reverse=True))
+                if cand not in out and space.legal(cand):
+                    out[cand] = (block, *blocks)
+        minimal = {
+            x: b
+            for x, b in out.items()
+            if not any(y != x and all(p <= q for p, q in zip(y, x, strict=True)) for y in out)
+        }
+        return minimal
+
+    found = splits(full, K)
+    if not found:
+        return None
+    sizes = min(found, key=lambda x: (sum(x), tuple(-v for v in x)))
+    return sum(sizes), found[sizes]
+
+
+def _smallest(oracle: _Oracle, block: int, K: int) -> int:
+    for s in oracle.space.sizes:
         if oracle.verdict(block, s, K) is True:
             return s
     raise AssertionError("block chosen by the search does not fit")  # pragma: no cover
@@ -496,6 +586,8 @@ def allocate(
     budget: int = DEFAULT_BUDGET,
     fast: bool = True,
     layout_budget: int = DEFAULT_LAYOUT_BUDGET,
+    layout: str | None = None,
+    interference: str | None = None,
 ) -> Allocation:
     """Allocate the kernels of ``workload`` to partitions of a GPU with ``M`` clusters.
 
@@ -514,6 +606,11 @@ def allocate(
         uses the pure-Python references only.
     layout_budget:
         Layouts ``ffd``/``bfd`` may try before answering "unknown" (p(M) grows fast).
+    layout:
+        The layout space (``free``, ``tpc:<k>``, ``mig:a100``, ``mig:h100``; default: the
+        workload's ``layout``): only its legal layouts are searched.
+    interference:
+        ``co-runner`` or ``count-only`` (default: the workload's ``interference``).
 
     Returns
     -------
@@ -522,7 +619,8 @@ def allocate(
     M = check_clusters(workload.clusters if M is None else M)
     if heuristic not in HEURISTICS:
         raise InputError(f"unknown heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}", field="heuristic")
-    oracle = _Oracle(workload, budget, fast)
+    workload = workload.with_model(layout, interference)
+    oracle = _Oracle(workload, budget, fast, layout_space(workload.layout, M))
     if heuristic == "single":
         return _single(oracle, M)
     if heuristic == "exhaustive":
@@ -534,19 +632,26 @@ def recheck(workload: GPUWorkload, allocation: Allocation, *, budget: int = DEFA
     """Independently re-verify an accepted allocation with the pure-Python references.
 
     Recomputes every inflated WCET from the profile and the factor of the *actual* layout
-    (K = number of active partitions) and runs exact QPA / the non-preemptive test on each.
+    (K = number of active partitions; under co-runner interference, the most interfering class
+    among the kernels of the *other* partitions), checks that the layout is legal in the
+    allocation's layout space, and runs exact QPA / the non-preemptive test on each partition.
     """
     if allocation.verdict is not True:
         return False
+    workload = workload.with_model(allocation.space, allocation.interference)
     K = len(allocation.partitions)
     seen: set[int] = set()
-    if sum(allocation.layout) > allocation.M:
+    if not layout_space(allocation.space, allocation.M).legal(allocation.layout):
         return False
     for part in allocation.partitions:
+        worst = None
+        if allocation.interference == "co-runner":
+            co_runners = [j for other in allocation.partitions if other is not part for j in other.kernels]
+            worst = max((workload.class_index(j) for j in co_runners), default=0)
         rows, flags = [], []
         for i in part.kernels:
             k = workload.kernels[i]
-            c = inflate(k, part.size, K)
+            c = inflate_by(k, part.size, k.corunner_factor(K - 1, worst, workload.classes))
             if c is None:
                 return False
             rows.append((c, k.D, k.T))
@@ -585,6 +690,8 @@ class GPUReport:
             "heuristic": a.heuristic,
             "verdict": a.verdict,
             "layout": list(a.layout),
+            "layout_space": a.space,
+            "interference": a.interference,
             "idle_clusters": a.idle,
             "contention_others": a.others,
             "layouts_tried": a.layouts_tried,
@@ -616,31 +723,25 @@ def _test_name(w: GPUWorkload, members: Sequence[int]) -> str:
     return "np-edf" if any(not w.kernels[i].preemptive for i in members) else "uni-qpa"
 
 
-def gpu_report(
-    workload: GPUWorkload,
-    M: int | None = None,
-    heuristic: str = "ffd",
-    *,
-    budget: int = DEFAULT_BUDGET,
-    fast: bool = True,
-    layout_budget: int = DEFAULT_LAYOUT_BUDGET,
-) -> GPUReport:
+def gpu_report(workload: GPUWorkload, M: int | None = None, heuristic: str = "ffd", **options: Any) -> GPUReport:
     """Allocate with ``heuristic`` and compare with the one-resource baseline.
 
-    Returns an object with ``__str__`` (a terminal table) and ``to_dict()`` (JSON-ready); the GPU
-    analyses' ``explain`` carries it as the evidence ``report`` (what ``rtsched gpu`` and
-    ``rtsched check FILE --platform gpu:<M>`` print).
+    ``options`` are those of :func:`allocate` (``budget``, ``fast``, ``layout_budget``, ``layout``,
+    ``interference``). Returns an object with ``__str__`` (a terminal table) and ``to_dict()``
+    (JSON-ready); the GPU analyses' ``explain`` carries it as the evidence ``report`` (what
+    ``rtsched gpu`` and ``rtsched check FILE --platform gpu:<M>`` print).
     """
     M = check_clusters(workload.clusters if M is None else M)
-    allocation = allocate(workload, M, heuristic, budget=budget, fast=fast, layout_budget=layout_budget)
-    baseline = allocation if heuristic == "single" else allocate(workload, M, "single", budget=budget, fast=fast)
+    allocation = allocate(workload, M, heuristic, **options)
+    baseline = allocation if heuristic == "single" else allocate(workload, M, "single", **options)
+    workload = workload.with_model(allocation.space, allocation.interference)
     where = allocation.assignment(workload.n)
     K = len(allocation.partitions)
     rows = []
     for i, k in enumerate(workload.kernels):
         p = where[i]
         size = allocation.partitions[p].size if p is not None else None
-        f = k.factor(K - 1) if p is not None else None
+        f = None if p is None else workload.factor(i, K - 1, workload.worst_outside(allocation.partitions[p].kernels))
         rows.append(
             {
                 "kernel": workload.label(i),
@@ -652,7 +753,7 @@ def gpu_report(
                 "f": None
                 if f is None
                 else (str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"),
-                "C'": None if size is None else inflate(k, size, K),
+                "C'": None if size is None else inflate_by(k, size, f),
             }
         )
     return GPUReport(workload, allocation, baseline, tuple(rows))

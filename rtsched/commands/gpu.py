@@ -16,7 +16,7 @@ import typer
 
 from rtsched import registry
 from rtsched.errors import InputError
-from rtsched.gpu import GPUWorkload, format_gpu_report, read_gpu_workload
+from rtsched.gpu import GPU_PRESETS, GPUWorkload, format_gpu_report, layout_space, read_gpu_workload
 from rtsched.platform import GPU, parse_platform
 from rtsched.result import jsonable
 
@@ -104,6 +104,28 @@ def gpu_command(
     heuristic: Annotated[
         str, typer.Option("--heuristic", help="ffd, bfd, exhaustive (optimum, small workloads) or single (baseline).")
     ] = "ffd",
+    gpu: Annotated[
+        str | None,
+        typer.Option(
+            "--gpu", help=f"A GPU with its partition mechanism: {', '.join(GPU_PRESETS)} (sets M and --layout)."
+        ),
+    ] = None,
+    layout: Annotated[
+        str | None,
+        typer.Option(
+            "--layout",
+            help="Legal layouts: free (any split of M), tpc:<SMs per TPC>, mig:a100 or mig:h100 "
+            "(default: the file's 'layout', else free).",
+        ),
+    ] = None,
+    interference: Annotated[
+        str | None,
+        typer.Option(
+            "--interference",
+            help="co-runner (factors by the most interfering co-runner class) or count-only "
+            "(factors by the number of other partitions); default: the file's, else co-runner.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object instead of the table.")] = False,
 ) -> None:
     """Choose a layout of the GPU's clusters and a kernel-to-partition allocation, and check it.
@@ -118,12 +140,24 @@ def gpu_command(
             f"unknown heuristic {heuristic!r}; choose one of {', '.join(_heuristics())}", field="--heuristic"
         )
     workload = read_gpu_workload(file)
+    if gpu is not None:
+        if gpu not in GPU_PRESETS:
+            raise InputError(f"unknown GPU {gpu!r}; choose one of {', '.join(GPU_PRESETS)}", field="--gpu")
+        preset_M, preset_layout = GPU_PRESETS[gpu]
+        if clusters is not None and clusters != preset_M:
+            raise InputError(f"--clusters {clusters} disagrees with --gpu {gpu} ({preset_M})", field="--clusters")
+        clusters, layout = preset_M, layout or preset_layout
+    try:
+        workload = workload.with_model(layout, interference)
+    except InputError as err:
+        raise InputError(err.message, field=f"--{err.field}") from None
     M = clusters if clusters is not None else workload.clusters
     if M is None:
         raise InputError(
             "give the number of clusters: --clusters M, or 'clusters: M' in the file", file=file, field="clusters"
         )
     platform = GPU(M)
+    layout_space(workload.layout, M)  # a layout that does not fit M fails here, naming it
     raise typer.Exit(run_gpu_analyses(workload, platform, [registry.get(f"gpu:{heuristic}")], as_json))
 
 

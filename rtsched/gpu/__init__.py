@@ -12,7 +12,10 @@ paper's), shared by the GPU analyses (:mod:`rtsched.analyses.gpu`, registry name
   :class:`SaturatingWCET`; non-increasing in s), a constrained deadline, the slowdown factors
   f(k) with k other active partitions (exact rationals), preemptive or not;
 * :func:`inflate`, the sound inflation rule C' = ⌈C(s)·f(K − 1)⌉ (Eq. (I) of the note);
-* :func:`layouts`, the integer partitions of the GPU's M clusters;
+* :func:`layouts`, the integer partitions of the GPU's M clusters, and the layout spaces of
+  :mod:`~rtsched.gpu.layouts` (``free``, ``tpc:<k>``, ``mig:a100``/``mig:h100``);
+* interference by co-runner: memory-intensity classes and slowdown rows f(k | c)
+  (:meth:`GPUWorkload.factor`, Eq. (I') of the note), or ``count-only`` (today's f(k));
 * reading and writing workload files (:func:`loads_gpu`, :func:`read_gpu_workload`,
   :func:`dumps_gpu`; schema in the note);
 * :func:`format_gpu_report`, the terminal table of a GPU analysis's report (the ``report``
@@ -25,8 +28,18 @@ and JSON files) and :mod:`~rtsched.gpu.report` (the terminal table).
 
 from rtsched.gpu import model
 from rtsched.gpu.files import dumps_gpu, loads_gpu, read_gpu_workload
+from rtsched.gpu.layouts import GPU_PRESETS, MIG_TABLES, LayoutSpace, layout_space
 from rtsched.gpu.model import *  # noqa: F403  (re-exports exactly model.__all__, listed once, there)
 from rtsched.gpu.report import format_gpu_report
 
-__all__ = ["dumps_gpu", "format_gpu_report", "loads_gpu", "read_gpu_workload"]
+__all__ = [
+    "GPU_PRESETS",
+    "MIG_TABLES",
+    "LayoutSpace",
+    "dumps_gpu",
+    "format_gpu_report",
+    "layout_space",
+    "loads_gpu",
+    "read_gpu_workload",
+]
 __all__ += model.__all__

@@ -15,12 +15,16 @@ from typing import Any
 import yaml
 
 from rtsched.errors import InputError
+from rtsched.gpu.layouts import GPU_PRESETS, check_layout_spec
 from rtsched.gpu.model import (
+    CLASSES,
+    INTERFERENCE_MODES,
     MAX_CLUSTERS,
     AmdahlWCET,
     GPUWorkload,
     Kernel,
     SaturatingWCET,
+    Slowdown,
     TableWCET,
     WCETProfile,
     _frac_doc,
@@ -44,8 +48,8 @@ from rtsched.io import (
 __all__ = ["dumps_gpu", "loads_gpu", "read_gpu_workload"]
 
 
-_TOP_KEYS = ["name", "clusters", "blocking", "kernels"]
-_KERNEL_KEYS = ["name", "C", "D", "T", "preemptive", "slowdown"]
+_TOP_KEYS = ["name", "clusters", "gpu", "layout", "interference", "classes", "blocking", "kernels"]
+_KERNEL_KEYS = ["name", "C", "D", "T", "preemptive", "slowdown", "class", "slowdown_by"]
 
 
 def _fraction(node: Node, **where: Any) -> Fraction:
@@ -121,20 +125,28 @@ def _kernel(node: Node, i: int) -> Kernel:
     label: int | str = i if name is None else f"{i} ({name})"
     check_keys(node, _KERNEL_KEYS, ["C", "D", "T", "slowdown"], task=label)
     wcet = _wcet(v["C"], task=label)
-    slow = v["slowdown"]
-    if isinstance(slow.value, list):
-        factors = tuple(_fraction(x, task=label, field=f"slowdown[{k}]") for k, x in enumerate(slow.value, 1))
-        beyond = None
-    else:
-        factors, beyond = (), _fraction(slow, task=label, field="slowdown")
+    worst = _slowdown(v["slowdown"], label, "slowdown")
+    rows: list[tuple[str, Slowdown]] = []
+    if "slowdown_by" in v:
+        by = v["slowdown_by"]
+        if not isinstance(by.value, dict):
+            raise InputError(
+                f"expected co-runner rows {{class: factors, ...}}, got {describe_node(by)}",
+                line=by.line,
+                task=label,
+                field="slowdown_by",
+            )
+        rows = [(c, _slowdown(x, label, f"slowdown_by.{c}")) for c, x in by.value.items()]
     kernel = Kernel(
         wcet=wcet,
         D=_integer(v["D"], task=label, field="D"),
         T=_integer(v["T"], task=label, field="T"),
-        slowdown=factors,
-        slowdown_beyond=beyond,
+        slowdown=worst.factors,
+        slowdown_beyond=worst.beyond,
         preemptive=_boolean(v["preemptive"], task=label, field="preemptive") if "preemptive" in v else True,
         name=name,
+        klass=node_text(v.get("class"), task=label, field="class"),
+        slowdown_by=tuple(rows),
     )
     try:
         _validate_kernel(kernel, i, None)
@@ -142,6 +154,13 @@ def _kernel(node: Node, i: int) -> Kernel:
         field_node = v.get((err.field or "").split(".")[0].split("(")[0].split("[")[0])
         raise err.located(line=field_node.line if field_node is not None else node.line) from None
     return kernel
+
+
+def _slowdown(node: Node, label: int | str, field: str) -> Slowdown:
+    """A slowdown table [f(1), f(2), …] (unmeasured beyond) or one factor for every k ≥ 1."""
+    if isinstance(node.value, list):
+        return Slowdown(tuple(_fraction(x, task=label, field=f"{field}[{k}]") for k, x in enumerate(node.value, 1)))
+    return Slowdown((), _fraction(node, task=label, field=field))
 
 
 def _workload(root: Node) -> GPUWorkload:
@@ -167,7 +186,79 @@ def _workload(root: Node) -> GPUWorkload:
             raise InputError(
                 f"blocking must be 'tick' or 'dense', got {blocking!r}", line=v["blocking"].line, field="blocking"
             )
-    return GPUWorkload(kernels, clusters, node_text(v.get("name")), blocking)  # type: ignore[arg-type]
+    layout = "free"
+    if "gpu" in v:
+        clusters, layout = _preset(v["gpu"], clusters, v.get("clusters"))
+    if "layout" in v:
+        layout = node_text(v["layout"], field="layout") or "free"
+        try:
+            check_layout_spec(layout)
+        except InputError as err:
+            raise err.located(line=v["layout"].line) from None
+    interference = "co-runner"
+    if "interference" in v:
+        interference = node_text(v["interference"], field="interference") or ""
+        if interference not in INTERFERENCE_MODES:
+            raise InputError(
+                f"interference must be one of {', '.join(INTERFERENCE_MODES)}, got {interference!r}",
+                line=v["interference"].line,
+                field="interference",
+            )
+    classes: tuple[str, ...] = CLASSES
+    if "classes" in v:
+        node = v["classes"]
+        if not isinstance(node.value, list) or not node.value:
+            raise InputError(
+                f"classes must be a list of names, least interfering first, got {describe_node(node)}",
+                line=node.line,
+                field="classes",
+            )
+        classes = tuple(node_text(x, field="classes") or "" for x in node.value)
+    try:
+        return GPUWorkload(
+            kernels,
+            clusters,
+            node_text(v.get("name")),
+            blocking,  # type: ignore[arg-type]
+            layout,
+            interference,
+            classes,
+        )
+    except InputError as err:
+        # The class checks need the workload's classes: they run here, so find the line here.
+        raise err.located(line=_line_of(err, root, kernels_node)) from None
+
+
+def _line_of(err: InputError, root: Node, kernels_node: Node) -> int | None:
+    """The line of the node an error of the whole-workload checks names (kernel and field)."""
+    node = root
+    if err.task is not None:
+        node = kernels_node.value[int(str(err.task).split(" ")[0])]
+    for part in (err.field or "").split("."):
+        child = node.value.get(part) if isinstance(node.value, dict) else None
+        if child is None:
+            break
+        node = child
+    return node.line
+
+
+def _preset(node: Node, clusters: int | None, clusters_node: Node | None) -> tuple[int, str]:
+    """``gpu: a100-mig``: the preset's (M, layout); a ``clusters`` that disagrees is an error."""
+    name = node_text(node, field="gpu") or ""
+    if name not in GPU_PRESETS:
+        raise InputError(
+            f"unknown GPU {name!r}; choose one of {', '.join(GPU_PRESETS)} (or give clusters and layout)",
+            line=node.line,
+            field="gpu",
+        )
+    M, layout = GPU_PRESETS[name]
+    if clusters is not None and clusters != M:
+        raise InputError(
+            f"clusters: {clusters} disagrees with gpu: {name} ({M} compute slices)",
+            line=clusters_node.line if clusters_node is not None else node.line,
+            field="clusters",
+        )
+    return M, layout
 
 
 def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>") -> GPUWorkload:
@@ -211,6 +302,14 @@ def read_gpu_workload(path: str | os.PathLike[str], *, format: str | None = None
     return loads_gpu(read_text(path, source), fmt, source=source)
 
 
+def _slowdown_doc(row: Slowdown) -> Any:
+    if row.beyond is None:
+        return [_frac_doc(f) for f in row.factors]
+    if not row.factors:
+        return _frac_doc(row.beyond)
+    raise InputError("a slowdown table with a value beyond it cannot be written; give every factor")
+
+
 def dumps_gpu(workload: GPUWorkload, format: str = "yaml") -> str:
     """Write a workload as YAML or JSON text that :func:`loads_gpu` reads back to an equal workload."""
     kernels = []
@@ -220,16 +319,21 @@ def dumps_gpu(workload: GPUWorkload, format: str = "yaml") -> str:
         doc["D"], doc["T"] = k.D, k.T
         if not k.preemptive:
             doc["preemptive"] = False
-        if k.slowdown_beyond is None:
-            doc["slowdown"] = [_frac_doc(f) for f in k.slowdown]
-        elif not k.slowdown:
-            doc["slowdown"] = _frac_doc(k.slowdown_beyond)
-        else:
-            raise InputError("a slowdown table with a value beyond it cannot be written; give every factor")
+        doc["slowdown"] = _slowdown_doc(Slowdown(k.slowdown, k.slowdown_beyond))
+        if k.klass is not None:
+            doc["class"] = k.klass
+        if k.slowdown_by:
+            doc["slowdown_by"] = {c: _slowdown_doc(row) for c, row in k.slowdown_by}
         kernels.append(doc)
     top: dict[str, Any] = {} if workload.name is None else {"name": workload.name}
     if workload.clusters is not None:
         top["clusters"] = workload.clusters
+    if workload.layout != "free":
+        top["layout"] = workload.layout
+    if workload.interference != "co-runner":
+        top["interference"] = workload.interference
+    if workload.classes != CLASSES:
+        top["classes"] = list(workload.classes)
     if workload.blocking != "tick":
         top["blocking"] = workload.blocking
     top["kernels"] = kernels

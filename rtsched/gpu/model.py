@@ -20,16 +20,20 @@ from rtsched.model import MAX_TIME
 
 __all__ = [
     "MAX_CLUSTERS",
+    "CLASSES",
+    "INTERFERENCE_MODES",
     "AmdahlWCET",
     "Blocking",
     "GPUWorkload",
     "GPUWorkloadBatch",
     "Kernel",
     "SaturatingWCET",
+    "Slowdown",
     "TableWCET",
     "WCETProfile",
     "check_clusters",
     "inflate",
+    "inflate_by",
     "layouts",
 ]
 
@@ -37,6 +41,11 @@ __all__ = [
 #: Largest M accepted (layout enumeration grows like the partition numbers p(M)).
 MAX_CLUSTERS = 64
 Blocking = Literal["tick", "dense"]
+#: Interference models: ``count-only`` (f(k) of the number of other active partitions, assumptions
+#: A3, A4) and ``co-runner`` (f(k | c), c the most intense class among the co-runners; A4').
+INTERFERENCE_MODES = ("co-runner", "count-only")
+#: Default memory-intensity classes, from the least to the most interfering.
+CLASSES = ("compute", "memory")
 
 
 def check_clusters(M: object) -> int:
@@ -100,6 +109,22 @@ WCETProfile = TableWCET | AmdahlWCET | SaturatingWCET
 
 
 @dataclass(frozen=True)
+class Slowdown:
+    """A slowdown table f(1), f(2), … with the value beyond it (None: not measured beyond)."""
+
+    factors: tuple[Fraction, ...] = ()
+    beyond: Fraction | None = None
+
+    def factor(self, others: int) -> Fraction | None:
+        """f(others) (1 for none; None where not measured)."""
+        if others <= 0:
+            return Fraction(1)
+        if others <= len(self.factors):
+            return self.factors[others - 1]
+        return self.beyond
+
+
+@dataclass(frozen=True)
 class Kernel:
     """A real-time GPU kernel τ = (C(s), D, T) with its contention slowdown table.
 
@@ -120,6 +145,14 @@ class Kernel:
         Whether jobs of the kernel can be preempted.
     name:
         Optional name.
+    klass:
+        Its memory-intensity class (one of the workload's ``classes``), what it does to the
+        kernels beside it; ``None`` means the most interfering class (worst case).
+    slowdown_by:
+        Co-runner rows ``(class, Slowdown)``: f(k | c), the slowdown when k other partitions run,
+        each running kernels of class c or a less interfering one (the ``co-runner`` model).
+        A class without a row takes the row of the next more interfering class that has one,
+        and ``slowdown`` above the last (the worst case over every co-runner).
     """
 
     wcet: WCETProfile
@@ -129,14 +162,25 @@ class Kernel:
     slowdown_beyond: Fraction | None = Fraction(1)
     preemptive: bool = True
     name: str | None = None
+    klass: str | None = None
+    slowdown_by: tuple[tuple[str, Slowdown], ...] = ()
 
     def factor(self, others: int) -> Fraction | None:
         """f(others): the slowdown with ``others`` other active partitions (None: not measured)."""
-        if others <= 0:
-            return Fraction(1)
-        if others <= len(self.slowdown):
-            return self.slowdown[others - 1]
-        return self.slowdown_beyond
+        return Slowdown(self.slowdown, self.slowdown_beyond).factor(others)
+
+    def corunner_factor(self, others: int, worst: int | None, classes: Sequence[str]) -> Fraction | None:
+        """f(others | classes[worst]): the row of the least class ≥ ``worst`` that has one, else f(others).
+
+        ``worst`` is the index in ``classes`` of the most interfering class among the co-runners
+        (None: unknown, the worst case: :meth:`factor`).
+        """
+        if others > 0 and worst is not None:
+            rows = dict(self.slowdown_by)
+            for c in classes[worst:]:
+                if c in rows:
+                    return rows[c].factor(others)
+        return self.factor(others)
 
 
 @dataclass(frozen=True)
@@ -151,15 +195,64 @@ class GPUWorkload:
     clusters: int | None = None
     name: str | None = None
     blocking: Blocking = "tick"
+    layout: str = "free"
+    interference: str = "co-runner"
+    classes: tuple[str, ...] = CLASSES
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kernels", tuple(self.kernels))
+        object.__setattr__(self, "classes", tuple(self.classes))
         if not self.kernels:
             raise InputError("a GPU workload needs at least one kernel")
         if self.blocking not in ("tick", "dense"):
             raise InputError(f"blocking must be 'tick' or 'dense', got {self.blocking!r}", field="blocking")
+        if self.interference not in INTERFERENCE_MODES:
+            raise InputError(
+                f"interference must be one of {', '.join(INTERFERENCE_MODES)}, got {self.interference!r}",
+                field="interference",
+            )
+        if not self.classes or len(set(self.classes)) != len(self.classes):
+            raise InputError(f"classes must be distinct names, got {list(self.classes)!r}", field="classes")
+        from rtsched.gpu.layouts import check_layout_spec  # layouts builds on this module
+
+        object.__setattr__(self, "layout", check_layout_spec(self.layout))
         for i, k in enumerate(self.kernels):
             _validate_kernel(k, i, self.clusters)
+            _validate_classes(k, i, self.classes)
+
+    def with_model(self, layout: str | None = None, interference: str | None = None) -> GPUWorkload:
+        """The workload with its layout space and interference model replaced where given (validated)."""
+        new_layout = self.layout if layout is None else layout
+        new_mode = self.interference if interference is None else interference
+        if (new_layout, new_mode) == (self.layout, self.interference):
+            return self
+        return GPUWorkload(self.kernels, self.clusters, self.name, self.blocking, new_layout, new_mode, self.classes)
+
+    @property
+    def co_runner_aware(self) -> bool:
+        """Whether inflation depends on the co-runners (``co-runner`` mode and some row given)."""
+        return self.interference == "co-runner" and any(k.slowdown_by for k in self.kernels)
+
+    def class_index(self, i: int) -> int:
+        """Index in ``classes`` of kernel ``i``'s class (its ``klass``; None: the last, the worst)."""
+        c = self.kernels[i].klass
+        return len(self.classes) - 1 if c is None else self.classes.index(c)
+
+    def worst_outside(self, members: Sequence[int]) -> int | None:
+        """The most interfering class index among the kernels *not* in ``members`` (None: count-only).
+
+        Every kernel is placed somewhere, so in an allocation these are exactly the kernels of the
+        other partitions, the co-runners of ``members`` (A3: all of them may overlap).
+        """
+        if not self.co_runner_aware:
+            return None
+        inside = set(members)
+        outside = [self.class_index(j) for j in range(self.n) if j not in inside]
+        return max(outside, default=0)
+
+    def factor(self, i: int, others: int, worst: int | None) -> Fraction | None:
+        """The slowdown of kernel ``i`` with ``others`` co-running partitions of worst class ``worst``."""
+        return self.kernels[i].corunner_factor(others, worst, self.classes)
 
     @property
     def n(self) -> int:
@@ -210,22 +303,62 @@ def _validate_kernel(k: Kernel, i: int, clusters: int | None) -> None:
             )
     else:
         raise InputError(f"unknown WCET profile {w!r}", task=label, field="C")
+    _validate_slowdown(Slowdown(k.slowdown, k.slowdown_beyond), label, "slowdown")
+
+
+def _validate_slowdown(row: Slowdown, label: int | str, field: str) -> None:
     previous = Fraction(1)
-    for k_others, f in enumerate(k.slowdown, 1):
+    for k_others, f in enumerate(row.factors, 1):
         if f < previous:
             raise InputError(
                 f"slowdown factors must be >= 1 and non-decreasing in the number of other partitions: "
                 f"f({k_others}) = {_frac_text(f)} < {_frac_text(previous)}",
                 task=label,
-                field="slowdown",
+                field=field,
             )
         previous = f
-    if k.slowdown_beyond is not None and k.slowdown_beyond < previous:
+    if row.beyond is not None and row.beyond < previous:
         raise InputError(
-            f"slowdown factor {_frac_text(k.slowdown_beyond)} is below {_frac_text(previous)}",
+            f"slowdown factor {_frac_text(row.beyond)} is below {_frac_text(previous)}",
             task=label,
-            field="slowdown",
+            field=field,
         )
+
+
+def _validate_classes(k: Kernel, i: int, classes: tuple[str, ...]) -> None:
+    """Known classes, and co-runner rows non-decreasing in the class, capped by ``slowdown``.
+
+    A missing factor counts as +∞ (not measured), so a row may not be unmeasured where a more
+    interfering class's row is measured: the worst class must bound every other (A4').
+    """
+    label: int | str = i if k.name is None else f"{i} ({k.name})"
+    if k.klass is not None and k.klass not in classes:
+        raise InputError(f"unknown class {k.klass!r}; the classes are {', '.join(classes)}", task=label, field="class")
+    rows = dict(k.slowdown_by)
+    for c, row in k.slowdown_by:
+        if c not in classes:
+            raise InputError(
+                f"unknown co-runner class {c!r}; the classes are {', '.join(classes)}",
+                task=label,
+                field=f"slowdown_by.{c}",
+            )
+        _validate_slowdown(row, label, f"slowdown_by.{c}")
+    if not rows:
+        return
+    horizon = 1 + max([len(k.slowdown), *(len(r.factors) for r in rows.values())])
+    order = [c for c in classes if c in rows]
+    for lower, upper in zip(order, [*order[1:], None], strict=True):
+        high = Slowdown(k.slowdown, k.slowdown_beyond) if upper is None else rows[upper]
+        for others in range(1, horizon + 1):
+            a, b = rows[lower].factor(others), high.factor(others)
+            if b is not None and (a is None or a > b):
+                raise InputError(
+                    f"the co-runner row of class {lower!r} must not exceed "
+                    + (f"that of the more interfering class {upper!r}" if upper else "the worst case 'slowdown'")
+                    + f" (f({others}): {'unmeasured' if a is None else _frac_text(a)} > {_frac_text(b)})",
+                    task=label,
+                    field=f"slowdown_by.{lower}",
+                )
 
 
 def inflate(kernel: Kernel, size: int, active: int) -> int | None:
@@ -233,7 +366,11 @@ def inflate(kernel: Kernel, size: int, active: int) -> int | None:
 
     Exact: f = p/q is a Fraction, so C' = ⌈C·p / q⌉ in Python integers (rounded up: sound).
     """
-    f = kernel.factor(active - 1)
+    return inflate_by(kernel, size, kernel.factor(active - 1))
+
+
+def inflate_by(kernel: Kernel, size: int, f: Fraction | None) -> int | None:
+    """C' = ⌈C(size) · f⌉ exactly  [note, Eqs. (I) and (I')]; None if f is None (not measured)."""
     if f is None:
         return None
     c = kernel.wcet.at(size)

@@ -36,7 +36,9 @@ def format_gpu_report(report: Mapping[str, Any]) -> str:
         lines.append(
             f"layout {'+'.join(map(str, report['layout']))}"
             + (f" (+{idle} idle)" if idle else "")
+            + (f" [{report['layout_space']}]" if report.get("layout_space", "free") != "free" else "")
             + f"; each kernel contends with {report['contention_others']} other partition(s)"
+            + (" (co-runner-aware factors)" if report.get("interference") == "co-runner" else "")
         )
         for p_index, p in enumerate(report["partitions"]):
             u = Fraction(p["utilization"]) if not isinstance(p["utilization"], Fraction) else p["utilization"]

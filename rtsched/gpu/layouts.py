@@ -1,0 +1,280 @@
+"""Partition mechanisms as data: which layouts (multisets of partition sizes) a GPU allows.
+
+A *layout space* says which splits of a GPU's ``M`` compute clusters into partitions the hardware
+can build (papers/zahaf2021-gpu-partitioning.md, "Partition mechanisms"):
+
+``free``
+    Any integer partition s_1 + … + s_K ≤ M (rtsched's original model; the default).
+``tpc:<k>``
+    SM masking at TPC granularity (Bakita & Anderson, "Hardware compute partitioning on NVIDIA
+    GPUs", RTAS 2023, the libsmctrl library): the clusters are SMs, a partition is a set of whole
+    TPCs of ``k`` SMs each (k = 2 on the GPUs of that paper), any TPC to any partition; sizes are
+    multiples of k with Σ ≤ M.
+``mig:<table>``
+    NVIDIA Multi-Instance GPU (MIG): partitions are GPU instances of fixed profiles at fixed
+    placements (:data:`MIG_TABLES`: ``a100``, ``h100``), on M = 7 compute slices. Source: NVIDIA
+    Multi-Instance GPU User Guide, section "Supported MIG Profiles" (profile tables: 1g, 2g, 3g,
+    4g, 7g with their fractions of SMs and memory) and section "Getting Started with MIG", "List
+    GPU Instance Profiles" (the placements printed by ``nvidia-smi mig -lgipp``: each profile
+    occupies ``width`` of 8 memory-slice positions starting at one of its allowed starts, e.g.
+    ``{0,4}:4`` for 3g). Instances may not overlap; so 3g + 3g is legal (one compute slice idle)
+    and 4g + 3g is legal, but 3g + 3g + 1g is not.
+
+Every space is *downward closed* (checked by the tests): removing a partition, or shrinking one
+to a smaller allowed size, keeps a layout legal. With WCETs non-increasing in the size (A1) this
+is what lets the exhaustive search round each block's smallest passing size up to an allowed size
+and test only the multiset of those sizes (analyses/gpu.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+from rtsched.errors import InputError
+from rtsched.gpu.model import check_clusters, layouts
+
+__all__ = [
+    "GPU_PRESETS",
+    "MIG_SOURCE",
+    "MIG_TABLES",
+    "FreeLayouts",
+    "LayoutSpace",
+    "MIGLayouts",
+    "MIGProfile",
+    "MIGTable",
+    "TPCLayouts",
+    "check_layout_spec",
+    "layout_space",
+]
+
+
+@dataclass(frozen=True)
+class MIGProfile:
+    """One GPU-instance profile: compute slices, memory-slice positions it occupies, allowed starts."""
+
+    name: str
+    slices: int
+    width: int
+    starts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MIGTable:
+    """The MIG profiles of one GPU (placements as printed by ``nvidia-smi mig -lgipp``)."""
+
+    gpu: str
+    compute_slices: int
+    positions: int
+    profiles: tuple[MIGProfile, ...]
+
+
+#: Where the MIG tables come from (cited in reports and the note).
+MIG_SOURCE = (
+    "NVIDIA Multi-Instance GPU User Guide, sections 'Supported MIG Profiles' and "
+    "'Getting Started with MIG: List GPU Instance Profiles' (nvidia-smi mig -lgipp)"
+)
+
+#: MIG profile tables (compute-slice profiles only; the '+me' media variants have the same
+#: placements as their base profile). A100-SXM4-40GB names; 80GB parts differ in memory only.
+MIG_TABLES: dict[str, MIGTable] = {
+    "a100": MIGTable(
+        "A100",
+        7,
+        8,
+        (
+            MIGProfile("1g.5gb", 1, 1, (0, 1, 2, 3, 4, 5, 6)),
+            MIGProfile("2g.10gb", 2, 2, (0, 2, 4)),
+            MIGProfile("3g.20gb", 3, 4, (0, 4)),
+            MIGProfile("4g.20gb", 4, 4, (0,)),
+            MIGProfile("7g.40gb", 7, 8, (0,)),
+        ),
+    ),
+    "h100": MIGTable(
+        "H100",
+        7,
+        8,
+        (
+            MIGProfile("1g.10gb", 1, 1, (0, 1, 2, 3, 4, 5, 6)),
+            MIGProfile("1g.20gb", 1, 2, (0, 2, 4, 6)),
+            MIGProfile("2g.20gb", 2, 2, (0, 2, 4)),
+            MIGProfile("3g.40gb", 3, 4, (0, 4)),
+            MIGProfile("4g.40gb", 4, 4, (0,)),
+            MIGProfile("7g.80gb", 7, 8, (0,)),
+        ),
+    ),
+}
+
+#: ``--gpu`` names: (M, layout).
+GPU_PRESETS: dict[str, tuple[int, str]] = {"a100-mig": (7, "mig:a100"), "h100-mig": (7, "mig:h100")}
+
+
+class LayoutSpace:
+    """The legal layouts of one mechanism on ``M`` clusters (subclasses: free, TPC, MIG).
+
+    ``additive`` spaces allow any multiset of allowed sizes with Σ ≤ M (free, TPC); the others
+    list their legal multisets (MIG).
+    """
+
+    spec: str = "free"
+    additive: bool = True
+
+    def __init__(self, M: int) -> None:
+        self.M = check_clusters(M)
+
+    @cached_property
+    def sizes(self) -> tuple[int, ...]:
+        """The allowed partition sizes, increasing."""
+        return tuple(range(1, self.M + 1))
+
+    def round_up(self, s: int) -> int | None:
+        """The smallest allowed size ≥ ``s`` (None: none)."""
+        return next((a for a in self.sizes if a >= s), None)
+
+    @property
+    def capacity(self) -> int:
+        """Σ of sizes an additive layout may reach."""
+        return self.M
+
+    def legal(self, sizes: tuple[int, ...]) -> bool:
+        """Whether a multiset of partition sizes can be built at once."""
+        allowed = set(self.sizes)
+        return all(s in allowed for s in sizes) and sum(sizes) <= self.capacity
+
+    def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
+        """The legal layouts of K partitions no other K-partition layout dominates, decreasing lex."""
+        return layouts(self.M, K)
+
+    def all_legal(self) -> list[tuple[int, ...]]:
+        """Every legal non-empty layout (sorted decreasing), for tests and brute force."""
+        out: list[tuple[int, ...]] = []
+
+        def grow(prefix: tuple[int, ...]) -> None:
+            for s in self.sizes:
+                if prefix and s > prefix[-1]:
+                    break
+                cand = (*prefix, s)
+                if self.legal(cand):
+                    out.append(cand)
+                    grow(cand)
+
+        for s in reversed(self.sizes):
+            if self.legal((s,)):
+                out.append((s,))
+                grow((s,))
+        return out
+
+    def __str__(self) -> str:
+        return self.spec
+
+
+class FreeLayouts(LayoutSpace):
+    """Any integer partition of M (rtsched's original model)."""
+
+
+class TPCLayouts(LayoutSpace):
+    """Whole TPCs of ``k`` SMs each (Bakita & Anderson, RTAS 2023): sizes k, 2k, …, Σ ≤ M."""
+
+    def __init__(self, M: int, k: int) -> None:
+        super().__init__(M)
+        if not 1 <= k <= self.M:
+            raise InputError(f"a TPC must hold 1..M = {self.M} clusters (SMs), got tpc:{k}", field="layout")
+        self.k = k
+        self.spec = f"tpc:{k}"
+
+    @cached_property
+    def sizes(self) -> tuple[int, ...]:
+        """Multiples of k up to M."""
+        return tuple(range(self.k, self.M + 1, self.k))
+
+    @property
+    def capacity(self) -> int:
+        """k·⌊M/k⌋: the SMs of whole TPCs."""
+        return self.k * (self.M // self.k)
+
+    def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
+        """The integer partitions of ⌊M/k⌋ TPCs into K parts, times k."""
+        for parts in layouts(self.M // self.k, K):
+            yield tuple(self.k * p for p in parts)
+
+
+class MIGLayouts(LayoutSpace):
+    """GPU instances of a MIG profile table at their allowed placements (M = 7 compute slices)."""
+
+    additive = False
+
+    def __init__(self, M: int, table: str) -> None:
+        super().__init__(M)
+        if table not in MIG_TABLES:
+            raise InputError(
+                f"unknown MIG profile table {table!r}; choose one of {', '.join(MIG_TABLES)}", field="layout"
+            )
+        self.table = MIG_TABLES[table]
+        if self.M != self.table.compute_slices:
+            raise InputError(
+                f"mig:{table} partitions {self.table.compute_slices} compute slices, so M must be "
+                f"{self.table.compute_slices}, got {self.M}",
+                field="clusters",
+            )
+        self.spec = f"mig:{table}"
+
+    @cached_property
+    def sizes(self) -> tuple[int, ...]:
+        """The profiles' compute-slice counts."""
+        return tuple(sorted({p.slices for p in self.table.profiles}))
+
+    @cached_property
+    def _legal(self) -> frozenset[tuple[int, ...]]:
+        """Every multiset of slice counts of non-overlapping placed instances (the empty one too)."""
+        placements = [(p.slices, ((1 << p.width) - 1) << start) for p in self.table.profiles for start in p.starts]
+        found: set[tuple[int, ...]] = set()
+
+        def place(first: int, used: int, sizes: tuple[int, ...]) -> None:
+            found.add(tuple(sorted(sizes, reverse=True)))
+            for j in range(first, len(placements)):
+                slices, bits = placements[j]
+                if not used & bits:
+                    place(j + 1, used | bits, (*sizes, slices))
+
+        place(0, 0, ())
+        return frozenset(found)
+
+    def legal(self, sizes: tuple[int, ...]) -> bool:
+        """Whether instances of these slice counts fit at once at the profiles' placements."""
+        return tuple(sorted(sizes, reverse=True)) in self._legal
+
+    def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
+        """Legal K-instance layouts not dominated (sorted, elementwise) by another, decreasing lex."""
+        same = [x for x in self._legal if len(x) == K]
+        keep = [x for x in same if not any(y != x and all(a >= b for a, b in zip(y, x, strict=True)) for y in same)]
+        yield from sorted(keep, reverse=True)
+
+
+def check_layout_spec(spec: object) -> str:
+    """``spec`` if it names a layout space (``free``, ``tpc:<k>``, ``mig:<table>``), else an InputError."""
+    text = spec.strip() if isinstance(spec, str) else None
+    if text == "free":
+        return text
+    if text is not None and (match := re.fullmatch(r"tpc:([0-9]+)", text)) and int(match.group(1)) >= 1:
+        return text
+    if text is not None and (match := re.fullmatch(r"mig:([A-Za-z0-9_-]+)", text)):
+        if match.group(1) in MIG_TABLES:
+            return text
+        raise InputError(
+            f"unknown MIG profile table {match.group(1)!r}; choose one of {', '.join(MIG_TABLES)}", field="layout"
+        )
+    raise InputError(
+        f"unknown layout {spec!r}; use free, tpc:<SMs per TPC> or mig:<{'|'.join(MIG_TABLES)}>", field="layout"
+    )
+
+
+def layout_space(spec: str | None, M: int) -> LayoutSpace:
+    """The layout space named ``spec`` (``free``, ``tpc:<k>``, ``mig:<table>``) on ``M`` clusters."""
+    text = check_layout_spec("free" if spec is None else spec)
+    if text.startswith("tpc:"):
+        return TPCLayouts(M, int(text[4:]))
+    if text.startswith("mig:"):
+        return MIGLayouts(M, text[4:])
+    return FreeLayouts(M)
