@@ -512,7 +512,8 @@ def _split_additive(
     Any multiset of allowed sizes with Σ ≤ capacity is a layout, so a split is feasible iff that
     minimum fits (sizes only round up, A1).
     """
-    low_size, capacity = space.sizes[0], space.capacity
+    # One partition may be the whole GPU (no partitioning), whatever the granularity.
+    low_size, capacity = space.sizes[0], space.M if K == 1 else space.capacity
 
     @cache
     def split(mask: int, k: int) -> tuple[int, tuple[int, ...]]:

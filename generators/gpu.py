@@ -16,6 +16,15 @@ Recipe (every step vectorised over the whole batch; one :class:`numpy.random.Gen
    the sensitivity a_i uniform in ``contention`` and quantised to 1/100 (so factors are exact
    rationals). This is our assumption, not the paper's measured data (see the note).
 6. *Preemption*: each kernel is non-preemptive with probability ``nonpreemptive``.
+7. *Co-runner classes* (only if ``memory_share`` is set; drawn after everything above, so the
+   workloads of steps 1–6 are the same with or without it): each kernel is memory-bound with
+   probability ``memory_share``, else compute-bound, and gets a co-runner row against
+   compute-bound co-runners f(k | compute) = 1 + r·a·k with r uniform in ``compute_relief``
+   (quantised to 1/100; the worst case f(k) = 1 + a·k of step 5 stays the row against
+   memory-bound co-runners). Synthetic: r stands in for measured slowdown matrices.
+
+``layout`` and ``interference`` are written into every workload (the layout space its
+allocation searches, and the interference model; papers/zahaf2021-gpu-partitioning.md).
 
 The rounding rules are applied before anything else is derived, so every drawn value is exact.
 """
@@ -32,7 +41,7 @@ from rtsched.errors import InputError
 from rtsched.generators.deadlines import parse_deadlines
 from rtsched.generators.periods import parse_periods
 from rtsched.generators.utilizations import uunifast
-from rtsched.gpu import MAX_CLUSTERS, GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
+from rtsched.gpu import CLASSES, MAX_CLUSTERS, GPUWorkload, GPUWorkloadBatch, Kernel, Slowdown, TableWCET, layout_space
 from rtsched.model import MAX_TIME
 
 __all__ = ["GPUWorkloadBatch", "GPUWorkloadSpec", "GeneratedGPUBatch", "generate_gpu_batch", "generate_gpu_workloads"]
@@ -61,6 +70,15 @@ class GPUWorkloadSpec:
         Range of the per-other-partition slowdown a in f(k) = 1 + a·k.
     nonpreemptive:
         Probability that a kernel is non-preemptive.
+    layout:
+        The workloads' layout space (``free``, ``tpc:<k>``, ``mig:a100``, ``mig:h100``).
+    interference:
+        ``co-runner`` or ``count-only``.
+    memory_share:
+        Probability that a kernel is memory-bound (None: no classes, no co-runner rows).
+    compute_relief:
+        Range of r, the share of the worst-case excess slowdown a kernel suffers beside
+        compute-bound co-runners.
     """
 
     n: int = 5
@@ -71,6 +89,10 @@ class GPUWorkloadSpec:
     parallel: tuple[float, float] = (0.5, 0.99)
     contention: tuple[float, float] = (0.0, 0.3)
     nonpreemptive: float = 0.0
+    layout: str = "free"
+    interference: str = "co-runner"
+    memory_share: float | None = None
+    compute_relief: tuple[float, float] = (0.2, 0.6)
 
 
 def _quantised(
@@ -106,6 +128,7 @@ def generate_gpu_workloads(rng: np.random.Generator, spec: GPUWorkloadSpec, coun
         raise InputError(f"nonpreemptive must be a probability, got {spec.nonpreemptive}", field="nonpreemptive")
     if spec.parallel[1] > 1:
         raise InputError(f"the parallel fraction must be at most 1, got {spec.parallel}", field="parallel")
+    layout_space(spec.layout, M)  # the layout must fit M (MIG: M = 7)
     shape = (count, n)
     u = uunifast(rng, n, float(spec.U1), count)
     T = parse_periods(spec.periods).draw(rng, shape)
@@ -124,6 +147,7 @@ def generate_gpu_workloads(rng: np.random.Generator, spec: GPUWorkloadSpec, coun
     k = np.arange(1, M, dtype=np.int64)
     factor_num = QUANTUM + a[..., None] * k  # f(k) = factor_num / QUANTUM, shape (count, n, M − 1)
     nonpre = rng.random(shape) < spec.nonpreemptive
+    classes, relief = _co_runner_draws(rng, spec, shape)
     out = []
     for w in range(count):
         kernels = tuple(
@@ -134,11 +158,33 @@ def generate_gpu_workloads(rng: np.random.Generator, spec: GPUWorkloadSpec, coun
                 tuple(Fraction(int(x), QUANTUM) for x in factor_num[w, i]),
                 None,
                 not bool(nonpre[w, i]),
+                klass=None if classes is None else CLASSES[int(classes[w, i])],
+                slowdown_by=() if relief is None else _compute_row(int(relief[w, i]), int(a[w, i]), M),
             )
             for i in range(n)
         )
-        out.append(GPUWorkload(kernels, M))
+        out.append(GPUWorkload(kernels, M, layout=spec.layout, interference=spec.interference))
     return out
+
+
+def _compute_row(relief: int, a: int, M: int) -> tuple[tuple[str, Slowdown]]:
+    """The row against compute-bound co-runners: f(k | compute) = 1 + (relief/Q)·(a/Q)·k, exactly."""
+    scale = QUANTUM * QUANTUM
+    return (("compute", Slowdown(tuple(Fraction(scale + relief * a * k, scale) for k in range(1, M)))),)
+
+
+def _co_runner_draws(
+    rng: np.random.Generator, spec: GPUWorkloadSpec, shape: tuple[int, int]
+) -> tuple[NDArray[np.int64] | None, NDArray[np.int64] | None]:
+    """Class indices (0 compute, 1 memory) and relief r·QUANTUM per kernel; None, None without classes."""
+    if spec.memory_share is None:
+        return None, None
+    if not 0 <= spec.memory_share <= 1:
+        raise InputError(f"memory_share must be a probability, got {spec.memory_share}", field="memory_share")
+    if spec.compute_relief[1] > 1:
+        raise InputError(f"compute_relief must be at most 1, got {spec.compute_relief}", field="compute_relief")
+    memory = (rng.random(shape) < spec.memory_share).astype(np.int64)
+    return memory, _quantised(rng, spec.compute_relief, shape, "compute_relief")
 
 
 @dataclass(frozen=True)

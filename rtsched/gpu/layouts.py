@@ -9,7 +9,7 @@ can build (papers/zahaf2021-gpu-partitioning.md, "Partition mechanisms"):
     SM masking at TPC granularity (Bakita & Anderson, "Hardware compute partitioning on NVIDIA
     GPUs", RTAS 2023, the libsmctrl library): the clusters are SMs, a partition is a set of whole
     TPCs of ``k`` SMs each (k = 2 on the GPUs of that paper), any TPC to any partition; sizes are
-    multiples of k with Σ ≤ M.
+    multiples of k with Σ ≤ M (or the whole GPU, all M SMs, unmasked).
 ``mig:<table>``
     NVIDIA Multi-Instance GPU (MIG): partitions are GPU instances of fixed profiles at fixed
     placements (:data:`MIG_TABLES`: ``a100``, ``h100``), on M = 7 compute slices. Source: NVIDIA
@@ -139,9 +139,9 @@ class LayoutSpace:
         return self.M
 
     def legal(self, sizes: tuple[int, ...]) -> bool:
-        """Whether a multiset of partition sizes can be built at once."""
+        """Whether a multiset of partition sizes can be built at once (the whole GPU always can)."""
         allowed = set(self.sizes)
-        return all(s in allowed for s in sizes) and sum(sizes) <= self.capacity
+        return tuple(sizes) == (self.M,) or (all(s in allowed for s in sizes) and sum(sizes) <= self.capacity)
 
     def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
         """The legal layouts of K partitions no other K-partition layout dominates, decreasing lex."""
@@ -186,8 +186,8 @@ class TPCLayouts(LayoutSpace):
 
     @cached_property
     def sizes(self) -> tuple[int, ...]:
-        """Multiples of k up to M."""
-        return tuple(range(self.k, self.M + 1, self.k))
+        """Multiples of k up to M, and M (the whole GPU, unmasked)."""
+        return tuple(sorted({*range(self.k, self.M + 1, self.k), self.M}))
 
     @property
     def capacity(self) -> int:
@@ -195,7 +195,10 @@ class TPCLayouts(LayoutSpace):
         return self.k * (self.M // self.k)
 
     def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
-        """The integer partitions of ⌊M/k⌋ TPCs into K parts, times k."""
+        """The integer partitions of ⌊M/k⌋ TPCs into K parts, times k; for K = 1 the whole GPU."""
+        if K == 1:
+            yield (self.M,)
+            return
         for parts in layouts(self.M // self.k, K):
             yield tuple(self.k * p for p in parts)
 
