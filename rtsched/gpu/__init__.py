@@ -17,13 +17,16 @@ paper's), shared by the GPU analyses (:mod:`rtsched.analyses.gpu`, registry name
 * interference by co-runner: memory-intensity classes and slowdown rows f(k | c)
   (:meth:`GPUWorkload.factor`, Eq. (I') of the note), or ``count-only`` (today's f(k));
 * reading and writing workload files (:func:`loads_gpu`, :func:`read_gpu_workload`,
-  :func:`dumps_gpu`; schema in the note);
+  :func:`dumps_gpu`; schema in the note), and measured profiles in CSV they reference
+  (:mod:`~rtsched.gpu.profiles`: WCETs per partition size, slowdown matrices by co-runner class);
 * :func:`format_gpu_report`, the terminal table of a GPU analysis's report (the ``report``
   evidence of the GPU analyses' explanations);
 * :class:`GPUWorkloadBatch`, the workloads a sweep unit draws.
 
-Modules: :mod:`~rtsched.gpu.model` (the model and the batch), :mod:`~rtsched.gpu.files` (YAML
-and JSON files) and :mod:`~rtsched.gpu.report` (the terminal table).
+Modules: :mod:`~rtsched.gpu.model` (the model and the batch), :mod:`~rtsched.gpu.layouts`
+(partition mechanisms), :mod:`~rtsched.gpu.files` (YAML and JSON files),
+:mod:`~rtsched.gpu.profiles` (measured profiles in CSV) and :mod:`~rtsched.gpu.report` (the
+terminal table).
 """
 
 from rtsched.gpu import model

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +31,7 @@ from rtsched.gpu.model import (
     _frac_doc,
     _validate_kernel,
 )
+from rtsched.gpu.profiles import KernelSlowdowns, read_slowdown_csv, read_wcet_csv
 from rtsched.io import (
     LineLoader,
     Node,
@@ -48,7 +50,7 @@ from rtsched.io import (
 __all__ = ["dumps_gpu", "loads_gpu", "read_gpu_workload"]
 
 
-_TOP_KEYS = ["name", "clusters", "gpu", "layout", "interference", "classes", "blocking", "kernels"]
+_TOP_KEYS = ["name", "clusters", "gpu", "layout", "interference", "classes", "blocking", "profiles", "kernels"]
 _KERNEL_KEYS = ["name", "C", "D", "T", "preemptive", "slowdown", "class", "slowdown_by"]
 
 
@@ -113,7 +115,37 @@ def _wcet(node: Node, **where: Any) -> WCETProfile:
     return TableWCET((_integer(node, field="C", **where),))
 
 
-def _kernel(node: Node, i: int) -> Kernel:
+@dataclass(frozen=True)
+class _Profiles:
+    """Measured profiles a workload file references (rtsched.gpu.profiles), by kernel name."""
+
+    wcet: dict[str, TableWCET]
+    slowdown: dict[str, KernelSlowdowns]
+    classes: tuple[str, ...] | None
+
+
+def _profiles(node: Node | None, base: str | None) -> _Profiles:
+    if node is None:
+        return _Profiles({}, {}, None)
+    v = node.value
+    if not isinstance(v, dict):
+        raise InputError(
+            f"expected {{wcet: FILE.csv, slowdown: FILE.csv}}, got {describe_node(node)}",
+            line=node.line,
+            field="profiles",
+        )
+    check_keys(node, ["wcet", "slowdown"], [])
+
+    def path(key: str) -> str:
+        name = node_text(v[key], field=f"profiles.{key}") or ""
+        return name if os.path.isabs(name) or base is None else os.path.join(base, name)
+
+    wcet = read_wcet_csv(path("wcet")) if "wcet" in v else {}
+    classes, slowdown = read_slowdown_csv(path("slowdown")) if "slowdown" in v else (None, {})
+    return _Profiles(wcet, slowdown, classes)
+
+
+def _kernel(node: Node, i: int, profiles: _Profiles) -> Kernel:
     if not isinstance(node.value, dict):
         raise InputError(
             f"expected a kernel object {{C: .., D: .., T: .., slowdown: ..}}, got {describe_node(node)}",
@@ -123,10 +155,21 @@ def _kernel(node: Node, i: int) -> Kernel:
     v = node.value
     name = node_text(v.get("name"), task=i)
     label: int | str = i if name is None else f"{i} ({name})"
-    check_keys(node, _KERNEL_KEYS, ["C", "D", "T", "slowdown"], task=label)
-    wcet = _wcet(v["C"], task=label)
-    worst = _slowdown(v["slowdown"], label, "slowdown")
-    rows: list[tuple[str, Slowdown]] = []
+    measured_c = profiles.wcet.get(name) if name is not None else None
+    measured_f = profiles.slowdown.get(name) if name is not None else None
+    required = ["D", "T", *([] if measured_c else ["C"]), *([] if measured_f else ["slowdown"])]
+    check_keys(node, _KERNEL_KEYS, required, task=label)
+    for key, measured in (("C", measured_c), ("slowdown", measured_f), ("slowdown_by", measured_f)):
+        if measured is not None and key in v:
+            raise InputError(
+                f"{key} of kernel {name!r} is given both here and in the measured profile; keep one",
+                line=v[key].line,
+                task=label,
+                field=key,
+            )
+    wcet = measured_c if measured_c is not None else _wcet(v["C"], task=label)
+    worst = measured_f.worst if measured_f is not None else _slowdown(v["slowdown"], label, "slowdown")
+    rows: list[tuple[str, Slowdown]] = list(measured_f.rows) if measured_f is not None else []
     if "slowdown_by" in v:
         by = v["slowdown_by"]
         if not isinstance(by.value, dict):
@@ -163,7 +206,7 @@ def _slowdown(node: Node, label: int | str, field: str) -> Slowdown:
     return Slowdown((), _fraction(node, task=label, field=field))
 
 
-def _workload(root: Node) -> GPUWorkload:
+def _workload(root: Node, base: str | None) -> GPUWorkload:
     if not isinstance(root.value, dict):
         raise InputError(f"expected a GPU workload object with 'kernels', got {describe_node(root)}", line=root.line)
     check_keys(root, _TOP_KEYS, ["kernels"])
@@ -171,7 +214,8 @@ def _workload(root: Node) -> GPUWorkload:
     kernels_node = v["kernels"]
     if not isinstance(kernels_node.value, list) or not kernels_node.value:
         raise InputError("'kernels' must be a non-empty list", line=kernels_node.line, field="kernels")
-    kernels = tuple(_kernel(k, i) for i, k in enumerate(kernels_node.value))
+    profiles = _profiles(v.get("profiles"), base)
+    kernels = tuple(_kernel(k, i, profiles) for i, k in enumerate(kernels_node.value))
     clusters = None
     if "clusters" in v:
         clusters = _integer(v["clusters"], field="clusters")
@@ -214,6 +258,14 @@ def _workload(root: Node) -> GPUWorkload:
                 field="classes",
             )
         classes = tuple(node_text(x, field="classes") or "" for x in node.value)
+        if profiles.classes is not None and classes != profiles.classes:
+            raise InputError(
+                f"classes {list(classes)} differ from the slowdown profile's columns {list(profiles.classes)}",
+                line=node.line,
+                field="classes",
+            )
+    elif profiles.classes is not None:
+        classes = profiles.classes
     try:
         return GPUWorkload(
             kernels,
@@ -261,8 +313,11 @@ def _preset(node: Node, clusters: int | None, clusters_node: Node | None) -> tup
     return M, layout
 
 
-def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>") -> GPUWorkload:
+def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>", base: str | None = None) -> GPUWorkload:
     """Parse a GPU workload from YAML or JSON text (schema: papers/zahaf2021-gpu-partitioning.md).
+
+    ``base`` is the folder relative to which the ``profiles`` files are read (default: the
+    current folder).
 
     Raises
     ------
@@ -285,7 +340,7 @@ def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>") -> G
             root = node_from_json(text)
         else:
             raise InputError(f"GPU workloads are read from YAML or JSON, not {format!r}")
-        return _workload(root)
+        return _workload(root, base)
     except InputError as err:
         raise err.located(file=source) from None
     except RecursionError:
@@ -299,7 +354,8 @@ def read_gpu_workload(path: str | os.PathLike[str], *, format: str | None = None
     fmt = format or ("yaml" if name == "-" else os.path.splitext(name)[1].lstrip("."))
     if fmt.lower() not in ("yaml", "yml", "json"):
         raise InputError("cannot tell the format: GPU workloads are .yaml, .yml or .json files", file=source)
-    return loads_gpu(read_text(path, source), fmt, source=source)
+    base = None if name == "-" else os.path.dirname(os.path.abspath(name))
+    return loads_gpu(read_text(path, source), fmt, source=source, base=base)
 
 
 def _slowdown_doc(row: Slowdown) -> Any:
