@@ -108,3 +108,10 @@ def test_cli_on_the_example(capsys):
     assert main(["gpu", str(EXAMPLE), "--heuristic", "exhaustive", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["layout_space"] == "mig:a100" and d["interference"] == "co-runner"
+
+
+def test_published_mig_timings_read_as_a_wcet_table():
+    # NJIT ARCS GROMACS wall times per A100 MIG profile (see the file's header for the source).
+    path = EXAMPLE.parent / "published_gromacs_wcet.csv"
+    tables = loads_wcet_csv(path.read_text(), source=str(path))
+    assert tables["gromacs"].values == (500, 266, 188, 188, 188, 188, 183)
