@@ -81,7 +81,18 @@ GPU_GENERATOR_DEFAULTS: dict[str, Any] = {
 #: engine) and ``probability`` (in [0, 1]). A parameter without a type is passed as written
 #: (its swept points are positive numbers).
 _COMMON_TYPES = {"n": "count", "umax": "positive", "utilizations": "text", "periods": "text", "deadlines": "text"}
-_GPU_TYPES = {**_COMMON_TYPES, "parallel": "range", "contention": "range", "nonpreemptive": "probability"}
+_GPU_TYPES = {
+    **_COMMON_TYPES,
+    "parallel": "range",
+    "contention": "range",
+    "nonpreemptive": "probability",
+    # Issue 20: the partition mechanism and the interference model, sweepable (``by =
+    # "generator.layout"``); not in GPU_GENERATOR_DEFAULTS, so older experiments keep their fingerprint.
+    "layout": "text",
+    "interference": "text",
+    "memory_share": "probability",
+    "compute_relief": "range",
+}
 #: Fields of GPUWorkloadSpec the engine sets itself (from m and the swept utilization).
 _GPU_ENGINE_FIELDS = ("clusters", "U1")
 
