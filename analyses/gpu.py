@@ -39,6 +39,16 @@ programming over subsets: for each K, the kernels are split into exactly K block
 that sum is ≤ M. (Because C_i(s) is non-increasing and the tests are monotone in C, a block that
 passes on s clusters passes on more, so idle clusters never help and layouts need not be listed.)
 
+Layout spaces and co-runner interference (issue 20; the note's "Partition mechanisms" and
+"Interference by co-runner"): the searches use only the legal layouts of the workload's
+``layout`` (:mod:`rtsched.gpu.layouts`: ``free``, ``tpc:<k>``, ``mig:a100``, ``mig:h100``):
+``ffd``/``bfd`` try the maximal legal layouts of each K, ``exhaustive`` rounds each s_min to an
+allowed size and accepts iff the multiset of those sizes is legal (additive spaces: Σ ≤ capacity;
+MIG: Pareto-minimal legal multisets), which is optimal because every space is downward closed.
+Under ``co-runner`` interference a kernel's factor is f(K − 1 | c), c the most interfering class
+among the kernels outside its partition (Eq. (I')), so a block's verdict is still a function of
+(block, size, K); ``count-only`` is Eq. (I).
+
 Every verdict is decided with integers; the ``@njit`` kernels (``qpa_one``, ``npedf_one``) are the
 fast path and the Python references the exact fallback (``fast=False`` uses the references only).
 
@@ -109,7 +119,9 @@ CITATION = (
     "workloads', RTNS 2021 (arXiv 2105.10312; only the abstract was reachable); the WCET and "
     "contention model (assumptions A1–A7), the inflation rule and the allocation heuristics are "
     "rtsched's (papers/zahaf2021-gpu-partitioning.md); per-partition tests: QPA (Zhang & "
-    "Burns, IEEE TC 2009) and non-preemptive EDF (George, Rivierre, Spuri, INRIA RR-2966, 1996)"
+    "Burns, IEEE TC 2009) and non-preemptive EDF (George, Rivierre, Spuri, INRIA RR-2966, 1996); layout "
+    "spaces: NVIDIA Multi-Instance GPU User Guide (MIG profiles and placements) and Bakita & Anderson, "
+    "'Hardware Compute Partitioning on NVIDIA GPUs', RTAS 2023 (TPC masking)"
 )
 NOTE = "papers/zahaf2021-gpu-partitioning.md"
 

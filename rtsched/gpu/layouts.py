@@ -17,7 +17,7 @@ can build (papers/zahaf2021-gpu-partitioning.md, "Partition mechanisms"):
     4g, 7g with their fractions of SMs and memory) and section "Getting Started with MIG", "List
     GPU Instance Profiles" (the placements printed by ``nvidia-smi mig -lgipp``: each profile
     occupies ``width`` of 8 memory-slice positions starting at one of its allowed starts, e.g.
-    ``{0,4}:4`` for 3g). Instances may not overlap; so 3g + 3g is legal (one compute slice idle)
+    ``{0,4}:4`` for 3g; the listing as quoted by third-party pages, see the note). Instances may not overlap; so 3g + 3g is legal (one compute slice idle)
     and 4g + 3g is legal, but 3g + 3g + 1g is not.
 
 Every space is *downward closed* (checked by the tests): removing a partition, or shrinking one
