@@ -60,8 +60,8 @@ def run_point(k: int, spec: GPUWorkloadSpec, sets: int) -> dict[tuple[str, str],
     return {model: float(np.mean(values)) for model, values in accepted.items()}
 
 
-def main(argv: list[str]) -> int:
-    """Run the sweep, print the table and write the figure."""
+def main(argv: list[str]) -> tuple[plt.Figure, Path]:
+    """Run the sweep, print the table; return the figure and where to write it."""
     target = Path(argv[1]) if len(argv) > 1 else Path.cwd()
     out = target / "gpu_granularity.png" if target.suffix.lower() != ".png" else target
     base = GPUWorkloadSpec(
@@ -101,11 +101,11 @@ def main(argv: list[str]) -> int:
         fontsize=8,
     )
     fig.tight_layout()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=120)
-    print(f"wrote {out}")
-    return 0
+    return fig, out
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    figure, path = main(sys.argv)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    print(f"wrote {path}")
