@@ -381,7 +381,7 @@ def _da_lc_one(C, D, T, m):
 
 
 @batch_kernel
-def _da_batch(C, D, T, offsets, m, limited, out):
+def _da_sets(C, D, T, offsets, m, limited, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = chunk_count(offsets)
@@ -394,12 +394,12 @@ def _da_batch(C, D, T, offsets, m, limited, out):
 
 @kernel
 def _da_kernel(C, D, T, offsets, m, out):
-    _da_batch(C, D, T, offsets, m, False, out)
+    _da_sets(C, D, T, offsets, m, False, out)
 
 
 @kernel
 def _da_lc_kernel(C, D, T, offsets, m, out):
-    _da_batch(C, D, T, offsets, m, True, out)
+    _da_sets(C, D, T, offsets, m, True, out)
 
 
 # =================================================================================================
@@ -585,7 +585,7 @@ def _rta_lc_one(C, D, T, m, budget):
 
 
 @batch_kernel
-def _rta_batch(C, D, T, offsets, m, budget, limited, out):
+def _rta_sets(C, D, T, offsets, m, budget, limited, out):
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = chunk_count(offsets)
@@ -598,12 +598,12 @@ def _rta_batch(C, D, T, offsets, m, budget, limited, out):
 
 @kernel
 def _rta_kernel(C, D, T, offsets, m, budget, out):
-    _rta_batch(C, D, T, offsets, m, budget, False, out)
+    _rta_sets(C, D, T, offsets, m, budget, False, out)
 
 
 @kernel
 def _rta_lc_kernel(C, D, T, offsets, m, budget, out):
-    _rta_batch(C, D, T, offsets, m, budget, True, out)
+    _rta_sets(C, D, T, offsets, m, budget, True, out)
 
 
 # =================================================================================================
