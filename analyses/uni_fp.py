@@ -39,7 +39,7 @@ from __future__ import annotations
 import decimal
 import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -55,7 +55,7 @@ from rtsched.analyses._fp_rta import (
 )
 from rtsched.analyses._fp_rta import BudgetOut as _BudgetOut
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
+from rtsched.kernels import EPS, REJECT, batch_kernel, kernel, margin_verdict
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -359,18 +359,23 @@ def explain_ll(ts: TaskSet, m: int = 1) -> Explanation:
     bound = (lo + hi) / 2
     rel = "≤" if sign <= 0 else ">"
     text = f"U = {show_number(U)} {rel} n(2^(1/n) − 1) = {show_number(bound, '.6f')} (n = {n})"
+    evidence = {"utilization": U, "bound_low": lo, "bound_high": hi, "n": n}
+    return _rm_bound_explanation(ts, sign <= 0, text, evidence)
+
+
+def _rm_bound_explanation(ts: TaskSet, holds: bool, text: str, evidence: Mapping[str, object]) -> Explanation:
+    """The explanation of an RM bound: ``text`` compares the set with it (``holds``), valid in RM order only."""
     bad = _not_rm(ts)
-    holds = sign <= 0 and bad is None
+    summary = text
     if bad is not None:
         summary = (
             f"not in rate-monotonic order (T of {ts.label(bad)} < T of {ts.label(bad - 1)}): the bound is for RM "
             f"priorities; under RM {text} (use --priorities rm)"
         )
-    else:
-        summary = text
-    evidence = {"utilization": U, "bound_low": lo, "bound_high": hi, "n": n, "rm_order": bad is None}
     per_task = [{"task": i, "utilization": Fraction(c, t), "T": t} for i, (c, _, t) in enumerate(ts.rows())]
-    return Explanation(verdict=holds, summary=summary, evidence=evidence, per_task=per_task)
+    return Explanation(
+        verdict=holds and bad is None, summary=summary, evidence={**evidence, "rm_order": bad is None}, per_task=per_task
+    )
 
 
 def _product(values: list[int]) -> int:
@@ -398,17 +403,7 @@ def explain_hb(ts: TaskSet, m: int = 1) -> Explanation:
     product = Fraction(_product([c + t for c, _, t in rows]), _product([t for _, _, t in rows]))
     holds_bound = product <= 2
     text = f"Π (U_i + 1) = {show_number(product, '.6f')} {'≤' if holds_bound else '>'} 2"
-    bad = _not_rm(ts)
-    if bad is not None:
-        summary = (
-            f"not in rate-monotonic order (T of {ts.label(bad)} < T of {ts.label(bad - 1)}): the bound is for RM "
-            f"priorities; under RM {text} (use --priorities rm)"
-        )
-    else:
-        summary = text
-    evidence = {"product": product, "utilization": ts.utilization, "rm_order": bad is None}
-    per_task = [{"task": i, "utilization": Fraction(c, t), "T": t} for i, (c, _, t) in enumerate(rows)]
-    return Explanation(verdict=holds_bound and bad is None, summary=summary, evidence=evidence, per_task=per_task)
+    return _rm_bound_explanation(ts, holds_bound, text, {"product": product, "utilization": ts.utilization})
 
 
 @kernel
@@ -429,14 +424,9 @@ def _ll_one(C, D, T, m):
         U += C[i] / T[i]
     B = n * math.expm1(math.log(2.0) / n)
     # U: n correctly rounded terms and n − 1 rounded additions (relative error < 2n·EPS on
-    # positive terms); B: log, division, expm1 and multiplication, a few ulps each. The margin is
-    # far larger than both.
-    margin = 8.0 * (n + 8) * EPS * (U + B + 1.0)
-    if U < B - margin:
-        return ACCEPT
-    if U > B + margin:
-        return REJECT
-    return UNDECIDED
+    # positive terms); B: log, division, expm1 and multiplication, a few ulps each; U − B one
+    # more rounding. The margin is far larger than all three.
+    return margin_verdict(U - B, 8.0 * (n + 8) * EPS * (U + B + 1.0))
 
 
 @batch_kernel
@@ -458,9 +448,8 @@ def _hb_one(C, D, T, m):
         P *= (C[i] + T[i]) / T[i]  # exact numerator (< 2**33), one rounding
         if P > stop:  # every later factor is ≥ 1: the exact product exceeds 2 already
             return REJECT
-    if P < 2.0 * (1.0 - margin):
-        return ACCEPT
-    return UNDECIDED
+    # here 1 ≤ P ≤ stop < 4, so P − 2 is exact (Sterbenz): ACCEPT iff P < 2(1 − margin)
+    return margin_verdict(P - 2.0, 2.0 * margin)
 
 
 @batch_kernel
