@@ -838,23 +838,13 @@ def _entry(heuristic: str, order: int) -> Analysis:
     return Analysis(
         name=f"gpu:{heuristic}",
         title=f"GPU partitioning ({heuristic})" if heuristic != "single" else "GPU as one resource (baseline)",
-        citation=CITATION,
         # exhaustive is optimal among allocations of the model, not an exact GPU test
-        kind="sufficient",
-        policy="partitioned-edf",
-        platform="gpu",
+        kind="sufficient", order=order, featured=False, aliases=("gpu",) if heuristic == "ffd" else (),
+        policy="partitioned-edf", platform="gpu", deadlines=("implicit", "constrained"), accepts=_accepts,
         input="gpu-workload",
-        deadlines=("implicit", "constrained"),
-        note=NOTE,
-        reference=reference,
-        explain=explain,
-        codes=codes,
-        budget=DEFAULT_BUDGET,
-        budget_unit="steps of each partition test (QPA / non-preemptive EDF)",
-        accepts=_accepts,
-        aliases=("gpu",) if heuristic == "ffd" else (),
-        order=order,
-        featured=False,
+        citation=CITATION, note=NOTE,
+        reference=reference, explain=explain, codes=codes,
+        budget=DEFAULT_BUDGET, budget_unit="steps of each partition test (QPA / non-preemptive EDF)",
     )
 
 
