@@ -38,7 +38,7 @@ from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import Analysis
+from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
@@ -192,9 +192,7 @@ def _bak_kernel(C, D, T, offsets, m, out):
 ANALYSES = (
     Analysis(
         name="bak", title="Baker's test (BCL-simplified)", kind="sufficient", order=1, featured=True,
-        # linear and cheap per set: the thread pool's wake-up costs more than it saves below
-        # millions of tasks (benchmarks/bench_threads.py)
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=1 << 22,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=PARALLEL_FROM_LINEAR,
         citation=CITATION, note="papers/baker2003.md",
         reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,
     ),

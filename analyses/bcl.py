@@ -46,7 +46,7 @@ from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_t
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.model import TaskSet
-from rtsched.registry import Analysis
+from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "betas", "explain", "reference", "steps", "task_condition"]
@@ -226,9 +226,7 @@ def _bcl_kernel(C, D, T, offsets, m, out):
 ANALYSES = (
     Analysis(
         name="bcl", title="BCL interference test", kind="sufficient", order=2, featured=True,
-        # linear and cheap per set: the thread pool's wake-up costs more than it saves below
-        # millions of tasks (benchmarks/bench_threads.py)
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=1 << 22,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=PARALLEL_FROM_LINEAR,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,
     ),

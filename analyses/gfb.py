@@ -26,7 +26,7 @@ from numba import prange
 
 from rtsched.kernels import EPS, batch_kernel, kernel, margin_verdict
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import Analysis
+from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
 from rtsched.result import Explanation, Step, show_number
 
 __all__ = ["ANALYSES", "explain", "reference", "steps"]
@@ -123,10 +123,8 @@ def _gfb_kernel(C, D, T, offsets, m, out):
 ANALYSES = (
     Analysis(
         name="gfb", title="GFB density bound", kind="sufficient", order=0,
-        # linear and cheap per set: the thread pool's wake-up costs more than it saves below
-        # millions of tasks (benchmarks/bench_threads.py)
         policy="global-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
-        parallel_from=1 << 22,
+        parallel_from=PARALLEL_FROM_LINEAR,
         citation=CITATION, note="papers/gfb2003.md",
         reference=reference, explain=explain, kernel=_gfb_kernel, one=_gfb_one,
     ),

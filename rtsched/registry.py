@@ -89,6 +89,9 @@ _VERDICTS: dict[int, Any] = {1: True, 0: False, -1: "unknown"}
 #: more than the work (milliseconds on a loaded machine, where OpenMP threads spin). Analyses whose
 #: per-set work is large set a lower ``parallel_from``.
 PARALLEL_FROM = 4096
+#: ``parallel_from`` of the analyses that are linear and cheap per set (gfb, bak, bcl): the thread
+#: pool's wake-up costs more than it saves below millions of tasks (benchmarks/bench_threads.py).
+PARALLEL_FROM_LINEAR = 1 << 22
 
 
 def deadline_model(item: Any) -> str:
