@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 
 from rtsched.budget import WorkExhausted
-from rtsched.kernels import floor_divmod, kernel
+from rtsched.kernels import ACCEPT, CONTINUE, REJECT, floor_divmod, kernel
+from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
 from rtsched.result import UNKNOWN, Verdict
 
 __all__ = [
@@ -54,6 +55,11 @@ __all__ = [
     "edf_interference_sum_nb",
     "floor_div_nb",
     "largest_set",
+    "padded_width",
+    "slack_fixed_point",
+    "slack_rounds",
+    "slack_scan",
+    "slack_sum_nb",
     "CHUNK_TASKS",
     "MAX_CHUNKS",
 ]
@@ -123,6 +129,221 @@ def edf_interference_sum_nb(C, T, S, k, D_k, cap):
     for i in range(C.shape[0]):
         total += min(edf_interference_bound_nb(C[i], T[i], S[i], D_k), cap)
     return total - min(edf_interference_bound_nb(C[k], T[k], S[k], D_k), cap)
+
+
+# --- BCL-iter's slack iteration (TPDS 2009, Eq. (17)–(18)), shared by bcl_iter.py and rta.py --
+# One set is tasks lo, …, lo + n − 1 of the batch arrays C, D, T (no slices: a slice of a batch
+# array passed on costs reference counting, measurable per set). ``work`` is an int64 workspace
+# of SLACK_ROWS rows and ``fwork`` a float64 one of SLACK_FLOAT_ROWS rows, each of length
+# ≥ padded_width(n), one per chunk of sets; the rows are named below. The sums of Eq. (18) of
+# all tasks are kept side by side and updated a column (one interfering task τi) at a time: a
+# loop over k without a horizontal sum, which the compiler vectorises; the rows are padded to a
+# multiple of 8 lanes with D_k = cap_k = 0, whose terms are 0.
+
+#: Integer workspace rows: slack bounds S, deadlines D_k and caps D_k − C_k + 1 (padded), the
+#: sums Σ_{i≠k} min(J_i^k(S_i), cap_k) at S and at the pre-check's slacks D_i − C_i, and the
+#: slack bounds and latest Eq. (18) values of the rounds.
+W_SLACK, W_DEADLINE, W_CAP, W_TOTAL, W_TOTAL_MAX, W_ROUND_SLACK, W_ROUND_LAST = 0, 1, 2, 3, 4, 5, 6
+SLACK_ROWS = 7
+#: Float workspace row: fl(1/T_i).
+F_INV_T = 0
+SLACK_FLOAT_ROWS = 1
+#: Safety factors of :func:`slack_scan`'s float upper bounds (see there).
+_UP = 1.0 + 2.0**-30
+_DOWN = 1.0 - 2.0**-30
+
+
+@kernel(inline="always")
+def padded_width(n):
+    """N rounded up to a multiple of 8 (the lanes of the column loops)."""
+    return (n + 7) & ~7
+
+
+@kernel(inline="always")
+def interference_term_nb(C_i, T_i, inv_T_i, S_i, D_k, cap):
+    """min(J_i^k(S_i), cap) (TPDS 2009 Eq. (17)) without a division (inv_T_i = fl(1/T_i))."""
+    jobs, rest = divmod_reciprocal_nb(D_k, T_i, inv_T_i)
+    return min(jobs * C_i + min(C_i, max(rest - S_i, 0)), cap)
+
+
+@kernel(inline="always")
+def slack_sum_nb(C, D, T, inv_T, lo, n, k, S):
+    """Σ_{i≠k} min(J_i^k(S_i), D_k − C_k + 1), the sum of Eq. (18) of BCL-iter (TPDS 2009).
+
+    Branch-free over every i, the k term removed afterwards: J_k^k(S_k) = C_k for any
+    0 ≤ S_k ≤ D_k − C_k, since C_k ≤ D_k ≤ T_k. ``inv_T[i]`` = fl(1/T_i).
+    """
+    D_k = D[lo + k]
+    cap = D_k - C[lo + k] + 1
+    total = 0
+    for i in range(n):
+        total += interference_term_nb(C[lo + i], T[lo + i], inv_T[i], S[i], D_k, cap)
+    return total - min(C[lo + k], cap)
+
+
+@kernel(inline="always")
+def _raise_slack(total, deadline, cap, C_i, T_i, inv_T_i, old, new, width):
+    # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column).
+    for k in range(width):
+        D_k = deadline[k]
+        jobs, rest = divmod_reciprocal_nb(D_k, T_i, inv_T_i)
+        base = jobs * C_i
+        total[k] += min(base + min(C_i, max(rest - new, 0)), cap[k]) - min(base + min(C_i, max(rest - old, 0)), cap[k])
+
+
+@kernel(inline="always")
+def slack_scan(C, D, T, lo, n, m, work, fwork):
+    """Rtsched's pre-check and acceptance certificate for BCL-iter (proof: papers/bcl2005.md).
+
+    Returns ACCEPT if the certificate holds: BCL-iter's pre-check passes and its first round
+    leaves every Eq. (18) value ≥ 0 for the second (TPDS 2009, Eq. (17)–(18)); REJECT if the
+    pre-check (Eq. (18) with every other slack at D_i − C_i) fails for some task; CONTINUE
+    otherwise (the pre-check passes). On return, row W_SLACK holds slack bounds S^lb and
+    W_TOTAL the sums of Eq. (18) at S^lb (each with its own term C_k removed), F_INV_T fl(1/T_i)
+    and W_DEADLINE, W_CAP the padded D_k and D_k − C_k + 1.
+
+    S^lb, in O(1) per task. With q = ⌊D_k/T_i⌋, r = D_k mod T_i, J_i^k(S) ≤ J_i^k(0) =
+    q C_i + min(C_i, r) ≤ ub_i(D_k) = U_i D_k + C_i (1 − U_i) (U_i = C_i/T_i; the difference is
+    (C_i − r)(1 − U_i) ≥ 0 for r < C_i and (r − C_i) U_i ≥ 0 for r ≥ C_i). So Q_k ≥
+    ⌊Σ_{i≠k} ub_i(D_k)/m⌋, computed from the sums of the slopes and offsets in float scaled up
+    by 1 + 2**−30 (at most n + 8 roundings of 2**−53 each: covered for n < 2**20), gives
+    S^lb_k = max(0, D_k − C_k − Q_k) ≤ max(0, Eq. (18) of τk at slacks 0) ≤ S_k after BCL-iter's
+    first round. Then the sums at S^lb and at D_i − C_i, exactly (int64), column by column.
+    """
+    inv_T = fwork[F_INV_T]
+    S = work[W_SLACK]
+    deadline = work[W_DEADLINE]
+    cap = work[W_CAP]
+    total = work[W_TOTAL]
+    total_max = work[W_TOTAL_MAX]
+    width = padded_width(n)
+    slope_sum = 0.0
+    offset_sum = 0.0
+    for i in range(n):
+        C_i = C[lo + i]
+        T_i = T[lo + i]
+        inv = 1.0 / np.float64(T_i)
+        inv_T[i] = inv
+        slope_sum += (np.float64(C_i) * inv) * _UP
+        offset_sum += (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
+    up_per_m = _UP / m  # ≥ (1 + 2**−30)(1 − 2**−53) / m
+    for k in range(n):
+        C_k = C[lo + k]
+        D_k = D[lo + k]
+        T_k = T[lo + k]
+        inv = inv_T[k] * _DOWN
+        own = (np.float64(C_k) * inv) * np.float64(D_k) + np.float64(C_k * (T_k - C_k)) * inv  # ≤ ub_k(D_k)
+        others = (slope_sum * np.float64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
+        S[k] = max(D_k - C_k - np.int64(others), 0)
+        deadline[k] = D_k
+        cap[k] = D_k - C_k + 1
+        total[k] = -min(C_k, D_k - C_k + 1)  # τk's own term, added back by the columns
+        total_max[k] = total[k]
+    for k in range(n, width):
+        deadline[k] = 0
+        cap[k] = 0
+        total[k] = 0
+        total_max[k] = 0
+    for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i and at D_i − C_i
+        C_i = C[lo + i]
+        T_i = T[lo + i]
+        inv = inv_T[i]
+        S_i = S[i]
+        S_max = D[lo + i] - C_i
+        for k in range(width):
+            jobs, rest = divmod_reciprocal_nb(deadline[k], T_i, inv)
+            base = jobs * C_i
+            total[k] += min(base + min(C_i, max(rest - S_i, 0)), cap[k])
+            total_max[k] += min(base + min(C_i, max(rest - S_max, 0)), cap[k])
+    fails_precheck = False
+    certified = True
+    for k in range(n):  # Eq. (18) ≥ 0 ⇔ sum < m · cap (no division)
+        fails_precheck |= total_max[k] >= m * cap[k]
+        certified &= total[k] < m * cap[k]
+    if fails_precheck:
+        return REJECT
+    return ACCEPT if certified else CONTINUE
+
+
+@kernel(inline="always")
+def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
+    """BCL-iter's verdict from its least fixed point (rtsched's, proof in papers/bcl2005.md).
+
+    Returns (ACCEPT or REJECT, a bound on the rounds ``bcl_iter.iterate`` needs to reach that
+    verdict, the pre-check counted). Needs a passed pre-check and the rows :func:`slack_scan`
+    leaves. The rounds reach S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order
+    of updates from S^lb ≤ S* reaches it as well, here sweeps with the sums kept up to date: a
+    raised S_k changes one term of each sum (a column). The verdict is ACCEPT iff every
+    Eq. (18) value at S* is ≥ 0; the rounds of ``iterate`` raise Σ S by ≥ 1 each from the
+    third on and leave it ≥ Σ S^lb after the second, so they end by round
+    3 + Σ (S*_k − S^lb_k).
+    """
+    inv_T = fwork[F_INV_T]
+    S = work[W_SLACK]
+    deadline = work[W_DEADLINE]
+    cap = work[W_CAP]
+    total = work[W_TOTAL]
+    width = padded_width(n)
+    start = 0
+    for i in range(n):
+        start += S[i]
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n):
+            value = cap[k] - 1 - floor_div_nb(total[k], m)  # Eq. (18) of τk
+            if value > S[k]:
+                # τk's term in every sum (in its own: J_k^k = C_k, unchanged)
+                _raise_slack(total, deadline, cap, C[lo + k], T[lo + k], inv_T[k], S[k], value, width)
+                S[k] = value
+                changed = True
+    accept = True
+    rounds = 3 - start
+    for k in range(n):
+        rounds += S[k]
+        accept &= total[k] < m * cap[k]
+    return (ACCEPT if accept else REJECT), rounds
+
+
+@kernel(inline="always")
+def slack_rounds(C, D, T, lo, n, m, budget, work, fwork):
+    """BCL-iter's rounds after a passed pre-check, exactly as ``bcl_iter.iterate`` runs them.
+
+    Returns (verdict code, rounds counted as ``iterate`` counts them, the pre-check included).
+    Needs fl(1/T_i) in row F_INV_T (from :func:`slack_scan`). Eq. (18) of τk depends only on the
+    other slacks: if none changed since τk's previous evaluation (n evaluations earlier), its
+    value is reused.
+    """
+    inv_T = fwork[F_INV_T]
+    S = work[W_ROUND_SLACK]
+    last = work[W_ROUND_LAST]
+    for i in range(n):
+        S[i] = 0
+    rounds = 1
+    evaluation = 0
+    last_change = 0
+    while True:
+        if rounds == budget:
+            return UNKNOWN_CODE, rounds
+        rounds += 1
+        feasible = True
+        updated = False
+        for k in range(n):
+            if rounds == 2 or last_change > evaluation - n:
+                X = D[lo + k] - C[lo + k]
+                last[k] = X - floor_div_nb(slack_sum_nb(C, D, T, inv_T, lo, n, k, S), m)  # Eq. (18)
+            new = last[k]
+            if new < 0:
+                feasible = False
+            elif new > S[k]:
+                S[k] = new
+                updated = True
+                last_change = evaluation
+            evaluation += 1
+        if feasible:
+            return ACCEPT, rounds
+        if not updated:
+            return REJECT, rounds
 
 
 #: Most chunks a batch kernel splits its sets into: many more than threads (64 per thread up to

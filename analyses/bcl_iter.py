@@ -35,16 +35,22 @@ The pre-check counts as one round of the budget, in the kernel and in the refere
 Exactness: every quantity is an integer below 2**48 (see ``_gedf_common``); the kernel runs
 the same rounds as :func:`reference` in int64, so verdicts (including "unknown") are equal.
 
-Kernel shortcuts (none changes a value of Eq. (18) or the round count): the pre-check tries the
-densest task first (it rejects if any task fails, so its order does not matter); the parts of
-Eq. (17) that do not depend on the slacks, ⌊D_k/T_i⌋ C_i and D_k mod T_i, are computed once per
-pair in the pre-check and kept in scratch for the rounds (when the largest set of the batch
-has 8 to 512 tasks); Eq. (18) of a task whose other slacks did not change since its previous
-evaluation is not recomputed.
+Kernel shortcuts (none changes a verdict, "unknown" included; proofs in papers/bcl2005.md,
+"rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries the densest task first, with
+a division-free lower bound of its sum (it rejects if any task fails, so its order does not
+matter); then ``_gedf_common.slack_scan`` runs the whole pre-check and rtsched's acceptance
+certificate (slack lower bounds S^lb from a linear upper bound of Eq. (17), then Eq. (18) at S^lb:
+if every value is ≥ 0 the rounds accept by the third, budget permitting); otherwise the least
+fixed point of the slack update decides (``slack_fixed_point``: sums kept up to date column by
+column instead of rounds), unless its bound on the rounds the reference needs exceeds the budget,
+in which case the rounds run as in :func:`iterate` (``slack_rounds``). ⌊D_k/T_i⌋ is taken with
+a reciprocal and an exact correction, and the sums of all tasks are updated side by side
+(vectorised).
 
 Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_bcl_iter_set`` (one
-set in int64, on caller-provided scratch), ``_bcl_iter_one`` (the serial one-set kernel: allocates
-the scratch) and ``_bcl_iter_kernel`` (prange over chunks of sets, one scratch per chunk).
+set in int64, on a caller-provided workspace), ``_bcl_iter_one`` (the serial one-set kernel:
+allocates the workspace) and ``_bcl_iter_kernel`` (prange over chunks of sets, one workspace per
+chunk).
 """
 
 from __future__ import annotations
@@ -55,11 +61,15 @@ import numpy as np
 from numba import prange
 
 from rtsched.analyses._gedf_common import (
+    SLACK_FLOAT_ROWS,
+    SLACK_ROWS,
     chunk_count,
     edf_interference_bound,
-    edf_interference_sum_nb,
-    floor_div_nb,
     largest_set,
+    padded_width,
+    slack_fixed_point,
+    slack_rounds,
+    slack_scan,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
@@ -211,135 +221,70 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     return Explanation(verdict=it.verdict, summary=summary, evidence=evidence, per_task=rows)
 
 
-#: Range of the largest set size of a batch for which the kernel keeps the per-pair parts of
-#: Eq. (17) in scratch (two n × n int64 matrices per chunk of sets). Above it the memory would be
-#: too large; below it storing them costs more than it saves (measured at n = 5). Outside it,
-#: the kernel recomputes them with a division.
-PAIR_MATRIX_MIN_N = 8
-PAIR_MATRIX_MAX_N = 512
-
-
 @kernel(inline="always")
-def _clipped_term(base, rem, C_i, S_i, cap):
-    # min(J_i^k(S_i), cap) with Eq. (17) split into the parts that do not depend on the slacks:
-    # base = ⌊D_k/T_i⌋ C_i and rem = D_k mod T_i (computed once per pair and set).
-    return min(base + min(C_i, max(rem - S_i, 0)), cap)
-
-
-@kernel(inline="always")
-def _other_work(C, S, k, cap, base, rem):
-    # Σ_{i≠k} min(J_i^k(S_i), cap) from the stored parts: branch-free over every i (no
-    # division, no branch to mispredict), the i = k term removed afterwards.
-    total = 0
-    for i in range(C.shape[0]):
-        total += _clipped_term(base[k, i], rem[k, i], C[i], S[i], cap)
-    return total - _clipped_term(base[k, k], rem[k, k], C[k], S[k], cap)
-
-
-@kernel
-def _keeps_pairs(max_n):
-    # Whether a batch whose largest set has ``max_n`` tasks keeps the per-pair parts of Eq. (17).
-    return PAIR_MATRIX_MIN_N <= max_n <= PAIR_MATRIX_MAX_N
-
-
-@kernel
-def _bcl_iter_set(C, D, T, m, budget, slack, largest, last, base, rem, keep_pairs):
-    # Same rounds, same Eq. (18) values and same round count as ``iterate``. ``slack``,
-    # ``largest`` and ``last`` are scratch of length ≥ n; ``base`` and ``rem`` n × n scratch if
-    # ``keep_pairs`` (one set of buffers per chunk of sets: nothing is allocated per set).
-    n = C.shape[0]
+def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
+    # Same verdict as ``iterate`` for tasks lo, …, lo + n − 1, "unknown" included (the same
+    # rounds wherever rounds run). ``work``/``fwork``: the workspace of the slack iteration
+    # (``_gedf_common``: SLACK_ROWS and SLACK_FLOAT_ROWS rows of length ≥ n).
     if budget <= 0:
         return UNKNOWN
-    S = slack[:n]
-    S_max = largest[:n]
-    for i in range(n):
-        S_max[i] = D[i] - C[i]
-        S[i] = 0
     # The pre-check (Eq. (18) with every other slack at D_i − C_i) rejects if ANY task is
     # negative, so the order of its tasks cannot change the verdict (it counts as one round
-    # either way). The densest task fails it most often on random sets: try it alone first.
-    densest = 0
+    # either way). The densest task τf fails it most often on random sets: first a
+    # division-free lower bound of its sum (rtsched's, papers/bcl2005.md): J_i^f(D_i − C_i)
+    # ≥ C_i if D_f ≥ T_i (⌊D_f/T_i⌋ ≥ 1), and = min(C_i, max(0, D_f − D_i + C_i)) if D_f < T_i.
+    C_f = C[lo]
+    D_f = D[lo]
     for k in range(1, n):
-        if C[k] * D[densest] > C[densest] * D[k]:  # products < 2**62: exact
-            densest = k
-    X = S_max[densest]
-    if X - floor_div_nb(edf_interference_sum_nb(C, T, S_max, densest, D[densest], X + 1), m) < 0:
+        C_k = C[lo + k]
+        D_k = D[lo + k]
+        denser = C_k * D_f > C_f * D_k  # products < 2**62: exact
+        C_f = C_k if denser else C_f
+        D_f = D_k if denser else D_f
+    cap = D_f - C_f + 1
+    lower_sum = 0
+    for i in range(n):
+        C_i = C[lo + i]
+        J_low = C_i if D_f >= T[lo + i] else min(C_i, max(D_f - D[lo + i] + C_i, 0))
+        lower_sum += min(J_low, cap)
+    if lower_sum - min(C_f, cap) >= m * cap:  # τf's own term is min(C_f, cap); m·cap < 2**52
         return REJECT
-    for k in range(n):  # the rest of the pre-check, storing the per-pair parts on the way
-        D_k = D[k]
-        X = S_max[k]
-        if keep_pairs:
-            for i in range(n):
-                jobs = floor_div_nb(D_k, T[i])
-                base[k, i] = jobs * C[i]
-                rem[k, i] = D_k - jobs * T[i]
-            total = _other_work(C, S_max, k, X + 1, base, rem)
-        else:
-            total = edf_interference_sum_nb(C, T, S_max, k, D_k, X + 1)
-        if X - floor_div_nb(total, m) < 0:
-            return REJECT
-    # The rounds. Eq. (18) for τk depends only on the other slacks: if none changed since τk's
-    # previous evaluation (one round, i.e. n evaluations, earlier), its value is the same and is
-    # reused. ``last_change`` is the index of the latest evaluation that raised a slack.
-    rounds = 1
-    evaluation = 0
-    last_change = 0
-    while True:
-        if rounds == budget:
-            return UNKNOWN
-        rounds += 1
-        feasible = True
-        updated = False
-        for k in range(n):
-            if rounds == 2 or last_change > evaluation - n:
-                X = S_max[k]
-                if keep_pairs:
-                    total = _other_work(C, S, k, X + 1, base, rem)
-                else:
-                    total = edf_interference_sum_nb(C, T, S, k, D[k], X + 1)
-                last[k] = X - floor_div_nb(total, m)  # Eq. (18); 0 ≤ total < 2**48
-            new = last[k]
-            if new < 0:
-                feasible = False
-            elif new > S[k]:
-                S[k] = new
-                updated = True
-                last_change = evaluation
-            evaluation += 1
-        if feasible:
-            return ACCEPT
-        if not updated:
-            return REJECT
+    # The rest of the pre-check and rtsched's acceptance certificate (papers/bcl2005.md): with
+    # the certificate the pre-check passes and the first round leaves every Eq. (18) value ≥ 0
+    # for the second, which accepts: 3 rounds of the budget at most.
+    scan = slack_scan(C, D, T, lo, n, m, work, fwork)
+    if scan == REJECT or (scan == ACCEPT and budget >= 3):
+        return scan
+    # The verdict from the least fixed point (rtsched's, papers/bcl2005.md) when the rounds
+    # provably end within the budget; otherwise the rounds themselves.
+    verdict, rounds = slack_fixed_point(C, D, T, lo, n, m, work, fwork)
+    if rounds <= budget:
+        return verdict
+    verdict, _ = slack_rounds(C, D, T, lo, n, m, budget, work, fwork)
+    return verdict
 
 
 @kernel
 def _bcl_iter_one(C, D, T, m, budget):
-    # The serial one-set kernel (what rtsched.check() calls): scratch for this set only, as rows
-    # of two allocations.
+    # The serial one-set kernel (what rtsched.check() calls): a workspace for this set only.
     n = C.shape[0]
-    keep_pairs = _keeps_pairs(n)
-    pair_n = n if keep_pairs else 0
-    rows = np.empty((3, n), dtype=np.int64)
-    pairs = np.empty((2, pair_n, pair_n), dtype=np.int64)
-    return _bcl_iter_set(C, D, T, m, budget, rows[0], rows[1], rows[2], pairs[0], pairs[1], keep_pairs)
+    width = padded_width(n)
+    work = np.empty((SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
+    return _bcl_iter_set(C, D, T, 0, n, m, budget, work, fwork)
 
 
 @batch_kernel
 def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
-    max_n = largest_set(offsets)
-    keep_pairs = _keeps_pairs(max_n)
-    pair_n = max_n if keep_pairs else 0
+    width = padded_width(largest_set(offsets))
     n_chunks = chunk_count(offsets)
     for c in prange(n_chunks):
-        # Scratch buffers, one set per chunk of sets (as rows of two allocations).
-        rows = np.empty((3, max_n), dtype=np.int64)
-        pairs = np.empty((2, pair_n, pair_n), dtype=np.int64)
-        slack, largest, last = rows[0], rows[1], rows[2]
-        base, rem = pairs[0], pairs[1]
+        work = np.empty((SLACK_ROWS, width), dtype=np.int64)  # one workspace per chunk of sets
+        fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _bcl_iter_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, slack, largest, last, base, rem, keep_pairs)
+            lo = offsets[s]
+            out[s] = _bcl_iter_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, work, fwork)
 
 
 ANALYSES = (

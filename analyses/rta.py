@@ -66,6 +66,8 @@ import numpy as np
 from numba import prange
 
 from rtsched.analyses._gedf_common import (
+    SLACK_FLOAT_ROWS,
+    SLACK_ROWS,
     carry_in_workload,
     chunk_count,
     divmod_reciprocal_nb,
@@ -73,11 +75,15 @@ from rtsched.analyses._gedf_common import (
     edf_interference_bound_nb,
     floor_div_nb,
     largest_set,
+    padded_width,
+    slack_fixed_point,
+    slack_rounds,
+    slack_scan,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, CONTINUE, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict
@@ -382,11 +388,61 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
 
 
 @kernel
-def _rta_set(C, D, T, m, budget, work, inv_T):
-    # Same searches, same bounds and the same count of (RTA-EDF) evaluations as ``iterate``, so
-    # the budget runs out at the same point. ``work``: the integer workspace (_ROWS rows of
-    # length ≥ n), ``inv_T``: float scratch of length ≥ n.
+def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
+    # Same verdict as ``iterate``; where the searches run, the same searches, bounds and count of
+    # (RTA-EDF) evaluations, so the budget runs out at the same point. ``work``: the integer
+    # workspace (_ROWS rows of length ≥ n), ``inv_T``: float scratch of length ≥ n;
+    # ``slack_work``/``slack_fwork``: the workspace of BCL-iter's slack iteration
+    # (``_gedf_common``, rows of length ≥ padded_width(n)).
     n = C.shape[0]
+    # rtsched's acceptance through BCL-iter (papers/bertogna-cirinei2007.md): if BCL-iter
+    # accepts after R rounds (its pre-check counted), RTA accepts within R − 1 rounds after
+    # its pre-pass, and every search takes at most D_k − C_k + 1 evaluations, so the reference
+    # accepts within R · Σ_k (D_k − C_k + 1) evaluations. Where that is within the budget, the
+    # verdict is ACCEPT without a search. R ≤ 3 when slack_scan's certificate holds; otherwise
+    # the least fixed point decides BCL-iter's verdict and its rounds are bounded or counted.
+    per_round = 0
+    C_f = C[0]
+    D_f = D[0]
+    for i in range(n):
+        per_round += D[i] - C[i] + 1
+        denser = C[i] * D_f > C_f * D[i]  # products < 2**62: exact
+        C_f = C[i] if denser else C_f
+        D_f = D[i] if denser else D_f
+    if per_round > budget:
+        per_round = budget + 1  # no shortcut below (and no overflow)
+    else:
+        # rtsched's division-free rejection (papers/bertogna-cirinei2007.md): in the pre-pass
+        # search of the densest task τf, each term of (RTA-EDF) at R ∈ [C_f, D_f] is at least
+        # min(a_i, x), x = R − C_f + 1, with a_i = C_i if D_f ≥ T_i, else
+        # min(C_i, max(0, D_f − D_i + C_i)) (≤ W_i(R) and ≤ J_i^f at slack D_i − C_i). The sum
+        # Σ_{i≠f} min(a_i, x) − m x is concave in x: if it is ≥ 0 at x = 1 and x = D_f − C_f + 1,
+        # every R maps above itself and the search exceeds D_f; the budget cannot run out
+        # within the pre-pass (Σ (D_k − C_k + 1) ≤ budget), so the reference rejects.
+        cap = D_f - C_f + 1
+        at_cap = 0
+        at_one = 0
+        for i in range(n):
+            C_i = C[i]
+            a = C_i if D_f >= T[i] else min(C_i, max(D_f - D[i] + C_i, 0))
+            at_cap += min(a, cap)
+            at_one += min(a, 1)
+        # τf's own term: a_f = C_f ≥ 1 (D_f ≥ T_f only if D_f = T_f)
+        if at_one - 1 >= m and at_cap - min(C_f, cap) >= m * cap:
+            return REJECT
+    if 3 * per_round <= budget:  # < 2**50: no overflow
+        scan = slack_scan(C, D, T, 0, n, m, slack_work, slack_fwork)
+        if scan == ACCEPT:
+            return ACCEPT
+        if scan == CONTINUE:
+            verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, slack_work, slack_fwork)
+            if verdict == ACCEPT:
+                most_rounds = budget // per_round
+                if rounds <= most_rounds:
+                    return ACCEPT
+                verdict, rounds = slack_rounds(C, D, T, 0, n, m, most_rounds, slack_work, slack_fwork)
+                if verdict == ACCEPT:  # within most_rounds rounds
+                    return ACCEPT
     S = work[_SLACK, :n]
     S_max = work[_LARGEST, :n]
     R_lo = work[_LOWEST, :n]
@@ -465,7 +521,18 @@ def _rta_set(C, D, T, m, budget, work, inv_T):
 def _rta_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): a workspace for this set only.
     n = C.shape[0]
-    return _rta_set(C, D, T, m, budget, np.empty((_ROWS, n), dtype=np.int64), np.empty(n, dtype=np.float64))
+    width = padded_width(n)
+    return _rta_set(
+        C,
+        D,
+        T,
+        m,
+        budget,
+        np.empty((_ROWS, n), dtype=np.int64),
+        np.empty(n, dtype=np.float64),
+        np.empty((SLACK_ROWS, width), dtype=np.int64),
+        np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64),
+    )
 
 
 @batch_kernel
@@ -476,9 +543,11 @@ def _rta_kernel(C, D, T, offsets, m, budget, out):
     for c in prange(n_chunks):
         work = np.empty((_ROWS, max_n), dtype=np.int64)  # one workspace per chunk of sets
         inv_T = np.empty(max_n, dtype=np.float64)
+        slack_work = np.empty((SLACK_ROWS, padded_width(max_n)), dtype=np.int64)
+        slack_fwork = np.empty((SLACK_FLOAT_ROWS, padded_width(max_n)), dtype=np.float64)
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, work, inv_T)
+            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, work, inv_T, slack_work, slack_fwork)
 
 
 ANALYSES = (

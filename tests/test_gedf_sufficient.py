@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
@@ -568,39 +568,185 @@ def test_divmod_reciprocal_is_exact(b):
         assert divmod_reciprocal_nb(a, b, inv_b) == divmod(a, b), a
 
 
-def bcl_iter_shared_scratch(batch, m, rounds, keep_pairs):
-    """Every set of ``batch`` through ``_bcl_iter_set`` on ONE set of scratch buffers sized for the
-    largest set (as the batch kernel's chunks use them), with the pair-matrix path forced."""
-    max_n = int(batch.sizes.max())
-    pair_n = max_n if keep_pairs else 0
-    scratch = [np.empty(max_n, dtype=np.int64) for _ in range(3)]
-    pairs = [np.empty((pair_n, pair_n), dtype=np.int64) for _ in range(2)]
-    return [bcl_iter._bcl_iter_set(ts.C, ts.D, ts.T, m, rounds, *scratch, *pairs, keep_pairs) for ts in batch]
+def bcl_iter_shared_workspace(batch, m, rounds):
+    """Every set of ``batch`` through ``_bcl_iter_set`` on ONE workspace sized for the largest set
+    (as the batch kernel's chunks use it: rows left over from a larger set must not matter)."""
+    from rtsched.analyses import _gedf_common as common
+
+    width = common.padded_width(int(batch.sizes.max()))
+    work = np.full((common.SLACK_ROWS, width), 12345, dtype=np.int64)
+    fwork = np.full((common.SLACK_FLOAT_ROWS, width), 0.5)
+    return [bcl_iter._bcl_iter_set(ts.C, ts.D, ts.T, 0, ts.n, m, rounds, work, fwork) for ts in batch]
 
 
 @settings(max_examples=30)
-@given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 6))
-def test_bcl_iter_kernel_without_pair_matrices(batch, m, rounds):
-    # Batches whose largest set is outside [PAIR_MATRIX_MIN_N, PAIR_MATRIX_MAX_N] recompute Eq. (17)
-    # with a division instead of keeping its per-pair parts; force that path here (and the other
-    # path in the next test) whatever the sizes hypothesis draws.
-    got = bcl_iter_shared_scratch(batch, m, rounds, False)
+@given(rst.batches(max_sets=10, max_size=12, max_period=40), st.integers(1, 4), st.integers(0, 6))
+def test_bcl_iter_kernel_on_a_shared_workspace(batch, m, rounds):
+    got = bcl_iter_shared_workspace(batch, m, rounds)
     np.testing.assert_array_equal(got, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
 
 
-@settings(max_examples=30)
-@given(rst.batches(max_sets=10, max_size=6, max_period=40), st.integers(1, 4), st.integers(0, 6))
-def test_bcl_iter_kernel_with_pair_matrices(batch, m, rounds):
-    got = bcl_iter_shared_scratch(batch, m, rounds, True)
-    np.testing.assert_array_equal(got, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
+def bcl_iter_path(ts, m, budget):
+    """The path ``_bcl_iter_set`` takes for ``ts`` (its steps re-run one by one), and the bound on
+    the rounds that the least fixed point gives (None where it is not reached)."""
+    from rtsched.analyses import _gedf_common as common
+
+    C, D, T = ts.C, ts.D, ts.T
+    n = ts.n
+    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k])))  # ties: a densest task
+    cap = int(D[f] - C[f]) + 1
+    lower = sum(
+        min(int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)), cap)
+        for i in range(n)
+        if i != f
+    )
+    if lower >= m * cap:
+        return "division-free rejection", None
+    width = common.padded_width(n)
+    work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))
+    scan = common.slack_scan(C, D, T, 0, n, m, work, fwork)
+    if scan == 0:
+        return "pre-check rejects", None
+    if scan == 1:
+        return "certificate accepts" if budget >= 3 else "certificate, budget < 3", None
+    verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
+    return ("fixed point decides" if rounds <= budget else "rounds (bound above budget)"), int(rounds)
 
 
-def test_bcl_iter_kernel_picks_the_pair_path_by_the_largest_set():
-    # The kernel decides from the offsets: pair matrices for a largest set of 8 to 512 tasks.
-    assert not bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MIN_N - 1)
-    assert bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MIN_N)
-    assert bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MAX_N)
-    assert not bcl_iter._keeps_pairs(bcl_iter.PAIR_MATRIX_MAX_N + 1)
+@settings(max_examples=150)
+@given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 10_000]))
+def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
+    # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the division-free rejection,
+    # the pre-check and certificate of slack_scan, the verdict from the least fixed point with its
+    # bound on the rounds, and the rounds themselves when that bound exceeds the budget.
+    path, bound = bcl_iter_path(ts, m, budget)
+    event(path)
+    it = bcl_iter.iterate(ts, m, budget)
+    assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == code_of(it.verdict), path
+    unbounded = bcl_iter.iterate(ts, m, 10**6)
+    if path in ("division-free rejection", "pre-check rejects"):
+        assert unbounded.precheck and unbounded.verdict is False
+    elif path.startswith("certificate"):
+        assert unbounded.verdict is True and unbounded.rounds <= 3
+    else:
+        assert not unbounded.precheck and unbounded.rounds <= bound, (unbounded.rounds, bound)
+
+
+def test_bcl_iter_every_shortcut_is_reached():
+    # The same checks on seeded random sets, asserting that every path is taken (hypothesis may
+    # miss the rarer ones).
+    rng = np.random.default_rng(2009)
+    seen: dict[str, int] = {}
+    for _ in range(300):
+        n = int(rng.integers(2, 9))
+        m = int(rng.integers(1, 5))
+        T = rng.integers(2, 60, size=n)
+        C = np.minimum(T, rng.integers(1, 1 + np.maximum(1, (T * rng.uniform(0.05, 0.9, size=n)).astype(int))))
+        D = np.array([int(rng.integers(c, t + 1)) for c, t in zip(C, T, strict=True)])
+        ts = TaskSet(C.astype(np.int64), D.astype(np.int64), T.astype(np.int64))
+        for budget in (2, 3, 5, 10_000):
+            path, bound = bcl_iter_path(ts, m, budget)
+            seen[path] = seen.get(path, 0) + 1
+            want = code_of(bcl_iter.reference(ts, m, budget))
+            assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == want, (path, ts.rows(), m, budget)
+            if bound is not None:
+                assert bcl_iter.iterate(ts, m, 10**6).rounds <= bound
+    paths = {
+        "division-free rejection",
+        "pre-check rejects",
+        "certificate accepts",
+        "certificate, budget < 3",
+        "fixed point decides",
+        "rounds (bound above budget)",
+    }
+    assert set(seen) == paths and min(seen.values()) >= 5, seen
+
+
+def rta_path(ts, m, budget):
+    """The shortcut ``rta._rta_set`` takes for ``ts`` before its searches (re-run step by step)."""
+    from rtsched.analyses import _gedf_common as common
+
+    C, D, T = ts.C, ts.D, ts.T
+    n = ts.n
+    per_round = sum(int(d) - int(c) + 1 for c, d in zip(C, D, strict=True))
+    if per_round > budget:
+        return "searches (P > budget)"
+    f = max(range(n), key=lambda k: (Fraction(int(C[k]), int(D[k])), -k))  # the first densest
+    cap = int(D[f] - C[f]) + 1
+    a = [int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)) for i in range(n) if i != f]
+    if sum(min(x, 1) for x in a) >= m and sum(min(x, cap) for x in a) >= m * cap:
+        return "division-free rejection"
+    if 3 * per_round > budget:
+        return "searches (3P > budget)"
+    width = common.padded_width(n)
+    work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))
+    scan = common.slack_scan(C, D, T, 0, n, m, work, fwork)
+    if scan == 1:
+        return "BCL-iter certificate accepts"
+    if scan == 0:
+        return "searches (BCL-iter pre-check fails)"
+    verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
+    if verdict != 1:
+        return "searches (BCL-iter rejects)"
+    if rounds <= budget // per_round:
+        return "BCL-iter fixed point accepts"
+    verdict, _ = common.slack_rounds(C, D, T, 0, n, m, budget // per_round, work, fwork)
+    return "BCL-iter rounds accept" if verdict == 1 else "searches (BCL-iter rounds above budget)"
+
+
+def check_rta_path(ts, m, budget):
+    path = rta_path(ts, m, budget)
+    want = code_of(rta.reference(ts, m, budget))
+    assert rta._rta_one(ts.C, ts.D, ts.T, m, budget) == want, (path, ts.rows(), m, budget)
+    if path == "division-free rejection":
+        assert rta.iterate(ts, m, budget).precheck_task is not None
+    elif path.startswith("BCL-iter"):
+        it = rta.iterate(ts, m, budget)
+        assert it.verdict is True and it.steps <= budget
+    return path
+
+
+@settings(max_examples=100)
+@given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([5, 40, 150, 600, 200_000]))
+def test_rta_shortcuts_agree_with_the_reference(ts, m, budget):
+    # rtsched's shortcuts of the RTA kernel (papers/bertogna-cirinei2007.md): the division-free
+    # pre-pass rejection and the acceptance through BCL-iter, each guarded by the budget.
+    event(check_rta_path(ts, m, budget))
+
+
+def test_rta_every_shortcut_is_reached():
+    rng = np.random.default_rng(2007)
+    seen: dict[str, int] = {}
+    for _ in range(250):
+        n = int(rng.integers(2, 9))
+        m = int(rng.integers(1, 5))
+        T = rng.integers(2, 60, size=n)
+        C = np.minimum(T, rng.integers(1, 1 + np.maximum(1, (T * rng.uniform(0.05, 0.9, size=n)).astype(int))))
+        D = np.array([int(rng.integers(c, t + 1)) for c, t in zip(C, T, strict=True)])
+        ts = TaskSet(C.astype(np.int64), D.astype(np.int64), T.astype(np.int64))
+        P = int(np.sum(D - C + 1))
+        for budget in {P - 1, P, 3 * P - 1, 3 * P, 4 * P, 200_000}:
+            path = check_rta_path(ts, m, budget)
+            seen[path] = seen.get(path, 0) + 1
+    paths = {
+        "searches (P > budget)",
+        "division-free rejection",
+        "searches (3P > budget)",
+        "BCL-iter certificate accepts",
+        "searches (BCL-iter pre-check fails)",
+        "searches (BCL-iter rejects)",
+        "BCL-iter fixed point accepts",
+        "BCL-iter rounds accept",
+        "searches (BCL-iter rounds above budget)",
+    }
+    # Every path but the rarest (BCL-iter accepts after more rounds than the budget allows).
+    assert paths - {"searches (BCL-iter rounds above budget)"} <= set(seen) <= paths, seen
+
+
+def test_bcl_iter_kernel_chunks_share_a_workspace_sized_by_the_largest_set():
+    # The kernel sizes one workspace per chunk of sets from the offsets (the largest set).
     small = TaskSet.from_tasks(GY_TS1)
     big = TaskSet.from_tasks([(1, 40, 40)] * 9 + [(30, 31, 31)])
     batch = TaskSetBatch.from_tasksets([small, big, small])
