@@ -227,6 +227,8 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
         slope_sum += (np.float64(C_i) * inv) * _UP
         offset_sum += (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
     up_per_m = _UP / m  # ≥ (1 + 2**−30)(1 − 2**−53) / m
+    worst = 0  # the task with the least bound: the likeliest to fail the pre-check
+    worst_value = np.int64(1) << 62
     for k in range(n):
         C_k = C[lo + k]
         D_k = D[lo + k]
@@ -234,27 +236,38 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
         inv = inv_T[k] * _DOWN
         own = (np.float64(C_k) * inv) * np.float64(D_k) + np.float64(C_k * (T_k - C_k)) * inv  # ≤ ub_k(D_k)
         others = (slope_sum * np.float64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
-        S[k] = max(D_k - C_k - np.int64(others), 0)
+        s = D_k - C_k - np.int64(others)
+        S[k] = max(s, 0)
+        worse = s < worst_value
+        worst = k if worse else worst
+        worst_value = s if worse else worst_value
         deadline[k] = D_k
         cap[k] = D_k - C_k + 1
         total[k] = -min(C_k, D_k - C_k + 1)  # τk's own term, added back by the columns
-        total_max[k] = total[k]
     for k in range(n, width):
         deadline[k] = 0
         cap[k] = 0
         total[k] = 0
         total_max[k] = 0
+    # The pre-check of that task alone first: on random sets it settles most rejections.
+    largest = work[W_TOTAL_MAX]  # the slacks D_i − C_i (the row is overwritten below)
+    for i in range(n):
+        largest[i] = D[lo + i] - C[lo + i]
+    if slack_sum_nb(C, D, T, inv_T, lo, n, worst, largest) >= m * cap[worst]:
+        return REJECT
+    for k in range(n):
+        total_max[k] = total[k]
     for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i and at D_i − C_i
         C_i = C[lo + i]
         T_i = T[lo + i]
         inv = inv_T[i]
         S_i = S[i]
-        S_max = D[lo + i] - C_i
+        S_max_i = D[lo + i] - C_i
         for k in range(width):
             jobs, rest = divmod_reciprocal_nb(deadline[k], T_i, inv)
             base = jobs * C_i
             total[k] += min(base + min(C_i, max(rest - S_i, 0)), cap[k])
-            total_max[k] += min(base + min(C_i, max(rest - S_max, 0)), cap[k])
+            total_max[k] += min(base + min(C_i, max(rest - S_max_i, 0)), cap[k])
     fails_precheck = False
     certified = True
     for k in range(n):  # Eq. (18) ≥ 0 ⇔ sum < m · cap (no division)
@@ -291,8 +304,9 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     while changed:
         changed = False
         for k in range(n):
-            value = cap[k] - 1 - floor_div_nb(total[k], m)  # Eq. (18) of τk
-            if value > S[k]:
+            # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
+            if total[k] < m * (cap[k] - 1 - S[k]):
+                value = cap[k] - 1 - floor_div_nb(total[k], m)  # Eq. (18) of τk
                 # τk's term in every sum (in its own: J_k^k = C_k, unchanged)
                 _raise_slack(total, deadline, cap, C[lo + k], T[lo + k], inv_T[k], S[k], value, width)
                 S[k] = value
