@@ -144,7 +144,9 @@ def edf_interference_sum_nb(C, T, S, k, D_k, cap):
 #: sums Σ_{i≠k} min(J_i^k(S_i), cap_k) at S and at the pre-check's slacks D_i − C_i, and the
 #: slack bounds and latest Eq. (18) values of the rounds.
 W_SLACK, W_DEADLINE, W_CAP, W_TOTAL, W_TOTAL_MAX, W_ROUND_SLACK, W_ROUND_LAST = 0, 1, 2, 3, 4, 5, 6
-SLACK_ROWS = 7
+#: Row W_INFO: [0] the task :func:`slack_scan` found failing the pre-check when it returned REJECT.
+W_INFO = 7
+SLACK_ROWS = 8
 #: Float workspace row: fl(1/T_i).
 F_INV_T = 0
 SLACK_FLOAT_ROWS = 1
@@ -198,7 +200,8 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
     Returns ACCEPT if the certificate holds: BCL-iter's pre-check passes and its first round
     leaves every Eq. (18) value ≥ 0 for the second (TPDS 2009, Eq. (17)–(18)); REJECT if the
     pre-check (Eq. (18) with every other slack at D_i − C_i) fails for some task; CONTINUE
-    otherwise (the pre-check passes). On return, row W_SLACK holds slack bounds S^lb and
+    otherwise (the pre-check passes). After REJECT, ``work[W_INFO, 0]`` is a task whose
+    pre-check fails. On return, row W_SLACK holds slack bounds S^lb and
     W_TOTAL the sums of Eq. (18) at S^lb (each with its own term C_k removed), F_INV_T fl(1/T_i)
     and W_DEADLINE, W_CAP the padded D_k and D_k − C_k + 1.
 
@@ -253,6 +256,7 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
     largest = work[W_TOTAL_MAX]  # the slacks D_i − C_i (the row is overwritten below)
     for i in range(n):
         largest[i] = D[lo + i] - C[lo + i]
+    work[W_INFO, 0] = worst
     if slack_sum_nb(C, D, T, inv_T, lo, n, worst, largest) >= m * cap[worst]:
         return REJECT
     for k in range(n):
@@ -271,7 +275,9 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
     fails_precheck = False
     certified = True
     for k in range(n):  # Eq. (18) ≥ 0 ⇔ sum < m · cap (no division)
-        fails_precheck |= total_max[k] >= m * cap[k]
+        fails = total_max[k] >= m * cap[k]
+        work[W_INFO, 0] = k if fails else work[W_INFO, 0]
+        fails_precheck |= fails
         certified &= total[k] < m * cap[k]
     if fails_precheck:
         return REJECT

@@ -40,10 +40,14 @@ Exactness: every quantity is an integer below 2**49 (see ``_gedf_common``); the 
 same evaluations as :func:`reference` in int64, so verdicts (including "unknown") are equal.
 
 Kernel shortcuts (none changes a bound, a verdict or the count of evaluations charged to the
-budget): ⌊x/T_i⌋ by a multiplication with 1/T_i and an exact one-step correction; the pre-pass
-searches the densest task first when Σ_k (D_k − C_k + 1), a bound on the pre-pass's
-evaluations, is within the budget (so the budget cannot run out there and the order of its
-independent searches does not matter); a round search whose inputs (the other slacks) did not
+budget): ⌊x/T_i⌋ by a multiplication with 1/T_i and an exact one-step correction; when
+P = Σ_k (D_k − C_k + 1), a bound on the evaluations of the pre-pass and of each round, is within
+the budget (so the budget cannot run out in the pre-pass and the order of its independent
+searches does not matter), rtsched's division-free rejection of the densest task's pre-pass
+search, then (if 3P is within the budget) rtsched's acceptance through BCL-iter's certificate or
+least fixed point, whose rounds bound RTA's evaluations (papers/bertogna-cirinei2007.md,
+"rtsched's shortcuts before the searches"), and the pre-pass searches first the task whose
+BCL-iter pre-check failed there, else the densest task; a round search whose inputs (the other slacks) did not
 change since its previous run is not repeated: its result is reused and its evaluation count
 charged again, as the reference would spend it; and (rtsched's, proof in ``_least_fixed_point``)
 on a long climb the kernel finds the linear piece of the right side of (RTA-EDF) around R — each
@@ -68,6 +72,7 @@ from numba import prange
 from rtsched.analyses._gedf_common import (
     SLACK_FLOAT_ROWS,
     SLACK_ROWS,
+    W_INFO,
     carry_in_workload,
     chunk_count,
     divmod_reciprocal_nb,
@@ -430,8 +435,12 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
         # τf's own term: a_f = C_f ≥ 1 (D_f ≥ T_f only if D_f = T_f)
         if at_one - 1 >= m and at_cap - min(C_f, cap) >= m * cap:
             return REJECT
+    first = -1  # the task the pre-pass searches first, if its order is free (see below)
     if 3 * per_round <= budget:  # < 2**50: no overflow
         scan = slack_scan(C, D, T, 0, n, m, slack_work, slack_fwork)
+        if scan == REJECT:
+            # BCL-iter's pre-check fails for this task: a likely failure of RTA's pre-pass too.
+            first = slack_work[W_INFO, 0]
         if scan == ACCEPT:
             return ACCEPT
         if scan == CONTINUE:
@@ -458,14 +467,15 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
     steps = 0
     # The pre-pass rejects if ANY search exceeds its deadline, and its searches are independent
     # (all use S_max), so their order changes neither the verdict nor the bounds, only where
-    # the budget would run out. When the budget cannot run out within the pre-pass, search the
-    # densest task first: on random sets it is the one that fails most often.
-    first = -1
+    # the budget would run out. When the budget cannot run out within the pre-pass, search first
+    # the task whose BCL-iter pre-check failed above, if any, else the densest task: on random
+    # sets these are the ones that fail most often.
     if pre_pass_bound <= budget:
-        first = 0
-        for k in range(1, n):
-            if C[k] * D[first] > C[first] * D[k]:  # products < 2**62: exact
-                first = k
+        if first < 0:
+            first = 0
+            for k in range(1, n):
+                if C[k] * D[first] > C[first] * D[k]:  # products < 2**62: exact
+                    first = k
         R, used = _least_fixed_point(C, D, T, inv, m, first, C[first], S_max, work, budget)
         steps += used
         if R == _OVER_DEADLINE:
