@@ -562,21 +562,10 @@ def _rta_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="rta",
-        title="Response-time analysis (G-EDF)",
-        citation=CITATION,
-        kind="sufficient",
-        policy="global-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        note="papers/bertogna-cirinei2007.md",
-        reference=reference,
-        explain=explain,
-        kernel=_rta_kernel,
-        one=_rta_one,
-        budget=DEFAULT_BUDGET,
-        budget_unit="response-time evaluations",
-        order=4,
-        featured=True,
+        name="rta", title="Response-time analysis (G-EDF)", kind="sufficient", order=4, featured=True,
+        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        citation=CITATION, note="papers/bertogna-cirinei2007.md",
+        reference=reference, explain=explain, kernel=_rta_kernel, one=_rta_one,
+        budget=DEFAULT_BUDGET, budget_unit="response-time evaluations",
     ),
 )
