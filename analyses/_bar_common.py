@@ -369,6 +369,60 @@ def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     return lhs, m * (A + Dk - Ck) + c0, kappa
 
 
+@kernel(inline="always")
+def _fails_at_zero(C, D, T, n, m, k, c0, idiff, scratch):
+    # Whether the condition fails at (k, A_k = 0), without the float reciprocals: t = D_k, and for
+    # every task with T_i > t the division is q = 0, r = t (the common case), so only tasks with
+    # T_i ≤ t divide. Same values as _condition_at(…, k, 0, …); τk itself contributes 0 to both
+    # I1 and I_DIFF (dbf(τk, D_k) = dbf'(τk, D_k) = C_k for D_k ≤ T_k).
+    Dk = D[k]
+    t = Dk
+    cap = Dk - C[k] + 1
+    lhs = 0
+    for i in range(n):
+        c = C[i]
+        d = D[i]
+        p = T[i]
+        if i == k:
+            idiff[i] = 0
+            continue
+        if t < p:
+            dem = c if t >= d else 0
+            carry = c if c < t else t
+        else:
+            q = t // p
+            r = t - q * p
+            dem = (q + 1) * c if r >= d else q * c
+            carry = q * c + (c if c < r else r)
+        i1 = dem if dem < cap else cap
+        i2 = carry if carry < cap else cap
+        lhs += i1
+        idiff[i] = i2 - i1
+    lhs += top_sum(idiff, n, m - 1, scratch)
+    return lhs > m * (Dk - C[k]) + c0
+
+
+@kernel(inline="always")
+def _range_passes(C, inv, steps, n, t, span, kappa, slack):
+    # Whether (κ − 1)·δ + J*(δ) ≤ slack for every δ in [0, span] (see the caller), decided in
+    # float with a margin far above its rounding error (< 4(n + 4)·EPS·size): False if unsure.
+    for j in range(n + 1):
+        x = span if j == n else steps[j] - t
+        if x > span:
+            continue
+        v = float(kappa - 1) * x
+        size = abs(v)
+        for i in range(n):
+            g = steps[i] - t
+            if g <= x:
+                term = C[i] + C[i] * inv[i] * (x - g)
+                v += term
+                size += term
+        if v > slack - 1e-9 * (size + slack + 1.0):
+            return False
+    return True
+
+
 @kernel
 def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
@@ -388,15 +442,28 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     inv = floats[_INV]
     cm = m - tight
     c0 = tight * (m - 1)
+    # rtsched's first-point shortcut (papers/baruah2007.md, "first point"): a violation of the
+    # condition at any (k, A_k) implies A_k < the bound of Eq. (9) (resp. (9-int)) when U < m, so
+    # a violation at (densest task, A_k = 0) is met by the reference at its first point, after
+    # one unit of work; with U ≥ m the reference rejects as well. Either way: REJECT, decided
+    # before any division by a period (most rejected sets end here).
+    first = 0
+    sum_c = 0
+    for k in range(n):
+        sum_c += C[k]
+        if C[k] * D[first] > C[first] * D[k]:  # decreasing density, ties by index (exact products)
+            first = k
+    # Overflow guard: every term is ≤ t + C_i, so |LHS| ≤ n·t + ΣC and RHS ≤ m·t + m.
+    if budget >= 1 and n > 0 and (n + m + 1) * D[first] + sum_c + m < 2**62:
+        if _fails_at_zero(C, D, T, n, m, first, c0, idiff, scratch):
+            return REJECT
     u = 0.0
     y = 0.0
-    sum_c = 0
     for i in range(n):
         inv[i] = 1.0 / T[i]
         ui = C[i] * inv[i]  # two roundings: relative error ≤ 2·EPS
         u += ui
         y += (T[i] - D[i]) * ui
-        sum_c += C[i]
     slack_u = m - u
     # u carries at most (n + 2)·EPS·u relative error; decide U ≥ m only when clearly so.
     if slack_u < -8.0 * (n + 2) * EPS * m:
@@ -413,21 +480,6 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     # Every term is at most dbf' ≤ t·C/T + C, so |LHS|, RHS ≤ (m + 1)·t + 2ΣC (+ m − 1 for
     # bar-int: far inside the factor 4 between INT64_SAFE = 2**61 and the int64 limit).
     t_limit = (INT64_SAFE - 2.0 * sum_c) / (m + 1)
-    # The first point the reference visits is (densest task, A_k = 0) if its bound allows A_k = 0,
-    # and on random sets it settles most rejections. rtsched's shortcut (it changes no verdict and
-    # no work count): test that point before ordering the tasks and bounding every A_k; a failure
-    # is the reference's verdict after one unit of work; a pass is tested again in the search below,
-    # so the work counted there is the reference's.
-    first = 0
-    for k in range(1, n):
-        if C[k] * D[first] > C[first] * D[k]:  # decreasing density, ties by index (exact products)
-            first = k
-    bound = (base - D[first] * slack_u + cm * C[first] - c0) * inv_slack
-    err = scale * (base + D[first] * (m + u) + cm * C[first] + c0) + 1e-7 * abs(bound)
-    if budget >= 1 and bound - err >= 0.0 and D[first] <= t_limit:
-        lhs, rhs, _ = _condition_at(C, D, T, inv, n, m, first, 0, c0, idiff, scratch, steps)
-        if lhs > rhs:
-            return REJECT
     for k in range(n):
         bound = (base - D[k] * slack_u + cm * C[k] - c0) * inv_slack
         # Rounding error of the float bound (slack_u ≥ 1e-4·m keeps it well conditioned); the
@@ -449,6 +501,71 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
             else:
                 break
         order[x] = j
+    # rtsched's whole-range skip (papers/baruah2007.md, "Whole-range skip"): when the reference
+    # provably finishes within the budget, its verdict is "some (k, A_k ≤ ⌊bound_k⌋) violates the
+    # condition" (the skip rule never passes over a violation), so any exact search gives it. The
+    # reference spends for task k at most ⌊bound_k⌋ + 1 evaluations and, walking distinct step
+    # points up to D_k + ⌊bound_k⌋ and one beyond, at most n + 1 + bound_k·Σ 1/T_i walked points.
+    sum_inv = 0.0
+    for i in range(n):
+        sum_inv += inv[i]
+    total = 0.0
+    for k in range(n):
+        if limit[k] >= 0.0:
+            total += limit[k] * (1.0 + sum_inv) + n + 2.0
+    if total * (1.0 + 1e-9) + 4.0 <= budget:
+        for j in range(n):
+            k = order[j]
+            top_f = limit[k] - 1.0  # bound_k + its error margin
+            if top_f < 0.0:
+                continue
+            top = int(top_f)  # ≥ ⌊bound_k⌋: testing beyond the bound is harmless
+            A = 0
+            while A <= top:
+                t = A + D[k]
+                if t + (top - A) > t_limit:
+                    return UNDECIDED
+                lhs, rhs, kappa = _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps)
+                if lhs > rhs:
+                    return REJECT
+                slack = rhs - lhs
+                # f(A + δ) ≤ f(A) + (κ − 1)·δ + J(δ) for every δ ≥ 0 (the skip rule): if it stays
+                # ≤ 0 up to δ = top − A, with J the sum of all dbf jumps in (t, t + top − A], the
+                # rest of the range passes.
+                span = top - A
+                end = t + span
+                jumps = 0
+                for i in range(n):
+                    if steps[i] <= end:
+                        jumps += (divmod_fast(end - steps[i], T[i], inv[i])[0] + 1) * C[i]
+                if (kappa - 1 if kappa > 1 else 0) * span + jumps <= slack:
+                    break
+                # The same with J(δ) ≤ J*(δ) = Σ_{g_i ≤ δ} C_i·(1 + (δ − g_i)/T_i) (g_i = next step
+                # of τi after t): piecewise linear with upward jumps, so its supremum over
+                # [0, span] is at a g_i or at span; O(n²) in float with a margin, for small n.
+                if n <= 16 and _range_passes(C, inv, steps, n, t, span, kappa, slack):
+                    break
+                # Otherwise walk the step points as the search below does.
+                jumps = 0
+                while True:
+                    t_step = steps[0]
+                    for i in range(1, n):
+                        if steps[i] < t_step:
+                            t_step = steps[i]
+                    delta = t_step - t
+                    if kappa >= 2:
+                        first_bad = (slack - jumps) // (kappa - 1) + 1
+                        if first_bad < delta:
+                            A = A + first_bad
+                            break
+                    for i in range(n):
+                        if steps[i] == t_step:
+                            jumps += C[i]
+                            steps[i] += T[i]
+                    if (kappa - 1) * delta + jumps > slack or A + delta > top:
+                        A = A + delta
+                        break
+        return ACCEPT
     points = 0
     extra = False  # evaluated a point the exact reference may skip?
     active = True

@@ -30,8 +30,11 @@ I1 term at its cap (κ of them) grows by at most one per tick, any other by at m
 jumps, and the m − 1 largest I_DIFF by at most m − 1 per tick, so f(A) = LHS − RHS satisfies
 f(A + δ) ≤ f(A) + (κ − 1)·δ + J(δ) with J the dbf jumps in (A + D_k, A + δ + D_k]; from a passing
 point we jump to the first A + δ where that bound turns positive. The points (k, A_k) are
-visited round-robin over k, densest task first (:func:`visiting_order`). The reference and the
-kernel visit the same points, so budgets and verdicts coincide.
+visited round-robin over k, densest task first (:func:`visiting_order`). The kernel visits the
+same points with the same work count whenever the budget could run out; when the reference
+provably finishes within the budget, it rejects at the first point or skips a task's whole
+range by a bound (rtsched's shortcuts, proved in papers/baruah2007.md), so budgets and verdicts
+coincide.
 
 Work budget: at most ``budget`` work units per set — evaluations of (8) plus step points walked
 by the skip rule (default :data:`DEFAULT_BUDGET`); when it runs out the verdict is "unknown"

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch
@@ -208,3 +208,61 @@ def test_skip_rule_equals_every_integer_A(module, entry, condition, ts, m):
     """The skip rule (our derivation, papers/baruah2007.md, papers/bar-int.md) never skips a
     violating A_k."""
     assert module.reference(ts, m) is _naive(module, condition, ts, m)
+
+
+def _shortcut_branches(module, ts: TaskSet, m: int) -> set[str]:
+    """Which of the kernel's shortcuts (papers/baruah2007.md, "rtsched's kernel shortcuts") a set
+    reaches, recomputed in exact arithmetic: a first-point rejection, or per task k of an
+    accepted set the whole-range skip by J, by J*, or the walk."""
+    cond = bar.condition_8 if module is bar else bar_int.condition
+    order = bar.visiting_order(ts)
+    if cond(ts, m, order[0], 0)[0] > cond(ts, m, order[0], 0)[1]:
+        return {"first-point reject"}
+    if module.reference(ts, m) is not True:
+        return {"other"}
+    rows = ts.rows()
+    out = set()
+    for k, bound in enumerate(module.ak_bounds(ts, m)):
+        top = bound.__floor__()
+        if top < 0:
+            continue
+        lhs, rhs, _, _ = cond(ts, m, k, 0)
+        slack, t = rhs - lhs, int(ts.D[k])
+        cap = t - int(ts.C[k]) + 1
+        kappa = sum(1 for i, (c, d, p) in enumerate(rows) if i != k and ((t - d) // p + 1) * c > cap)
+        gaps = [(d if t < d else d + ((t - d) // p + 1) * p) - t for _, d, p in rows]
+        jumps = sum(((top - g) // p + 1) * c for g, (c, _, p) in zip(gaps, rows, strict=True) if g <= top)
+        if max(kappa - 1, 0) * top + jumps <= slack:
+            out.add("range skip by J")
+            continue
+
+        terms = [(g, c, Fraction(c, p)) for g, (c, _, p) in zip(gaps, rows, strict=True)]
+        sup = max(
+            (kappa - 1) * x + sum((c + u * (x - g) for g, c, u in terms if g <= x), Fraction(0))
+            for x in [top] + [g for g in gaps if g <= top]
+        )
+        out.add("range skip by J*" if sup <= slack else "walk")
+    return out or {"no A_k to test"}
+
+
+@pytest.mark.parametrize(("module", "entry"), MODULE_AND_ENTRY)
+def test_kernel_shortcuts_match_reference(module, entry, reach):
+    """The kernel's first-point rejection and whole-range skip (rtsched's, papers/baruah2007.md)
+    give the reference's verdicts; every branch must be reached (counted in ``reach``)."""
+
+    @settings(max_examples=60)
+    @given(
+        batch=rst.batches(max_sets=10, min_size=3, max_size=8, min_period=5, max_period=80, max_utilization=2.5),
+        m=st.integers(2, 4),
+    )
+    def prop(batch, m):
+        want = [CODE[module.reference(ts, m)] for ts in batch]
+        np.testing.assert_array_equal(entry.status(batch, m), want)
+        for ts in batch:
+            for branch in _shortcut_branches(module, ts, m):
+                event(branch)
+                reach[branch] += 1
+
+    prop()
+    for branch in ("first-point reject", "range skip by J", "range skip by J*", "walk"):
+        assert reach[branch] > 0, dict(reach)
