@@ -333,40 +333,68 @@ def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     cap = A + Dk - Ck + 1
     lhs = 0
     kappa = 0
+    # Every task first as i ≠ k, without branches on the data (the comparisons become selects):
+    # dbf from the same division as dbf', (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p, and
+    # the next step point t + (d − r) + [r ≥ d]·p.
     for i in range(n):
         c = C[i]
         d = D[i]
         p = T[i]
         q, r = divmod_fast(t, p, inv[i])
+        ge = int(r >= d)
+        dem = (q + ge) * c
         carry = q * c + (c if c < r else r)
-        # dbf from the same division: (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p.
-        if r >= d:
-            dem = (q + 1) * c
-            step = t + (p - r) + d
-        else:
-            dem = q * c
-            step = t + (d - r)
-        if i == k:
-            if A < dem - Ck:
-                i1 = A
-                kappa += 1
-            else:
-                i1 = dem - Ck
-            i2 = carry - Ck
-            if A < i2:
-                i2 = A
-        else:
-            if dem > cap:
-                i1 = cap
-                kappa += 1
-            else:
-                i1 = dem
-            i2 = carry if carry < cap else cap
+        over = dem > cap
+        i1 = cap if over else dem
+        i2 = carry if carry < cap else cap
+        kappa += int(over)
         lhs += i1
         idiff[i] = i2 - i1
-        steps[i] = step
-    lhs += top_sum(idiff, n, m - 1, scratch)
+        steps[i] = t + (d - r) + ge * p
+    # Then τk's own terms in place of its generic ones: I1 = min(dbf − C_k, A), I2 = min(dbf' − C_k, A).
+    q, r = divmod_fast(t, T[k], inv[k])
+    dem = (q + int(r >= Dk)) * Ck
+    carry = q * Ck + (Ck if Ck < r else r)
+    lhs -= cap if dem > cap else dem
+    kappa -= int(dem > cap)
+    if A < dem - Ck:
+        i1 = A
+        kappa += 1
+    else:
+        i1 = dem - Ck
+    i2 = carry - Ck
+    if A < i2:
+        i2 = A
+    lhs += i1
+    idiff[k] = i2 - i1
+    lhs += _top(idiff, n, m - 1, scratch)
     return lhs, m * (A + Dk - Ck) + c0, kappa
+
+
+@kernel(inline="always")
+def _top(values, n, count, scratch):
+    # Sum of the ``count`` largest of values[:n] (non-negative): top_sum, but for count ≤ 3
+    # (m ≤ 4) kept in registers with min/max only, no data-dependent branch (top_sum's insertion
+    # branches mispredict on these values and cost more than the rest of an evaluation).
+    if count >= n or count > 3:
+        return top_sum(values, n, count, scratch)
+    if count <= 0:
+        return 0
+    a = 0
+    b = 0
+    c = 0
+    for i in range(n):
+        v = values[i]
+        lo = min(a, v)
+        a = max(a, v)
+        lo2 = min(b, lo)
+        b = max(b, lo)
+        c = max(c, lo2)
+    if count == 1:
+        return a
+    if count == 2:
+        return a + b
+    return a + b + c
 
 
 @kernel(inline="always")
@@ -398,7 +426,7 @@ def _fails_at_zero(C, D, T, n, m, k, c0, idiff, scratch):
         i2 = carry if carry < cap else cap
         lhs += i1
         idiff[i] = i2 - i1
-    lhs += top_sum(idiff, n, m - 1, scratch)
+    lhs += _top(idiff, n, m - 1, scratch)
     return lhs > m * (Dk - C[k]) + c0
 
 
