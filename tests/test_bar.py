@@ -264,5 +264,29 @@ def test_kernel_shortcuts_match_reference(module, entry, reach):
                 reach[branch] += 1
 
     prop()
-    for branch in ("first-point reject", "range skip by J", "range skip by J*", "walk"):
-        assert reach[branch] > 0, dict(reach)
+    assert reach["first-point reject"] > 0 and reach["range skip by J"] + reach["range skip by J*"] > 0, dict(reach)
+
+
+@pytest.mark.parametrize(
+    ("module", "entry", "tasks", "m", "branch"),
+    [
+        # Found by a random search: every task with A_k to test takes the named branch.
+        pytest.param(bar, BAR, [(3, 10, 19), (4, 13, 19), (2, 6, 6), (1, 11, 11), (1, 11, 23), (7, 23, 37)], 4,
+                     "range skip by J", id="bar-J"),
+        pytest.param(bar, BAR, [(1, 17, 20), (5, 16, 17), (2, 17, 39), (8, 11, 30)], 3, "range skip by J*", id="bar-Jstar"),
+        pytest.param(bar, BAR, [(2, 20, 23), (3, 7, 11), (2, 4, 6), (4, 11, 12), (5, 13, 23)], 2, "walk", id="bar-walk"),
+        pytest.param(bar_int, BAR_INT, [(4, 24, 27), (5, 5, 18), (5, 26, 34), (8, 23, 34)], 3, "range skip by J",
+                     id="bar-int-J"),
+        pytest.param(bar_int, BAR_INT, [(1, 6, 29), (1, 1, 5), (2, 3, 8), (7, 30, 40)], 3, "range skip by J*",
+                     id="bar-int-Jstar"),
+        pytest.param(bar_int, BAR_INT, [(3, 8, 9), (5, 5, 32), (2, 8, 24)], 3, "walk", id="bar-int-walk"),
+    ],
+)  # fmt: skip
+def test_kernel_shortcut_branches(module, entry, tasks, m, branch):
+    """Each branch of the whole-range skip on a set that takes only that branch: kernel == reference."""
+    ts = TaskSet.from_tasks(tasks)
+    assert _shortcut_branches(module, ts, m) == {branch}
+    assert module.reference(ts, m) is True
+    assert one(ts, m, entry=entry) == 1
+    for budget in (1, 3, 10):  # small budgets: the reference's own search and work count
+        assert one(ts, m, budget, entry) == CODE[module.reference(ts, m, budget)]
