@@ -28,7 +28,10 @@ demand h(t) (one checked deadline for the PDA). Before each step, if ``budget`` 
 already spent, the answer is "unknown". Computing the start point ``max{d < L}`` is not a step.
 The Python references also spend a :class:`~rtsched.budget.Work` budget (n terms per step, more
 for the exact sums U and L_a, whose denominators grow with n); it binds only for large n, where
-the reference answers "unknown" (reason ``"work"``) and the kernel still decides.
+the reference answers "unknown" (reason ``"work"``) and the kernel still decides. When the
+reference provably finishes within ``budget``, ``qpa_one`` may decide a small set by rtsched's
+exact shortcuts instead of the reference's steps (:func:`_qpa_shortcuts`; proofs in
+papers/zhang-burns2009-qpa.md): the verdict is the same, only the route differs.
 
 Exactness: every decision is made with integers. Floats serve only as a fast bracket: where a
 float value lies within its proven rounding margin of a boundary, the exact integer/Fraction
@@ -746,7 +749,7 @@ def qpa_one(C, D, T, budget):
     UNDECIDED when an int64 bound prevents an exact decision in the kernel.
     Zhang & Burns 2009, Thm. 5 (QPA); see papers/zhang-burns2009-qpa.md.
     """
-    return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]))[0]
+    return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]), np.empty(C.shape[0], dtype=np.int64))[0]
 
 
 @kernel
@@ -754,23 +757,33 @@ def qpa_one_steps(C, D, T, budget):
     """:func:`qpa_one` and the steps it spent, ``(code, steps)``.
 
     The steps are those of :func:`qpa_trace` on the same set (0 when U > 1 or density ≤ 1
-    decide at once).
+    decide at once), or −1 when one of rtsched's shortcuts (:func:`_qpa_shortcuts`) decided: its
+    verdict is the reference's, its step count is not.
     """
-    return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]))
+    return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]), np.empty(C.shape[0], dtype=np.int64))
 
 
 @kernel
-def qpa_one_ws(C, D, T, budget, inv_T):
-    """:func:`qpa_one_steps` with a caller's float64 workspace ``inv_T`` (at least n long)."""
+def qpa_one_ws(C, D, T, budget, inv_T, order):
+    """:func:`qpa_one_steps` with a caller's workspaces: float64 ``inv_T`` and int64 ``order`` (at least n long)."""
     n = C.shape[0]
     if n == 0:
         return ACCEPT, np.int64(0)
     u = 0.0
     lam = 0.0
+    lag_sum = 0.0  # Σ C_i(T_i − D_i)/T_i, the numerator of L_a (for the shortcuts)
+    lag_abs = 0.0
+    inv_sum = 0.0
+    max_lag = D[0] - T[0]
     for i in range(n):  # U and the density in one pass (density ≤ 1 accepts: no search)
         inv_T[i] = 1.0 / T[i]
         u += C[i] * inv_T[i]
         lam += C[i] / min(D[i], T[i])
+        lag = np.float64(C[i] * (T[i] - D[i])) * inv_T[i]
+        lag_sum += lag
+        lag_abs += abs(lag)
+        inv_sum += inv_T[i]
+        max_lag = max(max_lag, D[i] - T[i])
     ucmp = _sum_sign(C, T, n, u, u)
     if ucmp == SIGN_UNDECIDED:
         return UNDECIDED, np.int64(0)
@@ -781,7 +794,81 @@ def qpa_one_ws(C, D, T, budget, inv_T):
         return UNDECIDED, np.int64(0)
     if dens <= 0:
         return ACCEPT, np.int64(0)
+    if ucmp < 0 and n <= _SHORTCUT_TASKS:
+        # The reference's steps are at most 2 + 3n + 4·L_a·Σ 1/T_i (_qpa_shortcuts), with L_a
+        # bounded above as in _la_bracket: max(max_lag, (N + e_N)/(1 − U − e_U)).
+        e_u = 4.0 * (n + 2) * EPS
+        den = (1.0 - u) - e_u
+        la_hi = float(max_lag)
+        if lag_sum + e_u * lag_abs > 0.0:
+            la_hi = max(la_hi, (lag_sum + e_u * lag_abs) / den * (1.0 + 8.0 * EPS) if den > 0.0 else np.inf)
+        if (2.0 + 3.0 * n + 4.0 * la_hi * inv_sum) * (1.0 + 1e-9) + 2.0 <= budget:
+            code = _qpa_shortcuts(C, D, T, inv_T, order, n, budget)
+            if code != CONTINUE:
+                return code, np.int64(-1)
     return qpa_search_ws(C, D, T, budget, inv_T, ucmp < 0)
+
+
+#: Largest set for which :func:`_qpa_shortcuts` runs (its insertion sort costs O(n²)).
+_SHORTCUT_TASKS = 32
+
+
+@kernel
+def _qpa_shortcuts(C, D, T, inv_T, order, n, budget):
+    """Exact shortcuts of QPA (rtsched's) for a small set with U < 1 and density > 1; papers/zhang-burns2009-qpa.md.
+
+    The caller runs it only when the reference provably finishes within its budget (then its
+    verdict is the exact one, whatever the route): the reference spends at most 2 + Σ L_a/T_i
+    busy-period steps and 3·Σ (L_a/T_i + 1) QPA steps. Then, at every relative deadline D_i in
+    increasing order (k_i the first-job demand Σ_{D_j ≤ D_i} C_j ≤ h(D_i) ≤ Σ_{D_j ≤ D_i} dbf*(τj, D_i)):
+
+    * k_i > D_i: a deadline miss (REJECT);
+    * where the dbf* sum may exceed D_i, h(D_i) exactly: h(D_i) > D_i is a miss (REJECT);
+    * Σ dbf* ≤ D_i at every D_i: h(t) ≤ t everywhere (dbf* has slope U < 1 between them; ACCEPT);
+    * else QPA from max{d < L'} with L' the first relative deadline above the last D_i whose
+      dbf* sum may exceed it (no miss at t ≥ L'), which is exact like QPA from max{d < L}.
+
+    Returns ACCEPT, REJECT, or CONTINUE (no shortcut applies: run QPA as the reference does).
+    """
+    # The relative deadlines in increasing order (insertion sort of the indices, n is small),
+    # then every D_i in one sweep: Σ_{D_j ≤ t} dbf*(τj, t) = Σ a_j + t·Σ U_j with
+    # a_j = C_j(T_j − D_j)/T_j, in float with its error margin (as in the dbf* admission of
+    # partitioned EDF: below 4(n + 4)·EPS·size, size = Σ|a_j| + t·ΣU_j + t; twice that is used).
+    for p in range(n):
+        x = p
+        while x > 0 and D[order[x - 1]] > D[p]:
+            order[x] = order[x - 1]
+            x -= 1
+        order[x] = p
+    first_jobs = np.int64(0)
+    a_sum = 0.0
+    a_abs = 0.0
+    u_sum = 0.0
+    above = np.int64(NONE)  # the first relative deadline above the last one that may miss
+    for p in range(n):
+        j = order[p]
+        first_jobs += C[j]
+        a = np.float64(C[j] * (T[j] - D[j])) * inv_T[j]
+        a_sum += a
+        a_abs += abs(a)
+        u_sum += C[j] * inv_T[j]
+        d = D[j]
+        if p + 1 < n and D[order[p + 1]] == d:
+            continue  # the whole group of equal deadlines first
+        if first_jobs > d:
+            return REJECT
+        star = a_sum + d * u_sum
+        if star > d - 8.0 * (n + 4) * EPS * (a_abs + d * u_sum + d):
+            if _h(C, D, T, n, d) > d:
+                return REJECT  # a deadline miss at the relative deadline d
+            above = D[order[p + 1]] if p + 1 < n else np.int64(-2)
+    if above == NONE:
+        return ACCEPT
+    if above == -2:
+        return CONTINUE  # the last deadline may still miss: L' would be QPA's own L
+    t0 = _deadline_below(D, T, inv_T, n, above)
+    code, _ = _qpa_search(C, D, T, inv_T, n, t0, np.int64(0), budget)
+    return code if code != UNKNOWN else CONTINUE
 
 
 @kernel

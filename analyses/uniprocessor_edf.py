@@ -101,9 +101,10 @@ def _qpa_kernel(C, D, T, offsets, m, budget, out):
     width = max(1, largest_set(offsets))
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
         inv_T = np.empty(width)
+        order = np.empty(width, dtype=np.int64)
         for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
             lo, hi = offsets[s], offsets[s + 1]
-            out[s] = qpa_one_ws(C[lo:hi], D[lo:hi], T[lo:hi], budget, inv_T)[0]
+            out[s] = qpa_one_ws(C[lo:hi], D[lo:hi], T[lo:hi], budget, inv_T, order)[0]
 
 
 @batch_kernel

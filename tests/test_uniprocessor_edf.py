@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
@@ -330,3 +330,80 @@ def test_cross_check_response_time_analysis(rows: list[tuple[int, int, int]]) ->
     if sum(Fraction(c, p) for c, _, p in rows) > 1:
         return  # the package's busy window does not converge for U > 1
     assert _rta_verdict(rows) is dm.qpa_reference(rows)
+
+
+# -- rtsched's QPA shortcuts (papers/zhang-burns2009-qpa.md) -----------------------------------
+
+
+def _shortcut_branch(rows: list[tuple[int, int, int]], budget: int) -> str:
+    """Which of the kernel's QPA shortcuts decides ``rows`` (exact arithmetic; for the reach count)."""
+    U = sum(Fraction(c, p) for c, _, p in rows)
+    if U >= 1 or sum(Fraction(c, min(d, p)) for c, d, p in rows) <= 1 or len(rows) > 32:
+        return "no shortcut (U ≥ 1, density ≤ 1 or large n)"
+    La = dm.grs_bound(rows)
+    assert La is not None
+    if 2 + 3 * len(rows) + 4 * La * sum(Fraction(1, p) for _, _, p in rows) + 2 > budget:
+        return "budget guard: the reference's QPA"
+    flagged = None
+    deadlines = sorted({d for _, d, _ in rows})
+    for d in deadlines:
+        if sum(c for c, dj, _ in rows if dj <= d) > d:
+            return "first-job demand > D_i: reject"
+        if sum(dm.dbf_star(c, dj, p, d) for c, dj, p in rows) > d:
+            if dm.demand(rows, d) > d:
+                return "h(D_i) > D_i: reject"
+            flagged = d
+    if flagged is None:
+        return "dbf* ≤ t at every D_i: accept"
+    return "QPA from the reference's L" if flagged == deadlines[-1] else "QPA from L' below L"
+
+
+def test_qpa_shortcuts_match_reference(reach) -> None:
+    """The kernel's shortcuts (rtsched's: first-job demand, h at the deadlines where dbf* may
+    exceed, dbf* acceptance, QPA from a lower start) and its budget guard give the reference's
+    verdict, "unknown" included; ``reach`` counts the branches the examples reached."""
+
+    @settings(max_examples=60)
+    @given(
+        sets=st.lists(
+            st.one_of(
+                small_sets(arbitrary=True),
+                tight_sets(),
+                rst.tasksets(min_size=2, max_size=8, max_period=60, max_utilization=0.99).map(TaskSet.rows),
+            ),
+            min_size=1,
+            max_size=12,
+        ),
+        budget=st.sampled_from([1, 5, 20, 10**6, 10**6, 10**6]),
+    )
+    def prop(sets: list[list[tuple[int, int, int]]], budget: int) -> None:
+        batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks(r, deadlines="arbitrary") for r in sets])
+        assert qpa_status(batch, 1, budget).tolist() == [verdict_code(dm.qpa_reference(r, budget)) for r in sets]
+        for r in sets:
+            branch = _shortcut_branch(r, budget)
+            event(branch)
+            reach[branch] += 1
+
+    prop()
+    shortcuts = sum(n for branch, n in reach.items() if not branch.startswith(("no shortcut", "budget guard")))
+    assert shortcuts > 0 and reach["budget guard: the reference's QPA"] > 0, dict(reach)
+
+
+@pytest.mark.parametrize(
+    ("rows", "branch"),
+    [
+        # The smallest sets found by a random search for each branch.
+        pytest.param([(1, 1, 2), (1, 1, 3)], "first-job demand > D_i: reject", id="first-jobs"),
+        pytest.param([(2, 3, 5), (1, 1, 2)], "h(D_i) > D_i: reject", id="h-at-deadline"),
+        pytest.param([(1, 1, 2), (1, 3, 3)], "dbf* ≤ t at every D_i: accept", id="dbf-star"),
+        pytest.param([(1, 2, 3), (1, 5, 5), (1, 1, 4)], "QPA from L' below L", id="qpa-from-lower-start"),
+        pytest.param([(1, 1, 3), (1, 2, 2)], "QPA from the reference's L", id="qpa-from-L"),
+    ],
+)
+def test_qpa_shortcut_branches(rows: list[tuple[int, int, int]], branch: str) -> None:
+    """One set per branch of the shortcuts: kernel == reference == brute force, at every budget."""
+    assert _shortcut_branch(rows, 10**6) == branch
+    batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks(rows)])
+    assert qpa_status(batch).tolist() == [int(brute_force(rows))]
+    for budget in (1, 2, 3, 5, 10, 50):
+        assert qpa_status(batch, 1, budget).tolist() == [verdict_code(dm.qpa_reference(rows, budget))]
