@@ -803,7 +803,7 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
         if lag_sum + e_u * lag_abs > 0.0:
             la_hi = max(la_hi, (lag_sum + e_u * lag_abs) / den * (1.0 + 8.0 * EPS) if den > 0.0 else np.inf)
         if (2.0 + 3.0 * n + 4.0 * la_hi * inv_sum) * (1.0 + 1e-9) + 2.0 <= budget:
-            code = _qpa_shortcuts(C, D, T, inv_T, order, n, budget)
+            code = _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi)
             if code != CONTINUE:
                 return code, np.int64(-1)
     return qpa_search_ws(C, D, T, budget, inv_T, ucmp < 0)
@@ -814,7 +814,7 @@ _SHORTCUT_TASKS = 32
 
 
 @kernel
-def _qpa_shortcuts(C, D, T, inv_T, order, n, budget):
+def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     """Exact shortcuts of QPA (rtsched's) for a small set with U < 1 and density > 1; papers/zhang-burns2009-qpa.md.
 
     The caller runs it only when the reference provably finishes within its budget (then its
@@ -826,7 +826,8 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget):
     * where the dbf* sum may exceed D_i, h(D_i) exactly: h(D_i) > D_i is a miss (REJECT);
     * Σ dbf* ≤ D_i at every D_i: h(t) ≤ t everywhere (dbf* has slope U < 1 between them; ACCEPT);
     * else QPA from max{d < L'} with L' the first relative deadline above the last D_i whose
-      dbf* sum may exceed it (no miss at t ≥ L'), which is exact like QPA from max{d < L}.
+      dbf* sum may exceed it, or ⌈la_hi⌉ ≥ L_a (``la_hi``, the caller's float bound) if that D_i
+      is the largest: no miss lies at t ≥ L', so this is exact like QPA from max{d < L}.
 
     Returns ACCEPT, REJECT, or CONTINUE (no shortcut applies: run QPA as the reference does).
     """
@@ -859,14 +860,20 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget):
             return REJECT
         star = a_sum + d * u_sum
         if star > d - 8.0 * (n + 4) * EPS * (a_abs + d * u_sum + d):
-            if _h(C, D, T, n, d) > d:
+            if _h_prev(C, D, T, inv_T, n, d)[0] > d:
                 return REJECT  # a deadline miss at the relative deadline d
             above = D[order[p + 1]] if p + 1 < n else np.int64(-2)
     if above == NONE:
         return ACCEPT
     if above == -2:
-        return CONTINUE  # the last deadline may still miss: L' would be QPA's own L
+        # The last relative deadline may miss: beyond it Σ dbf* is the line that defines L_a, so
+        # start from la_hi ≥ L_a (no miss at t ≥ L_a), skipping the busy period.
+        if not la_hi < 2.0**50:
+            return CONTINUE
+        above = np.int64(np.ceil(la_hi))
     t0 = _deadline_below(D, T, inv_T, n, above)
+    if t0 == NONE:
+        return ACCEPT  # no deadline below L' and no miss at or above it
     code, _ = _qpa_search(C, D, T, inv_T, n, t0, np.int64(0), budget)
     return code if code != UNKNOWN else CONTINUE
 

@@ -355,7 +355,7 @@ def _shortcut_branch(rows: list[tuple[int, int, int]], budget: int) -> str:
             flagged = d
     if flagged is None:
         return "dbf* ≤ t at every D_i: accept"
-    return "QPA from the reference's L" if flagged == deadlines[-1] else "QPA from L' below L"
+    return "QPA from L_a" if flagged == deadlines[-1] else "QPA from L' below L"
 
 
 def test_qpa_shortcuts_match_reference(reach) -> None:
@@ -397,7 +397,7 @@ def test_qpa_shortcuts_match_reference(reach) -> None:
         pytest.param([(2, 3, 5), (1, 1, 2)], "h(D_i) > D_i: reject", id="h-at-deadline"),
         pytest.param([(1, 1, 2), (1, 3, 3)], "dbf* ≤ t at every D_i: accept", id="dbf-star"),
         pytest.param([(1, 2, 3), (1, 5, 5), (1, 1, 4)], "QPA from L' below L", id="qpa-from-lower-start"),
-        pytest.param([(1, 1, 3), (1, 2, 2)], "QPA from the reference's L", id="qpa-from-L"),
+        pytest.param([(1, 1, 3), (1, 2, 2)], "QPA from L_a", id="qpa-from-La"),
     ],
 )
 def test_qpa_shortcut_branches(rows: list[tuple[int, int, int]], branch: str) -> None:
