@@ -545,7 +545,7 @@ def _density_vs_one(C, D, T, n):
     return _sum_sign(C, den, n, lam, lam)
 
 
-@kernel
+@kernel(inline="always")
 def _la_bracket(C, D, T, inv_T, n, max_lag):
     """A float bracket [lo, hi] ∋ L_a = max(max_lag, Σ C_i(T_i − D_i)/T_i / (1 − U)), U < 1.
 
@@ -600,7 +600,7 @@ def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):
     return CONTINUE, a
 
 
-@kernel
+@kernel(inline="always")  # in loops: a call costs as much as its body
 def _busy_period_step(C, T, inv_T, n, w):
     """W(w) = Σ_i ⌈w/T_i⌉·C_i  [the synchronous busy period L_b is its least fixed point].
 
@@ -617,7 +617,7 @@ def _busy_period_step(C, T, inv_T, n, w):
     return total
 
 
-@kernel
+@kernel(inline="always")
 def _deadline_below(D, T, inv_T, n, t):
     """max{D_i + k·T_i < t : k ≥ 0}, or NONE if no absolute deadline lies below t."""
     best = np.int64(NONE)
@@ -684,7 +684,7 @@ def _start_point(C, D, T, inv_T, n, budget, u_below_one):
     return CONTINUE, t0, steps
 
 
-@kernel
+@kernel(inline="always")  # in loops: a call costs as much as its body
 def _h_prev(C, D, T, inv_T, n, t):
     """(h(t), max{d < t}) in one pass  [h(t) = Σ_i dbf_i(t), Zhang & Burns, Eq. (1)].
 

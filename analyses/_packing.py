@@ -101,7 +101,7 @@ def placement_steps(
         yield Step("the reference's work budget ran out here: the rest of the packing is not shown")
 
 
-@kernel
+@kernel(inline="always")  # called in sorting loops: a call per comparison costs more than the comparison
 def placed_before(C, D, T, a, b, order):
     """Whether task a is placed before task b in the packing order (strict, exact integer comparison).
 

@@ -164,7 +164,7 @@ def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):
     return 2 if undecided else 1
 
 
-@kernel
+@kernel(inline="always")
 def _first_miss(sC, sD, sT, sInv, k, value, size, left):
     """Whether h(t) > t at some deadline; returns (code, terms spent).
 
@@ -410,7 +410,7 @@ def _stable_sort(C, D, T, seq, tmp, order):
             seq[p] = src[p]
 
 
-@kernel
+@kernel(inline="always")
 def _insert_by_deadline(D, first, nxt, b, i):
     """Link task i into processor b's list, kept in deadline order so an admission needs no sort.
 
@@ -493,7 +493,7 @@ def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):
         j += 1
 
 
-@kernel
+@kernel(inline="always")
 def qpa_allowance(qpa_steps, left, k):
     """QPA steps for an admission on a processor of k tasks: min(qpa_steps, ⌊left / k⌋).
 
