@@ -482,7 +482,7 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
         if C[k] * D[first] > C[first] * D[k]:  # decreasing density, ties by index (exact products)
             first = k
     # Overflow guard: every term is ≤ t + C_i, so |LHS| ≤ n·t + ΣC and RHS ≤ m·t + m.
-    if budget >= 1 and n > 0 and (n + m + 1) * D[first] + sum_c + m < 2**62:
+    if budget >= 1 and n > 0 and float(n + m + 1) * D[first] + float(sum_c + m) < 2.0**62:
         if _fails_at_zero(C, D, T, n, m, first, c0, idiff, scratch):
             return REJECT
     u = 0.0

@@ -771,19 +771,10 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
         return ACCEPT, np.int64(0)
     u = 0.0
     lam = 0.0
-    lag_sum = 0.0  # Σ C_i(T_i − D_i)/T_i, the numerator of L_a (for the shortcuts)
-    lag_abs = 0.0
-    inv_sum = 0.0
-    max_lag = D[0] - T[0]
     for i in range(n):  # U and the density in one pass (density ≤ 1 accepts: no search)
         inv_T[i] = 1.0 / T[i]
         u += C[i] * inv_T[i]
         lam += C[i] / min(D[i], T[i])
-        lag = np.float64(C[i] * (T[i] - D[i])) * inv_T[i]
-        lag_sum += lag
-        lag_abs += abs(lag)
-        inv_sum += inv_T[i]
-        max_lag = max(max_lag, D[i] - T[i])
     ucmp = _sum_sign(C, T, n, u, u)
     if ucmp == SIGN_UNDECIDED:
         return UNDECIDED, np.int64(0)
@@ -795,6 +786,16 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
     if dens <= 0:
         return ACCEPT, np.int64(0)
     if ucmp < 0 and n <= _SHORTCUT_TASKS:
+        lag_sum = 0.0  # Σ C_i(T_i − D_i)/T_i, the numerator of L_a
+        lag_abs = 0.0
+        inv_sum = 0.0
+        max_lag = D[0] - T[0]
+        for i in range(n):
+            lag = np.float64(C[i] * (T[i] - D[i])) * inv_T[i]
+            lag_sum += lag
+            lag_abs += abs(lag)
+            inv_sum += inv_T[i]
+            max_lag = max(max_lag, D[i] - T[i])
         # The reference's steps are at most 2 + 3n + 4·L_a·Σ 1/T_i (_qpa_shortcuts), with L_a
         # bounded above as in _la_bracket: max(max_lag, (N + e_N)/(1 − U − e_U)).
         e_u = 4.0 * (n + 2) * EPS
