@@ -630,7 +630,7 @@ def _deadline_below(D, T, inv_T, n, t):
     return best
 
 
-@kernel(inline="always")
+@kernel
 def _start_point(C, D, T, inv_T, n, budget, u_below_one):
     """The common prologue of QPA and the PDA: the bound L = min(L_a, L_b) and t0 = max{d < L}.
 
@@ -720,7 +720,7 @@ def _h(C, D, T, n, t):
     return total
 
 
-@kernel(inline="always")
+@kernel
 def _qpa_search(C, D, T, inv_T, n, t, steps, budget):
     """QPA's loop from t = max{d < L} (Zhang & Burns 2009, Thm. 5 and its algorithm).
 
@@ -886,7 +886,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     return code if code != UNKNOWN else CONTINUE
 
 
-@kernel(inline="always")
+@kernel
 def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):
     """QPA past its two quick exits (U ≤ 1 and density > 1 known; ``inv_T`` filled).
 
