@@ -807,14 +807,7 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
             code = _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi)
             if code != CONTINUE:
                 return code, np.int64(-1)
-    return _qpa_search_call(C, D, T, budget, inv_T, ucmp < 0)
-
-
-@kernel
-def _qpa_search_call(C, D, T, budget, inv_T, u_below_one):
-    # qpa_search_ws (inlined where it is called in loops, as in partitioned EDF) behind a call,
-    # so that qpa_one_ws, whose quick exits decide most sets, stays a small function.
-    return qpa_search_ws(C, D, T, budget, inv_T, u_below_one)
+    return qpa_search_ws(C, D, T, budget, inv_T, ucmp < 0)
 
 
 #: Largest set for which :func:`_qpa_shortcuts` runs (its insertion sort costs O(n²)).
