@@ -323,10 +323,11 @@ _LIMIT, _SURE, _INV = 0, 1, 2
 FLOAT_ROWS = 3
 
 
-@kernel(inline="always")
+@kernel
 def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
-    # each task's next dbf step point after t = A + D_k (for the skip rule).
+    # each task's next dbf step point after t = A + D_k (for the skip rule). A call, not inlined:
+    # it has two call sites, and inlining it doubled the kernel's compile time for no speed.
     Ck = C[k]
     Dk = D[k]
     t = A + Dk
