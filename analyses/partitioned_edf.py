@@ -644,22 +644,12 @@ def build(
     else:
         citation = CITATION_PACKING
     return Analysis(
-        name=name,
-        title=title or f"partitioned EDF: {fit}, {order} order, {admission} admission",
-        citation=citation,
-        kind="sufficient",
-        policy="partitioned-edf",
-        platform="identical",
-        deadlines=("implicit", "constrained", "arbitrary"),
-        note="papers/partitioned-heuristics.md",
-        reference=reference,
-        explain=explain,
-        codes=batch_codes,
-        one=one,
-        budget=PACKING_BUDGET,
-        budget_unit="demand terms per set",
-        featured=featured,
-        order=rank,
+        name=name, title=title or f"partitioned EDF: {fit}, {order} order, {admission} admission", kind="sufficient",
+        order=rank, featured=featured,
+        policy="partitioned-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
+        citation=citation, note="papers/partitioned-heuristics.md",
+        reference=reference, explain=explain, one=one, codes=batch_codes,
+        budget=PACKING_BUDGET, budget_unit="demand terms per set",
     )
 
 
