@@ -30,10 +30,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+from numba import prange
+
 from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast, top_sum
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -45,10 +49,12 @@ __all__ = [
     "DEFAULT_BUDGET",
     "BarOutcome",
     "ak_bounds",
+    "all_sets",
     "analyse",
     "condition_8",
     "explain_outcome",
     "next_A",
+    "one_set",
     "visiting_order",
 ]
 
@@ -643,3 +649,26 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
                 if A + delta > sure[k]:
                     extra = True  # the reference stops walking at ⌊exact bound⌋, maybe earlier
     return ACCEPT
+
+
+@kernel
+def one_set(C, D, T, m, budget, tight):
+    """The serial one-set kernel of bar (``tight`` 0) and bar-int (1): workspaces for this set only."""
+    n = C.shape[0]
+    ints = np.empty((INT_ROWS, n + 1), dtype=np.int64)
+    floats = np.empty((FLOAT_ROWS, n), dtype=np.float64)
+    return _bar_set(C, D, T, 0, n, m, budget, tight, ints, floats)
+
+
+@batch_kernel
+def all_sets(C, D, T, offsets, m, budget, tight, out):
+    """The prange driver of bar (``tight`` 0) and bar-int (1): workspaces once per chunk of sets."""
+    n_sets = out.shape[0]
+    width = largest_set(offsets)
+    n_chunks = (n_sets + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        ints = np.empty((INT_ROWS, width + 1), dtype=np.int64)
+        floats = np.empty((FLOAT_ROWS, width), dtype=np.float64)
+        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
+            lo = offsets[s]
+            out[s] = _bar_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, tight, ints, floats)

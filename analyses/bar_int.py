@@ -40,24 +40,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-from numba import prange
-
 from rtsched.analyses._bar_common import (
-    CHUNK,
     DEFAULT_BUDGET,
-    FLOAT_ROWS,
-    INT_ROWS,
     BarOutcome,
-    _bar_set,
+    all_sets,
     explain_outcome,
+    one_set,
 )
 from rtsched.analyses._bar_common import ak_bounds as _ak_bounds
 from rtsched.analyses._bar_common import analyse as _analyse
 from rtsched.analyses._bar_common import condition_8 as _condition_8
-from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import batch_kernel, kernel
+from rtsched.kernels import kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict
@@ -123,24 +117,12 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 # --- kernels ---------------------------------------------------------------------------------
 @kernel
 def _bar_int_one(C, D, T, m, budget):
-    # The serial one-set kernel (what rtsched.check() calls): workspaces for this set only.
-    n = C.shape[0]
-    ints = np.empty((INT_ROWS, n + 1), dtype=np.int64)
-    floats = np.empty((FLOAT_ROWS, n), dtype=np.float64)
-    return _bar_set(C, D, T, 0, n, m, budget, 1, ints, floats)
+    return one_set(C, D, T, m, budget, 1)
 
 
-@batch_kernel
+@kernel
 def _bar_int_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    n_chunks = (n_sets + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):  # workspaces once per chunk, not per set
-        ints = np.empty((INT_ROWS, width + 1), dtype=np.int64)
-        floats = np.empty((FLOAT_ROWS, width), dtype=np.float64)
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo = offsets[s]
-            out[s] = _bar_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, 1, ints, floats)
+    all_sets(C, D, T, offsets, m, budget, 1, out)
 
 
 ANALYSES = (
