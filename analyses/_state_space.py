@@ -95,16 +95,30 @@ _GROW = np.int8(3)
 #: Search orders of the kernel: which stored state not yet expanded is expanded next.
 BREADTH_FIRST = 0
 DEPTH_FIRST = 1
-Frontier = Literal["auto", "depth", "breadth"]
+BEST_FIRST = 2
+Frontier = Literal["auto", "depth", "breadth", "best"]
 #: Search orders of one pass: ``depth`` (the latest stored state first, which reaches misses
-#: early) and ``breadth`` (the only order before issue 15; shortest counterexamples in the pruned
-#: graph). ``auto`` (:func:`search`'s default) is a depth-first pass, then breadth-first.
-FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST}
+#: early), ``best`` (the most urgent stored state first, by the order of Burmyakov's C++ test)
+#: and ``breadth`` (the only order before issue 15; shortest counterexamples in the pruned
+#: graph). ``auto`` (:func:`search`'s default) is a depth-first pass, a best-first pass, then
+#: breadth-first (:data:`AUTO_PASSES`).
+FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST, "best": BEST_FIRST}
 #: States of the depth-first pass of ``auto`` (at most the budget; the breadth-first pass gets
 #: the rest). In benchmarks/bench_exact_search.py depth-first reached every miss within 1,200
 #: states; it proved sets schedulable with fewer states than breadth-first but, past about
 #: 10^5 states, with more transitions and time.
 DEPTH_FIRST_PASS = 16_384
+#: States of the best-first pass of ``auto`` (after the depth-first pass; the breadth-first pass
+#: gets the rest). Best-first (:data:`BEST_FIRST`) found a miss that neither the depth-first pass
+#: nor breadth-first within 10 s reached (papers/exact-search.md); a larger pass proved some sets
+#: schedulable with fewer states, but costs its states again on the sets it does not decide.
+BEST_FIRST_PASS = 65_536
+#: The passes of ``auto``, each a new search: (order, states at most; None: the rest).
+AUTO_PASSES: tuple[tuple[int, int | None], ...] = (
+    (DEPTH_FIRST, DEPTH_FIRST_PASS),
+    (BEST_FIRST, BEST_FIRST_PASS),
+    (BREADTH_FIRST, None),
+)
 #: A depth-first miss is shortened by a breadth-first search of at most this many times the
 #: states the depth-first search stored, and at least :data:`SHORTEN_MIN_STATES`.
 SHORTEN_FACTOR = 4
@@ -258,6 +272,67 @@ def _canonical(crct, cnat, members, member_offsets):
 
 
 @kernel
+def _urgency(rows, s, n):
+    """Best-first key of stored state ``s``: smaller is expanded sooner.
+
+    The order of Burmyakov's C++ test (state.h, ``operator<``): the sum over the tasks of
+    (nat - rct) / nat for a pending job (the share of the time to the next release not needed by
+    the remaining work; nat > 0 while a job is pending), 1 for an idle task. Only the order
+    depends on it, never a verdict.
+    """
+    u = 0.0
+    for i in range(n):
+        r = rows[s, i]
+        u += (rows[s, n + i] - r) / rows[s, n + i] if r > 0 else 1.0
+    return u
+
+
+@kernel
+def _heap_before(key_a, a, key_b, b):
+    """State ``a`` leaves the best-first heap before ``b``: a smaller key, then the newer one."""
+    return key_a < key_b or (key_a == key_b and a > b)
+
+
+@kernel
+def _heap_push(heap, keys, size, state, key):
+    """Add ``state`` with ``key`` to the binary heap ``heap[:size]``/``keys[:size]``.
+
+    The keys are kept by heap position, next to the states, for memory locality.
+    """
+    j = size
+    while j > 0:
+        parent = (j - 1) // 2
+        if not _heap_before(key, state, keys[parent], heap[parent]):
+            break
+        heap[j] = heap[parent]
+        keys[j] = keys[parent]
+        j = parent
+    heap[j] = state
+    keys[j] = key
+
+
+@kernel
+def _heap_sift_down(heap, keys, size, state, key):
+    """Put ``state`` with ``key`` at the root of ``heap[:size]`` (the root was removed); reheap."""
+    if size == 0:
+        return
+    j = 0
+    while True:
+        child = 2 * j + 1
+        if child >= size:
+            break
+        if child + 1 < size and _heap_before(keys[child + 1], heap[child + 1], keys[child], heap[child]):
+            child += 1
+        if not _heap_before(keys[child], heap[child], key, state):
+            break
+        heap[j] = heap[child]
+        keys[j] = keys[child]
+        j = child
+    heap[j] = state
+    keys[j] = key
+
+
+@kernel
 def _explore(
     C,
     D,
@@ -275,7 +350,7 @@ def _explore(
     canon,
     frontier,
 ):
-    """Breadth-first search with idle-tasks-simulation pruning.
+    """Search (breadth-, depth- or best-first: ``frontier``) with idle-tasks-simulation pruning.
 
     ``fixed``: global fixed priorities, the task index being the priority (else G-EDF: the
     absolute deadline, then the tie handling). ``every_tie`` (G-EDF only): branch on every choice
@@ -289,6 +364,10 @@ def _explore(
     the tied tasks ``fail_tied``; ``parents``/``masks``/``won``/``tied`` give the same for every
     stored state. When ``state_cap`` states are stored the code is ``grow_code`` (UNKNOWN at the
     real budget, or GROW: the caller reruns with larger tables).
+
+    The order only chooses which waiting state (stored, not yet expanded) is expanded next
+    (papers/exact-search.md: the verdict does not depend on it). Depth-first: a stack, the latest
+    state on top; best-first: a binary heap by :func:`_urgency`; breadth-first: index order.
     """
     n = C.shape[0]
     parents = np.full(state_cap + 1, -1, dtype=np.int64)
@@ -299,9 +378,11 @@ def _explore(
     # 0: stored, not yet expanded; 1: expanded; 2: simulated by a later state (never expanded)
     status = np.zeros(state_cap + 1, dtype=np.int8)
     # depth-first: the stored states not yet expanded, the latest on top (every state is pushed
-    # once, so state_cap + 1 slots suffice); breadth-first needs no stack (states in index order)
-    stack = np.empty(state_cap + 1 if frontier == DEPTH_FIRST else 1, dtype=np.int64)
+    # once, so state_cap + 1 slots suffice); best-first: the same states as a binary heap by
+    # ``urgency`` (smallest first; by heap position); breadth-first needs no stack (index order)
+    stack = np.empty(state_cap + 1 if frontier != BREADTH_FIRST else 1, dtype=np.int64)
     n_stack = 0
+    urgency = np.empty(state_cap + 1 if frontier == BEST_FIRST else 1, dtype=np.float64)
     size = 1
     while size < 2 * (state_cap + 1):
         size *= 2
@@ -327,15 +408,23 @@ def _explore(
     n_states = 1
     transitions = 0
     head = 0  # next state in breadth-first order
-    if frontier == DEPTH_FIRST:
+    if frontier != BREADTH_FIRST:
         stack[0] = 0
         n_stack = 1
+        if frontier == BEST_FIRST:
+            urgency[0] = n  # the initial state: every task idle
     while True:
         if frontier == DEPTH_FIRST:
             if n_stack == 0:
                 break
             n_stack -= 1
             cur = stack[n_stack]
+        elif frontier == BEST_FIRST:
+            if n_stack == 0:
+                break
+            cur = stack[0]
+            n_stack -= 1
+            _heap_sift_down(stack, urgency, n_stack, stack[n_stack], urgency[n_stack])
         else:
             if head >= n_states:
                 break
@@ -516,6 +605,9 @@ def _explore(
                 if frontier == DEPTH_FIRST:
                     stack[n_stack] = new
                     n_stack += 1
+                elif frontier == BEST_FIRST:
+                    _heap_push(stack, urgency, n_stack, new, _urgency(rows, new, n))
+                    n_stack += 1
                 n_states += 1
     return ACCEPT, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
 
@@ -622,12 +714,14 @@ def search(
     The caps bound the states stored and the transitions examined (the budget sets both; tests
     set them apart).
 
-    ``frontier``: the search order (:data:`FRONTIERS`). ``"auto"`` (the default) first searches
-    depth-first with at most :data:`DEPTH_FIRST_PASS` states (it reaches most misses within a few
-    thousand states, and decides small state spaces outright); if that
-    pass does not decide, a breadth-first search with the rest of the caps decides (it proves
-    large state spaces schedulable with fewer transitions than depth-first). ``states`` and
-    ``transitions`` add up both passes, so the caps hold for the whole search.
+    ``frontier``: the search order (:data:`FRONTIERS`). ``"auto"`` (the default) runs the passes
+    :data:`AUTO_PASSES`, each a new search, until one decides: depth-first with at most
+    :data:`DEPTH_FIRST_PASS` states (it reaches most misses within a few thousand states, and
+    decides small state spaces outright), best-first with at most :data:`BEST_FIRST_PASS` (the
+    most urgent waiting state first: it reaches some misses that depth-first does not), then
+    breadth-first with the rest of the caps (it proves large state spaces schedulable with fewer
+    transitions than the others). ``states`` and ``transitions`` add up the passes, so the caps
+    hold for the whole search.
     ``short_counterexample``: when a depth-first search finds a miss, look for a shorter path to
     one breadth-first, within :data:`SHORTEN_FACTOR` times the states the depth-first search
     stored (at least :data:`SHORTEN_MIN_STATES`, at most ``state_cap``), and keep the
@@ -639,16 +733,25 @@ def search(
             f"unknown search order {frontier!r}; choose one of auto, {', '.join(FRONTIERS)}", field="frontier"
         )
     if frontier == "auto":
-        # fixed caps for the first pass (not a share of the budget): then any caps at least the
+        # fixed caps for the first passes (not a share of the budget): then any caps at least the
         # work a search reports give the same answer (tests/test_exact_gedf.py)
-        first_cap = min(DEPTH_FIRST_PASS, state_cap)
-        first_transitions = min(transition_cap, TRANSITIONS_PER_STATE * first_cap)
-        found = _search(C, D, T, m, rule, first_cap, first_transitions, shortcuts, DEPTH_FIRST)
-        rest_states = state_cap - found.states
-        rest_transitions = transition_cap - found.transitions
-        if found.code == UNKNOWN and found.reason == "budget" and rest_states > 0 and rest_transitions > 0:
-            full = _search(C, D, T, m, rule, rest_states, rest_transitions, shortcuts, BREADTH_FIRST)
-            return replace(full, states=found.states + full.states, transitions=found.transitions + full.transitions)
+        states = transitions = 0
+        found = Exploration(int(UNKNOWN), 0, 0, "budget", rule=rule)
+        for order, pass_cap in AUTO_PASSES:
+            rest_states = state_cap - states
+            rest_transitions = transition_cap - transitions
+            if rest_states <= 0 or rest_transitions <= 0:
+                break
+            cap = rest_states if pass_cap is None else min(pass_cap, rest_states)
+            cap_transitions = (
+                rest_transitions if pass_cap is None else min(rest_transitions, TRANSITIONS_PER_STATE * cap)
+            )
+            found = _search(C, D, T, m, rule, cap, cap_transitions, shortcuts, order)
+            states += found.states
+            transitions += found.transitions
+            if not (found.code == UNKNOWN and found.reason == "budget"):
+                break
+        found = replace(found, states=states, transitions=transitions)
     else:
         found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, FRONTIERS[frontier])
     if not (short_counterexample and frontier != "breadth" and found.code == REJECT and found.releases is not None):
@@ -793,7 +896,9 @@ def replay(ts: TaskSet, m: int, result: Exploration) -> DeadlineMiss:
     else:
         miss = simulate(ts, m, releases=result.releases, tie_choices=[(t, list(w)) for t, w, _ in choices]).miss
     if miss is None:
-        raise RuntimeError(f"replay of {result.releases} under rule {result.rule} with tie choices {choices} found no miss")
+        raise RuntimeError(
+            f"replay of {result.releases} under rule {result.rule} with tie choices {choices} found no miss"
+        )
     return miss
 
 

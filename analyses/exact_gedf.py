@@ -52,7 +52,9 @@ expanded. States are stored in a hash table keyed by their pending part; exact d
 the special case of equality. A stored state that a new state simulates also leaves its chain
 (simulation is transitive). Search order (papers/exact-search.md, rtsched's): a depth-first pass
 of at most 16,384 states first — it reaches most misses within a few thousand states, where
-breadth-first may need millions — then, if undecided, breadth-first with the rest of the budget;
+breadth-first may need millions — then a best-first pass of at most 65,536 states (the most
+urgent state first, the order of Burmyakov's C++ test; it reaches some misses depth-first does
+not), then, if undecided, breadth-first with the rest of the budget;
 the pruning is sound in any order, so the verdict does not depend on it. A depth-first miss is
 replaced by a shortest one (in the pruned graph) when a bounded breadth-first search finds it.
 
@@ -179,8 +181,9 @@ def explore(
     (and at most :data:`TRANSITIONS_PER_STATE` transitions per budgeted state); past it the code
     is UNKNOWN. ``shortcuts=False`` explores even when U > m or n <= m decide the verdict (used to
     get a counterexample release sequence, and by tests). ``frontier``: ``"auto"`` (the default:
-    a bounded depth-first pass, then breadth-first), ``"depth"`` or ``"breadth"`` (the only order
-    before, kept for comparison); see the module docstring. The verdict does not depend on it.
+    bounded depth-first and best-first passes, then breadth-first), ``"depth"``, ``"best"`` or
+    ``"breadth"`` (the only order before, kept for comparison); see the module docstring. The
+    verdict does not depend on it.
     """
     return engine.explore(
         ts, m, rule=_check_ties(ties), budget=budget, shortcuts=shortcuts, name="the exact G-EDF test", frontier=frontier

@@ -553,7 +553,12 @@ def test_depth_first_equals_breadth_first(ts, m, rule):
     """Both search orders decide the same reachability question: same verdict on every set (the
     pruning is sound in any order, papers/exact-search.md); the plain reference agrees."""
     depth = order_code(ts, m, rule, "depth")
-    assert depth == order_code(ts, m, rule, "breadth") == order_code(ts, m, rule, "auto")
+    assert (
+        depth
+        == order_code(ts, m, rule, "breadth")
+        == order_code(ts, m, rule, "auto")
+        == order_code(ts, m, rule, "best")
+    )
     if ts.n <= 4:
         assert VERDICT[depth] == engine.reference(ts, m, REFERENCE_BUDGET, rule=rule)
 
@@ -581,7 +586,38 @@ def test_depth_first_finds_the_issue_15_miss_early():
     assert (trace.miss.time, trace.miss.task) == (result.evidence["miss_time"], result.evidence["miss_task"])
 
 
+#: A set of benchmarks/bench_exact_vs_cpp.py (m = 2, n = 10, T <= 20, set 6): Burmyakov's C++ test
+#: finds its miss after 8,009 stored states; the depth-first pass (16,384 states) does not, nor
+#: did breadth-first within 10 s; best-first reaches it within 20,000 states.
+BEST_FIRST_SET = [
+    (1, 4, 9),
+    (1, 4, 20),
+    (4, 12, 14),
+    (1, 3, 20),
+    (1, 7, 16),
+    (4, 9, 15),
+    (2, 7, 13),
+    (1, 8, 8),
+    (2, 2, 17),
+    (1, 1, 3),
+]
+
+
+def test_best_first_pass_finds_the_miss_depth_first_misses():
+    """``auto`` decides the set through its best-first pass (within 40,000 states), its
+    counterexample replays to a miss; depth-first alone with the same budget does not decide."""
+    ts = TaskSet.from_tasks(BEST_FIRST_SET)
+    assert ts.utilization <= 2
+    assert exact_gedf.explore(ts, 2, ties="index", budget=40_000, frontier="auto").code == REJECT
+    assert exact_gedf.explore(ts, 2, ties="index", budget=20_000, frontier="best").code == REJECT
+    assert exact_gedf.explore(ts, 2, ties="index", budget=20_000, frontier="depth").code == UNKNOWN
+    result = explain(ts, 2, "index", budget=40_000)
+    assert result.verdict is False
+    trace = simulate(ts, 2, releases=[list(r) for r in result.evidence["releases"]], ties="index")
+    assert (trace.miss.time, trace.miss.task) == (result.evidence["miss_time"], result.evidence["miss_task"])
+
+
 def test_unknown_search_order_refused():
     ts = TaskSet.from_tasks([(1, 2, 2)] * 3)
     with pytest.raises(InputError, match="search order"):
-        exact_gedf.explore(ts, 2, frontier="best")  # type: ignore[arg-type]
+        exact_gedf.explore(ts, 2, frontier="widest")  # type: ignore[arg-type]
