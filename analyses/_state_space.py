@@ -566,8 +566,12 @@ def _explore(
                                 if crct[i] == 0:
                                     if canon[s, n + i] > cnat[i]:
                                         covers = False
+                                        if not covered:
+                                            break
                                     elif canon[s, n + i] < cnat[i]:
                                         covered = False
+                                        if not covers:
+                                            break
                             if covers:
                                 dominated = True
                                 break
