@@ -52,7 +52,7 @@ expanded. States are stored in a hash table keyed by their pending part; exact d
 the special case of equality. A stored state that a new state simulates also leaves its chain
 (simulation is transitive). Search order (papers/exact-search.md, rtsched's): a depth-first pass
 of at most 16,384 states first — it reaches most misses within a few thousand states, where
-breadth-first may need millions — then a best-first pass of at most 65,536 states (the most
+breadth-first may need millions — then a best-first pass of at most 32,768 states (the most
 urgent state first, the order of Burmyakov's C++ test; it reaches some misses depth-first does
 not), then, if undecided, breadth-first with the rest of the budget;
 the pruning is sound in any order, so the verdict does not depend on it. A depth-first miss is
