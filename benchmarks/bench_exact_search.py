@@ -13,8 +13,9 @@ answer) under both search orders, in alternating order from set to set (the mach
 shared: both orders see the same load). The budget (explored states) is set high so that the CPU
 cap, not the budget, stops a search; the table says how many stopped on the budget instead.
 Orders (analyses/_state_space.py, ``search``): ``breadth`` (the only order before), ``auto``
-(now the default: a depth-first pass of at most 16,384 states, then breadth-first) and
-``depth`` (depth-first alone).
+(now the default: a depth-first pass of at most 16,384 states, a best-first pass of at most
+32,768, then breadth-first; the table below predates the best-first pass) and ``depth``
+(depth-first alone). benchmarks/bench_exact_vs_cpp.py measures the C++ test on the same sets.
 
 Columns: decided (accept + reject) by each order, CPU seconds per set (median over all sets,
 capped ones counted at the cap), and the summed CPU of breadth and auto over the sets both
