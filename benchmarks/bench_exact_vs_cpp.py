@@ -67,6 +67,27 @@ one-sided sets listed below their cell, shortened here):
           only rtsched decides: set 6 U=2.509 (NOT schedulable: rtsched 0.000 s, 1,191 states; C++ no answer)
     decided in all cells: rtsched 71, C++ 70 (of 96); verdicts never disagree
 
+With ``auto``'s best-first pass (32,768 states between the depth-first and breadth-first passes)
+and the chain comparison's early exit (branch exact-search; same sets, another run, less load):
+
+     m   n  Tmax  sets   rtsched (a/r)       C++ (a/r)  both     C++ s rtsched s   C++/rt  only C++  only rt disagree
+     2   9    20    12        10 (5/5)        10 (5/5)    10     5.118     3.204    1.60x         0        0        0
+     2   9    50    12         7 (3/4)         7 (3/4)     7     0.497     0.340    1.46x         0        0        0
+     2  10    20    12        12 (3/9)        11 (2/9)    11     1.422     1.493    0.95x         0        1        0
+          only rtsched decides: set 4 U=1.439 (schedulable: rtsched 4.456 s, 1,315,182 states; C++ no answer)
+     2  10    50    12         7 (2/5)         7 (2/5)     7     1.660     1.162    1.43x         0        0        0
+     4   9    20    12        10 (5/5)        10 (5/5)    10     0.196     0.040    4.87x         0        0        0
+     4   9    50    12         6 (3/3)         6 (3/3)     6     0.849     0.237    3.58x         0        0        0
+     4  10    20    12        12 (6/6)        12 (6/6)    12     8.326     3.125    2.66x         0        0        0
+     4  10    50    12         8 (2/6)         7 (2/5)     7     0.525     0.303    1.73x         0        1        0
+          only rtsched decides: set 6 U=2.509 (NOT schedulable: rtsched 0.001 s, 1,191 states; C++ no answer)
+    decided in all cells: rtsched 72, C++ 70 (of 96); no set only the C++ decides
+
+The two sets only the C++ decided before are found by the best-first pass (35,289 and 918
+states). m = 4, n = 9, T ≤ 50, set 2 (schedulable, 3.7 M states), decided at 9.95 s before, now
+runs past the cap. On m = 2, n = 10, T ≤ 20 one schedulable set makes rtsched slower on the
+sets both decide (C++ 0.94 s, 24,056 stored states; rtsched 1.38 s, 408,863 states).
+
 Before the benchmark, the two tools were run on 1,000 small random sets (m = 2–4, n = 3–8,
 T ≤ 15): both decided every set, with the same verdict.
 """
