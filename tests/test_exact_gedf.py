@@ -21,7 +21,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
@@ -310,7 +310,12 @@ def test_symmetry_reduction_is_exact(ts, m):
     assert kernel_verdict(ts, m) == reference(ts, m, budget=400_000)
     result = explain(ts, m)  # raises if its counterexample does not replay to a miss
     if ts.n <= 4:
-        assert (result.verdict is False) == brute_force_miss(ts.rows(), m, 10)
+        # A miss within 10 ticks refutes schedulability. The converse does not hold (the first miss
+        # of (1,3,3),(3,4,4) on m = 1 comes after tick 10): a "False" is held to its counterexample
+        # instead, which explain() above replays to a miss.
+        missed = brute_force_miss(ts.rows(), m, 10)
+        event(f"brute force finds a miss within 10 ticks: {missed}")
+        assert result.verdict is False or not missed
 
 
 def test_symmetry_reduction_shrinks_the_search():
