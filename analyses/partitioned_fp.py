@@ -237,7 +237,7 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
         "evaluations": p.used,
         "budget": budget,
         "placement_order": p.sequence,
-        "assignment": tuple("-" if a is None else f"P{a}" for a in p.assignment),
+        "assignment": p.assignment,  # processor indices, None: not placed (as the p-edf family)
     }
     for b in range(p.processors):
         tasks = [j for j in range(ts.n) if p.assignment[j] == b]
@@ -250,7 +250,7 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
         # The exact evidence is out of reach (rtsched.budget); the kernel still gives the packing.
         kernel_code, kernel_assign = assignments(ts, m, fit, order, budget)
         placed = sum(a >= 0 for a in kernel_assign)
-        evidence["assignment"] = tuple("-" if a < 0 else f"P{a}" for a in kernel_assign)
+        evidence["assignment"] = tuple(None if a < 0 else a for a in kernel_assign)
         evidence["kernel_verdict"] = {1: True, 0: False, -1: "unknown"}.get(kernel_code, "undecided")
         summary = (
             f"unknown: the reference's work budget ran out (rtsched.budget); the kernel placed {placed} of "

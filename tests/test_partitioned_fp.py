@@ -43,7 +43,7 @@ def test_worked_example_first_fit_deadline_order() -> None:
     assert entry.verdict(ts, 2) is False and entry.reference(ts, 2) is False
     res = entry.explain(ts, 2)
     assert res.evidence["failed_task"] == 5
-    assert res.evidence["assignment"] == ("P0", "P0", "P0", "-", "P1", "-")
+    assert res.evidence["assignment"] == (0, 0, 0, None, 1, None)
     assert "14 > D = 9" in res.summary and "11 > D = 9" in res.summary
     assert entry.verdict(ts, 3) is True
     assert pfp.assignments(ts, 3, "ff", "deadline")[1] == list(pfp.pack(ts.rows(), 3, "ff", "deadline").assignment)
