@@ -633,18 +633,23 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
         assert not unbounded.precheck and unbounded.rounds <= bound, (unbounded.rounds, bound)
 
 
+def _seeded_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
+    """A random constrained-deadline set (n = 2..8, T < 60) and m = 1..4, drawn from ``rng``."""
+    n = int(rng.integers(2, 9))
+    m = int(rng.integers(1, 5))
+    T = rng.integers(2, 60, size=n)
+    C = np.minimum(T, rng.integers(1, 1 + np.maximum(1, (T * rng.uniform(0.05, 0.9, size=n)).astype(int))))
+    D = np.array([int(rng.integers(c, t + 1)) for c, t in zip(C, T, strict=True)])
+    return TaskSet(C.astype(np.int64), D.astype(np.int64), T.astype(np.int64)), m
+
+
 def test_bcl_iter_every_shortcut_is_reached():
     # The same checks on seeded random sets, asserting that every path is taken (hypothesis may
     # miss the rarer ones).
     rng = np.random.default_rng(2009)
     seen: dict[str, int] = {}
     for _ in range(300):
-        n = int(rng.integers(2, 9))
-        m = int(rng.integers(1, 5))
-        T = rng.integers(2, 60, size=n)
-        C = np.minimum(T, rng.integers(1, 1 + np.maximum(1, (T * rng.uniform(0.05, 0.9, size=n)).astype(int))))
-        D = np.array([int(rng.integers(c, t + 1)) for c, t in zip(C, T, strict=True)])
-        ts = TaskSet(C.astype(np.int64), D.astype(np.int64), T.astype(np.int64))
+        ts, m = _seeded_set(rng)
         for budget in (2, 3, 5, 10_000):
             path, bound = bcl_iter_path(ts, m, budget)
             seen[path] = seen.get(path, 0) + 1
@@ -720,13 +725,8 @@ def test_rta_every_shortcut_is_reached():
     rng = np.random.default_rng(2007)
     seen: dict[str, int] = {}
     for _ in range(250):
-        n = int(rng.integers(2, 9))
-        m = int(rng.integers(1, 5))
-        T = rng.integers(2, 60, size=n)
-        C = np.minimum(T, rng.integers(1, 1 + np.maximum(1, (T * rng.uniform(0.05, 0.9, size=n)).astype(int))))
-        D = np.array([int(rng.integers(c, t + 1)) for c, t in zip(C, T, strict=True)])
-        ts = TaskSet(C.astype(np.int64), D.astype(np.int64), T.astype(np.int64))
-        P = int(np.sum(D - C + 1))
+        ts, m = _seeded_set(rng)
+        P = int(np.sum(ts.D - ts.C + 1))
         for budget in {P - 1, P, 3 * P - 1, 3 * P, 4 * P, 200_000}:
             path = check_rta_path(ts, m, budget)
             seen[path] = seen.get(path, 0) + 1
