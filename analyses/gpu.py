@@ -59,6 +59,12 @@ has its own cap, ``layout_budget`` (:data:`DEFAULT_LAYOUT_BUDGET` layouts). Both
 "unknown", never False. The old names ``gpu:<M>[:<heuristic>]`` are refused with the new spelling.
 """
 
+# One piece (about 870 lines): the three allocation searches (ffd/bfd over layouts, the exhaustive
+# subset split, the single baseline) all decide blocks through one memoising oracle (``_Oracle``:
+# inflation, the per-partition test, its cache and budget), and the report and registry entries
+# are thin views of their ``Allocation``. The model, layouts and file I/O already live in
+# :mod:`rtsched.gpu`; splitting the rest would make the oracle a private shared across modules.
+
 from __future__ import annotations
 
 import re
