@@ -61,12 +61,17 @@ def freeze(value: Any) -> Any:
         return tuple(freeze(v) for v in value)
     if isinstance(value, np.ndarray):
         return tuple(freeze(v) for v in value.tolist())
+    return _python_scalar(value)
+
+
+def _python_scalar(value: Any) -> Any:
+    """Return a NumPy bool, integer or float as the Python ``bool``, ``int`` or ``float``; anything else as is."""
+    if isinstance(value, np.bool_):
+        return bool(value)
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
         return float(value)
-    if isinstance(value, np.bool_):
-        return bool(value)
     return value
 
 
@@ -239,14 +244,11 @@ def jsonable(value: Any) -> Any:
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
+    value = _python_scalar(value)
+    if isinstance(value, bool):
+        return value
     if isinstance(value, Fraction | int):
         return _json_number(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
     return value
 
 
