@@ -37,7 +37,7 @@ from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast,
 from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -438,6 +438,23 @@ def _fails_at_zero(C, D, T, n, m, k, c0, idiff, scratch):
 
 
 @kernel(inline="always")
+def _skip_step(C, T, steps, t, kappa, slack, jumps):
+    # One step of next_A's walk (the skip rule) in the kernel: ``steps`` holds each task's next
+    # dbf step point after t (as _condition_at left it, one row of length n) and ``jumps`` the
+    # dbf jumps J walked so far. Returns (δ, J, violated): δ the offset from t of the next step
+    # point and J including its jumps, or, when the bound (κ − 1)·δ + J may exceed ``slack``
+    # before that point (κ ≥ 2), the first such δ and violated = True. Advancing ``steps`` in
+    # that case too is harmless: _condition_at rewrites them before the next walk.
+    t_step, at_step = deadline_step(C, T, steps)
+    delta = t_step - t
+    if kappa >= 2:
+        first_bad = (slack - jumps) // (kappa - 1) + 1
+        if first_bad < delta:
+            return first_bad, jumps, True
+    return delta, jumps + at_step, False
+
+
+@kernel(inline="always")
 def _range_passes(C, inv, steps, n, t, span, kappa, slack):
     # Whether (κ − 1)·δ + J*(δ) ≤ slack for every δ in [0, span] (see the caller), decided in
     # float with a margin far above its rounding error (< 4(n + 4)·EPS·size): False if unsure.
@@ -470,7 +487,7 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     idiff = ints[_IDIFF]
     scratch = ints[_SCRATCH]
     A_next = ints[_A_NEXT]
-    steps = ints[_STEPS]
+    steps = ints[_STEPS, :n]  # length n: the walk's deadline_step reads its length
     order = ints[_ORDER]
     limit = floats[_LIMIT]
     sure = floats[_SURE]
@@ -583,21 +600,8 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
                 # Otherwise walk the step points as the search below does.
                 jumps = 0
                 while True:
-                    t_step = steps[0]
-                    for i in range(1, n):
-                        if steps[i] < t_step:
-                            t_step = steps[i]
-                    delta = t_step - t
-                    if kappa >= 2:
-                        first_bad = (slack - jumps) // (kappa - 1) + 1
-                        if first_bad < delta:
-                            A = A + first_bad
-                            break
-                    for i in range(n):
-                        if steps[i] == t_step:
-                            jumps += C[i]
-                            steps[i] += T[i]
-                    if (kappa - 1) * delta + jumps > slack or A + delta > top:
+                    delta, jumps, violated = _skip_step(C, T, steps, t, kappa, slack, jumps)
+                    if violated or (kappa - 1) * delta + jumps > slack or A + delta > top:
                         A = A + delta
                         break
         return ACCEPT
@@ -628,20 +632,10 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
             slack = rhs - lhs
             jumps = 0
             while True:
-                t_step = steps[0]
-                for i in range(1, n):
-                    if steps[i] < t_step:
-                        t_step = steps[i]
-                delta = t_step - t
-                if kappa >= 2:
-                    first_bad = (slack - jumps) // (kappa - 1) + 1
-                    if first_bad < delta:
-                        A_next[k] = A + first_bad
-                        break
-                for i in range(n):
-                    if steps[i] == t_step:
-                        jumps += C[i]
-                        steps[i] += T[i]
+                delta, jumps, violated = _skip_step(C, T, steps, t, kappa, slack, jumps)
+                if violated:
+                    A_next[k] = A + delta
+                    break
                 points += 1
                 if (kappa - 1) * delta + jumps > slack or A + delta > limit[k] or points >= budget:
                     A_next[k] = A + delta
