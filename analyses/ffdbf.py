@@ -47,6 +47,7 @@ import numpy as np
 from numba import prange
 
 from rtsched.analyses._demand import ffdbf, step_points
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import (
@@ -428,10 +429,7 @@ def _ffdbf_set(C, D, T, m, budget):
 @batch_kernel
 def _ffdbf_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
-    width = 0
-    for s in range(n_sets):
-        if offsets[s + 1] - offsets[s] > width:
-            width = offsets[s + 1] - offsets[s]
+    width = largest_set(offsets)
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # buffers once per chunk, not per set
         rem = np.empty(width, dtype=np.int64)
         nxt = np.empty(width, dtype=np.int64)

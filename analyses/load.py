@@ -42,6 +42,7 @@ import numpy as np
 from numba import prange
 
 from rtsched.analyses._demand import INT64_SAFE, dbf, step_points
+from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, kernel
 from rtsched.model import TaskSet, fraction_sum
@@ -287,10 +288,7 @@ def _load_set(C, D, T, m, budget):
 @batch_kernel
 def _load_kernel(C, D, T, offsets, m, budget, out):
     n_sets = out.shape[0]
-    width = 0
-    for s in range(n_sets):
-        if offsets[s + 1] - offsets[s] > width:
-            width = offsets[s + 1] - offsets[s]
+    width = largest_set(offsets)
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one buffer per chunk, not per set
         nxt = np.empty(width, dtype=np.int64)
         for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
