@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from rtsched.budget import WorkExhausted
+from rtsched.budget import Work, WorkExhausted
 from rtsched.kernels import ACCEPT, CONTINUE, REJECT, floor_divmod, kernel
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
 from rtsched.result import UNKNOWN, Verdict
@@ -423,6 +423,15 @@ class TaskScan:
     def coverage(self, n: int) -> str:
         """``""``, or why only some tasks have rows (for summaries)."""
         return f" (work budget: rows for the first {len(self.rows)} of {n} tasks)" if self.exhausted else ""
+
+    def unknown(self, work: Work, n: int, work_budget: int | None) -> tuple[str, dict[str, object]]:
+        """(summary, evidence) of an "unknown": the budget ran out with every evaluated task passing."""
+        summary = f"unknown: {work.describe()} after {len(self.rows)} of {n} tasks, all passing"
+        return summary, {"tasks_checked": len(self.rows), "work_budget": work_budget}
+
+    def tightest(self) -> int:
+        """The task with the least slack rhs − lhs (its condition is closest to failing)."""
+        return min(range(len(self.rows)), key=lambda k: self.rows[k]["rhs"] - self.rows[k]["lhs"])
 
 
 def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_failure: bool = False) -> TaskScan:

@@ -97,10 +97,9 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
     verdict: Verdict = failing is None
     if failing is None and scan.exhausted:
         verdict = UNKNOWN
-        summary = f"unknown: {work.describe()} after {len(rows)} of {ts.n} tasks, all passing"
-        evidence: dict[str, object] = {"tasks_checked": len(rows), "work_budget": work_budget}
+        summary, evidence = scan.unknown(work, ts.n, work_budget)
     elif failing is None:
-        tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
+        tight = scan.tightest()
         row_t = rows[tight]
         summary = (
             f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_number(row_t['lhs'], '.4f')} "

@@ -212,9 +212,9 @@ def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -
         }
         return Explanation(False, summary, evidence, rows)
     if scan.exhausted:
-        summary = f"unknown: {work.describe()} after {len(rows)} of {ts.n} tasks, all passing"
-        return Explanation(UNKNOWN_VERDICT, summary, {"tasks_checked": len(rows), "work_budget": work_budget}, rows)
-    tight = min(range(ts.n), key=lambda k: rows[k]["rhs"] - rows[k]["lhs"])
+        summary, evidence = scan.unknown(work, ts.n, work_budget)
+        return Explanation(UNKNOWN_VERDICT, summary, evidence, rows)
+    tight = scan.tightest()
     summary = (
         f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = {show_number(rows[tight]['lhs'], '.4f')}"
         f" < m(1 − λ_k) = {show_number(rows[tight]['rhs'], '.4f')}"
@@ -313,8 +313,8 @@ def _da_explain(ts: TaskSet, m: int, limited: bool, work_budget: int | None) -> 
         evidence: dict[str, Any] = {"failing_task": scan.failing, "interference_terms": f["terms"], **row}
         return Explanation(False, summary, evidence, rows)
     if scan.exhausted:
-        summary = f"unknown: {work.describe()} after {len(rows)} of {ts.n} tasks, all passing"
-        return Explanation(UNKNOWN_VERDICT, summary, {"tasks_checked": len(rows), "work_budget": work_budget}, rows)
+        summary, evidence = scan.unknown(work, ts.n, work_budget)
+        return Explanation(UNKNOWN_VERDICT, summary, evidence, rows)
     tight = max(range(ts.n), key=lambda k: Fraction(rows[k]["bound"], rows[k]["deadline"]))
     summary = (
         f"every task passes ({name}); tightest {ts.label(tight)}: C_k + ⌊Σ I/m⌋ = {rows[tight]['bound']} ≤ "
