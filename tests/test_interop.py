@@ -164,79 +164,60 @@ GOOD_SIMSO = (DATA / "gedf4.simso.xml").read_text()
 GOOD_SCHEDCAT = (DATA / "set.schedcat.xml").read_text()
 
 
+#: One edit of a hand-written file each: (file, text whose first occurrence is replaced, by what,
+#: what the error line says).
+EDITS = {
+    "missing-wcet": ("set.schedcat.xml", ' wcet="5"', "", "line 7, task 1, field wcet: missing"),
+    "non-integer": ("set.schedcat.xml", 'wcet="5"', 'wcet="5.5"', "task 1, field C: 5.5 is not a whole"),
+    "partition": ("set.schedcat.xml", 'id="2"', 'id="2" partition="0"', "field partition: a fixed partition"),
+    "resources": (
+        "set.schedcat.xml",
+        'wcet="5" />',
+        'wcet="5"><resources><requirement res_id="0"/></resources></task>',
+        "shared resources",
+    ),
+    "suspension": ("set.schedcat.xml", 'id="2"', 'id="2" suspension="3"', "attribute 'suspension'"),
+    "unknown-scheduler": (
+        "gedf4.simso.xml",
+        "simso.schedulers.EDF",
+        "simso.schedulers.LLF",
+        "scheduler 'simso.schedulers.LLF' has no rtsched analysis",
+    ),
+    "non-integer-ms": ("gedf4.simso.xml", 'WCET="5.0"', 'WCET="5.25"', "task 1, field C"),
+    "aperiodic": ("gedf4.simso.xml", 'task_type="Periodic"', 'task_type="APeriodic"', "task type 'APeriodic'"),
+    "speed": ("gedf4.simso.xml", 'speed="1.0"', 'speed="2.0"', "field speed"),
+    "sporadic-dates": ("gedf4.simso.xml", '"0, 40, 95.5"', '"0, 30"', "closer than the period"),
+    "followed-by": ("gedf4.simso.xml", 'id="2" task_type', 'id="2" followed_by="3" task_type', "task chains"),
+    "etm": ("gedf4.simso.xml", 'etm="wcet"', 'etm="cache"', "execution-time model"),
+    "fp-without-priority": ("fp2.simso.xml", ' priority="2"', "", "needs an integer 'priority'"),
+}
+
+
+def edited(name: str, old: str, new: str) -> str:
+    """The hand-written file ``name`` with the first ``old`` replaced by ``new`` (which must be there)."""
+    text = (DATA / name).read_text()
+    assert old in text, (name, old)
+    return text.replace(old, new, 1)
+
+
 @pytest.mark.parametrize(
-    ("suffix", "text", "message"),
+    ("name", "text", "message"),
     [
-        pytest.param(".simso.xml", GOOD_SIMSO[:-30], "line 1[0-9]: invalid XML", id="truncated"),
+        pytest.param("gedf4.simso.xml", GOOD_SIMSO[:-30], "line 1[0-9]: invalid XML", id="truncated"),
         pytest.param(
-            ".schedcat.xml",
+            "set.schedcat.xml",
             '<?xml version="1.0"?>\n<!DOCTYPE t [<!ENTITY x "xxxxxxxx">]>\n<taskset><task wcet="&x;" period="1"/></taskset>',
             "DOCTYPE or entity",
             id="doctype",
         ),
-        pytest.param(
-            ".schedcat.xml",
-            GOOD_SCHEDCAT.replace(' wcet="5"', ""),
-            "line 7, task 1, field wcet: missing",
-            id="missing-wcet",
-        ),
-        pytest.param(
-            ".schedcat.xml",
-            GOOD_SCHEDCAT.replace('wcet="5"', 'wcet="5.5"'),
-            "task 1, field C: 5.5 is not a whole",
-            id="non-integer",
-        ),
-        pytest.param(
-            ".schedcat.xml",
-            GOOD_SCHEDCAT.replace('id="2"', 'id="2" partition="0"'),
-            "field partition: a fixed partition",
-            id="partition",
-        ),
-        pytest.param(
-            ".schedcat.xml",
-            GOOD_SCHEDCAT.replace('wcet="5" />', 'wcet="5"><resources><requirement res_id="0"/></resources></task>'),
-            "shared resources",
-            id="resources",
-        ),
-        pytest.param(
-            ".schedcat.xml",
-            GOOD_SCHEDCAT.replace('id="2"', 'id="2" suspension="3"'),
-            "attribute 'suspension'",
-            id="suspension",
-        ),
-        pytest.param(
-            ".simso.xml",
-            GOOD_SIMSO.replace("simso.schedulers.EDF", "simso.schedulers.LLF"),
-            "scheduler 'simso.schedulers.LLF' has no rtsched analysis",
-            id="unknown-scheduler",
-        ),
-        pytest.param(
-            ".simso.xml", GOOD_SIMSO.replace('WCET="5.0"', 'WCET="5.25"'), "task 1, field C", id="non-integer-ms"
-        ),
-        pytest.param(
-            ".simso.xml",
-            GOOD_SIMSO.replace('task_type="Periodic"', 'task_type="APeriodic"', 1),
-            "task type 'APeriodic'",
-            id="aperiodic",
-        ),
-        pytest.param(".simso.xml", GOOD_SIMSO.replace('speed="1.0"', 'speed="2.0"', 1), "field speed", id="speed"),
-        pytest.param(
-            ".simso.xml", GOOD_SIMSO.replace('"0, 40, 95.5"', '"0, 30"'), "closer than the period", id="sporadic-dates"
-        ),
-        pytest.param(
-            ".simso.xml", GOOD_SIMSO.replace('id="2"', 'id="2" followed_by="3"'), "task chains", id="followed-by"
-        ),
-        pytest.param(".simso.xml", GOOD_SIMSO.replace('etm="wcet"', 'etm="cache"'), "execution-time model", id="etm"),
-        pytest.param(
-            ".simso.xml",
-            (DATA / "fp2.simso.xml").read_text().replace(' priority="2"', ""),
-            "needs an integer 'priority'",
-            id="fp-without-priority",
+        *(
+            pytest.param(name, edited(name, old, new), message, id=case)
+            for case, (name, old, new, message) in EDITS.items()
         ),
     ],
 )
-def test_malformed_gives_one_line_and_status_2(capsys, tmp_path, suffix, text, message):
-    f = tmp_path / f"bad{suffix}"
+def test_malformed_gives_one_line_and_status_2(capsys, tmp_path, name, text, message):
+    f = tmp_path / name
     f.write_text(text)
     status, out, err = run(capsys, "check", f, "-m", 2, "--tests", "gfb")
     assert status == 2 and out == ""
