@@ -192,86 +192,44 @@ def test_contention_can_be_swept() -> None:
 # ---------------------------------------------------------------------------------------------
 # Validation: errors name the key (and the line)
 # ---------------------------------------------------------------------------------------------
+#: Analyses a GPU experiment cannot run (the error is on analyses.names, line 22): platform.m,
+#: analyses.names, words of the error.
+BAD_ANALYSES = {
+    "old-name-with-m": ("8", '["gpu:4:ffd"]', ("gpu:4:ffd is now gpu:ffd on platform gpu:4",)),
+    "old-name-default-heuristic": ("[2, 8]", '["gpu:4"]', ("gpu:4 is now gpu on platform gpu:4",)),
+    "gpu-analysis-no-m": ("[65, 100]", '["gpu:ffd"]', ("1..64", "platform.m = 65, 100")),
+    "task-set-analysis-in-gpu": ("4", '["gpu:ffd", "gfb"]', ("'gfb'", "GPU workloads")),
+    "featured-in-gpu": ("4", '"featured"', ("names its analyses",)),
+    "m-too-large-for-analysis": ("100", '["gpu:ffd"]', ("1..64", "platform.m = 100", "'gpu:ffd'")),
+    "m-beyond-the-gpu-model": ("65", '["gpu:single"]', ("1..64",)),
+}
+#: Bad generator keys, as edits of tiny_gpu(): text, its replacement, the key, its line, words of the error.
+BAD_GENERATOR = {
+    "unknown-kind": ('kind = "gpu"', 'kind = "fpga"', "generator.kind", 8, ("fpga", "taskset, gpu")),
+    "taskset-key-in-gpu": ("n = 5", "n = 5\numax = 1.0", "generator.umax", 10, ("unknown key",)),
+    "parallel-backwards": ("parallel = [0.3, 0.95]", "parallel = [0.9, 0.2]", "generator.parallel", 12, ("lo <= hi",)),
+    "parallel-above-one": ("parallel = [0.3, 0.95]", "parallel = [0.3, 1.5]", "generator.parallel", 12, ("at most 1",)),
+    "contention-not-range": ("contention = [0.0, 0.3]", "contention = 0.3", "generator.contention", 13, ("[lo, hi]",)),
+    "nonpreemptive-not-probability": (
+        "[sweep]",
+        "nonpreemptive = 1.5\n\n[sweep]",
+        "generator.nonpreemptive",
+        15,
+        ("probability",),
+    ),
+}
+
+
 @pytest.mark.parametrize(
     ("text", "field", "line", "words"),
     [
-        pytest.param(
-            tiny_gpu(m="8", names='["gpu:4:ffd"]'),
-            "analyses.names",
-            22,
-            ("gpu:4:ffd is now gpu:ffd on platform gpu:4",),
-            id="old-name-with-m",
+        *(
+            pytest.param(tiny_gpu(m=m, names=names), "analyses.names", 22, words, id=case)
+            for case, (m, names, words) in BAD_ANALYSES.items()
         ),
-        pytest.param(
-            tiny_gpu(m="[2, 8]", names='["gpu:4"]'),
-            "analyses.names",
-            22,
-            ("gpu:4 is now gpu on platform gpu:4",),
-            id="old-name-default-heuristic",
-        ),
-        pytest.param(
-            tiny_gpu(m="[65, 100]", names='["gpu:ffd"]'),
-            "analyses.names",
-            22,
-            ("1..64", "platform.m = 65, 100"),
-            id="gpu-analysis-no-m",
-        ),
-        pytest.param(
-            tiny_gpu(names='["gpu:ffd", "gfb"]'),
-            "analyses.names",
-            22,
-            ("'gfb'", "GPU workloads"),
-            id="task-set-analysis-in-gpu",
-        ),
-        pytest.param(tiny_gpu(names='"featured"'), "analyses.names", 22, ("names its analyses",), id="featured-in-gpu"),
-        pytest.param(
-            tiny_gpu().replace('kind = "gpu"', 'kind = "fpga"'),
-            "generator.kind",
-            8,
-            ("fpga", "taskset, gpu"),
-            id="unknown-kind",
-        ),
-        pytest.param(
-            tiny_gpu().replace("n = 5", "n = 5\numax = 1.0"),
-            "generator.umax",
-            10,
-            ("unknown key",),
-            id="taskset-key-in-gpu",
-        ),
-        pytest.param(
-            tiny_gpu().replace("parallel = [0.3, 0.95]", "parallel = [0.9, 0.2]"),
-            "generator.parallel",
-            12,
-            ("lo <= hi",),
-            id="parallel-backwards",
-        ),
-        pytest.param(
-            tiny_gpu().replace("parallel = [0.3, 0.95]", "parallel = [0.3, 1.5]"),
-            "generator.parallel",
-            12,
-            ("at most 1",),
-            id="parallel-above-one",
-        ),
-        pytest.param(
-            tiny_gpu().replace("contention = [0.0, 0.3]", "contention = 0.3"),
-            "generator.contention",
-            13,
-            ("[lo, hi]",),
-            id="contention-not-range",
-        ),
-        pytest.param(
-            tiny_gpu().replace("[sweep]", "nonpreemptive = 1.5\n\n[sweep]"),
-            "generator.nonpreemptive",
-            15,
-            ("probability",),
-            id="nonpreemptive-not-probability",
-        ),
-        pytest.param(
-            tiny_gpu(m="100", names='["gpu:ffd"]'),
-            "analyses.names",
-            22,
-            ("1..64", "platform.m = 100", "'gpu:ffd'"),
-            id="m-too-large-for-analysis",
+        *(
+            pytest.param(tiny_gpu().replace(old, new), field, line, words, id=case)
+            for case, (old, new, field, line, words) in BAD_GENERATOR.items()
         ),
     ],
 )
@@ -287,13 +245,6 @@ def test_gpu_validation_errors_name_the_key(
     assert field in message and str(path) in message
     for word in words:
         assert word in message
-
-
-def test_m_beyond_the_gpu_model_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, tiny_gpu(m="65", names='["gpu:single"]'))
-    with pytest.raises(InputError, match=r"1\.\.64") as info:
-        load_experiment(path)
-    assert info.value.field == "analyses.names" and info.value.line == 22
 
 
 def test_generator_errors_about_clusters_blame_m() -> None:
