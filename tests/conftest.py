@@ -35,13 +35,15 @@ def schedcat_cases() -> list[dict]:
 
 @pytest.fixture(scope="session")
 def schedcat_peer(schedcat_cases: list[dict]):
-    """Select SchedCAT cases by one of SchedCAT's results: ``schedcat_peer(key)`` yields
-    ``(case, taskset, peer)`` for every case with tasks, m and a result under ``key`` (``peer`` is
-    all of SchedCAT's results; the task set is read under the arbitrary-deadline model).
+    """Select SchedCAT cases by one of SchedCAT's results: ``schedcat_peer(key, at_least=N)`` is
+    the list of ``(case, taskset, peer)`` for every case with tasks, m and a result under ``key``
+    (``peer`` is all of SchedCAT's results; the task set is read under the arbitrary-deadline
+    model), and fails unless there are at least N of them (a test cannot pass on no cases).
     ``verdicts_only`` keeps the verdict cases; ``constrained`` the constrained-deadline sets."""
     from rtsched import TaskSet
 
-    def select(key: str, *, verdicts_only: bool = True, constrained: bool = False):
+    def select(key: str, *, at_least: int, verdicts_only: bool = True, constrained: bool = False):
+        selected = []
         for case in schedcat_cases:
             peer = case.get("schedcat_computed", {})
             if key not in peer or not case.get("tasks") or not case.get("m"):
@@ -51,7 +53,9 @@ def schedcat_peer(schedcat_cases: list[dict]):
             taskset = TaskSet.from_tasks(case["tasks"], deadlines="arbitrary")
             if constrained and not taskset.is_constrained:
                 continue
-            yield case, taskset, peer
+            selected.append((case, taskset, peer))
+        assert len(selected) >= at_least, f"{len(selected)} SchedCAT cases with {key!r}, expected at least {at_least}"
+        return selected
 
     return select
 

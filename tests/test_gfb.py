@@ -41,8 +41,7 @@ def test_worked_cases(tasks, m, expected):
 
 def test_schedcat_cases_gfb(schedcat_peer):
     """SchedCAT's Python GFB decides with floats; we record where it is wrong."""
-    checked = 0
-    for case, ts, peers in schedcat_peer("GFB", verdicts_only=False, constrained=True):
+    for case, ts, peers in schedcat_peer("GFB", verdicts_only=False, constrained=True, at_least=11):
         peer = peers["GFB"]
         ours = gfb.reference(ts, case["m"])
         lam = [Fraction(c, min(d, t)) for c, d, t in case["tasks"]]
@@ -51,8 +50,6 @@ def test_schedcat_cases_gfb(schedcat_peer):
             # The only admissible disagreement: a set exactly on the bound, which the theorem
             # accepts ("≤") and SchedCAT's float comparison may reject.
             assert exact_on_bound and ours, case["case_id"]
-        checked += 1
-    assert checked > 10
 
 
 def on_the_bound():
