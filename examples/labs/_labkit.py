@@ -1,4 +1,5 @@
-"""What every lab needs besides rtsched: where figures go, the small-size switch, example files.
+"""What every lab needs besides rtsched: where figures go, the small-size switch, example files,
+sweeps run in their own results folder.
 
 A lab imports it with one line, ``from _labkit import ...``. Run as a script (or opened with
 jupytext from examples/labs/) the import finds this file next to the lab; ``build.py`` replaces
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
+
+from rtsched import sweep
 
 OUT = Path(os.environ.get("RTSCHED_LAB_OUT", "lab-figures"))  # figures for the slides
 SMALL = os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1"  # the test suite's quick run
@@ -31,6 +34,13 @@ def results_dir(experiment):
     """OUT/<name>-<fingerprint>: a rerun of the same experiment resumes there, a changed one
     (other sizes, seed, analyses) gets its own folder instead of being refused by the store."""
     return OUT / f"{experiment.name}-{experiment.fingerprint()[:12]}"
+
+
+def run_sweep(experiment, folder=None):
+    """The results of a sweep run in this process, quietly (no progress, no plot), in ``folder``
+    (default :func:`results_dir`)."""
+    folder = results_dir(experiment) if folder is None else folder
+    return sweep.run(experiment, folder, workers=0, progress="none", plot=False)
 
 
 def example_file(relative):

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import matplotlib.pyplot as plt
 import numpy as np
-from _labkit import SMALL, example_file, results_dir, show
+from _labkit import SMALL, example_file, run_sweep, show
 
 import rtsched
 from rtsched import analyses, check_many, sweep
@@ -336,7 +336,7 @@ spec = {
     },
 }
 experiment = sweep.parse_experiment(spec)
-results = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
+results = run_sweep(experiment)
 print(experiment.caption())
 print(f"{'analysis':<18} {'weighted':>9}")
 for row in results.weighted:
@@ -485,7 +485,7 @@ print(f"p-fp accepts {len(fp_sets)}; p:ff:deadline:qpa accepts {edf_all}, {edf_t
 # Exercise 4: rerun the sweep with implicit deadlines and with n = 10 (into their own folders)
 for label, change in (("implicit", {"deadlines": "implicit"}), ("n10", {"n": 10})):
     variant = sweep.parse_experiment({**spec, "name": f"lab3-{label}", "generator": {**spec["generator"], **change}})
-    res = sweep.run(variant, results_dir(variant), workers=0, progress="none", plot=False)
+    res = run_sweep(variant)
     print(label, {row.analysis: round(row.weighted_schedulability, 3) for row in res.weighted})
 
 # %% [markdown] tags=["solution"]

@@ -24,7 +24,7 @@ import tempfile
 
 import matplotlib.pyplot as plt
 import numpy as np
-from _labkit import SMALL, results_dir, show
+from _labkit import SMALL, run_sweep, show
 from scipy import stats
 
 import rtsched
@@ -269,7 +269,7 @@ spec = {
     "analyses": {"names": ["gfb", "bcl-iter", "rta", "p-edf", "gedf-upper"]},
 }
 experiment = sweep.parse_experiment(spec)
-results = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
+results = run_sweep(experiment)
 print(experiment.caption())
 for row in results.rows:
     if row.analysis == "p-edf":
@@ -316,8 +316,8 @@ show(fig, "lab4_acceptance")
 # workers, their order, or interruptions (a rerun in the same folder resumes). Check it:
 
 # %%
-again = sweep.run(experiment, tempfile.mkdtemp(prefix="lab4-again-"), workers=0, progress="none", plot=False)
-resumed = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
+again = run_sweep(experiment, tempfile.mkdtemp(prefix="lab4-again-"))
+resumed = run_sweep(experiment)
 print("same file, new folder: identical tables:", again.results_csv() == results.results_csv())
 print(
     f"same folder: {resumed.units_reused} of {resumed.units_total} units reused, tables identical:",
@@ -404,15 +404,9 @@ for U in (1.0, 1.3, 1.6):
 # %% tags=["solution"]
 # Exercise 4: another seed; another unit size
 other = sweep.parse_experiment({**spec, "seed": 4321})
-other_seed = sweep.run(other, results_dir(other), workers=0, progress="none", plot=False)
+other_seed = run_sweep(other)
 halved = experiment.with_sizes(SETS_PER_POINT, SETS_PER_POINT // 2)
-halves = sweep.run(
-    halved,
-    results_dir(halved),
-    workers=0,
-    progress="none",
-    plot=False,
-)
+halves = run_sweep(halved)
 for label, res in (("seed 4321", other_seed), ("half-size units", halves)):
     outside = sum(not (a.ci_low <= b.ratio <= a.ci_high) for a, b in zip(results.rows, res.rows, strict=True))
     print(

@@ -29,7 +29,7 @@ from math import ceil
 
 import matplotlib.pyplot as plt
 import numpy as np
-from _labkit import SMALL, results_dir, show
+from _labkit import SMALL, run_sweep, show
 
 from rtsched import analyses, sweep
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
@@ -248,7 +248,7 @@ spec = {
     "analyses": {"names": [f"gpu:{h}" for h in STRATEGIES]},
 }
 experiment = sweep.parse_experiment(spec)
-results = sweep.run(experiment, results_dir(experiment), workers=0, progress="none", plot=False)
+results = run_sweep(experiment)
 fig, ax = plt.subplots(figsize=(7, 4))
 for name in results.analyses:
     curve = [r for r in results.rows if r.analysis == name]
@@ -314,7 +314,7 @@ for strategy in STRATEGIES:
     print(f"{strategy:<11}", analyses.get(f"gpu:{strategy}").explain(calm, GPU(M)).summary)
 calm_spec = {**spec, "name": "lab6-calm", "generator": {**spec["generator"], "contention": [0.0, 0.0]}}
 calm_experiment = sweep.parse_experiment(calm_spec)
-calm_results = sweep.run(calm_experiment, results_dir(calm_experiment), workers=0, progress="none", plot=False)
+calm_results = run_sweep(calm_experiment)
 for row in calm_results.weighted:
     print(
         f"{row.analysis:<16} weighted schedulability {row.weighted_schedulability:.3f} (with contention: "
