@@ -56,7 +56,10 @@ __all__ = [
     "floor_div_nb",
     "largest_set",
     "padded_width",
+    "slack_certificate",
     "slack_fixed_point",
+    "slack_lower_bounds",
+    "slack_precheck_fails",
     "slack_rounds",
     "slack_scan",
     "slack_sum_nb",
@@ -194,24 +197,20 @@ def _raise_slack(total, deadline, cap, C_i, T_i, inv_T_i, old, new, width):
 
 
 @kernel(inline="always")
-def slack_scan(C, D, T, lo, n, m, work, fwork):
-    """Rtsched's pre-check and acceptance certificate for BCL-iter (proof: papers/bcl2005.md).
+def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
+    """Rtsched's slack lower bounds S^lb of BCL-iter, O(1) per task (proof: papers/bcl2005.md).
 
-    Returns ACCEPT if the certificate holds: BCL-iter's pre-check passes and its first round
-    leaves every Eq. (18) value ≥ 0 for the second (TPDS 2009, Eq. (17)–(18)); REJECT if the
-    pre-check (Eq. (18) with every other slack at D_i − C_i) fails for some task; CONTINUE
-    otherwise (the pre-check passes). After REJECT, ``work[W_INFO, 0]`` is a task whose
-    pre-check fails. On return, row W_SLACK holds slack bounds S^lb and
-    W_TOTAL the sums of Eq. (18) at S^lb (each with its own term C_k removed), F_INV_T fl(1/T_i)
-    and W_DEADLINE, W_CAP the padded D_k and D_k − C_k + 1.
+    Fills row W_SLACK with S^lb, F_INV_T with fl(1/T_i), W_DEADLINE and W_CAP with the padded
+    D_k and D_k − C_k + 1, and W_TOTAL with −min(C_k, D_k − C_k + 1) (τk's own term, which the
+    column passes add back), the padding lanes with 0 (W_TOTAL_MAX's too). Returns a task with
+    the least bound (before the clamp at 0): the likeliest to fail the pre-check.
 
-    S^lb, in O(1) per task. With q = ⌊D_k/T_i⌋, r = D_k mod T_i, J_i^k(S) ≤ J_i^k(0) =
-    q C_i + min(C_i, r) ≤ ub_i(D_k) = U_i D_k + C_i (1 − U_i) (U_i = C_i/T_i; the difference is
-    (C_i − r)(1 − U_i) ≥ 0 for r < C_i and (r − C_i) U_i ≥ 0 for r ≥ C_i). So Q_k ≥
-    ⌊Σ_{i≠k} ub_i(D_k)/m⌋, computed from the sums of the slopes and offsets in float scaled up
-    by 1 + 2**−30 (at most n + 8 roundings of 2**−53 each: covered for n < 2**20), gives
-    S^lb_k = max(0, D_k − C_k − Q_k) ≤ max(0, Eq. (18) of τk at slacks 0) ≤ S_k after BCL-iter's
-    first round. Then the sums at S^lb and at D_i − C_i, exactly (int64), column by column.
+    With q = ⌊D_k/T_i⌋, r = D_k mod T_i, J_i^k(S) ≤ J_i^k(0) = q C_i + min(C_i, r) ≤ ub_i(D_k) =
+    U_i D_k + C_i (1 − U_i) (U_i = C_i/T_i; the difference is (C_i − r)(1 − U_i) ≥ 0 for r < C_i
+    and (r − C_i) U_i ≥ 0 for r ≥ C_i). So Q_k ≥ ⌊Σ_{i≠k} ub_i(D_k)/m⌋, computed from the sums of
+    the slopes and offsets in float scaled up by 1 + 2**−30 (at most n + 8 roundings of 2**−53
+    each: covered for n < 2**20), gives S^lb_k = max(0, D_k − C_k − Q_k) ≤ max(0, Eq. (18) of τk
+    at slacks 0) ≤ S_k after BCL-iter's first round.
     """
     inv_T = fwork[F_INV_T]
     S = work[W_SLACK]
@@ -230,7 +229,7 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
         slope_sum += (np.float64(C_i) * inv) * _UP
         offset_sum += (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
     up_per_m = _UP / m  # ≥ (1 + 2**−30)(1 − 2**−53) / m
-    worst = 0  # the task with the least bound: the likeliest to fail the pre-check
+    worst = 0
     worst_value = np.int64(1) << 62
     for k in range(n):
         C_k = C[lo + k]
@@ -252,6 +251,30 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
         cap[k] = 0
         total[k] = 0
         total_max[k] = 0
+    return worst
+
+
+@kernel(inline="always")
+def slack_scan(C, D, T, lo, n, m, work, fwork):
+    """Rtsched's pre-check and acceptance certificate for BCL-iter (proof: papers/bcl2005.md).
+
+    Returns ACCEPT if the certificate holds: BCL-iter's pre-check passes and its first round
+    leaves every Eq. (18) value ≥ 0 for the second (TPDS 2009, Eq. (17)–(18)); REJECT if the
+    pre-check (Eq. (18) with every other slack at D_i − C_i) fails for some task; CONTINUE
+    otherwise (the pre-check passes). After REJECT, ``work[W_INFO, 0]`` is a task whose
+    pre-check fails. On return, the rows are those of :func:`slack_lower_bounds`, with W_TOTAL
+    the sums of Eq. (18) at S^lb (each with its own term C_k removed). The certificate: Eq. (18)
+    at S^lb ≥ 0 for every task; the pre-check and the sums at S^lb are exact (int64), column by
+    column.
+    """
+    inv_T = fwork[F_INV_T]
+    S = work[W_SLACK]
+    deadline = work[W_DEADLINE]
+    cap = work[W_CAP]
+    total = work[W_TOTAL]
+    total_max = work[W_TOTAL_MAX]
+    width = padded_width(n)
+    worst = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
     # The pre-check of that task alone first: on random sets it settles most rejections.
     largest = work[W_TOTAL_MAX]  # the slacks D_i − C_i (the row is overwritten below)
     for i in range(n):
@@ -285,12 +308,59 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
 
 
 @kernel(inline="always")
+def slack_certificate(C, D, T, lo, n, m, work, fwork):
+    """Rtsched's acceptance certificate for BCL-iter alone, without the pre-check (papers/bcl2005.md).
+
+    Returns ACCEPT if Eq. (18) at S^lb is ≥ 0 for every task (then BCL-iter's pre-check passes
+    and its rounds accept by the third), else CONTINUE; the pre-check is left undecided. On
+    return the rows are those :func:`slack_scan` leaves (W_TOTAL: the sums at S^lb), except
+    W_TOTAL_MAX and W_INFO, which are not computed.
+    """
+    inv_T = fwork[F_INV_T]
+    S = work[W_SLACK]
+    deadline = work[W_DEADLINE]
+    cap = work[W_CAP]
+    total = work[W_TOTAL]
+    width = padded_width(n)
+    slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
+    for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i
+        C_i = C[lo + i]
+        T_i = T[lo + i]
+        inv = inv_T[i]
+        S_i = S[i]
+        for k in range(width):
+            jobs, rest = divmod_reciprocal_nb(deadline[k], T_i, inv)
+            total[k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), cap[k])
+    certified = True
+    for k in range(n):  # Eq. (18) ≥ 0 ⇔ sum < m · cap (no division)
+        certified &= total[k] < m * cap[k]
+    return ACCEPT if certified else CONTINUE
+
+
+@kernel(inline="always")
+def slack_precheck_fails(C, D, T, lo, n, m, work, fwork):
+    """Whether BCL-iter's pre-check fails: Eq. (18) < 0 for some task at slacks D_i − C_i.
+
+    Row by row, stopping at the first failing task; needs fl(1/T_i) in row F_INV_T and
+    overwrites row W_TOTAL_MAX (the slacks D_i − C_i).
+    """
+    largest = work[W_TOTAL_MAX]
+    for i in range(n):
+        largest[i] = D[lo + i] - C[lo + i]
+    for k in range(n):
+        if slack_sum_nb(C, D, T, fwork[F_INV_T], lo, n, k, largest) >= m * (D[lo + k] - C[lo + k] + 1):
+            return True
+    return False
+
+
+@kernel(inline="always")
 def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     """BCL-iter's verdict from its least fixed point (rtsched's, proof in papers/bcl2005.md).
 
     Returns (ACCEPT or REJECT, a bound on the rounds ``bcl_iter.iterate`` needs to reach that
-    verdict, the pre-check counted). Needs a passed pre-check and the rows :func:`slack_scan`
-    leaves. The rounds reach S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order
+    verdict, the pre-check counted). Needs the rows :func:`slack_scan` or
+    :func:`slack_certificate` leaves; the pre-check need not have passed (if it fails, the
+    verdict is REJECT and ``iterate`` stops in round 1, within the bound). The rounds reach S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order
     of updates from S^lb ≤ S* reaches it as well, here sweeps with the sums kept up to date: a
     raised S_k changes one term of each sum (a column). The verdict is ACCEPT iff every
     Eq. (18) value at S* is ≥ 0; the rounds of ``iterate`` raise Σ S by ≥ 1 each from the

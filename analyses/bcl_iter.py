@@ -37,15 +37,16 @@ the same rounds as :func:`reference` in int64, so verdicts (including "unknown")
 
 Kernel shortcuts (none changes a verdict, "unknown" included; proofs in papers/bcl2005.md,
 "rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries the densest task first, with
-a division-free lower bound of its sum (it rejects if any task fails, so its order does not
-matter); then ``_gedf_common.slack_scan`` runs the whole pre-check and rtsched's acceptance
-certificate (slack lower bounds S^lb from a linear upper bound of Eq. (17), then Eq. (18) at S^lb:
-if every value is ≥ 0 the rounds accept by the third, budget permitting); otherwise the least
-fixed point of the slack update decides (``slack_fixed_point``: sums kept up to date column by
-column instead of rounds), unless its bound on the rounds the reference needs exceeds the budget,
-in which case the rounds run as in :func:`iterate` (``slack_rounds``). ⌊D_k/T_i⌋ is taken with
-a reciprocal and an exact correction, and the sums of all tasks are updated side by side
-(vectorised).
+a division-free lower bound of its sum, then the exact pre-check of a task with the largest C
+(it rejects if any task fails, so its order does not matter); then rtsched's acceptance
+certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
+bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
+budget permitting); otherwise the least fixed point of the slack update decides
+(``slack_fixed_point``: sums kept up to date column by column instead of rounds; a set failing
+the pre-check gets REJECT there too), unless its bound on the rounds the reference needs exceeds
+the budget, in which case the whole pre-check (``slack_precheck_fails``) and then the rounds run
+as in :func:`iterate` (``slack_rounds``). ⌊D_k/T_i⌋ is taken with a reciprocal and an exact
+correction, and the sums of all tasks are updated side by side (vectorised).
 
 Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_bcl_iter_set`` (one
 set in int64, on a caller-provided workspace), ``_bcl_iter_one`` (the serial one-set kernel:
@@ -65,11 +66,13 @@ from rtsched.analyses._gedf_common import (
     SLACK_ROWS,
     chunk_count,
     edf_interference_bound,
+    floor_div_nb,
     largest_set,
     padded_width,
+    slack_certificate,
     slack_fixed_point,
+    slack_precheck_fails,
     slack_rounds,
-    slack_scan,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
@@ -249,17 +252,37 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         lower_sum += min(J_low, cap)
     if lower_sum - min(C_f, cap) >= m * cap:  # τf's own term is min(C_f, cap); m·cap < 2**52
         return REJECT
-    # The rest of the pre-check and rtsched's acceptance certificate (papers/bcl2005.md): with
-    # the certificate the pre-check passes and the first round leaves every Eq. (18) value ≥ 0
-    # for the second, which accepts: 3 rounds of the budget at most.
-    scan = slack_scan(C, D, T, lo, n, m, work, fwork)
-    if scan == REJECT or (scan == ACCEPT and budget >= 3):
-        return scan
-    # The verdict from the least fixed point (rtsched's, papers/bcl2005.md) when the rounds
-    # provably end within the budget; otherwise the rounds themselves.
+    # Then the exact pre-check of a task τh with the largest C (the pre-check task that fails
+    # most often on random sets once τf's bound did not; papers/bcl2005.md): one row, J_h^i at
+    # S_i = D_i − C_i with one float division each (exact: floor_div_nb).
+    h = 0
+    C_h = C[lo]
+    for k in range(1, n):
+        larger = C[lo + k] > C_h
+        h = k if larger else h
+        C_h = C[lo + k] if larger else C_h
+    D_h = D[lo + h]
+    cap = D_h - C_h + 1
+    row_sum = 0
+    for i in range(n):
+        C_i = C[lo + i]
+        T_i = T[lo + i]
+        jobs = floor_div_nb(D_h, T_i)
+        row_sum += min(jobs * C_i + min(C_i, max(D_h - jobs * T_i - D[lo + i] + C_i, 0)), cap)
+    if row_sum - min(C_h, cap) >= m * cap:  # τh's own term J_h^h = C_h
+        return REJECT
+    # rtsched's acceptance certificate (papers/bcl2005.md): Eq. (18) at S^lb ≥ 0 for every
+    # task; then the pre-check passes and the rounds accept by the third (3 rounds of the budget).
+    if slack_certificate(C, D, T, lo, n, m, work, fwork) == ACCEPT and budget >= 3:
+        return ACCEPT
+    # The verdict from the least fixed point (rtsched's, papers/bcl2005.md; it needs no passed
+    # pre-check: a failing one makes it REJECT, the reference's verdict) when the rounds
+    # provably end within the budget; otherwise the pre-check, then the rounds themselves.
     verdict, rounds = slack_fixed_point(C, D, T, lo, n, m, work, fwork)
     if rounds <= budget:
         return verdict
+    if slack_precheck_fails(C, D, T, lo, n, m, work, fwork):
+        return REJECT
     verdict, _ = slack_rounds(C, D, T, lo, n, m, budget, work, fwork)
     return verdict
 

@@ -602,35 +602,53 @@ def bcl_iter_path(ts, m, budget):
     )
     if lower >= m * cap:
         return "division-free rejection", None
+    h = max(range(n), key=lambda k: int(C[k]))  # the first task with the largest C
+    S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
+    if bcl_iter.slack_update(ts, h, S_max, m) < 0:
+        return "largest-C pre-check rejects", None
     width = common.padded_width(n)
     work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
     fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))
-    scan = common.slack_scan(C, D, T, 0, n, m, work, fwork)
-    if scan == 0:
-        return "pre-check rejects", None
-    if scan == 1:
-        return "certificate accepts" if budget >= 3 else "certificate, budget < 3", None
+    if common.slack_certificate(C, D, T, 0, n, m, work, fwork) == 1:
+        if budget >= 3:
+            return "certificate accepts", None
+        certified = True
+    else:
+        certified = False
     verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
-    return ("fixed point decides" if rounds <= budget else "rounds (bound above budget)"), int(rounds)
+    if rounds <= budget:
+        fails_precheck = any(bcl_iter.slack_update(ts, k, S_max, m) < 0 for k in range(n))
+        return ("fixed point rejects, pre-check fails" if fails_precheck else "fixed point decides"), int(rounds)
+    if common.slack_precheck_fails(C, D, T, 0, n, m, work, fwork):
+        return "pre-check rejects (bound above budget)", int(rounds)
+    return ("certificate, budget < 3" if certified else "rounds (bound above budget)"), int(rounds)
 
 
 @settings(max_examples=60)  # test_bcl_iter_every_shortcut_is_reached covers every path as well
 @given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 10_000]))
 def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
     # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the division-free rejection,
-    # the pre-check and certificate of slack_scan, the verdict from the least fixed point with its
-    # bound on the rounds, and the rounds themselves when that bound exceeds the budget.
+    # the pre-check of the task with the largest C, the certificate, the verdict from the least
+    # fixed point with its bound on the rounds (a failing pre-check included), and the pre-check
+    # and the rounds themselves when that bound exceeds the budget.
     path, bound = bcl_iter_path(ts, m, budget)
     event(path)
     it = bcl_iter.iterate(ts, m, budget)
     assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == code_of(it.verdict), path
     unbounded = bcl_iter.iterate(ts, m, 10**6)
-    if path in ("division-free rejection", "pre-check rejects"):
+    if path in (
+        "division-free rejection",
+        "largest-C pre-check rejects",
+        "fixed point rejects, pre-check fails",
+        "pre-check rejects (bound above budget)",
+    ):
         assert unbounded.precheck and unbounded.verdict is False
     elif path.startswith("certificate"):
         assert unbounded.verdict is True and unbounded.rounds <= 3
     else:
         assert not unbounded.precheck and unbounded.rounds <= bound, (unbounded.rounds, bound)
+    if bound is not None:
+        assert unbounded.rounds <= bound
 
 
 def _seeded_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
@@ -659,13 +677,44 @@ def test_bcl_iter_every_shortcut_is_reached():
                 assert bcl_iter.iterate(ts, m, 10**6).rounds <= bound
     paths = {
         "division-free rejection",
-        "pre-check rejects",
+        "largest-C pre-check rejects",
         "certificate accepts",
         "certificate, budget < 3",
         "fixed point decides",
+        "fixed point rejects, pre-check fails",
+        "pre-check rejects (bound above budget)",
         "rounds (bound above budget)",
     }
-    assert set(seen) == paths and min(seen.values()) >= 5, seen
+    assert set(seen) == paths, seen
+    # the rarest path (a set that only a pre-check row other than the largest C's rejects, with
+    # the fixed point's bound within the budget) has a fixed set of its own below
+    rare = {"fixed point rejects, pre-check fails"}
+    assert min(seen[p] for p in paths - rare) >= 5 and min(seen[p] for p in rare) >= 3, seen
+
+
+_SEVEN = [(13, 22, 40), (1, 25, 53), (1, 1, 8), (1, 6, 7), (1, 12, 18), (12, 17, 48), (5, 7, 11)]
+
+
+@pytest.mark.parametrize(
+    ("tasks", "m", "budget", "path"),
+    [
+        pytest.param([(2, 2, 7), (3, 4, 9)], 1, 2, "division-free rejection", id="division-free"),
+        pytest.param([(12, 16, 25), (4, 5, 5), (10, 18, 32)], 2, 2, "largest-C pre-check rejects", id="largest-C"),
+        pytest.param([(2, 6, 9), (4, 6, 7)], 1, 3, "certificate accepts", id="certificate"),
+        pytest.param([(2, 6, 9), (4, 6, 7)], 1, 2, "certificate, budget < 3", id="certificate-budget-2"),
+        pytest.param([(3, 7, 14), (26, 34, 56)], 1, 3, "fixed point decides", id="fixed-point"),
+        pytest.param([(3, 7, 14), (26, 34, 56)], 1, 2, "rounds (bound above budget)", id="rounds"),
+        pytest.param(_SEVEN, 3, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
+        pytest.param(_SEVEN, 3, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
+    ],
+)
+def test_bcl_iter_one_fixed_set_per_path(tasks, m, budget, path):
+    # One set found among the seeded sets above for every path of ``_bcl_iter_set``.
+    ts = TaskSet.from_tasks(tasks)
+    assert bcl_iter_path(ts, m, budget)[0] == path
+    want = code_of(bcl_iter.reference(ts, m, budget))
+    assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == want
+    assert status_with_budget(bcl_iter, one(ts), m, budget)[0] == want
 
 
 def rta_path(ts, m, budget):
