@@ -187,13 +187,19 @@ def slack_sum_nb(C, D, T, inv_T, lo, n, k, S):
 
 
 @kernel(inline="always")
-def _raise_slack(total, deadline, cap, C_i, T_i, inv_T_i, old, new, width):
-    # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column).
+def _raise_slack(total, deadline, cap, C_i, T_i, inv_T_i, old, new, width, m):
+    # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column). Returns
+    # how many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0).
+    bad = 0
     for k in range(width):
         D_k = deadline[k]
         jobs, rest = divmod_reciprocal_nb(D_k, T_i, inv_T_i)
         base = jobs * C_i
-        total[k] += min(base + min(C_i, max(rest - new, 0)), cap[k]) - min(base + min(C_i, max(rest - old, 0)), cap[k])
+        cap_k = cap[k]
+        t = total[k] + min(base + min(C_i, max(rest - new, 0)), cap_k) - min(base + min(C_i, max(rest - old, 0)), cap_k)
+        total[k] = t
+        bad += np.int64(t >= m * cap_k)
+    return bad
 
 
 @kernel(inline="always")
@@ -360,12 +366,16 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     Returns (ACCEPT or REJECT, a bound on the rounds ``bcl_iter.iterate`` needs to reach that
     verdict, the pre-check counted). Needs the rows :func:`slack_scan` or
     :func:`slack_certificate` leaves; the pre-check need not have passed (if it fails, the
-    verdict is REJECT and ``iterate`` stops in round 1, within the bound). The rounds reach S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order
-    of updates from S^lb ≤ S* reaches it as well, here sweeps with the sums kept up to date: a
+    verdict is REJECT and ``iterate`` stops in round 1, within the bound). The rounds reach
+    S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order of updates from
+    S^lb ≤ S* reaches it as well, here sweeps in index order with the sums kept up to date: a
     raised S_k changes one term of each sum (a column). The verdict is ACCEPT iff every
-    Eq. (18) value at S* is ≥ 0; the rounds of ``iterate`` raise Σ S by ≥ 1 each from the
-    third on and leave it ≥ Σ S^lb after the second, so they end by round
-    3 + Σ (S*_k − S^lb_k).
+    Eq. (18) value at S* is ≥ 0. Sweep t leaves S ≤ the slacks of ``iterate`` after its round
+    t + 2, so: as soon as every Eq. (18) value is ≥ 0 during sweep t, ``iterate`` accepts by
+    round t + 3 (early acceptance: the sweeps stop there); at the fixed point after T sweeps
+    (the last changes nothing), ``iterate`` ends by round T + 2, and by round
+    3 + Σ (S*_k − S^lb_k) (its rounds raise Σ S by ≥ 1 each from the third on and leave it
+    ≥ Σ S^lb after the second); the smaller bound is returned.
     """
     inv_T = fwork[F_INV_T]
     S = work[W_SLACK]
@@ -376,23 +386,27 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     start = 0
     for i in range(n):
         start += S[i]
+    sweeps = 0
     changed = True
     while changed:
         changed = False
+        sweeps += 1
         for k in range(n):
             # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
             if total[k] < m * (cap[k] - 1 - S[k]):
                 value = cap[k] - 1 - floor_div_nb(total[k], m)  # Eq. (18) of τk
                 # τk's term in every sum (in its own: J_k^k = C_k, unchanged)
-                _raise_slack(total, deadline, cap, C[lo + k], T[lo + k], inv_T[k], S[k], value, width)
+                bad = _raise_slack(total, deadline, cap, C[lo + k], T[lo + k], inv_T[k], S[k], value, width, m)
                 S[k] = value
                 changed = True
+                if bad == width - n:  # every Eq. (18) value ≥ 0 (only the padding lanes count)
+                    return ACCEPT, sweeps + 3
     accept = True
     rounds = 3 - start
     for k in range(n):
         rounds += S[k]
         accept &= total[k] < m * cap[k]
-    return (ACCEPT if accept else REJECT), rounds
+    return (ACCEPT if accept else REJECT), min(rounds, sweeps + 2)
 
 
 @kernel(inline="always")

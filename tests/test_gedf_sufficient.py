@@ -617,8 +617,11 @@ def bcl_iter_path(ts, m, budget):
         certified = False
     verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
     if rounds <= budget:
-        fails_precheck = any(bcl_iter.slack_update(ts, k, S_max, m) < 0 for k in range(n))
-        return ("fixed point rejects, pre-check fails" if fails_precheck else "fixed point decides"), int(rounds)
+        if any(bcl_iter.slack_update(ts, k, S_max, m) < 0 for k in range(n)):
+            return "fixed point rejects, pre-check fails", int(rounds)
+        S = [int(x) for x in work[common.W_SLACK, :n]]
+        at_fixed_point = all(bcl_iter.slack_update(ts, k, S, m) <= S[k] for k in range(n))
+        return ("fixed point decides" if at_fixed_point else "fixed point accepts early"), int(rounds)
     if common.slack_precheck_fails(C, D, T, 0, n, m, work, fwork):
         return "pre-check rejects (bound above budget)", int(rounds)
     return ("certificate, budget < 3" if certified else "rounds (bound above budget)"), int(rounds)
@@ -645,6 +648,8 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
         assert unbounded.precheck and unbounded.verdict is False
     elif path.startswith("certificate"):
         assert unbounded.verdict is True and unbounded.rounds <= 3
+    elif path == "fixed point accepts early":
+        assert unbounded.verdict is True and unbounded.rounds <= bound
     else:
         assert not unbounded.precheck and unbounded.rounds <= bound, (unbounded.rounds, bound)
     if bound is not None:
@@ -681,14 +686,15 @@ def test_bcl_iter_every_shortcut_is_reached():
         "certificate accepts",
         "certificate, budget < 3",
         "fixed point decides",
+        "fixed point accepts early",
         "fixed point rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
         "rounds (bound above budget)",
     }
     assert set(seen) == paths, seen
-    # the rarest path (a set that only a pre-check row other than the largest C's rejects, with
-    # the fixed point's bound within the budget) has a fixed set of its own below
-    rare = {"fixed point rejects, pre-check fails"}
+    # the rarest paths (sets that only a pre-check row other than the largest C's rejects) have
+    # fixed sets of their own below
+    rare = {"fixed point rejects, pre-check fails", "pre-check rejects (bound above budget)"}
     assert min(seen[p] for p in paths - rare) >= 5 and min(seen[p] for p in rare) >= 3, seen
 
 
@@ -704,6 +710,7 @@ _SEVEN = [(13, 22, 40), (1, 25, 53), (1, 1, 8), (1, 6, 7), (1, 12, 18), (12, 17,
         pytest.param([(2, 6, 9), (4, 6, 7)], 1, 2, "certificate, budget < 3", id="certificate-budget-2"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 3, "fixed point decides", id="fixed-point"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 2, "rounds (bound above budget)", id="rounds"),
+        pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 5, "fixed point accepts early", id="early"),
         pytest.param(_SEVEN, 3, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
         pytest.param(_SEVEN, 3, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
     ],
