@@ -187,17 +187,18 @@ def slack_sum_nb(C, D, T, inv_T, lo, n, k, S):
 
 
 @kernel(inline="always")
-def _raise_slack(total, deadline, cap, C_i, T_i, inv_T_i, old, new, width, m):
+def _raise_slack(work, C_i, T_i, inv_T_i, old, new, width, m):
     # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column). Returns
     # how many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0).
+    # (The rows are indexed in place: a row view costs reference counting per call.)
     bad = 0
     for k in range(width):
-        D_k = deadline[k]
-        jobs, rest = divmod_reciprocal_nb(D_k, T_i, inv_T_i)
+        jobs, rest = divmod_reciprocal_nb(work[W_DEADLINE, k], T_i, inv_T_i)
         base = jobs * C_i
-        cap_k = cap[k]
-        t = total[k] + min(base + min(C_i, max(rest - new, 0)), cap_k) - min(base + min(C_i, max(rest - old, 0)), cap_k)
-        total[k] = t
+        cap_k = work[W_CAP, k]
+        t = work[W_TOTAL, k] + min(base + min(C_i, max(rest - new, 0)), cap_k)
+        t -= min(base + min(C_i, max(rest - old, 0)), cap_k)
+        work[W_TOTAL, k] = t
         bad += np.int64(t >= m * cap_k)
     return bad
 
@@ -218,12 +219,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
     each: covered for n < 2**20), gives S^lb_k = max(0, D_k − C_k − Q_k) ≤ max(0, Eq. (18) of τk
     at slacks 0) ≤ S_k after BCL-iter's first round.
     """
-    inv_T = fwork[F_INV_T]
-    S = work[W_SLACK]
-    deadline = work[W_DEADLINE]
-    cap = work[W_CAP]
-    total = work[W_TOTAL]
-    total_max = work[W_TOTAL_MAX]
+    # (The rows are indexed in place: a row view costs reference counting per call.)
     width = padded_width(n)
     slope_sum = 0.0
     offset_sum = 0.0
@@ -231,7 +227,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         C_i = C[lo + i]
         T_i = T[lo + i]
         inv = 1.0 / np.float64(T_i)
-        inv_T[i] = inv
+        fwork[F_INV_T, i] = inv
         slope_sum += (np.float64(C_i) * inv) * _UP
         offset_sum += (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
     up_per_m = _UP / m  # ≥ (1 + 2**−30)(1 − 2**−53) / m
@@ -241,22 +237,22 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         C_k = C[lo + k]
         D_k = D[lo + k]
         T_k = T[lo + k]
-        inv = inv_T[k] * _DOWN
+        inv = fwork[F_INV_T, k] * _DOWN
         own = (np.float64(C_k) * inv) * np.float64(D_k) + np.float64(C_k * (T_k - C_k)) * inv  # ≤ ub_k(D_k)
         others = (slope_sum * np.float64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
         s = D_k - C_k - np.int64(others)
-        S[k] = max(s, 0)
+        work[W_SLACK, k] = max(s, 0)
         worse = s < worst_value
         worst = k if worse else worst
         worst_value = s if worse else worst_value
-        deadline[k] = D_k
-        cap[k] = D_k - C_k + 1
-        total[k] = -min(C_k, D_k - C_k + 1)  # τk's own term, added back by the columns
+        work[W_DEADLINE, k] = D_k
+        work[W_CAP, k] = D_k - C_k + 1
+        work[W_TOTAL, k] = -min(C_k, D_k - C_k + 1)  # τk's own term, added back by the columns
     for k in range(n, width):
-        deadline[k] = 0
-        cap[k] = 0
-        total[k] = 0
-        total_max[k] = 0
+        work[W_DEADLINE, k] = 0
+        work[W_CAP, k] = 0
+        work[W_TOTAL, k] = 0
+        work[W_TOTAL_MAX, k] = 0
     return worst
 
 
@@ -322,24 +318,19 @@ def slack_certificate(C, D, T, lo, n, m, work, fwork):
     return the rows are those :func:`slack_scan` leaves (W_TOTAL: the sums at S^lb), except
     W_TOTAL_MAX and W_INFO, which are not computed.
     """
-    inv_T = fwork[F_INV_T]
-    S = work[W_SLACK]
-    deadline = work[W_DEADLINE]
-    cap = work[W_CAP]
-    total = work[W_TOTAL]
     width = padded_width(n)
     slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
     for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i
         C_i = C[lo + i]
         T_i = T[lo + i]
-        inv = inv_T[i]
-        S_i = S[i]
+        inv = fwork[F_INV_T, i]
+        S_i = work[W_SLACK, i]
         for k in range(width):
-            jobs, rest = divmod_reciprocal_nb(deadline[k], T_i, inv)
-            total[k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), cap[k])
+            jobs, rest = divmod_reciprocal_nb(work[W_DEADLINE, k], T_i, inv)
+            work[W_TOTAL, k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), work[W_CAP, k])
     certified = True
     for k in range(n):  # Eq. (18) ≥ 0 ⇔ sum < m · cap (no division)
-        certified &= total[k] < m * cap[k]
+        certified &= work[W_TOTAL, k] < m * work[W_CAP, k]
     return ACCEPT if certified else CONTINUE
 
 
@@ -377,35 +368,33 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     3 + Σ (S*_k − S^lb_k) (its rounds raise Σ S by ≥ 1 each from the third on and leave it
     ≥ Σ S^lb after the second); the smaller bound is returned.
     """
-    inv_T = fwork[F_INV_T]
-    S = work[W_SLACK]
-    deadline = work[W_DEADLINE]
-    cap = work[W_CAP]
-    total = work[W_TOTAL]
     width = padded_width(n)
     start = 0
     for i in range(n):
-        start += S[i]
+        start += work[W_SLACK, i]
     sweeps = 0
     changed = True
     while changed:
         changed = False
         sweeps += 1
         for k in range(n):
+            S_k = work[W_SLACK, k]
+            total_k = work[W_TOTAL, k]
+            cap_k = work[W_CAP, k]
             # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
-            if total[k] < m * (cap[k] - 1 - S[k]):
-                value = cap[k] - 1 - floor_div_nb(total[k], m)  # Eq. (18) of τk
+            if total_k < m * (cap_k - 1 - S_k):
+                value = cap_k - 1 - floor_div_nb(total_k, m)  # Eq. (18) of τk
                 # τk's term in every sum (in its own: J_k^k = C_k, unchanged)
-                bad = _raise_slack(total, deadline, cap, C[lo + k], T[lo + k], inv_T[k], S[k], value, width, m)
-                S[k] = value
+                bad = _raise_slack(work, C[lo + k], T[lo + k], fwork[F_INV_T, k], S_k, value, width, m)
+                work[W_SLACK, k] = value
                 changed = True
                 if bad == width - n:  # every Eq. (18) value ≥ 0 (only the padding lanes count)
                     return ACCEPT, sweeps + 3
     accept = True
     rounds = 3 - start
     for k in range(n):
-        rounds += S[k]
-        accept &= total[k] < m * cap[k]
+        rounds += work[W_SLACK, k]
+        accept &= work[W_TOTAL, k] < m * work[W_CAP, k]
     return (ACCEPT if accept else REJECT), min(rounds, sweeps + 2)
 
 
