@@ -37,8 +37,8 @@ the same rounds as :func:`reference` in int64, so verdicts (including "unknown")
 
 Kernel shortcuts (none changes a verdict, "unknown" included; proofs in papers/bcl2005.md,
 "rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries the densest task first, with
-a division-free lower bound of its sum, then the exact pre-check of a task with the largest C
-(it rejects if any task fails, so its order does not matter); then rtsched's acceptance
+a division-free lower bound of its sum, then the exact pre-check of a task with the largest
+C − (D − C) (it rejects if any task fails, so its order does not matter); then rtsched's acceptance
 certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
 bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
 budget permitting); otherwise the least fixed point of the slack update decides
@@ -252,15 +252,17 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         lower_sum += min(J_low, cap)
     if lower_sum - min(C_f, cap) >= m * cap:  # τf's own term is min(C_f, cap); m·cap < 2**52
         return REJECT
-    # Then the exact pre-check of a task τh with the largest C (the pre-check task that fails
+    # Then the exact pre-check of a task τh with the largest C_h − (D_h − C_h) (its row fails
     # most often on random sets once τf's bound did not; papers/bcl2005.md): one row, J_h^i at
     # S_i = D_i − C_i with one float division each (exact: floor_div_nb).
     h = 0
-    C_h = C[lo]
+    score = 2 * C[lo] - D[lo]
     for k in range(1, n):
-        larger = C[lo + k] > C_h
+        score_k = 2 * C[lo + k] - D[lo + k]
+        larger = score_k > score
         h = k if larger else h
-        C_h = C[lo + k] if larger else C_h
+        score = score_k if larger else score
+    C_h = C[lo + h]
     D_h = D[lo + h]
     cap = D_h - C_h + 1
     row_sum = 0

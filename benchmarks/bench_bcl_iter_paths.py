@@ -46,10 +46,10 @@ def kernel_path(ts, m: int, budget: int) -> str:
     )
     if lower >= m * cap:
         return "division-free rejection"
-    h = max(range(n), key=lambda k: int(C[k]))
+    h = max(range(n), key=lambda k: 2 * int(C[k]) - int(D[k]))
     S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
     if bcl_iter.slack_update(ts, h, S_max, m) < 0:
-        return "largest-C pre-check rejects"
+        return "one-row pre-check rejects"
     width = common.padded_width(n)
     work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
     fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))

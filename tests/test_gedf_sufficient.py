@@ -602,10 +602,10 @@ def bcl_iter_path(ts, m, budget):
     )
     if lower >= m * cap:
         return "division-free rejection", None
-    h = max(range(n), key=lambda k: int(C[k]))  # the first task with the largest C
+    h = max(range(n), key=lambda k: 2 * int(C[k]) - int(D[k]))  # the first with the largest C − (D − C)
     S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
     if bcl_iter.slack_update(ts, h, S_max, m) < 0:
-        return "largest-C pre-check rejects", None
+        return "one-row pre-check rejects", None
     width = common.padded_width(n)
     work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
     fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))
@@ -631,7 +631,7 @@ def bcl_iter_path(ts, m, budget):
 @given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 10_000]))
 def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
     # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the division-free rejection,
-    # the pre-check of the task with the largest C, the certificate, the verdict from the least
+    # the exact pre-check of one task, the certificate, the verdict from the least
     # fixed point with its bound on the rounds (a failing pre-check included), and the pre-check
     # and the rounds themselves when that bound exceeds the budget.
     path, bound = bcl_iter_path(ts, m, budget)
@@ -641,7 +641,7 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
     unbounded = bcl_iter.iterate(ts, m, 10**6)
     if path in (
         "division-free rejection",
-        "largest-C pre-check rejects",
+        "one-row pre-check rejects",
         "fixed point rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
     ):
@@ -682,7 +682,7 @@ def test_bcl_iter_every_shortcut_is_reached():
                 assert bcl_iter.iterate(ts, m, 10**6).rounds <= bound
     paths = {
         "division-free rejection",
-        "largest-C pre-check rejects",
+        "one-row pre-check rejects",
         "certificate accepts",
         "certificate, budget < 3",
         "fixed point decides",
@@ -691,28 +691,27 @@ def test_bcl_iter_every_shortcut_is_reached():
         "pre-check rejects (bound above budget)",
         "rounds (bound above budget)",
     }
-    assert set(seen) == paths, seen
-    # the rarest paths (sets that only a pre-check row other than the largest C's rejects) have
-    # fixed sets of their own below
+    # The rarest paths (sets whose pre-check fails on a row other than τh's; about 1 in 30 of
+    # these draws, none among the first 300) have fixed sets of their own below.
     rare = {"fixed point rejects, pre-check fails", "pre-check rejects (bound above budget)"}
-    assert min(seen[p] for p in paths - rare) >= 5 and min(seen[p] for p in rare) >= 3, seen
+    assert set(seen) | rare == paths and min(seen[p] for p in paths - rare) >= 5, seen
 
 
-_SEVEN = [(13, 22, 40), (1, 25, 53), (1, 1, 8), (1, 6, 7), (1, 12, 18), (12, 17, 48), (5, 7, 11)]
+_PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails, τ0's (= τf = τh) passes
 
 
 @pytest.mark.parametrize(
     ("tasks", "m", "budget", "path"),
     [
         pytest.param([(2, 2, 7), (3, 4, 9)], 1, 2, "division-free rejection", id="division-free"),
-        pytest.param([(12, 16, 25), (4, 5, 5), (10, 18, 32)], 2, 2, "largest-C pre-check rejects", id="largest-C"),
+        pytest.param([(12, 16, 25), (4, 5, 5), (10, 18, 32)], 2, 2, "one-row pre-check rejects", id="one-row-pre-check"),
         pytest.param([(2, 6, 9), (4, 6, 7)], 1, 3, "certificate accepts", id="certificate"),
         pytest.param([(2, 6, 9), (4, 6, 7)], 1, 2, "certificate, budget < 3", id="certificate-budget-2"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 3, "fixed point decides", id="fixed-point"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 2, "rounds (bound above budget)", id="rounds"),
         pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 5, "fixed point accepts early", id="early"),
-        pytest.param(_SEVEN, 3, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
-        pytest.param(_SEVEN, 3, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
+        pytest.param(_PRE_CHECK_ROW_1, 1, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
+        pytest.param(_PRE_CHECK_ROW_1, 1, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
     ],
 )
 def test_bcl_iter_one_fixed_set_per_path(tasks, m, budget, path):
