@@ -36,8 +36,8 @@ Exactness: every quantity is an integer below 2**48 (see ``_gedf_common``); the 
 the same rounds as :func:`reference` in int64, so verdicts (including "unknown") are equal.
 
 Kernel shortcuts (none changes a verdict, "unknown" included; proofs in papers/bcl2005.md,
-"rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries the densest task first, with
-a division-free lower bound of its sum, then the exact pre-check of a task with the largest
+"rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries first a task with the
+largest C/(D − C + 1), with a division-free lower bound of its sum, then the exact pre-check of a task with the largest
 C − (D − C) (it rejects if any task fails, so its order does not matter); then rtsched's acceptance
 certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
 bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
@@ -233,18 +233,19 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         return UNKNOWN
     # The pre-check (Eq. (18) with every other slack at D_i − C_i) rejects if ANY task is
     # negative, so the order of its tasks cannot change the verdict (it counts as one round
-    # either way). The densest task τf fails it most often on random sets: first a
-    # division-free lower bound of its sum (rtsched's, papers/bcl2005.md): J_i^f(D_i − C_i)
-    # ≥ C_i if D_f ≥ T_i (⌊D_f/T_i⌋ ≥ 1), and = min(C_i, max(0, D_f − D_i + C_i)) if D_f < T_i.
+    # either way). First one task τf with a division-free lower bound of its sum (rtsched's,
+    # papers/bcl2005.md): J_i^f(D_i − C_i) ≥ C_i if D_f ≥ T_i (⌊D_f/T_i⌋ ≥ 1), and
+    # = min(C_i, max(0, D_f − D_i + C_i)) if D_f < T_i. Any τf is sound; a first task with the
+    # largest C_f/(D_f − C_f + 1) (its own cap) lets the bound reject most often on random sets.
     C_f = C[lo]
-    D_f = D[lo]
+    cap = D[lo] - C[lo] + 1
     for k in range(1, n):
         C_k = C[lo + k]
-        D_k = D[lo + k]
-        denser = C_k * D_f > C_f * D_k  # products < 2**62: exact
-        C_f = C_k if denser else C_f
-        D_f = D_k if denser else D_f
-    cap = D_f - C_f + 1
+        cap_k = D[lo + k] - C_k + 1
+        larger = C_k * cap > C_f * cap_k  # products < 2**62: exact
+        C_f = C_k if larger else C_f
+        cap = cap_k if larger else cap
+    D_f = cap - 1 + C_f
     lower_sum = 0
     for i in range(n):
         C_i = C[lo + i]

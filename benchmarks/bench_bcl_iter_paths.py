@@ -37,7 +37,7 @@ def kernel_path(ts, m: int, budget: int) -> str:
     """The path ``_bcl_iter_set`` takes for ``ts`` (its steps re-run one by one)."""
     C, D, T = ts.C, ts.D, ts.T
     n = ts.n
-    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k])))
+    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k] - C[k]) + 1))
     cap = int(D[f] - C[f]) + 1
     lower = sum(
         min(int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)), cap)

@@ -593,7 +593,7 @@ def bcl_iter_path(ts, m, budget):
 
     C, D, T = ts.C, ts.D, ts.T
     n = ts.n
-    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k])))  # ties: a densest task
+    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k] - C[k]) + 1))  # ties: the first
     cap = int(D[f] - C[f]) + 1
     lower = sum(
         min(int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)), cap)
