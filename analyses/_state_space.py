@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,30 +96,37 @@ _GROW = np.int8(3)
 BREADTH_FIRST = 0
 DEPTH_FIRST = 1
 BEST_FIRST = 2
+#: Breadth-first by depth (time since the start) rather than by index: a heap by depth, then
+#: creation (used by ``auto`` after its first phases; ``breadth`` alone is the same order).
+LEVEL_FIRST = 3
 Frontier = Literal["auto", "depth", "breadth", "best"]
 #: Search orders of one pass: ``depth`` (the latest stored state first, which reaches misses
 #: early), ``best`` (the most urgent stored state first, by the order of Burmyakov's C++ test)
 #: and ``breadth`` (the only order before issue 15; shortest counterexamples in the pruned
-#: graph). ``auto`` (:func:`search`'s default) is a depth-first pass, a best-first pass, then
-#: breadth-first (:data:`AUTO_PASSES`).
+#: graph). ``auto`` (:func:`search`'s default) is one search in three phases: depth-first,
+#: best-first, then breadth-first by depth (:data:`AUTO_PASSES`).
 FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST, "best": BEST_FIRST}
-#: States of the depth-first pass of ``auto`` (at most the budget; the breadth-first pass gets
-#: the rest). In benchmarks/bench_exact_search.py depth-first reached every miss within 1,200
+#: States of the depth-first phase of ``auto`` (the later phases continue the same search). In benchmarks/bench_exact_search.py depth-first reached every miss within 1,200
 #: states; it proved sets schedulable with fewer states than breadth-first but, past about
 #: 10^5 states, with more transitions and time.
 DEPTH_FIRST_PASS = 16_384
-#: States of the best-first pass of ``auto`` (after the depth-first pass; the breadth-first pass
-#: gets the rest). Best-first (:data:`BEST_FIRST`) found misses that neither the depth-first pass
+#: States of the best-first phase of ``auto`` (after the depth-first phase). Best-first (:data:`BEST_FIRST`) found misses that neither the depth-first pass
 #: nor breadth-first within 10 s reached, within 18,905 and 918 states (papers/exact-search.md);
-#: a larger pass proved some sets schedulable with fewer states, but its work is lost on the sets
-#: it does not decide (it examines 3-7 transitions per stored state, breadth-first 1.5).
+#: a larger phase proved some sets schedulable with fewer states, but it examines 3-7 transitions
+#: per stored state, breadth-first 1.5.
 BEST_FIRST_PASS = 32_768
-#: The passes of ``auto``, each a new search: (order, states at most; None: the rest).
+#: The phases of ``auto``: (order, states stored in the phase, or :data:`TRANSITIONS_PER_STATE`
+#: times as many transitions; None: to the end). Until issue 15's last round each phase was a new
+#: search; now each continues the previous one's (the same tables: what the first phases stored
+#: and expanded is not redone), the last by depth (:data:`LEVEL_FIRST`), which after the first
+#: phases stored 4-12 % fewer states than index order (papers/exact-search.md).
 AUTO_PASSES: tuple[tuple[int, int | None], ...] = (
     (DEPTH_FIRST, DEPTH_FIRST_PASS),
     (BEST_FIRST, BEST_FIRST_PASS),
-    (BREADTH_FIRST, None),
+    (LEVEL_FIRST, None),
 )
+#: States the tables of a search hold at first; they grow 8-fold when full (the search resumes).
+INITIAL_TABLE = 4096
 #: A depth-first miss is shortened by a breadth-first search of at most this many times the
 #: states the depth-first search stored, and at least :data:`SHORTEN_MIN_STATES`.
 SHORTEN_FACTOR = 4
@@ -289,6 +296,15 @@ def _urgency(rows, s, n):
 
 
 @kernel
+def _heap_key(frontier, rows, s, n, depth):
+    """Heap key of stored state ``s`` under a heap order: urgency (best-first) or depth (level)."""
+    if frontier == BEST_FIRST:
+        return _urgency(rows, s, n)
+    # level order: the depth, then the creation index (older first; exact in float64 below 2**53)
+    return depth[s] * 33554432.0 + s
+
+
+@kernel
 def _heap_before(key_a, a, key_b, b):
     """State ``a`` leaves the best-first heap before ``b``: a smaller key, then the newer one."""
     return key_a < key_b or (key_a == key_b and a > b)
@@ -349,9 +365,27 @@ def _explore(
     grow_code,
     rows,
     canon,
-    frontier,
+    orders,
+    until_states,
+    until_transitions,
+    parents,
+    masks,
+    won,
+    tied,
+    chain,
+    status,
+    stack,
+    urgency,
+    depth,
+    table,
+    exact,
+    regs,
 ):
-    """Search (breadth-, depth- or best-first: ``frontier``) with idle-tasks-simulation pruning.
+    """Search (breadth-, depth- or best-first, by phases) with idle-tasks-simulation pruning.
+
+    Phase ``p`` expands in the order ``orders[p]`` until ``until_states[p]`` states are stored or
+    ``until_transitions[p]`` transitions examined (counted from the start), then the next phase
+    continues the same search (same tables) in its order; the last phase runs to the end.
 
     ``fixed``: global fixed priorities, the task index being the priority (else G-EDF: the
     absolute deadline, then the tie handling). ``every_tie`` (G-EDF only): branch on every choice
@@ -363,32 +397,23 @@ def _explore(
     fail_tied, parents, masks, won, tied)``: on REJECT, the failure follows state ``fail_parent``
     by releasing ``fail_mask`` and, if ``fail_tied`` is not 0, running the tasks ``fail_won`` of
     the tied tasks ``fail_tied``; ``parents``/``masks``/``won``/``tied`` give the same for every
-    stored state. When ``state_cap`` states are stored the code is ``grow_code`` (UNKNOWN at the
-    real budget, or GROW: the caller reruns with larger tables).
+    stored state. When ``state_cap`` states are stored the code is ``grow_code``: UNKNOWN at the
+    real budget, or GROW: the caller copies the tables into larger ones (:func:`_grown`) and
+    calls again, and the search resumes where it stopped (the state being expanded is expanded
+    again from its start: what it already stored are exact duplicates, and its transitions are
+    counted once).
+
+    The tables (``parents`` to ``exact``, allocated by :func:`_tables`) and ``regs`` (the
+    counters: states, transitions, breadth-first head, waiting states in ``stack``, phase,
+    resuming) carry the search from one call to the next; ``regs[0] == 0``: a new search.
 
     The order only chooses which waiting state (stored, not yet expanded) is expanded next
     (papers/exact-search.md: the verdict does not depend on it). Depth-first: a stack, the latest
     state on top; best-first: a binary heap by :func:`_urgency`; breadth-first: index order.
     """
     n = C.shape[0]
-    parents = np.full(state_cap + 1, -1, dtype=np.int64)
-    masks = np.zeros(state_cap + 1, dtype=np.int64)
-    won = np.zeros(state_cap + 1, dtype=np.int64)  # tied tasks that ran on the edge into a state
-    tied = np.zeros(state_cap + 1, dtype=np.int64)  # tasks tied at the boundary on that edge
-    chain = np.full(state_cap + 1, -1, dtype=np.int64)  # next stored state with the same pending part
-    # 0: stored, not yet expanded; 1: expanded; 2: simulated by a later state (never expanded)
-    status = np.zeros(state_cap + 1, dtype=np.int8)
-    # depth-first: the stored states not yet expanded, the latest on top (every state is pushed
-    # once, so state_cap + 1 slots suffice); best-first: the same states as a binary heap by
-    # ``urgency`` (smallest first; by heap position); breadth-first needs no stack (index order)
-    stack = np.empty(state_cap + 1 if frontier != BREADTH_FIRST else 1, dtype=np.int64)
-    n_stack = 0
-    urgency = np.empty(state_cap + 1 if frontier == BEST_FIRST else 1, dtype=np.float64)
-    size = 1
-    while size < 2 * (state_cap + 1):
-        size *= 2
-    table = np.full(size, -1, dtype=np.int64)  # first stored state of each pending part
-    exact = np.full(size, -1, dtype=np.int64)  # every stored state, for O(1) duplicate checks
+    n_phases = orders.shape[0]
+    size = table.shape[0]
     slack = T - D  # deadline of a pending job = nat - (T - D)
     rct = np.zeros(n, dtype=np.int64)
     nat = np.zeros(n, dtype=np.int64)
@@ -401,26 +426,58 @@ def _explore(
     order = np.zeros(n, dtype=np.int64)  # pending tasks by (priority key, index)
     key = np.zeros(n, dtype=np.int64)  # priority key of a pending job: deadline (EDF) or index (FP)
     comb = np.zeros(n + 1, dtype=np.int64)  # the tied jobs chosen, as positions in the tied run
-    for j in range(2 * n):
-        rows[0, j] = 0
-        canon[0, j] = 0
-    table[_key_hash(rct, nat, n) & np.uint64(size - 1)] = 0
-    exact[_full_hash(rct, nat, n) & np.uint64(size - 1)] = 0
-    n_states = 1
-    transitions = 0
-    head = 0  # next state in breadth-first order
-    if frontier != BREADTH_FIRST:
-        stack[0] = 0
-        n_stack = 1
-        if frontier == BEST_FIRST:
-            urgency[0] = n  # the initial state: every task idle
+    if regs[0] == 0:  # a new search: the initial state
+        for j in range(2 * n):
+            rows[0, j] = 0
+            canon[0, j] = 0
+        table[_key_hash(rct, nat, n) & np.uint64(size - 1)] = 0
+        exact[_full_hash(rct, nat, n) & np.uint64(size - 1)] = 0
+        regs[0] = 1
+        if orders[0] != BREADTH_FIRST:
+            stack[0] = 0
+            regs[3] = 1
+            urgency[0] = _heap_key(orders[0], rows, 0, n, depth)
+    n_states = regs[0]
+    transitions = regs[1]
+    head = regs[2]  # next state in breadth-first order
+    n_stack = regs[3]
+    phase = regs[4]
+    resuming = regs[5] == 1  # the state on top is expanded again first, in the same phase
+    frontier = orders[phase]
     while True:
+        if resuming:
+            resuming = False
+        elif phase < n_phases - 1 and (n_states >= until_states[phase] or transitions >= until_transitions[phase]):
+            # next phase: the waiting states (never expanded: status 0) carry over
+            phase += 1
+            previous = frontier
+            frontier = orders[phase]
+            if frontier == BREADTH_FIRST:
+                head = 0  # index order over every stored state; expanded and skipped ones are passed
+            elif previous == BREADTH_FIRST:
+                n_stack = 0
+                for s in range(head, n_states):
+                    if frontier == DEPTH_FIRST:
+                        stack[n_stack] = s
+                    else:
+                        _heap_push(stack, urgency, n_stack, s, _heap_key(frontier, rows, s, n, depth))
+                    n_stack += 1
+            elif frontier != DEPTH_FIRST:
+                # a heap by the new order's key, built in place (slot j is read before written)
+                waiting = n_stack
+                n_stack = 0
+                for j in range(waiting):
+                    s = stack[j]
+                    _heap_push(stack, urgency, n_stack, s, _heap_key(frontier, rows, s, n, depth))
+                    n_stack += 1
+            # a heap to depth-first: the heap array serves as the stack as it is
+            continue
         if frontier == DEPTH_FIRST:
             if n_stack == 0:
                 break
             n_stack -= 1
             cur = stack[n_stack]
-        elif frontier == BEST_FIRST:
+        elif frontier != BREADTH_FIRST:
             if n_stack == 0:
                 break
             cur = stack[0]
@@ -431,9 +488,10 @@ def _explore(
                 break
             cur = head
             head += 1
-        if status[cur] == 2:
+        if status[cur] != 0:  # expanded in an earlier phase, or simulated by a later state
             continue
         status[cur] = 1
+        start_transitions = transitions
         n_free = 0
         for i in range(n):
             if rows[cur, n + i] == 0:
@@ -537,6 +595,25 @@ def _explore(
                     dup_slot = (dup_slot + np.uint64(1)) & np.uint64(size - 1)
                 if duplicate:
                     continue
+                if grow_code == _GROW and n_states > state_cap - 1:
+                    # the tables are full: stop before changing any chain, put ``cur`` back on
+                    # top of the waiting states, and let the caller grow the tables
+                    status[cur] = 0
+                    if frontier == BREADTH_FIRST:
+                        head -= 1
+                    elif frontier == DEPTH_FIRST:
+                        stack[n_stack] = cur
+                        n_stack += 1
+                    else:
+                        _heap_push(stack, urgency, n_stack, cur, -np.inf)
+                        n_stack += 1
+                    regs[0] = n_states
+                    regs[1] = start_transitions
+                    regs[2] = head
+                    regs[3] = n_stack
+                    regs[4] = phase
+                    regs[5] = 1
+                    return _GROW, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
                 # simulated by a stored state with the same pending part? The states of a
                 # pending part form a chain, newest first; only its first CHAIN_LOOK states are
                 # compared: pruning less is still sound, and it bounds the cost per transition.
@@ -592,8 +669,8 @@ def _explore(
                     slot = (slot + np.uint64(1)) & np.uint64(size - 1)
                 if dominated:
                     continue
-                if n_states > state_cap - 1:
-                    return grow_code, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
+                if n_states > state_cap - 1:  # the budget (growing tables stop above)
+                    return UNKNOWN, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
                 new = n_states
                 for i in range(n):
                     rows[new, i] = rct[i]
@@ -607,11 +684,12 @@ def _explore(
                 exact[dup_slot] = new
                 chain[new] = table[slot]  # -1 for a new pending part
                 table[slot] = new
+                depth[new] = depth[cur] + 1
                 if frontier == DEPTH_FIRST:
                     stack[n_stack] = new
                     n_stack += 1
-                elif frontier == BEST_FIRST:
-                    _heap_push(stack, urgency, n_stack, new, _urgency(rows, new, n))
+                elif frontier != BREADTH_FIRST:
+                    _heap_push(stack, urgency, n_stack, new, _heap_key(frontier, rows, new, n, depth))
                     n_stack += 1
                 n_states += 1
     return ACCEPT, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
@@ -719,14 +797,14 @@ def search(
     The caps bound the states stored and the transitions examined (the budget sets both; tests
     set them apart).
 
-    ``frontier``: the search order (:data:`FRONTIERS`). ``"auto"`` (the default) runs the passes
-    :data:`AUTO_PASSES`, each a new search, until one decides: depth-first with at most
-    :data:`DEPTH_FIRST_PASS` states (it reaches most misses within a few thousand states, and
-    decides small state spaces outright), best-first with at most :data:`BEST_FIRST_PASS` (the
-    most urgent waiting state first: it reaches some misses that depth-first does not), then
-    breadth-first with the rest of the caps (it proves large state spaces schedulable with fewer
-    transitions than the others). ``states`` and ``transitions`` add up the passes, so the caps
-    hold for the whole search.
+    ``frontier``: the search order (:data:`FRONTIERS`). ``"auto"`` (the default) is one search in
+    the phases :data:`AUTO_PASSES`: depth-first for :data:`DEPTH_FIRST_PASS` states (it reaches
+    most misses within a few thousand states, and decides small state spaces outright), then
+    best-first for :data:`BEST_FIRST_PASS` more (the most urgent waiting state first: it reaches
+    some misses that depth-first does not), then breadth-first by depth to the end (it proves
+    large state spaces schedulable with fewer transitions than the others). Each phase takes over
+    the waiting states of the previous one, so nothing is explored twice; the caps hold for the
+    whole search.
     ``short_counterexample``: when a depth-first search finds a miss, look for a shorter path to
     one breadth-first, within :data:`SHORTEN_FACTOR` times the states the depth-first search
     stored (at least :data:`SHORTEN_MIN_STATES`, at most ``state_cap``), and keep the
@@ -737,35 +815,100 @@ def search(
         raise InputError(
             f"unknown search order {frontier!r}; choose one of auto, {', '.join(FRONTIERS)}", field="frontier"
         )
-    if frontier == "auto":
-        # fixed caps for the first passes (not a share of the budget): then any caps at least the
-        # work a search reports give the same answer (tests/test_exact_gedf.py)
-        states = transitions = 0
-        found = Exploration(int(UNKNOWN), 0, 0, "budget", rule=rule)
-        for order, pass_cap in AUTO_PASSES:
-            rest_states = state_cap - states
-            rest_transitions = transition_cap - transitions
-            if rest_states <= 0 or rest_transitions <= 0:
-                break
-            cap = rest_states if pass_cap is None else min(pass_cap, rest_states)
-            cap_transitions = (
-                rest_transitions if pass_cap is None else min(rest_transitions, TRANSITIONS_PER_STATE * cap)
-            )
-            found = _search(C, D, T, m, rule, cap, cap_transitions, shortcuts, order)
-            states += found.states
-            transitions += found.transitions
-            if not (found.code == UNKNOWN and found.reason == "budget"):
-                break
-        found = replace(found, states=states, transitions=transitions)
-    else:
-        found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, FRONTIERS[frontier])
+    # the phases switch at fixed numbers of states and transitions (not a share of the budget):
+    # then any caps at least the work a search reports give the same answer (tests/test_exact_gedf.py)
+    phases = AUTO_PASSES if frontier == "auto" else ((FRONTIERS[frontier], None),)
+    found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, phases)
     if not (short_counterexample and frontier != "breadth" and found.code == REJECT and found.releases is not None):
         return found
     cap = int(min(state_cap, max(SHORTEN_MIN_STATES, SHORTEN_FACTOR * found.states)))
-    short = _search(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, BREADTH_FIRST)
+    short = _search(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, ((BREADTH_FIRST, None),))
     if short.code != REJECT or short.doomed_at > found.doomed_at:
         return found
     return replace(found, releases=short.releases, doomed_at=short.doomed_at, tie_choices=short.tie_choices)
+
+
+def _table_size(capacity: int) -> int:
+    """Slots of the hash tables for ``capacity`` states: a power of two, at least twice as many."""
+    size = 1
+    while size < 2 * (capacity + 1):
+        size *= 2
+    return size
+
+
+def _tables(capacity: int, width: int, dtype: type, symmetric: bool, stacked: bool) -> tuple[NDArray, ...]:
+    """The empty tables of :func:`_explore` for ``capacity`` states of ``width`` columns.
+
+    ``rows``, ``canon`` (``rows`` itself without groups of identical tasks), ``parents``,
+    ``masks``, ``won``, ``tied``, ``chain`` (the next stored state with the same pending part),
+    ``status`` (0 stored, not yet expanded; 1 expanded; 2 simulated by a later state, never
+    expanded), ``stack`` (the waiting states: a stack depth-first, a binary heap by ``urgency``
+    best-first and level order; unused breadth-first, index order), ``urgency``, ``depth``
+    (ticks from the initial state), ``table`` (the first state of each chain) and ``exact``
+    (every stored state, for O(1) duplicate checks).
+    """
+    rows: NDArray[Any] = np.empty((capacity + 1, width), dtype=dtype)
+    canon = np.empty_like(rows) if symmetric else rows
+    size = _table_size(capacity)
+    slots = capacity + 1 if stacked else 1
+    return (
+        rows,
+        canon,
+        np.full(capacity + 1, -1, dtype=np.int64),
+        np.zeros(capacity + 1, dtype=np.int64),
+        np.zeros(capacity + 1, dtype=np.int64),
+        np.zeros(capacity + 1, dtype=np.int64),
+        np.full(capacity + 1, -1, dtype=np.int64),
+        np.zeros(capacity + 1, dtype=np.int8),
+        np.empty(slots, dtype=np.int64),
+        np.empty(slots, dtype=np.float64),
+        np.zeros(capacity + 1, dtype=np.int64),
+        np.full(size, -1, dtype=np.int64),
+        np.full(size, -1, dtype=np.int64),
+    )
+
+
+@kernel
+def _rehash(canon, n_states, old_table, table, exact, n):
+    """Fill the larger hash tables: every stored state in ``exact``, each chain's first in ``table``."""
+    size = table.shape[0]
+    half = canon.shape[1] // 2
+    rct = np.zeros(n, dtype=np.int64)
+    nat = np.zeros(n, dtype=np.int64)
+    for s in range(n_states):
+        for i in range(half):
+            rct[i] = canon[s, i]
+            nat[i] = canon[s, half + i]
+        slot = _full_hash(rct, nat, n) & np.uint64(size - 1)
+        while exact[slot] >= 0:
+            slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+        exact[slot] = s
+    for j in range(old_table.shape[0]):
+        first = old_table[j]
+        if first < 0:
+            continue
+        for i in range(half):
+            rct[i] = canon[first, i]
+            nat[i] = canon[first, half + i]
+        slot = _key_hash(rct, nat, n) & np.uint64(size - 1)
+        while table[slot] >= 0:
+            slot = (slot + np.uint64(1)) & np.uint64(size - 1)
+        table[slot] = first
+
+
+def _grown(tables: tuple[NDArray, ...], capacity: int, n_states: int, n_stack: int) -> tuple[NDArray, ...]:
+    """The tables of :func:`_tables` copied into ones for ``capacity`` states (chains kept)."""
+    rows = tables[0]
+    stacked = tables[8].shape[0] > 1
+    out = _tables(capacity, rows.shape[1], rows.dtype.type, tables[1] is not rows, stacked)
+    for j in (0, 2, 3, 4, 5, 6, 7, 10):
+        out[j][:n_states] = tables[j][:n_states]
+    if out[1] is not out[0]:
+        out[1][:n_states] = tables[1][:n_states]
+    out[8][:n_stack] = tables[8][:n_stack]
+    out[9][:n_stack] = tables[9][:n_stack]
+    _rehash(out[1], n_states, tables[11], out[11], out[12], rows.shape[1] // 2)
+    return out
 
 
 def _search(
@@ -777,9 +920,22 @@ def _search(
     state_cap: int,
     transition_cap: int,
     shortcuts: bool,
-    frontier: int,
+    phases: tuple[tuple[int, int | None], ...],
 ) -> Exploration:
-    """One run of the kernel (tables grown geometrically) and the path to its miss, if any."""
+    """One run of the kernel (tables grown geometrically) and the path to its miss, if any.
+
+    ``phases``: (order, states) pairs, as :data:`AUTO_PASSES`; each phase continues the search
+    of the previous one in its order until that many more states are stored (or
+    :data:`TRANSITIONS_PER_STATE` times as many more transitions examined); None: to the end.
+    """
+    orders = np.array([order for order, _ in phases], dtype=np.int64)
+    until_states = np.full(len(phases), np.iinfo(np.int64).max, dtype=np.int64)
+    until_transitions = until_states.copy()
+    total = 0
+    for p, (_, count) in enumerate(phases[:-1]):
+        total += int(count) if count is not None else 0
+        until_states[p] = total
+        until_transitions[p] = TRANSITIONS_PER_STATE * total
     n = C.shape[0]
     if shortcuts and n <= m:
         return Exploration(int(ACCEPT), 0, 0, "n <= m", rule=rule)
@@ -797,12 +953,14 @@ def _search(
             break
     limit = int(min(state_cap, bound + 1))
     members, member_offsets = identical_groups(C, D, T) if rule == "every" else NO_GROUPS
-    # Tables grow geometrically (rerunning from scratch costs at most 1/7 extra work), so
-    # small explorations do not pay for allocating the whole budget.
-    capacity = min(limit, 4096)
+    # Tables grow geometrically, so small explorations do not pay for allocating the whole
+    # budget; the search resumes in the grown tables.
+    capacity = min(limit, INITIAL_TABLE)
+    stacked = any(order != BREADTH_FIRST for order, _ in phases)
+    tables = _tables(capacity, 2 * n, dtype, member_offsets.shape[0] > 1, stacked)
+    regs = np.zeros(8, dtype=np.int64)
     while True:
-        rows = np.empty((capacity + 1, 2 * n), dtype=dtype)
-        canon = np.empty_like(rows) if member_offsets.shape[0] > 1 else rows
+        rows, canon = tables[0], tables[1]
         grow_code = UNKNOWN if capacity >= limit else _GROW
         code, states, transitions, fail_parent, fail_mask, fail_won, fail_tied, parents, masks, won, tied = _explore(
             C,
@@ -819,11 +977,17 @@ def _search(
             grow_code,
             rows,
             canon,
-            frontier,
+            orders,
+            until_states,
+            until_transitions,
+            *tables[2:],
+            regs,
         )
         if code != _GROW:
             break
-        capacity = min(limit, 8 * capacity)
+        new_capacity = min(limit, 8 * capacity)
+        tables = _grown(tables, new_capacity, int(regs[0]), int(regs[3]))
+        capacity = new_capacity
     releases = None
     choices = None
     doomed_at = -1

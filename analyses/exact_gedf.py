@@ -50,11 +50,12 @@ from S' under either tie semantics (papers/gedf-ties.md has the proof). A new st
 a stored one is dropped, and a stored state not yet expanded that a new state simulates is not
 expanded. States are stored in a hash table keyed by their pending part; exact duplicates are
 the special case of equality. A stored state that a new state simulates also leaves its chain
-(simulation is transitive). Search order (papers/exact-search.md, rtsched's): a depth-first pass
-of at most 16,384 states first — it reaches most misses within a few thousand states, where
-breadth-first may need millions — then a best-first pass of at most 32,768 states (the most
-urgent state first, the order of Burmyakov's C++ test; it reaches some misses depth-first does
-not), then, if undecided, breadth-first with the rest of the budget;
+(simulation is transitive). Search order (papers/exact-search.md, rtsched's): one search in
+phases, each taking over the states the previous one left waiting: depth-first for 16,384 states
+— it reaches most misses within a few thousand states, where breadth-first may need millions —
+then best-first for 32,768 more (the most urgent state first, the order of Burmyakov's C++ test;
+it reaches some misses depth-first does not), then, if undecided, breadth-first by depth to the
+end of the budget;
 the pruning is sound in any order, so the verdict does not depend on it. A depth-first miss is
 replaced by a shortest one (in the pruned graph) when a bounded breadth-first search finds it.
 
@@ -181,7 +182,7 @@ def explore(
     (and at most :data:`TRANSITIONS_PER_STATE` transitions per budgeted state); past it the code
     is UNKNOWN. ``shortcuts=False`` explores even when U > m or n <= m decide the verdict (used to
     get a counterexample release sequence, and by tests). ``frontier``: ``"auto"`` (the default:
-    bounded depth-first and best-first passes, then breadth-first), ``"depth"``, ``"best"`` or
+    bounded depth-first and best-first phases, then breadth-first), ``"depth"``, ``"best"`` or
     ``"breadth"`` (the only order before, kept for comparison); see the module docstring. The
     verdict does not depend on it.
     """

@@ -622,6 +622,41 @@ def test_best_first_pass_finds_the_miss_depth_first_misses():
     assert (trace.miss.time, trace.miss.task) == (result.evidence["miss_time"], result.evidence["miss_task"])
 
 
+ORDERS = [engine.DEPTH_FIRST, engine.BEST_FIRST, engine.BREADTH_FIRST, engine.LEVEL_FIRST]
+
+
+@settings(max_examples=150)
+@given(
+    ts=rst.tasksets(min_size=2, max_size=5, max_period=6),
+    m=st.integers(1, 3),
+    rule=st.sampled_from(["every", "index", "fp"]),
+    phases=st.lists(st.tuples(st.sampled_from(ORDERS), st.integers(1, 40)), min_size=1, max_size=4),
+    last=st.sampled_from(ORDERS),
+    table=st.sampled_from([1, 2, 5, 4096]),
+)
+def test_phases_and_growing_tables_keep_the_verdict(ts, m, rule, phases, last, table):
+    """``auto``'s phases continue one search in another order (the waiting states carry over),
+    and full tables grow with the search resuming where it stopped: with tiny phases in any
+    order and tiny first tables the verdict is breadth-first's (and the plain reference's), a
+    miss replays in the simulator, and the growth never shows (same states, transitions and
+    counterexample as with tables large from the start)."""
+    saved = engine.AUTO_PASSES, engine.INITIAL_TABLE
+    try:
+        engine.AUTO_PASSES = (*phases, (last, None))
+        engine.INITIAL_TABLE = table
+        phased = engine.search(ts.C, ts.D, ts.T, m, rule, 200_000, 2_000_000, False, "auto", False)
+        engine.INITIAL_TABLE = 4096
+        whole = engine.search(ts.C, ts.D, ts.T, m, rule, 200_000, 2_000_000, False, "auto", False)
+    finally:
+        engine.AUTO_PASSES, engine.INITIAL_TABLE = saved
+    assert phased == whole
+    assert phased.code == order_code(ts, m, rule, "breadth")
+    if ts.n <= 4:
+        assert VERDICT[phased.code] == engine.reference(ts, m, REFERENCE_BUDGET, rule=rule)
+    if phased.code == REJECT:
+        engine.replay(ts, m, phased)  # raises if the sequence does not miss
+
+
 def test_unknown_search_order_refused():
     ts = TaskSet.from_tasks([(1, 2, 2)] * 3)
     with pytest.raises(InputError, match="search order"):
