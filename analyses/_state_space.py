@@ -119,7 +119,7 @@ BEST_FIRST_PASS = 32_768
 #: times as many transitions; None: to the end). Until issue 15's last round each phase was a new
 #: search; now each continues the previous one's (the same tables: what the first phases stored
 #: and expanded is not redone), the last by depth (:data:`LEVEL_FIRST`), which after the first
-#: phases stored 4-12 % fewer states than index order (papers/exact-search.md).
+#: phases stored up to 10 % fewer states than index order (papers/exact-search.md).
 AUTO_PASSES: tuple[tuple[int, int | None], ...] = (
     (DEPTH_FIRST, DEPTH_FIRST_PASS),
     (BEST_FIRST, BEST_FIRST_PASS),
