@@ -657,6 +657,41 @@ def test_phases_and_growing_tables_keep_the_verdict(ts, m, rule, phases, last, t
         engine.replay(ts, m, phased)  # raises if the sequence does not miss
 
 
+def _fails_from(state, rows, m, rule="index"):
+    """Can a deadline be missed from ``state`` (per task: remaining work, ticks to the deadline,
+    ticks to the next release allowed)? Every reachable state, with the reference's moves."""
+    seen = {state}
+    todo = [state]
+    while todo:
+        current = todo.pop()
+        free = [i for i, job in enumerate(current) if job[2] == 0]
+        for size in range(len(free) + 1):
+            for released in combinations(free, size):
+                jobs = [list(job) for job in current]
+                for i in released:
+                    jobs[i] = [rows[i][0], rows[i][1], rows[i][2]]
+                for run in engine._legal_run_sets(jobs, m, rule):
+                    nxt, failed = engine._tick(jobs, run)
+                    if failed:
+                        return True
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+    return False
+
+
+def test_earlier_deadline_of_a_pending_job_is_no_simulation():
+    """papers/exact-search.md (Burmyakov's pruning, examined): a state y equal to x but for an
+    earlier deadline (and next release) of a pending job, with the same priority order of the
+    pending jobs, need not reach every failure x reaches, so Burmyakov's dominance is not used.
+    x fails (τ1's next job ties with τ0 and τ2 at deadline 5 and τ2 loses), y does not."""
+    rows = [(4, 5, 5), (1, 2, 4), (4, 5, 5)]
+    x = ((0, 0, 0), (1, 1, 3), (4, 5, 5))
+    y = ((0, 0, 0), (1, 1, 3), (4, 4, 4))
+    assert _fails_from(x, rows, 2)
+    assert not _fails_from(y, rows, 2)
+
+
 def test_unknown_search_order_refused():
     ts = TaskSet.from_tasks([(1, 2, 2)] * 3)
     with pytest.raises(InputError, match="search order"):
