@@ -45,6 +45,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -849,11 +850,16 @@ def _tables(capacity: int, width: int, dtype: type, symmetric: bool, stacked: bo
     """
     rows: NDArray[Any] = np.empty((capacity + 1, width), dtype=dtype)
     canon = np.empty_like(rows) if symmetric else rows
-    size = _table_size(capacity)
-    slots = capacity + 1 if stacked else 1
+    return (rows, canon, *_new_tables(capacity, _table_size(capacity), capacity + 1 if stacked else 1))
+
+
+@kernel
+def _new_tables(capacity, size, slots):
+    """The tables of :func:`_tables` after ``rows`` and ``canon``, in one compiled call.
+
+    Small searches would otherwise spend more on allocating them than on searching.
+    """
     return (
-        rows,
-        canon,
         np.full(capacity + 1, -1, dtype=np.int64),
         np.zeros(capacity + 1, dtype=np.int64),
         np.zeros(capacity + 1, dtype=np.int64),
@@ -911,6 +917,22 @@ def _grown(tables: tuple[NDArray, ...], capacity: int, n_states: int, n_stack: i
     return out
 
 
+@lru_cache(maxsize=16)
+def _phase_arrays(
+    phases: tuple[tuple[int, int | None], ...],
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The kernel's phase arrays: orders, and the states and transitions that end each phase."""
+    orders = np.array([order for order, _ in phases], dtype=np.int64)
+    until_states = np.full(len(phases), np.iinfo(np.int64).max, dtype=np.int64)
+    until_transitions = until_states.copy()
+    total = 0
+    for p, (_, count) in enumerate(phases[:-1]):
+        total += int(count) if count is not None else 0
+        until_states[p] = total
+        until_transitions[p] = TRANSITIONS_PER_STATE * total
+    return orders, until_states, until_transitions
+
+
 def _search(
     C: NDArray[np.int64],
     D: NDArray[np.int64],
@@ -928,14 +950,7 @@ def _search(
     of the previous one in its order until that many more states are stored (or
     :data:`TRANSITIONS_PER_STATE` times as many more transitions examined); None: to the end.
     """
-    orders = np.array([order for order, _ in phases], dtype=np.int64)
-    until_states = np.full(len(phases), np.iinfo(np.int64).max, dtype=np.int64)
-    until_transitions = until_states.copy()
-    total = 0
-    for p, (_, count) in enumerate(phases[:-1]):
-        total += int(count) if count is not None else 0
-        until_states[p] = total
-        until_transitions[p] = TRANSITIONS_PER_STATE * total
+    orders, until_states, until_transitions = _phase_arrays(phases)
     n = C.shape[0]
     if shortcuts and n <= m:
         return Exploration(int(ACCEPT), 0, 0, "n <= m", rule=rule)
