@@ -47,46 +47,46 @@ are listed with U, the verdict, both CPU times and the states each explored.
 
     python benchmarks/bench_exact_vs_cpp.py --cpp /tmp/burmyakov/gedf_test [--sets 12] [--cap 10] [--cells m2|m4|all] [--tmax 20 50] [--verbose]
 
-Output on this machine (2 cores shared with other jobs; the C++ built with g++ 12 -Ofast; rtsched
-at 8b9459c, whose ``auto`` is a depth-first pass of 16,384 states, then breadth-first; defaults;
-one-sided sets listed below their cell, shortened here):
+Output on this machine (2 cores shared with other jobs; the C++ built with g++ 12 -Ofast;
+defaults; one-sided sets listed below their cell, shortened here). Before, at d301e98 (``auto``:
+three searches from scratch, depth-first 16,384 states, best-first 32,768, breadth-first; the
+tables of papers/exact-search.md show the runs before that):
 
      m   n  Tmax  sets   rtsched (a/r)       C++ (a/r)  both     C++ s rtsched s   C++/rt  only C++  only rt disagree
-     2   9    20    12        10 (5/5)        10 (5/5)    10     6.028     4.805    1.25x         0        0        0
-     2   9    50    12         7 (3/4)         7 (3/4)     7     0.525     0.378    1.39x         0        0        0
-     2  10    20    12        11 (3/8)        11 (2/9)    10     1.862     2.468    0.75x         1        1        0
-          only C++ decides: set 6 U=1.556 (NOT schedulable: C++ 0.143 s, 8,009 states; rtsched no answer)
-          only rtsched decides: set 4 U=1.439 (schedulable: rtsched 7.742 s, 1,282,414 states; C++ no answer)
-     2  10    50    12         7 (2/5)         7 (2/5)     7     2.129     3.319    0.64x         0        0        0
-     4   9    20    12        10 (5/5)        10 (5/5)    10     0.192     0.046    4.20x         0        0        0
-     4   9    50    12         7 (4/3)         6 (3/3)     6     0.824     0.220    3.74x         0        1        0
-          only rtsched decides: set 2 U=1.070 (schedulable: rtsched 9.948 s, 3,701,501 states; C++ no answer)
-     4  10    20    12        12 (6/6)        12 (6/6)    12     9.484     4.508    2.10x         0        0        0
-     4  10    50    12         7 (2/5)         7 (2/5)     6     0.639     0.371    1.72x         1        1        0
-          only C++ decides: set 9 U=3.141 (NOT schedulable: C++ 0.000 s, 6 states; rtsched no answer)
+     2   9    20    12        10 (5/5)        10 (5/5)    10     4.130     2.662    1.55x         0        0        0
+     2   9    50    12         7 (3/4)         7 (3/4)     7     0.458     0.293    1.57x         0        0        0
+     2  10    20    12        12 (3/9)        11 (2/9)    11     1.475     1.558    0.95x         0        1        0
+          only rtsched decides: set 4 U=1.439 (schedulable: rtsched 4.634 s, 1,315,182 states; C++ no answer)
+     2  10    50    12         7 (2/5)         7 (2/5)     7     1.651     1.392    1.19x         0        0        0
+     4   9    20    12        10 (5/5)        10 (5/5)    10     0.182     0.037    4.98x         0        0        0
+     4   9    50    12         7 (4/3)         6 (3/3)     6     0.679     0.210    3.24x         0        1        0
+          only rtsched decides: set 2 U=1.070 (schedulable: rtsched 8.565 s, 3,734,269 states; C++ no answer)
+     4  10    20    12        12 (6/6)        12 (6/6)    12     8.728     3.212    2.72x         0        0        0
+     4  10    50    12         8 (2/6)         7 (2/5)     7     0.522     0.316    1.65x         0        1        0
           only rtsched decides: set 6 U=2.509 (NOT schedulable: rtsched 0.000 s, 1,191 states; C++ no answer)
-    decided in all cells: rtsched 71, C++ 70 (of 96); verdicts never disagree
+    decided in all cells: rtsched 73, C++ 70
 
-With ``auto``'s best-first pass (32,768 states between the depth-first and breadth-first passes)
-and the chain comparison's early exit (branch exact-search; same sets, another run, less load):
+After (``auto`` one search in phases, the last breadth-first by depth, and tables that grow
+without rerunning the search; papers/exact-search.md, item 5), same sets, another run:
 
      m   n  Tmax  sets   rtsched (a/r)       C++ (a/r)  both     C++ s rtsched s   C++/rt  only C++  only rt disagree
-     2   9    20    12        10 (5/5)        10 (5/5)    10     5.118     3.204    1.60x         0        0        0
-     2   9    50    12         7 (3/4)         7 (3/4)     7     0.497     0.340    1.46x         0        0        0
-     2  10    20    12        12 (3/9)        11 (2/9)    11     1.422     1.493    0.95x         0        1        0
-          only rtsched decides: set 4 U=1.439 (schedulable: rtsched 4.456 s, 1,315,182 states; C++ no answer)
-     2  10    50    12         7 (2/5)         7 (2/5)     7     1.660     1.162    1.43x         0        0        0
-     4   9    20    12        10 (5/5)        10 (5/5)    10     0.196     0.040    4.87x         0        0        0
-     4   9    50    12         6 (3/3)         6 (3/3)     6     0.849     0.237    3.58x         0        0        0
-     4  10    20    12        12 (6/6)        12 (6/6)    12     8.326     3.125    2.66x         0        0        0
-     4  10    50    12         8 (2/6)         7 (2/5)     7     0.525     0.303    1.73x         0        1        0
-          only rtsched decides: set 6 U=2.509 (NOT schedulable: rtsched 0.001 s, 1,191 states; C++ no answer)
-    decided in all cells: rtsched 72, C++ 70 (of 96); no set only the C++ decides
+     2   9    20    12        10 (5/5)        10 (5/5)    10     4.430     2.009    2.20x         0        0        0
+     2   9    50    12         7 (3/4)         7 (3/4)     7     0.485     0.114    4.24x         0        0        0
+     2  10    20    12        12 (3/9)        12 (3/9)    12    11.002     4.281    2.57x         0        0        0
+     2  10    50    12         7 (2/5)         7 (2/5)     7     1.522     0.548    2.78x         0        0        0
+     4   9    20    12        11 (6/5)        10 (5/5)    10     0.183     0.029    6.36x         0        1        0
+          only rtsched decides: set 6 U=2.287 (schedulable: rtsched 9.329 s, 2,551,349 states; C++ no answer)
+     4   9    50    12         7 (4/3)         6 (3/3)     6     0.607     0.098    6.18x         0        1        0
+          only rtsched decides: set 2 U=1.070 (schedulable: rtsched 8.131 s, 3,651,588 states; C++ no answer)
+     4  10    20    12        12 (6/6)        12 (6/6)    12     7.189     2.243    3.21x         0        0        0
+     4  10    50    12         8 (2/6)         7 (2/5)     7     0.512     0.126    4.05x         0        1        0
+          only rtsched decides: set 6 U=2.509 (NOT schedulable: rtsched 0.000 s, 1,191 states; C++ no answer)
+    decided in all cells: rtsched 74, C++ 71
 
-The two sets only the C++ decided before are found by the best-first pass (35,289 and 918
-states). m = 4, n = 9, T ≤ 50, set 2 (schedulable, 3.7 M states), decided at 9.95 s before, now
-runs past the cap. On m = 2, n = 10, T ≤ 20 one schedulable set makes rtsched slower on the
-sets both decide (C++ 0.94 s, 24,056 stored states; rtsched 1.38 s, 408,863 states).
+In this run the C++ decided m = 2, n = 10, T ≤ 20, set 4 just under the cap (9.72 s, 263,603
+stored states), so it counts among the sets both decide there (rtsched 3.61 s, 1,138,166
+states). The set behind the 0.95x before (set 2: C++ 0.88 s, 24,056 stored states) now takes
+rtsched 0.56 s with 155,064 states (1.44 s, 408,863 before).
 
 Before the benchmark, the two tools were run on 1,000 small random sets (m = 2–4, n = 3–8,
 T ≤ 15): both decided every set, with the same verdict.
