@@ -107,12 +107,14 @@ Frontier = Literal["auto", "depth", "breadth", "best"]
 #: graph). ``auto`` (:func:`search`'s default) is one search in three phases: depth-first,
 #: best-first, then breadth-first by depth (:data:`AUTO_PASSES`).
 FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST, "best": BEST_FIRST}
-#: States of the depth-first phase of ``auto`` (the later phases continue the same search). In benchmarks/bench_exact_search.py depth-first reached every miss within 1,200
-#: states; it proved sets schedulable with fewer states than breadth-first but, past about
-#: 10^5 states, with more transitions and time.
+#: States of the depth-first phase of ``auto`` (the later phases continue the same search). In
+#: benchmarks/bench_exact_search.py depth-first reached every miss within 1,200 states; it proved
+#: sets schedulable with fewer states than breadth-first but, past about 10^5 states, with more
+#: transitions and time.
 DEPTH_FIRST_PASS = 16_384
-#: States of the best-first phase of ``auto`` (after the depth-first phase). Best-first (:data:`BEST_FIRST`) found misses that neither the depth-first pass
-#: nor breadth-first within 10 s reached, within 18,905 and 918 states (papers/exact-search.md);
+#: States of the best-first phase of ``auto`` (after the depth-first phase). Best-first
+#: (:data:`BEST_FIRST`) found misses that neither the depth-first phase nor breadth-first within
+#: 10 s reached, within 18,905 and 918 states (papers/exact-search.md);
 #: a larger phase proved some sets schedulable with fewer states, but it examines 3-7 transitions
 #: per stored state, breadth-first 1.5.
 BEST_FIRST_PASS = 32_768

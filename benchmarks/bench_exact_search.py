@@ -215,7 +215,8 @@ def main() -> None:
         return
     cells = CELLS["m2"] + CELLS["m4"] if args.cells == "all" else CELLS[args.cells]
     print(
-        f"exact G-EDF, ties={args.ties}: breadth-first (before) vs auto (now: depth-first pass, then breadth-first) "
+        f"exact G-EDF, ties={args.ties}: breadth-first (before) vs auto (now: one search, depth-first, "
+        "best-first, then breadth-first) "
         f"and depth-first alone; {args.sets} sets per row, "
         f"{args.cap:g} s CPU cap per set and order, budget {args.budget:,} states; CPU s per set (median, one thread)"
     )

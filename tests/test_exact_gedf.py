@@ -592,7 +592,7 @@ def test_depth_first_finds_the_issue_15_miss_early():
 
 
 #: A set of benchmarks/bench_exact_vs_cpp.py (m = 2, n = 10, T <= 20, set 6): Burmyakov's C++ test
-#: finds its miss after 8,009 stored states; the depth-first pass (16,384 states) does not, nor
+#: finds its miss after 8,009 stored states; the depth-first phase (16,384 states) does not, nor
 #: did breadth-first within 10 s; best-first reaches it within 20,000 states.
 BEST_FIRST_SET = [
     (1, 4, 9),
@@ -609,7 +609,7 @@ BEST_FIRST_SET = [
 
 
 def test_best_first_pass_finds_the_miss_depth_first_misses():
-    """``auto`` decides the set through its best-first pass (within 40,000 states), its
+    """``auto`` decides the set through its best-first phase (within 40,000 states), its
     counterexample replays to a miss; depth-first alone with the same budget does not decide."""
     ts = TaskSet.from_tasks(BEST_FIRST_SET)
     assert ts.utilization <= 2
