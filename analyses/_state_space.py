@@ -39,6 +39,12 @@ Budget: ``budget`` explored (stored) states, default :data:`DEFAULT_BUDGET`, and
 :data:`TRANSITIONS_PER_STATE` transitions per budgeted state; past either the code is UNKNOWN.
 """
 
+# One piece (about 1,170 lines): the Python automaton (the reference), the compiled search
+# (``_explore``, one ~350-line kernel: phases, antichain pruning, symmetry, the heap), its growing
+# tables and the counterexample witness/replay all speak the one state encoding described above
+# (rct/nat rows, canonical forms, hashes), and the tests hold each to the reference in those
+# terms. The explanation helpers at the end (~120 lines) could move to a module of their own.
+
 from __future__ import annotations
 
 from collections import deque
