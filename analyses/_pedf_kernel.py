@@ -16,17 +16,22 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import (
+    _deadline_below,
     _frac_add,
     _h_prev,
+    _la_bracket,
+    _la_ceiling,
+    _start_point,
     frac_sum_sign,
     frac_vs_int,
-    qpa_search_ws,
     utilization_vs_one,
 )
 from rtsched.analyses._packing import placed_before
 from rtsched.kernels import (
     ACCEPT,
+    CONTINUE,
     EPS,
+    NONE,
     REJECT,
     SIGN_UNDECIDED,
     UNDECIDED,
@@ -141,60 +146,43 @@ def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):
 
 
 @kernel(inline="always")
-def _dbfstar_ok(sC, sD, sT, sInv, k, value, size):
-    """Σ_j dbf*(τ_j, D_l) ≤ D_l for every l < k (U ≤ 1 already known): 1, 0 or 2 (undecided).
+def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
+    """QPA as the admission runs it (rtsched's; :func:`~rtsched.analyses.partitioned_edf.qpa_admission`).
 
-    The float sums of :func:`_dbfstar_sums` decide every point outside their error margin; the
-    points inside it are decided exactly by :func:`_dbfstar_point`.
+    ``first`` is the smallest relative deadline with Σ dbf* > D_i, ``q`` the index of the first
+    scratch task whose deadline lies above the largest such one (k if none), ``steps`` the step
+    cap. Returns (code, steps used): L' = sD[q], or ⌈L_a⌉ (U < 1) or L_b (U = 1, its iterations
+    counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤ ``first``.
     """
-    undecided = False
-    for p in range(k):
-        t = sD[p]
-        if p > 0 and sD[p - 1] == t:
-            continue
-        margin = 4.0 * (k + 4) * EPS * size[p]
-        if value[p] > t + margin:
-            return 0
-        if value[p] >= t - margin:
-            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
-            if s == SIGN_UNDECIDED:
-                undecided = True
-            elif s > 0:
-                return 0
-    return 2 if undecided else 1
-
-
-@kernel(inline="always")
-def _first_miss(sC, sD, sT, sInv, k, value, size, left):
-    """Whether h(t) > t at some deadline; returns (code, terms spent).
-
-    The code is REJECT (a real miss of the synchronous release), ACCEPT (no miss: go on with
-    QPA), UNKNOWN (``left`` cannot pay the next evaluation) or UNDECIDED.
-
-    h(t) ≤ Σ dbf*(τ_j, t), so only the deadlines where the dbf* sum exceeds t are evaluated, in
-    increasing order, k terms each, as :func:`admit` does; the float sums decide which those are
-    outside their margin, :func:`_dbfstar_point` inside it.
-    """
-    spent = np.int64(0)
-    for p in range(k):
-        t = sD[p]
-        if p > 0 and sD[p - 1] == t:
-            continue
-        margin = 4.0 * (k + 4) * EPS * size[p]
-        if value[p] < t - margin:
-            continue
-        if value[p] <= t + margin:
-            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
-            if s == SIGN_UNDECIDED:
-                return UNDECIDED, spent
-            if s <= 0:
-                continue
-        if left - spent < k:
-            return UNKNOWN, spent
-        spent += k
-        if _h_prev(sC, sD, sT, sInv, k, t)[0] > t:
-            return REJECT, spent
-    return ACCEPT, spent
+    used = np.int64(0)
+    if q < k:
+        bound = sD[q]
+    elif u_below_one:
+        max_lag = sD[0] - sT[0]
+        for j in range(k):
+            max_lag = max(max_lag, sD[j] - sT[j])
+        lo, hi = _la_bracket(sC, sD, sT, sInv, k, max_lag)
+        code, bound = _la_ceiling(sC, sD, sT, sInv, k, max_lag, lo, hi)
+        if code != CONTINUE:
+            return code, used
+    else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it
+        code, t, used = _start_point(sC, sD, sT, sInv, k, steps, False)
+        if code != CONTINUE:
+            return code, used
+        bound = t + 1  # max{d < bound} = t
+    t = _deadline_below(sD, sT, sInv, k, bound)
+    if t == NONE:
+        return ACCEPT, used
+    while True:
+        if used >= steps:
+            return UNKNOWN, used
+        used += 1
+        h, prev = _h_prev(sC, sD, sT, sInv, k, t)
+        if h > t:
+            return REJECT, used
+        if h <= first:
+            return ACCEPT, used
+        t = h if h < t else prev
 
 
 @kernel(inline="always")
@@ -205,6 +193,10 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
     admission, ``left`` what remains of the packing budget. ``u_sign`` and ``lam_sign`` are the
     signs of U − 1 and density − 1 when the caller's float sums decided them, else
     SIGN_UNDECIDED (then they are decided exactly here).
+
+    One sweep over the deadlines in increasing order decides where Σ dbf* > t (the float sums
+    of :func:`_dbfstar_sums` outside their margin, :func:`_dbfstar_point` inside it) and there
+    evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses at the first such t.
     """
     none = np.int64(0)
     if admission == 0:  # density
@@ -227,22 +219,39 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
         return UNKNOWN, none
     spent = np.int64(k)
     _dbfstar_sums(sC, sD, sT, sInv, k, value, size)
-    ok = _dbfstar_ok(sC, sD, sT, sInv, k, value, size)
-    if ok == 2:
-        return UNDECIDED, spent
-    if ok == 1:
-        return ACCEPT, spent
-    if admission == 1:
-        return REJECT, spent
-    code, more = _first_miss(sC, sD, sT, sInv, k, value, size, left - spent)
-    spent += more
-    if code != ACCEPT:
-        return code, spent
+    first = np.int64(-1)
+    q = 0  # the first task whose deadline lies above the last one where Σ dbf* > t
+    for p in range(k):
+        t = sD[p]
+        if p > 0 and sD[p - 1] == t:
+            continue
+        margin = 4.0 * (k + 4) * EPS * size[p]
+        if value[p] < t - margin:
+            continue
+        if value[p] <= t + margin:
+            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
+            if s == SIGN_UNDECIDED:
+                return UNDECIDED, spent
+            if s <= 0:
+                continue
+        if admission == 1:
+            return REJECT, spent
+        if left - spent < k:
+            return UNKNOWN, spent
+        spent += k
+        if _h_prev(sC, sD, sT, sInv, k, t)[0] > t:
+            return REJECT, spent
+        if first < 0:
+            first = t
+        q = p + 1
+        while q < k and sD[q] == t:
+            q += 1
+    if first < 0:
+        return ACCEPT, spent  # Σ dbf*(t) ≤ t everywhere
     steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
         return UNKNOWN, spent
-    # Exact QPA past its quick exits (U ≤ 1 and density > 1 are known here).
-    code, used = qpa_search_ws(sC[:k], sD[:k], sT[:k], steps, sInv[:k], u_below_one)
+    code, used = _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one)
     return code, spent + used * k
 
 

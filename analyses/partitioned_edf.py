@@ -203,7 +203,8 @@ def admit(
         raise ValueError(f"unknown admission {admission!r}")
     # A miss at a deadline refuses at once (as QPA would find it). h ≤ Σ dbf*, so only the
     # deadlines where Σ dbf*(t) > t are evaluated, in increasing order, k terms each.
-    for t in dbf_star_excess(rows, work):
+    excess = dbf_star_excess(rows, work)
+    for t in excess:
         if left is not None and left - spent < k:
             return UNKNOWN_VERDICT, "the packing budget is spent", spent
         spent += k
@@ -215,15 +216,62 @@ def admit(
     steps = qpa_steps if left is None else min(qpa_steps, max(left - spent, 0) // k)
     if steps == 0:
         return UNKNOWN_VERDICT, "the QPA or packing budget is spent", spent
-    tr = qpa_trace(rows, steps, Work(None) if work is None else work)
-    if tr.reason == "work":
-        raise WorkExhausted(f"work budget of {None if work is None else work.limit} terms exhausted")
-    spent += tr.steps * k
-    if tr.verdict is True:
+    verdict, t, h, used = qpa_admission(rows, excess[0], excess[-1], steps, work)
+    spent += used * k
+    if verdict is True:
         return True, "", spent
-    if tr.verdict is False:
-        return False, f"h({tr.t}) = {tr.h} > {tr.t} (QPA)", spent
+    if verdict is False:
+        return False, f"h({t}) = {h} > {t} (QPA)", spent
     return UNKNOWN_VERDICT, f"QPA budget of {steps} steps exhausted", spent
+
+
+def qpa_admission(
+    rows: Rows, first: int, last: int, steps: int, work: Work | None = None
+) -> tuple[Verdict, int | None, int | None, int]:
+    """QPA as the admission runs it (rtsched's; papers/partitioned-heuristics.md): (verdict, t, h(t), steps).
+
+    ``first`` and ``last`` are the smallest and largest relative deadlines D_i of ``rows`` with
+    Σ dbf*(D_i) > D_i (where h(D_i) ≤ D_i was already found), U ≤ 1 and ``steps`` the step cap.
+    No deadline t ≥ L' can miss, with L' the next relative deadline above ``last``, or if there
+    is none ⌈L_a⌉ (U < 1) or the busy period L_b (U = 1, its iterations count as steps), and
+    none below ``first``: QPA (Zhang & Burns 2009) runs from max{d < L'} and accepts as soon as
+    h(t) ≤ ``first``. On a miss, t and h(t) are the witness; "unknown" past ``steps`` steps.
+    """
+    used = 0
+    above = [d for _, d, _ in rows if d > last]
+    if above:
+        bound: Fraction | int = min(above)
+    else:
+        La = dm.grs_bound(rows)
+        if La is not None:  # U < 1
+            bound = La
+        else:  # U = 1: the synchronous busy period, iterated as QPA's prologue does
+            _, _, L, used, exhausted = dm.demand_bound(rows, steps, work)
+            if exhausted:
+                return UNKNOWN_VERDICT, None, None, used
+            assert L is not None
+            bound = L
+    ceiling = -(-Fraction(bound).numerator // Fraction(bound).denominator)
+    t = dm.prev_deadline(rows, ceiling)  # max{d < L'}: for integer d, d < L' iff d < ⌈L'⌉
+    if t is None:
+        return True, None, None, used
+    while True:
+        if used >= steps:
+            return UNKNOWN_VERDICT, None, None, used
+        if work is not None:
+            work.spend(2 * len(rows))
+        used += 1
+        h = dm.demand(rows, t)
+        if h > t:
+            return False, t, h, used
+        if h <= first:
+            return True, t, h, used
+        if h < t:
+            t = h
+        else:
+            below = dm.prev_deadline(rows, t)
+            assert below is not None  # h(t) = t > first ≥ d_min, so a deadline lies below t
+            t = below
 
 
 def dbf_star_excess(rows: Rows, work: Work | None = None) -> list[int]:
