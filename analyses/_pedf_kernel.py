@@ -50,7 +50,7 @@ from rtsched.kernels import (
 
 _I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN = range(11)
 _INT_ROWS = 11
-_F_LOAD, _F_DENS, _F_VALUE, _F_SIZE, _F_INV, _F_SINV = range(6)
+_F_LOAD, _F_DENS, _F_LAG, _F_SLAG, _F_INV, _F_SINV = range(6)
 _FLOAT_ROWS = 6
 
 
@@ -117,35 +117,6 @@ def _dbfstar_point(sC, sD, sT, sInv, k, t):
 
 
 @kernel(inline="always")
-def _dbfstar_sums(sC, sD, sT, sInv, k, value, size):
-    """Σ_j dbf*(τ_j, t) in float at every deadline t = sD[p] (the scratch tasks are sorted by D).
-
-    With prefix sums over the deadline order, Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with
-    a_j = C_j(T_j − D_j)/T_j, so all k points cost O(k). ``value[p]`` is the float sum and
-    ``size[p]`` = Σ|a_j| + t·ΣU_j + t: the error is below 4(k + 4)·EPS·size[p] (each term,
-    computed with the reciprocal 1/T_j, has relative error ≤ 3·EPS; a sum of k terms adds ≤ k·EPS
-    of the sum of magnitudes, then the product and the addition).
-    """
-    A = 0.0
-    absA = 0.0
-    B = 0.0
-    p = 0
-    while p < k:
-        t = sD[p]
-        q = p
-        while q < k and sD[q] == t:
-            a = np.float64(sC[q] * (sT[q] - sD[q])) * sInv[q]
-            A += a
-            absA += abs(a)
-            B += sC[q] * sInv[q]
-            q += 1
-        for r in range(p, q):
-            value[r] = A + t * B
-            size[r] = absA + t * B + t
-        p = q
-
-
-@kernel(inline="always")
 def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
     """QPA as the admission runs it (rtsched's; :func:`~rtsched.analyses.partitioned_edf.qpa_admission`).
 
@@ -186,7 +157,7 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
 
 
 @kernel(inline="always")
-def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u_sign, lam_sign):
+def _admit(sC, sD, sT, sDen, sInv, sLag, k, admission, qpa_steps, left, u_sign, lam_sign):
     """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
     ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
@@ -194,9 +165,10 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
     signs of U − 1 and density − 1 when the caller's float sums decided them, else
     SIGN_UNDECIDED (then they are decided exactly here).
 
-    One sweep over the deadlines in increasing order decides where Σ dbf* > t (the float sums
-    of :func:`_dbfstar_sums` outside their margin, :func:`_dbfstar_point` inside it) and there
-    evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses at the first such t.
+    ``sLag`` holds a_j = C_j(T_j − D_j)/T_j in float. One sweep over the deadlines in increasing
+    order decides where Σ dbf* > t (float prefix sums outside their margin, :func:`_dbfstar_point`
+    inside it) and there evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses
+    at the first such t.
     """
     none = np.int64(0)
     if admission == 0:  # density
@@ -218,17 +190,31 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
     if left < k:
         return UNKNOWN, none
     spent = np.int64(k)
-    _dbfstar_sums(sC, sD, sT, sInv, k, value, size)
+    # Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with a_j = C_j(T_j − D_j)/T_j (prefix sums over
+    # the deadline order), in float: the error is below 4(k + 4)·EPS·size with
+    # size = Σ|a_j| + t·ΣU_j + t (each term, computed with the reciprocal 1/T_j, has relative
+    # error ≤ 3·EPS; a sum of k terms adds ≤ k·EPS of the sum of magnitudes, then the product
+    # and the addition). Points within it are decided exactly by _dbfstar_point.
+    A = 0.0
+    absA = 0.0
+    B = 0.0
     first = np.int64(-1)
     q = 0  # the first task whose deadline lies above the last one where Σ dbf* > t
-    for p in range(k):
+    p = 0
+    while p < k:
         t = sD[p]
-        if p > 0 and sD[p - 1] == t:
+        r = p
+        while r < k and sD[r] == t:  # the whole group of equal deadlines
+            A += sLag[r]
+            absA += abs(sLag[r])
+            B += sC[r] * sInv[r]
+            r += 1
+        p = r
+        value = A + t * B
+        margin = 4.0 * (k + 4) * EPS * (absA + t * B + t)
+        if value < t - margin:
             continue
-        margin = 4.0 * (k + 4) * EPS * size[p]
-        if value[p] < t - margin:
-            continue
-        if value[p] <= t + margin:
+        if value <= t + margin:
             s = _dbfstar_point(sC, sD, sT, sInv, k, t)
             if s == SIGN_UNDECIDED:
                 return UNDECIDED, spent
@@ -243,9 +229,7 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, value, size, u
             return REJECT, spent
         if first < 0:
             first = t
-        q = p + 1
-        while q < k and sD[q] == t:
-            q += 1
+        q = r
     if first < 0:
         return ACCEPT, spent  # Σ dbf*(t) ≤ t everywhere
     steps = qpa_allowance(qpa_steps, left - spent, k)
@@ -307,11 +291,12 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         loads[b] = 0.0
         dens[b] = 0.0
     sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
-    sInv, value, size = fw[_F_SINV], fw[_F_VALUE], fw[_F_SIZE]
+    sInv, lag, sLag = fw[_F_SINV], fw[_F_LAG], fw[_F_SLAG]
     for i in range(n):
         assign[i] = -1
         nxt[i] = -1
         inv[i] = 1.0 / T[i]
+        lag[i] = np.float64(C[i] * (T[i] - D[i])) * inv[i]
     current = 0
     unknown = False
     left = budget
@@ -342,9 +327,9 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
                 else:
-                    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv)
+                    _gather(C, D, T, inv, lag, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag)
                     code, spent = _admit(
-                        sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, value, size, u_sign, lam_sign
+                        sC, sD, sT, sDen, sInv, sLag, k + 1, admission, qpa_steps, left, u_sign, lam_sign
                     )
                     left -= spent
             if code == UNDECIDED:
@@ -475,7 +460,7 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):
+def _gather(C, D, T, inv, lag, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag):
     """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline.
 
     Processor b's tasks are kept in deadline order, so task i only goes to its place; the
@@ -499,6 +484,7 @@ def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv):
         sT[j] = T[x]
         sDen[j] = min(D[x], T[x])
         sInv[j] = inv[x]
+        sLag[j] = lag[x]
         j += 1
 
 

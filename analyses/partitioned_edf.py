@@ -26,20 +26,28 @@ admission
     ``density``: Σ C/min(D, T) ≤ 1 on the processor; ``dbfstar``: U ≤ 1 and Σ_j dbf*(τ_j, t) ≤ t
     at every deadline D_k on the processor (in deadline order this is exactly Baruah & Fisher's
     condition; in other orders the whole processor is rechecked, which keeps it sound);
-    ``qpa``: U ≤ 1, then density ≤ 1 or the dbf* test accepts at once (both sufficient, so the
-    outcome is that of the exact test), h(D_j) > D_j at some relative deadline refuses at once (a
-    real miss), else exact QPA (Zhang & Burns, IEEE TC 58(9), 2009) with at most ``qpa_steps``
-    QPA steps per admission.
+    ``qpa``: the exact uniprocessor EDF test, in this order: U > 1 refuses; density ≤ 1
+    accepts; one sweep over the relative deadlines D_j in increasing order finds where
+    Σ dbf*(D_j) > D_j and there evaluates h(D_j): h(D_j) > D_j refuses at once (a real miss);
+    if Σ dbf* ≤ t at every deadline (the dbf* test), it accepts; else QPA (Zhang & Burns, IEEE
+    TC 58(9), 2009) as rtsched runs it in an admission (:func:`qpa_admission`): from
+    max{d < L'}, with L' the next relative deadline above the last D_j where Σ dbf* exceeds D_j
+    (⌈L_a⌉ if there is none and U < 1, the busy period L_b if U = 1), stopping with "schedulable"
+    as soon as h(t) ≤ the first such D_j; at most ``qpa_steps`` QPA steps per admission. Both
+    bounds are rtsched's, proved in papers/partitioned-heuristics.md; every decision is the
+    exact test's.
 
 Budget. Deciding an admission exactly costs time proportional to k, the tasks on the processor,
 and first fit retries the same nearly full processors for every later task, so a set of 5,000
 tasks took minutes (near U = 1 QPA may need millions of steps). Each set therefore has a
 ``budget`` of *demand terms* (default :data:`PACKING_BUDGET`; the registry's one ``budget``),
-spent by the dbfstar and qpa admissions that U ≤ 1 and density ≤ 1 cannot decide: k terms for
-the dbf* test, k for each deadline t where the dbf* sum exceeds t and h(t) is evaluated (in
-increasing order, only those: h ≤ dbf*), and k per QPA step, QPA getting min(qpa_steps,
-⌊left/k⌋) steps and running only if that is at least one. An admission the remaining budget
-cannot pay is "unknown" (a refusal). The kernel and the reference count identically.
+spent by the dbfstar and qpa admissions that U ≤ 1 and density ≤ 1 cannot decide, k terms per
+evaluation over the processor's k tasks (the candidate included): k for the dbf* sweep, k for
+each deadline D_j where Σ dbf*(D_j) > D_j and h(D_j) is evaluated (in increasing order, up to
+the first miss), and k per QPA step of :func:`qpa_admission` (one h(t), or one iteration of the
+busy period when U = 1), QPA getting min(qpa_steps, ⌊left/k⌋) steps and running only if that is
+at least one. The U and density checks are free. An admission the remaining budget cannot pay
+is "unknown" (a refusal). The kernel and the reference count identically.
 
 ``qpa_steps``, the cap of one admission (so that one processor cannot spend the whole budget), is
 derived from the budget: ``max(1, budget // QPA_SHARE)`` (:func:`qpa_steps_for`), 10**6 steps at
@@ -159,6 +167,8 @@ def _density(rows: Rows, work: Work | None = None) -> Fraction:
 #: Default budget of a whole packing, in demand terms (module docstring): about a second or two
 #: of kernel time.
 PACKING_BUDGET = 10**8
+#: What the packing budget counts (module docstring, "Budget").
+BUDGET_UNIT = "demand terms per set (k per dbf* sweep, h(t) or QPA step on a processor of k tasks)"
 #: One admission may take at most ``budget // QPA_SHARE`` QPA steps (module docstring).
 QPA_SHARE = 100
 
@@ -697,7 +707,7 @@ def build(
         policy="partitioned-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
         citation=citation, note="papers/partitioned-heuristics.md",
         reference=reference, explain=explain, one=one, codes=batch_codes,
-        budget=PACKING_BUDGET, budget_unit="demand terms per set",
+        budget=PACKING_BUDGET, budget_unit=BUDGET_UNIT,
     )
 
 
