@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses import _edf_demand as dm
+from rtsched.analyses import partitioned_edf
 from rtsched.analyses.partitioned_edf import (
     FAMILY_NAMES,
     PACKING_BUDGET,
     _parse,
+    _run,
     assignments,
     pack,
     qpa_steps_for,
@@ -52,6 +57,33 @@ def tie_prone_sets(draw: st.DrawFn) -> TaskSet:
         D = draw(st.sampled_from([C, T, max(C, T // 2), draw(st.integers(C, T))]))
         rows.append((C, D, T))
     return TaskSet.from_tasks(rows)
+
+
+@contextmanager
+def qpa_routes() -> Iterator[list[str]]:
+    """Record the route of every QPA admission the reference runs (papers/partitioned-heuristics.md).
+
+    Its start (the relative deadline above the last one where Σ dbf* exceeds it, ⌈L_a⌉, or L_b)
+    and its outcome; "above d_min" marks an acceptance by rtsched's exit h(t) ≤ e₁ where
+    Zhang & Burns's h(t) ≤ d_min would have gone on.
+    """
+    seen: list[str] = []
+    original = partitioned_edf.qpa_admission
+
+    def recording(rows, first, last, steps, work=None):  # type: ignore[no-untyped-def]
+        res = original(rows, first, last, steps, work)
+        if any(d > last for _, d, _ in rows):
+            start = "a relative deadline"
+        else:
+            start = "ceil(L_a)" if sum(Fraction(c, p) for c, _, p in rows) < 1 else "L_b"
+        outcome = {True: "accepted", False: "refused"}.get(res[0], "unknown")  # type: ignore[call-overload]
+        if res[0] is True and res[2] is not None and res[2] > min(d for _, d, _ in rows):
+            outcome += " above d_min"
+        seen.append(f"QPA admission from {start}: {outcome}")
+        return res
+
+    with patch.object(partitioned_edf, "qpa_admission", recording):
+        yield seen
 
 
 # -- worked cases ---------------------------------------------------------------------------
@@ -117,6 +149,36 @@ def test_baruah_fisher_worked_example() -> None:
         fail = analyses.get("baruah-fisher").explain(ts, 1)
     assert fail.verdict is False
     assert "P0: dbf*(t=9) = 329/30" in fail.summary
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected", "route"),
+    [
+        pytest.param([(1, 1, 10), (1, 2, 4), (2, 8, 12)], True, "a relative deadline: accepted above d_min", id="D-ok"),
+        pytest.param([(4, 100, 100), (9, 13, 49), (4, 7, 7)], False, "a relative deadline: refused", id="D-miss"),
+        pytest.param([(1, 13, 20), (12, 12, 15)], True, "ceil(L_a): accepted above d_min", id="La-ok"),
+        pytest.param([(10, 10, 12), (3, 13, 23)], False, "ceil(L_a): refused", id="La-miss"),
+        pytest.param([(4, 6, 6), (1, 2, 3)], True, "L_b: accepted", id="Lb-ok-d_min"),
+        pytest.param([(4, 7, 10), (3, 5, 5)], True, "L_b: accepted above d_min", id="Lb-ok"),
+        pytest.param([(3, 3, 4), (3, 6, 12)], False, "L_b: refused", id="Lb-miss"),
+    ],
+)
+def test_qpa_admission_branches(rows: list[tuple[int, int, int]], expected: bool, route: str) -> None:
+    """One set per start and exit of rtsched's QPA admission (papers/partitioned-heuristics.md):
+    the exact uniprocessor verdict, and kernel == reference, budget left included, under every
+    budget from 0 (all "unknown") to one that decides."""
+    with qpa_routes() as seen:
+        res = pack(rows, 1, "ff", "input", "qpa")
+    assert f"QPA admission from {route}" in seen
+    assert res.verdict is expected is dm.qpa_reference(rows)
+    batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks(rows)])
+    steps = dm.DEFAULT_BUDGET
+    for budget in range(80):
+        codes, assign, left = _run(batch, 1, "ff", "input", "qpa", budget, steps)
+        ref = pack(rows, 1, "ff", "input", "qpa", budget, qpa_steps=steps)
+        assert codes[0] == (-1 if ref.verdict == "unknown" else int(ref.verdict)), budget
+        assert assign.tolist() == [-1 if a is None else a for a in ref.assignment] and left[0] == ref.left, budget
+    assert ref.verdict is expected
 
 
 def test_explain_refusals_name_each_processor() -> None:
@@ -195,7 +257,10 @@ def _check_kernel(name: str, sets: list[TaskSet], m: int, qpa_steps: int = dm.DE
     batch = TaskSetBatch.from_tasksets(sets)
     codes, assign = assignments(batch, m, name, qpa_steps=qpa_steps)
     for s, ts in enumerate(sets):
-        res = pack(ts.rows(), m, fit, order, admission, qpa_steps=qpa_steps)
+        with qpa_routes() as seen:
+            res = pack(ts.rows(), m, fit, order, admission, qpa_steps=qpa_steps)
+        for route in sorted(set(seen)):
+            event(route)  # the QPA admission's starts and exits are reached (hypothesis statistics)
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
         assert codes[s] == (-1 if res.verdict == "unknown" else int(res.verdict)), (name, ts)
         assert assign[lo:hi].tolist() == [-1 if a is None else a for a in res.assignment], (name, ts)
