@@ -270,7 +270,7 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     for p in range(n):
         seq[p] = p
     if order != 0:
-        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order)
+        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order, fw[_F_LOAD, :n])  # the loads row: scratch until set below
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
     # memory for large n and m; the order spares the dbf* pre-check a sort).
     first = iw[_I_FIRST]
@@ -357,21 +357,33 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 
 
 @kernel
-def _stable_sort(C, D, T, seq, tmp, order):
+def _stable_sort(C, D, T, seq, tmp, order, fkey):
     """Sort the task indices ``seq`` by the order's key, stably (ties keep input order).
 
     With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: an insertion sort up to 32 tasks, else a bottom-up
-    merge sort, O(n log n); ``tmp`` is scratch of the same length.
+    merge sort, O(n log n); ``tmp`` (int) and ``fkey`` (float) are scratch of the same length.
     """
     n = seq.shape[0]
     if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
-        for p in range(1, n):
+        # On a float key that moves with the task (no indirection): fl(x/y) is monotone in x/y,
+        # so a strictly larger float key is a strictly larger exact key; equal floats are
+        # compared exactly.
+        key = fkey[:n]
+        for p in range(n):
             x = seq[p]
+            if order == 1:
+                kx = C[x] / min(D[x], T[x])
+            elif order == 2:
+                kx = C[x] / T[x]
+            else:
+                kx = -np.float64(D[x])
             j = p
-            while j > 0 and placed_before(C, D, T, x, seq[j - 1], order):
+            while j > 0 and (key[j - 1] < kx or (key[j - 1] == kx and placed_before(C, D, T, x, seq[j - 1], order))):
                 seq[j] = seq[j - 1]
+                key[j] = key[j - 1]
                 j -= 1
             seq[j] = x
+            key[j] = kx
         return
     src = seq
     dst = tmp
