@@ -50,8 +50,8 @@ from rtsched.kernels import (
 
 _I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN = range(11)
 _INT_ROWS = 11
-_F_LOAD, _F_DENS, _F_LAG, _F_SLAG, _F_INV, _F_SINV = range(6)
-_FLOAT_ROWS = 6
+_F_LOAD, _F_DENS, _F_SLAG, _F_INV, _F_SINV = range(5)
+_FLOAT_ROWS = 5
 
 
 def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
@@ -239,6 +239,19 @@ def _admit(sC, sD, sT, sDen, sInv, sLag, k, admission, qpa_steps, left, u_sign, 
     return code, spent + used * k
 
 
+@kernel
+def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign):
+    """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, terms spent).
+
+    A call of its own (not inlined): the packing loop stays small, which keeps the common path
+    (decided by the float U and density checks) fast.
+    """
+    sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
+    sInv, sLag = fw[_F_SINV], fw[_F_SLAG]
+    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag)
+    return _admit(sC, sD, sT, sDen, sInv, sLag, k + 1, admission, qpa_steps, left, u_sign, lam_sign)
+
+
 @kernel(inline="always")
 def _sign_near_one(value, terms):
     """Sign of a float sum of ``terms`` non-negative terms minus 1, or SIGN_UNDECIDED in its margin.
@@ -290,13 +303,11 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         where[b] = b
         loads[b] = 0.0
         dens[b] = 0.0
-    sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
-    sInv, lag, sLag = fw[_F_SINV], fw[_F_LAG], fw[_F_SLAG]
+    sC, sT, sDen = iw[_I_SC], iw[_I_ST], iw[_I_SDEN]  # scratch of the bf/wf load comparisons
     for i in range(n):
         assign[i] = -1
         nxt[i] = -1
         inv[i] = 1.0 / T[i]
-        lag[i] = np.float64(C[i] * (T[i] - D[i])) * inv[i]
     current = 0
     unknown = False
     left = budget
@@ -327,9 +338,8 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
                 else:
-                    _gather(C, D, T, inv, lag, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag)
-                    code, spent = _admit(
-                        sC, sD, sT, sDen, sInv, sLag, k + 1, admission, qpa_steps, left, u_sign, lam_sign
+                    code, spent = _gather_admit(
+                        C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign
                     )
                     left -= spent
             if code == UNDECIDED:
@@ -472,7 +482,7 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, inv, lag, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag):
+def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag):
     """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline.
 
     Processor b's tasks are kept in deadline order, so task i only goes to its place; the
@@ -496,7 +506,7 @@ def _gather(C, D, T, inv, lag, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag
         sT[j] = T[x]
         sDen[j] = min(D[x], T[x])
         sInv[j] = inv[x]
-        sLag[j] = lag[x]
+        sLag[j] = np.float64(C[x] * (T[x] - D[x])) * inv[x]  # a_j = C_j(T_j − D_j)/T_j
         j += 1
 
 
