@@ -50,8 +50,8 @@ from rtsched.kernels import (
 
 _I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN = range(11)
 _INT_ROWS = 11
-_F_LOAD, _F_DENS, _F_SLAG, _F_INV, _F_SINV = range(5)
-_FLOAT_ROWS = 5
+_F_LOAD, _F_DENS, _F_INV, _F_SINV = range(4)
+_FLOAT_ROWS = 4
 
 
 def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
@@ -157,7 +157,7 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
 
 
 @kernel(inline="always")
-def _admit(sC, sD, sT, sDen, sInv, sLag, k, admission, qpa_steps, left, u_sign, lam_sign):
+def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_sign):
     """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
 
     ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
@@ -165,12 +165,15 @@ def _admit(sC, sD, sT, sDen, sInv, sLag, k, admission, qpa_steps, left, u_sign, 
     signs of U − 1 and density − 1 when the caller's float sums decided them, else
     SIGN_UNDECIDED (then they are decided exactly here).
 
-    ``sLag`` holds a_j = C_j(T_j − D_j)/T_j in float. One sweep over the deadlines in increasing
-    order decides where Σ dbf* > t (float prefix sums outside their margin, :func:`_dbfstar_point`
+    ``sDen`` is scratch for min(D_j, T_j) (filled only when the exact density is needed). One
+    sweep over the deadlines in increasing order decides where Σ dbf* > t (float prefix sums outside their margin, :func:`_dbfstar_point`
     inside it) and there evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses
     at the first such t.
     """
     none = np.int64(0)
+    if lam_sign == SIGN_UNDECIDED:  # rare: the exact density needs min(D_j, T_j)
+        for j in range(k):
+            sDen[j] = min(sD[j], sT[j])
     if admission == 0:  # density
         s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
         if s == SIGN_UNDECIDED:
@@ -205,8 +208,9 @@ def _admit(sC, sD, sT, sDen, sInv, sLag, k, admission, qpa_steps, left, u_sign, 
         t = sD[p]
         r = p
         while r < k and sD[r] == t:  # the whole group of equal deadlines
-            A += sLag[r]
-            absA += abs(sLag[r])
+            a = np.float64(sC[r] * (sT[r] - sD[r])) * sInv[r]  # a_j = C_j(T_j − D_j)/T_j
+            A += a
+            absA += abs(a)
             B += sC[r] * sInv[r]
             r += 1
         p = r
@@ -247,9 +251,9 @@ def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_step
     (decided by the float U and density checks) fast.
     """
     sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
-    sInv, sLag = fw[_F_SINV], fw[_F_SLAG]
-    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag)
-    return _admit(sC, sD, sT, sDen, sInv, sLag, k + 1, admission, qpa_steps, left, u_sign, lam_sign)
+    sInv = fw[_F_SINV]
+    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv)
+    return _admit(sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, u_sign, lam_sign)
 
 
 @kernel(inline="always")
@@ -482,32 +486,33 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sDen, sInv, sLag):
+def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv):
     """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline.
 
     Processor b's tasks are kept in deadline order, so task i only goes to its place; the
     admission test then runs on the k + 1 tasks.
-
-    It does not call the admission itself: one call level less for the admission's code to be
-    inlined and optimised through keeps the kernel's compilation shorter.
     """
     t = first[b]
     j = 0
-    pending = True
-    while j <= k:
-        if pending and (t < 0 or D[t] > D[i]):
-            x = i
-            pending = False
-        else:
-            x = t
-            t = nxt[t]
-        sC[j] = C[x]
-        sD[j] = D[x]
-        sT[j] = T[x]
-        sDen[j] = min(D[x], T[x])
-        sInv[j] = inv[x]
-        sLag[j] = np.float64(C[x] * (T[x] - D[x])) * inv[x]  # a_j = C_j(T_j − D_j)/T_j
+    while t >= 0 and D[t] <= D[i]:  # the tasks due no later than task i (ties: placed first)
+        sC[j] = C[t]
+        sD[j] = D[t]
+        sT[j] = T[t]
+        sInv[j] = inv[t]
         j += 1
+        t = nxt[t]
+    sC[j] = C[i]
+    sD[j] = D[i]
+    sT[j] = T[i]
+    sInv[j] = inv[i]
+    j += 1
+    while t >= 0:
+        sC[j] = C[t]
+        sD[j] = D[t]
+        sT[j] = T[t]
+        sInv[j] = inv[t]
+        j += 1
+        t = nxt[t]
 
 
 @kernel(inline="always")
