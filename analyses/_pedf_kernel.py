@@ -36,6 +36,7 @@ from rtsched.kernels import (
     SIGN_UNDECIDED,
     UNDECIDED,
     UNKNOWN,
+    dbf,
     floor_divmod_any,
     kernel,
 )
@@ -48,8 +49,8 @@ from rtsched.kernels import (
 # tasks costs no allocation. Row indices below.
 # ---------------------------------------------------------------------------------------------
 
-_I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN = range(11)
-_INT_ROWS = 11
+_I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN, _I_WT, _I_WH = range(13)
+_INT_ROWS = 13
 _F_LOAD, _F_DENS, _F_INV, _F_SINV = range(4)
 _FLOAT_ROWS = 4
 
@@ -117,15 +118,27 @@ def _dbfstar_point(sC, sD, sT, sInv, k, t):
 
 
 @kernel(inline="always")
+def _witness_refuses(t, h_rest, c, d, p):
+    """Whether the candidate (C, D, T) = (c, d, p) misses at t: h_rest + dbf(t) > t (t < 0: no witness).
+
+    ``h_rest`` is the demand at t of the processor's tasks, ``t`` a deadline where an earlier
+    candidate missed on it (rtsched's refusal cache; papers/partitioned-heuristics.md).
+    """
+    return t >= 0 and h_rest + dbf(c, d, p, t) > t
+
+
+@kernel(inline="always")
 def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
     """QPA as the admission runs it (rtsched's; :func:`~rtsched.analyses.partitioned_edf.qpa_admission`).
 
     ``first`` is the smallest relative deadline with Σ dbf* > D_i, ``q`` the index of the first
     scratch task whose deadline lies above the largest such one (k if none), ``steps`` the step
     cap. Returns (code, steps used): L' = sD[q], or ⌈L_a⌉ (U < 1) or L_b (U = 1, its iterations
-    counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤ ``first``.
+    counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤ ``first``. On a
+    refusal the third value is the missed deadline t (else NONE).
     """
     used = np.int64(0)
+    none = np.int64(NONE)
     if q < k:
         bound = sD[q]
     elif u_below_one:
@@ -135,32 +148,33 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
         lo, hi = _la_bracket(sC, sD, sT, sInv, k, max_lag)
         code, bound = _la_ceiling(sC, sD, sT, sInv, k, max_lag, lo, hi)
         if code != CONTINUE:
-            return code, used
+            return code, used, none
     else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it
         code, t, used = _start_point(sC, sD, sT, sInv, k, steps, False)
         if code != CONTINUE:
-            return code, used
+            return code, used, none
         bound = t + 1  # max{d < bound} = t
     t = _deadline_below(sD, sT, sInv, k, bound)
     if t == NONE:
-        return ACCEPT, used
+        return ACCEPT, used, none
     while True:
         if used >= steps:
-            return UNKNOWN, used
+            return UNKNOWN, used, none
         used += 1
         h, prev = _h_prev(sC, sD, sT, sInv, k, t)
         if h > t:
-            return REJECT, used
+            return REJECT, used, t
         if h <= first:
-            return ACCEPT, used
+            return ACCEPT, used, none
         t = h if h < t else prev
 
 
 @kernel(inline="always")
-def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_sign):
-    """Admission of the k tasks in the scratch arrays: (code, demand terms spent), as :func:`admit`.
+def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_sign, witness, cand):
+    """Admission of the k tasks in the scratch arrays: (code, demand terms spent, miss), as :func:`admit`.
 
-    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``qpa_steps`` the QPA step cap of an
+    ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``miss`` the deadline t where a refusal
+    found h(t) > t (else NONE); ``qpa_steps`` the QPA step cap of an
     admission, ``left`` what remains of the packing budget. ``u_sign`` and ``lam_sign`` are the
     signs of U − 1 and density − 1 when the caller's float sums decided them, else
     SIGN_UNDECIDED (then they are decided exactly here).
@@ -169,29 +183,36 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
     sweep over the deadlines in increasing order decides where Σ dbf* > t (float prefix sums outside their margin, :func:`_dbfstar_point`
     inside it) and there evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses
     at the first such t.
+
+    ``witness`` (qpa only): the demand h_P(t_w) of the processor's own tasks at a deadline t_w
+    that missed before on it (:func:`_witness_refuses`; t_w < 0: none), ``cand`` the index of
+    the candidate in the scratch arrays.
     """
     none = np.int64(0)
+    no_miss = np.int64(NONE)
     if lam_sign == SIGN_UNDECIDED:  # rare: the exact density needs min(D_j, T_j)
         for j in range(k):
             sDen[j] = min(sD[j], sT[j])
     if admission == 0:  # density
         s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
         if s == SIGN_UNDECIDED:
-            return UNDECIDED, none
-        return (ACCEPT if s <= 0 else REJECT), none
+            return UNDECIDED, none, no_miss
+        return (ACCEPT if s <= 0 else REJECT), none, no_miss
     s = u_sign if u_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sT[:k], k)
     if s == SIGN_UNDECIDED:
-        return UNDECIDED, none
+        return UNDECIDED, none, no_miss
     if s > 0:
-        return REJECT, none
+        return REJECT, none, no_miss
     u_below_one = s < 0
     s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
     if s == SIGN_UNDECIDED:
-        return UNDECIDED, none
+        return UNDECIDED, none, no_miss
     if s <= 0:
-        return ACCEPT, none  # density ≤ 1 implies dbf* and the exact test
+        return ACCEPT, none, no_miss  # density ≤ 1 implies dbf* and the exact test
+    if admission == 2 and _witness_refuses(witness[0], witness[1], sC[cand], sD[cand], sT[cand]):
+        return REJECT, none, witness[0]
     if left < k:
-        return UNKNOWN, none
+        return UNKNOWN, none, no_miss
     spent = np.int64(k)
     # Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with a_j = C_j(T_j − D_j)/T_j (prefix sums over
     # the deadline order), in float: the error is below 4(k + 4)·EPS·size with
@@ -221,39 +242,39 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
         if value <= t + margin:
             s = _dbfstar_point(sC, sD, sT, sInv, k, t)
             if s == SIGN_UNDECIDED:
-                return UNDECIDED, spent
+                return UNDECIDED, spent, no_miss
             if s <= 0:
                 continue
         if admission == 1:
-            return REJECT, spent
+            return REJECT, spent, no_miss
         if left - spent < k:
-            return UNKNOWN, spent
+            return UNKNOWN, spent, no_miss
         spent += k
         if _h_prev(sC, sD, sT, sInv, k, t)[0] > t:
-            return REJECT, spent
+            return REJECT, spent, t
         if first < 0:
             first = t
         q = r
     if first < 0:
-        return ACCEPT, spent  # Σ dbf*(t) ≤ t everywhere
+        return ACCEPT, spent, no_miss  # Σ dbf*(t) ≤ t everywhere
     steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
-        return UNKNOWN, spent
-    code, used = _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one)
-    return code, spent + used * k
+        return UNKNOWN, spent, no_miss
+    code, used, miss = _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one)
+    return code, spent + used * k, miss
 
 
 @kernel
-def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign):
-    """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, terms spent).
+def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
+    """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, spent, miss).
 
     A call of its own (not inlined): the packing loop stays small, which keeps the common path
     (decided by the float U and density checks) fast.
     """
     sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
     sInv = fw[_F_SINV]
-    _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv)
-    return _admit(sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, u_sign, lam_sign)
+    cand = _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv)
+    return _admit(sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, u_sign, lam_sign, witness, cand)
 
 
 @kernel(inline="always")
@@ -308,6 +329,13 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         loads[b] = 0.0
         dens[b] = 0.0
     sC, sT, sDen = iw[_I_SC], iw[_I_ST], iw[_I_SDEN]  # scratch of the bf/wf load comparisons
+    # The refusal cache (qpa): per processor a deadline t_w where a candidate missed on it
+    # (−1: none) and the demand h_P(t_w) of its own tasks, kept up to date as it grows.
+    wit = iw[_I_WT]
+    wit_h = iw[_I_WH]
+    for b in range(k_bins):
+        wit[b] = -1
+        wit_h[b] = 0
     for i in range(n):
         assign[i] = -1
         nxt[i] = -1
@@ -339,16 +367,24 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
                 u_sign = _sign_near_one(loads[b] + u_i, k + 1)
                 if admission != 0 and u_sign == 1:
                     code = REJECT
+                elif admission == 2 and u_sign < 0 and lam_sign == 1 and _witness_refuses(wit[b], wit_h[b], C[i], D[i], T[i]):
+                    code = REJECT  # surely U ≤ 1 < density, and a real miss at the cached deadline
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
                 else:
-                    code, spent = _gather_admit(
-                        C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign
-                    )
+                    code, spent, miss = _gather_admit(
+                        C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign,
+                        (wit[b], wit_h[b]),
+                    )  # fmt: skip
                     left -= spent
+                    if miss >= 0 and miss != wit[b]:  # a new witness: the processor's own demand there
+                        wit[b] = miss
+                        wit_h[b] = _own_demand(C, D, T, first, nxt, b, miss)
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
+                if wit[b] >= 0:
+                    wit_h[b] += dbf(C[i], D[i], T[i], wit[b])
                 _insert_by_deadline(D, first, nxt, b, i)
                 cnt[b] = k + 1
                 # Running sums: a recursive sum of k + 1 rounded terms, in whatever order, is
@@ -431,6 +467,17 @@ def _stable_sort(C, D, T, seq, tmp, order, fkey):
 
 
 @kernel(inline="always")
+def _own_demand(C, D, T, first, nxt, b, t):
+    """h_P(t) = Σ dbf_j(t) over processor b's tasks (its list)."""
+    total = np.int64(0)
+    j = first[b]
+    while j >= 0:
+        total += dbf(C[j], D[j], T[j], t)
+        j = nxt[j]
+    return total
+
+
+@kernel(inline="always")
 def _insert_by_deadline(D, first, nxt, b, i):
     """Link task i into processor b's list, kept in deadline order so an admission needs no sort.
 
@@ -487,7 +534,7 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 @kernel(inline="always")
 def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv):
-    """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline.
+    """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline; returns i's index there.
 
     Processor b's tasks are kept in deadline order, so task i only goes to its place; the
     admission test then runs on the k + 1 tasks.
@@ -501,6 +548,7 @@ def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv):
         sInv[j] = inv[t]
         j += 1
         t = nxt[t]
+    cand = j
     sC[j] = C[i]
     sD[j] = D[i]
     sT[j] = T[i]
@@ -513,6 +561,7 @@ def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv):
         sInv[j] = inv[t]
         j += 1
         t = nxt[t]
+    return cand
 
 
 @kernel(inline="always")

@@ -27,15 +27,17 @@ admission
     at every deadline D_k on the processor (in deadline order this is exactly Baruah & Fisher's
     condition; in other orders the whole processor is rechecked, which keeps it sound);
     ``qpa``: the exact uniprocessor EDF test, in this order: U > 1 refuses; density ≤ 1
-    accepts; one sweep over the relative deadlines D_j in increasing order finds where
+    accepts; the processor's *refusal cache* refuses a candidate that misses where an earlier
+    candidate missed on it (h_P(t_w) + dbf(τ, t_w) > t_w, with t_w that deadline and h_P(t_w)
+    the demand of the processor's own tasks, kept up to date as it grows); one sweep over the relative deadlines D_j in increasing order finds where
     Σ dbf*(D_j) > D_j and there evaluates h(D_j): h(D_j) > D_j refuses at once (a real miss);
     if Σ dbf* ≤ t at every deadline (the dbf* test), it accepts; else QPA (Zhang & Burns, IEEE
     TC 58(9), 2009) as rtsched runs it in an admission (:func:`qpa_admission`): from
     max{d < L'}, with L' the next relative deadline above the last D_j where Σ dbf* exceeds D_j
     (⌈L_a⌉ if there is none and U < 1, the busy period L_b if U = 1), stopping with "schedulable"
-    as soon as h(t) ≤ the first such D_j; at most ``qpa_steps`` QPA steps per admission. Both
-    bounds are rtsched's, proved in papers/partitioned-heuristics.md; every decision is the
-    exact test's.
+    as soon as h(t) ≤ the first such D_j; at most ``qpa_steps`` QPA steps per admission. The
+    cache and both bounds are rtsched's, proved in papers/partitioned-heuristics.md; every
+    decision is the exact test's.
 
 Budget. Deciding an admission exactly costs time proportional to k, the tasks on the processor,
 and first fit retries the same nearly full processors for every later task, so a set of 5,000
@@ -46,7 +48,7 @@ evaluation over the processor's k tasks (the candidate included): k for the dbf*
 each deadline D_j where Σ dbf*(D_j) > D_j and h(D_j) is evaluated (in increasing order, up to
 the first miss), and k per QPA step of :func:`qpa_admission` (one h(t), or one iteration of the
 busy period when U = 1), QPA getting min(qpa_steps, ⌊left/k⌋) steps and running only if that is
-at least one. The U and density checks are free. An admission the remaining budget cannot pay
+at least one. The U and density checks and the refusal cache are free. An admission the remaining budget cannot pay
 is "unknown" (a refusal). The kernel and the reference count identically.
 
 ``qpa_steps``, the cap of one admission (so that one processor cannot spend the whole budget), is
@@ -178,37 +180,50 @@ def qpa_steps_for(budget: int) -> int:
     return max(1, int(budget) // QPA_SHARE)
 
 
+#: A deadline t where a candidate missed on a processor and the demand h_P(t) of the
+#: processor's own tasks there (the refusal cache of the qpa admission; module docstring).
+Witness = tuple[int, int]
+
+
 def admit(
     rows: Rows,
     admission: str,
     qpa_steps: int = PACKING_BUDGET // QPA_SHARE,
     work: Work | None = None,
     left: int | None = None,
-) -> tuple[Verdict, str, int]:
-    """May one EDF processor hold ``rows`` (its tasks plus the candidate)? (verdict, why not, spent).
+    witness: Witness | None = None,
+) -> tuple[Verdict, str, int, tuple[int, int] | None]:
+    """May one EDF processor hold ``rows`` (its tasks, then the candidate)? (verdict, why not, spent, miss).
 
     ``qpa_steps`` is the QPA step cap of an admission, ``left`` what remains of the packing
     budget (None: no limit) and ``spent`` the demand terms this admission took from it (module
-    docstring). ``work`` (optional) is the Python work budget; it may raise
+    docstring). ``witness`` (qpa): the processor's cached miss, refusing for free a candidate
+    that misses there too. ``miss`` is (t, h(t)) with h(t) > t when a refusal found a deadline
+    miss, else None. ``work`` (optional) is the Python work budget; it may raise
     :class:`~rtsched.budget.WorkExhausted`.
     """
     k = len(rows)
     U = _utilization(rows, work)
     if admission == "density":
         lam = _density(rows, work)
-        return (True, "", 0) if lam <= 1 else (False, f"density would be {show_number(lam)} > 1", 0)
+        return (True, "", 0, None) if lam <= 1 else (False, f"density would be {show_number(lam)} > 1", 0, None)
     if U > 1:
-        return False, f"U would be {show_number(U)} > 1", 0
+        return False, f"U would be {show_number(U)} > 1", 0, None
     if _density(rows, work) <= 1:
-        return True, "", 0  # density ≤ 1 implies the dbf* test and the exact test
+        return True, "", 0, None  # density ≤ 1 implies the dbf* test and the exact test
+    if admission == "qpa" and witness is not None:
+        t, own = witness
+        h = own + dm.dbf(*rows[-1], t)
+        if h > t:
+            return False, f"h({t}) = {h} > {t} (where a task missed before)", 0, (t, h)
     if left is not None and left < k:
-        return UNKNOWN_VERDICT, "the packing budget is spent", 0
+        return UNKNOWN_VERDICT, "the packing budget is spent", 0, None
     spent = k  # the dbf* test at every deadline
     ok, _, t, value = dbf_star_check(rows, work)
     if ok:
-        return True, "", spent
+        return True, "", spent, None
     if admission == "dbfstar":
-        return False, f"dbf*(t={t}) = {show_number(value)} > {t}", spent
+        return False, f"dbf*(t={t}) = {show_number(value)} > {t}", spent, None
     if admission != "qpa":
         raise ValueError(f"unknown admission {admission!r}")
     # A miss at a deadline refuses at once (as QPA would find it). h ≤ Σ dbf*, so only the
@@ -216,23 +231,24 @@ def admit(
     excess = dbf_star_excess(rows, work)
     for t in excess:
         if left is not None and left - spent < k:
-            return UNKNOWN_VERDICT, "the packing budget is spent", spent
+            return UNKNOWN_VERDICT, "the packing budget is spent", spent, None
         spent += k
         if work is not None:
             work.spend(k)
         h = dm.demand(rows, t)
         if h > t:
-            return False, f"h({t}) = {h} > {t}", spent
+            return False, f"h({t}) = {h} > {t}", spent, (t, h)
     steps = qpa_steps if left is None else min(qpa_steps, max(left - spent, 0) // k)
     if steps == 0:
-        return UNKNOWN_VERDICT, "the QPA or packing budget is spent", spent
-    verdict, t, h, used = qpa_admission(rows, excess[0], excess[-1], steps, work)
+        return UNKNOWN_VERDICT, "the QPA or packing budget is spent", spent, None
+    verdict, qt, qh, used = qpa_admission(rows, excess[0], excess[-1], steps, work)
     spent += used * k
     if verdict is True:
-        return True, "", spent
+        return True, "", spent, None
     if verdict is False:
-        return False, f"h({t}) = {h} > {t} (QPA)", spent
-    return UNKNOWN_VERDICT, f"QPA budget of {steps} steps exhausted", spent
+        assert qt is not None and qh is not None
+        return False, f"h({qt}) = {qh} > {qt} (QPA)", spent, (qt, qh)
+    return UNKNOWN_VERDICT, f"QPA budget of {steps} steps exhausted", spent, None
 
 
 def qpa_admission(
@@ -377,6 +393,7 @@ def pack(
     unknown = False
     i = None
     left = budget
+    witness: list[Witness | None] = [None] * k  # the refusal cache, per processor
     try:
         work.spend(n)
         seq = task_order(rows, order)
@@ -384,9 +401,16 @@ def pack(
             refusals: list[tuple[int, str]] = []
             left_before = left
             for b in _preference(fit, bins, rows, current, work):
-                verdict, why, spent = admit([rows[j] for j in bins[b]] + [rows[i]], admission, qpa_steps, work, left)
+                verdict, why, spent, miss = admit(
+                    [rows[j] for j in bins[b]] + [rows[i]], admission, qpa_steps, work, left, witness[b]
+                )
                 left -= spent
+                if miss is not None:  # the processor's own demand at the missed deadline
+                    witness[b] = (miss[0], miss[1] - dm.dbf(*rows[i], miss[0]))
                 if verdict is True:
+                    cached = witness[b]
+                    if cached is not None:  # it stays a miss as the processor grows
+                        witness[b] = (cached[0], cached[1] + dm.dbf(*rows[i], cached[0]))
                     bins[b].append(i)
                     assignment[i] = b
                     current = b
@@ -578,11 +602,22 @@ def explain_family(
         bins[b].append(i)
         current = b
     refusals: list[tuple[int, str]] = []
-    if failed_task is not None:  # replay its admissions, with the packing budget it had
+    # qpa: its refusals depend on the refusal cache, i.e. on the packing so far, so they come
+    # from the reference's own packing when that fits in the work budget.
+    replayed = (
+        pack(rows, m, fit, order, admission, budget, work_budget, qpa_steps)
+        if failed_task is not None and admission == "qpa"
+        else None
+    )
+    if replayed is not None and not replayed.work_exhausted and replayed.failed_task == failed_task:
+        refusals = list(replayed.refusals)
+    elif failed_task is not None:  # replay its admissions, with the packing budget it had
         left = int(left_at[0])
+        if admission == "qpa":
+            refusals.append((-1, "refusals recomputed without the refusal cache (beyond the reference work budget)"))
         try:
             for b in _preference(fit, bins, rows, current, work):
-                _, why, spent = admit(
+                _, why, spent, _ = admit(
                     [rows[j] for j in bins[b]] + [rows[failed_task]], admission, qpa_steps, work, left
                 )
                 left -= spent

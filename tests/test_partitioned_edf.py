@@ -181,6 +181,33 @@ def test_qpa_admission_branches(rows: list[tuple[int, int, int]], expected: bool
     assert ref.verdict is expected
 
 
+@pytest.mark.parametrize(
+    ("rows", "m", "expected"),
+    [
+        pytest.param([(5, 5, 12), (1, 3, 4), (3, 4, 6)], 2, True, id="placed-elsewhere"),
+        pytest.param([(7, 7, 20), (4, 8, 8), (5, 6, 8)], 2, False, id="fails"),
+    ],
+)
+def test_refusal_cache(rows: list[tuple[int, int, int]], m: int, expected: bool) -> None:
+    """papers/partitioned-heuristics.md, the refusal cache: τ1 misses on P0 at t = 8 (or 5), so
+    τ2, which misses there too, is refused for free; kernel == reference, budget left included,
+    under every budget from 0 up, and the explanation shows the reference's refusals."""
+    log: list[tuple[int, tuple[tuple[int, str], ...], int | None]] = []
+    res = pack(rows, m, "ff", "input", "qpa", placements=log)
+    assert res.verdict is expected
+    assert "where a task missed before" in log[2][1][0][1] and log[2][1][0][0] == 0
+    ts = TaskSet.from_tasks(rows)
+    batch = TaskSetBatch.from_tasksets([ts])
+    for budget in range(40):
+        codes, assign, left = _run(batch, m, "ff", "input", "qpa", budget, dm.DEFAULT_BUDGET)
+        ref = pack(rows, m, "ff", "input", "qpa", budget, qpa_steps=dm.DEFAULT_BUDGET)
+        assert codes[0] == (-1 if ref.verdict == "unknown" else int(ref.verdict)), budget
+        assert assign.tolist() == [-1 if a is None else a for a in ref.assignment] and left[0] == ref.left, budget
+    if not expected:
+        refusals = analyses.get("p:ff:input:qpa").explain(ts, m).evidence["refusals"]
+        assert refusals == tuple(f"P{b}: {why}" for b, why in res.refusals)
+
+
 def test_explain_refusals_name_each_processor() -> None:
     ts = TaskSet.from_tasks([(3, 4, 4), (3, 4, 4), (3, 4, 4)])
     with exact_numbers():
@@ -257,10 +284,13 @@ def _check_kernel(name: str, sets: list[TaskSet], m: int, qpa_steps: int = dm.DE
     batch = TaskSetBatch.from_tasksets(sets)
     codes, assign = assignments(batch, m, name, qpa_steps=qpa_steps)
     for s, ts in enumerate(sets):
+        log: list[tuple[int, tuple[tuple[int, str], ...], int | None]] = []
         with qpa_routes() as seen:
-            res = pack(ts.rows(), m, fit, order, admission, qpa_steps=qpa_steps)
+            res = pack(ts.rows(), m, fit, order, admission, qpa_steps=qpa_steps, placements=log)
         for route in sorted(set(seen)):
             event(route)  # the QPA admission's starts and exits are reached (hypothesis statistics)
+        if any("where a task missed before" in why for _, refusals, _ in log for _, why in refusals):
+            event("refusal cache hit")
         lo, hi = int(batch.offsets[s]), int(batch.offsets[s + 1])
         assert codes[s] == (-1 if res.verdict == "unknown" else int(res.verdict)), (name, ts)
         assert assign[lo:hi].tolist() == [-1 if a is None else a for a in res.assignment], (name, ts)
