@@ -51,8 +51,8 @@ from rtsched.kernels import (
 
 _I_SEQ, _I_TMP, _I_FIRST, _I_NEXT, _I_COUNT, _I_PREF, _I_WHERE, _I_SC, _I_SD, _I_ST, _I_SDEN, _I_WT, _I_WH = range(13)
 _INT_ROWS = 13
-_F_LOAD, _F_DENS, _F_INV, _F_SINV = range(4)
-_FLOAT_ROWS = 4
+_F_LOAD, _F_DENS, _F_INV, _F_SINV, _F_LAM, _F_KEY = range(6)
+_FLOAT_ROWS = 6
 
 
 def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
@@ -127,7 +127,7 @@ def _witness_refuses(t, h_rest, c, d, p):
     return t >= 0 and h_rest + dbf(c, d, p, t) > t
 
 
-@kernel(inline="always")
+@kernel
 def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
     """QPA as the admission runs it (rtsched's; :func:`~rtsched.analyses.partitioned_edf.qpa_admission`).
 
@@ -264,7 +264,7 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
     return code, spent + used * k, miss
 
 
-@kernel
+@kernel(inline="always")
 def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
     """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, spent, miss).
 
@@ -305,10 +305,14 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     n = C.shape[0]
     k_bins = m if m < n else n
     seq = iw[_I_SEQ, :n]
+    inv = fw[_F_INV]
+    lam = fw[_F_LAM]  # the densities C/min(D, T), correctly rounded (the density order's key)
     for p in range(n):
         seq[p] = p
+        inv[p] = 1.0 / T[p]
+        lam[p] = C[p] / min(D[p], T[p])
     if order != 0:
-        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order, fw[_F_LOAD, :n])  # the loads row: scratch until set below
+        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order, lam, fw[_F_KEY, :n])
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
     # memory for large n and m; the order spares the dbf* pre-check a sort).
     first = iw[_I_FIRST]
@@ -320,7 +324,6 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     where = iw[_I_WHERE]
     loads = fw[_F_LOAD]
     dens = fw[_F_DENS]
-    inv = fw[_F_INV]
     for b in range(k_bins):
         first[b] = -1
         cnt[b] = 0
@@ -339,7 +342,6 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     for i in range(n):
         assign[i] = -1
         nxt[i] = -1
-        inv[i] = 1.0 / T[i]
     current = 0
     unknown = False
     left = budget
@@ -351,7 +353,7 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         skip = current if fit == 3 else 0
         placed = False
         u_i = C[i] * inv[i]
-        lam_i = C[i] / min(D[i], T[i])
+        lam_i = lam[i]
         for q in range(skip, k_bins):
             b = pref[q]
             k = cnt[b]
@@ -407,11 +409,12 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 
 
 @kernel
-def _stable_sort(C, D, T, seq, tmp, order, fkey):
+def _stable_sort(C, D, T, seq, tmp, order, lam, fkey):
     """Sort the task indices ``seq`` by the order's key, stably (ties keep input order).
 
     With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: an insertion sort up to 32 tasks, else a bottom-up
-    merge sort, O(n log n); ``tmp`` (int) and ``fkey`` (float) are scratch of the same length.
+    merge sort, O(n log n); ``lam`` holds the densities fl(C/min(D, T)); ``tmp`` (int) and
+    ``fkey`` (float) are scratch of the same length.
     """
     n = seq.shape[0]
     if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
@@ -422,7 +425,7 @@ def _stable_sort(C, D, T, seq, tmp, order, fkey):
         for p in range(n):
             x = seq[p]
             if order == 1:
-                kx = C[x] / min(D[x], T[x])
+                kx = lam[x]
             elif order == 2:
                 kx = C[x] / T[x]
             else:
