@@ -579,7 +579,9 @@ def explain_family(
     equal :func:`pack`'s on every input, so sets of thousands of tasks are decided in seconds.
     The refusals of a task that could not be placed and the witness of each processor are
     computed exactly in Python, within ``work_budget`` (:mod:`rtsched.budget`) shared by all of
-    them; evidence past it says so.
+    them; evidence past it says so. Under the qpa admission the refusals depend on the refusal
+    cache, i.e. on the packing so far, so they are those of :func:`pack` itself (run within its
+    own ``work_budget``), and only past that budget recomputed without the cache.
     """
     if qpa_steps is None:
         qpa_steps = qpa_steps_for(budget)
