@@ -311,7 +311,7 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         inv[p] = 1.0 / T[p]
         lam[p] = C[p] / min(D[p], T[p])
     if order != 0:
-        _stable_sort(C, D, T, seq, iw[_I_TMP, :n], order, lam, fw[_F_KEY, :n])
+        _stable_sort(C, D, T, n, order, iw, fw)
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
     # memory for large n and m; the order spares the dbf* pre-check a sort).
     first = iw[_I_FIRST]
@@ -368,7 +368,12 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
                 u_sign = _sign_near_one(loads[b] + u_i, k + 1)
                 if admission != 0 and u_sign == 1:
                     code = REJECT
-                elif admission == 2 and u_sign < 0 and lam_sign == 1 and _witness_refuses(wit[b], wit_h[b], C[i], D[i], T[i]):
+                elif (
+                    admission == 2
+                    and u_sign < 0
+                    and lam_sign == 1
+                    and _witness_refuses(wit[b], wit_h[b], C[i], D[i], T[i])
+                ):
                     code = REJECT  # surely U ≤ 1 < density, and a real miss at the cached deadline
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
@@ -408,37 +413,40 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 
 
 @kernel
-def _stable_sort(C, D, T, seq, tmp, order, lam, fkey):
-    """Sort the task indices ``seq`` by the order's key, stably (ties keep input order).
+def _stable_sort(C, D, T, n, order, iw, fw):
+    """Sort the task indices in row ``_I_SEQ`` of ``iw`` by the order's key, stably (ties keep input order).
 
-    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: an insertion sort up to 32 tasks, else a bottom-up
-    merge sort, O(n log n); ``lam`` holds the densities fl(C/min(D, T)); ``tmp`` (int) and
-    ``fkey`` (float) are scratch of the same length.
+    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: an insertion
+    sort up to 32 tasks, else a bottom-up merge sort, O(n log n) (row ``_I_TMP`` is scratch).
+    Row ``_F_LAM`` of ``fw`` holds the densities fl(C/min(D, T)), row ``_F_KEY`` is scratch. The
+    rows are indexed in place: a row view passed to a call costs reference counting.
     """
-    n = seq.shape[0]
     if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
         # On a float key that moves with the task (no indirection): fl(x/y) is monotone in x/y,
         # so a strictly larger float key is a strictly larger exact key; equal floats are
         # compared exactly.
-        key = fkey[:n]
         for p in range(n):
-            x = seq[p]
+            x = iw[_I_SEQ, p]
             if order == 1:
-                kx = lam[x]
+                kx = fw[_F_LAM, x]
             elif order == 2:
                 kx = C[x] / T[x]
             else:
                 kx = -np.float64(D[x])
             j = p
-            while j > 0 and (key[j - 1] < kx or (key[j - 1] == kx and placed_before(C, D, T, x, seq[j - 1], order))):
-                seq[j] = seq[j - 1]
-                key[j] = key[j - 1]
+            while j > 0 and (
+                fw[_F_KEY, j - 1] < kx
+                or (fw[_F_KEY, j - 1] == kx and placed_before(C, D, T, x, iw[_I_SEQ, j - 1], order))
+            ):
+                iw[_I_SEQ, j] = iw[_I_SEQ, j - 1]
+                fw[_F_KEY, j] = fw[_F_KEY, j - 1]
                 j -= 1
-            seq[j] = x
-            key[j] = kx
+            iw[_I_SEQ, j] = x
+            fw[_F_KEY, j] = kx
         return
-    src = seq
-    dst = tmp
+    src = iw[_I_SEQ, :n]
+    dst = iw[_I_TMP, :n]
+    in_tmp = False
     width = 1
     while width < n:
         for lo in range(0, n, 2 * width):
@@ -462,10 +470,11 @@ def _stable_sort(C, D, T, seq, tmp, order, lam, fkey):
                 b += 1
                 out += 1
         src, dst = dst, src
+        in_tmp = not in_tmp
         width *= 2
-    if src is not seq:  # an element loop: ``seq[:] = src`` adds about 2 s of compilation
+    if in_tmp:  # an element loop: a slice assignment adds about 2 s of compilation
         for p in range(n):
-            seq[p] = src[p]
+            iw[_I_SEQ, p] = iw[_I_TMP, p]
 
 
 @kernel(inline="always")
