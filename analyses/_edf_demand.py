@@ -38,7 +38,7 @@ float value lies within its proven rounding margin of a boundary, the exact inte
 decision is taken, and where that would overflow int64 the kernel answers UNDECIDED.
 """
 
-# One piece (about 830 lines): the exact QPA/PDA reference, its trace and the Numba kernels follow the
+# One piece (about 930 lines): the exact QPA/PDA reference, its trace and the Numba kernels follow the
 # same steps of Zhang & Burns (2009) side by side, and the kernels are property-tested against the
 # reference in the same terms; split, each half would need the other to be read.
 
