@@ -57,6 +57,7 @@ chunk).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numba import prange
@@ -64,6 +65,7 @@ from numba import prange
 from rtsched.analyses._gedf_common import (
     SLACK_FLOAT_ROWS,
     SLACK_ROWS,
+    W_SLACK,
     chunk_count,
     edf_interference_bound,
     floor_div_nb,
@@ -87,6 +89,7 @@ __all__ = [
     "SlackIteration",
     "explain",
     "iterate",
+    "kernel_path",
     "reference",
     "slack_update",
 ]
@@ -222,6 +225,50 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         "work_budget": work_budget,
     }
     return Explanation(verdict=it.verdict, summary=summary, evidence=evidence, per_task=rows)
+
+
+def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
+    """Which shortcut of the kernel settles ``ts`` (papers/bcl2005.md), and the fixed point's round bound.
+
+    The kernel's steps (:func:`_bcl_iter_set`) re-run one by one in Python on the same helpers, so
+    that the tests can hold every path to the reference and count that each is reached, and
+    ``benchmarks/bench_bcl_iter_paths.py`` can time each path. The bound on the reference's
+    rounds that the least fixed point gives is None on the paths that do not reach it.
+    """
+    C, D, T = ts.C, ts.D, ts.T
+    n = ts.n
+    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k] - C[k]) + 1))  # ties: the first
+    cap = int(D[f] - C[f]) + 1
+    lower = sum(
+        min(int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)), cap)
+        for i in range(n)
+        if i != f
+    )
+    if lower >= m * cap:
+        return "division-free rejection", None
+    h = max(range(n), key=lambda k: 2 * int(C[k]) - int(D[k]))  # the first with the largest C − (D − C)
+    S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
+    if slack_update(ts, h, S_max, m) < 0:
+        return "one-row pre-check rejects", None
+    width = padded_width(n)
+    work = np.zeros((SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.zeros((SLACK_FLOAT_ROWS, width))
+    if slack_certificate(C, D, T, 0, n, m, work, fwork) == 1:
+        if budget >= 3:
+            return "certificate accepts", None
+        certified = True
+    else:
+        certified = False
+    verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, work, fwork)
+    if rounds <= budget:
+        if any(slack_update(ts, k, S_max, m) < 0 for k in range(n)):
+            return "fixed point rejects, pre-check fails", int(rounds)
+        S = [int(x) for x in work[W_SLACK, :n]]
+        at_fixed_point = all(slack_update(ts, k, S, m) <= S[k] for k in range(n))
+        return ("fixed point decides" if at_fixed_point else "fixed point accepts early"), int(rounds)
+    if slack_precheck_fails(C, D, T, 0, n, m, work, fwork):
+        return "pre-check rejects (bound above budget)", int(rounds)
+    return ("certificate, budget < 3" if certified else "rounds (bound above budget)"), int(rounds)
 
 
 @kernel(inline="always")

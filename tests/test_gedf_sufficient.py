@@ -586,47 +586,6 @@ def test_bcl_iter_kernel_on_a_shared_workspace(batch, m, rounds):
     np.testing.assert_array_equal(got, [code_of(bcl_iter.reference(ts, m, rounds)) for ts in batch])
 
 
-def bcl_iter_path(ts, m, budget):
-    """The path ``_bcl_iter_set`` takes for ``ts`` (its steps re-run one by one), and the bound on
-    the rounds that the least fixed point gives (None where it is not reached)."""
-    from rtsched.analyses import _gedf_common as common
-
-    C, D, T = ts.C, ts.D, ts.T
-    n = ts.n
-    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k] - C[k]) + 1))  # ties: the first
-    cap = int(D[f] - C[f]) + 1
-    lower = sum(
-        min(int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)), cap)
-        for i in range(n)
-        if i != f
-    )
-    if lower >= m * cap:
-        return "division-free rejection", None
-    h = max(range(n), key=lambda k: 2 * int(C[k]) - int(D[k]))  # the first with the largest C − (D − C)
-    S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
-    if bcl_iter.slack_update(ts, h, S_max, m) < 0:
-        return "one-row pre-check rejects", None
-    width = common.padded_width(n)
-    work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
-    fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))
-    if common.slack_certificate(C, D, T, 0, n, m, work, fwork) == 1:
-        if budget >= 3:
-            return "certificate accepts", None
-        certified = True
-    else:
-        certified = False
-    verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
-    if rounds <= budget:
-        if any(bcl_iter.slack_update(ts, k, S_max, m) < 0 for k in range(n)):
-            return "fixed point rejects, pre-check fails", int(rounds)
-        S = [int(x) for x in work[common.W_SLACK, :n]]
-        at_fixed_point = all(bcl_iter.slack_update(ts, k, S, m) <= S[k] for k in range(n))
-        return ("fixed point decides" if at_fixed_point else "fixed point accepts early"), int(rounds)
-    if common.slack_precheck_fails(C, D, T, 0, n, m, work, fwork):
-        return "pre-check rejects (bound above budget)", int(rounds)
-    return ("certificate, budget < 3" if certified else "rounds (bound above budget)"), int(rounds)
-
-
 @settings(max_examples=60)  # test_bcl_iter_every_shortcut_is_reached covers every path as well
 @given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 10_000]))
 def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
@@ -634,7 +593,7 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
     # the exact pre-check of one task, the certificate, the verdict from the least
     # fixed point with its bound on the rounds (a failing pre-check included), and the pre-check
     # and the rounds themselves when that bound exceeds the budget.
-    path, bound = bcl_iter_path(ts, m, budget)
+    path, bound = bcl_iter.kernel_path(ts, m, budget)
     event(path)
     it = bcl_iter.iterate(ts, m, budget)
     assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == code_of(it.verdict), path
@@ -674,7 +633,7 @@ def test_bcl_iter_every_shortcut_is_reached():
     for _ in range(300):
         ts, m = _seeded_set(rng)
         for budget in (2, 3, 5, 10_000):
-            path, bound = bcl_iter_path(ts, m, budget)
+            path, bound = bcl_iter.kernel_path(ts, m, budget)
             seen[path] = seen.get(path, 0) + 1
             want = code_of(bcl_iter.reference(ts, m, budget))
             assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == want, (path, ts.rows(), m, budget)
@@ -717,7 +676,7 @@ _PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails
 def test_bcl_iter_one_fixed_set_per_path(tasks, m, budget, path):
     # One set found among the seeded sets above for every path of ``_bcl_iter_set``.
     ts = TaskSet.from_tasks(tasks)
-    assert bcl_iter_path(ts, m, budget)[0] == path
+    assert bcl_iter.kernel_path(ts, m, budget)[0] == path
     want = code_of(bcl_iter.reference(ts, m, budget))
     assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == want
     assert status_with_budget(bcl_iter, one(ts), m, budget)[0] == want
