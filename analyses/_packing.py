@@ -15,9 +15,14 @@ from typing import Any
 from rtsched.kernels import kernel
 from rtsched.result import Step
 
-__all__ = ["placement_steps", "task_order"]
+__all__ = ["FITS", "ORDERS", "placement_steps", "preference", "task_order"]
 
 Rows = Sequence[tuple[int, int, int]]
+
+#: Fit rules; a rule's index is its code in the kernels (``_pedf_kernel``, ``partitioned_fp``).
+FITS = ("ff", "bf", "wf", "nf")
+#: Placement orders; an order's index is its code in the kernels.
+ORDERS = ("input", "density", "utilization", "deadline")
 
 _ORDER_TEXT = {
     "input": "input order",
@@ -31,6 +36,24 @@ _FIT_TEXT = {
     "bf": "best fit (the admitting processor with the largest utilization; ties to the lowest index)",
     "wf": "worst fit (the admitting processor with the smallest utilization; ties to the lowest index)",
 }
+
+
+def preference(fit: str, k: int, current: int, loads: Callable[[], Sequence[Fraction]]) -> list[int]:
+    """The processors 0, …, k − 1 in the order the fit rule tries them (:data:`_FIT_TEXT`).
+
+    ``current`` is the processor of the last placement (next fit); ``loads()`` gives each
+    processor's utilization and is called by best and worst fit only.
+    """
+    if fit == "ff":
+        return list(range(k))
+    if fit == "nf":
+        return list(range(current, k))
+    if fit not in ("bf", "wf"):
+        raise ValueError(f"unknown fit {fit!r}")
+    load = loads()
+    if fit == "bf":
+        return sorted(range(k), key=lambda b: (-load[b], b))
+    return sorted(range(k), key=lambda b: (load[b], b))
 
 
 def task_order(rows: Rows, order: str) -> list[int]:

@@ -92,7 +92,7 @@ from rtsched.analyses._edf_demand import (
     qpa_trace,
 )
 from rtsched.analyses._gedf_common import largest_set
-from rtsched.analyses._packing import placement_steps, task_order
+from rtsched.analyses._packing import FITS, ORDERS, placement_steps, preference, task_order
 from rtsched.analyses._pedf_kernel import _FLOAT_ROWS, _INT_ROWS, _pack_one, _workspace
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import (
@@ -124,8 +124,6 @@ __all__ = [
     "task_order",
 ]
 
-FITS = ("ff", "bf", "wf", "nf")
-ORDERS = ("input", "density", "utilization", "deadline")
 ADMISSIONS = ("density", "dbfstar", "qpa")
 #: Every member of the family, in a stable order.
 FAMILY_NAMES = tuple(f"p:{f}:{o}:{a}" for f in FITS for o in ORDERS for a in ADMISSIONS)
@@ -155,6 +153,11 @@ def _utilization(rows: Rows, work: Work | None = None) -> Fraction:
     if work is not None:
         work.spend_size(len(rows), total)
     return total
+
+
+def _loads(bins: list[list[int]], rows: Rows, work: Work | None) -> list[Fraction]:
+    """The utilization of each processor (best and worst fit compare them)."""
+    return [_utilization([rows[j] for j in b], work) for b in bins]
 
 
 def _density(rows: Rows, work: Work | None = None) -> Fraction:
@@ -346,21 +349,6 @@ class Packing:
     left: int = 0
 
 
-def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int, work: Work | None = None) -> list[int]:
-    """Processors in the order the fit rule tries them."""
-    k = len(bins)
-    if fit == "ff":
-        return list(range(k))
-    if fit == "nf":
-        return list(range(current, k))
-    loads = [_utilization([rows[i] for i in b], work) for b in bins]
-    if fit == "bf":
-        return sorted(range(k), key=lambda b: (-loads[b], b))
-    if fit == "wf":
-        return sorted(range(k), key=lambda b: (loads[b], b))
-    raise ValueError(f"unknown fit {fit!r}")
-
-
 def pack(
     rows: Rows,
     m: int,
@@ -400,7 +388,7 @@ def pack(
         for i in seq:
             refusals: list[tuple[int, str]] = []
             left_before = left
-            for b in _preference(fit, bins, rows, current, work):
+            for b in preference(fit, len(bins), current, lambda: _loads(bins, rows, work)):
                 verdict, why, spent, miss = admit(
                     [rows[j] for j in bins[b]] + [rows[i]], admission, qpa_steps, work, left, witness[b]
                 )
@@ -618,7 +606,7 @@ def explain_family(
         if admission == "qpa":
             refusals.append((-1, "refusals recomputed without the refusal cache (beyond the reference work budget)"))
         try:
-            for b in _preference(fit, bins, rows, current, work):
+            for b in preference(fit, len(bins), current, lambda: _loads(bins, rows, work)):
                 _, why, spent, _ = admit(
                     [rows[j] for j in bins[b]] + [rows[failed_task]], admission, qpa_steps, work, left
                 )

@@ -55,7 +55,7 @@ from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import frac_sum_sign
 from rtsched.analyses._fp_rta import response_times, rta_from_nb
-from rtsched.analyses._packing import placed_before, placement_steps
+from rtsched.analyses._packing import FITS, ORDERS, placed_before, placement_steps, preference
 from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
@@ -77,8 +77,6 @@ __all__ = [
     "placement_order",
 ]
 
-FITS = ("ff", "bf", "wf", "nf")
-ORDERS = ("input", "density", "utilization", "deadline")
 FAMILY_NAMES = tuple(f"p:{f}:{o}:rta" for f in FITS for o in ORDERS)
 PATTERN = r"p:(ff|bf|wf|nf):(input|density|utilization|deadline):rta"
 
@@ -120,20 +118,10 @@ class Packing:
     work_exhausted: bool = False
 
 
-def _preference(fit: str, bins: list[list[int]], rows: Rows, current: int, work: Work) -> list[int]:
-    """Processors in the order the fit rule tries them."""
-    k = len(bins)
-    if fit == "ff":
-        return list(range(k))
-    if fit == "nf":
-        return list(range(current, k))
+def _loads(bins: list[list[int]], rows: Rows, work: Work) -> list[Fraction]:
+    """The utilization of each processor (best and worst fit compare them)."""
     work.spend(sum(len(b) for b in bins))
-    loads = [fraction_sum(Fraction(rows[i][0], rows[i][2]) for i in b) for b in bins]
-    if fit == "bf":
-        return sorted(range(k), key=lambda b: (-loads[b], b))
-    if fit == "wf":
-        return sorted(range(k), key=lambda b: (loads[b], b))
-    raise ValueError(f"unknown fit {fit!r}")
+    return [fraction_sum(Fraction(rows[i][0], rows[i][2]) for i in b) for b in bins]
 
 
 def admit(
@@ -200,7 +188,7 @@ def pack(
         seq = placement_order(rows, order)
         for i in seq:
             refusals: list[tuple[int, str]] = []
-            for b in _preference(fit, bins, rows, current, work):
+            for b in preference(fit, len(bins), current, lambda: _loads(bins, rows, work)):
                 verdict, on, new, spent, why = admit(rows, bins[b], i, response, budget - used, work)
                 used += spent
                 if verdict is True:
