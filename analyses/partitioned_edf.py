@@ -551,6 +551,13 @@ def _processor_witness(rows: Rows, admission: str, qpa_steps: int, work: Work | 
     return f"U = {show_number(U)}, accepted by the exact kernel (witness beyond the reference work budget)"
 
 
+def _reference_first(n: int) -> bool:
+    """Pack with the reference: the set is small and the packing kernel is not compiled yet."""
+    from rtsched import warmup
+
+    return n <= warmup.COLD_MAX_TASKS and not warmup.is_compiled("p-edf")
+
+
 def explain_family(
     fit: str,
     order: str,
@@ -575,9 +582,18 @@ def explain_family(
         qpa_steps = qpa_steps_for(budget)
     rows = ts.rows()
     n = ts.n
-    codes, assign, left_at = _run(TaskSetBatch.from_tasksets([ts]), m, fit, order, admission, budget, qpa_steps)
-    verdict: Verdict = UNKNOWN_VERDICT if codes[0] == UNKNOWN else bool(codes[0] == ACCEPT)
-    assignment = tuple(None if a < 0 else int(a) for a in assign.tolist())
+    # Before the kernel is compiled, a small set is packed by the reference (rtsched.check's
+    # "First run"): same verdict, assignment and budget left, in milliseconds instead of seconds.
+    packed = pack(rows, m, fit, order, admission, budget, work_budget, qpa_steps) if _reference_first(n) else None
+    if packed is not None and not packed.work_exhausted:
+        verdict: Verdict = packed.verdict
+        assignment = packed.assignment
+        left_before_failure = packed.left
+    else:
+        codes, assign, left_at = _run(TaskSetBatch.from_tasksets([ts]), m, fit, order, admission, budget, qpa_steps)
+        verdict = UNKNOWN_VERDICT if codes[0] == UNKNOWN else bool(codes[0] == ACCEPT)
+        assignment = tuple(None if a < 0 else int(a) for a in assign.tolist())
+        left_before_failure = int(left_at[0])
     seq = task_order(rows, order)
     processors = min(m, n)
     work = Work(work_budget)
@@ -602,7 +618,7 @@ def explain_family(
     if replayed is not None and not replayed.work_exhausted and replayed.failed_task == failed_task:
         refusals = list(replayed.refusals)
     elif failed_task is not None:  # replay its admissions, with the packing budget it had
-        left = int(left_at[0])
+        left = left_before_failure
         if admission == "qpa":
             refusals.append((-1, "refusals recomputed without the refusal cache (beyond the reference work budget)"))
         try:

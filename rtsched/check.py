@@ -3,6 +3,18 @@
 Verdicts come from the analyses' kernels (the registry's :meth:`~rtsched.registry.Analysis.verdict`
 for one set, :meth:`~rtsched.registry.Analysis.status` for many); the evidence (the exact
 explanation) is computed the first time a caller reads it.
+
+First run. Compiling a kernel takes 1–15 s (``benchmarks/bench_cold_start.py``), so on a machine
+that never compiled them ``rtsched check`` of one small set took about 80 s for the default list,
+where the exact references answer in milliseconds. While an analysis's kernels are not compiled
+(:func:`rtsched.warmup.is_compiled`: ``rtsched cache --compile`` or a sweep's first run compiles
+them), a *sufficient* analysis decides small inputs (at most
+:data:`~rtsched.warmup.COLD_MAX_SETS` sets of at most :data:`~rtsched.warmup.COLD_MAX_TASKS` tasks)
+with its reference (the partitioned EDF explanation likewise packs with its reference). The reference is the judge every kernel is held
+to (property tests), so the verdict is the same; a reference "unknown" is decided by the kernel
+(the reference's Python work budget may have run out where the kernel's did not). Exact and
+necessary analyses (state-space search, simulation: their Python references can take seconds)
+always use their kernels.
 """
 
 from __future__ import annotations
@@ -13,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from rtsched import warmup
 from rtsched.errors import InputError
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.platform import Platform, as_platform
@@ -22,6 +35,16 @@ from rtsched.result import UNKNOWN, LazyResult, Report, Verdict
 __all__ = ["check", "check_many"]
 
 Budget = int | str | Mapping[str, int] | None
+
+def _use_reference(entry: Analysis, sets: Sequence[TaskSet]) -> bool:
+    """Decide ``sets`` with ``entry``'s reference rather than compile its kernels (module docstring)."""
+    return (
+        entry.kind == "sufficient"
+        and entry.input == "taskset"
+        and len(sets) <= warmup.COLD_MAX_SETS
+        and all(ts.n <= warmup.COLD_MAX_TASKS for ts in sets)
+        and not warmup.is_compiled(entry.name)
+    )
 
 
 def check(
@@ -79,7 +102,9 @@ def check(
         if why:
             skipped[entry.name] = why
             continue
-        verdict = entry._decide_one(ts, size, extra)  # private entry point: platform and model checked above
+        verdict = entry._reference(ts, size, *extra) if _use_reference(entry, [ts]) else UNKNOWN
+        if verdict == UNKNOWN:  # private entry point: platform and model checked above
+            verdict = entry._decide_one(ts, size, extra)
         results.append(LazyResult(entry.name, verdict, size, entry.kind, explain, ts, entry.policy))
     return Report(ts, size, tuple(results), skipped, platform=platform)
 
@@ -115,6 +140,11 @@ def check_many(
             else:
                 run[i] = True
         chosen = np.flatnonzero(run)
+        if chosen.size and _use_reference(entry, [sets[i] for i in chosen]):
+            for i in chosen.tolist():
+                verdicts[i][entry.name] = entry._reference(sets[i], size, *extra)
+            run[[i for i in chosen.tolist() if verdicts[i][entry.name] != UNKNOWN]] = False
+            chosen = np.flatnonzero(run)  # the kernel decides what the reference left "unknown"
         if chosen.size == 0:
             continue
         key = run.tobytes()

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from rtsched.model import TaskSetBatch
 
-__all__ = ["COMPILE_SECONDS", "compile_analyses", "is_compiled", "probe_batch"]
+__all__ = ["COLD_MAX_SETS", "COLD_MAX_TASKS", "COMPILE_SECONDS", "compile_analyses", "is_compiled", "probe_batch"]
 
 #: Seconds to compile each analysis's kernels from a cold cache, measured on a 2-core machine
 #: (``benchmarks/bench_cold_start.py``); an analysis not listed counts as :data:`_DEFAULT_SECONDS`.
@@ -48,6 +48,10 @@ COMPILE_SECONDS: dict[str, float] = {
 #: kernel): compiled with it, counted once in the estimate.
 SAME_KERNELS_AS = {"baruah-fisher": "p-edf", "exact:index": "exact"}
 _DEFAULT_SECONDS = 3.0
+#: While an analysis's kernels are not compiled, ``rtsched.check`` decides at most this many sets
+#: of at most this many tasks with the analysis's exact reference instead (:mod:`rtsched.check`).
+COLD_MAX_TASKS = 16
+COLD_MAX_SETS = 32
 
 
 def _kernels_of(name: str) -> str:

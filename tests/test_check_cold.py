@@ -1,0 +1,90 @@
+"""``check`` before the kernels are compiled: small inputs are decided by the exact references.
+
+On a machine that never compiled rtsched's kernels, ``rtsched check`` of one set spent about 80 s
+compiling; the references answer in milliseconds (rtsched/check.py, "First run"). These tests
+hold the cold path to the kernels' verdicts and evidence, and check that it really avoids them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rtsched
+from rtsched import TaskSet, warmup
+from rtsched.check import check_many
+from rtsched.testing import strategies as rst
+
+
+@pytest.fixture
+def cold(monkeypatch):
+    """Make every analysis look not compiled."""
+    monkeypatch.setattr(warmup, "is_compiled", lambda name: False)
+
+
+def _warm_and_cold(run):
+    """``run()`` with every analysis looking compiled, then with none looking compiled."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(warmup, "is_compiled", lambda name: True)
+        warm = run()
+        patch.setattr(warmup, "is_compiled", lambda name: False)
+        return warm, run()
+
+
+@settings(max_examples=25, deadline=None)
+@given(ts=rst.tasksets(max_size=6, max_period=40), m=st.integers(1, 3))
+def test_cold_verdicts_and_evidence_equal_the_kernels(ts, m):
+    def run():
+        report = rtsched.check(ts, m)
+        return report.verdicts, dict(report.skipped), [r.evidence for r in report]  # p-edf's packing included
+
+    warm, cold = _warm_and_cold(run)
+    assert cold == warm
+
+
+@settings(max_examples=10, deadline=None)
+@given(sets=st.lists(rst.tasksets(max_size=5, max_period=30), min_size=1, max_size=4), m=st.integers(1, 3))
+def test_cold_check_many_equals_the_kernels(sets, m):
+    warm, cold = _warm_and_cold(lambda: [r.verdicts for r in check_many(sets, m)])
+    assert cold == warm
+
+
+def test_cold_small_sets_do_not_touch_the_sufficient_kernels(cold, monkeypatch):
+    from rtsched.registry import Analysis
+
+    called: list[str] = []
+    real_one, real_batch = Analysis._decide_one, Analysis._decide_batch
+
+    def one(self, *args):
+        called.append(self.name)
+        return real_one(self, *args)
+
+    def batch(self, *args):
+        called.append(self.name)
+        return real_batch(self, *args)
+
+    monkeypatch.setattr(Analysis, "_decide_one", one)
+    monkeypatch.setattr(Analysis, "_decide_batch", batch)
+    ts = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)])
+    report = rtsched.check(ts, 2)
+    kinds = {r.analysis: r.kind for r in report}
+    assert called and all(kinds[name] != "sufficient" for name in called)  # gedf-upper, exact: kernels
+    assert any(kind == "sufficient" for kind in kinds.values())
+    called.clear()
+    check_many([ts, ts], 2)
+    assert all(kinds[name] != "sufficient" for name in called)
+    called.clear()
+    big = TaskSet.from_tasks([(1, 40, 40)] * (warmup.COLD_MAX_TASKS + 1))
+    rtsched.check(big, 2, tests="gfb")
+    assert called == ["gfb"]  # beyond the size rule: the kernel
+
+
+def test_a_reference_unknown_is_decided_by_the_kernel(cold, monkeypatch):
+    from rtsched import analyses
+
+    entry = analyses.get("bcl-iter")
+    monkeypatch.setattr(entry, "_reference", lambda *args: "unknown")
+    ts = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12)])
+    assert rtsched.check(ts, 2, tests="bcl-iter").verdicts == {"bcl-iter": entry.verdict(ts, 2)}
+    assert check_many([ts], 2, tests="bcl-iter")[0].verdicts == {"bcl-iter": entry.verdict(ts, 2)}
