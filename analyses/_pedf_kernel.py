@@ -133,12 +133,14 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
 
     ``first`` is the smallest relative deadline with Σ dbf* > D_i, ``q`` the index of the first
     scratch task whose deadline lies above the largest such one (k if none), ``steps`` the step
-    cap. Returns (code, steps used): L' = sD[q], or ⌈L_a⌉ (U < 1) or L_b (U = 1, its iterations
-    counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤ ``first``. On a
-    refusal the third value is the missed deadline t (else NONE).
+    cap. Returns (code, steps used, miss, demand): L' = sD[q], or ⌈L_a⌉ (U < 1) or L_b (U = 1,
+    its iterations counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤
+    ``first``. On a refusal ``miss`` is the missed deadline t and ``demand`` h(t) there (else
+    NONE and 0).
     """
     used = np.int64(0)
     none = np.int64(NONE)
+    zero = np.int64(0)
     if q < k:
         bound = sD[q]
     elif u_below_one:
@@ -148,33 +150,34 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
         lo, hi = _la_bracket(sC, sD, sT, sInv, k, max_lag)
         code, bound = _la_ceiling(sC, sD, sT, sInv, k, max_lag, lo, hi)
         if code != CONTINUE:
-            return code, used, none
+            return code, used, none, zero
     else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it
         code, t, used = _start_point(sC, sD, sT, sInv, k, steps, False)
         if code != CONTINUE:
-            return code, used, none
+            return code, used, none, zero
         bound = t + 1  # max{d < bound} = t
     t = _deadline_below(sD, sT, sInv, k, bound)
     if t == NONE:
-        return ACCEPT, used, none
+        return ACCEPT, used, none, zero
     while True:
         if used >= steps:
-            return UNKNOWN, used, none
+            return UNKNOWN, used, none, zero
         used += 1
         h, prev = _h_prev(sC, sD, sT, sInv, k, t)
         if h > t:
-            return REJECT, used, t
+            return REJECT, used, t, h
         if h <= first:
-            return ACCEPT, used, none
+            return ACCEPT, used, none, zero
         t = h if h < t else prev
 
 
 @kernel(inline="always")
 def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_sign, witness, cand):
-    """Admission of the k tasks in the scratch arrays: (code, demand terms spent, miss), as :func:`admit`.
+    """Admission of the k tasks in the scratch arrays: (code, demand terms spent, miss, demand), as :func:`admit`.
 
     ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``miss`` the deadline t where a refusal
-    found h(t) > t (else NONE); ``qpa_steps`` the QPA step cap of an
+    found h(t) > t (else NONE) and ``demand`` that h(t) over the k tasks (else 0), so that the
+    caller's refusal cache takes the processor's own demand there without a new pass; ``qpa_steps`` the QPA step cap of an
     admission, ``left`` what remains of the packing budget. ``u_sign`` and ``lam_sign`` are the
     signs of U − 1 and density − 1 when the caller's float sums decided them, else
     SIGN_UNDECIDED (then they are decided exactly here).
@@ -196,23 +199,23 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
     if admission == 0:  # density
         s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
         if s == SIGN_UNDECIDED:
-            return UNDECIDED, none, no_miss
-        return (ACCEPT if s <= 0 else REJECT), none, no_miss
+            return UNDECIDED, none, no_miss, none
+        return (ACCEPT if s <= 0 else REJECT), none, no_miss, none
     s = u_sign if u_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sT[:k], k)
     if s == SIGN_UNDECIDED:
-        return UNDECIDED, none, no_miss
+        return UNDECIDED, none, no_miss, none
     if s > 0:
-        return REJECT, none, no_miss
+        return REJECT, none, no_miss, none
     u_below_one = s < 0
     s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
     if s == SIGN_UNDECIDED:
-        return UNDECIDED, none, no_miss
+        return UNDECIDED, none, no_miss, none
     if s <= 0:
-        return ACCEPT, none, no_miss  # density ≤ 1 implies dbf* and the exact test
+        return ACCEPT, none, no_miss, none  # density ≤ 1 implies dbf* and the exact test
     if admission == 2 and _witness_refuses(witness[0], witness[1], sC[cand], sD[cand], sT[cand]):
-        return REJECT, none, witness[0]
+        return REJECT, none, witness[0], none  # the caller keeps this witness: its demand is not needed
     if left < k:
-        return UNKNOWN, none, no_miss
+        return UNKNOWN, none, no_miss, none
     spent = np.int64(k)
     # Σ_{D_j ≤ t} dbf*(τ_j, t) = Σ a_j + t·Σ U_j with a_j = C_j(T_j − D_j)/T_j (prefix sums over
     # the deadline order), in float: the error is below 4(k + 4)·EPS·size with
@@ -242,31 +245,32 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
         if value <= t + margin:
             s = _dbfstar_point(sC, sD, sT, sInv, k, t)
             if s == SIGN_UNDECIDED:
-                return UNDECIDED, spent, no_miss
+                return UNDECIDED, spent, no_miss, none
             if s <= 0:
                 continue
         if admission == 1:
-            return REJECT, spent, no_miss
+            return REJECT, spent, no_miss, none
         if left - spent < k:
-            return UNKNOWN, spent, no_miss
+            return UNKNOWN, spent, no_miss, none
         spent += k
-        if _h_prev(sC, sD, sT, sInv, k, t)[0] > t:
-            return REJECT, spent, t
+        h = _h_prev(sC, sD, sT, sInv, k, t)[0]
+        if h > t:
+            return REJECT, spent, t, h
         if first < 0:
             first = t
         q = r
     if first < 0:
-        return ACCEPT, spent, no_miss  # Σ dbf*(t) ≤ t everywhere
+        return ACCEPT, spent, no_miss, none  # Σ dbf*(t) ≤ t everywhere
     steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
-        return UNKNOWN, spent, no_miss
-    code, used, miss = _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one)
-    return code, spent + used * k, miss
+        return UNKNOWN, spent, no_miss, none
+    code, used, miss, h = _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one)
+    return code, spent + used * k, miss, h
 
 
 @kernel(inline="always")
 def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
-    """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, spent, miss).
+    """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, spent, miss, demand).
 
     Inlined: a call would pass eight arrays (and count their references) per admission.
     """
@@ -378,14 +382,14 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
                 else:
-                    code, spent, miss = _gather_admit(
+                    code, spent, miss, h_miss = _gather_admit(
                         C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign,
                         (wit[b], wit_h[b]),
                     )  # fmt: skip
                     left -= spent
-                    if miss >= 0 and miss != wit[b]:  # a new witness: the processor's own demand there
-                        wit[b] = miss
-                        wit_h[b] = _own_demand(C, D, T, first, nxt, b, miss)
+                    if miss >= 0 and miss != wit[b]:  # a new witness: the processor's own demand there,
+                        wit[b] = miss  # h over its tasks and task i at the miss, less task i's dbf
+                        wit_h[b] = h_miss - dbf(C[i], D[i], T[i], miss)
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
@@ -475,17 +479,6 @@ def _stable_sort(C, D, T, n, order, iw, fw):
     if in_tmp:  # an element loop: a slice assignment adds about 2 s of compilation
         for p in range(n):
             iw[_I_SEQ, p] = iw[_I_TMP, p]
-
-
-@kernel(inline="always")
-def _own_demand(C, D, T, first, nxt, b, t):
-    """h_P(t) = Σ dbf_j(t) over processor b's tasks (its list)."""
-    total = np.int64(0)
-    j = first[b]
-    while j >= 0:
-        total += dbf(C[j], D[j], T[j], t)
-        j = nxt[j]
-    return total
 
 
 @kernel(inline="always")
