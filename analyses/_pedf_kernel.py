@@ -420,11 +420,41 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 def _stable_sort(C, D, T, n, order, iw, fw):
     """Sort the task indices in row ``_I_SEQ`` of ``iw`` by the order's key, stably (ties keep input order).
 
-    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: an insertion
-    sort up to 32 tasks, else a bottom-up merge sort, O(n log n) (row ``_I_TMP`` is scratch).
+    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: up to 16 tasks
+    each task's place counted (n² float comparisons, branch-free, exact only on equal floats),
+    up to 32 an insertion sort, else a bottom-up merge sort, O(n log n) (row ``_I_TMP`` is
+    scratch).
     Row ``_F_LAM`` of ``fw`` holds the densities fl(C/min(D, T)), row ``_F_KEY`` is scratch. The
     rows are indexed in place: a row view passed to a call costs reference counting.
     """
+    if n <= 16:  # rank by counting: n² comparisons, but branch-free outside exact float ties
+        # Task x's place is the number of tasks placed before it: those with a strictly larger
+        # float key (fl(x/y) is monotone in x/y: a strictly larger exact key), or an equal one
+        # and a larger exact key, or an equal exact key and a smaller index (stability). This
+        # is a strict total order, so the places are a permutation: the insertion sort's.
+        for x in range(n):
+            if order == 1:
+                fw[_F_KEY, x] = fw[_F_LAM, x]
+            elif order == 2:
+                fw[_F_KEY, x] = C[x] / T[x]
+            else:
+                fw[_F_KEY, x] = -np.float64(D[x])
+        for x in range(n):
+            kx = fw[_F_KEY, x]
+            place = 0
+            ties = 0
+            for y in range(n):  # branch-free (the compiler vectorises it)
+                ky = fw[_F_KEY, y]
+                place += ky > kx
+                ties += ky == kx
+            if ties > 1:  # rare: equal float keys (x itself counts once), decided exactly
+                for y in range(n):
+                    if y != x and fw[_F_KEY, y] == kx:
+                        place += placed_before(C, D, T, y, x, order) or (
+                            y < x and not placed_before(C, D, T, x, y, order)
+                        )
+            iw[_I_SEQ, place] = x
+        return
     if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
         # On a float key that moves with the task (no indirection): fl(x/y) is monotone in x/y,
         # so a strictly larger float key is a strictly larger exact key; equal floats are
