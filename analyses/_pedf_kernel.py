@@ -420,18 +420,20 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 def _stable_sort(C, D, T, n, order, iw, fw):
     """Sort the task indices in row ``_I_SEQ`` of ``iw`` by the order's key, stably (ties keep input order).
 
-    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: up to 16 tasks
-    each task's place counted (n² float comparisons, branch-free, exact only on equal floats),
-    up to 32 an insertion sort, else a bottom-up merge sort, O(n log n) (row ``_I_TMP`` is
-    scratch).
+    With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: up to 96 tasks
+    each task's place counted (n² float comparisons, branch-free, exact only on equal floats;
+    measured faster than the former insertion sort at n = 10 and than the merge sort at n =
+    40 and 80, benchmarks/bench_vs_schedcat.py), else a bottom-up merge sort, O(n log n) (row
+    ``_I_TMP`` is scratch).
     Row ``_F_LAM`` of ``fw`` holds the densities fl(C/min(D, T)), row ``_F_KEY`` is scratch. The
     rows are indexed in place: a row view passed to a call costs reference counting.
     """
-    if n <= 16:  # rank by counting: n² comparisons, but branch-free outside exact float ties
+    if n <= 96:  # rank by counting: n² comparisons, but branch-free outside exact float ties
+        # (an insertion or merge sort mispredicts a branch per comparison).
         # Task x's place is the number of tasks placed before it: those with a strictly larger
         # float key (fl(x/y) is monotone in x/y: a strictly larger exact key), or an equal one
         # and a larger exact key, or an equal exact key and a smaller index (stability). This
-        # is a strict total order, so the places are a permutation: the insertion sort's.
+        # is a strict total order, so the places are a permutation: the stable exact sort.
         for x in range(n):
             if order == 1:
                 fw[_F_KEY, x] = fw[_F_LAM, x]
@@ -454,29 +456,6 @@ def _stable_sort(C, D, T, n, order, iw, fw):
                             y < x and not placed_before(C, D, T, x, y, order)
                         )
             iw[_I_SEQ, place] = x
-        return
-    if n <= 32:  # insertion sort: fewer moves than merging for the common small sets
-        # On a float key that moves with the task (no indirection): fl(x/y) is monotone in x/y,
-        # so a strictly larger float key is a strictly larger exact key; equal floats are
-        # compared exactly.
-        for p in range(n):
-            x = iw[_I_SEQ, p]
-            if order == 1:
-                kx = fw[_F_LAM, x]
-            elif order == 2:
-                kx = C[x] / T[x]
-            else:
-                kx = -np.float64(D[x])
-            j = p
-            while j > 0 and (
-                fw[_F_KEY, j - 1] < kx
-                or (fw[_F_KEY, j - 1] == kx and placed_before(C, D, T, x, iw[_I_SEQ, j - 1], order))
-            ):
-                iw[_I_SEQ, j] = iw[_I_SEQ, j - 1]
-                fw[_F_KEY, j] = fw[_F_KEY, j - 1]
-                j -= 1
-            iw[_I_SEQ, j] = x
-            fw[_F_KEY, j] = kx
         return
     src = iw[_I_SEQ, :n]
     dst = iw[_I_TMP, :n]
