@@ -610,11 +610,9 @@ def explain_family(
     refusals: list[tuple[int, str]] = []
     # qpa: its refusals depend on the refusal cache, i.e. on the packing so far, so they come
     # from the reference's own packing when that fits in the work budget.
-    replayed = (
-        pack(rows, m, fit, order, admission, budget, work_budget, qpa_steps)
-        if failed_task is not None and admission == "qpa"
-        else None
-    )
+    replayed = None
+    if failed_task is not None and admission == "qpa":  # the cold path's packing is that one already
+        replayed = packed or pack(rows, m, fit, order, admission, budget, work_budget, qpa_steps)
     if replayed is not None and not replayed.work_exhausted and replayed.failed_task == failed_task:
         refusals = list(replayed.refusals)
     elif failed_task is not None:  # replay its admissions, with the packing budget it had
