@@ -30,6 +30,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -100,6 +101,13 @@ def cache_dir() -> Path:
     return Path(base) / "rtsched"
 
 
+#: A source file that defines Numba kernels: ``njit`` itself, or rtsched's decorators
+#: (:func:`rtsched.kernels.kernel`, :func:`~rtsched.kernels.batch_kernel`). A kernel compiled in one
+#: file calls helpers of others, and Numba's cache only checks the file a kernel is written in, so
+#: every such file enters the digest.
+_KERNEL_SOURCE = re.compile(rb"\bnjit\b|^[ \t]*@(?:batch_)?kernel\b", re.MULTILINE)
+
+
 def _kernel_digest() -> str:
     """Digest of every source file that defines Numba kernels (and of the Python/Numba versions)."""
     import numba
@@ -108,7 +116,7 @@ def _kernel_digest() -> str:
     for folder in _package_dirs():
         for path in sorted(folder.rglob("*.py")):
             data = path.read_bytes()
-            if b"njit" in data:
+            if _KERNEL_SOURCE.search(data):
                 digest.update(path.relative_to(folder.parent).as_posix().encode())
                 digest.update(data)
     return digest.hexdigest()[:16]

@@ -139,6 +139,13 @@ def test_kernel_digest_follows_kernel_sources_only(monkeypatch, tmp_path):
     assert _bootstrap._kernel_digest() == first  # editing a file without kernels keeps the cache
     kernel.write_text("from numba import njit\n@njit\ndef f(x):\n    return x + 1\n")
     assert _bootstrap._kernel_digest() != first  # editing any kernel (or helper) starts a new one
+    # A module that writes its kernels with rtsched's decorators (no "njit" in its text) counts too:
+    # a kernel elsewhere may call its helpers, and Numba only checks a kernel's own file.
+    house = tmp_path / "pkg" / "house.py"
+    house.write_text("from rtsched.kernels import kernel\n\n\n@kernel(inline='always')\ndef g(x):\n    return x\n")
+    second = _bootstrap._kernel_digest()
+    house.write_text("from rtsched.kernels import kernel\n\n\n@kernel(inline='always')\ndef g(x):\n    return -x\n")
+    assert _bootstrap._kernel_digest() != second
 
 
 KERNEL_RUN = (
