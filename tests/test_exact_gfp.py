@@ -304,27 +304,33 @@ def test_sufficient_gfp_tests_are_registered():
     assert {"gfp-bcl", "gfp-rta", "gfp-rta-lc"} <= names
 
 
-@quick()
-@given(ts=rst.tasksets(min_size=2, max_size=5, max_period=10), m=st.integers(1, 3))
-def test_sufficient_gfp_tests_sound(ts, m):
-    _check_sound(ts, m)
+# (task set, m) drawn per deadline model; each variant keeps its own example budget.
+SOUND_CASES = [
+    pytest.param(st.tuples(rst.tasksets(min_size=2, max_size=5, max_period=10), st.integers(1, 3)), id="constrained"),
+    pytest.param(
+        st.tuples(rst.tasksets(min_size=2, max_size=5, max_period=10, deadlines="implicit"), st.integers(2, 3)),
+        id="implicit",
+    ),
+]
+SOUND_CASES_LONG = [
+    pytest.param(st.tuples(rst.tasksets(min_size=2, max_size=6, max_period=12), st.integers(1, 4)), id="constrained"),
+    pytest.param(
+        st.tuples(rst.tasksets(min_size=3, max_size=6, max_period=12, deadlines="implicit"), st.integers(2, 4)),
+        id="implicit",
+    ),
+]
 
 
+@pytest.mark.parametrize("cases", SOUND_CASES)
 @quick()
-@given(ts=rst.tasksets(min_size=2, max_size=5, max_period=10, deadlines="implicit"), m=st.integers(2, 3))
-def test_sufficient_gfp_tests_sound_implicit(ts, m):
-    _check_sound(ts, m)
+@given(data=st.data())
+def test_sufficient_gfp_tests_sound(cases, data):
+    _check_sound(*data.draw(cases))
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("cases", SOUND_CASES_LONG)
 @slow()
-@given(ts=rst.tasksets(min_size=2, max_size=6, max_period=12), m=st.integers(1, 4))
-def test_sufficient_gfp_tests_sound_long(ts, m):
-    _check_sound(ts, m)
-
-
-@pytest.mark.slow
-@slow()
-@given(ts=rst.tasksets(min_size=3, max_size=6, max_period=12, deadlines="implicit"), m=st.integers(2, 4))
-def test_sufficient_gfp_tests_sound_implicit_long(ts, m):
-    _check_sound(ts, m)
+@given(data=st.data())
+def test_sufficient_gfp_tests_sound_long(cases, data):
+    _check_sound(*data.draw(cases))

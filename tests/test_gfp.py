@@ -224,16 +224,22 @@ def _check_kernels(batch, m):
         assert [code_of(e.verdict(ts, m)) for ts in sets] == expected, name
 
 
+@pytest.mark.parametrize(
+    "cases",  # (batch, m) drawn per deadline model; each variant keeps its own example budget
+    [
+        pytest.param(
+            st.tuples(rst.batches(max_sets=8, max_size=8, max_period=40), st.integers(1, 5)), id="constrained"
+        ),
+        pytest.param(
+            st.tuples(rst.batches(max_sets=6, max_size=6, max_period=30, deadlines="implicit"), st.integers(2, 4)),
+            id="implicit",
+        ),
+    ],
+)
 @quick()
-@given(batch=rst.batches(max_sets=8, max_size=8, max_period=40), m=st.integers(1, 5))
-def test_kernels_equal_references(batch, m):
-    _check_kernels(batch, m)
-
-
-@quick()
-@given(batch=rst.batches(max_sets=6, max_size=6, max_period=30, deadlines="implicit"), m=st.integers(2, 4))
-def test_kernels_equal_references_implicit(batch, m):
-    _check_kernels(batch, m)
+@given(data=st.data())
+def test_kernels_equal_references(cases, data):
+    _check_kernels(*data.draw(cases))
 
 
 @quick()
