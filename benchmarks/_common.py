@@ -82,6 +82,12 @@ def rate(
     return count / best
 
 
+def print_header(header: str) -> None:
+    """Print a table's column header and a rule under it as long as the header."""
+    print(header)
+    print("-" * len(header))
+
+
 def thread_rates(fn: Callable[[], object], count: int, repeat: int = 3) -> tuple[float, float, int]:
     """``(rate on one Numba thread, rate on all of them, how many that is)``, as :func:`rate`."""
     threads = numba.get_num_threads()

@@ -48,26 +48,11 @@ are listed with U, the verdict, both CPU times and the states each explored.
     python benchmarks/bench_exact_vs_cpp.py --cpp /tmp/burmyakov/gedf_test [--sets 12] [--cap 10] [--cells m2|m4|all] [--tmax 20 50] [--verbose]
 
 Output on this machine (2 cores shared with other jobs; the C++ built with g++ 12 -Ofast;
-defaults; one-sided sets listed below their cell, shortened here). Before, at d301e98 (``auto``:
-three searches from scratch, depth-first 16,384 states, best-first 32,768, breadth-first; the
-tables of papers/exact-search.md show the runs before that):
-
-     m   n  Tmax  sets   rtsched (a/r)       C++ (a/r)  both     C++ s rtsched s   C++/rt  only C++  only rt disagree
-     2   9    20    12        10 (5/5)        10 (5/5)    10     4.130     2.662    1.55x         0        0        0
-     2   9    50    12         7 (3/4)         7 (3/4)     7     0.458     0.293    1.57x         0        0        0
-     2  10    20    12        12 (3/9)        11 (2/9)    11     1.475     1.558    0.95x         0        1        0
-          only rtsched decides: set 4 U=1.439 (schedulable: rtsched 4.634 s, 1,315,182 states; C++ no answer)
-     2  10    50    12         7 (2/5)         7 (2/5)     7     1.651     1.392    1.19x         0        0        0
-     4   9    20    12        10 (5/5)        10 (5/5)    10     0.182     0.037    4.98x         0        0        0
-     4   9    50    12         7 (4/3)         6 (3/3)     6     0.679     0.210    3.24x         0        1        0
-          only rtsched decides: set 2 U=1.070 (schedulable: rtsched 8.565 s, 3,734,269 states; C++ no answer)
-     4  10    20    12        12 (6/6)        12 (6/6)    12     8.728     3.212    2.72x         0        0        0
-     4  10    50    12         8 (2/6)         7 (2/5)     7     0.522     0.316    1.65x         0        1        0
-          only rtsched decides: set 6 U=2.509 (NOT schedulable: rtsched 0.000 s, 1,191 states; C++ no answer)
-    decided in all cells: rtsched 73, C++ 70
-
-After (``auto`` one search in phases, the last breadth-first by depth, and tables that grow
-without rerunning the search; papers/exact-search.md, item 5), same sets, another run:
+defaults; one-sided sets listed below their cell, shortened here), with ``auto`` one search in
+phases, the last breadth-first by depth, and tables that grow without rerunning the search
+(papers/exact-search.md, item 5). The runs before (at d301e98: three searches from scratch, and
+earlier) are in papers/exact-search.md, "Against Burmyakov's C++ test" and "One search in
+phases":
 
      m   n  Tmax  sets   rtsched (a/r)       C++ (a/r)  both     C++ s rtsched s   C++/rt  only C++  only rt disagree
      2   9    20    12        10 (5/5)        10 (5/5)    10     4.430     2.009    2.20x         0        0        0

@@ -24,7 +24,7 @@ from pathlib import Path
 import numba
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import arguments, rate, sample_batch
+from _common import arguments, print_header, rate, sample_batch
 
 from rtsched import analyses
 from rtsched.errors import InputError
@@ -73,12 +73,10 @@ def main() -> None:
     small = batch.select(range(min(args.reference_sets, batch.n_sets)))
 
     print(f"n = 10, m = {M}, {batch.n_sets} sets; reference on {small.n_sets} sets; {threads} threads available")
-    header = (
+    print_header(
         f"{'analysis':10} {'1 thread sets/s':>16} {'µs/set':>8} {'CPU µs/set':>11} "
         f"{f'{threads} threads sets/s':>18} {'reference sets/s':>17} {'ratio':>9}"
     )
-    print(header)
-    print("-" * len(header))
     for entry in entries:
         entry.decide(small, M)  # compile (cached afterwards)
         numba.set_num_threads(1)

@@ -54,9 +54,13 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import print_header
 
 from rtsched import analyses
 from rtsched.generators import integer_tasks, uunifast
@@ -154,12 +158,10 @@ def per_set_table(names: list[str], args: argparse.Namespace) -> None:
     us = median_us_per_set(calls, args.rounds)
     print(f"Per set: {args.sets} sets, n = 10, m = {M} (uni-qpa: m = 1), U/m uniform over (0, 1], {PERIODS},")
     print(f"constrained deadlines; one thread; median CPU µs over {args.rounds} alternating rounds")
-    header = (
+    print_header(
         f"{'test':10} {'SchedCAT µs':>11} {'rtsched µs':>11} {'ratio':>8} {'accept':>7} "
         f"{'reference µs':>13} {'vs reference':>13}"
     )
-    print(header)
-    print("-" * len(header))
     for name, entry in entries.items():
         m = processors(name)
         accept = float(np.mean(entry.status(batches[m], m) == 1))
