@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, ClassVar, TextIO
 
 from rtsched.errors import InputError
 from rtsched.sweep.executors import choose_executor, run_units
@@ -24,29 +24,24 @@ from rtsched.sweep.units import Plan, UnitSpec, plan, run_unit
 
 __all__ = ["RESULT_COLUMNS", "WEIGHTED_COLUMNS", "Results", "Row", "WeightedRow", "aggregate", "run"]
 
-RESULT_COLUMNS = (
-    "variable",
-    "value",
-    "by_variable",
-    "by_value",
-    "m",
-    "n",
-    "analysis",
-    "sets",
-    "accepted",
-    "unknown",
-    "ratio",
-    "ci_low",
-    "ci_high",
-    "target_utilization",
-    "mean_utilization",
-)
-WEIGHTED_COLUMNS = ("variable", "value", "m", "analysis", "weighted_schedulability", "points", "sets")
+
+class _CsvRow:
+    """A line of a CSV table whose columns are the dataclass fields, in order."""
+
+    #: The columns written with six decimals; every other cell as :func:`_fmt` writes it.
+    _SIX_DECIMALS: ClassVar[frozenset[str]] = frozenset()
+
+    def cells(self) -> list[str]:
+        """The row as CSV cells (fixed formatting, so reruns give identical files)."""
+        values = ((f.name, getattr(self, f.name)) for f in dataclasses.fields(self))  # type: ignore[arg-type]
+        return [f"{value:.6f}" if name in self._SIX_DECIMALS else _fmt(value) for name, value in values]
 
 
 @dataclass(frozen=True)
-class Row:
+class Row(_CsvRow):
     """One line of ``results.csv``: an analysis at one point (and one value of the second variable)."""
+
+    _SIX_DECIMALS = frozenset({"ratio", "ci_low", "ci_high", "mean_utilization"})
 
     variable: str
     value: Any
@@ -64,30 +59,12 @@ class Row:
     target_utilization: float
     mean_utilization: float
 
-    def cells(self) -> list[str]:
-        """The row as CSV cells (fixed formatting, so reruns give identical files)."""
-        return [
-            self.variable,
-            _fmt(self.value),
-            self.by_variable,
-            _fmt(self.by_value),
-            str(self.m),
-            self.n,
-            self.analysis,
-            str(self.sets),
-            str(self.accepted),
-            str(self.unknown),
-            f"{self.ratio:.6f}",
-            f"{self.ci_low:.6f}",
-            f"{self.ci_high:.6f}",
-            _fmt(self.target_utilization),
-            f"{self.mean_utilization:.6f}",
-        ]
-
 
 @dataclass(frozen=True)
-class WeightedRow:
+class WeightedRow(_CsvRow):
     """One line of ``weighted.csv``: W(p) of an analysis at one value p of the other variable."""
+
+    _SIX_DECIMALS = frozenset({"weighted_schedulability"})
 
     variable: str
     value: Any
@@ -97,17 +74,9 @@ class WeightedRow:
     points: int
     sets: int
 
-    def cells(self) -> list[str]:
-        """The row as CSV cells."""
-        return [
-            self.variable,
-            _fmt(self.value),
-            str(self.m),
-            self.analysis,
-            f"{self.weighted_schedulability:.6f}",
-            str(self.points),
-            str(self.sets),
-        ]
+
+RESULT_COLUMNS = tuple(f.name for f in dataclasses.fields(Row))
+WEIGHTED_COLUMNS = tuple(f.name for f in dataclasses.fields(WeightedRow))
 
 
 def _fmt(value: Any) -> str:
