@@ -32,11 +32,10 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
-from numba import prange
 
 from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -181,11 +180,7 @@ def _bak_one(C, D, T, m):
     return UNDECIDED if undecided else ACCEPT
 
 
-@batch_kernel
-def _bak_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _bak_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_bak_kernel = sets_kernel(_bak_one)
 
 
 ANALYSES = (

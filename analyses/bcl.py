@@ -40,11 +40,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from numba import prange
-
 from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, REJECT, kernel, sets_kernel
 from rtsched.model import TaskSet
 from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -215,11 +213,7 @@ def _bcl_one(C, D, T, m):
     return ACCEPT
 
 
-@batch_kernel
-def _bcl_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _bcl_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_bcl_kernel = sets_kernel(_bcl_one)
 
 
 ANALYSES = (

@@ -22,9 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from numba import prange
-
-from rtsched.kernels import EPS, batch_kernel, kernel, margin_verdict
+from rtsched.kernels import EPS, kernel, margin_verdict, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
 from rtsched.result import Explanation, Step, show_number
@@ -113,11 +111,7 @@ def _gfb_one(C, D, T, m):
     return margin_verdict(lhs - m, 4.0 * (n + m + 2) * EPS * (lhs + m))
 
 
-@batch_kernel
-def _gfb_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _gfb_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_gfb_kernel = sets_kernel(_gfb_one)
 
 
 ANALYSES = (

@@ -99,7 +99,7 @@ from rtsched.analyses._gfp import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNKNOWN, batch_kernel, kernel, margin_verdict
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNKNOWN, batch_kernel, kernel, margin_verdict, sets_kernel
 from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
@@ -239,11 +239,7 @@ def _bcl_one(C, D, T, m):
     return ACCEPT
 
 
-@batch_kernel
-def _bcl_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _bcl_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_bcl_kernel = sets_kernel(_bcl_one)
 
 
 # =================================================================================================
@@ -667,11 +663,7 @@ def _rmus_one(C, D, T, m):
     return margin_verdict(total - bound, 4.0 * (n + 4) * EPS * (total + bound))
 
 
-@batch_kernel
-def _rmus_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _rmus_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_rmus_kernel = sets_kernel(_rmus_one)
 
 
 def _rmus_accepts(platform: Platform) -> str | None:

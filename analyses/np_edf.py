@@ -27,10 +27,9 @@ matter to this test (it is stated on demand, not on a schedule).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_one, npedf_trace
-from rtsched.kernels import batch_kernel, kernel
+from rtsched.kernels import kernel, sets_kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict, show_number
@@ -75,11 +74,7 @@ def _npedf_set(C, D, T, m, budget):
     return npedf_one(C, D, T, NP, 1, budget)
 
 
-@batch_kernel
-def _npedf_kernel(C, D, T, offsets, m, budget, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _npedf_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
+_npedf_kernel = sets_kernel(_npedf_set, budget=True)
 
 
 ANALYSES = (

@@ -43,7 +43,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
-from numba import prange
 
 from rtsched.analyses._fp_rta import (
     DEFAULT_BUDGET,
@@ -55,7 +54,7 @@ from rtsched.analyses._fp_rta import (
 )
 from rtsched.analyses._fp_rta import BudgetOut as _BudgetOut
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import EPS, REJECT, batch_kernel, kernel, margin_verdict
+from rtsched.kernels import EPS, REJECT, kernel, margin_verdict, sets_kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -283,11 +282,7 @@ def _rta_one(C, D, T, m, budget):
     return code
 
 
-@batch_kernel
-def _rta_kernel(C, D, T, offsets, m, budget, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _rta_one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
+_rta_kernel = sets_kernel(_rta_one, budget=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -429,11 +424,7 @@ def _ll_one(C, D, T, m):
     return margin_verdict(U - B, 8.0 * (n + 8) * EPS * (U + B + 1.0))
 
 
-@batch_kernel
-def _ll_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _ll_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_ll_kernel = sets_kernel(_ll_one)
 
 
 @kernel
@@ -452,11 +443,7 @@ def _hb_one(C, D, T, m):
     return margin_verdict(P - 2.0, 2.0 * margin)
 
 
-@batch_kernel
-def _hb_kernel(C, D, T, offsets, m, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _hb_one(C[lo:hi], D[lo:hi], T[lo:hi], m)
+_hb_kernel = sets_kernel(_hb_one)
 
 
 ANALYSES = (

@@ -6,7 +6,7 @@ One place for what every Numba kernel shares:
   named internal sentinels (:data:`CONTINUE`, :data:`NONE`, :data:`SIGN_UNDECIDED`);
 * the decorators :func:`kernel` (a serial ``@njit``: ``cache=True``, ``nogil=True``, never
   ``fastmath``) and :func:`batch_kernel` (the same with ``parallel=True``, for ``prange``
-  drivers over task sets);
+  drivers over task sets), and :func:`sets_kernel` (the ``prange`` driver of a one-set kernel);
 * exact integer helpers: :func:`floor_divmod` (⌊a/b⌋ and a mod b through a float reciprocal,
   exact under one precondition, :data:`RECIPROCAL_EXACT`), :func:`floor_divmod_any` (any a ≥ 0),
   :func:`gcd`, :func:`dbf` (the demand bound function) and :func:`deadline_step` (the walk over
@@ -27,11 +27,12 @@ helper here starts a fresh cache by itself.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from numpy.typing import NDArray
 
 from rtsched.errors import InputError
@@ -61,6 +62,7 @@ __all__ = [
     "margin_verdict",
     "redecide",
     "redecide_by",
+    "sets_kernel",
     "top_sum",
     "verdict_code",
 ]
@@ -131,6 +133,47 @@ def kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
 def batch_kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
     """``@batch_kernel``: a ``prange`` driver over task sets (:func:`kernel` with ``parallel=True``)."""
     return kernel(fn, parallel=True, **options)
+
+
+#: The one-set kernel a driver made by :func:`sets_kernel` calls; each driver binds its own (the
+#: templates below are never compiled with this placeholder).
+_one_set: Any = None
+
+
+def _each_set(C, D, T, offsets, m, out):  # template of sets_kernel(one)
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m)
+
+
+def _each_set_budget(C, D, T, offsets, m, budget, out):  # template of sets_kernel(one, budget=True)
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
+
+
+def sets_kernel(one: Any, *, budget: bool = False) -> Any:
+    """The batch kernel of a one-set kernel: ``one`` on every set of a batch, in ``prange``.
+
+    ``sets_kernel(one)`` is ``kernel(C, D, T, offsets, m, out)`` with
+    ``out[s] = one(C_s, D_s, T_s, m)``; with ``budget=True`` it is
+    ``kernel(C, D, T, offsets, m, budget, out)`` with ``out[s] = one(C_s, D_s, T_s, m, budget)``
+    (the registry's two kernel signatures, :mod:`rtsched.registry`). Analyses whose sets share
+    per-chunk workspaces write their own driver.
+
+    The driver is the template's code with ``one`` bound as its global ``_one_set`` and a name of
+    its own, so Numba caches it like any kernel (the cache entry is named after ``one``). A
+    closure over ``one``, or a driver taking ``one`` as an argument, would compile again in every
+    process: Numba keys those by the pickled dispatcher, which differs from process to process
+    (measured: a new compile on each run).
+    """
+    template = _each_set_budget if budget else _each_set
+    py_func = one.py_func
+    name = f"{py_func.__module__}.{py_func.__name__}.sets"
+    driver = types.FunctionType(template.__code__, {**template.__globals__, "_one_set": one}, name)
+    driver.__qualname__ = name
+    driver.__doc__ = f"``{py_func.__name__}`` on every set of a batch (:func:`rtsched.kernels.sets_kernel`)."
+    return batch_kernel(driver)
 
 
 # --- exact integer helpers -------------------------------------------------------------------

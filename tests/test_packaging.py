@@ -177,6 +177,20 @@ def test_kernels_are_cached_in_the_rtsched_cache_folder(tmp_path):
     assert not [p for p in package.parent.rglob("gfb.*.nbi")], "a kernel was cached beside the sources"
 
 
+def test_a_sets_kernel_driver_loads_from_the_cache_in_a_new_process(tmp_path):
+    """``sets_kernel`` drivers are cached like any kernel (a closure would recompile each process)."""
+    run = KERNEL_RUN + "; from rtsched.analyses import gfb; print(sum(gfb._gfb_kernel.stats.cache_hits.values()))"
+    hits = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", run], capture_output=True, text=True, env=_env(RTSCHED_CACHE_DIR=str(tmp_path)), cwd=tmp_path
+        )
+        assert done.returncode == 0, done.stderr
+        hits.append(int(done.stdout.split()[-1]))
+    assert hits == [0, 1]
+    assert list(tmp_path.rglob("kernels.rtsched.analyses.gfb._gfb_one.sets-*.nbi"))
+
+
 def test_numba_cache_dir_still_wins(tmp_path):
     done = subprocess.run(
         [sys.executable, "-c", KERNEL_RUN],
