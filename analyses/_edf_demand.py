@@ -763,7 +763,7 @@ def qpa_one_steps(C, D, T, budget):
     return qpa_one_ws(C, D, T, budget, np.empty(C.shape[0]), np.empty(C.shape[0], dtype=np.int64))
 
 
-@kernel
+@kernel(inline="always")
 def qpa_one_ws(C, D, T, budget, inv_T, order):
     """:func:`qpa_one_steps` with a caller's workspaces: float64 ``inv_T`` and int64 ``order`` (at least n long)."""
     n = C.shape[0]
@@ -899,7 +899,7 @@ def pda_one(C, D, T, budget):
     return pda_one_ws(C, D, T, budget, np.empty(n), np.empty(n, dtype=np.int64))
 
 
-@kernel
+@kernel(inline="always")
 def pda_one_ws(C, D, T, budget, inv_T, nxt):
     """:func:`pda_one` with caller's workspaces (float64 ``inv_T``, int64 ``nxt``, at least n long)."""
     n = C.shape[0]

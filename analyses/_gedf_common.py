@@ -36,7 +36,17 @@ from typing import Any
 import numpy as np
 
 from rtsched.budget import Work, WorkExhausted
-from rtsched.kernels import ACCEPT, CONTINUE, REJECT, floor_divmod, kernel
+from rtsched.kernels import (
+    ACCEPT,
+    CHUNK_TASKS,
+    CONTINUE,
+    MAX_CHUNKS,
+    REJECT,
+    chunk_count,
+    floor_divmod,
+    kernel,
+    largest_set,
+)
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
 from rtsched.result import UNKNOWN, Verdict
 
@@ -439,38 +449,7 @@ def slack_rounds(C, D, T, lo, n, m, budget, work, fwork):
             return REJECT, rounds
 
 
-#: Most chunks a batch kernel splits its sets into: many more than threads (64 per thread up to
-#: 16 threads) keeps the load balanced when set costs vary. (A fixed number: the thread count
-#: read inside a kernel, ``numba.get_num_threads()``, would keep Numba from caching it.)
-MAX_CHUNKS = 1024
-#: Fewest tasks per chunk: a set costs at least ~0.05 µs per task, so the per-chunk scratch
-#: allocations (a fraction of a µs) stay below 2 % of a chunk's work; a set with more tasks
-#: than this gets a chunk of its own (up to :data:`MAX_CHUNKS`).
-CHUNK_TASKS = 256
-
-
-@kernel
-def chunk_count(offsets):
-    """How many chunks a batch kernel splits the sets of a batch with these ``offsets`` into.
-
-    Each chunk reuses one set of scratch buffers: at least :data:`CHUNK_TASKS` tasks per chunk on
-    average, at most one chunk per set and :data:`MAX_CHUNKS` in all.
-    """
-    n_sets = offsets.shape[0] - 1
-    tasks = offsets[n_sets] - offsets[0]
-    return max(1, min(n_sets, MAX_CHUNKS, tasks // CHUNK_TASKS))
-
-
-@kernel
-def largest_set(offsets):
-    """The number of tasks of the largest set of a batch (0 for no set), from its offsets.
-
-    It is the width of a kernel's per-chunk scratch buffers.
-    """
-    width = 0
-    for s in range(offsets.shape[0] - 1):
-        width = max(width, offsets[s + 1] - offsets[s])
-    return width
+# chunk_count, largest_set, CHUNK_TASKS and MAX_CHUNKS live in rtsched.kernels (sets_kernel uses them).
 
 
 class TaskScan:

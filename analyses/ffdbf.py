@@ -35,7 +35,8 @@ m = 1 is accepted too: ffdbf ≥ dbf, so (FF) implies the uniprocessor processor
 
 Layers: :func:`analyse`/:func:`reference` (Fractions), ``_ffdbf_one`` (int64 rationals with an
 overflow guard; floats only for the comparisons with U, with a margin, UNDECIDED inside it),
-``_ffdbf_set`` (one set, serial) and ``_ffdbf_kernel`` (prange), declared to the registry.
+``_ffdbf_ws`` (one set in scratch rows) with its serial ``_ffdbf_set`` and batch ``_ffdbf_kernel``
+(:func:`rtsched.kernels.workspace_kernels`), declared to the registry.
 """
 
 from __future__ import annotations
@@ -43,11 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-from numba import prange
-
 from rtsched.analyses._demand import ffdbf, step_points
-from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import (
@@ -56,11 +53,11 @@ from rtsched.kernels import (
     REJECT,
     UNDECIDED,
     UNKNOWN,
-    batch_kernel,
     deadline_step,
     floor_divmod_any,
     gcd,
     kernel,
+    workspace_kernels,
 )
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
@@ -85,8 +82,6 @@ CITATION = (
 
 #: Default maximum number of testing points t per task set.
 DEFAULT_BUDGET = 100_000
-#: Task sets per parallel work item (buffers are allocated once per item).
-CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -409,37 +404,14 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
                 return UNDECIDED
 
 
-@kernel
-def _ffdbf_set(C, D, T, m, budget):
-    """One set, serially (what the registry's ``verdict`` calls): ``_ffdbf_one`` with its buffers."""
+@kernel(inline="always")
+def _ffdbf_ws(C, D, T, m, budget, ints, floats):
+    """``_ffdbf_one`` in scratch rows: ``rem``, ``nxt`` and the root pair in ``ints``, 1/T in ``floats``."""
     n = C.shape[0]
-    return _ffdbf_one(
-        C,
-        D,
-        T,
-        m,
-        budget,
-        np.empty(n, dtype=np.int64),
-        np.empty(n, dtype=np.int64),
-        np.empty(n, dtype=np.float64),
-        np.empty(2, dtype=np.int64),
-    )
+    return _ffdbf_one(C, D, T, m, budget, ints[0, :n], ints[1, :n], floats[0, :n], ints[2, :2])
 
 
-@batch_kernel
-def _ffdbf_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # buffers once per chunk, not per set
-        rem = np.empty(width, dtype=np.int64)
-        nxt = np.empty(width, dtype=np.int64)
-        inv = np.empty(width, dtype=np.float64)
-        root = np.empty(2, dtype=np.int64)
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _ffdbf_one(
-                C[lo:hi], D[lo:hi], T[lo:hi], m, budget, rem[: hi - lo], nxt[: hi - lo], inv[: hi - lo], root
-            )
+_ffdbf_kernel, _ffdbf_set = workspace_kernels(_ffdbf_ws, ints=3, floats=1)
 
 
 ANALYSES = (

@@ -78,10 +78,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-from numba import prange
-
-from rtsched.analyses._gedf_common import chunk_count, every_task_holds, largest_set, scan_tasks
+from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.analyses._gfp import (
     da_fits_lowest,
     da_lc_fits_lowest,
@@ -99,7 +96,7 @@ from rtsched.analyses._gfp import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNKNOWN, batch_kernel, kernel, margin_verdict, sets_kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNKNOWN, kernel, margin_verdict, sets_kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
@@ -365,37 +362,18 @@ def _da_set(C, D, T, m, limited, diff, buf):
     return ACCEPT
 
 
-@kernel
-def _da_one(C, D, T, m):
-    return _da_set(C, D, T, m, False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64))
+@kernel(inline="always")
+def _da_ws(C, D, T, m, ints, floats):
+    return _da_set(C, D, T, m, False, ints[0], ints[1])
 
 
-@kernel
-def _da_lc_one(C, D, T, m):
-    scratch = np.empty((2, C.shape[0]), dtype=np.int64)
-    return _da_set(C, D, T, m, True, scratch[0], scratch[1])
+@kernel(inline="always")
+def _da_lc_ws(C, D, T, m, ints, floats):
+    return _da_set(C, D, T, m, True, ints[0], ints[1])
 
 
-@batch_kernel
-def _da_sets(C, D, T, offsets, m, limited, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    n_chunks = chunk_count(offsets)
-    for c in prange(n_chunks):
-        scratch = np.empty((2, width), dtype=np.int64)
-        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _da_set(C[lo:hi], D[lo:hi], T[lo:hi], m, limited, scratch[0], scratch[1])
-
-
-@kernel
-def _da_kernel(C, D, T, offsets, m, out):
-    _da_sets(C, D, T, offsets, m, False, out)
-
-
-@kernel
-def _da_lc_kernel(C, D, T, offsets, m, out):
-    _da_sets(C, D, T, offsets, m, True, out)
+_da_kernel, _da_one = workspace_kernels(_da_ws, ints=2)
+_da_lc_kernel, _da_lc_one = workspace_kernels(_da_lc_ws, ints=2)
 
 
 # =================================================================================================
@@ -568,38 +546,18 @@ def _rta_set(C, D, T, m, budget, limited, R, diff, buf):
     return ACCEPT
 
 
-@kernel
-def _rta_one(C, D, T, m, budget):
-    scratch = np.empty((3, C.shape[0]), dtype=np.int64)
-    return _rta_set(C, D, T, m, budget, False, scratch[0], scratch[1], scratch[2])
+@kernel(inline="always")
+def _rta_ws(C, D, T, m, budget, ints, floats):
+    return _rta_set(C, D, T, m, budget, False, ints[0], ints[1], ints[2])
 
 
-@kernel
-def _rta_lc_one(C, D, T, m, budget):
-    scratch = np.empty((3, C.shape[0]), dtype=np.int64)
-    return _rta_set(C, D, T, m, budget, True, scratch[0], scratch[1], scratch[2])
+@kernel(inline="always")
+def _rta_lc_ws(C, D, T, m, budget, ints, floats):
+    return _rta_set(C, D, T, m, budget, True, ints[0], ints[1], ints[2])
 
 
-@batch_kernel
-def _rta_sets(C, D, T, offsets, m, budget, limited, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    n_chunks = chunk_count(offsets)
-    for c in prange(n_chunks):
-        scratch = np.empty((3, width), dtype=np.int64)
-        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, limited, scratch[0], scratch[1], scratch[2])
-
-
-@kernel
-def _rta_kernel(C, D, T, offsets, m, budget, out):
-    _rta_sets(C, D, T, offsets, m, budget, False, out)
-
-
-@kernel
-def _rta_lc_kernel(C, D, T, offsets, m, budget, out):
-    _rta_sets(C, D, T, offsets, m, budget, True, out)
+_rta_kernel, _rta_one = workspace_kernels(_rta_ws, ints=3)
+_rta_lc_kernel, _rta_lc_one = workspace_kernels(_rta_lc_ws, ints=3)
 
 
 # =================================================================================================

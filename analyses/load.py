@@ -29,7 +29,8 @@ limit and answers False.
 
 Layers: :func:`analyse`/:func:`reference` (Python ints and Fractions), ``_load_one`` (int64 with
 an overflow guard; floats only to decide when to stop, with a margin), ``_load_set`` (one set,
-serial) and ``_load_kernel`` (prange), declared to the registry (:mod:`rtsched.registry`).
+serial) and ``_load_kernel`` (prange), both made from ``_load_one`` by
+:func:`rtsched.kernels.workspace_kernels`, declared to the registry (:mod:`rtsched.registry`).
 """
 
 from __future__ import annotations
@@ -38,13 +39,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-from numba import prange
-
 from rtsched.analyses._demand import INT64_SAFE, dbf, step_points
-from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, deadline_step, kernel, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -69,8 +66,6 @@ CITATION = (
 
 #: Default maximum number of step points t examined per task set.
 DEFAULT_BUDGET = 100_000
-#: Task sets per parallel work item (buffers are allocated once per item).
-CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -224,9 +219,11 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 
 # --- kernels ---------------------------------------------------------------------------------
-@kernel
-def _load_one(C, D, T, m, budget, nxt):
+@kernel(inline="always")
+def _load_one(C, D, T, m, budget, ints, floats):
+    """One set in scratch rows (``ints[0]``: each task's next absolute deadline; ``floats`` unused)."""
     n = C.shape[0]
+    nxt = ints[0, :n]
     # λmax = C_j / d_j exactly (integer cross-multiplication), d = min(D, T).
     cj = C[0]
     dj = D[0] if D[0] < T[0] else T[0]
@@ -279,21 +276,7 @@ def _load_one(C, D, T, m, budget, nxt):
             return REJECT
 
 
-@kernel
-def _load_set(C, D, T, m, budget):
-    """One set, serially (what the registry's ``verdict`` calls): ``_load_one`` with its buffer."""
-    return _load_one(C, D, T, m, budget, np.empty(C.shape[0], dtype=np.int64))
-
-
-@batch_kernel
-def _load_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = largest_set(offsets)
-    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one buffer per chunk, not per set
-        nxt = np.empty(width, dtype=np.int64)
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _load_one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, nxt[: hi - lo])
+_load_kernel, _load_set = workspace_kernels(_load_one, ints=1)
 
 
 ANALYSES = (

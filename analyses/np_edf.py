@@ -74,7 +74,7 @@ def _npedf_set(C, D, T, m, budget):
     return npedf_one(C, D, T, NP, 1, budget)
 
 
-_npedf_kernel = sets_kernel(_npedf_set, budget=True)
+_npedf_kernel = sets_kernel(_npedf_set)
 
 
 ANALYSES = (

@@ -282,7 +282,7 @@ def _rta_one(C, D, T, m, budget):
     return code
 
 
-_rta_kernel = sets_kernel(_rta_one, budget=True)
+_rta_kernel = sets_kernel(_rta_one)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,25 +20,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-import numpy as np
-from numba import prange
-
 from rtsched.analyses._edf_demand import (
     DEFAULT_BUDGET,
     DemandTrace,
     deadline_steps,
     demand,
-    pda_one,
     pda_one_ws,
     pda_trace,
     prev_deadline,
-    qpa_one,
     qpa_one_ws,
     qpa_trace,
 )
-from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import batch_kernel, kernel
+from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict, show_number
@@ -79,44 +73,20 @@ def qpa_reference(
     return qpa_trace(ts.rows(), budget, Work(work_budget)).verdict
 
 
-#: Task sets per parallel work item of the batch kernels (one workspace per item).
-CHUNK = 64
+@kernel(inline="always")
+def _qpa_ws(C, D, T, m, budget, ints, floats):
+    """QPA on one set in scratch rows (``m`` is 1: the registry admits only a uniprocessor)."""
+    return qpa_one_ws(C, D, T, budget, floats[0], ints[0])[0]
 
 
-@kernel
-def _qpa_set(C, D, T, m, budget):
-    """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
-    return qpa_one(C, D, T, budget)
+@kernel(inline="always")
+def _pda_ws(C, D, T, m, budget, ints, floats):
+    """The processor-demand criterion on one set in scratch rows (``m`` is 1, as above)."""
+    return pda_one_ws(C, D, T, budget, floats[0], ints[0])
 
 
-@kernel
-def _pda_set(C, D, T, m, budget):
-    """One set, serially (``m`` is 1: the registry admits only a uniprocessor)."""
-    return pda_one(C, D, T, budget)
-
-
-@batch_kernel
-def _qpa_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = max(1, largest_set(offsets))
-    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
-        inv_T = np.empty(width)
-        order = np.empty(width, dtype=np.int64)
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = qpa_one_ws(C[lo:hi], D[lo:hi], T[lo:hi], budget, inv_T, order)[0]
-
-
-@batch_kernel
-def _pda_kernel(C, D, T, offsets, m, budget, out):
-    n_sets = out.shape[0]
-    width = max(1, largest_set(offsets))
-    for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
-        inv_T = np.empty(width)
-        nxt = np.empty(width, dtype=np.int64)
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = pda_one_ws(C[lo:hi], D[lo:hi], T[lo:hi], budget, inv_T, nxt)
+_qpa_kernel, _qpa_set = workspace_kernels(_qpa_ws, ints=1, floats=1)
+_pda_kernel, _pda_set = workspace_kernels(_pda_ws, ints=1, floats=1)
 
 
 def _show(x: Fraction | int | None) -> str:

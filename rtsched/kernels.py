@@ -6,7 +6,10 @@ One place for what every Numba kernel shares:
   named internal sentinels (:data:`CONTINUE`, :data:`NONE`, :data:`SIGN_UNDECIDED`);
 * the decorators :func:`kernel` (a serial ``@njit``: ``cache=True``, ``nogil=True``, never
   ``fastmath``) and :func:`batch_kernel` (the same with ``parallel=True``, for ``prange``
-  drivers over task sets), and :func:`sets_kernel` (the ``prange`` driver of a one-set kernel);
+  drivers over task sets);
+* the drivers made from a one-set kernel: :func:`sets_kernel` (``prange`` over the sets of a
+  batch) and :func:`workspace_kernels` (the same with per-chunk scratch rows, and its serial
+  twin), with :func:`chunk_count` and :func:`largest_set`;
 * exact integer helpers: :func:`floor_divmod` (⌊a/b⌋ and a mod b through a float reciprocal,
   exact under one precondition, :data:`RECIPROCAL_EXACT`), :func:`floor_divmod_any` (any a ≥ 0),
   :func:`gcd`, :func:`dbf` (the demand bound function) and :func:`deadline_step` (the walk over
@@ -51,7 +54,10 @@ __all__ = [
     "SIGN_UNDECIDED",
     "UNDECIDED",
     "UNKNOWN",
+    "CHUNK_TASKS",
+    "MAX_CHUNKS",
     "batch_kernel",
+    "chunk_count",
     "check_processors",
     "dbf",
     "deadline_step",
@@ -59,10 +65,12 @@ __all__ = [
     "floor_divmod_any",
     "gcd",
     "kernel",
+    "largest_set",
     "margin_verdict",
     "redecide",
     "redecide_by",
     "sets_kernel",
+    "workspace_kernels",
     "top_sum",
     "verdict_code",
 ]
@@ -135,45 +143,137 @@ def batch_kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
     return kernel(fn, parallel=True, **options)
 
 
-#: The one-set kernel a driver made by :func:`sets_kernel` calls; each driver binds its own (the
-#: templates below are never compiled with this placeholder).
-_one_set: Any = None
+#: Most chunks a batch kernel splits its sets into: many more than threads (64 per thread up to
+#: 16 threads) keeps the load balanced when set costs vary. (A fixed number: the thread count
+#: read inside a kernel, ``numba.get_num_threads()``, would keep Numba from caching it.)
+MAX_CHUNKS = 1024
+#: Fewest tasks per chunk: a set costs at least ~0.05 µs per task, so the per-chunk scratch
+#: allocations (a fraction of a µs) stay below 2 % of a chunk's work; a set with more tasks
+#: than this gets a chunk of its own (up to :data:`MAX_CHUNKS`).
+CHUNK_TASKS = 256
 
 
-def _each_set(C, D, T, offsets, m, out):  # template of sets_kernel(one)
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m)
+@kernel
+def chunk_count(offsets):
+    """How many chunks a batch kernel splits the sets of a batch with these ``offsets`` into.
 
-
-def _each_set_budget(C, D, T, offsets, m, budget, out):  # template of sets_kernel(one, budget=True)
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
-
-
-def sets_kernel(one: Any, *, budget: bool = False) -> Any:
-    """The batch kernel of a one-set kernel: ``one`` on every set of a batch, in ``prange``.
-
-    ``sets_kernel(one)`` is ``kernel(C, D, T, offsets, m, out)`` with
-    ``out[s] = one(C_s, D_s, T_s, m)``; with ``budget=True`` it is
-    ``kernel(C, D, T, offsets, m, budget, out)`` with ``out[s] = one(C_s, D_s, T_s, m, budget)``
-    (the registry's two kernel signatures, :mod:`rtsched.registry`). Analyses whose sets share
-    per-chunk workspaces write their own driver.
-
-    The driver is the template's code with ``one`` bound as its global ``_one_set`` and a name of
-    its own, so Numba caches it like any kernel (the cache entry is named after ``one``). A
-    closure over ``one``, or a driver taking ``one`` as an argument, would compile again in every
-    process: Numba keys those by the pickled dispatcher, which differs from process to process
-    (measured: a new compile on each run).
+    Each chunk reuses one set of scratch buffers: at least :data:`CHUNK_TASKS` tasks per chunk on
+    average, at most one chunk per set and :data:`MAX_CHUNKS` in all.
     """
-    template = _each_set_budget if budget else _each_set
+    n_sets = offsets.shape[0] - 1
+    tasks = offsets[n_sets] - offsets[0]
+    return max(1, min(n_sets, MAX_CHUNKS, tasks // CHUNK_TASKS))
+
+
+@kernel
+def largest_set(offsets):
+    """The number of tasks of the largest set of a batch (0 for no set), from its offsets.
+
+    It is the width of a kernel's per-chunk scratch buffers.
+    """
+    width = 0
+    for s in range(offsets.shape[0] - 1):
+        width = max(width, offsets[s + 1] - offsets[s])
+    return width
+
+
+# --- drivers over the sets of a batch ----------------------------------------------------------
+# The templates below are compiled once per one-set kernel: :func:`_bind` rebinds their globals
+# ``_one_set`` (the one-set kernel), ``_BUDGET`` (whether it takes a budget after m) and
+# ``_INT_ROWS``/``_FLOAT_ROWS`` (its workspace rows). Numba freezes globals at compile time and
+# prunes the ``if _BUDGET`` branch not taken, so the call has a fixed arity and a one-set kernel
+# declared ``@kernel(inline="always")`` is inlined into the loop (a ``*args`` call would not be).
+_one_set: Any = None
+_BUDGET = False
+_INT_ROWS = 0
+_FLOAT_ROWS = 0
+
+
+def _each_set(C, D, T, offsets, m, *rest):  # template of sets_kernel(one); rest: [budget,] out
+    out = rest[-1]
+    for s in prange(out.shape[0]):
+        lo, hi = offsets[s], offsets[s + 1]
+        if _BUDGET:
+            out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, rest[0])
+        else:
+            out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m)
+
+
+def _each_set_ws(C, D, T, offsets, m, *rest):  # template of workspace_kernels(one)[0]
+    out = rest[-1]
+    n_sets = out.shape[0]
+    width = max(2, largest_set(offsets) + 1)
+    n_chunks = chunk_count(offsets)
+    for c in prange(n_chunks):  # one workspace per chunk of sets, not per set
+        ints = np.empty((_INT_ROWS, width), dtype=np.int64)
+        floats = np.empty((_FLOAT_ROWS, width))
+        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
+            lo, hi = offsets[s], offsets[s + 1]
+            if _BUDGET:
+                out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, rest[0], ints, floats)
+            else:
+                out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, ints, floats)
+
+
+def _one_set_ws(C, D, T, m, *budget):  # template of workspace_kernels(one)[1]
+    width = max(2, C.shape[0] + 1)
+    ints = np.empty((_INT_ROWS, width), dtype=np.int64)
+    floats = np.empty((_FLOAT_ROWS, width))
+    if _BUDGET:
+        return _one_set(C, D, T, m, budget[0], ints, floats)
+    return _one_set(C, D, T, m, ints, floats)
+
+
+def _bind(template: Any, one: Any, suffix: str, parallel: bool, rows: int) -> Any:
+    """``template``'s code with ``one`` as its global ``_one_set``, compiled and cached.
+
+    ``rows`` counts the workspace arguments of ``one`` (0 or 2); whether ``one`` takes a budget is
+    read from its parameter names, which must be ``(C, D, T, m[, budget][, ints, floats])``. The copy has a name of
+    its own (after ``one``), so Numba caches it like any kernel. A closure over ``one``, or a
+    driver taking ``one`` as an argument, would compile again in every process: Numba keys those
+    by the pickled dispatcher, which differs from process to process (measured: a new compile on
+    each run). ``tests/test_packaging.py`` checks that a second process loads a driver from the
+    cache.
+    """
     py_func = one.py_func
-    name = f"{py_func.__module__}.{py_func.__name__}.sets"
-    driver = types.FunctionType(template.__code__, {**template.__globals__, "_one_set": one}, name)
-    driver.__qualname__ = name
-    driver.__doc__ = f"``{py_func.__name__}`` on every set of a batch (:func:`rtsched.kernels.sets_kernel`)."
-    return batch_kernel(driver)
+    params = py_func.__code__.co_varnames[: py_func.__code__.co_argcount]
+    budget = params[4:5] == ("budget",)
+    if params != ("C", "D", "T", "m", *(("budget",) if budget else ()), *(("ints", "floats") if rows else ())):
+        shape = "(C, D, T, m[, budget]" + (", ints, floats)" if rows else ")")
+        raise TypeError(f"{py_func.__name__}{params}: a one-set kernel takes {shape}")
+    name = f"{py_func.__module__}.{py_func.__name__}.{suffix}"
+    bound = {"_one_set": one, "_BUDGET": budget}
+    fn = types.FunctionType(template.__code__, {**template.__globals__, **bound}, name)
+    fn.__qualname__ = name
+    fn.__doc__ = f"``{py_func.__name__}`` {'on every set of a batch' if parallel else 'with its workspace'} (rtsched.kernels)."
+    return fn
+
+
+def sets_kernel(one: Any) -> Any:
+    """The batch kernel of a one-set kernel ``one(C, D, T, m[, budget])``: every set, in ``prange``.
+
+    ``sets_kernel(one)(C, D, T, offsets, m[, budget], out)`` sets ``out[s] = one(C_s, D_s, T_s,
+    m[, budget])`` for every set ``s``: the registry's kernel signature (:mod:`rtsched.registry`).
+    """
+    return batch_kernel(_bind(_each_set, one, "sets", True, 0))
+
+
+def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any, Any]:
+    """The batch and the serial kernel of a one-set kernel ``one(C, D, T, m[, budget], ints, floats)``.
+
+    ``ints`` is an int64 array of ``ints`` rows and ``floats`` a float64 array of ``floats``
+    rows, each with at least n + 1 (and at least 2) columns, for ``one`` to use as scratch. The
+    batch kernel (signature as for :func:`sets_kernel`) allocates them once per chunk of sets
+    (:func:`chunk_count`), the serial one, ``(C, D, T, m[, budget])``, once per call. Declare
+    ``one`` with ``@kernel(inline="always")`` to have it inlined into both.
+    """
+    suffix = f"ws{ints}x{floats}"
+    rows = {"_INT_ROWS": ints, "_FLOAT_ROWS": floats}
+    batch = _bind(_each_set_ws, one, f"sets_{suffix}", True, 2)
+    serial = _bind(_one_set_ws, one, suffix, False, 2)
+    batch.__globals__.update(rows)
+    serial.__globals__.update(rows)
+    return batch_kernel(batch), kernel(serial)
 
 
 # --- exact integer helpers -------------------------------------------------------------------

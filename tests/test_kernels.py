@@ -104,3 +104,21 @@ def test_kernel_decorator_refuses_fastmath() -> None:
     assert gcd.targetoptions["nogil"] is True
     assert "fastmath" not in gcd.targetoptions
     assert type(gcd._cache).__name__ == "FunctionCache"  # cache=True (a NullCache otherwise)
+
+
+def test_set_drivers_refuse_a_one_set_kernel_of_another_signature():
+    from rtsched.kernels import kernel, sets_kernel, workspace_kernels
+
+    @kernel
+    def swapped(D, C, T, m):  # pragma: no cover - never compiled
+        return 1
+
+    @kernel
+    def two_extras(C, D, T, m, budget, limit):  # pragma: no cover - never compiled
+        return 1
+
+    for bad in (swapped, two_extras):
+        with pytest.raises(TypeError, match="a one-set kernel takes"):
+            sets_kernel(bad)
+    with pytest.raises(TypeError, match="ints, floats"):
+        workspace_kernels(two_extras, ints=1)
