@@ -30,8 +30,8 @@ rtsched's kernel cache folder is keyed by a digest of every kernel source file
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,7 +48,11 @@ from rtsched.kernels import (
     largest_set,
 )
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
-from rtsched.result import UNKNOWN, Verdict
+from rtsched.result import UNKNOWN, Explanation, Verdict
+
+if TYPE_CHECKING:
+    from rtsched.model import TaskSet
+    from rtsched.result import Step
 
 __all__ = [
     "TaskScan",
@@ -484,6 +488,33 @@ class TaskScan:
     def tightest(self) -> int:
         """The task with the least slack rhs − lhs (its condition is closest to failing)."""
         return min(range(len(self.rows)), key=lambda k: self.rows[k]["rhs"] - self.rows[k]["lhs"])
+
+    def explanation(
+        self,
+        ts: TaskSet,
+        work: Work,
+        work_budget: int | None,
+        passes: Callable[[str, Mapping[str, Any]], str],
+        fails: Callable[[str, Mapping[str, Any]], str],
+        steps: Callable[[], Iterator[Step]],
+    ) -> Explanation:
+        """The explanation of a per-task condition lhs ≤ rhs whose rows have ``lhs`` and ``rhs``.
+
+        The first failing task (summary ``fails(label, row)``), else "unknown" when the budget ran
+        out with every evaluated task passing (:meth:`unknown`), else the tightest task (summary
+        ``passes(label, row)``); the evidence names that task with both sides.
+        """
+        if self.failing is None and self.exhausted:
+            summary, evidence = self.unknown(work, ts.n, work_budget)
+            return Explanation(verdict=UNKNOWN, summary=summary, evidence=evidence, per_task=self.rows, steps=steps)
+        if self.failing is None:
+            k, key, verdict = self.tightest(), "tightest_task", True
+            summary = passes(ts.label(k), self.rows[k])
+        else:
+            k, key, verdict = self.failing, "failing_task", False
+            summary = fails(ts.label(k), self.rows[k]) + self.coverage(ts.n)
+        evidence = {key: k, "lhs": self.rows[k]["lhs"], "rhs": self.rows[k]["rhs"]}
+        return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=self.rows, steps=steps)
 
 
 def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_failure: bool = False) -> TaskScan:

@@ -38,7 +38,7 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
-from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
 
@@ -92,28 +92,19 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
         return {"task": k, "lhs": lhs, "rhs": rhs, "holds": holds}
 
     scan = scan_tasks(ts.n, row)
-    rows, failing = scan.rows, scan.failing
-    verdict: Verdict = failing is None
-    if failing is None and scan.exhausted:
-        verdict = UNKNOWN
-        summary, evidence = scan.unknown(work, ts.n, work_budget)
-    elif failing is None:
-        tight = scan.tightest()
-        row_t = rows[tight]
-        summary = (
-            f"every task passes; tightest {ts.label(tight)}: Σ min(1, β_k(i)) = {show_number(row_t['lhs'], '.4f')} "
-            f"≤ m(1 − λ_k) + λ_k = {show_number(row_t['rhs'], '.4f')}"
-        )
-        evidence = {"tightest_task": tight, "lhs": row_t["lhs"], "rhs": row_t["rhs"]}
-    else:
-        row_f = rows[failing]
-        summary = (
-            f"{ts.label(failing)} fails: Σ min(1, β_k(i)) = {show_number(row_f['lhs'], '.4f')} > "
-            f"m(1 − λ_k) + λ_k = {show_number(row_f['rhs'], '.4f')}" + scan.coverage(ts.n)
-        )
-        evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
-    return Explanation(
-        verdict=verdict, summary=summary, evidence=evidence, per_task=rows, steps=lambda: steps(ts, m, rows)
+    return scan.explanation(
+        ts,
+        work,
+        work_budget,
+        passes=lambda label, r: (
+            f"every task passes; tightest {label}: Σ min(1, β_k(i)) = {show_number(r['lhs'], '.4f')} "
+            f"≤ m(1 − λ_k) + λ_k = {show_number(r['rhs'], '.4f')}"
+        ),
+        fails=lambda label, r: (
+            f"{label} fails: Σ min(1, β_k(i)) = {show_number(r['lhs'], '.4f')} > "
+            f"m(1 − λ_k) + λ_k = {show_number(r['rhs'], '.4f')}"
+        ),
+        steps=lambda: steps(ts, m, scan.rows),
     )
 
 

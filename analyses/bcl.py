@@ -37,15 +37,16 @@ int64), ``_bcl_kernel`` (prange over the sets of a batch).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
+from typing import Any
 
 from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, kernel, sets_kernel
 from rtsched.model import TaskSet
 from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
-from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "betas", "explain", "reference", "steps", "task_condition"]
 
@@ -101,33 +102,21 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
         return {"task": k, "lhs": lhs, "rhs": rhs, "small_beta_exists": small, "holds": holds}
 
     scan = scan_tasks(ts.n, row)
-    rows, failing = scan.rows, scan.failing
-    verdict: Verdict = failing is None
-    if failing is None and scan.exhausted:
-        verdict = UNKNOWN
-        summary, evidence = scan.unknown(work, ts.n, work_budget)
-    elif failing is None:
-        tight = scan.tightest()
-        row_t = rows[tight]
-        rel = "<" if row_t["lhs"] < row_t["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
-        summary = (
-            f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = "
-            f"{show_number(row_t['lhs'], '.4f')} {rel} m(1 − λ_k) = {show_number(row_t['rhs'], '.4f')}"
+
+    def passes(label: str, r: Mapping[str, Any]) -> str:
+        rel = "<" if r["lhs"] < r["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
+        return (
+            f"every task passes; tightest {label}: Σ min(β_i, 1 − λ_k) = "
+            f"{show_number(r['lhs'], '.4f')} {rel} m(1 − λ_k) = {show_number(r['rhs'], '.4f')}"
         )
-        evidence = {"tightest_task": tight, "lhs": row_t["lhs"], "rhs": row_t["rhs"]}
-    else:
-        row_f = rows[failing]
-        why = ">" if row_f["lhs"] > row_f["rhs"] else "="
-        summary = (
-            f"{ts.label(failing)} fails: Σ min(β_i, 1 − λ_k) = {show_number(row_f['lhs'], '.4f')} {why} "
-            f"m(1 − λ_k) = {show_number(row_f['rhs'], '.4f')}"
-            + (" with no β_i ≤ 1 − λ_k" if row_f["lhs"] == row_f["rhs"] else "")
-            + scan.coverage(ts.n)
+
+    def fails(label: str, r: Mapping[str, Any]) -> str:
+        return (
+            f"{label} fails: Σ min(β_i, 1 − λ_k) = {show_number(r['lhs'], '.4f')} {'>' if r['lhs'] > r['rhs'] else '='} "
+            f"m(1 − λ_k) = {show_number(r['rhs'], '.4f')}" + (" with no β_i ≤ 1 − λ_k" if r["lhs"] == r["rhs"] else "")
         )
-        evidence = {"failing_task": failing, "lhs": row_f["lhs"], "rhs": row_f["rhs"]}
-    return Explanation(
-        verdict=verdict, summary=summary, evidence=evidence, per_task=rows, steps=lambda: steps(ts, m, rows)
-    )
+
+    return scan.explanation(ts, work, work_budget, passes, fails, steps=lambda: steps(ts, m, scan.rows))
 
 
 #: The β_i of every i ≠ k are written out for sets of at most this many tasks.
