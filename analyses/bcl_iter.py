@@ -75,6 +75,7 @@ from rtsched.analyses._gedf_common import (
     slack_fixed_point,
     slack_precheck_fails,
     slack_rounds,
+    task_at,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
@@ -287,16 +288,16 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     C_f = C[lo]
     cap = D[lo] - C[lo] + 1
     for k in range(1, n):
-        C_k = C[lo + k]
-        cap_k = D[lo + k] - C_k + 1
+        C_k = C[task_at(lo, k)]
+        cap_k = D[task_at(lo, k)] - C_k + 1
         larger = C_k * cap > C_f * cap_k  # products < 2**62: exact
         C_f = C_k if larger else C_f
         cap = cap_k if larger else cap
     D_f = cap - 1 + C_f
     lower_sum = 0
     for i in range(n):
-        C_i = C[lo + i]
-        J_low = C_i if D_f >= T[lo + i] else min(C_i, max(D_f - D[lo + i] + C_i, 0))
+        C_i = C[task_at(lo, i)]
+        J_low = C_i if D_f >= T[task_at(lo, i)] else min(C_i, max(D_f - D[task_at(lo, i)] + C_i, 0))
         lower_sum += min(J_low, cap)
     if lower_sum - min(C_f, cap) >= m * cap:  # τf's own term is min(C_f, cap); m·cap < 2**52
         return REJECT
@@ -306,19 +307,19 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     h = 0
     score = 2 * C[lo] - D[lo]
     for k in range(1, n):
-        score_k = 2 * C[lo + k] - D[lo + k]
+        score_k = 2 * C[task_at(lo, k)] - D[task_at(lo, k)]
         larger = score_k > score
         h = k if larger else h
         score = score_k if larger else score
-    C_h = C[lo + h]
-    D_h = D[lo + h]
+    C_h = C[task_at(lo, h)]
+    D_h = D[task_at(lo, h)]
     cap = D_h - C_h + 1
     row_sum = 0
     for i in range(n):
-        C_i = C[lo + i]
-        T_i = T[lo + i]
+        C_i = C[task_at(lo, i)]
+        T_i = T[task_at(lo, i)]
         jobs = floor_div_nb(D_h, T_i)
-        row_sum += min(jobs * C_i + min(C_i, max(D_h - jobs * T_i - D[lo + i] + C_i, 0)), cap)
+        row_sum += min(jobs * C_i + min(C_i, max(D_h - jobs * T_i - D[task_at(lo, i)] + C_i, 0)), cap)
     if row_sum - min(C_h, cap) >= m * cap:  # τh's own term J_h^h = C_h
         return REJECT
     # rtsched's acceptance certificate (papers/bcl2005.md): Eq. (18) at S^lb ≥ 0 for every
