@@ -165,9 +165,10 @@ W_SLACK, W_DEADLINE, W_CAP, W_TOTAL, W_TOTAL_MAX, W_ROUND_SLACK, W_ROUND_LAST = 
 #: Row W_INFO: [0] the task :func:`slack_scan` found failing the pre-check when it returned REJECT.
 W_INFO = 7
 SLACK_ROWS = 8
-#: Float workspace row: fl(1/T_i).
-F_INV_T = 0
-SLACK_FLOAT_ROWS = 1
+#: Float workspace rows: fl(1/T_i), and the terms of the slope and offset sums of
+#: :func:`slack_lower_bounds`.
+F_INV_T, F_SLOPE, F_OFFSET = 0, 1, 2
+SLACK_FLOAT_ROWS = 3
 #: Safety factors of :func:`slack_scan`'s float upper bounds (see there).
 _UP = 1.0 + 2.0**-30
 _DOWN = 1.0 - 2.0**-30
@@ -248,15 +249,18 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
     """
     # (The rows are indexed in place: a row view costs reference counting per call.)
     width = padded_width(n)
+    for i in range(n):  # no sum here, so that the divisions vectorise
+        C_i = C[task_at(lo, i)]
+        T_i = T[task_at(lo, i)]
+        inv = np.divide(1.0, np.float64(T_i))  # (np.divide: no zero-division branch; T_i ≥ 1)
+        fwork[F_INV_T, i] = inv
+        fwork[F_SLOPE, i] = (np.float64(C_i) * inv) * _UP
+        fwork[F_OFFSET, i] = (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
     slope_sum = 0.0
     offset_sum = 0.0
     for i in range(n):
-        C_i = C[task_at(lo, i)]
-        T_i = T[task_at(lo, i)]
-        inv = 1.0 / np.float64(T_i)
-        fwork[F_INV_T, i] = inv
-        slope_sum += (np.float64(C_i) * inv) * _UP
-        offset_sum += (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
+        slope_sum += fwork[F_SLOPE, i]
+        offset_sum += fwork[F_OFFSET, i]
     up_per_m = _UP / m  # ≥ (1 + 2**−30)(1 − 2**−53) / m
     worst = 0
     worst_value = np.int64(1) << 62
