@@ -151,7 +151,8 @@ def edf_interference_sum_nb(C, T, S, k, D_k, cap):
 
 # --- BCL-iter's slack iteration (TPDS 2009, Eq. (17)–(18)), shared by bcl_iter.py and rta.py --
 # One set is tasks lo, …, lo + n − 1 of the batch arrays C, D, T (no slices: a slice of a batch
-# array passed on costs reference counting, measurable per set). ``work`` is an int64 workspace
+# array passed on costs reference counting, measurable per set), indexed through ``task_at``
+# (unsigned: no wrap-around select, so the loops over a set's tasks vectorise). ``work`` is an int64 workspace
 # of SLACK_ROWS rows and ``fwork`` a float64 one of SLACK_FLOAT_ROWS rows, each of length
 # ≥ padded_width(n), one per chunk of sets; the rows are named below. The sums of Eq. (18) of
 # all tasks are kept side by side and updated a column (one interfering task τi) at a time: a
@@ -181,7 +182,7 @@ def task_at(lo, i):
     Numba wraps a negative signed index around (a compare and a select on every access) unless it
     can prove the index ≥ 0, which it cannot for lo + i; the select keeps the loops over a set's
     tasks from vectorising. An unsigned index has no wrap-around: the loops of BCL-iter's
-    pre-checks and slack bounds ran 1.3–4× faster with it (papers/bcl2005.md).
+    pre-checks and slack bounds ran 1.4–4× faster with it (papers/bcl2005.md).
     """
     return np.uint64(lo + i)
 
