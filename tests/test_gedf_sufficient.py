@@ -568,6 +568,30 @@ def test_divmod_reciprocal_is_exact(b):
         assert divmod_reciprocal_nb(a, b, inv_b) == divmod(a, b), a
 
 
+@pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**48, 2**53 - 1])
+def test_floor_divmod_up_is_exact(b):
+    """The reciprocal rounded up (no correction step) is exact for 0 ≤ a ≤ 2**48, next to multiples of b."""
+    from rtsched.analyses._gedf_common import RECIPROCAL_UP, floor_divmod_up
+
+    inv_up = (1.0 / b) * RECIPROCAL_UP
+    rng = np.random.default_rng(b)
+    candidates = {0, 1, b - 1, b, b + 1, 2**48, 2**48 - 1, 2**31 - 1}
+    for q in [int(x) for x in rng.integers(0, 2**48 // b + 1, size=200)] + [2**48 // b]:
+        candidates |= {q * b - 1, q * b, q * b + 1, q * b + b - 1}
+    for a in sorted(x for x in candidates if 0 <= x <= 2**48):
+        assert floor_divmod_up(a, b, inv_up) == divmod(a, b), a
+
+
+@settings(max_examples=300, deadline=None)
+@given(q=st.integers(0, 2**31), b=st.integers(1, 2**31 - 1), r=st.integers(0, 2**31 - 1))
+def test_floor_divmod_up_exact_on_time_values(q, b, r):
+    """⌊a/b⌋ for a = q b + r′ (r′ = r mod b, a ≤ 2**48), the column loops' range (a = D_k, b = T_i)."""
+    from rtsched.analyses._gedf_common import RECIPROCAL_UP, floor_divmod_up
+
+    a = min(q * b + r % b, 2**48)
+    assert floor_divmod_up(a, b, (1.0 / b) * RECIPROCAL_UP) == divmod(a, b)
+
+
 def bcl_iter_shared_workspace(batch, m, rounds):
     """Every set of ``batch`` through ``_bcl_iter_set`` on ONE workspace sized for the largest set
     (as the batch kernel's chunks use it: rows left over from a larger set must not matter)."""
