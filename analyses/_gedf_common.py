@@ -422,6 +422,7 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     ≥ Σ S^lb after the second); the smaller bound is returned.
     """
     width = padded_width(n)
+    inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
     start = 0
     for i in range(n):
         start += work[W_SLACK, i]
@@ -436,7 +437,7 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
             cap_k = work[W_CAP, k]
             # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
             if total_k < m * (cap_k - 1 - S_k):
-                value = cap_k - 1 - floor_div_nb(total_k, m)  # Eq. (18) of τk
+                value = cap_k - 1 - floor_divmod_up(total_k, m, inv_m_up)[0]  # Eq. (18) of τk
                 # τk's term in every sum (in its own: J_k^k = C_k, unchanged)
                 bad = _raise_slack(work, C[task_at(lo, k)], T[task_at(lo, k)], fwork[F_INV_T, k], S_k, value, width, m)
                 work[W_SLACK, k] = value
