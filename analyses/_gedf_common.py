@@ -68,6 +68,7 @@ __all__ = [
     "edf_interference_bound_nb",
     "edf_interference_sum_nb",
     "floor_div_nb",
+    "floor_divmod_up",
     "largest_set",
     "padded_width",
     "slack_certificate",
@@ -207,7 +208,9 @@ def floor_divmod_up(a, b, inv_up):
     p = fl(a · inv_up) in (a/b, (a/b)(1 + 2**−48)) for a ≥ 1 (p = 0 for a = 0). With a = q b + r,
     0 ≤ r < b: q ≤ a/b < p < a/b + a 2**−48/b ≤ (a + 1)/b ≤ q + 1, so trunc(p) = q exactly.
     Against :func:`divmod_reciprocal_nb` (q0 ∈ {q − 1, q, q + 1}, then a compare-and-fix) this
-    saves two compares, a multiplication and three adds per lane of the column loops.
+    saves the whole fix (two compares and their conversions, a multiplication, three adds) per
+    lane of BCL-iter's column loops, where a = D_k ≤ 2**31 − 1, and per raise of its fixed point,
+    where a is a sum < 2**47 and b = m.
     """
     q = np.int64(np.float64(a) * inv_up)
     return q, a - q * b
@@ -419,7 +422,8 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     round t + 3 (early acceptance: the sweeps stop there); at the fixed point after T sweeps
     (the last changes nothing), ``iterate`` ends by round T + 2, and by round
     3 + Σ (S*_k − S^lb_k) (its rounds raise Σ S by ≥ 1 each from the third on and leave it
-    ≥ Σ S^lb after the second); the smaller bound is returned.
+    ≥ Σ S^lb after the second); the smaller bound is returned. ⌊total/m⌋ of Eq. (18) is taken
+    with a reciprocal of m rounded up (:func:`floor_divmod_up`; total < 2**47), not a division.
     """
     width = padded_width(n)
     inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
