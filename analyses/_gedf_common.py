@@ -41,9 +41,11 @@ from rtsched.kernels import (
     CHUNK_TASKS,
     CONTINUE,
     MAX_CHUNKS,
+    RECIPROCAL_UP,
     REJECT,
     chunk_count,
     floor_divmod,
+    floor_divmod_up,
     kernel,
     largest_set,
 )
@@ -194,26 +196,7 @@ def padded_width(n):
     return (n + 7) & ~7
 
 
-#: fl(1/T_i) times this factor is a reciprocal rounded up for :func:`floor_divmod_up`.
-RECIPROCAL_UP = 1.0 + 2.0**-50
-
-
-@kernel(inline="always")
-def floor_divmod_up(a, b, inv_up):
-    """(⌊a/b⌋, a mod b) for 0 ≤ a ≤ 2**48 and 0 < b < 2**53, given inv_up = fl(fl(1/b) · (1 + 2**−50)).
-
-    No correction step (rtsched's, papers/bcl2005.md, fourth round): with δ1, δ2, δ3 the relative
-    errors (|δ| ≤ 2**−53) of 1/b, of the factor's product and of a · inv_up, inv_up =
-    (1/b)(1 + δ1)(1 + 2**−50)(1 + δ2) lies in ((1/b)(1 + 2**−51), (1/b)(1 + 2**−49)), and
-    p = fl(a · inv_up) in (a/b, (a/b)(1 + 2**−48)) for a ≥ 1 (p = 0 for a = 0). With a = q b + r,
-    0 ≤ r < b: q ≤ a/b < p < a/b + a 2**−48/b ≤ (a + 1)/b ≤ q + 1, so trunc(p) = q exactly.
-    Against :func:`divmod_reciprocal_nb` (q0 ∈ {q − 1, q, q + 1}, then a compare-and-fix) this
-    saves the whole fix (two compares and their conversions, a multiplication, three adds) per
-    lane of BCL-iter's column loops, where a = D_k ≤ 2**31 − 1, and per raise of its fixed point,
-    where a is a sum < 2**47 and b = m.
-    """
-    q = np.int64(np.float64(a) * inv_up)
-    return q, a - q * b
+# floor_divmod_up and RECIPROCAL_UP live in rtsched.kernels (the toolbox's exact divisions).
 
 
 @kernel(inline="always")

@@ -46,7 +46,7 @@ budget permitting); otherwise the least fixed point of the slack update decides
 the pre-check gets REJECT there too), unless its bound on the rounds the reference needs exceeds
 the budget, in which case the whole pre-check (``slack_precheck_fails``) and then the rounds run
 as in :func:`iterate` (``slack_rounds``). ⌊D_k/T_i⌋ is taken with a reciprocal (in the
-column loops one rounded up, which needs no correction step: ``_gedf_common.floor_divmod_up``),
+column loops one rounded up, which needs no correction step: ``rtsched.kernels.floor_divmod_up``),
 and the sums of all tasks are updated side by side (vectorised).
 
 Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_bcl_iter_set`` (one

@@ -571,7 +571,7 @@ def test_divmod_reciprocal_is_exact(b):
 @pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**48, 2**53 - 1])
 def test_floor_divmod_up_is_exact(b):
     """The reciprocal rounded up (no correction step) is exact for 0 ≤ a ≤ 2**48, next to multiples of b."""
-    from rtsched.analyses._gedf_common import RECIPROCAL_UP, floor_divmod_up
+    from rtsched.kernels import RECIPROCAL_UP, floor_divmod_up
 
     inv_up = (1.0 / b) * RECIPROCAL_UP
     rng = np.random.default_rng(b)
@@ -586,7 +586,7 @@ def test_floor_divmod_up_is_exact(b):
 @given(q=st.integers(0, 2**31), b=st.integers(1, 2**31 - 1), r=st.integers(0, 2**31 - 1))
 def test_floor_divmod_up_exact_on_time_values(q, b, r):
     """⌊a/b⌋ for a = q b + r′ (r′ = r mod b, a ≤ 2**48), the column loops' range (a = D_k, b = T_i)."""
-    from rtsched.analyses._gedf_common import RECIPROCAL_UP, floor_divmod_up
+    from rtsched.kernels import RECIPROCAL_UP, floor_divmod_up
 
     a = min(q * b + r % b, 2**48)
     assert floor_divmod_up(a, b, (1.0 / b) * RECIPROCAL_UP) == divmod(a, b)
