@@ -172,8 +172,22 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
 
 
 @kernel(inline="always")
-def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_sign, witness, cand):
-    """Admission of the k tasks in the scratch arrays: (code, demand terms spent, miss, demand), as :func:`admit`.
+def _demand_in_place(iw, fw, r, t):
+    """h(t) = Σ_j dbf_j(t) over the first r scratch tasks [Zhang & Burns, Eq. (1)], read from the rows in place.
+
+    The caller passes the r tasks with D_j ≤ t (the scratch tasks are in deadline order; the
+    others have dbf_j(t) = 0). Exactly the h(t) of :func:`~rtsched.analyses._edf_demand._h_prev`.
+    """
+    total = np.int64(0)
+    for j in range(r):
+        q, _ = floor_divmod_any(t - iw[_I_SD, j], iw[_I_ST, j], fw[_F_SINV, j])
+        total += (q + 1) * iw[_I_SC, j]
+    return total
+
+
+@kernel(inline="always")
+def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, cand):
+    """Admission of the k tasks in the scratch rows: (code, demand terms spent, miss, demand), as :func:`admit`.
 
     ``code`` is ACCEPT, REJECT, UNKNOWN or UNDECIDED; ``miss`` the deadline t where a refusal
     found h(t) > t (else NONE) and ``demand`` that h(t) over the k tasks (else 0), so that the
@@ -182,37 +196,40 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
     signs of U − 1 and density − 1 when the caller's float sums decided them, else
     SIGN_UNDECIDED (then they are decided exactly here).
 
-    ``sDen`` is scratch for min(D_j, T_j) (filled only when the exact density is needed). One
+    The scratch tasks are the rows ``_I_SC``, ``_I_SD``, ``_I_ST`` of ``iw`` and ``_F_SINV`` of
+    ``fw`` (``_I_SDEN``: min(D_j, T_j), filled only when the exact density is needed), indexed
+    in place: a row view costs two reference counts per admission, the common paths take none
+    (the rare exact ones and QPA take views). One
     sweep over the deadlines in increasing order decides where Σ dbf* > t (float prefix sums outside their margin, :func:`_dbfstar_point`
     inside it) and there evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses
     at the first such t.
 
     ``witness`` (qpa only): the demand h_P(t_w) of the processor's own tasks at a deadline t_w
     that missed before on it (:func:`_witness_refuses`; t_w < 0: none), ``cand`` the index of
-    the candidate in the scratch arrays.
+    the candidate in the scratch rows.
     """
     none = np.int64(0)
     no_miss = np.int64(NONE)
     if lam_sign == SIGN_UNDECIDED:  # rare: the exact density needs min(D_j, T_j)
         for j in range(k):
-            sDen[j] = min(sD[j], sT[j])
+            iw[_I_SDEN, j] = min(iw[_I_SD, j], iw[_I_ST, j])
     if admission == 0:  # density
-        s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
+        s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(iw[_I_SC, :k], iw[_I_SDEN, :k], k)
         if s == SIGN_UNDECIDED:
             return UNDECIDED, none, no_miss, none
         return (ACCEPT if s <= 0 else REJECT), none, no_miss, none
-    s = u_sign if u_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sT[:k], k)
+    s = u_sign if u_sign != SIGN_UNDECIDED else utilization_vs_one(iw[_I_SC, :k], iw[_I_ST, :k], k)
     if s == SIGN_UNDECIDED:
         return UNDECIDED, none, no_miss, none
     if s > 0:
         return REJECT, none, no_miss, none
     u_below_one = s < 0
-    s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(sC[:k], sDen[:k], k)
+    s = lam_sign if lam_sign != SIGN_UNDECIDED else utilization_vs_one(iw[_I_SC, :k], iw[_I_SDEN, :k], k)
     if s == SIGN_UNDECIDED:
         return UNDECIDED, none, no_miss, none
     if s <= 0:
         return ACCEPT, none, no_miss, none  # density ≤ 1 implies dbf* and the exact test
-    if admission == 2 and _witness_refuses(witness[0], witness[1], sC[cand], sD[cand], sT[cand]):
+    if admission == 2 and _witness_refuses(witness[0], witness[1], iw[_I_SC, cand], iw[_I_SD, cand], iw[_I_ST, cand]):
         return REJECT, none, witness[0], none  # the caller keeps this witness: its demand is not needed
     if left < k:
         return UNKNOWN, none, no_miss, none
@@ -229,13 +246,14 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
     q = 0  # the first task whose deadline lies above the last one where Σ dbf* > t
     p = 0
     while p < k:
-        t = sD[p]
+        t = iw[_I_SD, p]
         r = p
-        while r < k and sD[r] == t:  # the whole group of equal deadlines
-            a = np.float64(sC[r] * (sT[r] - sD[r])) * sInv[r]  # a_j = C_j(T_j − D_j)/T_j
+        while r < k and iw[_I_SD, r] == t:  # the whole group of equal deadlines
+            c = iw[_I_SC, r]
+            a = np.float64(c * (iw[_I_ST, r] - t)) * fw[_F_SINV, r]  # a_j = C_j(T_j − D_j)/T_j
             A += a
             absA += abs(a)
-            B += sC[r] * sInv[r]
+            B += c * fw[_F_SINV, r]
             r += 1
         p = r
         value = A + t * B
@@ -243,7 +261,7 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
         if value < t - margin:
             continue
         if value <= t + margin:
-            s = _dbfstar_point(sC, sD, sT, sInv, k, t)
+            s = _dbfstar_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, t)
             if s == SIGN_UNDECIDED:
                 return UNDECIDED, spent, no_miss, none
             if s <= 0:
@@ -253,7 +271,7 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
         if left - spent < k:
             return UNKNOWN, spent, no_miss, none
         spent += k
-        h = _h_prev(sC, sD, sT, sInv, k, t)[0]
+        h = _demand_in_place(iw, fw, r, t)  # the r tasks due by t
         if h > t:
             return REJECT, spent, t, h
         if first < 0:
@@ -264,7 +282,7 @@ def _admit(sC, sD, sT, sDen, sInv, k, admission, qpa_steps, left, u_sign, lam_si
     steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
         return UNKNOWN, spent, no_miss, none
-    code, used, miss, h = _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one)
+    code, used, miss, h = _qpa_admission(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, first, q, steps, u_below_one)
     return code, spent + used * k, miss, h
 
 
@@ -274,10 +292,8 @@ def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_step
 
     Inlined: a call would pass eight arrays (and count their references) per admission.
     """
-    sC, sD, sT, sDen = iw[_I_SC], iw[_I_SD], iw[_I_ST], iw[_I_SDEN]
-    sInv = fw[_F_SINV]
-    cand = _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv)
-    return _admit(sC, sD, sT, sDen, sInv, k + 1, admission, qpa_steps, left, u_sign, lam_sign, witness, cand)
+    cand = _gather(C, D, T, inv, first, nxt, b, k, i, iw, fw)
+    return _admit(iw, fw, k + 1, admission, qpa_steps, left, u_sign, lam_sign, witness, cand)
 
 
 @kernel(inline="always")
@@ -334,7 +350,6 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         where[b] = b
         loads[b] = 0.0
         dens[b] = 0.0
-    sC, sT, sDen = iw[_I_SC], iw[_I_ST], iw[_I_SDEN]  # scratch of the bf/wf load comparisons
     # The refusal cache (qpa): per processor a deadline t_w where a candidate missed on it
     # (−1: none) and the demand h_P(t_w) of its own tasks, kept up to date as it grows.
     wit = iw[_I_WT]
@@ -405,7 +420,7 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
                 current = b
                 placed = True
                 if (fit == 1 or fit == 2) and _reposition(
-                    C, T, first, nxt, cnt, loads, pref[:k_bins], where, b, fit, sC, sT, sDen
+                    C, T, first, nxt, cnt, loads, pref[:k_bins], where, b, fit, iw[_I_SC], iw[_I_ST], iw[_I_SDEN]
                 ):
                     return UNDECIDED
                 break
@@ -546,32 +561,33 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, inv, first, nxt, b, k, i, sC, sD, sT, sInv):
-    """Copy processor b's k tasks and task i into the scratch arrays, sorted by deadline; returns i's index there.
+def _gather(C, D, T, inv, first, nxt, b, k, i, iw, fw):
+    """Copy processor b's k tasks and task i into the scratch rows, sorted by deadline; returns i's index there.
 
     Processor b's tasks are kept in deadline order, so task i only goes to its place; the
-    admission test then runs on the k + 1 tasks.
+    admission test then runs on the k + 1 tasks. The rows are written in place (a row view
+    would count a reference per admission).
     """
     t = first[b]
     j = 0
     while t >= 0 and D[t] <= D[i]:  # the tasks due no later than task i (ties: placed first)
-        sC[j] = C[t]
-        sD[j] = D[t]
-        sT[j] = T[t]
-        sInv[j] = inv[t]
+        iw[_I_SC, j] = C[t]
+        iw[_I_SD, j] = D[t]
+        iw[_I_ST, j] = T[t]
+        fw[_F_SINV, j] = inv[t]
         j += 1
         t = nxt[t]
     cand = j
-    sC[j] = C[i]
-    sD[j] = D[i]
-    sT[j] = T[i]
-    sInv[j] = inv[i]
+    iw[_I_SC, j] = C[i]
+    iw[_I_SD, j] = D[i]
+    iw[_I_ST, j] = T[i]
+    fw[_F_SINV, j] = inv[i]
     j += 1
     while t >= 0:
-        sC[j] = C[t]
-        sD[j] = D[t]
-        sT[j] = T[t]
-        sInv[j] = inv[t]
+        iw[_I_SC, j] = C[t]
+        iw[_I_SD, j] = D[t]
+        iw[_I_ST, j] = T[t]
+        fw[_F_SINV, j] = inv[t]
         j += 1
         t = nxt[t]
     return cand
