@@ -287,12 +287,12 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
 
 
 @kernel(inline="always")
-def _gather_admit(C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
+def _gather_admit(C, D, T, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
     """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, spent, miss, demand).
 
-    Inlined: a call would pass eight arrays (and count their references) per admission.
+    Inlined: a call would pass five arrays (and count their references) per admission.
     """
-    cand = _gather(C, D, T, inv, first, nxt, b, k, i, iw, fw)
+    cand = _gather(C, D, T, b, k, i, iw, fw)
     return _admit(iw, fw, k + 1, admission, qpa_steps, left, u_sign, lam_sign, witness, cand)
 
 
@@ -319,109 +319,103 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     :data:`ADMISSIONS`; ``budget`` the demand terms of the packing, ``qpa_steps`` the QPA step
     cap of one admission. ``left_out[0]`` receives what is left of ``budget`` when the last task
     tried was about to be placed (so that an explanation can replay that task's admissions).
-    ``iw``/``fw``: the workspace (:func:`_workspace`).
+    ``iw``/``fw``: the workspace (:func:`_workspace`), whose rows are indexed in place: a row
+    view costs two reference counts (atomic operations), and a packing of ten tasks took about
+    a dozen of them per set and five per admission (about a fifth of its time, measured).
     """
     n = C.shape[0]
     k_bins = m if m < n else n
-    seq = iw[_I_SEQ, :n]
-    inv = fw[_F_INV]
-    lam = fw[_F_LAM]  # the densities C/min(D, T), correctly rounded (the density order's key)
+    # Row _F_LAM: the densities C/min(D, T), correctly rounded (the density order's key).
     for p in range(n):
-        seq[p] = p
-        inv[p] = 1.0 / T[p]
-        lam[p] = C[p] / min(D[p], T[p])
+        iw[_I_SEQ, p] = p
+        fw[_F_INV, p] = 1.0 / T[p]
+        fw[_F_LAM, p] = C[p] / min(D[p], T[p])
     if order != 0:
         _stable_sort(C, D, T, n, order, iw, fw)
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
-    # memory for large n and m; the order spares the dbf* pre-check a sort).
-    first = iw[_I_FIRST]
-    nxt = iw[_I_NEXT]
-    cnt = iw[_I_COUNT]
-    # bf/wf: the processors sorted by (load, index) (bf: load decreasing), kept sorted as loads
-    # grow (only the receiving processor moves), so each placement costs O(moves), not a sort.
-    pref = iw[_I_PREF]
-    where = iw[_I_WHERE]
-    loads = fw[_F_LOAD]
-    dens = fw[_F_DENS]
+    # memory for large n and m; the order spares the dbf* pre-check a sort): rows _I_FIRST,
+    # _I_NEXT, _I_COUNT. bf/wf: the processors sorted by (load, index) (bf: load decreasing),
+    # rows _I_PREF and _I_WHERE (its inverse), kept sorted as loads grow (only the receiving
+    # processor moves), so each placement costs O(moves), not a sort. Rows _F_LOAD and _F_DENS:
+    # each processor's utilization and density. The refusal cache (qpa), rows _I_WT and _I_WH:
+    # per processor a deadline t_w where a candidate missed on it (−1: none) and the demand
+    # h_P(t_w) of its own tasks, kept up to date as it grows.
     for b in range(k_bins):
-        first[b] = -1
-        cnt[b] = 0
-        pref[b] = b
-        where[b] = b
-        loads[b] = 0.0
-        dens[b] = 0.0
-    # The refusal cache (qpa): per processor a deadline t_w where a candidate missed on it
-    # (−1: none) and the demand h_P(t_w) of its own tasks, kept up to date as it grows.
-    wit = iw[_I_WT]
-    wit_h = iw[_I_WH]
-    for b in range(k_bins):
-        wit[b] = -1
-        wit_h[b] = 0
+        iw[_I_FIRST, b] = -1
+        iw[_I_COUNT, b] = 0
+        iw[_I_PREF, b] = b
+        iw[_I_WHERE, b] = b
+        fw[_F_LOAD, b] = 0.0
+        fw[_F_DENS, b] = 0.0
+        iw[_I_WT, b] = -1
+        iw[_I_WH, b] = 0
     for i in range(n):
         assign[i] = -1
-        nxt[i] = -1
+        iw[_I_NEXT, i] = -1
     current = 0
     unknown = False
     left = budget
     for pos in range(n):
-        i = seq[pos]
+        i = iw[_I_SEQ, pos]
         left_out[0] = left
         # Processors in the order the fit rule tries them: pref[skip:] (ff: all, in index order;
         # nf: from the current one on; bf/wf: by load).
         skip = current if fit == 3 else 0
         placed = False
-        u_i = C[i] * inv[i]
-        lam_i = lam[i]
+        u_i = C[i] * fw[_F_INV, i]
+        lam_i = fw[_F_LAM, i]
         for q in range(skip, k_bins):
-            b = pref[q]
-            k = cnt[b]
+            b = iw[_I_PREF, q]
+            k = iw[_I_COUNT, b]
+            wit = iw[_I_WT, b]
             # Float decisions outside a proven margin: U > 1 refuses under every admission test;
             # density ≤ 1 accepts under every one (density ⇒ dbf* ⇒ QPA,
             # papers/partitioned-heuristics.md). Only what they leave open is gathered.
-            lam_sign = _sign_near_one(dens[b] + lam_i, k + 1)
+            lam_sign = _sign_near_one(fw[_F_DENS, b] + lam_i, k + 1)
             if lam_sign < 0:
                 code = ACCEPT
             elif admission == 0 and lam_sign == 1:
                 code = REJECT
             else:
-                u_sign = _sign_near_one(loads[b] + u_i, k + 1)
+                u_sign = _sign_near_one(fw[_F_LOAD, b] + u_i, k + 1)
                 if admission != 0 and u_sign == 1:
                     code = REJECT
                 elif (
                     admission == 2
                     and u_sign < 0
                     and lam_sign == 1
-                    and _witness_refuses(wit[b], wit_h[b], C[i], D[i], T[i])
+                    and _witness_refuses(wit, iw[_I_WH, b], C[i], D[i], T[i])
                 ):
                     code = REJECT  # surely U ≤ 1 < density, and a real miss at the cached deadline
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
                 else:
                     code, spent, miss, h_miss = _gather_admit(
-                        C, D, T, inv, first, nxt, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign,
-                        (wit[b], wit_h[b]),
+                        C, D, T, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, (wit, iw[_I_WH, b]),
                     )  # fmt: skip
                     left -= spent
-                    if miss >= 0 and miss != wit[b]:  # a new witness: the processor's own demand there,
-                        wit[b] = miss  # h over its tasks and task i at the miss, less task i's dbf
-                        wit_h[b] = h_miss - dbf(C[i], D[i], T[i], miss)
+                    if miss >= 0 and miss != wit:  # a new witness: the processor's own demand there,
+                        wit = miss  # h over its tasks and task i at the miss, less task i's dbf
+                        iw[_I_WT, b] = miss
+                        iw[_I_WH, b] = h_miss - dbf(C[i], D[i], T[i], miss)
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
-                if wit[b] >= 0:
-                    wit_h[b] += dbf(C[i], D[i], T[i], wit[b])
-                _insert_by_deadline(D, first, nxt, b, i)
-                cnt[b] = k + 1
+                if wit >= 0:
+                    iw[_I_WH, b] += dbf(C[i], D[i], T[i], wit)
+                _insert_by_deadline(D, iw, b, i)
+                iw[_I_COUNT, b] = k + 1
                 # Running sums: a recursive sum of k + 1 rounded terms, in whatever order, is
                 # within the margin of _sign_near_one (it counts the terms, not their order).
-                loads[b] += u_i
-                dens[b] += lam_i
+                fw[_F_LOAD, b] += u_i
+                fw[_F_DENS, b] += lam_i
                 assign[i] = b
                 current = b
                 placed = True
                 if (fit == 1 or fit == 2) and _reposition(
-                    C, T, first, nxt, cnt, loads, pref[:k_bins], where, b, fit, iw[_I_SC], iw[_I_ST], iw[_I_SDEN]
-                ):
+                    C, T, iw[_I_FIRST], iw[_I_NEXT], iw[_I_COUNT], fw[_F_LOAD], iw[_I_PREF, :k_bins], iw[_I_WHERE], b,
+                    fit, iw[_I_SC], iw[_I_ST], iw[_I_SDEN],
+                ):  # fmt: skip
                     return UNDECIDED
                 break
             if code == UNKNOWN:
@@ -506,21 +500,21 @@ def _stable_sort(C, D, T, n, order, iw, fw):
 
 
 @kernel(inline="always")
-def _insert_by_deadline(D, first, nxt, b, i):
-    """Link task i into processor b's list, kept in deadline order so an admission needs no sort.
+def _insert_by_deadline(D, iw, b, i):
+    """Link task i into processor b's list (rows ``_I_FIRST``, ``_I_NEXT``), kept in deadline order so an admission needs no sort.
 
     Ties keep the placement order.
     """
     prev = -1
-    t = first[b]
+    t = iw[_I_FIRST, b]
     while t >= 0 and D[t] <= D[i]:
         prev = t
-        t = nxt[t]
-    nxt[i] = t
+        t = iw[_I_NEXT, t]
+    iw[_I_NEXT, i] = t
     if prev < 0:
-        first[b] = i
+        iw[_I_FIRST, b] = i
     else:
-        nxt[prev] = i
+        iw[_I_NEXT, prev] = i
 
 
 @kernel
@@ -561,35 +555,35 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, inv, first, nxt, b, k, i, iw, fw):
+def _gather(C, D, T, b, k, i, iw, fw):
     """Copy processor b's k tasks and task i into the scratch rows, sorted by deadline; returns i's index there.
 
-    Processor b's tasks are kept in deadline order, so task i only goes to its place; the
-    admission test then runs on the k + 1 tasks. The rows are written in place (a row view
-    would count a reference per admission).
+    Processor b's tasks are kept in deadline order (its list in rows ``_I_FIRST``, ``_I_NEXT``),
+    so task i only goes to its place; the admission test then runs on the k + 1 tasks. The rows
+    are read and written in place (a row view would count references per admission).
     """
-    t = first[b]
+    t = iw[_I_FIRST, b]
     j = 0
     while t >= 0 and D[t] <= D[i]:  # the tasks due no later than task i (ties: placed first)
         iw[_I_SC, j] = C[t]
         iw[_I_SD, j] = D[t]
         iw[_I_ST, j] = T[t]
-        fw[_F_SINV, j] = inv[t]
+        fw[_F_SINV, j] = fw[_F_INV, t]
         j += 1
-        t = nxt[t]
+        t = iw[_I_NEXT, t]
     cand = j
     iw[_I_SC, j] = C[i]
     iw[_I_SD, j] = D[i]
     iw[_I_ST, j] = T[i]
-    fw[_F_SINV, j] = inv[i]
+    fw[_F_SINV, j] = fw[_F_INV, i]
     j += 1
     while t >= 0:
         iw[_I_SC, j] = C[t]
         iw[_I_SD, j] = D[t]
         iw[_I_ST, j] = T[t]
-        fw[_F_SINV, j] = inv[t]
+        fw[_F_SINV, j] = fw[_F_INV, t]
         j += 1
-        t = nxt[t]
+        t = iw[_I_NEXT, t]
     return cand
 
 
