@@ -549,9 +549,8 @@ def _density_vs_one(C, D, T, n):
 def _la_bracket(C, D, T, inv_T, n, max_lag):
     """A float bracket [lo, hi] ∋ L_a = max(max_lag, Σ C_i(T_i − D_i)/T_i / (1 − U)), U < 1.
 
-    L_a of George, Rivierre, Spuri (1996) as stated by Zhang & Burns (2009), Thm. 2. u and N are
-    sums of n terms each rounded at most three times: errors below (n + 2)·EPS·Σ|terms| (a 4×
-    margin is used); 1 − u is exact (Sterbenz) or has error EPS; hi may be +inf.
+    L_a of George, Rivierre, Spuri (1996) as stated by Zhang & Burns (2009), Thm. 2; the sums as
+    :func:`_la_bracket_from_sums` takes them.
     """
     u = 0.0
     N = 0.0
@@ -561,6 +560,18 @@ def _la_bracket(C, D, T, inv_T, n, max_lag):
         term = np.float64(C[i] * (T[i] - D[i])) * inv_T[i]
         N += term
         absN += abs(term)
+    return _la_bracket_from_sums(u, N, absN, n, max_lag)
+
+
+@kernel(inline="always")
+def _la_bracket_from_sums(u, N, absN, n, max_lag):
+    """The bracket of :func:`_la_bracket` from its float sums over the n tasks (in any order).
+
+    ``u`` = Σ fl(C_i·fl(1/T_i)), ``N`` = Σ fl(fl(C_i(T_i − D_i))·fl(1/T_i)) and ``absN`` the sum
+    of the terms' magnitudes. u and N are sums of n terms each rounded at most three times:
+    errors below (n + 2)·EPS·Σ|terms| (a 4× margin is used); 1 − u is exact (Sterbenz) or has
+    error EPS; hi may be +inf.
+    """
     e_u = 4.0 * (n + 2) * EPS
     e_N = 4.0 * (n + 2) * EPS * absN
     den_lo = (1.0 - u) - e_u

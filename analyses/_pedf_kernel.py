@@ -16,10 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import (
-    _deadline_below,
     _frac_add,
-    _h_prev,
-    _la_bracket,
+    _la_bracket_from_sums,
     _la_ceiling,
     _start_point,
     frac_sum_sign,
@@ -32,11 +30,13 @@ from rtsched.kernels import (
     CONTINUE,
     EPS,
     NONE,
+    RECIPROCAL_EXACT,
     REJECT,
     SIGN_UNDECIDED,
     UNDECIDED,
     UNKNOWN,
     dbf,
+    floor_divmod,
     floor_divmod_any,
     kernel,
 )
@@ -127,14 +127,43 @@ def _witness_refuses(t, h_rest, c, d, p):
     return t >= 0 and h_rest + dbf(c, d, p, t) > t
 
 
+@kernel(inline="always")
+def _h_prev_in_place(iw, fw, k, t):
+    """(h(t), max{d < t}) over the k scratch tasks, read from the rows in place.
+
+    The same values as :func:`~rtsched.analyses._edf_demand._h_prev` on row views (which would
+    count references): h(t) = Σ_i dbf_i(t) [Zhang & Burns, Eq. (1)]; the previous deadline of
+    task i is D_i + (q − [r = 0])·T_i with (q, r) = divmod(t − D_i, T_i).
+    """
+    total = np.int64(0)
+    best = np.int64(NONE)
+    if t < RECIPROCAL_EXACT:  # branch-free (as _h_prev)
+        for j in range(k):
+            x = t - iw[_I_SD, j]
+            q, r = floor_divmod(max(x, 0), iw[_I_ST, j], fw[_F_SINV, j])
+            total += (q + 1) * iw[_I_SC, j] * (x >= 0)
+            best = max(best, iw[_I_SD, j] + (q - (r == 0)) * iw[_I_ST, j] if x > 0 else NONE)
+        return total, best
+    for j in range(k):
+        if t >= iw[_I_SD, j]:
+            q, r = floor_divmod_any(t - iw[_I_SD, j], iw[_I_ST, j], fw[_F_SINV, j])
+            total += (q + 1) * iw[_I_SC, j]
+            if t > iw[_I_SD, j]:
+                best = max(best, iw[_I_SD, j] + (q - (r == 0)) * iw[_I_ST, j])
+    return total, best
+
+
 @kernel
-def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
+def _qpa_admission(iw, fw, k, first, q, steps, u_below_one, u, N, absN):
     """QPA as the admission runs it (rtsched's; :func:`~rtsched.analyses.partitioned_edf.qpa_admission`).
 
+    On the k scratch tasks (rows ``_I_SC``, ``_I_SD``, ``_I_ST``, ``_F_SINV``, read in place).
     ``first`` is the smallest relative deadline with Σ dbf* > D_i, ``q`` the index of the first
     scratch task whose deadline lies above the largest such one (k if none), ``steps`` the step
-    cap. Returns (code, steps used, miss, demand): L' = sD[q], or ⌈L_a⌉ (U < 1) or L_b (U = 1,
-    its iterations counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤
+    cap; ``u``, ``N``, ``absN`` the float sums Σ C_i/T_i, Σ C_i(T_i − D_i)/T_i and its magnitude
+    that the sweep has formed (:func:`~rtsched.analyses._edf_demand._la_bracket_from_sums`).
+    Returns (code, steps used, miss, demand): L' = D_q, or ⌈L_a⌉ (U < 1) or L_b (U = 1, its
+    iterations counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤
     ``first``. On a refusal ``miss`` is the missed deadline t and ``demand`` h(t) there (else
     NONE and 0).
     """
@@ -142,28 +171,36 @@ def _qpa_admission(sC, sD, sT, sInv, k, first, q, steps, u_below_one):
     none = np.int64(NONE)
     zero = np.int64(0)
     if q < k:
-        bound = sD[q]
+        bound = iw[_I_SD, q]
     elif u_below_one:
-        max_lag = sD[0] - sT[0]
+        max_lag = iw[_I_SD, 0] - iw[_I_ST, 0]
         for j in range(k):
-            max_lag = max(max_lag, sD[j] - sT[j])
-        lo, hi = _la_bracket(sC, sD, sT, sInv, k, max_lag)
-        code, bound = _la_ceiling(sC, sD, sT, sInv, k, max_lag, lo, hi)
-        if code != CONTINUE:
-            return code, used, none, zero
-    else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it
-        code, t, used = _start_point(sC, sD, sT, sInv, k, steps, False)
+            max_lag = max(max_lag, iw[_I_SD, j] - iw[_I_ST, j])
+        lo, hi = _la_bracket_from_sums(u, N, absN, k, max_lag)
+        if hi <= 2.0**62 and np.ceil(lo) == np.ceil(hi):  # ⌈lo⌉ ≤ ⌈L_a⌉ ≤ ⌈hi⌉: decided
+            bound = np.int64(np.ceil(hi))
+        else:  # the exact bisection (rare; row views)
+            code, bound = _la_ceiling(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, max_lag, lo, hi)
+            if code != CONTINUE:
+                return code, used, none, zero
+    else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it (rare; row views)
+        code, t, used = _start_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, steps, False)
         if code != CONTINUE:
             return code, used, none, zero
         bound = t + 1  # max{d < bound} = t
-    t = _deadline_below(sD, sT, sInv, k, bound)
+    # max{d < bound}: the largest absolute deadline below L' [as _deadline_below]
+    t = none
+    for j in range(k):
+        if iw[_I_SD, j] < bound:
+            qq, _ = floor_divmod_any(bound - 1 - iw[_I_SD, j], iw[_I_ST, j], fw[_F_SINV, j])
+            t = max(t, iw[_I_SD, j] + qq * iw[_I_ST, j])
     if t == NONE:
         return ACCEPT, used, none, zero
     while True:
         if used >= steps:
             return UNKNOWN, used, none, zero
         used += 1
-        h, prev = _h_prev(sC, sD, sT, sInv, k, t)
+        h, prev = _h_prev_in_place(iw, fw, k, t)
         if h > t:
             return REJECT, used, t, h
         if h <= first:
@@ -282,7 +319,7 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
     steps = qpa_allowance(qpa_steps, left - spent, k)
     if steps == 0:
         return UNKNOWN, spent, no_miss, none
-    code, used, miss, h = _qpa_admission(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, first, q, steps, u_below_one)
+    code, used, miss, h = _qpa_admission(iw, fw, k, first, q, steps, u_below_one, B, A, absA)
     return code, spent + used * k, miss, h
 
 
