@@ -269,7 +269,9 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
         return UNDECIDED, none, no_miss, none
     if s <= 0:
         return ACCEPT, none, no_miss, none  # density ≤ 1 implies dbf* and the exact test
-    if admission == 2 and _witness_refuses(witness[0], witness[1], iw[_I_SC, cand], iw[_I_SD, cand], iw[_I_ST, cand]):
+    # The caller tried the refusal cache already when its float sums decided both signs.
+    tried = u_sign < 0 and lam_sign == 1
+    if admission == 2 and not tried and _witness_refuses(witness[0], witness[1], iw[_I_SC, cand], iw[_I_SD, cand], iw[_I_ST, cand]):
         return REJECT, none, witness[0], none  # the caller keeps this witness: its demand is not needed
     if left < k:
         return UNKNOWN, none, no_miss, none
