@@ -239,7 +239,7 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
     The scratch tasks are the rows ``_I_SC``, ``_I_SD``, ``_I_ST`` of ``iw`` and ``_F_SINV`` of
     ``fw`` (``_I_SDEN``: min(D_j, T_j), filled only when the exact density is needed), indexed
     in place: a row view costs two reference counts per admission, the common paths take none
-    (the rare exact ones and QPA take views). One
+    (only the rare exact ones take views). One
     sweep over the deadlines in increasing order decides where Σ dbf* > t (float prefix sums outside their margin, :func:`_dbfstar_point`
     inside it) and there evaluates h(t), k terms each: h(t) > t is a real miss. dbfstar refuses
     at the first such t.
@@ -362,8 +362,8 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
     cap of one admission. ``left_out[0]`` receives what is left of ``budget`` when the last task
     tried was about to be placed (so that an explanation can replay that task's admissions).
     ``iw``/``fw``: the workspace (:func:`_workspace`), whose rows are indexed in place: a row
-    view costs two reference counts (atomic operations), and a packing of ten tasks took about
-    a dozen of them per set and five per admission (about a fifth of its time, measured).
+    view costs two reference counts (atomic operations); a packing of ten tasks took a dozen
+    views per set and five per admission (the counts held about a fifth of its profile samples).
     """
     n = C.shape[0]
     k_bins = m if m < n else n
