@@ -414,7 +414,10 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
             # density ≤ 1 accepts under every one (density ⇒ dbf* ⇒ QPA,
             # papers/partitioned-heuristics.md). Only what they leave open is gathered.
             lam_sign = _sign_near_one(fw[_F_DENS, b] + lam_i, k + 1)
-            if lam_sign < 0:
+            if lam_sign == SIGN_UNDECIDED and k == 0:  # an empty processor: C vs min(D, T), exactly
+                den = min(D[i], T[i])  # (a task of density 1, C = D, comes first in the density order)
+                lam_sign = (C[i] > den) - (C[i] < den)
+            if lam_sign <= 0:  # 0 only from the exact comparison: density = 1 accepts too
                 code = ACCEPT
             elif admission == 0 and lam_sign == 1:
                 code = REJECT
