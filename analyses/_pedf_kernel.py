@@ -24,6 +24,7 @@ from rtsched.analyses._edf_demand import (
     frac_vs_int,
     utilization_vs_one,
 )
+from rtsched.analyses._gedf_common import task_at
 from rtsched.analyses._packing import placed_before
 from rtsched.kernels import (
     ACCEPT,
@@ -61,7 +62,7 @@ def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
 
 
 @kernel
-def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
+def _load_cmp(C, T, lo, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
     diff = loads[a] - loads[b]
     margin = 4.0 * (cnt[a] + cnt[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
@@ -73,11 +74,11 @@ def _load_cmp(C, T, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     for proc, sign in ((a, 1), (b, -1)):
         t = first[proc]
         while t >= 0:
-            sN[k] = C[t]
-            sDen[k] = T[t]
+            sN[k] = C[task_at(lo, t)]
+            sDen[k] = T[task_at(lo, t)]
             sSgn[k] = sign
             k += 1
-            t = nxt[t]
+            t = nxt[np.uint64(t)]
     return frac_sum_sign(sN, sDen, sSgn, k, np.int64(0))
 
 
@@ -329,12 +330,12 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
 
 
 @kernel(inline="always")
-def _gather_admit(C, D, T, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
+def _gather_admit(C, D, T, lo, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, witness):
     """:func:`_gather` processor b's k tasks and task i, then :func:`_admit` them: (code, spent, miss, demand).
 
     Inlined: a call would pass five arrays (and count their references) per admission.
     """
-    cand = _gather(C, D, T, b, k, i, iw, fw)
+    cand = _gather(C, D, T, lo, b, k, i, iw, fw)
     return _admit(iw, fw, k + 1, admission, qpa_steps, left, u_sign, lam_sign, witness, cand)
 
 
@@ -354,26 +355,29 @@ def _sign_near_one(value, terms):
 
 
 @kernel
-def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left_out, iw, fw):
-    """Pack one set; writes each task's processor (−1 if unplaced) into ``assign``; returns a code.
+def _pack_one(C, D, T, lo, n, m, fit, order, admission, qpa_steps, budget, assign, left_out, s, iw, fw):
+    """Pack the n tasks at ``lo`` of the batch arrays; writes each one's processor (−1 if unplaced) into ``assign``; returns a code.
 
     ``fit``, ``order``, ``admission`` are indices into :data:`FITS`, :data:`ORDERS`,
     :data:`ADMISSIONS`; ``budget`` the demand terms of the packing, ``qpa_steps`` the QPA step
-    cap of one admission. ``left_out[0]`` receives what is left of ``budget`` when the last task
+    cap of one admission. ``left_out[s]`` receives what is left of ``budget`` when the last task
     tried was about to be placed (so that an explanation can replay that task's admissions).
+    ``C``, ``D``, ``T`` and ``assign`` are the whole batch's arrays, indexed at ``lo + i``
+    through :func:`~rtsched.analyses._gedf_common.task_at` (unsigned: no wrap-around select),
+    not slices: a slice per array and set is reference counted.
     ``iw``/``fw``: the workspace (:func:`_workspace`), whose rows are indexed in place: a row
     view costs two reference counts (atomic operations); a packing of ten tasks took a dozen
     views per set and five per admission (the counts held about a fifth of its profile samples).
     """
-    n = C.shape[0]
     k_bins = m if m < n else n
     # Row _F_LAM: the densities C/min(D, T), correctly rounded (the density order's key).
     for p in range(n):
+        up = task_at(lo, p)
         iw[_I_SEQ, p] = p
-        fw[_F_INV, p] = 1.0 / T[p]
-        fw[_F_LAM, p] = C[p] / min(D[p], T[p])
+        fw[_F_INV, p] = 1.0 / T[up]
+        fw[_F_LAM, p] = C[up] / min(D[up], T[up])
     if order != 0:
-        _stable_sort(C, D, T, n, order, iw, fw)
+        _stable_sort(C, D, T, lo, n, order, iw, fw)
     # Each processor's tasks as a linked list in deadline order (an n × m table would not fit in
     # memory for large n and m; the order spares the dbf* pre-check a sort): rows _I_FIRST,
     # _I_NEXT, _I_COUNT. bf/wf: the processors sorted by (load, index) (bf: load decreasing),
@@ -392,73 +396,77 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
         iw[_I_WT, b] = -1
         iw[_I_WH, b] = 0
     for i in range(n):
-        assign[i] = -1
+        assign[task_at(lo, i)] = -1
         iw[_I_NEXT, i] = -1
     current = 0
     unknown = False
     left = budget
     for pos in range(n):
         i = iw[_I_SEQ, pos]
-        left_out[0] = left
+        ui = np.uint64(i)  # row and task indices read from a row, unsigned: no wrap-around select
+        ut = task_at(lo, i)
+        C_i, D_i, T_i = C[ut], D[ut], T[ut]
+        left_out[s] = left
         # Processors in the order the fit rule tries them: pref[skip:] (ff: all, in index order;
         # nf: from the current one on; bf/wf: by load).
         skip = current if fit == 3 else 0
         placed = False
-        u_i = C[i] * fw[_F_INV, i]
-        lam_i = fw[_F_LAM, i]
+        u_i = C_i * fw[_F_INV, ui]
+        lam_i = fw[_F_LAM, ui]
         for q in range(skip, k_bins):
-            b = iw[_I_PREF, q]
-            k = iw[_I_COUNT, b]
-            wit = iw[_I_WT, b]
+            b = iw[_I_PREF, np.uint64(q)]
+            ub = np.uint64(b)
+            k = iw[_I_COUNT, ub]
+            wit = iw[_I_WT, ub]
             # Float decisions outside a proven margin: U > 1 refuses under every admission test;
             # density ≤ 1 accepts under every one (density ⇒ dbf* ⇒ QPA,
             # papers/partitioned-heuristics.md). Only what they leave open is gathered.
-            lam_sign = _sign_near_one(fw[_F_DENS, b] + lam_i, k + 1)
+            lam_sign = _sign_near_one(fw[_F_DENS, ub] + lam_i, k + 1)
             if lam_sign == SIGN_UNDECIDED and k == 0:  # an empty processor: C vs min(D, T), exactly
-                den = min(D[i], T[i])  # (a task of density 1, C = D, comes first in the density order)
-                lam_sign = (C[i] > den) - (C[i] < den)
+                den = min(D_i, T_i)  # (a task of density 1, C = D, comes first in the density order)
+                lam_sign = (C_i > den) - (C_i < den)
             if lam_sign <= 0:  # 0 only from the exact comparison: density = 1 accepts too
                 code = ACCEPT
             elif admission == 0 and lam_sign == 1:
                 code = REJECT
             else:
-                u_sign = _sign_near_one(fw[_F_LOAD, b] + u_i, k + 1)
+                u_sign = _sign_near_one(fw[_F_LOAD, ub] + u_i, k + 1)
                 if admission != 0 and u_sign == 1:
                     code = REJECT
                 elif (
                     admission == 2
                     and u_sign < 0
                     and lam_sign == 1
-                    and _witness_refuses(wit, iw[_I_WH, b], C[i], D[i], T[i])
+                    and _witness_refuses(wit, iw[_I_WH, ub], C_i, D_i, T_i)
                 ):
                     code = REJECT  # surely U ≤ 1 < density, and a real miss at the cached deadline
                 elif admission != 0 and left < k + 1 and u_sign < 0 and lam_sign == 1:
                     code = UNKNOWN  # surely U ≤ 1 < density: only the exact tests could decide, and the budget is spent
                 else:
                     code, spent, miss, h_miss = _gather_admit(
-                        C, D, T, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, (wit, iw[_I_WH, b]),
+                        C, D, T, lo, b, k, i, iw, fw, admission, qpa_steps, left, u_sign, lam_sign, (wit, iw[_I_WH, ub]),
                     )  # fmt: skip
                     left -= spent
                     if miss >= 0 and miss != wit:  # a new witness: the processor's own demand there,
                         wit = miss  # h over its tasks and task i at the miss, less task i's dbf
-                        iw[_I_WT, b] = miss
-                        iw[_I_WH, b] = h_miss - dbf(C[i], D[i], T[i], miss)
+                        iw[_I_WT, ub] = miss
+                        iw[_I_WH, ub] = h_miss - dbf(C_i, D_i, T_i, miss)
             if code == UNDECIDED:
                 return UNDECIDED
             if code == ACCEPT:
                 if wit >= 0:
-                    iw[_I_WH, b] += dbf(C[i], D[i], T[i], wit)
-                _insert_by_deadline(D, iw, b, i)
-                iw[_I_COUNT, b] = k + 1
+                    iw[_I_WH, ub] += dbf(C_i, D_i, T_i, wit)
+                _insert_by_deadline(D, lo, iw, b, i)
+                iw[_I_COUNT, ub] = k + 1
                 # Running sums: a recursive sum of k + 1 rounded terms, in whatever order, is
                 # within the margin of _sign_near_one (it counts the terms, not their order).
-                fw[_F_LOAD, b] += u_i
-                fw[_F_DENS, b] += lam_i
-                assign[i] = b
+                fw[_F_LOAD, ub] += u_i
+                fw[_F_DENS, ub] += lam_i
+                assign[ut] = b
                 current = b
                 placed = True
                 if (fit == 1 or fit == 2) and _reposition(
-                    C, T, iw[_I_FIRST], iw[_I_NEXT], iw[_I_COUNT], fw[_F_LOAD], iw[_I_PREF, :k_bins], iw[_I_WHERE], b,
+                    C, T, lo, iw[_I_FIRST], iw[_I_NEXT], iw[_I_COUNT], fw[_F_LOAD], iw[_I_PREF, :k_bins], iw[_I_WHERE], b,
                     fit, iw[_I_SC], iw[_I_ST], iw[_I_SDEN],
                 ):  # fmt: skip
                     return UNDECIDED
@@ -471,7 +479,7 @@ def _pack_one(C, D, T, m, fit, order, admission, qpa_steps, budget, assign, left
 
 
 @kernel
-def _stable_sort(C, D, T, n, order, iw, fw):
+def _stable_sort(C, D, T, lo, n, order, iw, fw):
     """Sort the task indices in row ``_I_SEQ`` of ``iw`` by the order's key, stably (ties keep input order).
 
     With the exact comparison :func:`~rtsched.analyses._packing.placed_before`: up to 96 tasks
@@ -492,9 +500,9 @@ def _stable_sort(C, D, T, n, order, iw, fw):
             if order == 1:
                 fw[_F_KEY, x] = fw[_F_LAM, x]
             elif order == 2:
-                fw[_F_KEY, x] = C[x] / T[x]
+                fw[_F_KEY, x] = C[task_at(lo, x)] / T[task_at(lo, x)]
             else:
-                fw[_F_KEY, x] = -np.float64(D[x])
+                fw[_F_KEY, x] = -np.float64(D[task_at(lo, x)])
         for x in range(n):
             kx = fw[_F_KEY, x]
             place = 0
@@ -506,8 +514,9 @@ def _stable_sort(C, D, T, n, order, iw, fw):
             if ties > 1:  # rare: equal float keys (x itself counts once), decided exactly
                 for y in range(n):
                     if y != x and fw[_F_KEY, y] == kx:
-                        place += placed_before(C, D, T, y, x, order) or (
-                            y < x and not placed_before(C, D, T, x, y, order)
+                        ux, uy = task_at(lo, x), task_at(lo, y)
+                        place += placed_before(C, D, T, uy, ux, order) or (
+                            y < x and not placed_before(C, D, T, ux, uy, order)
                         )
             iw[_I_SEQ, place] = x
         return
@@ -516,12 +525,12 @@ def _stable_sort(C, D, T, n, order, iw, fw):
     in_tmp = False
     width = 1
     while width < n:
-        for lo in range(0, n, 2 * width):
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
-            a, b, out = lo, mid, lo
+        for start in range(0, n, 2 * width):
+            mid = min(start + width, n)
+            hi = min(start + 2 * width, n)
+            a, b, out = start, mid, start
             while a < mid and b < hi:
-                if placed_before(C, D, T, src[b], src[a], order):  # strictly before: take the right one
+                if placed_before(C, D, T, task_at(lo, src[b]), task_at(lo, src[a]), order):  # strictly before: take the right one
                     dst[out] = src[b]
                     b += 1
                 else:
@@ -545,25 +554,26 @@ def _stable_sort(C, D, T, n, order, iw, fw):
 
 
 @kernel(inline="always")
-def _insert_by_deadline(D, iw, b, i):
+def _insert_by_deadline(D, lo, iw, b, i):
     """Link task i into processor b's list (rows ``_I_FIRST``, ``_I_NEXT``), kept in deadline order so an admission needs no sort.
 
     Ties keep the placement order.
     """
     prev = -1
-    t = iw[_I_FIRST, b]
-    while t >= 0 and D[t] <= D[i]:
+    t = iw[_I_FIRST, np.uint64(b)]
+    d_i = D[task_at(lo, i)]
+    while t >= 0 and D[task_at(lo, t)] <= d_i:
         prev = t
-        t = iw[_I_NEXT, t]
-    iw[_I_NEXT, i] = t
+        t = iw[_I_NEXT, np.uint64(t)]
+    iw[_I_NEXT, np.uint64(i)] = t
     if prev < 0:
-        iw[_I_FIRST, b] = i
+        iw[_I_FIRST, np.uint64(b)] = i
     else:
-        iw[_I_NEXT, prev] = i
+        iw[_I_NEXT, np.uint64(prev)] = i
 
 
 @kernel
-def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):
+def _reposition(C, T, lo, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):
     """Move processor b, whose load just grew, to its place in ``pref``.
 
     ``pref`` is sorted by (load, index); bf: load decreasing. True if an exact comparison
@@ -573,7 +583,7 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
     if fit == 2:  # worst fit: increasing load, so b moves right
         while p + 1 < pref.shape[0]:
             o = pref[p + 1]
-            c = _load_cmp(C, T, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
+            c = _load_cmp(C, T, lo, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
             if c == SIGN_UNDECIDED:
                 return True
             if c < 0 or (c == 0 and o < b):
@@ -585,7 +595,7 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
     else:  # best fit: decreasing load, so b moves left
         while p > 0:
             o = pref[p - 1]
-            c = _load_cmp(C, T, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
+            c = _load_cmp(C, T, lo, first, nxt, loads, o, b, cnt, sN, sDen, sSgn)
             if c == SIGN_UNDECIDED:
                 return True
             if c < 0 or (c == 0 and o > b):
@@ -600,35 +610,39 @@ def _reposition(C, T, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSg
 
 
 @kernel(inline="always")
-def _gather(C, D, T, b, k, i, iw, fw):
+def _gather(C, D, T, lo, b, k, i, iw, fw):
     """Copy processor b's k tasks and task i into the scratch rows, sorted by deadline; returns i's index there.
 
     Processor b's tasks are kept in deadline order (its list in rows ``_I_FIRST``, ``_I_NEXT``),
     so task i only goes to its place; the admission test then runs on the k + 1 tasks. The rows
     are read and written in place (a row view would count references per admission).
     """
-    t = iw[_I_FIRST, b]
-    j = 0
-    while t >= 0 and D[t] <= D[i]:  # the tasks due no later than task i (ties: placed first)
-        iw[_I_SC, j] = C[t]
-        iw[_I_SD, j] = D[t]
-        iw[_I_ST, j] = T[t]
-        fw[_F_SINV, j] = fw[_F_INV, t]
-        j += 1
-        t = iw[_I_NEXT, t]
-    cand = j
-    iw[_I_SC, j] = C[i]
-    iw[_I_SD, j] = D[i]
-    iw[_I_ST, j] = T[i]
-    fw[_F_SINV, j] = fw[_F_INV, i]
-    j += 1
+    t = iw[_I_FIRST, np.uint64(b)]
+    j = np.uint64(0)
+    ui = task_at(lo, i)
+    d_i = D[ui]
+    while t >= 0 and D[task_at(lo, t)] <= d_i:  # the tasks due no later than task i (ties: placed first)
+        ut = task_at(lo, t)
+        iw[_I_SC, j] = C[ut]
+        iw[_I_SD, j] = D[ut]
+        iw[_I_ST, j] = T[ut]
+        fw[_F_SINV, j] = fw[_F_INV, np.uint64(t)]
+        j += np.uint64(1)
+        t = iw[_I_NEXT, np.uint64(t)]
+    cand = np.int64(j)
+    iw[_I_SC, j] = C[ui]
+    iw[_I_SD, j] = d_i
+    iw[_I_ST, j] = T[ui]
+    fw[_F_SINV, j] = fw[_F_INV, np.uint64(i)]
+    j += np.uint64(1)
     while t >= 0:
-        iw[_I_SC, j] = C[t]
-        iw[_I_SD, j] = D[t]
-        iw[_I_ST, j] = T[t]
-        fw[_F_SINV, j] = fw[_F_INV, t]
-        j += 1
-        t = iw[_I_NEXT, t]
+        ut = task_at(lo, t)
+        iw[_I_SC, j] = C[ut]
+        iw[_I_SD, j] = D[ut]
+        iw[_I_ST, j] = T[ut]
+        fw[_F_SINV, j] = fw[_F_INV, np.uint64(t)]
+        j += np.uint64(1)
+        t = iw[_I_NEXT, np.uint64(t)]
     return cand
 
 

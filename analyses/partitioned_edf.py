@@ -429,10 +429,9 @@ def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, 
         iw = np.empty((_INT_ROWS, width), dtype=np.int64)
         fw = np.empty((_FLOAT_ROWS, width))
         for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo, hi = offsets[s], offsets[s + 1]
+            lo = offsets[s]
             out[s] = _pack_one(
-                C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, admission, qpa_steps, budget, assign[lo:hi],
-                left[s : s + 1], iw, fw,
+                C, D, T, lo, offsets[s + 1] - lo, m, fit, order, admission, qpa_steps, budget, assign, left, s, iw, fw,
             )  # fmt: skip
 
 
@@ -731,7 +730,7 @@ def build(
         n = C.shape[0]
         iw, fw = _workspace(max(n, 1))
         return _pack_one(
-            C, D, T, m, f, o, a, steps, limit, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64), iw, fw
+            C, D, T, 0, n, m, f, o, a, steps, limit, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64), 0, iw, fw
         )
 
     if admission == "dbfstar":
