@@ -138,12 +138,12 @@ def _h_in_place(iw, fw, k, t):
     """
     total = np.int64(0)
     if t < RECIPROCAL_EXACT:
-        for j in range(k):
+        for j in range(np.uint64(k)):
             x = t - iw[_I_SD, j]
             q, _ = floor_divmod(max(x, 0), iw[_I_ST, j], fw[_F_SINV, j])
             total += (q + 1) * iw[_I_SC, j] * (x >= 0)
         return total
-    for j in range(k):
+    for j in range(np.uint64(k)):
         if t >= iw[_I_SD, j]:
             q, _ = floor_divmod_any(t - iw[_I_SD, j], iw[_I_ST, j], fw[_F_SINV, j])
             total += (q + 1) * iw[_I_SC, j]
@@ -154,7 +154,7 @@ def _h_in_place(iw, fw, k, t):
 def _deadline_below_in_place(iw, fw, k, t):
     """max{D_i + k·T_i < t : k ≥ 0} over the k scratch tasks, or NONE (as :func:`~rtsched.analyses._edf_demand._deadline_below`)."""
     best = np.int64(NONE)
-    for j in range(k):
+    for j in range(np.uint64(k)):
         if iw[_I_SD, j] < t:
             q, _ = floor_divmod_any(t - 1 - iw[_I_SD, j], iw[_I_ST, j], fw[_F_SINV, j])
             best = max(best, iw[_I_SD, j] + q * iw[_I_ST, j])
@@ -220,7 +220,7 @@ def _demand_in_place(iw, fw, r, t):
     others have dbf_j(t) = 0). Exactly the h(t) of :func:`~rtsched.analyses._edf_demand._h_prev`.
     """
     total = np.int64(0)
-    for j in range(r):
+    for j in range(np.uint64(r)):
         q, _ = floor_divmod_any(t - iw[_I_SD, j], iw[_I_ST, j], fw[_F_SINV, j])
         total += (q + 1) * iw[_I_SC, j]
     return total
@@ -289,14 +289,15 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
     q = 0  # the first task whose deadline lies above the last one where Σ dbf* > t
     p = 0
     while p < k:
-        t = iw[_I_SD, p]
+        t = iw[_I_SD, np.uint64(p)]
         r = p
-        while r < k and iw[_I_SD, r] == t:  # the whole group of equal deadlines
-            c = iw[_I_SC, r]
-            a = np.float64(c * (iw[_I_ST, r] - t)) * fw[_F_SINV, r]  # a_j = C_j(T_j − D_j)/T_j
+        while r < k and iw[_I_SD, np.uint64(r)] == t:  # the whole group of equal deadlines
+            ur = np.uint64(r)  # unsigned: no wrap-around select
+            c = iw[_I_SC, ur]
+            a = np.float64(c * (iw[_I_ST, ur] - t)) * fw[_F_SINV, ur]  # a_j = C_j(T_j − D_j)/T_j
             A += a
             absA += abs(a)
-            B += c * fw[_F_SINV, r]
+            B += c * fw[_F_SINV, ur]
             r += 1
         p = r
         value = A + t * B
@@ -507,7 +508,7 @@ def _stable_sort(C, D, T, lo, n, order, iw, fw):
             kx = fw[_F_KEY, x]
             place = 0
             ties = 0
-            for y in range(n):  # branch-free (the compiler vectorises it)
+            for y in range(np.uint64(n)):  # branch-free (the compiler vectorises it; unsigned: no wrap-around)
                 ky = fw[_F_KEY, y]
                 place += ky > kx
                 ties += ky == kx
