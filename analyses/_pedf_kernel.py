@@ -531,7 +531,8 @@ def _stable_sort(C, D, T, lo, n, order, iw, fw):
             hi = min(start + 2 * width, n)
             a, b, out = start, mid, start
             while a < mid and b < hi:
-                if placed_before(C, D, T, task_at(lo, src[b]), task_at(lo, src[a]), order):  # strictly before: take the right one
+                # strictly before: take the right one
+                if placed_before(C, D, T, task_at(lo, src[b]), task_at(lo, src[a]), order):
                     dst[out] = src[b]
                     b += 1
                 else:

@@ -429,7 +429,7 @@ def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, 
         iw = np.empty((_INT_ROWS, width), dtype=np.int64)
         fw = np.empty((_FLOAT_ROWS, width))
         for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo = offsets[s]
+            lo = offsets[s]  # the whole arrays and the set's place, not slices (each would be counted)
             out[s] = _pack_one(
                 C, D, T, lo, offsets[s + 1] - lo, m, fit, order, admission, qpa_steps, budget, assign, left, s, iw, fw,
             )  # fmt: skip
