@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rtsched.kernels import kernel
+from rtsched.kernels import EPS, kernel
 from rtsched.result import Step
 
-__all__ = ["FITS", "ORDERS", "placement_steps", "preference", "task_order"]
+__all__ = ["FITS", "ORDERS", "load_sign_float", "placed_before", "placement_steps", "preference", "task_order"]
 
 Rows = Sequence[tuple[int, int, int]]
 
@@ -139,3 +139,20 @@ def placed_before(C, D, T, a, b, order):
     if order == 3:
         return D[a] < D[b]
     return False
+
+
+@kernel(inline="always")
+def load_sign_float(loads, count, a, b):
+    """Sign of U(P_a) − U(P_b) (1 or −1) from the float loads, or 0 where they cannot tell.
+
+    Each float load is a sum of ``count`` correctly rounded terms (relative error below
+    count·EPS/(1 − count·EPS)); outside 4(count_a + count_b + 2)·EPS·(U_a + U_b + 1) the float
+    difference has the exact sign. Inside it (0 here) the caller sums the exact rationals.
+    """
+    diff = loads[a] - loads[b]
+    margin = 4.0 * (count[a] + count[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
+    if diff > margin:
+        return 1
+    if diff < -margin:
+        return -1
+    return 0

@@ -25,7 +25,7 @@ from rtsched.analyses._edf_demand import (
     utilization_vs_one,
 )
 from rtsched.analyses._gedf_common import task_at
-from rtsched.analyses._packing import placed_before
+from rtsched.analyses._packing import load_sign_float, placed_before
 from rtsched.kernels import (
     ACCEPT,
     CONTINUE,
@@ -64,12 +64,9 @@ def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
 @kernel
 def _load_cmp(C, T, lo, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
-    diff = loads[a] - loads[b]
-    margin = 4.0 * (cnt[a] + cnt[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
-    if diff > margin:
-        return 1
-    if diff < -margin:
-        return -1
+    sign = load_sign_float(loads, cnt, a, b)
+    if sign != 0:
+        return sign
     k = 0
     for proc, sign in ((a, 1), (b, -1)):
         t = first[proc]

@@ -55,10 +55,10 @@ from numpy.typing import NDArray
 
 from rtsched.analyses._edf_demand import frac_sum_sign
 from rtsched.analyses._fp_rta import response_times, rta_from_nb
-from rtsched.analyses._packing import FITS, ORDERS, placed_before, placement_steps, preference
+from rtsched.analyses._packing import FITS, ORDERS, load_sign_float, placed_before, placement_steps, preference
 from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -293,16 +293,12 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
 def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     """Exact sign of U(P_a) − U(P_b) (−1, 0, 1), or 2 if the exact sum overflows int64.
 
-    Each float load is a sum of count correctly rounded terms (relative error below
-    count·EPS/(1 − count·EPS)); outside 4(count_a + count_b + 2)·EPS·(U_a + U_b + 1) the float
-    difference has the exact sign, inside it the rational sum decides.
+    The float loads decide outside their error margin (:func:`_packing.load_sign_float`), the
+    rational sum inside it.
     """
-    diff = loads[a] - loads[b]
-    margin = 4.0 * (count[a] + count[b] + 2) * EPS * (loads[a] + loads[b] + 1.0)
-    if diff > margin:
-        return 1
-    if diff < -margin:
-        return -1
+    sign = load_sign_float(loads, count, a, b)
+    if sign != 0:
+        return sign
     k = 0
     for j in range(n):
         if assign[j] == a or assign[j] == b:
