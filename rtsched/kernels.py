@@ -227,16 +227,16 @@ def _one_set_ws(C, D, T, m, *budget):  # template of workspace_kernels(one)[1]
     return _one_set(C, D, T, m, ints, floats)
 
 
-def _bind(template: Any, one: Any, suffix: str, parallel: bool, rows: int) -> Any:
-    """``template``'s code with ``one`` as its global ``_one_set``, compiled and cached.
+def _bind(template: Any, one: Any, suffix: str, rows: dict[str, int] | None = None) -> Any:
+    """``template``'s code with ``one`` as its global ``_one_set`` (and the workspace ``rows``).
 
-    ``rows`` counts the workspace arguments of ``one`` (0 or 2); whether ``one`` takes a budget is
-    read from its parameter names, which must be ``(C, D, T, m[, budget][, ints, floats])``. The copy has a name of
-    its own (after ``one``), so Numba caches it like any kernel. A closure over ``one``, or a
-    driver taking ``one`` as an argument, would compile again in every process: Numba keys those
-    by the pickled dispatcher, which differs from process to process (measured: a new compile on
-    each run). ``tests/test_packaging.py`` checks that a second process loads a driver from the
-    cache.
+    Whether ``one`` takes a budget is read from its parameter names, which must be
+    ``(C, D, T, m[, budget])``, then ``ints, floats`` when it has workspace ``rows``. The copy has
+    a name of its own (after ``one``), so Numba caches it like any kernel. A closure over ``one``,
+    or a driver taking ``one`` as an argument, would compile again in every process: Numba keys
+    those by the pickled dispatcher, which differs from process to process (measured: a new
+    compile on each run). ``tests/test_packaging.py`` checks that a second process loads a driver
+    from the cache.
     """
     py_func = one.py_func
     params = py_func.__code__.co_varnames[: py_func.__code__.co_argcount]
@@ -245,10 +245,10 @@ def _bind(template: Any, one: Any, suffix: str, parallel: bool, rows: int) -> An
         shape = "(C, D, T, m[, budget]" + (", ints, floats)" if rows else ")")
         raise TypeError(f"{py_func.__name__}{params}: a one-set kernel takes {shape}")
     name = f"{py_func.__module__}.{py_func.__name__}.{suffix}"
-    bound = {"_one_set": one, "_BUDGET": budget}
-    fn = types.FunctionType(template.__code__, {**template.__globals__, **bound}, name)
+    bound = {**template.__globals__, "_one_set": one, "_BUDGET": budget, **(rows or {})}
+    fn = types.FunctionType(template.__code__, bound, name)
     fn.__qualname__ = name
-    fn.__doc__ = f"``{py_func.__name__}`` {'on every set of a batch' if parallel else 'with its workspace'} (rtsched.kernels)."
+    fn.__doc__ = f"``{py_func.__name__}`` through :mod:`rtsched.kernels`'s ``{template.__name__}``."
     return fn
 
 
@@ -258,7 +258,7 @@ def sets_kernel(one: Any) -> Any:
     ``sets_kernel(one)(C, D, T, offsets, m[, budget], out)`` sets ``out[s] = one(C_s, D_s, T_s,
     m[, budget])`` for every set ``s``: the registry's kernel signature (:mod:`rtsched.registry`).
     """
-    return batch_kernel(_bind(_each_set, one, "sets", True, 0))
+    return batch_kernel(_bind(_each_set, one, "sets"))
 
 
 def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any, Any]:
@@ -270,13 +270,9 @@ def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any,
     (:func:`chunk_count`), the serial one, ``(C, D, T, m[, budget])``, once per call. Declare
     ``one`` with ``@kernel(inline="always")`` to have it inlined into both.
     """
-    suffix = f"ws{ints}x{floats}"
     rows = {"_INT_ROWS": ints, "_FLOAT_ROWS": floats}
-    batch = _bind(_each_set_ws, one, f"sets_{suffix}", True, 2)
-    serial = _bind(_one_set_ws, one, suffix, False, 2)
-    batch.__globals__.update(rows)
-    serial.__globals__.update(rows)
-    return batch_kernel(batch), kernel(serial)
+    suffix = f"ws{ints}x{floats}"
+    return batch_kernel(_bind(_each_set_ws, one, f"sets_{suffix}", rows)), kernel(_bind(_one_set_ws, one, suffix, rows))
 
 
 # --- exact integer helpers -------------------------------------------------------------------
