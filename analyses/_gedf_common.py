@@ -80,7 +80,6 @@ __all__ = [
     "slack_rounds",
     "slack_scan",
     "slack_sum_nb",
-    "slack_sum_rows",
     "task_at",
     "CHUNK_TASKS",
     "MAX_CHUNKS",
@@ -219,21 +218,6 @@ def slack_sum_nb(C, D, T, inv_T, lo, n, k, S):
     total = 0
     for i in range(n):
         total += interference_term_nb(C[task_at(lo, i)], T[task_at(lo, i)], inv_T[i], S[i], D_k, cap)
-    return total - min(C[task_at(lo, k)], cap)
-
-
-@kernel(inline="always")
-def slack_sum_rows(C, D, T, lo, n, k, work, fwork, row):
-    """:func:`slack_sum_nb` with S = ``work[row]`` and fl(1/T_i) = ``fwork[F_INV_T]``, indexed in place.
-
-    The same sum of Eq. (18) of BCL-iter (TPDS 2009); no row view is taken (a view costs
-    reference counting, atomic instructions, on every call).
-    """
-    D_k = D[task_at(lo, k)]
-    cap = D_k - C[task_at(lo, k)] + 1
-    total = 0
-    for i in range(n):
-        total += interference_term_nb(C[task_at(lo, i)], T[task_at(lo, i)], fwork[F_INV_T, i], work[row, i], D_k, cap)
     return total - min(C[task_at(lo, k)], cap)
 
 
@@ -396,11 +380,11 @@ def slack_precheck_fails(C, D, T, lo, n, m, work, fwork):
     Row by row, stopping at the first failing task; needs fl(1/T_i) in row F_INV_T and
     overwrites row W_TOTAL_MAX (the slacks D_i − C_i).
     """
-    # (The rows are indexed in place: a row view costs reference counting per call.)
+    largest = work[W_TOTAL_MAX]
     for i in range(n):
-        work[W_TOTAL_MAX, i] = D[task_at(lo, i)] - C[task_at(lo, i)]
+        largest[i] = D[task_at(lo, i)] - C[task_at(lo, i)]
     for k in range(n):
-        if slack_sum_rows(C, D, T, lo, n, k, work, fwork, W_TOTAL_MAX) >= m * (D[task_at(lo, k)] - C[task_at(lo, k)] + 1):
+        if slack_sum_nb(C, D, T, fwork[F_INV_T], lo, n, k, largest) >= m * (D[task_at(lo, k)] - C[task_at(lo, k)] + 1):
             return True
     return False
 
@@ -464,9 +448,11 @@ def slack_rounds(C, D, T, lo, n, m, budget, work, fwork):
     other slacks: if none changed since τk's previous evaluation (n evaluations earlier), its
     value is reused.
     """
-    # (The rows are indexed in place: a row view costs reference counting per call.)
+    inv_T = fwork[F_INV_T]
+    S = work[W_ROUND_SLACK]
+    last = work[W_ROUND_LAST]
     for i in range(n):
-        work[W_ROUND_SLACK, i] = 0
+        S[i] = 0
     rounds = 1
     evaluation = 0
     last_change = 0
@@ -479,12 +465,12 @@ def slack_rounds(C, D, T, lo, n, m, budget, work, fwork):
         for k in range(n):
             if rounds == 2 or last_change > evaluation - n:
                 X = D[task_at(lo, k)] - C[task_at(lo, k)]
-                work[W_ROUND_LAST, k] = X - floor_div_nb(slack_sum_rows(C, D, T, lo, n, k, work, fwork, W_ROUND_SLACK), m)  # Eq. (18)
-            new = work[W_ROUND_LAST, k]
+                last[k] = X - floor_div_nb(slack_sum_nb(C, D, T, inv_T, lo, n, k, S), m)  # Eq. (18)
+            new = last[k]
             if new < 0:
                 feasible = False
-            elif new > work[W_ROUND_SLACK, k]:
-                work[W_ROUND_SLACK, k] = new
+            elif new > S[k]:
+                S[k] = new
                 updated = True
                 last_change = evaluation
             evaluation += 1
