@@ -176,8 +176,8 @@ _bak_kernel = sets_kernel(_bak_one)
 
 ANALYSES = (
     Analysis(
-        name="bak", title="Baker's test (BCL-simplified)", kind="sufficient", order=1, featured=True,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=PARALLEL_FROM_LINEAR,
+        name="bak", title="Baker's test (BCL-simplified)", kind="sufficient", order=1,
+        policy="global-edf", parallel_from=PARALLEL_FROM_LINEAR,
         citation=CITATION, note="papers/baker2003.md",
         reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,
     ),

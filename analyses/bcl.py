@@ -207,8 +207,8 @@ _bcl_kernel = sets_kernel(_bcl_one)
 
 ANALYSES = (
     Analysis(
-        name="bcl", title="BCL interference test", kind="sufficient", order=2, featured=True,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"), parallel_from=PARALLEL_FROM_LINEAR,
+        name="bcl", title="BCL interference test", kind="sufficient", order=2,
+        policy="global-edf", parallel_from=PARALLEL_FROM_LINEAR,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,
     ),

@@ -364,8 +364,7 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="bcl-iter", title="BCL iterative slack test", kind="sufficient", order=3, featured=True,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        name="bcl-iter", title="BCL iterative slack test", kind="sufficient", order=3, policy="global-edf",
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_iter_kernel, one=_bcl_iter_one,
         budget=DEFAULT_BUDGET, budget_unit="slack-update rounds",

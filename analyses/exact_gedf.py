@@ -278,8 +278,8 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
 
 ANALYSES = (
     Analysis(
-        name="exact", title="Exact G-EDF, every tie-breaking rule (state-space exploration)", kind="exact", order=8,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        name="exact", title="Exact G-EDF, every tie-breaking rule (state-space exploration)",
+        kind="exact", order=8, policy="global-edf",
         citation=CITATION_EVERY_TIE, note="papers/gedf-ties.md",
         reference=reference, explain=explain, one=_exact_one, codes=_exact_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states",
@@ -289,7 +289,7 @@ ANALYSES = (
         kind="exact", order=9, featured=False,
         # a narrower policy than global-edf: one fixed tie rule, so that a report never reads its
         # acceptance as a proof for G-EDF in general
-        policy="global-edf:index", platform="identical", deadlines=("implicit", "constrained"),
+        policy="global-edf:index",
         citation=CITATION, note="papers/baker-cirinei2007.md",
         reference=reference_index, explain=explain_index, one=_exact_index_one, codes=_exact_index_codes,
         budget=DEFAULT_BUDGET, budget_unit="explored states",

@@ -168,8 +168,7 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
 ANALYSES = (
     Analysis(
         name="exact-gfp", title="Exact global FP, priorities in task order (state-space exploration)", kind="exact",
-        order=8,
-        policy="global-fp", platform="identical", deadlines=("implicit", "constrained"),
+        order=8, policy="global-fp",
         citation=CITATION, note="papers/exact-gfp.md",
         reference=reference, explain=explain, one=_one, codes=_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states",

@@ -416,8 +416,8 @@ _ffdbf_kernel, _ffdbf_set = workspace_kernels(_ffdbf_ws, ints=3, floats=1)
 
 ANALYSES = (
     Analysis(
-        name="ffdbf", title="Forced-forward dbf test (FF-DBF), exact σ search", kind="sufficient", order=7,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        name="ffdbf", title="Forced-forward dbf test (FF-DBF), exact σ search",
+        kind="sufficient", order=7, policy="global-edf",
         citation=CITATION, note="papers/bbmss2010-ffdbf.md",
         reference=reference, explain=explain, kernel=_ffdbf_kernel, one=_ffdbf_set,
         budget=DEFAULT_BUDGET, budget_unit="testing points",

@@ -195,8 +195,7 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
 ANALYSES = (
     Analysis(
         name="gedf-upper", title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
-        kind="necessary", order=100,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        kind="necessary", order=100, policy="global-edf",
         citation=CITATION, note="papers/gedf-upper.md",
         reference=reference, explain=explain, codes=_codes,
     ),

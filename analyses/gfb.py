@@ -117,7 +117,7 @@ _gfb_kernel = sets_kernel(_gfb_one)
 ANALYSES = (
     Analysis(
         name="gfb", title="GFB density bound", kind="sufficient", order=0,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
+        policy="global-edf", deadlines=("implicit", "constrained", "arbitrary"),
         parallel_from=PARALLEL_FROM_LINEAR,
         citation=CITATION, note="papers/gfb2003.md",
         reference=reference, explain=explain, kernel=_gfb_kernel, one=_gfb_one,

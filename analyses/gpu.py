@@ -846,7 +846,7 @@ def _entry(heuristic: str, order: int) -> Analysis:
         title=f"GPU partitioning ({heuristic})" if heuristic != "single" else "GPU as one resource (baseline)",
         # exhaustive is optimal among allocations of the model, not an exact GPU test
         kind="sufficient", order=order, featured=False, aliases=("gpu",) if heuristic == "ffd" else (),
-        policy="partitioned-edf", platform="gpu", deadlines=("implicit", "constrained"), accepts=_accepts,
+        policy="partitioned-edf", platform="gpu", accepts=_accepts,
         input="gpu-workload",
         citation=CITATION, note=NOTE,
         reference=reference, explain=explain, codes=codes,

@@ -80,7 +80,7 @@ _npedf_kernel = sets_kernel(_npedf_set)
 ANALYSES = (
     Analysis(
         name="uni-npedf", title="Non-preemptive EDF (uniprocessor, exact)", kind="exact", order=2, featured=False,
-        policy="np-edf", platform="uniprocessor", deadlines=("implicit", "constrained"),
+        policy="np-edf", platform="uniprocessor",
         citation=CITATION, note="papers/george-rivierre-spuri1996-npedf.md",
         reference=reference, explain=explain, kernel=_npedf_kernel, one=_npedf_set,
         budget=DEFAULT_BUDGET, budget_unit="steps (busy-period iterations and checked deadlines)",

@@ -562,8 +562,7 @@ def _rta_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="rta", title="Response-time analysis (G-EDF)", kind="sufficient", order=4, featured=True,
-        policy="global-edf", platform="identical", deadlines=("implicit", "constrained"),
+        name="rta", title="Response-time analysis (G-EDF)", kind="sufficient", order=4, policy="global-edf",
         citation=CITATION, note="papers/bertogna-cirinei2007.md",
         reference=reference, explain=explain, kernel=_rta_kernel, one=_rta_one,
         budget=DEFAULT_BUDGET, budget_unit="response-time evaluations",

@@ -449,7 +449,7 @@ _hb_kernel = sets_kernel(_hb_one)
 ANALYSES = (
     Analysis(
         name="uni-rta", title="FP response-time analysis (uniprocessor, exact)", kind="exact", order=0,
-        policy="fp", platform="uniprocessor", deadlines=("implicit", "constrained"),
+        policy="fp", platform="uniprocessor",
         citation=CITATION_RTA, note="papers/joseph-pandya1986-rta.md",
         reference=rta_reference, explain=explain_rta, kernel=_rta_kernel, one=_rta_one,
         opa=functools.partial(fits_lowest, "uni-rta"),
