@@ -1,21 +1,41 @@
 """Bin-packing helpers shared by the partitioned analyses (EDF and FP).
 
-The order in which bin packing places tasks, and the step-by-step account of a packing
-(``rtsched check --explain --steps``).
+What the family ``p:<fit>:<order>:<admission>`` is the same for whatever the admission test:
+its names and registry pattern, the order in which bin packing places tasks, the reference's
+packing loop (:class:`Packer`: a module supplies only its admission test), the explanation's
+summary of a packing and the step-by-step account of it (``rtsched check --explain --steps``).
 
 See papers/partitioned-heuristics.md.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from rtsched.budget import Work, WorkExhausted
 from rtsched.kernels import EPS, kernel
-from rtsched.result import Step
+from rtsched.model import TaskSet
+from rtsched.registry import Analysis, Family
+from rtsched.result import UNKNOWN, Step, Verdict
 
-__all__ = ["FITS", "ORDERS", "load_sign_float", "placed_before", "placement_steps", "preference", "task_order"]
+__all__ = [
+    "FITS",
+    "ORDERS",
+    "Packer",
+    "failure_summary",
+    "family",
+    "family_names",
+    "family_pattern",
+    "load_sign_float",
+    "placed_before",
+    "placed_summary",
+    "placement_steps",
+    "preference",
+    "task_order",
+]
 
 Rows = Sequence[tuple[int, int, int]]
 
@@ -36,6 +56,36 @@ _FIT_TEXT = {
     "bf": "best fit (the admitting processor with the largest utilization; ties to the lowest index)",
     "wf": "worst fit (the admitting processor with the smallest utilization; ties to the lowest index)",
 }
+
+
+def family_names(admissions: Sequence[str]) -> tuple[str, ...]:
+    """Every member ``p:<fit>:<order>:<admission>`` of a family, in a stable order."""
+    return tuple(f"p:{f}:{o}:{a}" for f in FITS for o in ORDERS for a in admissions)
+
+
+def family_pattern(admissions: Sequence[str]) -> str:
+    """The registry pattern of a family's names; its groups are the fit, order and admission."""
+    return f"p:({'|'.join(FITS)}):({'|'.join(ORDERS)}):({'|'.join(admissions)})"
+
+
+def family(admissions: Sequence[str], build: Callable[[str, str, str, str], Analysis], policy: str) -> Family:
+    """The registry family over FITS × ORDERS × ``admissions``.
+
+    ``build(name, fit, order, admission)`` makes a member; ``policy`` ends the description.
+    """
+
+    def member(match: re.Match[str]) -> Analysis:
+        return build(match.group(0), match.group(1), match.group(2), match.group(3))
+
+    if len(admissions) == 1:
+        slot, listed = admissions[0], ""
+    else:
+        slot, listed = "<admission>", ", admission " + "|".join(admissions)
+    return Family(
+        pattern=family_pattern(admissions),
+        build=member,
+        description=f"p:<fit>:<order>:{slot} with fit {'|'.join(FITS)}, order {'|'.join(ORDERS)}{listed} ({policy})",
+    )
 
 
 def preference(fit: str, k: int, current: int, loads: Callable[[], Sequence[Fraction]]) -> list[int]:
@@ -68,6 +118,123 @@ def task_order(rows: Rows, order: str) -> list[int]:
     if order == "deadline":
         return sorted(idx, key=lambda i: (rows[i][1], i))
     raise ValueError(f"unknown order {order!r}")
+
+
+class Packer:
+    """The exact reference's packing loop, the same for every admission test.
+
+    Places the tasks of ``rows`` in ``order`` (:func:`task_order`) on the processors
+    0, …, min(m, n) − 1, trying them as ``fit`` says (:func:`preference`), until a task fits
+    nowhere. A module's subclass supplies the admission test (:meth:`admit`, which also keeps
+    whatever state the test carries from one admission to the next) and the processors'
+    utilizations (:meth:`loads`, as its work budget counts them). An admission that answers
+    "unknown" is a refusal; a set that then fails to pack is "unknown", never False.
+
+    :meth:`run` leaves its outcome in the attributes: the processor of each task
+    (``assignment``, None: not placed), the placement order (``sequence``), the task that could
+    not be placed or, past the work budget, the task being placed (``failed_task``), why each
+    processor refused it (``refusals``) and whether the work budget ran out
+    (``work_exhausted``); each module's ``Packing`` adds what its admission counts.
+    """
+
+    def __init__(self, rows: Rows, m: int, fit: str, order: str, work: Work) -> None:
+        self.rows = [(int(c), int(d), int(t)) for c, d, t in rows]
+        self.fit = fit
+        self.order = order
+        self.work = work
+        #: Processors considered: min(m, n) (an empty processor is never preferred to a lower empty one).
+        self.processors = min(m, len(self.rows))
+        #: The tasks on each processor, in the order they were placed.
+        self.bins: list[list[int]] = [[] for _ in range(self.processors)]
+        self.assignment: list[int | None] = [None] * len(self.rows)
+        self.sequence: tuple[int, ...] = ()
+        self.failed_task: int | None = None
+        self.refusals: tuple[tuple[int, str], ...] = ()
+        self.work_exhausted = False
+
+    def loads(self) -> list[Fraction]:
+        """The utilization of each processor (best and worst fit compare them)."""
+        raise NotImplementedError
+
+    def begin(self, i: int) -> None:
+        """Called before task ``i`` is tried on any processor."""
+
+    def admit(self, i: int, b: int) -> tuple[Verdict, str]:
+        """Whether processor ``b`` admits task ``i``, and why not; True places it there."""
+        raise NotImplementedError
+
+    def note(self, i: int, b: int | None) -> tuple[Any, ...]:
+        """What a placement's log entry adds after ``(task, refusals, processor or None)``."""
+        return ()
+
+    def run(self, placements: list[Any] | None = None) -> Verdict:
+        """Pack and return the verdict; ``placements`` (optional) receives a log entry per task tried.
+
+        An entry is ``(task, ((processor, why it refused), ...), processor or None)`` followed by
+        :meth:`note`'s, in placement order.
+        """
+        current = 0
+        unknown = False
+        try:
+            self.work.spend(len(self.rows))
+            self.sequence = tuple(task_order(self.rows, self.order))
+            for i in self.sequence:
+                self.failed_task = i  # until it is placed
+                self.begin(i)
+                refusals: list[tuple[int, str]] = []
+                for b in preference(self.fit, self.processors, current, self.loads):
+                    verdict, why = self.admit(i, b)
+                    if verdict is True:
+                        self.bins[b].append(i)
+                        self.assignment[i] = b
+                        current = b
+                        if placements is not None:
+                            placements.append((i, tuple(refusals), b, *self.note(i, b)))
+                        break
+                    unknown |= verdict == UNKNOWN
+                    refusals.append((b, why))
+                else:
+                    if placements is not None:
+                        placements.append((i, tuple(refusals), None, *self.note(i, None)))
+                    self.refusals = tuple(refusals)
+                    return UNKNOWN if unknown else False
+        except WorkExhausted:
+            self.work_exhausted = True
+            return UNKNOWN
+        self.failed_task = None
+        return True
+
+
+def placed_summary(n: int, used: int, m: int, fit: str, order: str, admission: str) -> str:
+    """The explanation's summary of a packing that placed every task."""
+    return f"all {n} tasks placed on {used} of {m} processors ({fit}, {order} order, {admission} admission)"
+
+
+def refusal_text(b: int, why: str) -> str:
+    """One refusal as the explanation shows it (``b`` < 0: a note, not a processor's refusal)."""
+    return f"({why})" if b < 0 else f"P{b}: {why}"
+
+
+def failure_summary(
+    ts: TaskSet,
+    m: int,
+    processors: int,
+    task: int,
+    refusals: Sequence[tuple[int, str]],
+    verdict: Verdict,
+    evidence: dict[str, object],
+) -> str:
+    """The explanation's summary of a packing that could not place ``task``.
+
+    Adds the task and its refusals to ``evidence``. Only the first ``processors`` processors are
+    ever tried (the others are empty like the last of them).
+    """
+    why = "; ".join(refusal_text(b, text) for b, text in refusals) or "no processor left to try (next fit)"
+    rest = f"; P{processors}..P{m - 1} are empty like P{processors - 1}" if m > processors else ""
+    evidence["failed_task"] = task
+    evidence["refusals"] = tuple(refusal_text(b, text) for b, text in refusals)
+    summary = f"{ts.label(task)} could not be placed: {why}{rest}"
+    return "unknown (the budget ran out): " + summary if verdict == UNKNOWN else summary
 
 
 def placement_steps(

@@ -67,10 +67,12 @@ processor is never preferred to a lower-index empty one), so the kernel works on
 processors; the verdicts are those of all m.
 
 Layers: :func:`pack` is the exact reference (Fractions), with a Python work budget
-(:mod:`rtsched.budget`) that makes it answer "unknown" on large sets; ``_pack_one`` (in ``analyses/_pedf_kernel.py``) is the
-serial kernel of one set (the registry's ``one``), whose verdicts and assignments equal
-:func:`pack`'s (property-tested), and ``_pack_kernel`` its ``prange`` driver over a batch (the
-family's ``codes``: one shared kernel with the fit, order and admission as arguments).
+(:mod:`rtsched.budget`) that makes it answer "unknown" on large sets (the packing loop is the
+family's :class:`~rtsched.analyses._packing.Packer`, given this module's admission tests);
+``_pack_one`` (in ``analyses/_pedf_kernel.py``) is the serial kernel of one set (the registry's
+``one``), whose verdicts and assignments equal :func:`pack`'s (property-tested), and
+``_pack_kernel`` its ``prange`` driver over a batch (the family's ``codes``: one shared kernel
+with the fit, order and admission as arguments).
 :func:`explain_family` takes the packing from the kernel, so it decides sets of thousands of
 tasks in seconds, and computes the evidence of each processor exactly within the work budget.
 """
@@ -78,7 +80,7 @@ tasks in seconds, and computes the evidence of each processor exactly within the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -87,12 +89,13 @@ from numba import prange
 from numpy.typing import NDArray
 
 from rtsched.analyses import _edf_demand as dm
+from rtsched.analyses import _packing
 from rtsched.analyses._edf_demand import (
     dbf_star_check,
     qpa_trace,
 )
 from rtsched.analyses._gedf_common import largest_set
-from rtsched.analyses._packing import FITS, ORDERS, placement_steps, preference, task_order
+from rtsched.analyses._packing import FITS, ORDERS, Rows, preference, task_order
 from rtsched.analyses._pedf_kernel import _FLOAT_ROWS, _INT_ROWS, _pack_one, _workspace
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import (
@@ -103,7 +106,7 @@ from rtsched.kernels import (
     verdict_code,
 )
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
-from rtsched.registry import Analysis, Family
+from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict, show_number
 
@@ -126,8 +129,8 @@ __all__ = [
 
 ADMISSIONS = ("density", "dbfstar", "qpa")
 #: Every member of the family, in a stable order.
-FAMILY_NAMES = tuple(f"p:{f}:{o}:{a}" for f in FITS for o in ORDERS for a in ADMISSIONS)
-PATTERN = r"p:(ff|bf|wf|nf):(input|density|utilization|deadline):(density|dbfstar|qpa)"
+FAMILY_NAMES = _packing.family_names(ADMISSIONS)
+PATTERN = _packing.family_pattern(ADMISSIONS)
 
 CITATION_BF = (
     "Baruah, Fisher, 'The partitioned multiprocessor scheduling of deadline-constrained sporadic "
@@ -138,8 +141,6 @@ CITATION_PACKING = (
     "bin-packing heuristics for partitioned EDF (first/best/worst/next fit; e.g. Lopez, Diaz, "
     "Garcia, Real-Time Systems 28(1), 2004; Baruah & Fisher 2006) - see papers/partitioned-heuristics.md"
 )
-
-Rows = Sequence[tuple[int, int, int]]
 
 # ---------------------------------------------------------------------------------------------
 # Reference: exact Fractions.
@@ -370,51 +371,45 @@ def pack(
     """
     if qpa_steps is None:
         qpa_steps = qpa_steps_for(budget)
-    rows = [(int(c), int(d), int(p)) for c, d, p in rows]
-    n = len(rows)
-    k = min(m, n)
-    bins: list[list[int]] = [[] for _ in range(k)]
-    assignment: list[int | None] = [None] * n
-    work = Work(work_budget)
-    seq: list[int] = []
-    current = 0
-    unknown = False
-    i = None
-    left = budget
-    witness: list[Witness | None] = [None] * k  # the refusal cache, per processor
-    try:
-        work.spend(n)
-        seq = task_order(rows, order)
-        for i in seq:
-            refusals: list[tuple[int, str]] = []
-            left_before = left
-            for b in preference(fit, len(bins), current, lambda: _loads(bins, rows, work)):
-                verdict, why, spent, miss = admit(
-                    [rows[j] for j in bins[b]] + [rows[i]], admission, qpa_steps, work, left, witness[b]
-                )
-                left -= spent
-                if miss is not None:  # the processor's own demand at the missed deadline
-                    witness[b] = (miss[0], miss[1] - dm.dbf(*rows[i], miss[0]))
-                if verdict is True:
-                    cached = witness[b]
-                    if cached is not None:  # it stays a miss as the processor grows
-                        witness[b] = (cached[0], cached[1] + dm.dbf(*rows[i], cached[0]))
-                    bins[b].append(i)
-                    assignment[i] = b
-                    current = b
-                    if placements is not None:
-                        placements.append((i, tuple(refusals), b))
-                    break
-                unknown |= verdict == UNKNOWN_VERDICT
-                refusals.append((b, why))
-            else:
-                verdict = UNKNOWN_VERDICT if unknown else False
-                if placements is not None:
-                    placements.append((i, tuple(refusals), None))
-                return Packing(verdict, tuple(assignment), tuple(seq), i, tuple(refusals), k, left=left_before)
-    except WorkExhausted:
-        return Packing(UNKNOWN_VERDICT, tuple(assignment), tuple(seq), i, (), k, work_exhausted=True, left=left)
-    return Packing(True, tuple(assignment), tuple(seq), None, (), k, left=left_before if n else left)
+    p = _EDFPacker(rows, m, fit, order, Work(work_budget), admission, budget, qpa_steps)
+    verdict = p.run(placements)
+    # what was left when the last task tried was about to be placed (past the work budget: now)
+    left = p.left if p.work_exhausted or not p.sequence else p.left_before
+    return Packing(verdict, tuple(p.assignment), p.sequence, p.failed_task, p.refusals, p.processors, p.work_exhausted, left)
+
+
+class _EDFPacker(_packing.Packer):
+    """The reference's packing with an EDF admission: the packing budget left and the refusal cache."""
+
+    def __init__(
+        self, rows: Rows, m: int, fit: str, order: str, work: Work, admission: str, budget: int, qpa_steps: int
+    ) -> None:
+        super().__init__(rows, m, fit, order, work)
+        self.admission = admission
+        self.qpa_steps = qpa_steps
+        self.left = budget
+        self.left_before = budget  # what was left when the current task was about to be placed
+        self.witness: list[Witness | None] = [None] * self.processors  # the refusal cache, per processor
+
+    def loads(self) -> list[Fraction]:
+        return _loads(self.bins, self.rows, self.work)
+
+    def begin(self, i: int) -> None:
+        self.left_before = self.left
+
+    def admit(self, i: int, b: int) -> tuple[Verdict, str]:
+        rows = self.rows
+        verdict, why, spent, miss = admit(
+            [rows[j] for j in self.bins[b]] + [rows[i]], self.admission, self.qpa_steps, self.work, self.left,
+            self.witness[b],
+        )  # fmt: skip
+        self.left -= spent
+        if miss is not None:  # the processor's own demand at the missed deadline
+            self.witness[b] = (miss[0], miss[1] - dm.dbf(*rows[i], miss[0]))
+        cached = self.witness[b]
+        if verdict is True and cached is not None:  # it stays a miss as the processor grows
+            self.witness[b] = (cached[0], cached[1] + dm.dbf(*rows[i], cached[0]))
+        return verdict, why
 
 
 #: Task sets per parallel work item of the batch kernel (one workspace per item).
@@ -653,20 +648,10 @@ def explain_family(
     for b in range(processors):  # one printable line per used processor
         if bins[b]:
             evidence[f"P{b}"] = f"{_task_list(bins[b])}: {witness[b]}"
-
-    def refusal(b: int, text: str) -> str:
-        return f"({text})" if b < 0 else f"P{b}: {text}"
-
     if failed_task is None:
-        summary = f"all {n} tasks placed on {used} of {m} processors ({fit}, {order} order, {admission} admission)"
+        summary = _packing.placed_summary(n, used, m, fit, order, admission)
     else:
-        why = "; ".join(refusal(b, text) for b, text in refusals)
-        rest = f"; P{processors}..P{m - 1} are empty like P{processors - 1}" if m > processors else ""
-        summary = f"{ts.label(failed_task)} could not be placed: {why}{rest}"
-        evidence["failed_task"] = failed_task
-        evidence["refusals"] = tuple(refusal(b, text) for b, text in refusals)
-        if verdict == UNKNOWN_VERDICT:
-            summary = "unknown (the budget ran out): " + summary
+        summary = _packing.failure_summary(ts, m, processors, failed_task, refusals, verdict, evidence)
     per_task = [
         {
             "task": i,
@@ -695,7 +680,7 @@ def packing_steps(fit: str, order: str, admission: str, ts: TaskSet, m: int, bud
     """
     log: list[tuple[int, tuple[tuple[int, str], ...], int | None]] = []
     packing = pack(ts.rows(), m, fit, order, admission, budget, placements=log)
-    yield from placement_steps(ts, fit, order, _ADMISSION_TEXT[admission], log, packing.processors)
+    yield from _packing.placement_steps(ts, fit, order, _ADMISSION_TEXT[admission], log, packing.processors)
 
 
 def _task_list(tasks: list[int], limit: int = 50) -> str:
@@ -749,10 +734,6 @@ def build(
     )
 
 
-def _build_member(match: re.Match[str]) -> Analysis:
-    return build(match.group(0), match.group(1), match.group(2), match.group(3), featured=False)
-
-
 ANALYSES = (
     build("p-edf", "ff", "density", "qpa", True, "partitioned EDF: first fit, decreasing density, QPA", rank=0),
     build(
@@ -768,10 +749,7 @@ ANALYSES = (
 )
 
 FAMILIES = (
-    Family(
-        pattern=PATTERN,
-        build=_build_member,
-        description="p:<fit>:<order>:<admission> with fit ff|bf|wf|nf, order input|density|utilization|deadline, "
-        "admission density|dbfstar|qpa (partitioned EDF)",
+    _packing.family(
+        ADMISSIONS, lambda name, fit, order, admission: build(name, fit, order, admission, False), "partitioned EDF"
     ),
 )

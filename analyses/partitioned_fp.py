@@ -35,7 +35,9 @@ refusal, and if the set then fails to pack the verdict is "unknown", never False
 min(m, n) processors are ever used (an empty processor is never preferred to a lower-index empty
 one), so the kernel works on those.
 
-Layers: :func:`pack` (the exact reference: Python ints and Fractions, with a work budget),
+Layers: :func:`pack` (the exact reference: Python ints and Fractions, with a work budget; the
+packing loop is the family's :class:`~rtsched.analyses._packing.Packer`, this module gives it
+the RTA admission),
 ``_pack_one`` (the serial int64 kernel, the registry's ``one``: same admissions, same evaluation
 counts, same assignment; bf/wf compare utilizations in float with a proven margin and exactly
 near ties, UNDECIDED if that exact sum overflows int64) and ``_pack_kernel`` (its ``prange``
@@ -44,23 +46,24 @@ driver over a batch, the family's ``codes``).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
+from rtsched.analyses import _packing
 from rtsched.analyses._edf_demand import frac_sum_sign
 from rtsched.analyses._fp_rta import response_times, rta_from_nb
-from rtsched.analyses._packing import FITS, ORDERS, load_sign_float, placed_before, placement_steps, preference
+from rtsched.analyses._packing import FITS, ORDERS, Rows, load_sign_float, placed_before
 from rtsched.analyses._packing import task_order as placement_order
-from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
+from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
-from rtsched.registry import Analysis, Family
+from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict, show_number
 
@@ -77,8 +80,7 @@ __all__ = [
     "placement_order",
 ]
 
-FAMILY_NAMES = tuple(f"p:{f}:{o}:rta" for f in FITS for o in ORDERS)
-PATTERN = r"p:(ff|bf|wf|nf):(input|density|utilization|deadline):rta"
+FAMILY_NAMES = _packing.family_names(("rta",))
 
 #: Default budget of a whole packing: evaluations of the response-time recurrence.
 PACKING_BUDGET = 10_000_000
@@ -89,8 +91,6 @@ CITATION = (
     "next fit as for RM-FF (Dhall & Liu, Operations Research 26(1), 1978) - see "
     "papers/partitioned-heuristics.md and papers/joseph-pandya1986-rta.md"
 )
-
-Rows = Sequence[tuple[int, int, int]]
 
 # ---------------------------------------------------------------------------------------------
 # Reference.
@@ -118,19 +118,13 @@ class Packing:
     work_exhausted: bool = False
 
 
-def _loads(bins: list[list[int]], rows: Rows, work: Work) -> list[Fraction]:
-    """The utilization of each processor (best and worst fit compare them)."""
-    work.spend(sum(len(b) for b in bins))
-    return [fraction_sum(Fraction(rows[i][0], rows[i][2]) for i in b) for b in bins]
-
-
 def admit(
     rows: Rows, tasks: list[int], i: int, response: list[int | None], left: int, work: Work
-) -> tuple[Verdict, list[int], dict[int, int], int, str]:
-    """Whether task i may join the processor holding ``tasks`` (sorted by priority).
+) -> tuple[Verdict, dict[int, int], int, str]:
+    """Whether task i may join the processor holding ``tasks`` (in any order).
 
-    Returns (verdict, the processor's tasks with i, their new response times, evaluations used,
-    why not). ``response`` holds the current response times (lower bounds after the insertion).
+    Returns (verdict, the new response times of the processor's tasks, evaluations used, why
+    not). ``response`` holds the current response times (lower bounds after the insertion).
     """
     on = sorted(tasks + [i])
     pos = on.index(i)
@@ -140,20 +134,14 @@ def admit(
     run = response_times(sub, pos, old, known, left, work)
     new = {on[p]: int(r) for p, r in enumerate(run.response) if p >= pos and r is not None}
     if run.verdict is True:
-        return True, on, new, run.used, ""
+        return True, new, run.used, ""
     if run.verdict == UNKNOWN_VERDICT:
-        return UNKNOWN_VERDICT, on, new, run.used, "the budget ran out during the response-time analysis"
+        return UNKNOWN_VERDICT, new, run.used, "the budget ran out during the response-time analysis"
     assert run.failing is not None and run.failed_search is not None
     j = on[run.failing]
     it = run.failed_search
     who = "it" if j == i else f"τ{j}"
-    return (
-        False,
-        on,
-        new,
-        run.used,
-        f"{who} would miss: at R = {it.last}, C + Σ⌈R/T⌉·C = {it.value} > D = {rows[j][1]}",
-    )
+    return False, new, run.used, f"{who} would miss: at R = {it.last}, C + Σ⌈R/T⌉·C = {it.value} > D = {rows[j][1]}"
 
 
 def pack(
@@ -171,45 +159,39 @@ def pack(
     order, ``(task, ((processor, why it refused), ...), processor or None, {task: new response
     time on that processor})``.
     """
-    rows = [(int(c), int(d), int(t)) for c, d, t in rows]
-    n = len(rows)
-    k = min(m, n)
-    bins: list[list[int]] = [[] for _ in range(k)]
-    assignment: list[int | None] = [None] * n
-    response: list[int | None] = [None] * n
-    work = Work(work_budget)
-    seq: list[int] = []
-    current = 0
-    used = 0
-    i = None
-    unknown = False  # some admission ran out of budget: a later failure is "unknown", not False
-    try:
-        work.spend(n)
-        seq = placement_order(rows, order)
-        for i in seq:
-            refusals: list[tuple[int, str]] = []
-            for b in preference(fit, len(bins), current, lambda: _loads(bins, rows, work)):
-                verdict, on, new, spent, why = admit(rows, bins[b], i, response, budget - used, work)
-                used += spent
-                if verdict is True:
-                    bins[b] = on
-                    assignment[i] = b
-                    for j, r in new.items():
-                        response[j] = r
-                    current = b
-                    if placements is not None:
-                        placements.append((i, tuple(refusals), b, dict(new)))
-                    break
-                unknown |= verdict == UNKNOWN_VERDICT
-                refusals.append((b, why))
-            else:
-                verdict = UNKNOWN_VERDICT if unknown else False
-                if placements is not None:
-                    placements.append((i, tuple(refusals), None, {}))
-                return Packing(verdict, tuple(assignment), tuple(response), tuple(seq), i, tuple(refusals), k, used)
-    except WorkExhausted:
-        return Packing(UNKNOWN_VERDICT, tuple(assignment), tuple(response), tuple(seq), i, (), k, used, True)
-    return Packing(True, tuple(assignment), tuple(response), tuple(seq), None, (), k, used)
+    p = _RTAPacker(rows, m, fit, order, Work(work_budget), budget)
+    verdict = p.run(placements)
+    return Packing(
+        verdict, tuple(p.assignment), tuple(p.response), p.sequence, p.failed_task, p.refusals, p.processors, p.used,
+        p.work_exhausted,
+    )  # fmt: skip
+
+
+class _RTAPacker(_packing.Packer):
+    """The reference's packing with the RTA admission: the response times so far and the evaluations used."""
+
+    def __init__(self, rows: Rows, m: int, fit: str, order: str, work: Work, budget: int) -> None:
+        super().__init__(rows, m, fit, order, work)
+        self.budget = budget
+        self.used = 0
+        self.response: list[int | None] = [None] * len(self.rows)
+        self.new: dict[int, int] = {}  # the response times the last placement changed
+
+    def loads(self) -> list[Fraction]:
+        self.work.spend(sum(len(b) for b in self.bins))
+        return [fraction_sum(Fraction(self.rows[i][0], self.rows[i][2]) for i in b) for b in self.bins]
+
+    def admit(self, i: int, b: int) -> tuple[Verdict, str]:
+        verdict, new, spent, why = admit(self.rows, self.bins[b], i, self.response, self.budget - self.used, self.work)
+        self.used += spent
+        if verdict is True:
+            for j, r in new.items():
+                self.response[j] = r
+            self.new = new
+        return verdict, why
+
+    def note(self, i: int, b: int | None) -> tuple[Any, ...]:
+        return (dict(self.new) if b is not None else {},)
 
 
 def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_budget: int | None) -> Explanation:
@@ -233,7 +215,6 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
             U = fraction_sum(Fraction(rows[j][0], rows[j][2]) for j in tasks)
             shown = ", ".join(f"τ{j} (R = {p.response[j]} ≤ D = {rows[j][1]})" for j in tasks)
             evidence[f"P{b}"] = f"U = {show_number(U)}: {shown}"
-    used = len({a for a in p.assignment if a is not None})
     if p.work_exhausted:
         # The exact evidence is out of reach (rtsched.budget); the kernel still gives the packing.
         kernel_code, kernel_assign = assignments(ts, m, fit, order, budget)
@@ -245,15 +226,10 @@ def explain_family(fit: str, order: str, ts: TaskSet, m: int, budget: int, work_
             f"{ts.n} tasks (assignment in the evidence, response times not shown)"
         )
     elif p.failed_task is None:
-        summary = f"all {ts.n} tasks placed on {used} of {m} processors ({fit}, {order} order, RTA admission)"
+        used = len({a for a in p.assignment if a is not None})
+        summary = _packing.placed_summary(ts.n, used, m, fit, order, "RTA")
     else:
-        why = "; ".join(f"P{b}: {text}" for b, text in p.refusals) or "no processor left to try (next fit)"
-        rest = f"; P{p.processors}..P{m - 1} are empty like P{p.processors - 1}" if m > p.processors else ""
-        summary = f"{ts.label(p.failed_task)} could not be placed: {why}{rest}"
-        evidence["failed_task"] = p.failed_task
-        evidence["refusals"] = tuple(f"P{b}: {text}" for b, text in p.refusals)
-        if p.verdict == UNKNOWN_VERDICT:
-            summary = "unknown (the budget ran out): " + summary
+        summary = _packing.failure_summary(ts, m, p.processors, p.failed_task, p.refusals, p.verdict, evidence)
     per_task = [
         {
             "task": j,
@@ -281,7 +257,7 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
         return "; response times " + ", ".join(f"R({ts.label(j)}) = {r}" for j, r in sorted(new.items()))
 
     admission = "every task on it meets its deadline by response-time analysis (priorities: the set's order)"
-    yield from placement_steps(ts, fit, order, admission, log, packing.processors, note)
+    yield from _packing.placement_steps(ts, fit, order, admission, log, packing.processors, note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,17 +420,12 @@ def build(name: str, fit: str, order: str, featured: bool, title: str | None = N
     )
 
 
-def _build_member(match: re.Match[str]) -> Analysis:
-    return build(match.group(0), match.group(1), match.group(2), featured=False)
-
-
 ANALYSES = (build("p-fp", "ff", "deadline", True, "partitioned FP: first fit, deadline order, RTA admission", rank=0),)
 
 FAMILIES = (
-    Family(
-        pattern=PATTERN,
-        build=_build_member,
-        description="p:<fit>:<order>:rta with fit ff|bf|wf|nf, order input|density|utilization|deadline "
-        "(partitioned fixed priorities, priorities = the set's order)",
+    _packing.family(
+        ("rta",),
+        lambda name, fit, order, _: build(name, fit, order, featured=False),
+        "partitioned fixed priorities, priorities = the set's order",
     ),
 )
