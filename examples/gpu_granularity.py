@@ -34,6 +34,7 @@ import numpy as np
 
 from rtsched.analyses.gpu import allocate
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
+from rtsched.sweep.units import unit_seed
 
 SEED = 20260520
 SMALL = os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1"
@@ -46,7 +47,7 @@ MODELS = tuple(dict.fromkeys(GRANULARITY + INTERFERENCE))
 
 def run_point(k: int, spec: GPUWorkloadSpec, sets: int) -> dict[tuple[str, str], float]:
     """Acceptance ratio of the exhaustive optimum under every model at one point (work unit ``k``)."""
-    rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(k,)))
+    rng = np.random.default_rng(unit_seed(SEED, k))  # as the sweep engine seeds work unit k
     workloads = generate_gpu_workloads(rng, spec, sets)
     accepted = {
         model: [allocate(w, M, "exhaustive", layout=model[0], interference=model[1]).verdict is True for w in workloads]

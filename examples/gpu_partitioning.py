@@ -8,8 +8,9 @@ For each point of the swept one-cluster utilization U1 = Σ C_i(1)/T_i (normalis
 plot), workloads are drawn with :func:`rtsched.generators.gpu.generate_gpu_workloads` (Amdahl WCET
 tables, linear contention, log-uniform periods, implicit deadlines) and checked with four
 GPU analyses of the registry, ``gpu:single`` (the baseline), ``gpu:ffd``, ``gpu:bfd`` and
-``gpu:exhaustive``, on the platform ``GPU(M)``. Work unit k (one sweep point) draws from ``SeedSequence(SEED, spawn_key=(k,))``,
-as the sweep engine does, so points do not depend on each other or on the order they run in.
+``gpu:exhaustive``, on the platform ``GPU(M)``; the legend shows their registry titles. Work unit
+k (one sweep point) draws from :func:`rtsched.sweep.units.unit_seed` ``(SEED, k)``, as the sweep
+engine does, so points do not depend on each other or on the order they run in.
 """
 
 from __future__ import annotations
@@ -25,21 +26,16 @@ import numpy as np
 from rtsched import registry
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
 from rtsched.platform import GPU
+from rtsched.sweep.units import unit_seed
 
 SEED = 20210521
 SMALL = os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1"
 STRATEGIES = ("single", "ffd", "bfd", "exhaustive")
-LABELS = {
-    "single": "GPU as one resource (baseline)",
-    "ffd": "partitioned, first-fit decreasing",
-    "bfd": "partitioned, best-fit decreasing",
-    "exhaustive": "partitioned, exhaustive optimum",
-}
 
 
 def run_point(k: int, spec: GPUWorkloadSpec, sets: int) -> dict[str, float]:
     """Acceptance ratio of every strategy at one sweep point (work unit ``k``)."""
-    rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(k,)))
+    rng = np.random.default_rng(unit_seed(SEED, k))
     workloads = generate_gpu_workloads(rng, spec, sets)
     gpu = GPU(spec.clusters)
     return {h: float(np.mean(registry.get(f"gpu:{h}").status(workloads, gpu) == 1)) for h in STRATEGIES}
@@ -63,7 +59,7 @@ def main(argv: list[str]) -> int:
         print(f"{U1 / M:5.2f}  " + "  ".join(f"{ratios[h]:10.3f}" for h in STRATEGIES))
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for h, marker in zip(STRATEGIES, "osD^", strict=True):
-        ax.plot(points / M, table[h], marker=marker, label=LABELS[h])
+        ax.plot(points / M, table[h], marker=marker, label=registry.get(f"gpu:{h}").title)
     ax.set_xlabel("normalised one-cluster utilization  Σ C(1)/T / M")
     ax.set_ylabel("acceptance ratio")
     ax.set_ylim(-0.02, 1.02)
