@@ -727,7 +727,7 @@ def build(
     return Analysis(
         name=name, title=title or f"partitioned EDF: {fit}, {order} order, {admission} admission", kind="sufficient",
         order=rank, featured=featured,
-        policy="partitioned-edf", platform="identical", deadlines=("implicit", "constrained", "arbitrary"),
+        policy="partitioned-edf", deadlines=("implicit", "constrained", "arbitrary"),
         citation=citation, note="papers/partitioned-heuristics.md",
         reference=reference, explain=explain, one=one, codes=batch_codes,
         budget=PACKING_BUDGET, budget_unit=BUDGET_UNIT,

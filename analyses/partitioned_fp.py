@@ -413,7 +413,7 @@ def build(name: str, fit: str, order: str, featured: bool, title: str | None = N
     return Analysis(
         name=name, title=title or f"partitioned FP: {fit}, {order} order, RTA admission", kind="sufficient",
         order=rank, featured=featured,
-        policy="partitioned-fp", platform="identical", deadlines=("implicit", "constrained"),
+        policy="partitioned-fp",
         citation=CITATION, note="papers/joseph-pandya1986-rta.md",
         reference=reference, explain=explain, one=one, codes=batch_codes,
         budget=PACKING_BUDGET, budget_unit="response-time evaluations per set",
