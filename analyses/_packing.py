@@ -1,6 +1,6 @@
 """Bin-packing helpers shared by the partitioned analyses (EDF and FP).
 
-What the family ``p:<fit>:<order>:<admission>`` is the same for whatever the admission test:
+What the family ``p:<fit>:<order>:<admission>`` has in common whatever its admission test:
 its names and registry pattern, the order in which bin packing places tasks, the reference's
 packing loop (:class:`Packer`: a module supplies only its admission test), the explanation's
 summary of a packing and the step-by-step account of it (``rtsched check --explain --steps``).
@@ -210,7 +210,7 @@ def placed_summary(n: int, used: int, m: int, fit: str, order: str, admission: s
     return f"all {n} tasks placed on {used} of {m} processors ({fit}, {order} order, {admission} admission)"
 
 
-def refusal_text(b: int, why: str) -> str:
+def _refusal_text(b: int, why: str) -> str:
     """One refusal as the explanation shows it (``b`` < 0: a note, not a processor's refusal)."""
     return f"({why})" if b < 0 else f"P{b}: {why}"
 
@@ -229,10 +229,10 @@ def failure_summary(
     Adds the task and its refusals to ``evidence``. Only the first ``processors`` processors are
     ever tried (the others are empty like the last of them).
     """
-    why = "; ".join(refusal_text(b, text) for b, text in refusals) or "no processor left to try (next fit)"
+    why = "; ".join(_refusal_text(b, text) for b, text in refusals) or "no processor left to try (next fit)"
     rest = f"; P{processors}..P{m - 1} are empty like P{processors - 1}" if m > processors else ""
     evidence["failed_task"] = task
-    evidence["refusals"] = tuple(refusal_text(b, text) for b, text in refusals)
+    evidence["refusals"] = tuple(_refusal_text(b, text) for b, text in refusals)
     summary = f"{ts.label(task)} could not be placed: {why}{rest}"
     return "unknown (the budget ran out): " + summary if verdict == UNKNOWN else summary
 
