@@ -74,6 +74,7 @@ __all__ = [
     "largest_set",
     "padded_width",
     "slack_certificate",
+    "slack_columns",
     "slack_fixed_point",
     "slack_lower_bounds",
     "slack_precheck_fails",
@@ -246,7 +247,8 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
     Fills row W_SLACK with S^lb, F_INV_T with fl(1/T_i), W_DEADLINE and W_CAP with the padded
     D_k and D_k − C_k + 1, and W_TOTAL with −min(C_k, D_k − C_k + 1) (τk's own term, which the
     column passes add back), the padding lanes with 0 (W_TOTAL_MAX's too). Returns a task with
-    the least bound (before the clamp at 0): the likeliest to fail the pre-check.
+    the least bound (before the clamp at 0), the likeliest to fail the pre-check, and how many
+    tasks have a bound ≤ 0 before the clamp (those with S^lb_k = 0).
 
     With q = ⌊D_k/T_i⌋, r = D_k mod T_i, J_i^k(S) ≤ J_i^k(0) = q C_i + min(C_i, r) ≤ ub_i(D_k) =
     U_i D_k + C_i (1 − U_i) (U_i = C_i/T_i; the difference is (C_i − r)(1 − U_i) ≥ 0 for r < C_i
@@ -272,6 +274,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
     up_per_m = _UP / m  # ≥ (1 + 2**−30)(1 − 2**−53) / m
     worst = 0
     worst_value = np.int64(1) << 62
+    open_rows = 0
     for k in range(n):
         C_k = C[task_at(lo, k)]
         D_k = D[task_at(lo, k)]
@@ -281,6 +284,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         others = (slope_sum * np.float64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
         s = D_k - C_k - np.int64(others)
         work[W_SLACK, k] = max(s, 0)
+        open_rows += np.int64(s <= 0)
         worse = s < worst_value
         worst = k if worse else worst
         worst_value = s if worse else worst_value
@@ -292,7 +296,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         work[W_CAP, k] = 0
         work[W_TOTAL, k] = 0
         work[W_TOTAL_MAX, k] = 0
-    return worst
+    return worst, open_rows
 
 
 @kernel(inline="always")
@@ -315,7 +319,7 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
     total = work[W_TOTAL]
     total_max = work[W_TOTAL_MAX]
     width = padded_width(n)
-    worst = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
+    worst, _ = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
     # The pre-check of that task alone first: on random sets it settles most rejections.
     largest = work[W_TOTAL_MAX]  # the slacks D_i − C_i (the row is overwritten below)
     for i in range(n):
@@ -349,16 +353,57 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
 
 
 @kernel(inline="always")
-def slack_certificate(C, D, T, lo, n, m, work, fwork):
-    """Rtsched's acceptance certificate for BCL-iter alone, without the pre-check (papers/bcl2005.md).
+def _row_at_lower_bounds(C, T, lo, n, k, work, fwork):
+    # Σ_i min(J_i^k(S^lb_i), cap_k) over every i, τk's own term included (the rows of
+    # slack_lower_bounds, indexed in place: a row view costs reference counting). D_k ≤ 2**31 − 1,
+    # so floor_divmod_up is exact; each term ≤ cap_k ≤ 2**31, the sum < 2**47.
+    D_k = work[W_DEADLINE, k]
+    cap_k = work[W_CAP, k]
+    total = 0
+    for i in range(n):
+        C_i = C[task_at(lo, i)]
+        jobs, rest = floor_divmod_up(D_k, T[task_at(lo, i)], fwork[F_INV_T, i] * RECIPROCAL_UP)
+        total += min(jobs * C_i + min(C_i, max(rest - work[W_SLACK, i], 0)), cap_k)
+    return total
 
-    Returns ACCEPT if Eq. (18) at S^lb is ≥ 0 for every task (then BCL-iter's pre-check passes
-    and its rounds accept by the third), else CONTINUE; the pre-check is left undecided. On
-    return the rows are those :func:`slack_scan` leaves (W_TOTAL: the sums at S^lb), except
-    W_TOTAL_MAX and W_INFO, which are not computed.
+
+#: Most rows with S^lb_k = 0 that :func:`slack_certificate` sums one by one; with more, the
+#: certificate seldom holds on random sets and the column pass is as cheap.
+ROW_CERTIFICATE_ROWS = 5
+
+
+@kernel(inline="always")
+def slack_certificate(C, D, T, lo, n, m, work, fwork):
+    """Rtsched's acceptance certificate for BCL-iter, row by row, without the pre-check (papers/bcl2005.md).
+
+    Fills the rows of :func:`slack_lower_bounds` (S^lb), then returns ACCEPT if Eq. (18) at S^lb
+    is ≥ 0 for every task (then BCL-iter's pre-check passes and its rounds accept by the third);
+    CONTINUE if not, and also, without deciding, when more than :data:`ROW_CERTIFICATE_ROWS`
+    rows would need summing: :func:`slack_columns` then decides the certificate. A task τk with
+    S^lb_k > 0 has Eq. (18) ≥ S^lb_k > 0 at S = 0 already (shortcut 2), hence at S^lb ≥ 0, so
+    only the rows with S^lb_k = 0 are summed, in index order, stopping at the first that fails.
+    The sums of every row, which the fixed point needs, are left to :func:`slack_columns`.
+    """
+    _, open_rows = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
+    holds = open_rows <= 5  # ROW_CERTIFICATE_ROWS (a literal: Numba freezes globals anyway)
+    for k in range(n if holds else 0):
+        if work[W_SLACK, k] == 0:  # W_TOTAL holds −min(C_k, cap_k): τk's own term J_k^k(0) = C_k
+            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork) + work[W_TOTAL, k] >= m * work[W_CAP, k]:
+                holds = False
+                break
+    return ACCEPT if holds else CONTINUE
+
+
+@kernel(inline="always")
+def slack_columns(C, T, lo, n, m, work, fwork):
+    """The sums of Eq. (18) at S^lb of every task into row W_TOTAL, column by column.
+
+    Returns ACCEPT if every Eq. (18) value at S^lb is ≥ 0 (the certificate of
+    :func:`slack_certificate`), else CONTINUE. Needs the rows of :func:`slack_lower_bounds`;
+    afterwards the rows are those :func:`slack_scan` leaves, except W_TOTAL_MAX and W_INFO (not
+    computed).
     """
     width = padded_width(n)
-    slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
     for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i
         C_i = C[task_at(lo, i)]
         T_i = T[task_at(lo, i)]

@@ -41,7 +41,8 @@ largest C/(D − C + 1), with a division-free lower bound of its sum, then the e
 C − (D − C) (it rejects if any task fails, so its order does not matter); then rtsched's acceptance
 certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
 bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
-budget permitting); otherwise the least fixed point of the slack update decides
+budget permitting; only the rows with S^lb_k = 0 need summing, one by one when there are at most
+five of them, else with the sums of every row, ``slack_columns``); otherwise the least fixed point of the slack update decides
 (``slack_fixed_point``: sums kept up to date column by column instead of rounds; a set failing
 the pre-check gets REJECT there too), unless its bound on the rounds the reference needs exceeds
 the budget, in which case the whole pre-check (``slack_precheck_fails``) and then the rounds run
@@ -73,6 +74,7 @@ from rtsched.analyses._gedf_common import (
     largest_set,
     padded_width,
     slack_certificate,
+    slack_columns,
     slack_fixed_point,
     slack_precheck_fails,
     slack_rounds,
@@ -255,12 +257,11 @@ def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
     width = padded_width(n)
     work = np.zeros((SLACK_ROWS, width), dtype=np.int64)
     fwork = np.zeros((SLACK_FLOAT_ROWS, width))
-    if slack_certificate(C, D, T, 0, n, m, work, fwork) == 1:
-        if budget >= 3:
-            return "certificate accepts", None
-        certified = True
-    else:
-        certified = False
+    if slack_certificate(C, D, T, 0, n, m, work, fwork) == 1 and budget >= 3:
+        return "certificate accepts (rows)", None
+    certified = slack_columns(C, T, 0, n, m, work, fwork) == 1
+    if certified and budget >= 3:
+        return "certificate accepts (columns)", None
     verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, work, fwork)
     if rounds <= budget:
         if any(slack_update(ts, k, S_max, m) < 0 for k in range(n)):
@@ -325,7 +326,11 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         return REJECT
     # rtsched's acceptance certificate (papers/bcl2005.md): Eq. (18) at S^lb ≥ 0 for every
     # task; then the pre-check passes and the rounds accept by the third (3 rounds of the budget).
+    # Row by row when few rows need summing; otherwise (or if it fails: the fixed point needs
+    # them) the sums of every row, column by column, which decide the certificate too.
     if slack_certificate(C, D, T, lo, n, m, work, fwork) == ACCEPT and budget >= 3:
+        return ACCEPT
+    if slack_columns(C, T, lo, n, m, work, fwork) == ACCEPT and budget >= 3:
         return ACCEPT
     # The verdict from the least fixed point (rtsched's, papers/bcl2005.md; it needs no passed
     # pre-check: a failing one makes it REJECT, the reference's verdict) when the rounds

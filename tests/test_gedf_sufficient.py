@@ -639,6 +639,32 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
         assert unbounded.rounds <= bound
 
 
+@settings(max_examples=60)
+@given(rst.tasksets(max_size=12, max_period=50), st.integers(1, 6))
+def test_bcl_iter_row_certificate_is_the_certificate(ts, m):
+    # rtsched's row certificate (papers/bcl2005.md, shortcut 9): the rows with S^lb_k > 0 hold
+    # without summing, so with at most ROW_CERTIFICATE_ROWS rows at S^lb_k = 0 it decides the
+    # certificate exactly as the sums of every row do; with more it leaves it to them.
+    from rtsched.analyses import _gedf_common as common
+
+    C, D, T, n = ts.C, ts.D, ts.T, ts.n
+    width = common.padded_width(n)
+    work = np.zeros((common.SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.zeros((common.SLACK_FLOAT_ROWS, width))
+    rows = common.slack_certificate(C, D, T, 0, n, m, work, fwork)
+    S_lb = [int(x) for x in work[common.W_SLACK, :n]]
+    columns = common.slack_columns(C, T, 0, n, m, work, fwork)
+    values = [bcl_iter.slack_update(ts, k, S_lb, m) for k in range(n)]  # Eq. (18) at S^lb
+    assert columns == (1 if min(values) >= 0 else -2)
+    assert all(values[k] > 0 for k in range(n) if S_lb[k] > 0)
+    if sum(s == 0 for s in S_lb) <= common.ROW_CERTIFICATE_ROWS:
+        assert rows == columns
+        event("rows decide")
+    else:
+        assert rows == -2  # CONTINUE: left to the columns
+        event("left to the columns")
+
+
 def _seeded_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
     """A random constrained-deadline set (n = 2..8, T < 60) and m = 1..4, drawn from ``rng``."""
     n = int(rng.integers(2, 9))
@@ -666,7 +692,8 @@ def test_bcl_iter_every_shortcut_is_reached():
     paths = {
         "division-free rejection",
         "one-row pre-check rejects",
-        "certificate accepts",
+        "certificate accepts (rows)",
+        "certificate accepts (columns)",
         "certificate, budget < 3",
         "fixed point decides",
         "fixed point accepts early",
@@ -675,12 +702,19 @@ def test_bcl_iter_every_shortcut_is_reached():
         "rounds (bound above budget)",
     }
     # The rarest paths (sets whose pre-check fails on a row other than τh's; about 1 in 30 of
-    # these draws, none among the first 300) have fixed sets of their own below.
-    rare = {"fixed point rejects, pre-check fails", "pre-check rejects (bound above budget)"}
+    # these draws, none among the first 300; and certificates with more than five rows at
+    # S^lb_k = 0, which need more tasks than these draws have) have fixed sets of their own below.
+    rare = {
+        "fixed point rejects, pre-check fails",
+        "pre-check rejects (bound above budget)",
+        "certificate accepts (columns)",
+    }
     assert set(seen) | rare == paths and min(seen[p] for p in paths - rare) >= 5, seen
 
 
 _PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails, τ0's (= τf = τh) passes
+# m = 4: the certificate holds with six rows at S^lb_k = 0 (more than ROW_CERTIFICATE_ROWS = 5).
+CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4), (1, 2, 2), (8, 16, 24)]
 
 
 @pytest.mark.parametrize(
@@ -688,7 +722,8 @@ _PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails
     [
         pytest.param([(2, 2, 7), (3, 4, 9)], 1, 2, "division-free rejection", id="division-free"),
         pytest.param([(12, 16, 25), (4, 5, 5), (10, 18, 32)], 2, 2, "one-row pre-check rejects", id="one-row-pre-check"),
-        pytest.param([(2, 6, 9), (4, 6, 7)], 1, 3, "certificate accepts", id="certificate"),
+        pytest.param([(2, 6, 9), (4, 6, 7)], 1, 3, "certificate accepts (rows)", id="certificate-rows"),
+        pytest.param(CERTIFICATE_COLUMNS, 4, 3, "certificate accepts (columns)", id="certificate-columns"),
         pytest.param([(2, 6, 9), (4, 6, 7)], 1, 2, "certificate, budget < 3", id="certificate-budget-2"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 3, "fixed point decides", id="fixed-point"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 2, "rounds (bound above budget)", id="rounds"),
