@@ -385,7 +385,7 @@ def slack_certificate(C, D, T, lo, n, m, work, fwork):
     The sums of every row, which the fixed point needs, are left to :func:`slack_columns`.
     """
     _, open_rows = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
-    holds = open_rows <= 5  # ROW_CERTIFICATE_ROWS (a literal: Numba freezes globals anyway)
+    holds = open_rows <= ROW_CERTIFICATE_ROWS
     for k in range(n if holds else 0):
         if work[W_SLACK, k] == 0:  # W_TOTAL holds −min(C_k, cap_k): τk's own term J_k^k(0) = C_k
             if _row_at_lower_bounds(C, T, lo, n, k, work, fwork) + work[W_TOTAL, k] >= m * work[W_CAP, k]:
