@@ -11,6 +11,7 @@ See papers/partitioned-heuristics.md.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
@@ -120,7 +121,7 @@ def task_order(rows: Rows, order: str) -> list[int]:
     raise ValueError(f"unknown order {order!r}")
 
 
-class Packer:
+class Packer(ABC):
     """The exact reference's packing loop, the same for every admission test.
 
     Places the tasks of ``rows`` in ``order`` (:func:`task_order`) on the processors
@@ -152,16 +153,16 @@ class Packer:
         self.refusals: tuple[tuple[int, str], ...] = ()
         self.work_exhausted = False
 
+    @abstractmethod
     def loads(self) -> list[Fraction]:
         """The utilization of each processor (best and worst fit compare them)."""
-        raise NotImplementedError
 
-    def begin(self, i: int) -> None:
+    def begin(self, i: int) -> None:  # noqa: B027 (an optional hook, empty unless a subclass needs it)
         """Called before task ``i`` is tried on any processor."""
 
+    @abstractmethod
     def admit(self, i: int, b: int) -> tuple[Verdict, str]:
         """Whether processor ``b`` admits task ``i``, and why not; True places it there."""
-        raise NotImplementedError
 
     def note(self, i: int, b: int | None) -> tuple[Any, ...]:
         """What a placement's log entry adds after ``(task, refusals, processor or None)``."""
