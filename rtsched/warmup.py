@@ -35,7 +35,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "gfb": 1.0,
     "bak": 1.1,
     "bcl": 1.5,
-    "bcl-iter": 10.9,
+    "bcl-iter": 13.2,
     "rta": 6.9,
     "bar": 8.3,
     "load": 2.3,
