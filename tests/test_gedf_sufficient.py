@@ -646,6 +646,7 @@ def test_bcl_iter_row_certificate_is_the_certificate(ts, m):
     # without summing, so with at most ROW_CERTIFICATE_ROWS rows at S^lb_k = 0 it decides the
     # certificate exactly as the sums of every row do; with more it leaves it to them.
     from rtsched.analyses import _gedf_common as common
+    from rtsched.kernels import ACCEPT, CONTINUE
 
     C, D, T, n = ts.C, ts.D, ts.T, ts.n
     width = common.padded_width(n)
@@ -655,13 +656,13 @@ def test_bcl_iter_row_certificate_is_the_certificate(ts, m):
     S_lb = [int(x) for x in work[common.W_SLACK, :n]]
     columns = common.slack_columns(C, T, 0, n, m, work, fwork)
     values = [bcl_iter.slack_update(ts, k, S_lb, m) for k in range(n)]  # Eq. (18) at S^lb
-    assert columns == (1 if min(values) >= 0 else -2)
+    assert columns == (ACCEPT if min(values) >= 0 else CONTINUE)
     assert all(values[k] > 0 for k in range(n) if S_lb[k] > 0)
     if sum(s == 0 for s in S_lb) <= common.ROW_CERTIFICATE_ROWS:
         assert rows == columns
         event("rows decide")
     else:
-        assert rows == -2  # CONTINUE: left to the columns
+        assert rows == CONTINUE  # left to the columns
         event("left to the columns")
 
 
