@@ -203,14 +203,24 @@ def _sbf_python(Pi: int, Theta: int, m_prime: int, t: int) -> int:
     # y ∈ [1, Π]: position inside the supply pattern, counted so that an exact multiple of Π
     # is the END of a period (y = Π), not the start of the next one (the trap of the note).
     q, r = divmod(shifted - 1, Pi)
-    y = r + 1
+    return q * Theta + supply_in_period(Theta, m_prime, r + 1)
+
+
+def supply_in_period(Theta: int, m_prime: int, y: int) -> int:
+    """The supply of the worst window's last, partial period, at position ``y`` in it.
+
+    The note's closed form: m'·min(y, α) if β = 0, else β + m'·min(y − 1, α), less m' − β when
+    2 ≤ y ≤ ⌈Θ/m'⌉ (the window may start one tick earlier and catch β instead of a full m'
+    tick). :func:`sbf` takes y ∈ [1, Π]; ``papers/repro/notes_errata.py`` feeds it the
+    erroneous position t' mod Π to show what the note's "+1" prevents.
+    """
+    alpha, beta = divmod(Theta, m_prime)
     if beta == 0:
-        return q * Theta + m_prime * min(y, alpha)
+        return m_prime * min(y, alpha)
     value = beta + m_prime * min(y - 1, alpha)
-    if 2 <= y <= share:
-        # The window may start one tick earlier and catch β instead of a full m' tick.
+    if 2 <= y <= alpha + 1:  # ⌈Θ/m'⌉ = α + 1 when β > 0
         value -= m_prime - beta
-    return q * Theta + value
+    return value
 
 
 def sbf(Pi: int, Theta: int, m_prime: int, t: ArrayLike) -> Any:

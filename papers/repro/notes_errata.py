@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from rtsched.analyses._mpr_supply import sbf, sbf_brute_force
+from rtsched.analyses._mpr_supply import sbf, sbf_brute_force, supply_in_period
 
 
 def independent(Pi: int, Theta: int, mp: int, t_max: int) -> list[int]:
@@ -73,17 +73,11 @@ def journal(Pi: int, Theta: int, mp: int, t: int) -> int:
 def without_plus_one(Pi: int, Theta: int, mp: int, t: int) -> int:
     """rtsched's closed form with x = t' mod Π in place of y = ((t' − 1) mod Π) + 1."""
     alpha, beta = divmod(Theta, mp)
-    s = alpha + (1 if beta else 0)
-    tp = t - 2 * (Pi - s)
+    tp = t - 2 * (Pi - alpha - (1 if beta else 0))
     if tp <= 0:
         return 0
     q, x = divmod(tp, Pi)
-    if beta == 0:
-        return q * Theta + mp * min(x, alpha)
-    value = beta + mp * min(x - 1, alpha)
-    if 2 <= x <= s:
-        value -= mp - beta
-    return q * Theta + value
+    return q * Theta + supply_in_period(Theta, mp, x)
 
 
 def category(Pi: int, Theta: int, mp: int) -> str:
