@@ -241,11 +241,18 @@ def _max_deadline_below(rows: Rows, L: Fraction | int) -> int | None:
     return best
 
 
+def _integer_rows(rows: Rows, work: Work | None) -> tuple[list[tuple[int, int, int]], Work]:
+    """The rows as Python ints, and the work budget (a fresh one by default).
+
+    Python ints keep the arithmetic exact whatever integer type the input has.
+    """
+    return [(int(c), int(d), int(p)) for c, d, p in rows], Work() if work is None else work
+
+
 def _prologue(
-    rows: Rows, budget: int, work: Work | None = None
+    rows: Rows, U: Fraction, budget: int, work: Work
 ) -> DemandTrace | tuple[Fraction, Fraction | None, int | None, Fraction | int, int, int]:
-    """U > 1 check and the bound; returns a final trace or (U, La, Lb, L, t0, steps)."""
-    U = fraction_sum(Fraction(c, p) for c, _, p in rows)
+    """U > 1 check and the bound (U = Σ C_i/T_i given); a final trace or (U, La, Lb, L, t0, steps)."""
     if not rows:
         return DemandTrace(True, "no-deadline", U, None, None, None, None, None, 0)
     if U > 1:
@@ -254,8 +261,7 @@ def _prologue(
     if exhausted:
         return DemandTrace(UNKNOWN_VERDICT, "budget", U, La, None, None, None, None, steps)
     assert L is not None
-    if work is not None:
-        work.spend_size(len(rows), Fraction(L))
+    work.spend_size(len(rows), Fraction(L))
     t0 = _max_deadline_below(rows, L)
     if t0 is None:
         return DemandTrace(True, "no-deadline", U, La, Lb, L, None, None, steps)
@@ -283,8 +289,7 @@ def qpa_trace(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None
     :data:`~rtsched.budget.REFERENCE_WORK`); when it runs out the trace says "unknown" (reason
     ``"work"``).
     """
-    rows = [(int(c), int(d), int(p)) for c, d, p in rows]
-    work = Work() if work is None else work
+    rows, work = _integer_rows(rows, work)
     U: Fraction | None = None
     steps = 0
     try:
@@ -293,7 +298,7 @@ def qpa_trace(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None
         if rows and U <= 1 and fraction_sum(Fraction(c, min(d, p)) for c, d, p in rows) <= 1:
             # Density ≤ 1 is sufficient for EDF (each job gets its share by its deadline): no search.
             return DemandTrace(True, "density", U, None, None, None, None, None, 0)
-        pro = _prologue(rows, budget, work)
+        pro = _prologue(rows, U, budget, work)
         if isinstance(pro, DemandTrace):
             return pro
         U, La, Lb, L, t, steps = pro
@@ -330,13 +335,12 @@ def pda_trace(rows: Rows, budget: int = DEFAULT_BUDGET, work: Work | None = None
     Thm. 1-3. On failure the witness is the *first* t with h(t) > t. ``work`` as for
     :func:`qpa_trace`.
     """
-    rows = [(int(c), int(d), int(p)) for c, d, p in rows]
-    work = Work() if work is None else work
+    rows, work = _integer_rows(rows, work)
     U: Fraction | None = None
     steps = 0
     try:
         U = _sum_u(rows, work)
-        pro = _prologue(rows, budget, work)
+        pro = _prologue(rows, U, budget, work)
         if isinstance(pro, DemandTrace):
             return pro
         U, La, Lb, L, t0, steps = pro
