@@ -39,6 +39,7 @@ __all__ = [
     "dbf_carry_in",
     "divmod_fast",
     "ffdbf",
+    "search_evidence",
     "step_points",
     "top_sum",
 ]
@@ -81,6 +82,23 @@ def step_points(ts: TaskSet) -> Iterator[int]:
         if t != last:
             last = t
             yield t
+
+
+def search_evidence(
+    reason: str, points: int, ts: TaskSet, budget: int, work_budget: int | None, **bounds: object
+) -> dict[str, object]:
+    """The evidence of a search over the step points (ffdbf's σ, load's β).
+
+    The reason, the test's own ``bounds`` (in their order), U, the points tested and both budgets.
+    """
+    return {
+        "reason": reason,
+        **bounds,
+        "utilization": ts.utilization,
+        "points_tested": points,
+        "budget": budget,
+        "work_budget": work_budget,
+    }
 
 
 # --- Numba helpers (kernels) -----------------------------------------------------------------

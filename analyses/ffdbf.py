@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rtsched.analyses._demand import ffdbf, step_points
+from rtsched.analyses._demand import ffdbf, search_evidence, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
 from rtsched.kernels import (
@@ -238,16 +238,10 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
 def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """The witness σ (or the t where the interval of candidate σ emptied) and the work done."""
     out = analyse(ts, m, budget, work_budget)
-    evidence: dict[str, object] = {
-        "reason": out.reason,
-        "sigma_low": out.sigma_low,
-        "sigma_high": out.sigma_high,
-        "max_density": ts.max_density,
-        "utilization": ts.utilization,
-        "points_tested": out.points,
-        "budget": budget,
-        "work_budget": work_budget,
-    }
+    evidence = search_evidence(
+        out.reason, out.points, ts, budget, work_budget,
+        sigma_low=out.sigma_low, sigma_high=out.sigma_high, max_density=ts.max_density,
+    )
     if out.t is not None:
         evidence["t"] = out.t
     if out.verdict is True:

@@ -39,7 +39,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rtsched.analyses._demand import INT64_SAFE, dbf, step_points
+from rtsched.analyses._demand import INT64_SAFE, dbf, search_evidence, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, deadline_step, kernel, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
@@ -187,16 +187,9 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
 def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """β, μ, λmax, the exact load when it fits in the budget, and the violating t if any."""
     out = analyse(ts, m, budget, work_budget)
-    evidence: dict[str, object] = {
-        "reason": out.reason,
-        "bound": out.bound,
-        "mu": out.mu,
-        "max_density": out.lambda_max,
-        "utilization": ts.utilization,
-        "points_tested": out.points,
-        "budget": budget,
-        "work_budget": work_budget,
-    }
+    evidence = search_evidence(
+        out.reason, out.points, ts, budget, work_budget, bound=out.bound, mu=out.mu, max_density=out.lambda_max
+    )
     exact = load(ts, budget, work_budget)
     if exact is not None:
         evidence["load"] = exact[0]
