@@ -32,36 +32,23 @@ from rtsched.sweep import (
 )
 from rtsched.sweep.executors import choose_executor
 from rtsched.sweep.units import plan, run_unit, unit_seed
+from rtsched.testing.experiments import experiment_toml
 
 REPO = Path(__file__).resolve().parents[1]
-
-TINY = """\
-name = "tiny"
-seed = 11
-
-[platform]
-m = {m}
-
-[generator]
-n = {n}
-utilizations = "randfixedsum"
-periods = "log-uniform:10:1000"
-deadlines = "implicit"
-
-[sweep]
-variable = "U/m"
-points = {points}
-sets_per_point = {sets}
-sets_per_unit = {per_unit}
-
-[analyses]
-names = ["gfb"]
-"""
 
 
 def tiny(m: str = "[2, 4]", n: str = "6", points: str = "[0.2, 0.5, 0.8]", sets: int = 60, per_unit: int = 20) -> str:
     """A small experiment (two variables: U/m and m) as TOML text."""
-    return TINY.format(m=m, n=n, points=points, sets=sets, per_unit=per_unit)
+    generator = {
+        "n": n,
+        "utilizations": '"randfixedsum"',
+        "periods": '"log-uniform:10:1000"',
+        "deadlines": '"implicit"',
+    }
+    return experiment_toml(
+        name="tiny", seed=11, m=m, generator=generator, points=points,
+        sets_per_point=sets, sets_per_unit=per_unit, names='["gfb"]',
+    )
 
 
 def write(tmp_path: Path, text: str, name: str = "exp.toml") -> Path:

@@ -24,34 +24,24 @@ import rtsched.sweep.executors as executors
 import rtsched.sweep.runner as runner
 from rtsched.sweep import parse_experiment, run
 from rtsched.sweep.units import run_unit
+from rtsched.testing.experiments import experiment_toml
 
-TINY = """\
-name = "faults"
-seed = 5
-
-[platform]
-m = 2
-
-[generator]
-n = 5
-utilizations = "randfixedsum"
-periods = "log-uniform:10:1000"
-deadlines = "implicit"
-
-[sweep]
-variable = "U/m"
-points = [0.3, 0.6, 0.9]
-sets_per_point = {sets}
-sets_per_unit = {per_unit}
-
-[analyses]
-names = ["gfb", "bcl"]
-"""
 UNITS = 6
 
 
 def experiment(sets: int = 40, per_unit: int = 20):
-    return parse_experiment(TINY.format(sets=sets, per_unit=per_unit))
+    generator = {
+        "n": "5",
+        "utilizations": '"randfixedsum"',
+        "periods": '"log-uniform:10:1000"',
+        "deadlines": '"implicit"',
+    }
+    return parse_experiment(
+        experiment_toml(
+            name="faults", seed=5, m="2", generator=generator, points="[0.3, 0.6, 0.9]",
+            sets_per_point=sets, sets_per_unit=per_unit, names='["gfb", "bcl"]',
+        )
+    )
 
 
 def sweep(out: Path, stream: io.StringIO | None = None, **kw):

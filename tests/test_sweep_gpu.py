@@ -20,35 +20,10 @@ from rtsched.sweep import load_experiment, parse_experiment, run
 from rtsched.sweep.experiment import axis_label
 from rtsched.sweep.kinds import gpu_refusal, platform
 from rtsched.sweep.units import plan, run_unit
+from rtsched.testing.experiments import experiment_toml
 
 REPO = Path(__file__).resolve().parents[1]
 HEURISTICS = ("single", "ffd", "bfd", "exhaustive")
-
-TINY_GPU = """\
-name = "tiny-gpu"
-seed = 7
-
-[platform]
-m = {m}
-
-[generator]
-kind = "gpu"
-n = {n}
-periods = "log-uniform:100:1000"
-deadlines = "implicit"
-parallel = [0.3, 0.95]
-contention = [0.0, 0.3]
-
-[sweep]
-variable = "U/m"
-points = {points}
-sets_per_point = {sets}
-sets_per_unit = {per_unit}
-
-[analyses]
-names = {names}
-"""
-
 
 def tiny_gpu(
     m: str = "4",
@@ -61,7 +36,18 @@ def tiny_gpu(
     """A small GPU experiment as TOML text (every GPU analysis, gpu:<heuristic>, by default)."""
     if names is None:
         names = "[" + ", ".join(f'"gpu:{h}"' for h in HEURISTICS) + "]"
-    return TINY_GPU.format(m=m, n=n, points=points, sets=sets, per_unit=per_unit, names=names)
+    generator = {
+        "kind": '"gpu"',
+        "n": n,
+        "periods": '"log-uniform:100:1000"',
+        "deadlines": '"implicit"',
+        "parallel": "[0.3, 0.95]",
+        "contention": "[0.0, 0.3]",
+    }
+    return experiment_toml(
+        name="tiny-gpu", seed=7, m=m, generator=generator, points=points,
+        sets_per_point=sets, sets_per_unit=per_unit, names=names,
+    )
 
 
 def write(tmp_path: Path, text: str) -> Path:
