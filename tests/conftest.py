@@ -99,6 +99,23 @@ def opened_files(monkeypatch: pytest.MonkeyPatch) -> list[CountingFile]:
     return files
 
 
+@pytest.fixture
+def inline_and_pooled(tmp_path: Path):
+    """``inline_and_pooled(experiment)`` runs a sweep inline and on a pool of two workers, asserts
+    the same rows and byte-identical results.csv (the same seed gives the same verdicts whatever
+    the number of workers), and returns both results (inline, pooled)."""
+    from rtsched.sweep import run
+
+    def run_both(experiment):
+        inline = run(experiment, tmp_path / "inline", workers=0, progress="none", plot=False)
+        pooled = run(experiment, tmp_path / "pool", workers=2, progress="none", plot=False)
+        assert inline.rows == pooled.rows
+        assert (tmp_path / "inline" / "results.csv").read_bytes() == (tmp_path / "pool" / "results.csv").read_bytes()
+        return inline, pooled
+
+    return run_both
+
+
 _REACH: pytest.StashKey[dict[str, Counter]] = pytest.StashKey()
 
 

@@ -240,12 +240,8 @@ def test_units_tile_every_point_and_are_seeded_by_index() -> None:
     assert unit_seed(11, 4).spawn_key == (4,)
 
 
-def test_inline_equals_process_pool(tmp_path: Path) -> None:
-    exp = parse_experiment(tiny())
-    inline = run(exp, tmp_path / "inline", workers=0, progress="none", plot=False)
-    pooled = run(exp, tmp_path / "pool", workers=2, progress="none", plot=False)
-    assert inline.rows == pooled.rows
-    assert (tmp_path / "inline" / "results.csv").read_bytes() == (tmp_path / "pool" / "results.csv").read_bytes()
+def test_inline_equals_process_pool(inline_and_pooled) -> None:
+    inline, pooled = inline_and_pooled(parse_experiment(tiny()))
     assert inline.sets == pooled.sets == 2 * 3 * 60
     assert set(inline.seconds) == {"generate", "gfb"}
 

@@ -89,12 +89,8 @@ def test_unit_draws_gpu_workloads_from_its_seed_sequence() -> None:
         assert result["unknown"][f"gpu:{h}"] == int(np.count_nonzero(expected == -1))
 
 
-def test_gpu_sweep_inline_equals_process_pool(tmp_path: Path) -> None:
-    exp = parse_experiment(tiny_gpu())
-    inline = run(exp, tmp_path / "inline", workers=0, progress="none", plot=False)
-    pooled = run(exp, tmp_path / "pool", workers=2, progress="none", plot=False)
-    assert inline.rows == pooled.rows
-    assert (tmp_path / "inline" / "results.csv").read_bytes() == (tmp_path / "pool" / "results.csv").read_bytes()
+def test_gpu_sweep_inline_equals_process_pool(inline_and_pooled) -> None:
+    inline, pooled = inline_and_pooled(parse_experiment(tiny_gpu()))
     assert inline.sets == pooled.sets == 3 * 24
     assert inline.analyses == tuple(f"gpu:{h}" for h in HEURISTICS)
 
