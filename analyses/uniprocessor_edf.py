@@ -95,23 +95,20 @@ def _show(x: Fraction | int | None) -> str:
 
 
 def trace_summary(tr: DemandTrace, budget: int) -> str:
-    """One line explaining a QPA/PDA trace."""
-    if tr.reason == "work":
-        return f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps"
-    if tr.reason == "U>1":
-        return f"U = {_show(tr.utilization)} > 1"
-    if tr.reason == "density":
-        return f"density Σ C_i/min(D_i, T_i) ≤ 1 (U = {_show(tr.utilization)}): schedulable without a demand search"
+    """One line explaining a QPA/PDA trace (one message per :attr:`DemandTrace.reason`)."""
+    U = _show(tr.utilization)
     bound = f"L = {_show(tr.L)} (L_a = {_show(tr.La)}, L_b = {_show(tr.Lb) if tr.Lb is not None else 'not needed'})"
-    if tr.reason == "budget":
-        return f"unknown: work budget of {budget} steps exhausted (U = {_show(tr.utilization)}, L_a = {_show(tr.La)})"
-    if tr.reason == "violation":
-        return f"h({_show(tr.t)}) = {_show(tr.h)} > {_show(tr.t)}; U = {_show(tr.utilization)}, {bound}"
-    if tr.reason == "no-deadline":
-        return f"no absolute deadline below {bound}; U = {_show(tr.utilization)}"
-    if tr.reason == "qpa-exit":
-        return f"h(t) ≤ t on every deadline < {bound}; QPA ended at h({_show(tr.t)}) = {_show(tr.h)} ≤ d_min; {tr.steps} steps"
-    return f"h(t) ≤ t on every deadline < {bound} (last checked t = {_show(tr.t)}); {tr.steps} steps"
+    checked = f"h(t) ≤ t on every deadline < {bound}"
+    messages = {
+        "work": f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps",
+        "U>1": f"U = {U} > 1",
+        "density": f"density Σ C_i/min(D_i, T_i) ≤ 1 (U = {U}): schedulable without a demand search",
+        "budget": f"unknown: work budget of {budget} steps exhausted (U = {U}, L_a = {_show(tr.La)})",
+        "violation": f"h({_show(tr.t)}) = {_show(tr.h)} > {_show(tr.t)}; U = {U}, {bound}",
+        "no-deadline": f"no absolute deadline below {bound}; U = {U}",
+        "qpa-exit": f"{checked}; QPA ended at h({_show(tr.t)}) = {_show(tr.h)} ≤ d_min; {tr.steps} steps",
+    }
+    return messages.get(tr.reason, f"{checked} (last checked t = {_show(tr.t)}); {tr.steps} steps")
 
 
 #: The terms of h(t) are written out for sets of at most this many tasks.
