@@ -636,43 +636,41 @@ def _rmus_accepts(platform: Platform) -> str | None:
 # =================================================================================================
 # registry entries
 # =================================================================================================
+#: Every analysis here is a sufficient test for global fixed priorities.
+_global_fp = functools.partial(Analysis, kind="sufficient", policy="global-fp")
 ANALYSES = (
-    Analysis(
-        name="gfp-bcl", title="BCL interference test (G-FP)", kind="sufficient", order=1, policy="global-fp",
+    _global_fp(
+        name="gfp-bcl", title="BCL interference test (G-FP)", order=1,
         citation=CITE_BCL, note="papers/bcl2005-fp.md",
         reference=bcl_reference, explain=bcl_explain, kernel=_bcl_kernel, one=_bcl_one,
     ),
-    Analysis(
-        name="gfp-da", title="Deadline analysis DA (G-FP, OPA-compatible)", kind="sufficient", order=2,
-        featured=False, policy="global-fp",
+    _global_fp(
+        name="gfp-da", title="Deadline analysis DA (G-FP, OPA-compatible)", order=2, featured=False,
         citation=CITE_DA, note="papers/davis-burns2011-opa.md",
         reference=da_reference, explain=da_explain, kernel=_da_kernel, one=_da_one,
         opa=functools.partial(fits_lowest, "gfp-da"),
     ),
-    Analysis(
-        name="gfp-da-lc", title="Deadline analysis with limited carry-in DA-LC (G-FP, OPA-compatible)",
-        kind="sufficient", order=3, policy="global-fp",
+    _global_fp(
+        name="gfp-da-lc", title="Deadline analysis with limited carry-in DA-LC (G-FP, OPA-compatible)", order=3,
         citation=CITE_DA_LC, note="papers/davis-burns2011-opa.md",
         reference=da_lc_reference, explain=da_lc_explain, kernel=_da_lc_kernel, one=_da_lc_one,
         opa=functools.partial(fits_lowest, "gfp-da-lc"),
     ),
-    Analysis(
-        name="gfp-rta", title="Response-time analysis (G-FP)", kind="sufficient", order=4, policy="global-fp",
+    _global_fp(
+        name="gfp-rta", title="Response-time analysis (G-FP)", order=4,
         citation=CITE_RTA, note="papers/bertogna-cirinei2007.md",
         reference=rta_reference, explain=rta_explain, kernel=_rta_kernel, one=_rta_one,
         budget=DEFAULT_BUDGET, budget_unit="response-time evaluations",
     ),
-    Analysis(
-        name="gfp-rta-lc", title="Response-time analysis with limited carry-in (G-FP)",
-        kind="sufficient", order=5, policy="global-fp",
+    _global_fp(
+        name="gfp-rta-lc", title="Response-time analysis with limited carry-in (G-FP)", order=5,
         citation=CITE_RTA_LC, note="papers/guan2009-rta-lc.md",
         reference=rta_lc_reference, explain=rta_lc_explain, kernel=_rta_lc_kernel, one=_rta_lc_one,
         budget=DEFAULT_BUDGET, budget_unit="response-time evaluations",
     ),
-    Analysis(
-        name="rm-us", title="RM-US[m/(3m−2)] utilization bound (G-FP, its own priority rule)", kind="sufficient",
-        order=0, featured=False,
-        policy="global-fp", deadlines=("implicit",), accepts=_rmus_accepts,
+    _global_fp(
+        name="rm-us", title="RM-US[m/(3m−2)] utilization bound (G-FP, its own priority rule)", order=0,
+        featured=False, deadlines=("implicit",), accepts=_rmus_accepts,
         citation=CITE_RMUS, note="papers/andersson-baruah-jonsson2001-rmus.md",
         reference=rmus_reference, explain=rmus_explain, kernel=_rmus_kernel, one=_rmus_one,
     ),

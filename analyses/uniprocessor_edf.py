@@ -17,6 +17,7 @@ The registry applies these analyses only when m == 1 (platform ``uniprocessor``)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
@@ -262,19 +263,18 @@ def explain_pda(
     return _explain(pda_trace, ts, budget, work_budget)
 
 
+#: The two exact uniprocessor EDF tests share their platform, models, note and budget.
+_uniprocessor_edf = functools.partial(
+    Analysis, kind="exact", policy="edf", platform="uniprocessor", deadlines=("implicit", "constrained", "arbitrary"),
+    note="papers/zhang-burns2009-qpa.md", budget=DEFAULT_BUDGET, budget_unit="steps",
+)
 ANALYSES = (
-    Analysis(
-        name="uni-qpa", title="EDF QPA (uniprocessor, exact)", kind="exact", order=0,
-        policy="edf", platform="uniprocessor", deadlines=("implicit", "constrained", "arbitrary"),
-        citation=CITATION_QPA, note="papers/zhang-burns2009-qpa.md",
+    _uniprocessor_edf(
+        name="uni-qpa", title="EDF QPA (uniprocessor, exact)", order=0, citation=CITATION_QPA,
         reference=qpa_reference, explain=explain_qpa, kernel=_qpa_kernel, one=_qpa_set,
-        budget=DEFAULT_BUDGET, budget_unit="steps",
     ),
-    Analysis(
-        name="uni-pda", title="EDF processor demand (uniprocessor, exact)", kind="exact", order=1,
-        policy="edf", platform="uniprocessor", deadlines=("implicit", "constrained", "arbitrary"),
-        citation=CITATION_PDA, note="papers/zhang-burns2009-qpa.md",
+    _uniprocessor_edf(
+        name="uni-pda", title="EDF processor demand (uniprocessor, exact)", order=1, citation=CITATION_PDA,
         reference=pda_reference, explain=explain_pda, kernel=_pda_kernel, one=_pda_set,
-        budget=DEFAULT_BUDGET, budget_unit="steps",
     ),
 )
