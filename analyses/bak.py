@@ -37,7 +37,7 @@ from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
+from rtsched.registry import linear_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
@@ -175,9 +175,8 @@ _bak_kernel = sets_kernel(_bak_one)
 
 
 ANALYSES = (
-    Analysis(
-        name="bak", title="Baker's test (BCL-simplified)", kind="sufficient", order=1,
-        policy="global-edf", parallel_from=PARALLEL_FROM_LINEAR,
+    linear_global_edf(
+        name="bak", title="Baker's test (BCL-simplified)", order=1,
         citation=CITATION, note="papers/baker2003.md",
         reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,
     ),

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from rtsched.kernels import EPS, kernel, margin_verdict, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import PARALLEL_FROM_LINEAR, Analysis
+from rtsched.registry import linear_global_edf
 from rtsched.result import Explanation, Step, show_number
 
 __all__ = ["ANALYSES", "explain", "reference", "steps"]
@@ -115,10 +115,9 @@ _gfb_kernel = sets_kernel(_gfb_one)
 
 
 ANALYSES = (
-    Analysis(
-        name="gfb", title="GFB density bound", kind="sufficient", order=0,
-        policy="global-edf", deadlines=("implicit", "constrained", "arbitrary"),
-        parallel_from=PARALLEL_FROM_LINEAR,
+    linear_global_edf(
+        name="gfb", title="GFB density bound", order=0,
+        deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION, note="papers/gfb2003.md",
         reference=reference, explain=explain, kernel=_gfb_kernel, one=_gfb_one,
     ),

@@ -66,6 +66,7 @@ __all__ = [
     "deadline_model",
     "families",
     "get",
+    "linear_global_edf",
     "names",
     "parse_budgets",
     "resolve_list",
@@ -470,6 +471,13 @@ class Analysis:
             "citation": self.citation,
             "note": self.note,
         }
+
+
+#: The entry of a linear-time sufficient global EDF test (gfb, bak, bcl): one pass over the tasks
+#: per set, so the batch runs on the calling thread up to :data:`PARALLEL_FROM_LINEAR` tasks.
+linear_global_edf = functools.partial(
+    Analysis, kind="sufficient", policy="global-edf", parallel_from=PARALLEL_FROM_LINEAR
+)
 
 
 #: Modules whose text does not change verdicts (how results are shown, looked up, or refused).
