@@ -20,7 +20,10 @@ SMALL = os.environ.get("RTSCHED_EXAMPLE_SMALL") == "1"  # the test suite's quick
 
 
 def show(fig, name):
-    """Save a figure for the slides (OUT/name.png) and show it in the notebook."""
+    """Lay a figure out (tight, unless it has its own layout), save it for the slides
+    (OUT/name.png) and show it in the notebook."""
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()
     OUT.mkdir(parents=True, exist_ok=True)
     fig.savefig(OUT / f"{name}.png", dpi=120)
     if "inline" in matplotlib.get_backend() or "nbagg" in matplotlib.get_backend():

@@ -216,7 +216,6 @@ ax_c.step(range(0, 40), [h(set_c, t) for t in range(0, 40)], where="post", label
 ax_c.plot([0, 39], [0, 39], "k--", lw=1, label="t")
 ax_c.set(title="Set C: h(t) > t somewhere (see exercise 3)", xlabel="t", ylabel="demand")
 ax_c.legend(fontsize=8)
-fig.tight_layout()
 show(fig, "lab1_dbf_qpa")
 
 # %% [markdown]

@@ -155,7 +155,6 @@ for name in GEDF_TESTS:
 ax.set(xlabel="total utilization U (m = 2)", ylabel="share of sets proven schedulable",
        title=f"Global EDF tests on the same sets ({SETS} per point)")
 ax.legend(fontsize=7, ncol=2)
-fig.tight_layout()
 show(fig, "lab2_gedf_tests")
 
 # %% [markdown]

@@ -164,7 +164,6 @@ def show_packings(tasks, m, report, names, label, figure):
     for ax, name in zip(axes, names, strict=True):
         draw_packing(ax, tasks, report[name].evidence["assignment"], m, f"{name.split(':')[1]}, {label}")
     axes[0].set_ylabel("utilization")
-    fig.tight_layout()
     show(fig, figure)
 
 
@@ -355,7 +354,6 @@ for name in results.analyses:
     ax.fill_between(x, [r.ci_low for r in curve], [r.ci_high for r in curve], alpha=0.12)
 ax.set(xlabel="U/m", ylabel="acceptance ratio", title=f"m = 2, n = 5, {SETS} sets per point (seed 2005)")
 ax.legend(fontsize=7, ncol=2)
-fig.tight_layout()
 show(fig, "lab3_global_vs_partitioned")
 
 # %% [markdown]

@@ -104,7 +104,6 @@ for (label, u), colour in zip(samples.items(), ("tab:blue", "tab:orange"), stric
 ax_s.set(xlabel="u₁", ylabel="u₂", title="(u₁, u₂): naive crowds the centre", xlim=(0, 1), ylim=(0, 1))
 ax_s.set_aspect("equal")
 ax_s.legend(fontsize=8, markerscale=4)
-fig.tight_layout()
 show(fig, "lab4_naive_vs_uunifast")
 assert stats.kstest(samples["UUniFast"][:, 0], exact.cdf).pvalue > 0.01
 assert stats.kstest(samples["naive (normalised uniforms)"][:, 0], exact.cdf).pvalue < 1e-6
@@ -240,7 +239,6 @@ ax.set(
     title=f"Coverage of 95 % intervals, n = {n_sets} sets per point",
 )
 ax.legend(fontsize=8)
-fig.tight_layout()
 show(fig, "lab4_coverage")
 
 # %% [markdown]
@@ -293,7 +291,6 @@ for name in results.analyses:
     ax.fill_between(xs, [r.ci_low for r in curve], [r.ci_high for r in curve], color=line.get_color(), alpha=0.15)
 ax.set(xlabel="U/m (target)", ylabel="acceptance ratio", title=f"{SETS_PER_POINT} sets per point, 95 % Wilson bands")
 ax.legend(fontsize=8)
-fig.tight_layout()
 show(fig, "lab4_acceptance")
 
 # %% [markdown]

@@ -130,7 +130,6 @@ ax_s.plot(t, [float(x) for x in gamma.lsbf(t)], "--", label="lsbf(t)")
 ax_s.plot(t, m_prime * t, ":", color="0.5", label="m'·t (dedicated)")
 ax_s.set(xlabel="window length t", ylabel="supply", ylim=(0, 20), title="supply bound")
 ax_s.legend(fontsize=8)
-fig.tight_layout()
 show(fig, "lab5_sbf")
 
 # %% [markdown]
@@ -190,7 +189,6 @@ ax.annotate(
 )
 ax.set(xlabel="t = A_k + D_k", ylabel="demand / supply", title="cluster demand against two interfaces")
 ax.legend(fontsize=7, ncol=2)
-fig.tight_layout()
 show(fig, "lab5_demand_vs_supply")
 
 # %% [markdown]
@@ -213,7 +211,6 @@ ax.plot(list(periods), [float(i.bandwidth) for i in best], "o-", label="minimum 
 ax.axhline(float(cluster.utilization), color="black", ls="--", lw=1, label=f"U = {float(cluster.utilization):.3f}")
 ax.set(xlabel="server period Π", ylabel="bandwidth", title="interface bandwidth against its period")
 ax.legend(fontsize=8)
-fig.tight_layout()
 show(fig, "lab5_bandwidth_vs_period")
 
 # %% [markdown]
@@ -267,7 +264,6 @@ ax.set(
     xlabel="total utilization U (m = 4, n = 8)", ylabel="share accepted", title=f"cluster size, {SETS} sets per point"
 )
 ax.legend(fontsize=7)
-fig.tight_layout()
 show(fig, "lab5_cluster_sizes")
 
 # %% [markdown]

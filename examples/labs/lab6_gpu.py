@@ -215,7 +215,6 @@ for row, h in enumerate(STRATEGIES):
 ax_a.set_yticks(range(len(STRATEGIES)), STRATEGIES)
 ax_a.set(xlim=(0, M), xlabel="compute clusters", title="allocation per strategy (hatched: idle)")
 ax_a.invert_yaxis()
-fig.tight_layout()
 show(fig, "lab6_allocations")
 
 # %% [markdown]
@@ -261,7 +260,6 @@ ax.set(
     title=f"M = 4, n = 5, {SETS} workloads per point",
 )
 ax.legend(fontsize=8)
-fig.tight_layout()
 show(fig, "lab6_strategies")
 for row in results.weighted:
     print(f"{row.analysis:<16} weighted schedulability {row.weighted_schedulability:.3f}")
