@@ -37,7 +37,7 @@ from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import linear_global_edf
+from rtsched.registry import closed_form_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
@@ -196,7 +196,7 @@ _bak_kernel = sets_kernel(_bak_one)
 
 
 ANALYSES = (
-    linear_global_edf(
+    closed_form_global_edf(
         name="bak", title="Baker's test (BCL-simplified)", order=1,
         citation=CITATION, note="papers/baker2003.md",
         reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,

@@ -45,7 +45,7 @@ from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_t
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, kernel, sets_kernel
 from rtsched.model import TaskSet
-from rtsched.registry import linear_global_edf
+from rtsched.registry import closed_form_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "betas", "explain", "reference", "steps", "task_condition"]
@@ -206,7 +206,7 @@ _bcl_kernel = sets_kernel(_bcl_one)
 
 
 ANALYSES = (
-    linear_global_edf(
+    closed_form_global_edf(
         name="bcl", title="BCL interference test", order=2,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from rtsched.kernels import EPS, kernel, margin_verdict, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import linear_global_edf
+from rtsched.registry import closed_form_global_edf
 from rtsched.result import Explanation, Step, show_number
 
 __all__ = ["ANALYSES", "explain", "reference", "steps"]
@@ -115,7 +115,7 @@ _gfb_kernel = sets_kernel(_gfb_one)
 
 
 ANALYSES = (
-    linear_global_edf(
+    closed_form_global_edf(
         name="gfb", title="GFB density bound", order=0,
         deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION, note="papers/gfb2003.md",

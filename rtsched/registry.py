@@ -66,7 +66,7 @@ __all__ = [
     "deadline_model",
     "families",
     "get",
-    "linear_global_edf",
+    "closed_form_global_edf",
     "names",
     "parse_budgets",
     "resolve_list",
@@ -473,9 +473,10 @@ class Analysis:
         }
 
 
-#: The entry of a linear-time sufficient global EDF test (gfb, bak, bcl): one pass over the tasks
-#: per set, so the batch runs on the calling thread up to :data:`PARALLEL_FROM_LINEAR` tasks.
-linear_global_edf = functools.partial(
+#: The entry of a sufficient global EDF test with a closed-form condition (gfb, bak, bcl: no
+#: iteration, at most O(n²) per set), cheap enough that a batch runs on the calling thread up to
+#: :data:`PARALLEL_FROM_LINEAR` tasks.
+closed_form_global_edf = functools.partial(
     Analysis, kind="sufficient", policy="global-edf", parallel_from=PARALLEL_FROM_LINEAR
 )
 
