@@ -36,9 +36,8 @@ Exactness: every quantity is an integer below 2**48 (see ``_gedf_common``); the 
 the same rounds as :func:`reference` in int64, so verdicts (including "unknown") are equal.
 
 Kernel shortcuts (none changes a verdict, "unknown" included; proofs in papers/bcl2005.md,
-"rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries first a task with the
-largest C/(D − C + 1), with a division-free lower bound of its sum, then the exact pre-check of a task with the largest
-C − (D − C) (it rejects if any task fails, so its order does not matter); then rtsched's acceptance
+"rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries first the exact row of one task
+with the largest C − (D − C) (it rejects if any task fails, so its order does not matter); then rtsched's acceptance
 certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
 bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
 budget permitting; only the rows with S^lb_k = 0 need summing, one by one when there are at most
@@ -59,7 +58,6 @@ chunk).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 from numba import prange
@@ -241,15 +239,6 @@ def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
     """
     C, D, T = ts.C, ts.D, ts.T
     n = ts.n
-    f = max(range(n), key=lambda k: Fraction(int(C[k]), int(D[k] - C[k]) + 1))  # ties: the first
-    cap = int(D[f] - C[f]) + 1
-    lower = sum(
-        min(int(C[i]) if D[f] >= T[i] else min(int(C[i]), max(int(D[f] - D[i] + C[i]), 0)), cap)
-        for i in range(n)
-        if i != f
-    )
-    if lower >= m * cap:
-        return "division-free rejection", None
     h = max(range(n), key=lambda k: 2 * int(C[k]) - int(D[k]))  # the first with the largest C − (D − C)
     S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
     if slack_update(ts, h, S_max, m) < 0:
@@ -283,28 +272,8 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         return UNKNOWN
     # The pre-check (Eq. (18) with every other slack at D_i − C_i) rejects if ANY task is
     # negative, so the order of its tasks cannot change the verdict (it counts as one round
-    # either way). First one task τf with a division-free lower bound of its sum (rtsched's,
-    # papers/bcl2005.md): J_i^f(D_i − C_i) ≥ C_i if D_f ≥ T_i (⌊D_f/T_i⌋ ≥ 1), and
-    # = min(C_i, max(0, D_f − D_i + C_i)) if D_f < T_i. Any τf is sound; a first task with the
-    # largest C_f/(D_f − C_f + 1) (its own cap) lets the bound reject most often on random sets.
-    C_f = C[lo]
-    cap = D[lo] - C[lo] + 1
-    for k in range(1, n):
-        C_k = C[task_at(lo, k)]
-        cap_k = D[task_at(lo, k)] - C_k + 1
-        larger = C_k * cap > C_f * cap_k  # products < 2**62: exact
-        C_f = C_k if larger else C_f
-        cap = cap_k if larger else cap
-    D_f = cap - 1 + C_f
-    lower_sum = 0
-    for i in range(n):
-        C_i = C[task_at(lo, i)]
-        J_low = C_i if D_f >= T[task_at(lo, i)] else min(C_i, max(D_f - D[task_at(lo, i)] + C_i, 0))
-        lower_sum += min(J_low, cap)
-    if lower_sum - min(C_f, cap) >= m * cap:  # τf's own term is min(C_f, cap); m·cap < 2**52
-        return REJECT
-    # Then the exact pre-check of a task τh with the largest C_h − (D_h − C_h) (its row fails
-    # most often on random sets once τf's bound did not; papers/bcl2005.md): one row, J_h^i at
+    # either way). First the exact pre-check of one task τh with the largest C_h − (D_h − C_h)
+    # (its row fails most often on random sets; papers/bcl2005.md): one row, J_h^i at
     # S_i = D_i − C_i with one float division each (exact: floor_div_nb).
     h = 0
     score = 2 * C[lo] - D[lo]

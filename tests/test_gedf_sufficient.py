@@ -613,8 +613,7 @@ def test_bcl_iter_kernel_on_a_shared_workspace(batch, m, rounds):
 @settings(max_examples=60)  # test_bcl_iter_every_shortcut_is_reached covers every path as well
 @given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 10_000]))
 def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
-    # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the division-free rejection,
-    # the exact pre-check of one task, the certificate, the verdict from the least
+    # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the exact pre-check of one task, the certificate, the verdict from the least
     # fixed point with its bound on the rounds (a failing pre-check included), and the pre-check
     # and the rounds themselves when that bound exceeds the budget.
     path, bound = bcl_iter.kernel_path(ts, m, budget)
@@ -623,7 +622,6 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
     assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == code_of(it.verdict), path
     unbounded = bcl_iter.iterate(ts, m, 10**6)
     if path in (
-        "division-free rejection",
         "one-row pre-check rejects",
         "fixed point rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
@@ -691,7 +689,6 @@ def test_bcl_iter_every_shortcut_is_reached():
             if bound is not None:
                 assert bcl_iter.iterate(ts, m, 10**6).rounds <= bound
     paths = {
-        "division-free rejection",
         "one-row pre-check rejects",
         "certificate accepts (rows)",
         "certificate accepts (columns)",
@@ -713,7 +710,7 @@ def test_bcl_iter_every_shortcut_is_reached():
     assert set(seen) | rare == paths and min(seen[p] for p in paths - rare) >= 5, seen
 
 
-_PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails, τ0's (= τf = τh) passes
+_PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails, τ0's (= τh) passes
 # m = 4: the certificate holds with six rows at S^lb_k = 0 (more than ROW_CERTIFICATE_ROWS = 5).
 CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4), (1, 2, 2), (8, 16, 24)]
 
@@ -721,7 +718,6 @@ CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4),
 @pytest.mark.parametrize(
     ("tasks", "m", "budget", "path"),
     [
-        pytest.param([(2, 2, 7), (3, 4, 9)], 1, 2, "division-free rejection", id="division-free"),
         pytest.param([(12, 16, 25), (4, 5, 5), (10, 18, 32)], 2, 2, "one-row pre-check rejects", id="one-row-pre-check"),
         pytest.param([(2, 6, 9), (4, 6, 7)], 1, 3, "certificate accepts (rows)", id="certificate-rows"),
         pytest.param(CERTIFICATE_COLUMNS, 4, 3, "certificate accepts (columns)", id="certificate-columns"),
