@@ -80,6 +80,7 @@ __all__ = [
     "slack_precheck_fails",
     "slack_rounds",
     "slack_scan",
+    "slack_step_certificate",
     "slack_sum_nb",
     "task_at",
     "CHUNK_TASKS",
@@ -353,8 +354,9 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
 
 
 @kernel(inline="always")
-def _row_at_lower_bounds(C, T, lo, n, k, work, fwork):
-    # Σ_i min(J_i^k(S^lb_i), cap_k) over every i, τk's own term included (the rows of
+def _row_at_lower_bounds(C, T, lo, n, k, work, fwork, row):
+    # Σ_i min(J_i^k(S_i), cap_k) over every i at the slacks S of row ``row`` (W_SLACK: S^lb),
+    # τk's own term included (the rows of
     # slack_lower_bounds, indexed in place: a row view costs reference counting). D_k ≤ 2**31 − 1,
     # so floor_divmod_up is exact; each term ≤ cap_k ≤ 2**31, the sum < 2**47.
     D_k = work[W_DEADLINE, k]
@@ -363,7 +365,7 @@ def _row_at_lower_bounds(C, T, lo, n, k, work, fwork):
     for i in range(n):
         C_i = C[task_at(lo, i)]
         jobs, rest = floor_divmod_up(D_k, T[task_at(lo, i)], fwork[F_INV_T, i] * RECIPROCAL_UP)
-        total += min(jobs * C_i + min(C_i, max(rest - work[W_SLACK, i], 0)), cap_k)
+        total += min(jobs * C_i + min(C_i, max(rest - work[row, i], 0)), cap_k)
     return total
 
 
@@ -388,7 +390,7 @@ def slack_certificate(C, D, T, lo, n, m, work, fwork):
     holds = open_rows <= ROW_CERTIFICATE_ROWS
     for k in range(n if holds else 0):
         if work[W_SLACK, k] == 0:  # W_TOTAL holds −min(C_k, cap_k): τk's own term J_k^k(0) = C_k
-            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork) + work[W_TOTAL, k] >= m * work[W_CAP, k]:
+            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_SLACK) + work[W_TOTAL, k] >= m * work[W_CAP, k]:
                 holds = False
                 break
     return ACCEPT if holds else CONTINUE
@@ -412,10 +414,35 @@ def slack_columns(C, T, lo, n, m, work, fwork):
         for k in range(width):
             jobs, rest = floor_divmod_up(work[W_DEADLINE, k], T_i, inv_up)
             work[W_TOTAL, k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), work[W_CAP, k])
-    certified = True
-    for k in range(n):  # Eq. (18) ≥ 0 ⇔ sum < m · cap (no division)
-        certified &= work[W_TOTAL, k] < m * work[W_CAP, k]
-    return ACCEPT if certified else CONTINUE
+    failing = 0
+    for k in range(n):  # Eq. (18) < 0 ⇔ sum ≥ m · cap (no division)
+        failing += np.int64(work[W_TOTAL, k] >= m * work[W_CAP, k])
+    return failing
+
+
+@kernel(inline="always")
+def slack_step_certificate(C, T, lo, n, m, work, fwork):
+    """Rtsched's certificate one Jacobi step above S^lb (shortcut 10, proof in papers/bcl2005.md).
+
+    Needs the sums of Eq. (18) at S^lb of every row (:func:`slack_columns`). Puts
+    S' = max(S^lb, Eq. (18) at S^lb) into row W_ROUND_SLACK and returns ACCEPT if Eq. (18) at
+    S' is ≥ 0 for every task (then BCL-iter's rounds accept by the fourth), else CONTINUE. A row
+    with Eq. (18) ≥ 0 at S^lb stays so at S' ≥ S^lb (its sum does not grow), so only the failing
+    rows are summed, in index order, stopping at the first that still fails. Leaves every other
+    row as it was (the fixed point starts from them).
+    """
+    inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
+    for k in range(n):
+        value = work[W_CAP, k] - 1 - floor_divmod_up(work[W_TOTAL, k], m, inv_m_up)[0]  # Eq. (18) at S^lb
+        work[W_ROUND_SLACK, k] = max(work[W_SLACK, k], value)
+    holds = True
+    for k in range(n):
+        cap_k = work[W_CAP, k]
+        if work[W_TOTAL, k] >= m * cap_k:  # τk's own term J_k^k = C_k, min(C_k, cap_k) in the row
+            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_ROUND_SLACK) - min(C[task_at(lo, k)], cap_k) >= m * cap_k:
+                holds = False
+                break
+    return ACCEPT if holds else CONTINUE
 
 
 @kernel(inline="always")

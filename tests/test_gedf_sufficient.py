@@ -629,6 +629,8 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
         assert unbounded.precheck and unbounded.verdict is False
     elif path.startswith("certificate"):
         assert unbounded.verdict is True and unbounded.rounds <= 3
+    elif path == "step certificate accepts":
+        assert unbounded.verdict is True and unbounded.rounds <= 4
     elif path == "fixed point accepts early":
         assert unbounded.verdict is True and unbounded.rounds <= bound
     else:
@@ -654,14 +656,43 @@ def test_bcl_iter_row_certificate_is_the_certificate(ts, m):
     S_lb = [int(x) for x in work[common.W_SLACK, :n]]
     columns = common.slack_columns(C, T, 0, n, m, work, fwork)
     values = [bcl_iter.slack_update(ts, k, S_lb, m) for k in range(n)]  # Eq. (18) at S^lb
-    assert columns == (ACCEPT if min(values) >= 0 else CONTINUE)
+    assert columns == sum(v < 0 for v in values)  # the failing rows
     assert all(values[k] > 0 for k in range(n) if S_lb[k] > 0)
     if sum(s == 0 for s in S_lb) <= common.ROW_CERTIFICATE_ROWS:
-        assert rows == columns
+        assert rows == (ACCEPT if columns == 0 else CONTINUE)
         event("rows decide")
     else:
         assert rows == CONTINUE  # left to the columns
         event("left to the columns")
+
+
+@settings(max_examples=60)
+@given(rst.tasksets(max_size=12, max_period=50), st.integers(1, 6))
+def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
+    # rtsched's certificate one Jacobi step above S^lb (papers/bcl2005.md, shortcut 10): it
+    # accepts exactly when Eq. (18) is ≥ 0 for every task at S' = max(S^lb, Eq. (18) at S^lb),
+    # and then the reference accepts by its fourth round.
+    from rtsched.analyses import _gedf_common as common
+
+    C, D, T, n = ts.C, ts.D, ts.T, ts.n
+    width = common.padded_width(n)
+    work = np.full((common.SLACK_ROWS, width), 777, dtype=np.int64)
+    fwork = np.full((common.SLACK_FLOAT_ROWS, width), 0.25)
+    common.slack_certificate(C, D, T, 0, n, m, work, fwork)
+    common.slack_columns(C, T, 0, n, m, work, fwork)
+    S_lb = [int(x) for x in work[common.W_SLACK, :n]]
+    before = work.copy()
+    step = common.slack_step_certificate(C, T, 0, n, m, work, fwork)
+    S_step = [max(S_lb[k], bcl_iter.slack_update(ts, k, S_lb, m)) for k in range(n)]
+    assert [int(x) for x in work[common.W_ROUND_SLACK, :n]] == S_step
+    holds = all(bcl_iter.slack_update(ts, k, S_step, m) >= 0 for k in range(n))
+    assert step == (1 if holds else -2)
+    keep = [r for r in range(common.SLACK_ROWS) if r != common.W_ROUND_SLACK]
+    np.testing.assert_array_equal(work[keep], before[keep])  # the fixed point starts from these
+    if holds:
+        it = bcl_iter.iterate(ts, m, 10**6)
+        assert it.verdict is True and it.rounds <= 4
+    event("holds" if holds else "fails")
 
 
 def _seeded_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
@@ -695,6 +726,7 @@ def test_bcl_iter_every_shortcut_is_reached():
         "certificate, budget < 3",
         "fixed point decides",
         "fixed point accepts early",
+        "step certificate accepts",
         "fixed point rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
         "rounds (bound above budget)",
@@ -724,7 +756,9 @@ CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4),
         pytest.param([(2, 6, 9), (4, 6, 7)], 1, 2, "certificate, budget < 3", id="certificate-budget-2"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 3, "fixed point decides", id="fixed-point"),
         pytest.param([(3, 7, 14), (26, 34, 56)], 1, 2, "rounds (bound above budget)", id="rounds"),
-        pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 5, "fixed point accepts early", id="early"),
+        pytest.param([(13, 32, 38), (6, 17, 30), (8, 11, 20)], 2, 5, "fixed point accepts early", id="early"),
+        pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 5, "step certificate accepts", id="step-certificate"),
+        pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 3, "rounds (bound above budget)", id="step-budget-3"),
         pytest.param(_PRE_CHECK_ROW_1, 1, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
         pytest.param(_PRE_CHECK_ROW_1, 1, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
     ],
