@@ -400,8 +400,8 @@ def slack_certificate(C, D, T, lo, n, m, work, fwork):
 def slack_columns(C, T, lo, n, m, work, fwork):
     """The sums of Eq. (18) at S^lb of every task into row W_TOTAL, column by column.
 
-    Returns ACCEPT if every Eq. (18) value at S^lb is ≥ 0 (the certificate of
-    :func:`slack_certificate`), else CONTINUE. Needs the rows of :func:`slack_lower_bounds`;
+    Returns how many tasks have Eq. (18) < 0 at S^lb: 0 exactly when the certificate of
+    :func:`slack_certificate` holds (:func:`slack_step_certificate` uses the count). Needs the rows of :func:`slack_lower_bounds`;
     afterwards the rows are those :func:`slack_scan` leaves, except W_TOTAL_MAX and W_INFO (not
     computed).
     """

@@ -41,7 +41,9 @@ with the largest C − (D − C) (it rejects if any task fails, so its order doe
 certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
 bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
 budget permitting; only the rows with S^lb_k = 0 need summing, one by one when there are at most
-five of them, else with the sums of every row, ``slack_columns``); otherwise the least fixed point of the slack update decides
+five of them, else with the sums of every row, ``slack_columns``); then, with at most two rows failing there,
+the certificate one Jacobi step above S^lb (``slack_step_certificate``: only the failing rows summed again; the
+rounds then accept by the fourth, budget permitting); otherwise the least fixed point of the slack update decides
 (``slack_fixed_point``: sums kept up to date column by column instead of rounds; a set failing
 the pre-check gets REJECT there too), unless its bound on the rounds the reference needs exceeds
 the budget, in which case the whole pre-check (``slack_precheck_fails``) and then the rounds run
