@@ -525,11 +525,6 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork, failing, budget):
     3 + Σ (S*_k − S^lb_k) (its rounds raise Σ S by ≥ 1 each from the third on and leave it
     ≥ Σ S^lb after the second); the smaller bound is returned. ⌊total/m⌋ of Eq. (18) is taken
     with a reciprocal of m rounded up (:func:`floor_divmod_up`; total < 2**47), not a division.
-
-    ``failing`` is the count :func:`slack_columns` returned (BCL-iter) or 0 (RTA): when at least
-    half the rows fail at S^lb, the rejection from above (:func:`slack_upper_bound_rejects`,
-    shortcut 11) is tried first, and its REJECT returned when its bound on the rounds is
-    ≤ ``budget`` (otherwise the sweeps run and may give a smaller bound).
     """
     if 2 * failing >= n:  # half the rows or more fail at S^lb: try the rejection from above first
         rejects, rounds = slack_upper_bound_rejects(C, D, T, lo, n, m, work, fwork)

@@ -45,8 +45,7 @@ five of them, else with the sums of every row, ``slack_columns``); then, with at
 the certificate one Jacobi step above S^lb (``slack_step_certificate``: only the failing rows summed again; the
 rounds then accept by the fourth, budget permitting); otherwise the least fixed point of the slack update decides
 (``slack_fixed_point``: sums kept up to date column by column instead of rounds; a set failing
-the pre-check gets REJECT there too; when half the rows or more fail at S^lb, first the rejection
-from above, ``slack_upper_bound_rejects``: Eq. (18) at U = max(0, Eq. (18) at S^max) ≥ S*), unless its bound on the rounds the reference needs exceeds
+the pre-check gets REJECT there too), unless its bound on the rounds the reference needs exceeds
 the budget, in which case the whole pre-check (``slack_precheck_fails``) and then the rounds run
 as in :func:`iterate` (``slack_rounds``). ⌊D_k/T_i⌋ is taken with a reciprocal (in the
 column loops one rounded up, which needs no correction step: ``rtsched.kernels.floor_divmod_up``),
@@ -321,8 +320,7 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     if failing <= 2 and budget >= 4 and slack_step_certificate(C, T, lo, n, m, work, fwork) == ACCEPT:
         return ACCEPT
     # The verdict from the least fixed point (rtsched's, papers/bcl2005.md; it needs no passed
-    # pre-check: a failing one makes it REJECT, the reference's verdict; with half the rows or
-    # more failing at S^lb it first tries the rejection from above, shortcut 11) when the rounds
+    # pre-check: a failing one makes it REJECT, the reference's verdict) when the rounds
     # provably end within the budget; otherwise the pre-check, then the rounds themselves.
     verdict, rounds = slack_fixed_point(C, D, T, lo, n, m, work, fwork, failing, budget)
     if rounds <= budget:
