@@ -81,7 +81,6 @@ __all__ = [
     "slack_rounds",
     "slack_scan",
     "slack_step_certificate",
-    "slack_upper_bound_rejects",
     "slack_sum_nb",
     "task_at",
     "CHUNK_TASKS",
@@ -447,51 +446,6 @@ def slack_step_certificate(C, T, lo, n, m, work, fwork):
 
 
 @kernel(inline="always")
-def slack_upper_bound_rejects(C, D, T, lo, n, m, work, fwork):
-    """Rtsched's rejection from above (shortcut 11, proof in papers/bcl2005.md).
-
-    Needs the rows :func:`slack_columns` leaves (W_TOTAL: the sums of Eq. (18) at S^lb).
-    Sums Eq. (18) of every task at S^max = (D_i − C_i)_i column by column into row
-    W_TOTAL_MAX; if a value is negative, BCL-iter's pre-check fails: returns (True, 1).
-    Otherwise puts U = max(0, Eq. (18) at S^max) ≥ S* into row W_ROUND_SLACK (free until
-    :func:`slack_rounds`) and sums, in index order, the rows failing at S^lb (only those can
-    fail at S* ≥ S^lb) at U: if one is negative, Eq. (18) is negative at S* ≤ U too, and
-    returns (True, 3 + Σ (U_k − S^lb_k)), a bound on ``bcl_iter.iterate``'s rounds; else
-    (False, 0). Leaves rows W_SLACK, W_DEADLINE, W_CAP and W_TOTAL as they were.
-    """
-    width = padded_width(n)
-    for k in range(n):  # τk's own term, added back by its column
-        work[W_TOTAL_MAX, k] = -min(C[task_at(lo, k)], work[W_CAP, k])
-    for k in range(n, width):
-        work[W_TOTAL_MAX, k] = 0
-    for i in range(n):  # the columns: τi's terms in every sum, at S^max_i = D_i − C_i
-        C_i = C[task_at(lo, i)]
-        T_i = T[task_at(lo, i)]
-        inv_up = fwork[F_INV_T, i] * RECIPROCAL_UP  # D_k ≤ 2**31 − 1: floor_divmod_up is exact
-        S_i = D[task_at(lo, i)] - C_i
-        for k in range(width):
-            jobs, rest = floor_divmod_up(work[W_DEADLINE, k], T_i, inv_up)
-            work[W_TOTAL_MAX, k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), work[W_CAP, k])
-    inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
-    rounds = 3
-    fails = False
-    for k in range(n):
-        value = work[W_CAP, k] - 1 - floor_divmod_up(work[W_TOTAL_MAX, k], m, inv_m_up)[0]  # Eq. (18) at S^max
-        fails |= value < 0
-        upper = max(value, 0)
-        work[W_ROUND_SLACK, k] = upper
-        rounds += upper - work[W_SLACK, k]
-    if fails:
-        return True, 1
-    for k in range(n):
-        cap_k = work[W_CAP, k]
-        if work[W_TOTAL, k] >= m * cap_k:  # τk's own term J_k^k = C_k, min(C_k, cap_k) in the row
-            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_ROUND_SLACK) - min(C[task_at(lo, k)], cap_k) >= m * cap_k:
-                return True, rounds
-    return False, 0
-
-
-@kernel(inline="always")
 def slack_precheck_fails(C, D, T, lo, n, m, work, fwork):
     """Whether BCL-iter's pre-check fails: Eq. (18) < 0 for some task at slacks D_i − C_i.
 
@@ -508,7 +462,7 @@ def slack_precheck_fails(C, D, T, lo, n, m, work, fwork):
 
 
 @kernel(inline="always")
-def slack_fixed_point(C, D, T, lo, n, m, work, fwork, failing, budget):
+def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     """BCL-iter's verdict from its least fixed point (rtsched's, proof in papers/bcl2005.md).
 
     Returns (ACCEPT or REJECT, a bound on the rounds ``bcl_iter.iterate`` needs to reach that
@@ -526,10 +480,6 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork, failing, budget):
     ≥ Σ S^lb after the second); the smaller bound is returned. ⌊total/m⌋ of Eq. (18) is taken
     with a reciprocal of m rounded up (:func:`floor_divmod_up`; total < 2**47), not a division.
     """
-    if 2 * failing >= n:  # half the rows or more fail at S^lb: try the rejection from above first
-        rejects, rounds = slack_upper_bound_rejects(C, D, T, lo, n, m, work, fwork)
-        if rejects and rounds <= budget:  # (else the sweeps' bound may still be within the budget)
-            return REJECT, rounds
     width = padded_width(n)
     inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
     start = 0

@@ -79,7 +79,6 @@ from rtsched.analyses._gedf_common import (
     slack_precheck_fails,
     slack_rounds,
     slack_step_certificate,
-    slack_upper_bound_rejects,
     task_at,
     task_labels,
 )
@@ -258,14 +257,8 @@ def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
         return "certificate accepts (columns)", None
     if failing <= 2 and budget >= 4 and slack_step_certificate(C, T, 0, n, m, work, fwork) == 1:
         return "step certificate accepts", None
-    upper = False
-    if 2 * failing >= n:
-        rejects, upper_rounds = slack_upper_bound_rejects(C, D, T, 0, n, m, work, fwork)
-        upper = bool(rejects) and upper_rounds <= budget
-    verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, work, fwork, failing, budget)
+    verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, work, fwork)
     if rounds <= budget:
-        if upper:
-            return ("upper bound rejects, pre-check fails" if rounds == 1 else "upper bound rejects"), int(rounds)
         if any(slack_update(ts, k, S_max, m) < 0 for k in range(n)):
             return "fixed point rejects, pre-check fails", int(rounds)
         S = [int(x) for x in work[W_SLACK, :n]]
@@ -322,7 +315,7 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     # The verdict from the least fixed point (rtsched's, papers/bcl2005.md; it needs no passed
     # pre-check: a failing one makes it REJECT, the reference's verdict) when the rounds
     # provably end within the budget; otherwise the pre-check, then the rounds themselves.
-    verdict, rounds = slack_fixed_point(C, D, T, lo, n, m, work, fwork, failing, budget)
+    verdict, rounds = slack_fixed_point(C, D, T, lo, n, m, work, fwork)
     if rounds <= budget:
         return verdict
     if slack_precheck_fails(C, D, T, lo, n, m, work, fwork):

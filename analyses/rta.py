@@ -444,7 +444,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
         if scan == ACCEPT:
             return ACCEPT
         if scan == CONTINUE:
-            verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, slack_work, slack_fwork, 0, 0)
+            verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, slack_work, slack_fwork)
             if verdict == ACCEPT:
                 most_rounds = budget // per_round
                 if rounds <= most_rounds:

@@ -624,12 +624,9 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
     if path in (
         "one-row pre-check rejects",
         "fixed point rejects, pre-check fails",
-        "upper bound rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
     ):
         assert unbounded.precheck and unbounded.verdict is False
-    elif path == "upper bound rejects":
-        assert not unbounded.precheck and unbounded.verdict is False and unbounded.rounds <= bound
     elif path.startswith("certificate"):
         assert unbounded.verdict is True and unbounded.rounds <= 3
     elif path == "step certificate accepts":
@@ -698,42 +695,6 @@ def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
     event("holds" if holds else "fails")
 
 
-@settings(max_examples=60)
-@given(rst.tasksets(max_size=12, max_period=50), st.integers(1, 6))
-def test_bcl_iter_upper_bound_is_eq18_at_s_max(ts, m):
-    # rtsched's rejection from above (papers/bcl2005.md, shortcut 11): U = max(0, Eq. (18) at
-    # S^max) ≥ S*; it rejects exactly when the pre-check fails or a row failing at S^lb fails at
-    # U, and then the reference rejects within the returned bound on its rounds.
-    from rtsched.analyses import _gedf_common as common
-
-    C, D, T, n = ts.C, ts.D, ts.T, ts.n
-    width = common.padded_width(n)
-    work = np.full((common.SLACK_ROWS, width), 777, dtype=np.int64)
-    fwork = np.full((common.SLACK_FLOAT_ROWS, width), 0.25)
-    common.slack_certificate(C, D, T, 0, n, m, work, fwork)
-    common.slack_columns(C, T, 0, n, m, work, fwork)
-    S_lb = [int(x) for x in work[common.W_SLACK, :n]]
-    before = work.copy()
-    rejects, rounds = common.slack_upper_bound_rejects(C, D, T, 0, n, m, work, fwork)
-    S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
-    at_max = [bcl_iter.slack_update(ts, k, S_max, m) for k in range(n)]
-    keep = [common.W_SLACK, common.W_DEADLINE, common.W_CAP, common.W_TOTAL]
-    np.testing.assert_array_equal(work[keep], before[keep])  # the fixed point starts from these
-    it = bcl_iter.iterate(ts, m, 10**6)
-    if min(at_max) < 0:
-        assert rejects and rounds == 1 and it.precheck and it.verdict is False
-        event("pre-check fails")
-        return
-    U = [max(0, v) for v in at_max]
-    assert [int(x) for x in work[common.W_ROUND_SLACK, :n]] == U
-    failing = [k for k in range(n) if bcl_iter.slack_update(ts, k, S_lb, m) < 0]
-    assert rejects == any(bcl_iter.slack_update(ts, k, U, m) < 0 for k in failing)
-    if rejects:
-        assert rounds == 3 + sum(U) - sum(S_lb)
-        assert it.verdict is False and it.rounds <= rounds
-    event("rejects" if rejects else "open")
-
-
 def _seeded_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
     """A random constrained-deadline set (n = 2..8, T < 60) and m = 1..4, drawn from ``rng``."""
     n = int(rng.integers(2, 9))
@@ -766,8 +727,6 @@ def test_bcl_iter_every_shortcut_is_reached():
         "fixed point decides",
         "fixed point accepts early",
         "step certificate accepts",
-        "upper bound rejects",
-        "upper bound rejects, pre-check fails",
         "fixed point rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
         "rounds (bound above budget)",
@@ -777,7 +736,6 @@ def test_bcl_iter_every_shortcut_is_reached():
     # S^lb_k = 0, which need more tasks than these draws have) have fixed sets of their own below.
     rare = {
         "fixed point rejects, pre-check fails",
-        "upper bound rejects, pre-check fails",
         "pre-check rejects (bound above budget)",
         "certificate accepts (columns)",
     }
@@ -785,11 +743,6 @@ def test_bcl_iter_every_shortcut_is_reached():
 
 
 _PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails, τ0's (= τh) passes
-# m = 3: the pre-check fails on a row other than τh's, and fewer than half the rows fail at S^lb
-# (so the fixed point, not the rejection from above, runs).
-_PRE_CHECK_FEW_FAILING = [(15, 17, 21), (28, 41, 46), (1, 7, 9), (4, 15, 20), (3, 13, 17), (1, 31, 45)]
-# m = 2: half the rows or more fail at S^lb, the pre-check passes, one of them fails at U.
-_UPPER_BOUND = [(10, 18, 41), (13, 54, 54), (1, 16, 35), (12, 28, 46), (11, 31, 50), (5, 11, 15)]
 # m = 4: the certificate holds with six rows at S^lb_k = 0 (more than ROW_CERTIFICATE_ROWS = 5).
 CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4), (1, 2, 2), (8, 16, 24)]
 
@@ -806,10 +759,8 @@ CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4),
         pytest.param([(13, 32, 38), (6, 17, 30), (8, 11, 20)], 2, 5, "fixed point accepts early", id="early"),
         pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 5, "step certificate accepts", id="step-certificate"),
         pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 3, "rounds (bound above budget)", id="step-budget-3"),
-        pytest.param(_PRE_CHECK_ROW_1, 1, 10_000, "upper bound rejects, pre-check fails", id="upper-bound-pre-check"),
-        pytest.param(_UPPER_BOUND, 2, 10_000, "upper bound rejects", id="upper-bound"),
-        pytest.param(_PRE_CHECK_FEW_FAILING, 3, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
-        pytest.param(_PRE_CHECK_FEW_FAILING, 3, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
+        pytest.param(_PRE_CHECK_ROW_1, 1, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
+        pytest.param(_PRE_CHECK_ROW_1, 1, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
     ],
 )
 def test_bcl_iter_one_fixed_set_per_path(tasks, m, budget, path):
@@ -845,7 +796,7 @@ def rta_path(ts, m, budget):
         return "BCL-iter certificate accepts"
     if scan == 0:
         return "searches (BCL-iter pre-check fails)"
-    verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork, 0, 0)
+    verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
     if verdict != 1:
         return "searches (BCL-iter rejects)"
     if rounds <= budget // per_round:
