@@ -343,8 +343,8 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
         work = np.empty((SLACK_ROWS, width), dtype=np.int64)  # one workspace per chunk of sets
         fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
         for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo = offsets[s]
-            out[s] = _bcl_iter_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, work, fwork)
+            lo = offsets[np.uint64(s)]  # (unsigned: no wrap-around select; task_at)
+            out[np.uint64(s)] = _bcl_iter_set(C, D, T, lo, offsets[np.uint64(s + 1)] - lo, m, budget, work, fwork)
 
 
 ANALYSES = (
