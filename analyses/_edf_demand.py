@@ -795,7 +795,12 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
         return UNDECIDED, np.int64(0)
     if ucmp > 0:
         return REJECT, np.int64(0)
-    dens = 1 if lam > 1.0 + 4.0 * (n + 2) * EPS * (lam + 1.0) else _density_vs_one(C, D, T, n)
+    # The float density decides outside its margin (as _density_vs_one's), without a second pass.
+    lam_margin = 4.0 * (n + 2) * EPS * (lam + 1.0)
+    if abs(lam - 1.0) > lam_margin:
+        dens = 1 if lam > 1.0 else -1
+    else:
+        dens = _density_vs_one(C, D, T, n)  # rare: on the boundary, exactly
     if dens == SIGN_UNDECIDED:
         return UNDECIDED, np.int64(0)
     if dens <= 0:
