@@ -54,7 +54,7 @@ from rtsched.kernels import (
     UNDECIDED,
     UNKNOWN,
     deadline_step,
-    floor_divmod_any,
+    floor_divmod_branchy,
     gcd,
     kernel,
     workspace_kernels,
@@ -373,7 +373,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
             return UNDECIDED
         base = 0
         for i in range(n):
-            q, r = floor_divmod_any(t, T[i], inv[i])
+            q, r = floor_divmod_branchy(t, T[i], inv[i])  # a branch: see its docstring
             rem[i] = r
             base += q * C[i]
             if r >= D[i]:

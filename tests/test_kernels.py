@@ -18,6 +18,7 @@ from rtsched.kernels import (
     deadline_step,
     floor_divmod,
     floor_divmod_any,
+    floor_divmod_branchy,
     gcd,
     redecide_by,
     verdict_code,
@@ -48,6 +49,22 @@ def test_floor_divmod_exact(a: int, b: int) -> None:
 def test_floor_divmod_any_exact(a: int, b: int) -> None:
     """The guarded version is exact for every non-negative a (integer division from 2**51 on)."""
     assert floor_divmod_any(np.int64(a), np.int64(b), 1.0 / b) == divmod(a, b)
+
+
+@pytest.mark.parametrize("b", EDGES)
+def test_floor_divmod_branchy_edges(b: int) -> None:
+    """The branchy variant at the same edges, and past 2**51 (integer division)."""
+    inv = 1.0 / b
+    top = RECIPROCAL_EXACT - 1
+    for a in {0, 1, b - 1, b, b + 1, top, top - top % b, top - top % b - 1, (top // b) * b - 1, top + 1, 2**62}:
+        if a >= 0:
+            assert floor_divmod_branchy(np.int64(a), np.int64(b), inv) == divmod(a, b), (a, b)
+
+
+@given(a=st.integers(0, 2**62), b=st.integers(1, RECIPROCAL_EXACT - 1))
+def test_floor_divmod_branchy_exact(a: int, b: int) -> None:
+    """Exact for every non-negative a, as floor_divmod_any."""
+    assert floor_divmod_branchy(np.int64(a), np.int64(b), 1.0 / b) == divmod(a, b)
 
 
 @given(a=st.integers(-(2**40), 2**40), b=st.integers(-(2**40), 2**40))
