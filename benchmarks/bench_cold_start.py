@@ -52,8 +52,9 @@ from rtsched.warmup import probe_batch
 imported = time.perf_counter()
 batch = probe_batch()
 for name in sys.argv[1:]:
+    entry = registry.get(name)
     t = time.perf_counter()
-    registry.get(name).decide(batch, 2)
+    entry.decide(batch, 1 if entry.platform == "uniprocessor" else 2)
     print(name, time.perf_counter() - t)
 print("import", imported - start)
 """
@@ -72,7 +73,11 @@ def probe(names: list[str], cache: Path) -> dict[str, float]:
     env = dict(os.environ, RTSCHED_CACHE_DIR=str(cache))
     env.pop("NUMBA_CACHE_DIR", None)
     _, out = timed([sys.executable, "-c", PROBE, *names], env, ROOT)
-    return {name: float(seconds) for name, seconds in (line.split() for line in out.splitlines())}
+    seconds = {name: float(value) for name, value in (line.split() for line in out.splitlines())}
+    missing = [name for name in [*names, "import"] if name not in seconds]
+    if missing:
+        sys.exit(f"the probe did not time {', '.join(missing)}:\n{out}")
+    return seconds
 
 
 def main() -> None:
