@@ -271,6 +271,13 @@ _FOREVER = 1 << 60
 #: A search computes the linear piece (below) only when its last step was shorter than
 #: 1/LONG_CLIMB of the distance left to D_k, i.e. when many more evaluations may follow.
 LONG_CLIMB = 8
+#: A linear piece (``_linear_piece``) costs about this many plain passes over the tasks, doubled
+#: (2.5 passes; measured on benchmarks/bench_vs_schedcat.py's growth sets, where the pieces cover
+#: about 2.4 evaluations each at n = 20 for the same time and 1.5 at n = 80 for 8 % more).
+_PIECE_COST2 = 5
+#: Credit of the linear pieces at the start of a set: a few pieces that cover one evaluation
+#: each, and the set goes on with plain passes only.
+_PIECE_CREDIT = 16
 #: Rows of the integer workspace of ``_rta_set`` (each of length ≥ n).
 _SLACK, _LARGEST, _LOWEST, _J, _E, _LAST_R, _LAST_USED = 0, 1, 2, 3, 4, 5, 6
 _ROWS = 7
@@ -286,33 +293,37 @@ def _linear_piece(C, T, inv_T, J, E, R, cap):
     total = 0
     slope = 0
     horizon = _FOREVER
-    for i in range(n):
+    for i in range(n):  # branch-free: the cases below are selects, not jumps
         c = C[i]
         jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])  # R + E_i < 2**33
-        rising = rest < c
-        w = jobs * c + (rest if rising else c)
+        w = jobs * c + min(c, rest)
         j = J[i]
-        v = min(w, j, cap)
-        if v == j:
-            h = _FOREVER
-        elif v == w and not rising:
-            h = T[i] - rest
-        elif v == w:
-            slope += 1
-            h = min(c - rest, j - v)
-        else:
-            slope += 1
-            h = min(w, j) - v
+        v = min(min(w, j), cap)
+        flat_w = (v == w) & (rest >= c)  # the minimum is W_i in a flat phase (and not J_i^k)
+        # slope 1 unless the minimum is J_i^k or W_i flat; then until the phase ends or the
+        # value reaches J_i^k (W_i rising), or until it reaches min(W_i(R), J_i^k) (the cap alone)
+        rising_h = min(j - v, c - rest if v == w else w - v)
+        h = _FOREVER if v == j else (T[i] - rest if flat_w else rising_h)
+        slope += np.int64(v != j) - np.int64((v != j) & flat_w)
         total += v
         horizon = min(horizon, h)
     return total, slope, horizon
 
 
+@kernel(inline="always")
+def _piece_credit(credit, linear, evaluations):
+    # A linear piece costs about PIECE_COST plain passes (the horizon's extra work) and saves one
+    # per evaluation it covers: credit changes by 2·evaluations − 2·PIECE_COST per piece.
+    return credit + (2 * evaluations - _PIECE_COST2 if linear else 0)
+
+
 @kernel
-def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
-    # The search of ``iterate`` with slack bounds S, returning (R, evaluations charged); R is
-    # _OVER_DEADLINE or _OUT_OF_BUDGET when the search ends that way. ``work`` is the integer
-    # workspace (rows _J and _E are used here), inv_T[i] = 1.0 / T[i].
+def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
+    # The search of ``iterate`` with slack bounds S, returning (R, evaluations charged, credit);
+    # R is _OVER_DEADLINE or _OUT_OF_BUDGET when the search ends that way. ``work`` is the
+    # integer workspace (rows _J and _E are used here), inv_T[i] = 1.0 / T[i]. ``credit``: what
+    # the linear pieces have earned so far in this set (see _piece_credit); none is computed
+    # once it is ≤ 0.
     #
     # rtsched's shortcut (linear pieces; it changes neither an evaluated value nor the count of
     # evaluations): every term t_i(R) = min(W_i(R), J_i^k, R − C_k + 1) is non-decreasing and
@@ -348,14 +359,17 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
     R = start
     used = 0
     long_climb = False  # whether the last step suggests many more: then find the linear piece
+    pieces = credit > 0  # whether linear pieces have repaid their cost in this set so far
     while True:
         if used == budget:
-            return _OUT_OF_BUDGET, used
+            return _OUT_OF_BUDGET, used, credit
         cap = R - C_k + 1
         total = 0  # Σ_{i≠k} min(W_i(R), J_i^k, R − C_k + 1), exact, < 2**47
         slope = 0
         horizon = 0
-        if long_climb:
+        linear = long_climb
+        first = used
+        if linear:
             total, slope, horizon = _linear_piece(C, T, inv_T, J, E, R, cap)
         else:  # the plain sum, branch-free (a short climb rarely repays the horizon's cost)
             for i in range(n):
@@ -369,9 +383,9 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
             # because an int64 division is far slower; the numerator is < 2**48.
             new = C_k + floor_div_nb(total + slope * (R - base), m)
             if new > D_k:
-                return _OVER_DEADLINE, used
+                return _OVER_DEADLINE, used, _piece_credit(credit, linear, used - first)
             if new == R:
-                return R, used
+                return R, used, _piece_credit(credit, linear, used - first)
             if slope == m and new <= top:
                 # Every evaluation at new, new + step, … ≤ top adds ``step``: count them at once.
                 step = new - R
@@ -379,17 +393,20 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget):
                 allowed = min(inside, budget - used)
                 passing = (D_k - new) // step  # evaluations from ``new`` that stay ≤ D_k
                 if passing < allowed:
-                    return _OVER_DEADLINE, used + passing + 1
+                    return _OVER_DEADLINE, used + passing + 1, _piece_credit(credit, linear, used + passing + 1 - first)
                 used += allowed
                 new += allowed * step
                 if allowed < inside:
-                    return _OUT_OF_BUDGET, used
-            long_climb = D_k - new > LONG_CLIMB * (new - R)
+                    return _OUT_OF_BUDGET, used, credit
+            long_climb = pieces and D_k - new > LONG_CLIMB * (new - R)
             R = new
             if R > top:
                 break
             if used == budget:
-                return _OUT_OF_BUDGET, used
+                return _OUT_OF_BUDGET, used, credit
+        credit = _piece_credit(credit, linear, used - first)
+        pieces = credit > 0
+        long_climb = long_climb and pieces
 
 
 @kernel
@@ -465,6 +482,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
         inv[i] = 1.0 / np.float64(T[i])
         pre_pass_bound += D[i] - C[i] + 1  # a search from C_k climbs strictly until it stops
     steps = 0
+    credit = _PIECE_CREDIT  # linear pieces on trial for this set (see _piece_credit)
     # The pre-pass rejects if ANY search exceeds its deadline, and its searches are independent
     # (all use S_max), so their order changes neither the verdict nor the bounds, only where
     # the budget would run out. When the budget cannot run out within the pre-pass, search first
@@ -476,7 +494,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
             for k in range(1, n):
                 if C[k] * D[first] > C[first] * D[k]:  # products < 2**62: exact
                     first = k
-        R, used = _least_fixed_point(C, D, T, inv, m, first, C[first], S_max, work, budget)
+        R, used, credit = _least_fixed_point(C, D, T, inv, m, first, C[first], S_max, work, budget, credit)
         steps += used
         if R == _OVER_DEADLINE:
             return REJECT
@@ -484,7 +502,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
     for k in range(n):  # the (rest of the) pre-pass, with every other slack at D_i − C_i
         if k == first:
             continue
-        R, used = _least_fixed_point(C, D, T, inv, m, k, C[k], S_max, work, budget - steps)
+        R, used, credit = _least_fixed_point(C, D, T, inv, m, k, C[k], S_max, work, budget - steps, credit)
         steps += used
         if R == _OUT_OF_BUDGET:
             return UNKNOWN
@@ -503,7 +521,9 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
         updated = False
         for k in range(n):
             if first_round or last_change > search - n:
-                R, used = _least_fixed_point(C, D, T, inv, m, k, R_lo[k], S, work, budget - steps)
+                R, used, credit = _least_fixed_point(
+                    C, D, T, inv, m, k, R_lo[k], S, work, budget - steps, credit
+                )
                 if R == _OUT_OF_BUDGET:
                     return UNKNOWN
                 last_R[k] = R
