@@ -271,13 +271,15 @@ _FOREVER = 1 << 60
 #: A search computes the linear piece (below) only when its last step was shorter than
 #: 1/LONG_CLIMB of the distance left to D_k, i.e. when many more evaluations may follow.
 LONG_CLIMB = 8
-#: A linear piece (``_linear_piece``) costs about this many plain passes over the tasks, doubled
-#: (2.5 passes; measured on benchmarks/bench_vs_schedcat.py's growth sets, where the pieces cover
-#: about 2.4 evaluations each at n = 20 for the same time and 1.5 at n = 80 for 8 % more).
+#: Twice the cost of a linear piece (``_linear_piece``) in plain passes over the tasks: about
+#: 2.5 passes (benchmarks/bench_vs_schedcat.py's growth sets: there the pieces cover about 2.4
+#: evaluations each at n = 20 for the same time as plain passes, 1.5 at n = 80 for 8 % more).
 _PIECE_COST2 = 5
-#: Credit of the linear pieces at the start of a set: a few pieces that cover one evaluation
-#: each, and the set goes on with plain passes only.
-_PIECE_CREDIT = 16
+#: Credit of the linear pieces at the start of a set (see ``_piece_credit``): after about 20
+#: pieces that covered one evaluation each, and nothing that repaid them, the set goes on with
+#: plain passes only. (5/16 lost up to 8 % at n = 10 by stopping too early; 5/64 is level with
+#: the pieces everywhere at n ≤ 20.)
+_PIECE_CREDIT = 64
 #: Rows of the integer workspace of ``_rta_set`` (each of length ≥ n).
 _SLACK, _LARGEST, _LOWEST, _J, _E, _LAST_R, _LAST_USED = 0, 1, 2, 3, 4, 5, 6
 _ROWS = 7
@@ -293,18 +295,23 @@ def _linear_piece(C, T, inv_T, J, E, R, cap):
     total = 0
     slope = 0
     horizon = _FOREVER
-    for i in range(n):  # branch-free: the cases below are selects, not jumps
+    for i in range(n):
         c = C[i]
         jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])  # R + E_i < 2**33
-        w = jobs * c + min(c, rest)
+        rising = rest < c
+        w = jobs * c + (rest if rising else c)
         j = J[i]
-        v = min(min(w, j), cap)
-        flat_w = (v == w) & (rest >= c)  # the minimum is W_i in a flat phase (and not J_i^k)
-        # slope 1 unless the minimum is J_i^k or W_i flat; then until the phase ends or the
-        # value reaches J_i^k (W_i rising), or until it reaches min(W_i(R), J_i^k) (the cap alone)
-        rising_h = min(j - v, c - rest if v == w else w - v)
-        h = _FOREVER if v == j else (T[i] - rest if flat_w else rising_h)
-        slope += np.int64(v != j) - np.int64((v != j) & flat_w)
+        v = min(w, j, cap)
+        if v == j:
+            h = _FOREVER
+        elif v == w and not rising:
+            h = T[i] - rest
+        elif v == w:
+            slope += 1
+            h = min(c - rest, j - v)
+        else:
+            slope += 1
+            h = min(w, j) - v
         total += v
         horizon = min(horizon, h)
     return total, slope, horizon
@@ -312,8 +319,10 @@ def _linear_piece(C, T, inv_T, J, E, R, cap):
 
 @kernel(inline="always")
 def _piece_credit(credit, linear, evaluations):
-    # A linear piece costs about PIECE_COST plain passes (the horizon's extra work) and saves one
-    # per evaluation it covers: credit changes by 2·evaluations − 2·PIECE_COST per piece.
+    # The credit after a pass that covered ``evaluations`` evaluations: a linear piece costs
+    # about _PIECE_COST2 / 2 plain passes (the horizon's extra work) and saves one per
+    # evaluation it covers, so the credit changes by 2·evaluations − _PIECE_COST2 per piece;
+    # plain passes leave it. Only the speed depends on it, never an evaluation or a count.
     return credit + (2 * evaluations - _PIECE_COST2 if linear else 0)
 
 
@@ -393,7 +402,8 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
                 allowed = min(inside, budget - used)
                 passing = (D_k - new) // step  # evaluations from ``new`` that stay ≤ D_k
                 if passing < allowed:
-                    return _OVER_DEADLINE, used + passing + 1, _piece_credit(credit, linear, used + passing + 1 - first)
+                    used += passing + 1
+                    return _OVER_DEADLINE, used, _piece_credit(credit, linear, used - first)
                 used += allowed
                 new += allowed * step
                 if allowed < inside:
@@ -521,9 +531,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
         updated = False
         for k in range(n):
             if first_round or last_change > search - n:
-                R, used, credit = _least_fixed_point(
-                    C, D, T, inv, m, k, R_lo[k], S, work, budget - steps, credit
-                )
+                R, used, credit = _least_fixed_point(C, D, T, inv, m, k, R_lo[k], S, work, budget - steps, credit)
                 if R == _OUT_OF_BUDGET:
                     return UNKNOWN
                 last_R[k] = R
