@@ -367,6 +367,22 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
     J[k] = 0
     R = start
     used = 0
+    if credit <= 0:  # plain passes only, without the bookkeeping of the pieces
+        while True:
+            if used == budget:
+                return _OUT_OF_BUDGET, used, credit
+            used += 1
+            cap = R - C_k + 1
+            total = 0
+            for i in range(n):
+                jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])
+                total += min(jobs * C[i] + min(C[i], rest), min(J[i], cap))
+            new = C_k + floor_div_nb(total, m)  # (RTA-EDF), as below
+            if new > D_k:
+                return _OVER_DEADLINE, used, credit
+            if new == R:
+                return R, used, credit
+            R = new
     long_climb = False  # whether the last step suggests many more: then find the linear piece
     pieces = credit > 0  # whether linear pieces have repaid their cost in this set so far
     while True:
