@@ -55,7 +55,11 @@ term is non-decreasing and grows by at most 1 per tick, so its phase at R fixes 
 a horizon — and evaluates the points of that piece without a pass over the tasks, counting a run
 of equal steps (slope m) in one division, each evaluation charged as the reference charges it.
 This turns the one-tick-per-evaluation climbs of sets with n − 1 = m tasks capped at
-R − C_k + 1 (about 50× faster at n = 5, m = 4; ``benchmarks/bench_vs_schedcat.py``).
+R − C_k + 1 (about 50× faster at n = 5, m = 4; ``benchmarks/bench_vs_schedcat.py``). The pieces
+are on a per-set credit (``_piece_credit``): at large n most pieces cover a single evaluation (the
+horizon is a minimum over n terms) and cost about 2.5 plain passes, so once they stop repaying
+that cost the set's searches run plain passes only (growth rows n = 40/80: 43.8/115 → 41.4/106
+µs, level with the code before the pieces; papers/bertogna-cirinei2007.md).
 
 Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_rta_set`` (one set in
 int64, on a caller-provided workspace), ``_rta_one`` (the serial one-set kernel: allocates the
@@ -277,8 +281,8 @@ LONG_CLIMB = 8
 _PIECE_COST2 = 5
 #: Credit of the linear pieces at the start of a set (see ``_piece_credit``): after about 20
 #: pieces that covered one evaluation each, and nothing that repaid them, the set goes on with
-#: plain passes only. (5/16 lost up to 8 % at n = 10 by stopping too early; 5/64 is level with
-#: the pieces everywhere at n ≤ 20.)
+#: plain passes only. (16 lost up to 8 % at n = 10 by stopping too early, 32 about 2 %; 64 is
+#: within 1 % of always-on pieces at n ≤ 20.)
 _PIECE_CREDIT = 64
 #: Rows of the integer workspace of ``_rta_set`` (each of length ≥ n).
 _SLACK, _LARGEST, _LOWEST, _J, _E, _LAST_R, _LAST_USED = 0, 1, 2, 3, 4, 5, 6
