@@ -555,6 +555,25 @@ def test_linear_pieces_charge_every_evaluation():
     assert checked > 1500  # the sets do climb for long
 
 
+def test_rta_after_the_pieces_credit_runs_out():
+    # Large n with long periods: most linear pieces cover one evaluation, the per-set credit runs
+    # out and the searches go on with plain passes (rta._piece_credit); the budget must still run
+    # out exactly where the reference's does, before and after that switch.
+    rng = np.random.default_rng(15)
+    m, n = 4, 40
+    checked = 0
+    for _ in range(2):
+        u = rng.dirichlet(np.ones(n)) * rng.uniform(0.5, 2.0)
+        T = np.floor(np.exp(rng.uniform(np.log(1000), np.log(100_000), n))).astype(np.int64)
+        C = np.clip(np.rint(u * T), 1, T).astype(np.int64)
+        ts = TaskSet(C, T, T)
+        need = rta.iterate(ts, m, budget=10**6).steps
+        for budget in sorted({need - 1, need, need // 2, int(rng.integers(0, need + 1)), rta.DEFAULT_BUDGET}):
+            assert rta._rta_one(ts.C, ts.D, ts.T, m, budget) == code_of(rta.reference(ts, m, budget)), budget
+        checked += need
+    assert checked > 200
+
+
 @pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**50 - 1])
 def test_divmod_reciprocal_is_exact(b):
     from rtsched.analyses._gedf_common import divmod_reciprocal_nb
