@@ -35,7 +35,7 @@ import numpy as np
 
 from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, sets_kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, sets_kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import closed_form_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_number
@@ -157,11 +157,7 @@ def _bak_row(C, D, T, u, m, k):
             y += np.float64(excess) * inv_D_k
         lhs += y if y < D_k_f else D_k_f
     rhs = np.float64(m * (D_k - C_k) + C_k)
-    margin = 4.0 * (n + 8) * EPS * (lhs + rhs)
-    diff = lhs - rhs
-    if diff > margin:
-        return REJECT
-    return UNDECIDED if diff >= -margin else ACCEPT
+    return margin_verdict(lhs - rhs, 4.0 * (n + 8) * EPS * (lhs + rhs))
 
 
 @kernel
