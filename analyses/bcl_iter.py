@@ -249,13 +249,13 @@ def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
     width = padded_width(n)
     work = np.zeros((SLACK_ROWS, width), dtype=np.int64)
     fwork = np.zeros((SLACK_FLOAT_ROWS, width))
-    if slack_certificate(C, D, T, 0, n, m, work, fwork) == 1 and budget >= 3:
+    if slack_certificate(C, D, T, 0, n, m, work, fwork) == ACCEPT and budget >= 3:
         return "certificate accepts (rows)", None
     failing = slack_columns(C, T, 0, n, m, work, fwork)
     certified = failing == 0
     if certified and budget >= 3:
         return "certificate accepts (columns)", None
-    if failing <= 2 and budget >= 4 and slack_step_certificate(C, T, 0, n, m, work, fwork) == 1:
+    if failing <= 2 and budget >= 4 and slack_step_certificate(C, T, 0, n, m, work, fwork) == ACCEPT:
         return "step certificate accepts", None
     verdict, rounds = slack_fixed_point(C, D, T, 0, n, m, work, fwork)
     if rounds <= budget:

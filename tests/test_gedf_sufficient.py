@@ -632,9 +632,10 @@ def test_bcl_iter_kernel_on_a_shared_workspace(batch, m, rounds):
 @settings(max_examples=60)  # test_bcl_iter_every_shortcut_is_reached covers every path as well
 @given(rst.tasksets(max_size=7, max_period=50), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 10_000]))
 def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
-    # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the exact pre-check of one task, the certificate, the verdict from the least
-    # fixed point with its bound on the rounds (a failing pre-check included), and the pre-check
-    # and the rounds themselves when that bound exceeds the budget.
+    # rtsched's shortcuts of the BCL-iter kernel (papers/bcl2005.md): the exact pre-check of one
+    # task, the certificate (and one Jacobi step above it), the verdict from the least fixed
+    # point with its bound on the rounds (a failing pre-check included), and the pre-check and
+    # the rounds themselves when that bound exceeds the budget.
     path, bound = bcl_iter.kernel_path(ts, m, budget)
     event(path)
     it = bcl_iter.iterate(ts, m, budget)
@@ -692,6 +693,7 @@ def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
     # accepts exactly when Eq. (18) is ≥ 0 for every task at S' = max(S^lb, Eq. (18) at S^lb),
     # and then the reference accepts by its fourth round.
     from rtsched.analyses import _gedf_common as common
+    from rtsched.kernels import ACCEPT, CONTINUE
 
     C, D, T, n = ts.C, ts.D, ts.T, ts.n
     width = common.padded_width(n)
@@ -705,7 +707,7 @@ def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
     S_step = [max(S_lb[k], bcl_iter.slack_update(ts, k, S_lb, m)) for k in range(n)]
     assert [int(x) for x in work[common.W_ROUND_SLACK, :n]] == S_step
     holds = all(bcl_iter.slack_update(ts, k, S_step, m) >= 0 for k in range(n))
-    assert step == (1 if holds else -2)
+    assert step == (ACCEPT if holds else CONTINUE)
     keep = [r for r in range(common.SLACK_ROWS) if r != common.W_ROUND_SLACK]
     np.testing.assert_array_equal(work[keep], before[keep])  # the fixed point starts from these
     if holds:
