@@ -653,3 +653,29 @@ def task_labels(ts: Any, tasks: list[int], limit: int = 10) -> str:
     """``τ3, τ7, …`` for at most ``limit`` tasks, then how many there are in all."""
     shown = ", ".join(ts.label(k) for k in tasks[:limit])
     return shown if len(tasks) <= limit else f"{shown}, … ({len(tasks)} tasks)"
+
+
+def iteration_explanation(
+    verdict: Verdict,
+    summary: str,
+    rows: list[dict[str, Any]],
+    *,
+    rounds: int,
+    failing: list[int],
+    precheck_rejected: bool,
+    budget: int,
+    work_budget: int | None,
+    steps: int | None = None,
+) -> Explanation:
+    """The explanation of a slack iteration (BCL-iter, RTA): its rows and the evidence both report.
+
+    The evidence keys, in order: ``rounds``, ``steps`` (RTA's response-time evaluations, when
+    given), ``precheck_rejected``, ``failing_tasks``, ``budget``, ``work_budget``.
+    """
+    evidence: dict[str, Any] = {"rounds": rounds}
+    if steps is not None:
+        evidence["steps"] = steps
+    evidence.update(
+        precheck_rejected=precheck_rejected, failing_tasks=tuple(failing), budget=budget, work_budget=work_budget
+    )
+    return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=rows)

@@ -71,6 +71,7 @@ from rtsched.analyses._gedf_common import (
     chunk_count,
     edf_interference_bound,
     floor_div_nb,
+    iteration_explanation,
     largest_set,
     padded_width,
     slack_certificate,
@@ -222,14 +223,10 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = f"unknown: {Work(work_budget).describe()} in round {it.rounds}{coverage}"
     else:
         summary = f"round budget of {budget} exhausted before a fixed point (unknown)"
-    evidence = {
-        "rounds": it.rounds,
-        "precheck_rejected": it.precheck,
-        "failing_tasks": tuple(failing),
-        "budget": budget,
-        "work_budget": work_budget,
-    }
-    return Explanation(verdict=it.verdict, summary=summary, evidence=evidence, per_task=rows)
+    return iteration_explanation(
+        it.verdict, summary, rows, rounds=it.rounds, failing=failing, precheck_rejected=it.precheck,
+        budget=budget, work_budget=work_budget,
+    )  # fmt: skip
 
 
 def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:

@@ -83,6 +83,7 @@ from rtsched.analyses._gedf_common import (
     edf_interference_bound,
     edf_interference_bound_nb,
     floor_div_nb,
+    iteration_explanation,
     largest_set,
     padded_width,
     slack_fixed_point,
@@ -259,15 +260,10 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = f"unknown: {Work(work_budget).describe()} after {it.steps} response-time evaluations"
     else:
         summary = f"budget of {budget} response-time evaluations exhausted (unknown)"
-    evidence = {
-        "rounds": it.rounds,
-        "steps": it.steps,
-        "precheck_rejected": it.precheck_task is not None,
-        "failing_tasks": tuple(failing),
-        "budget": budget,
-        "work_budget": work_budget,
-    }
-    return Explanation(verdict=it.verdict, summary=summary, evidence=evidence, per_task=rows)
+    return iteration_explanation(
+        it.verdict, summary, rows, rounds=it.rounds, steps=it.steps, failing=failing,
+        precheck_rejected=it.precheck_task is not None, budget=budget, work_budget=work_budget,
+    )  # fmt: skip
 
 
 #: A horizon longer than any window (every time value is < 2**33): "linear for good".
