@@ -622,27 +622,27 @@ def _gather(C, D, T, lo, b, k, i, iw, fw):
     d_i = D[ui]
     while t >= 0 and D[task_at(lo, t)] <= d_i:  # the tasks due no later than task i (ties: placed first)
         ut = task_at(lo, t)
-        iw[_I_SC, j] = C[ut]
-        iw[_I_SD, j] = D[ut]
-        iw[_I_ST, j] = T[ut]
-        fw[_F_SINV, j] = fw[_F_INV, np.uint64(t)]
+        _copy_task(iw, fw, j, C[ut], D[ut], T[ut], t)
         j += np.uint64(1)
         t = iw[_I_NEXT, np.uint64(t)]
     cand = np.int64(j)
-    iw[_I_SC, j] = C[ui]
-    iw[_I_SD, j] = d_i
-    iw[_I_ST, j] = T[ui]
-    fw[_F_SINV, j] = fw[_F_INV, np.uint64(i)]
+    _copy_task(iw, fw, j, C[ui], d_i, T[ui], i)
     j += np.uint64(1)
     while t >= 0:
         ut = task_at(lo, t)
-        iw[_I_SC, j] = C[ut]
-        iw[_I_SD, j] = D[ut]
-        iw[_I_ST, j] = T[ut]
-        fw[_F_SINV, j] = fw[_F_INV, np.uint64(t)]
+        _copy_task(iw, fw, j, C[ut], D[ut], T[ut], t)
         j += np.uint64(1)
         t = iw[_I_NEXT, np.uint64(t)]
     return cand
+
+
+@kernel(inline="always")
+def _copy_task(iw, fw, j, c, d, p, t):
+    """Write task t's (C, D, T) = (c, d, p) and its reciprocal row into column j of the scratch rows."""
+    iw[_I_SC, j] = c
+    iw[_I_SD, j] = d
+    iw[_I_ST, j] = p
+    fw[_F_SINV, j] = fw[_F_INV, np.uint64(t)]
 
 
 @kernel(inline="always")
