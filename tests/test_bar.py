@@ -11,7 +11,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch
-from rtsched.analyses import bar, bar_int
+from rtsched.analyses import _bar_common, bar, bar_int
 from rtsched.errors import InputError
 from rtsched.testing import strategies as rst
 
@@ -262,6 +262,47 @@ def test_kernel_shortcuts_match_reference(module, entry, reach):
 
     prop()
     assert reach["first-point reject"] > 0 and reach["range skip by J"] + reach["range skip by J*"] > 0, dict(reach)
+
+
+@settings(max_examples=200)
+@given(
+    rows=st.lists(st.tuples(st.integers(1, 40), st.integers(1, 40), st.integers(1, 40)), min_size=1, max_size=24),
+    t=st.integers(0, 500),
+    span=st.integers(0, 120),
+    kappa=st.integers(0, 3),
+    slack=st.integers(0, 400),
+)
+def test_range_passes_is_the_exact_supremum(rows, t, span, kappa, slack):
+    """The whole-range skip's J* check (rtsched's, papers/baruah2007.md, step 2) in float: a pass
+    means the exact supremum of (κ − 1)·δ + J*(δ) over [0, span] is ≤ slack, and a supremum clearly
+    below slack passes. Few distinct gaps g_i (1..40), so ties are common; n up to 24."""
+    T = [p for p, _, _ in rows]
+    C = [min(c, p) for p, c, _ in rows]
+    gaps = [min(g, p) for p, _, g in rows]
+    points = [span] + [g for g in gaps if g <= span]
+    sup = max(
+        (kappa - 1) * x
+        + sum((c + Fraction(c, p) * (x - g) for c, p, g in zip(C, T, gaps, strict=True) if g <= x), Fraction(0))
+        for x in points
+    )
+    size = abs(kappa - 1) * span + sum(c + Fraction(c, p) * span for c, p in zip(C, T, strict=True)) + slack + 1
+    n = len(rows)
+    passes = _bar_common._range_passes(
+        np.array(C, dtype=np.int64),
+        1.0 / np.array(T, dtype=np.float64),
+        np.array([t + g for g in gaps], dtype=np.int64),
+        n,
+        t,
+        span,
+        kappa,
+        slack,
+        np.empty(n + 1, dtype=np.int64),
+    )
+    event("passes" if passes else "exact pass, float unsure" if sup <= slack else "fails")
+    if passes:
+        assert sup <= slack
+    if sup <= slack - size / 10**6:
+        assert passes
 
 
 @pytest.mark.parametrize(
