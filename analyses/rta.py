@@ -275,11 +275,13 @@ LONG_CLIMB = 8
 #: 2.5 passes (benchmarks/bench_vs_schedcat.py's growth sets: there the pieces cover about 2.4
 #: evaluations each at n = 20 for the same time as plain passes, 1.5 at n = 80 for 8 % more).
 _PIECE_COST2 = 5
-#: Credit of the linear pieces at the start of a set (see ``_piece_credit``): after about 20
-#: pieces that covered one evaluation each, and nothing that repaid them, the set goes on with
-#: plain passes only. (16 lost up to 8 % at n = 10 by stopping too early, 32 about 2 %; 64 is
-#: within 1 % of always-on pieces at n ≤ 20.)
-_PIECE_CREDIT = 64
+#: Credit of the linear pieces at the start of a set (see ``_piece_credit``), in task terms:
+#: the set starts with _PIECE_CREDIT_TERMS // n (in half passes), so the trial costs the same
+#: work at every n. At n = 10 that is 64: after about 20 pieces that covered one evaluation each,
+#: and nothing that repaid them, the set goes on with plain passes only. (At n = 10, 16 lost up
+#: to 8 % by stopping too early, 32 about 2 %; 64 is within 1 % of always-on pieces at n ≤ 20.
+#: A fixed 64 at every n cost the growth row n = 40 about 1 %: its pieces rarely repay.)
+_PIECE_CREDIT_TERMS = 640
 #: Rows of the integer workspace of ``_rta_set`` (each of length ≥ n).
 _SLACK, _LARGEST, _LOWEST, _J, _E, _LAST_R, _LAST_USED = 0, 1, 2, 3, 4, 5, 6
 _ROWS = 7
@@ -508,7 +510,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
         inv[i] = 1.0 / np.float64(T[i])
         pre_pass_bound += D[i] - C[i] + 1  # a search from C_k climbs strictly until it stops
     steps = 0
-    credit = _PIECE_CREDIT  # linear pieces on trial for this set (see _piece_credit)
+    credit = _PIECE_CREDIT_TERMS // max(n, 1)  # linear pieces on trial for this set (see _piece_credit)
     # The pre-pass rejects if ANY search exceeds its deadline, and its searches are independent
     # (all use S_max), so their order changes neither the verdict nor the bounds, only where
     # the budget would run out. When the budget cannot run out within the pre-pass, search first
