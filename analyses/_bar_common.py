@@ -405,36 +405,41 @@ def _top(values, n, count, scratch):
 
 
 @kernel(inline="always")
-def _fails_at_zero(C, D, T, n, m, k, c0, idiff, scratch):
-    # Whether the condition fails at (k, A_k = 0), without the float reciprocals: t = D_k, and for
-    # every task with T_i > t the division is q = 0, r = t (the common case), so only tasks with
-    # T_i ≤ t divide. Same values as _condition_at(…, k, 0, …); τk itself contributes 0 to both
-    # I1 and I_DIFF (dbf(τk, D_k) = dbf'(τk, D_k) = C_k for D_k ≤ T_k).
+def _first_point(C, D, T, n, m, k, c0, idiff, scratch, steps):
+    # _condition_at(…, k, A_k = 0, …) without the float reciprocals, the same three values and
+    # step points: t = D_k, and for every task with T_i > t the division is q = 0, r = t (the
+    # common case), so only tasks with T_i ≤ t divide. τk itself contributes 0 to I1, I_DIFF and
+    # κ (dbf(τk, D_k) = dbf'(τk, D_k) = C_k for D_k ≤ T_k) and its next step point is D_k + T_k.
     Dk = D[k]
     t = Dk
     cap = Dk - C[k] + 1
     lhs = 0
+    kappa = 0
     for i in range(n):
         c = C[i]
         d = D[i]
         p = T[i]
         if i == k:
             idiff[i] = 0
+            steps[i] = t + p
             continue
         if t < p:
-            dem = c if t >= d else 0
-            carry = c if c < t else t
+            q = 0
+            r = t
         else:
             q = t // p
             r = t - q * p
-            dem = (q + 1) * c if r >= d else q * c
-            carry = q * c + (c if c < r else r)
+        ge = int(r >= d)
+        dem = (q + ge) * c
+        carry = q * c + (c if c < r else r)
         i1 = dem if dem < cap else cap
         i2 = carry if carry < cap else cap
+        kappa += int(dem > cap)
         lhs += i1
         idiff[i] = i2 - i1
+        steps[i] = t + (d - r) + ge * p
     lhs += _top(idiff, n, m - 1, scratch)
-    return lhs > m * (Dk - C[k]) + c0
+    return lhs, m * (Dk - C[k]) + c0, kappa
 
 
 @kernel(inline="always")
@@ -529,9 +534,15 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
         if C[k] * D[first] > C[first] * D[k]:  # decreasing density, ties by index (exact products)
             first = k
     # Overflow guard: every term is ≤ t + C_i, so |LHS| ≤ n·t + ΣC and RHS ≤ m·t + m.
+    # A pass is kept (both sides, κ, and the step points in ``steps``): the whole-range skip
+    # below starts with this point and uses it instead of evaluating it again.
+    have_first = False
+    first_lhs = first_rhs = first_kappa = 0
     if budget >= 1 and n > 0 and float(n + m + 1) * D[first] + float(sum_c + m) < 2.0**62:
-        if _fails_at_zero(C, D, T, n, m, first, c0, idiff, scratch):
+        first_lhs, first_rhs, first_kappa = _first_point(C, D, T, n, m, first, c0, idiff, scratch, steps)
+        if first_lhs > first_rhs:
             return REJECT
+        have_first = True
     u = 0.0
     y = 0.0
     for i in range(n):
@@ -600,7 +611,12 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
                 t = A + D[k]
                 if t + (top - A) > t_limit:
                     return UNDECIDED
-                lhs, rhs, kappa = _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps)
+                if j == 0 and A == 0 and k == first and have_first:
+                    # The first point, evaluated above (order[0] is the densest task, ties by
+                    # index, as ``first``; ``steps`` untouched since).
+                    lhs, rhs, kappa = first_lhs, first_rhs, first_kappa
+                else:
+                    lhs, rhs, kappa = _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps)
                 if lhs > rhs:
                     return REJECT
                 slack = rhs - lhs
