@@ -37,7 +37,7 @@ from rtsched.analyses._demand import INT64_SAFE, dbf, dbf_carry_in, divmod_fast,
 from rtsched.analyses._gedf_common import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, insert_sorted, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -329,6 +329,21 @@ _LIMIT, _SURE, _INV = 0, 1, 2
 FLOAT_ROWS = 3
 
 
+@kernel(inline="always")
+def _task_terms(c, d, p, t, q, r, cap):
+    # τi's terms at t = q·p + r (0 ≤ r < p) as a task i ≠ k, for _condition_at and _first_point:
+    # I1 = min(dbf, cap), I2 = min(dbf', cap), whether dbf > cap (κ counts them), and τi's next
+    # dbf step point after t. dbf comes from the same division as dbf':
+    # (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p; the step point is t + (d − r) + [r ≥ d]·p.
+    ge = int(r >= d)
+    dem = (q + ge) * c
+    carry = q * c + (c if c < r else r)
+    over = dem > cap
+    i1 = cap if over else dem
+    i2 = carry if carry < cap else cap
+    return i1, i2, int(over), t + (d - r) + ge * p
+
+
 @kernel
 def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
@@ -340,24 +355,15 @@ def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     cap = A + Dk - Ck + 1
     lhs = 0
     kappa = 0
-    # Every task first as i ≠ k, without branches on the data (the comparisons become selects):
-    # dbf from the same division as dbf', (⌊(t − d)/p⌋ + 1)·c = (q + [r ≥ d])·c for d ≤ p, and
-    # the next step point t + (d − r) + [r ≥ d]·p.
+    # Every task first as i ≠ k, without branches on the data (the comparisons become selects).
     for i in range(n):
-        c = C[i]
-        d = D[i]
         p = T[i]
         q, r = divmod_fast(t, p, inv[i])
-        ge = int(r >= d)
-        dem = (q + ge) * c
-        carry = q * c + (c if c < r else r)
-        over = dem > cap
-        i1 = cap if over else dem
-        i2 = carry if carry < cap else cap
-        kappa += int(over)
+        i1, i2, over, step = _task_terms(C[i], D[i], p, t, q, r, cap)
+        kappa += over
         lhs += i1
         idiff[i] = i2 - i1
-        steps[i] = t + (d - r) + ge * p
+        steps[i] = step
     # Then τk's own terms in place of its generic ones: I1 = min(dbf − C_k, A), I2 = min(dbf' − C_k, A).
     q, r = divmod_fast(t, T[k], inv[k])
     dem = (q + int(r >= Dk)) * Ck
@@ -429,15 +435,11 @@ def _first_point(C, D, T, n, m, k, c0, idiff, scratch, steps):
         else:
             q = t // p
             r = t - q * p
-        ge = int(r >= d)
-        dem = (q + ge) * c
-        carry = q * c + (c if c < r else r)
-        i1 = dem if dem < cap else cap
-        i2 = carry if carry < cap else cap
-        kappa += int(dem > cap)
+        i1, i2, over, step = _task_terms(c, d, p, t, q, r, cap)
+        kappa += over
         lhs += i1
         idiff[i] = i2 - i1
-        steps[i] = t + (d - r) + ge * p
+        steps[i] = step
     lhs += _top(idiff, n, m - 1, scratch)
     return lhs, m * (Dk - C[k]) + c0, kappa
 
@@ -475,11 +477,7 @@ def _range_passes(C, inv, steps, n, t, span, kappa, slack, index):
         g = steps[i]
         if g - t > span:
             continue
-        x = count
-        while x > 0 and steps[index[x - 1]] > g:
-            index[x] = index[x - 1]
-            x -= 1
-        index[x] = i
+        insert_sorted(index, count, steps, i)
         count += 1
     tol = 1e-9 + 8.0 * (n + 4) * EPS
     slope = float(kappa - 1)

@@ -66,6 +66,7 @@ from rtsched.kernels import (
     floor_divmod,
     floor_divmod_any,
     gcd,
+    insert_sorted,
     kernel,
 )
 from rtsched.model import fraction_sum
@@ -857,11 +858,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     # a_j = C_j(T_j − D_j)/T_j, in float with its error margin (as in the dbf* admission of
     # partitioned EDF: below 4(n + 4)·EPS·size, size = Σ|a_j| + t·ΣU_j + t; twice that is used).
     for p in range(n):
-        x = p
-        while x > 0 and D[order[x - 1]] > D[p]:
-            order[x] = order[x - 1]
-            x -= 1
-        order[x] = p
+        insert_sorted(order, p, D, p)
     first_jobs = np.int64(0)
     a_sum = 0.0
     a_abs = 0.0

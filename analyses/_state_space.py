@@ -59,7 +59,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors, kernel
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors, insert_sorted, kernel
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, show_number
@@ -525,11 +525,7 @@ def _explore(
                 if base_rct[i] > 0:
                     d = i if fixed else base_nat[i] - slack[i]
                     key[i] = d
-                    j = n_pending
-                    while j > 0 and key[order[j - 1]] > d:
-                        order[j] = order[j - 1]
-                        j -= 1
-                    order[j] = i
+                    insert_sorted(order, n_pending, key, i)
                     n_pending += 1
             # the scheduler runs order[:n_sure] in every choice, plus k of the n_tied jobs
             # order[n_sure:n_sure + n_tied] that share the m-th smallest key (G-EDF only)

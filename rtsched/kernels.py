@@ -71,6 +71,7 @@ __all__ = [
     "gcd",
     "kernel",
     "largest_set",
+    "insert_sorted",
     "margin_verdict",
     "redecide",
     "redecide_by",
@@ -412,6 +413,22 @@ def margin_verdict(diff, margin):
     if diff < -margin:
         return ACCEPT
     return UNDECIDED
+
+
+@kernel(inline="always")
+def insert_sorted(order, count, keys, i):
+    """Insert index ``i`` into ``order[:count]``, kept in increasing ``keys[order[·]]``.
+
+    After any equal key (stable), by shifting the larger ones up one place: one step of an
+    insertion sort (the caller counts the new element). For the short index lists of the kernels
+    (a set's tasks, the pending jobs of a state).
+    """
+    key = keys[i]
+    x = count
+    while x > 0 and keys[order[x - 1]] > key:
+        order[x] = order[x - 1]
+        x -= 1
+    order[x] = i
 
 
 @kernel(inline="always")
