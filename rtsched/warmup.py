@@ -37,7 +37,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "bcl": 1.5,
     "bcl-iter": 12.9,
     "rta": 6.9,
-    "bar": 8.3,
+    "bar": 9.3,
     "load": 2.3,
     "ffdbf": 4.6,
     "exact": 4.5,
