@@ -344,7 +344,12 @@ def _task_terms(c, d, p, t, q, r, cap):
     return i1, i2, int(over), t + (d - r) + ge * p
 
 
-@kernel
+# error_model="numpy" on this module's non-inlined kernels: no zero-division checks (each a branch
+# that can raise, which keeps loops scalar and their min/max branchy). Every divisor here is
+# non-zero: T_i ≥ 1, m + 1, slack_u ≥ 1e-4·m (smaller returns UNDECIDED first) and κ − 1 ≥ 1
+# (guarded). Measured (bench_vs_schedcat, alternating): bar 0.28–0.32 → 0.24–0.25 µs per set,
+# growth n = 80 18.4–19.9 → 13.9–14.5 µs.
+@kernel(error_model="numpy")
 def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
     # each task's next dbf step point after t = A + D_k (for the skip rule). A call, not inlined:
@@ -501,7 +506,7 @@ def _range_passes(C, inv, steps, n, t, span, kappa, slack, index):
     return True
 
 
-@kernel
+@kernel(error_model="numpy")
 def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
     # ``tight`` = 0 (bar) or 1 (bar-int): RHS = m·(A + D_k − C_k) + tight·(m − 1), and the A_k
@@ -683,7 +688,7 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     return ACCEPT
 
 
-@kernel
+@kernel(error_model="numpy")
 def one_set(C, D, T, m, budget, tight):
     """The serial one-set kernel of bar (``tight`` 0) and bar-int (1): workspaces for this set only."""
     n = C.shape[0]
@@ -692,7 +697,7 @@ def one_set(C, D, T, m, budget, tight):
     return _bar_set(C, D, T, 0, n, m, budget, tight, ints, floats)
 
 
-@batch_kernel
+@batch_kernel(error_model="numpy")
 def all_sets(C, D, T, offsets, m, budget, tight, out):
     """The prange driver of bar (``tight`` 0) and bar-int (1): workspaces once per chunk of sets."""
     n_sets = out.shape[0]

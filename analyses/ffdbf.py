@@ -255,7 +255,12 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 
 
 # --- kernels ---------------------------------------------------------------------------------
-@kernel
+# error_model="numpy" on _g_scaled and _ffdbf_one: no zero-division checks (each a branch that
+# can raise). Their divisors are T_i ≥ 1, gcd(C_0, D_0) ≥ 1 and L_d ≥ 1 (D_i, or a root's
+# reduced denominator); _root_kernel, whose gcd of a degenerate piece would be 0, keeps the
+# checks. Measured (bench_vs_schedcat, alternating): per set 0.90–0.95 → 0.78–0.81 µs,
+# growth n = 80 25–27 → 16.4–17.4 µs.
+@kernel(error_model="numpy")
 def _g_scaled(C, D, base, rem, n, m, t, num, den):
     """Den · g_t(num/den) in int64 (caller guards the magnitude)."""
     total = base * den - m * t * den + (m - 1) * t * num
@@ -316,7 +321,7 @@ def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
         a_n, a_d = b_n, b_d
 
 
-@kernel
+@kernel(error_model="numpy")
 def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
     n = C.shape[0]
     u = 0.0
