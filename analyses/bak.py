@@ -170,7 +170,7 @@ def _bak_one(C, D, T, m):
     n = C.shape[0]
     u = np.empty(n)
     for i in range(n):
-        u[i] = C[i] / T[i]
+        u[i] = np.divide(C[i], T[i])  # np.divide: no zero-division check (T_i ≥ 1), so it vectorises
     first = 0
     for k in range(1, n):
         if D[k] - C[k] < D[first] - C[first]:
