@@ -35,7 +35,7 @@ import numpy as np
 
 from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, sets_kernel
+from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import closed_form_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_number
@@ -135,7 +135,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
 
 
 @kernel(inline="always")
-def _bak_row(C, D, T, u, m, k):
+def _bak_row(C, D, T, u, m, k):  # u: the workspace row of the u_i (floats)
     # D_k·(BAK) for τk: Σ_i min(D_k, y_i) ≤ m (D_k − C_k) + C_k with
     # y_i = D_k β_k(i) = u_i (T_i − D_i + D_k) + max(0, (C_i D_k − C_k T_i)/D_k).
     # Error budget (all terms ≥ 0): u_i has relative error ≤ ε and T_i − D_i + D_k < 2**33 is
@@ -151,7 +151,7 @@ def _bak_row(C, D, T, u, m, k):
     inv_D_k = 1.0 / D_k_f
     lhs = 0.0
     for i in range(n):
-        y = u[i] * np.float64(T[i] - D[i] + D_k)
+        y = u[0, i] * np.float64(T[i] - D[i] + D_k)
         excess = C[i] * D_k - C_k * T[i]  # > 0 exactly when λ_k < u_i
         if excess > 0:
             y += np.float64(excess) * inv_D_k
@@ -160,17 +160,17 @@ def _bak_row(C, D, T, u, m, k):
     return margin_verdict(lhs - rhs, 4.0 * (n + 8) * EPS * (lhs + rhs))
 
 
-@kernel
-def _bak_one(C, D, T, m):
+@kernel(inline="always")
+def _bak_ws(C, D, T, m, ints, floats):
     # The verdict is a conjunction over k (REJECT if some row fails outside its margin, else
     # UNDECIDED if some row is within it), so the order of the rows cannot change it. The task
     # with the least slack D_k − C_k goes first: on random sets its row is the one that fails
     # (benchmarks/bench_vs_schedcat.py's sets: 1,880 of the 1,881 rejections, against 1,353 for
     # the first task), so a rejection costs one row.
     n = C.shape[0]
-    u = np.empty(n)
+    u = floats  # row 0: the u_i (a workspace per chunk of sets: no allocation per set)
     for i in range(n):
-        u[i] = np.divide(C[i], T[i])  # np.divide: no zero-division check (T_i ≥ 1), so it vectorises
+        u[0, i] = np.divide(C[i], T[i])  # np.divide: no zero-division check (T_i ≥ 1), so it vectorises
     first = 0
     for k in range(1, n):
         if D[k] - C[k] < D[first] - C[first]:
@@ -188,7 +188,7 @@ def _bak_one(C, D, T, m):
     return UNDECIDED if undecided else ACCEPT
 
 
-_bak_kernel = sets_kernel(_bak_one)
+_bak_kernel, _bak_one = workspace_kernels(_bak_ws, floats=1)
 
 
 ANALYSES = (
