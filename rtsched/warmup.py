@@ -33,13 +33,13 @@ __all__ = ["COLD_MAX_SETS", "COLD_MAX_TASKS", "COMPILE_SECONDS", "compile_analys
 COMPILE_SECONDS: dict[str, float] = {
     "generate-taskset": 0.1,
     "gfb": 1.0,
-    "bak": 1.4,
-    "bcl": 1.5,
+    "bak": 2.4,
+    "bcl": 1.6,
     "bcl-iter": 12.9,
-    "rta": 6.9,
-    "bar": 9.3,
+    "rta": 8.1,
+    "bar": 10.1,
     "load": 2.3,
-    "ffdbf": 4.6,
+    "ffdbf": 5.3,
     "exact": 4.5,
     "p-edf": 13.2,
     "gedf-upper": 5.8,  # the simulator's kernels (measured with the default sweep, 2 cores)
