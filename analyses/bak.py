@@ -22,8 +22,9 @@ fit int64. The kernel evaluates D_k · Σ_i min(1, β_k(i)) in float64 from exac
 integer pieces, with a proven error margin (papers/baker2003.md, "Exactness"); sets inside the
 margin are UNDECIDED and the registry re-decides them by :func:`reference` in Fractions.
 
-Layers: :func:`reference`/:func:`explain` (Fractions), ``_bak_one`` (the serial one-set kernel,
-float with a proven margin), ``_bak_kernel`` (prange over the sets of a batch).
+Layers: :func:`reference`/:func:`explain` (Fractions), ``_bak_ws`` (one set, float with a proven
+margin, on a workspace row for the u_i), and from it (``workspace_kernels``) ``_bak_one`` (the serial
+one-set kernel) and ``_bak_kernel`` (prange over the sets of a batch, one workspace per chunk).
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
 
 
 @kernel(inline="always")
-def _bak_row(C, D, T, u, m, k):  # u: the workspace row of the u_i (floats)
+def _bak_row(C, D, T, floats, m, k):  # floats[0]: the u_i
     # D_k·(BAK) for τk: Σ_i min(D_k, y_i) ≤ m (D_k − C_k) + C_k with
     # y_i = D_k β_k(i) = u_i (T_i − D_i + D_k) + max(0, (C_i D_k − C_k T_i)/D_k).
     # Error budget (all terms ≥ 0): u_i has relative error ≤ ε and T_i − D_i + D_k < 2**33 is
@@ -151,7 +152,7 @@ def _bak_row(C, D, T, u, m, k):  # u: the workspace row of the u_i (floats)
     inv_D_k = 1.0 / D_k_f
     lhs = 0.0
     for i in range(n):
-        y = u[0, i] * np.float64(T[i] - D[i] + D_k)
+        y = floats[0, i] * np.float64(T[i] - D[i] + D_k)
         excess = C[i] * D_k - C_k * T[i]  # > 0 exactly when λ_k < u_i
         if excess > 0:
             y += np.float64(excess) * inv_D_k
@@ -168,20 +169,19 @@ def _bak_ws(C, D, T, m, ints, floats):
     # (benchmarks/bench_vs_schedcat.py's sets: 1,880 of the 1,881 rejections, against 1,353 for
     # the first task), so a rejection costs one row.
     n = C.shape[0]
-    u = floats  # row 0: the u_i (a workspace per chunk of sets: no allocation per set)
-    for i in range(n):
-        u[0, i] = np.divide(C[i], T[i])  # np.divide: no zero-division check (T_i ≥ 1), so it vectorises
+    for i in range(n):  # row 0 of the workspace (one per chunk of sets: no allocation per set)
+        floats[0, i] = np.divide(C[i], T[i])  # np.divide: no zero-division check (T_i ≥ 1), so it vectorises
     first = 0
     for k in range(1, n):
         if D[k] - C[k] < D[first] - C[first]:
             first = k
-    verdict = _bak_row(C, D, T, u, m, first)
+    verdict = _bak_row(C, D, T, floats, m, first)
     if verdict == REJECT:
         return REJECT
     undecided = verdict == UNDECIDED
     for k in range(n):
         if k != first:
-            verdict = _bak_row(C, D, T, u, m, k)
+            verdict = _bak_row(C, D, T, floats, m, k)
             if verdict == REJECT:
                 return REJECT
             undecided |= verdict == UNDECIDED

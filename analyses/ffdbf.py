@@ -388,7 +388,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
                 return REJECT
             L_n = root[0]
             L_d = root[1]
-            if L_d > 2**31:
+            if L_d > 2**31 or L_d <= 0:  # (L_d ≥ 1 always; without the zero check, 0 must not divide)
                 return UNDECIDED
             s2 = m - (m - 1) * (L_n / L_d) - u
             if s2 < -err:
