@@ -176,10 +176,11 @@ def per_set_table(names: list[str], args: argparse.Namespace) -> None:
         us.update(median_us_per_set(calls, args.rounds))
     print(f"Per set: {args.sets} sets, n = 10, m = {M} (uni-qpa: m = 1), U/m uniform over (0, 1], {PERIODS},")
     print(f"constrained deadlines; one thread; median CPU µs over {args.rounds} alternating rounds")
-    print(
-        f"'fresh': {args.fresh_sets} other sets of the same recipe, each decided once per call (the path of a"
-        " sweep; the repeated sets train the branch predictor)"
-    )
+    if fresh:
+        print(
+            f"'fresh': {args.fresh_sets} other sets of the same recipe, each decided once per call (the path of a"
+            " sweep; the repeated sets train the branch predictor)"
+        )
     print_header(
         f"{'test':10} {'SchedCAT µs':>11} {'rtsched µs':>11} {'ratio':>8} {'fresh µs':>9} {'ratio':>7} "
         f"{'accept':>7} {'reference µs':>13} {'vs reference':>13}"
@@ -188,10 +189,10 @@ def per_set_table(names: list[str], args: argparse.Namespace) -> None:
         m = processors(name)
         accept = float(np.mean(entry.status(batches[m], m) == 1))
         ref = reference_us(entry, batches[m], m, args.reference_sets) if args.reference_sets else float("nan")
-        cold = us.get(f"{name} fresh", float("nan"))
+        fresh_us = us.get(f"{name} fresh", float("nan"))
         print(
             f"{name:10} {SCHEDCAT_US[name]:11.2f} {us[name]:11.3f} {SCHEDCAT_US[name] / us[name]:7.0f}x "
-            f"{cold:9.3f} {SCHEDCAT_US[name] / cold:6.0f}x {accept:7.2f} {ref:13.1f} {ref / us[name]:12.0f}x"
+            f"{fresh_us:9.3f} {SCHEDCAT_US[name] / fresh_us:6.0f}x {accept:7.2f} {ref:13.1f} {ref / us[name]:12.0f}x"
         )
 
 
