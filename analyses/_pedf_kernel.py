@@ -2,8 +2,8 @@
 
 Private (not discovered as an analysis): ``analyses/partitioned_edf.py`` holds the family's
 exact reference (:func:`~rtsched.analyses.partitioned_edf.pack`), explanations and registry
-entries, and drives :func:`_pack_one` over a batch. This module is the kernel layer alone:
-:func:`_pack_one` packs one set with the same fits, orders and admission tests as ``pack`` and
+entries, and drives :func:`_pack_sets` over a batch. This module is the kernel layer alone:
+:func:`_pack_set` packs one set with the same fits, orders and admission tests as ``pack`` and
 returns the same verdict and assignment (property-tested against it), deciding every comparison
 with integers or a float with a proven margin (UNDECIDED inside it, re-decided by the reference).
 Sources: Baruah & Fisher (RTSS 2005/2006) for dbf*, Zhang & Burns (IEEE TC 2009) for QPA; see
@@ -79,30 +79,45 @@ def _load_cmp(C, T, lo, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     return frac_sum_sign(sN, sDen, sSgn, k, np.int64(0))
 
 
-@kernel
-def _dbfstar_point(sC, sD, sT, sInv, k, t):
+@kernel(counted=False)
+def _dbfstar_point(iw, fw, k, t):
     """Exact sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t over the k scratch tasks [Baruah & Fisher 2006, Eq. (3)].
 
     ≤ 0: the condition holds; 1: it exceeds; SIGN_UNDECIDED on overflow.
 
     dbf*(τ_j, t) = C_j + C_j(t − D_j)/T_j for t ≥ D_j; each term is split into an integer part
     and a remainder r/T_j, and the sum of remainders is compared with the slack (float outside
-    its margin, an exact rational sum inside it).
+    its margin, :func:`_dbfstar_exact` inside it). The scratch rows (``_I_SC``, ``_I_SD``,
+    ``_I_ST``, ``_F_SINV``) are read in place and the function is inlined: the sweep of
+    :func:`_admit` lands here at every exact tie, e.g. after a task with C = D (its own point
+    has Σ dbf* = t), about once per set on the benchmark's sets, and four row views passed to a
+    call cost sixteen atomic reference counts each time (papers/partitioned-heuristics.md).
     """
     S = np.int64(0)
     frac = 0.0
     nonzero = False
-    for j in range(k):
-        if sD[j] <= t:
-            q, r = floor_divmod_any(t - sD[j], sT[j], sInv[j])
-            qq, rr = floor_divmod_any(sC[j] * r, sT[j], sInv[j])
-            S += sC[j] + sC[j] * q + qq
+    for j in range(np.uint64(k)):
+        d_j = iw[_I_SD, j]
+        if d_j <= t:
+            c_j = iw[_I_SC, j]
+            q, r = floor_divmod_any(t - d_j, iw[_I_ST, j], fw[_F_SINV, j])
+            qq, rr = floor_divmod_any(c_j * r, iw[_I_ST, j], fw[_F_SINV, j])
+            S += c_j + c_j * q + qq
             if rr != 0:
                 nonzero = True
-                frac += rr * sInv[j]
+                frac += rr * fw[_F_SINV, j]
     s = frac_vs_int(frac, nonzero, k, t - S)  # sign(F − (t − S)); need F ≤ t − S
     if s != SIGN_UNDECIDED:
         return s
+    return _dbfstar_exact(iw[_I_SC], iw[_I_SD], iw[_I_ST], k, t, S)  # (rare: row views)
+
+
+@kernel
+def _dbfstar_exact(sC, sD, sT, k, t, S):
+    """Sign of Σ_{D_j ≤ t} (C_j (t − D_j) mod T_j)/T_j − (t − S) as an exact rational sum (SIGN_UNDECIDED on overflow).
+
+    The remainder part of :func:`_dbfstar_point` when its float sum lies within its margin.
+    """
     p = -(t - S)
     q = np.int64(1)
     for j in range(k):
@@ -158,7 +173,7 @@ def _deadline_below_in_place(iw, fw, k, t):
     return best
 
 
-@kernel
+@kernel(counted=False)
 def _qpa_admission(iw, fw, k, first, q, steps, u_below_one, u, N, absN):
     """QPA as the admission runs it (rtsched's; :func:`~rtsched.analyses.partitioned_edf.qpa_admission`).
 
@@ -302,7 +317,7 @@ def _admit(iw, fw, k, admission, qpa_steps, left, u_sign, lam_sign, witness, can
         if value < t - margin:
             continue
         if value <= t + margin:
-            s = _dbfstar_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, t)
+            s = _dbfstar_point(iw, fw, k, t)
             if s == SIGN_UNDECIDED:
                 return UNDECIDED, spent, no_miss, none
             if s <= 0:
@@ -352,8 +367,25 @@ def _sign_near_one(value, terms):
     return SIGN_UNDECIDED
 
 
-@kernel
-def _pack_one(C, D, T, lo, n, m, fit, order, admission, qpa_steps, budget, assign, left_out, s, iw, fw):
+@kernel(counted=False)
+def _pack_sets(C, D, T, offsets, first, last, m, fit, order, admission, qpa_steps, budget, out, assign, left_out, iw, fw):
+    """Pack sets first, …, last − 1 of a batch (:func:`_pack_set` each) into ``out``, on one workspace.
+
+    The serial kernel of a chunk of sets: the batch driver calls it once per chunk, the
+    registry's ``one`` once for its set (offsets [0, n]). :func:`_pack_set` and the admission
+    (:func:`_stable_sort`, :func:`_qpa_admission`, :func:`_dbfstar_point`) are inlined here, so
+    Numba counts the references of the arrays once per chunk: a call per set or per admission
+    with array arguments counts each argument's references (atomic operations) at entry and
+    exit, 13 % of the kernel's profile samples (papers/partitioned-heuristics.md, sixth round).
+    Compiled once, outside the ``prange`` driver (inlining it there tripled the compile time).
+    """
+    for s in range(first, last):
+        lo = offsets[s]  # the whole arrays and the set's place, not slices (each would be counted)
+        out[s] = _pack_set(C, D, T, lo, offsets[s + 1] - lo, m, fit, order, admission, qpa_steps, budget, assign, left_out, s, iw, fw)
+
+
+@kernel(inline="always")
+def _pack_set(C, D, T, lo, n, m, fit, order, admission, qpa_steps, budget, assign, left_out, s, iw, fw):
     """Pack the n tasks at ``lo`` of the batch arrays; writes each one's processor (−1 if unplaced) into ``assign``; returns a code.
 
     ``fit``, ``order``, ``admission`` are indices into :data:`FITS`, :data:`ORDERS`,
@@ -476,7 +508,7 @@ def _pack_one(C, D, T, lo, n, m, fit, order, admission, qpa_steps, budget, assig
     return ACCEPT
 
 
-@kernel
+@kernel(counted=False)
 def _stable_sort(C, D, T, lo, n, order, iw, fw):
     """Sort the task indices in row ``_I_SEQ`` of ``iw`` by the order's key, stably (ties keep input order).
 

@@ -69,8 +69,9 @@ processors; the verdicts are those of all m.
 Layers: :func:`pack` is the exact reference (Fractions), with a Python work budget
 (:mod:`rtsched.budget`) that makes it answer "unknown" on large sets (the packing loop is the
 family's :class:`~rtsched.analyses._packing.Packer`, given this module's admission tests);
-``_pack_one`` (in ``analyses/_pedf_kernel.py``) is the serial kernel of one set (the registry's
-``one``), whose verdicts and assignments equal :func:`pack`'s (property-tested), and
+``_pack_set`` (in ``analyses/_pedf_kernel.py``) is the kernel of one set, ``_pack_sets`` the
+serial kernel of a run of sets that inlines it (the registry's ``one`` runs it on its set),
+whose verdicts and assignments equal :func:`pack`'s (property-tested), and
 ``_pack_kernel`` its ``prange`` driver over a batch (the family's ``codes``: one shared kernel
 with the fit, order and admission as arguments).
 :func:`explain_family` takes the packing from the kernel, so it decides sets of thousands of
@@ -96,7 +97,7 @@ from rtsched.analyses._edf_demand import (
 )
 from rtsched.analyses._gedf_common import largest_set
 from rtsched.analyses._packing import FITS, ORDERS, Rows, preference, task_order
-from rtsched.analyses._pedf_kernel import _FLOAT_ROWS, _INT_ROWS, _pack_one, _workspace
+from rtsched.analyses._pedf_kernel import _FLOAT_ROWS, _INT_ROWS, _pack_sets, _workspace
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import (
     ACCEPT,
@@ -423,11 +424,10 @@ def _pack_kernel(C, D, T, offsets, m, fit, order, admission, qpa_steps, budget, 
     for c in prange((n_sets + CHUNK - 1) // CHUNK):  # one workspace per chunk, not per set
         iw = np.empty((_INT_ROWS, width), dtype=np.int64)
         fw = np.empty((_FLOAT_ROWS, width))
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo = offsets[s]  # the whole arrays and the set's place, not slices (each would be counted)
-            out[s] = _pack_one(
-                C, D, T, lo, offsets[s + 1] - lo, m, fit, order, admission, qpa_steps, budget, assign, left, s, iw, fw,
-            )  # fmt: skip
+        _pack_sets(
+            C, D, T, offsets, c * CHUNK, min(n_sets, (c + 1) * CHUNK), m, fit, order, admission, qpa_steps, budget,
+            out, assign, left, iw, fw,
+        )  # fmt: skip
 
 
 #: The kernels count in int64: a larger budget (never reached) is clamped to this.
@@ -714,9 +714,14 @@ def build(
         steps, limit = default_limits if budget == PACKING_BUDGET else _kernel_limits(budget, None)
         n = C.shape[0]
         iw, fw = _workspace(max(n, 1))
-        return _pack_one(
-            C, D, T, 0, n, m, f, o, a, steps, limit, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64), 0, iw, fw
-        )
+        offsets = np.array([0, n], dtype=np.int64)
+        offsets.setflags(write=False)  # read-only, as a batch's offsets: the same specialisation
+        out = np.empty(1, dtype=np.int8)
+        _pack_sets(
+            C, D, T, offsets, 0, 1, m, f, o, a, steps, limit, out, np.empty(n, dtype=np.int64), np.empty(1, dtype=np.int64),
+            iw, fw,
+        )  # fmt: skip
+        return int(out[0])
 
     if admission == "dbfstar":
         citation = CITATION_BF + "; " + CITATION_PACKING

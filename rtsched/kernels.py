@@ -131,16 +131,28 @@ def redecide(
 
 
 # --- decorators ------------------------------------------------------------------------------
-def kernel(fn: Callable[..., Any] | None = None, **options: Any) -> Any:
-    """``@kernel`` / ``@kernel(inline="always")``: a serial Numba kernel of rtsched.
+def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, **options: Any) -> Any:
+    """``@kernel`` / ``@kernel(inline="always")`` / ``@kernel(counted=False)``: a serial Numba kernel of rtsched.
 
     Fixes the house options in one place: ``cache=True`` (kernels compile once per cache
     folder), ``nogil=True`` (threads of a sweep run them side by side) and no ``fastmath`` (a
     verdict must not depend on reassociated float sums). Extra ``options`` go to ``njit``.
+
+    ``counted=False``: Numba emits no reference counting in this function (its option
+    ``_nrt=False``, the one place rtsched uses it). Numba counts an array's references with an
+    atomic add (``NRT_incref``/``NRT_decref``) for every array argument at a call's entry and
+    exit and for every view (``a[i]``, ``a[lo:hi]``), and its pruning keeps many of those in a
+    large function: they were 13 % of the partitioned-EDF kernel's profile (33 counts per set of
+    ten tasks; papers/partitioned-heuristics.md, sixth round). Only for a function that neither
+    allocates (``np.empty``: it needs the runtime) nor returns or stores an array: every array
+    it touches is then owned, and kept alive, by its caller, so the counts are pure overhead.
+    The functions it calls keep their own counting, balanced within each call.
     """
     if "fastmath" in options:
         raise ValueError("rtsched kernels never use fastmath (verdicts are exact)")
     options = {"cache": True, "nogil": True, **options}
+    if not counted:
+        options["_nrt"] = False
     return njit(**options) if fn is None else njit(**options)(fn)
 
 

@@ -404,3 +404,62 @@ def test_many_processors_use_a_prefix() -> None:
     assert codes.tolist() == [1]
     assert assign.tolist() == [0, 1, 2]
     assert np.all(assign >= 0)
+
+
+def _scratch(rows: list[tuple[int, int, int]]):
+    """The packing kernel's workspace with ``rows`` (deadline order) in its scratch rows."""
+    from rtsched.analyses import _pedf_kernel as pk
+
+    iw, fw = pk._workspace(len(rows))
+    for j, (c, d, p) in enumerate(rows):
+        iw[pk._I_SC, j], iw[pk._I_SD, j], iw[pk._I_ST, j] = c, d, p
+        fw[pk._F_SINV, j] = 1.0 / p
+    return iw, fw
+
+
+def _dbfstar_excess(rows: list[tuple[int, int, int]], t: int) -> Fraction:
+    return sum((c + Fraction(c * (t - d), p) for c, d, p in rows if d <= t), Fraction(0)) - t
+
+
+@settings(max_examples=200)
+@given(
+    tasks=st.lists(
+        st.tuples(st.integers(1, 12), st.integers(0, 12), st.sampled_from([2, 3, 4, 6, 8, 12, 24, 10**6 + 3])),
+        min_size=1,
+        max_size=6,
+    ),
+    pick=st.integers(0, 5),
+    extra=st.integers(0, 30),
+)
+def test_dbfstar_point_is_the_exact_sign(tasks: list[tuple[int, int, int]], pick: int, extra: int) -> None:
+    """The sweep's exact tie-break (_pedf_kernel._dbfstar_point, on the scratch rows in place) is
+    the sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t computed in Fractions, at a deadline and past it."""
+    from rtsched.analyses import _pedf_kernel as pk
+
+    rows = sorted(((min(c, p), min(c, p) + min(x, p - min(c, p)), p) for c, x, p in tasks), key=lambda r: r[1])
+    t = rows[pick % len(rows)][1] + extra
+    iw, fw = _scratch(rows)
+    exact = _dbfstar_excess(rows, t)
+    sign = pk._dbfstar_point(iw, fw, len(rows), t)
+    assert (sign > 0) == (exact > 0), (rows, t, sign, exact)
+    event("tie" if exact == 0 else "no tie")
+
+
+@pytest.mark.parametrize(("rows", "t"), [([(1, 1, 2), (1, 2, 4)], 4), ([(1, 2, 2), (1, 2, 2)], 3)])
+def test_dbfstar_point_rational_fallback(rows: list[tuple[int, int, int]], t: int) -> None:
+    """Remainders summing to exactly t − S (an integer ≥ 1): the float sum cannot decide, so
+    _dbfstar_point hands over to the exact rational sum (_dbfstar_exact). Both are exact ties
+    (Σ dbf* = t), which the condition Σ dbf* ≤ t accepts."""
+    from rtsched.analyses import _pedf_kernel as pk
+    from rtsched.kernels import SIGN_UNDECIDED
+
+    S, F = 0, Fraction(0)
+    for c, d, p in rows:
+        q, r = divmod(t - d, p)
+        qq, rr = divmod(c * r, p)
+        S, F = S + c + c * q + qq, F + Fraction(rr, p)
+    assert F == t - S >= 1 and dm.frac_vs_int(float(F), True, len(rows), t - S) == SIGN_UNDECIDED
+    iw, fw = _scratch(rows)
+    sign = pk._dbfstar_point(iw, fw, len(rows), t)
+    assert sign == pk._dbfstar_exact(iw[pk._I_SC], iw[pk._I_SD], iw[pk._I_ST], len(rows), t, S)
+    assert sign == 0 and _dbfstar_excess(rows, t) == 0
