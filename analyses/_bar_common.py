@@ -349,7 +349,7 @@ def _task_terms(c, d, p, t, q, r, cap):
 # non-zero: T_i ≥ 1, m + 1, slack_u ≥ 1e-4·m (smaller returns UNDECIDED first) and κ − 1 ≥ 1
 # (guarded). Measured (bench_vs_schedcat, alternating): bar 0.28–0.32 → 0.24–0.25 µs per set,
 # growth n = 80 18.4–19.9 → 13.9–14.5 µs.
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", counted=False)
 def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets
     # each task's next dbf step point after t = A + D_k (for the skip rule). A call, not inlined:
@@ -506,7 +506,7 @@ def _range_passes(C, inv, steps, n, t, span, kappa, slack, index):
     return True
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", counted=False)
 def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
     # Full arrays plus an offset: slicing per set costs reference-count traffic in the hot path.
     # ``tight`` = 0 (bar) or 1 (bar-int): RHS = m·(A + D_k − C_k) + tight·(m − 1), and the A_k

@@ -470,7 +470,7 @@ def frac_vs_int(frac_f, any_nonzero, count, k):
     return SIGN_UNDECIDED
 
 
-@kernel
+@kernel(counted=False)
 def _below_La(C, D, T, inv_T, n, d, max_lag):
     """Exactly decide d < L_a (U < 1 known): 1 yes, 0 no, SIGN_UNDECIDED (int64 overflow).
 
@@ -506,7 +506,7 @@ def _below_La(C, D, T, inv_T, n, d, max_lag):
     return 1 if s > 0 else 0
 
 
-@kernel
+@kernel(counted=False)
 def _sum_sign(C, den, n, approx, size):
     """Exact sign of Σ C_i/den_i − 1 given its float value ``approx``.
 
@@ -591,7 +591,7 @@ def _la_bracket_from_sums(u, N, absN, n, max_lag):
     return max(float(max_lag), q_lo), max(float(max_lag), q_hi)
 
 
-@kernel
+@kernel(counted=False)
 def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):
     """⌈L_a⌉ exactly from a bracket lo ≤ L_a ≤ hi ≤ 2**62: (CONTINUE, ⌈L_a⌉) or (UNDECIDED, 0).
 
@@ -646,7 +646,7 @@ def _deadline_below(D, T, inv_T, n, t):
     return best
 
 
-@kernel
+@kernel(counted=False)
 def _start_point(C, D, T, inv_T, n, budget, u_below_one):
     """The common prologue of QPA and the PDA: the bound L = min(L_a, L_b) and t0 = max{d < L}.
 
@@ -736,7 +736,7 @@ def _h(C, D, T, n, t):
     return total
 
 
-@kernel
+@kernel(counted=False)
 def _qpa_search(C, D, T, inv_T, n, t, steps, budget):
     """QPA's loop from t = max{d < L} (Zhang & Burns 2009, Thm. 5 and its algorithm).
 
@@ -835,7 +835,7 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
 _SHORTCUT_TASKS = 32
 
 
-@kernel
+@kernel(counted=False)
 def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     """Exact shortcuts of QPA (rtsched's) for a small set with U < 1 and density > 1; papers/zhang-burns2009-qpa.md.
 
@@ -896,7 +896,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     return code if code != UNKNOWN else CONTINUE
 
 
-@kernel
+@kernel(counted=False)
 def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):
     """QPA past its two quick exits (U ≤ 1 and density > 1 known; ``inv_T`` filled).
 

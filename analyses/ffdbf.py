@@ -260,7 +260,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 # reduced denominator); _root_kernel, whose gcd of a degenerate piece would be 0, keeps the
 # checks. Measured (bench_vs_schedcat, alternating): per set 0.90–0.95 → 0.78–0.81 µs,
 # growth n = 80 25–27 → 16.4–17.4 µs.
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", counted=False)
 def _g_scaled(C, D, base, rem, n, m, t, num, den):
     """Den · g_t(num/den) in int64 (caller guards the magnitude)."""
     total = base * den - m * t * den + (m - 1) * t * num
@@ -272,7 +272,7 @@ def _g_scaled(C, D, base, rem, n, m, t, num, den):
     return total
 
 
-@kernel
+@kernel(counted=False)
 def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
     """Kernel twin of :func:`_root`; writes (num, den) into ``out``; returns False if no root."""
     # Walk pieces between breakpoints C_i/w_i strictly inside (lo, hi).
@@ -321,7 +321,7 @@ def _root_kernel(C, D, base, rem, n, m, t, lo_n, lo_d, hi_n, hi_d, upward, out):
         a_n, a_d = b_n, b_d
 
 
-@kernel(error_model="numpy")
+@kernel(error_model="numpy", counted=False)
 def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
     n = C.shape[0]
     u = 0.0

@@ -290,7 +290,7 @@ _OVER_DEADLINE = -1  # the search exceeded D_k
 _OUT_OF_BUDGET = -2  # ``budget`` evaluations did not suffice
 
 
-@kernel
+@kernel(counted=False)
 def _linear_piece(C, T, inv_T, J, E, R, cap):
     # (Σ_{i≠k} t_i(R), slope b, horizon H) of the linear piece at R (see _least_fixed_point).
     n = C.shape[0]
@@ -328,7 +328,7 @@ def _piece_credit(credit, linear, evaluations):
     return credit + (2 * evaluations - _PIECE_COST2 if linear else 0)
 
 
-@kernel
+@kernel(counted=False)
 def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
     # The search of ``iterate`` with slack bounds S, returning (R, evaluations charged, credit);
     # R is _OVER_DEADLINE or _OUT_OF_BUDGET when the search ends that way. ``work`` is the
@@ -437,7 +437,7 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
         long_climb = long_climb and pieces
 
 
-@kernel
+@kernel(counted=False)
 def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
     # Same verdict as ``iterate``; where the searches run, the same searches, bounds and count of
     # (RTA-EDF) evaluations, so the budget runs out at the same point. ``work``: the integer
@@ -601,9 +601,17 @@ def _rta_kernel(C, D, T, offsets, m, budget, out):
         inv_T = np.empty(max_n, dtype=np.float64)
         slack_work = np.empty((SLACK_ROWS, padded_width(max_n)), dtype=np.int64)
         slack_fwork = np.empty((SLACK_FLOAT_ROWS, padded_width(max_n)), dtype=np.float64)
-        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, work, inv_T, slack_work, slack_fwork)
+        first, last = c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks
+        _rta_sets(C, D, T, offsets, first, last, m, budget, out, work, inv_T, slack_work, slack_fwork)
+
+
+@kernel(counted=False)
+def _rta_sets(C, D, T, offsets, first, last, m, budget, out, work, inv_T, slack_work, slack_fwork):
+    # Sets first, …, last − 1 on one workspace; uncounted, so the per-set slices cost no
+    # reference counting (rtsched.kernels.kernel, counted=False).
+    for s in range(first, last):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, work, inv_T, slack_work, slack_fwork)
 
 
 ANALYSES = (

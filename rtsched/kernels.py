@@ -144,15 +144,18 @@ def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, **opti
     exit and for every view (``a[i]``, ``a[lo:hi]``), and its pruning keeps many of those in a
     large function: they were 13 % of the partitioned-EDF kernel's profile (33 counts per set of
     ten tasks; papers/partitioned-heuristics.md, sixth round). Only for a function that neither
-    allocates (``np.empty``: it needs the runtime) nor returns or stores an array: every array
-    it touches is then owned, and kept alive, by its caller, so the counts are pure overhead.
-    The functions it calls keep their own counting, balanced within each call.
+    allocates (``np.empty``: it needs the runtime; Numba refuses to compile it) nor returns or
+    stores an array: every array it touches is then owned, and kept alive, by its caller, so the
+    counts are pure overhead. Functions inlined into it (``inline="always"``) are part of its
+    body and uncounted too; the functions it calls keep their own counting, balanced within each
+    call, because every kernel states the option (a kernel left without it would inherit
+    ``_nrt=False`` from the first caller it is compiled for, and keep that compilation).
     """
     if "fastmath" in options:
         raise ValueError("rtsched kernels never use fastmath (verdicts are exact)")
-    options = {"cache": True, "nogil": True, **options}
-    if not counted:
-        options["_nrt"] = False
+    # Always explicit: Numba lets a callee inherit the option from the caller it is first
+    # compiled for when the callee leaves it unset, and keeps that compilation for the signature.
+    options = {"cache": True, "nogil": True, **options, "_nrt": counted}
     return njit(**options) if fn is None else njit(**options)(fn)
 
 
@@ -197,11 +200,17 @@ def largest_set(offsets):
 
 # --- drivers over the sets of a batch ----------------------------------------------------------
 # The templates below are compiled once per one-set kernel: :func:`_bind` rebinds their globals
-# ``_one_set`` (the one-set kernel), ``_BUDGET`` (whether it takes a budget after m) and
-# ``_INT_ROWS``/``_FLOAT_ROWS`` (its workspace rows). Numba freezes globals at compile time and
-# prunes the ``if _BUDGET`` branch not taken, so the call has a fixed arity and a one-set kernel
-# declared ``@kernel(inline="always")`` is inlined into the loop (a ``*args`` call would not be).
+# ``_one_set`` (the one-set kernel), ``_chunk`` (the chunk loop bound to it), ``_BUDGET``
+# (whether it takes a budget after m) and ``_INT_ROWS``/``_FLOAT_ROWS`` (its workspace rows).
+# Numba freezes globals at compile time and prunes the ``if _BUDGET`` branch not taken, so the
+# call has a fixed arity and a one-set kernel declared ``@kernel(inline="always")`` is inlined
+# into the loop (a ``*args`` call would not be).
+# The ``prange`` driver hands each chunk of sets to a serial chunk loop compiled with
+# ``counted=False`` (:func:`kernel`): the per-set slices ``C[lo:hi]`` and the one-set call then
+# cost no reference counting (three atomic adds and three subtracts per set before: a sixth of
+# GFB's time per set; papers/README.md, "Reference counting").
 _one_set: Any = None
+_chunk: Any = None
 _BUDGET = False
 _INT_ROWS = 0
 _FLOAT_ROWS = 0
@@ -209,10 +218,21 @@ _FLOAT_ROWS = 0
 
 def _each_set(C, D, T, offsets, m, *rest):  # template of sets_kernel(one); rest: [budget,] out
     out = rest[-1]
-    for s in prange(out.shape[0]):
+    n_sets = out.shape[0]
+    n_chunks = chunk_count(offsets)
+    for c in prange(n_chunks):
+        first, last = c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks
+        if _BUDGET:
+            _chunk(C, D, T, offsets, first, last, m, rest[0], out)
+        else:
+            _chunk(C, D, T, offsets, first, last, m, 0, out)
+
+
+def _sets_chunk(C, D, T, offsets, first, last, m, budget, out):  # template: sets first … last − 1
+    for s in range(first, last):
         lo, hi = offsets[s], offsets[s + 1]
         if _BUDGET:
-            out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, rest[0])
+            out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget)
         else:
             out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m)
 
@@ -225,12 +245,20 @@ def _each_set_ws(C, D, T, offsets, m, *rest):  # template of workspace_kernels(o
     for c in prange(n_chunks):  # one workspace per chunk of sets, not per set
         ints = np.empty((_INT_ROWS, width), dtype=np.int64)
         floats = np.empty((_FLOAT_ROWS, width))
-        for s in range(c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks):
-            lo, hi = offsets[s], offsets[s + 1]
-            if _BUDGET:
-                out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, rest[0], ints, floats)
-            else:
-                out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, ints, floats)
+        first, last = c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks
+        if _BUDGET:
+            _chunk(C, D, T, offsets, first, last, m, rest[0], out, ints, floats)
+        else:
+            _chunk(C, D, T, offsets, first, last, m, 0, out, ints, floats)
+
+
+def _sets_chunk_ws(C, D, T, offsets, first, last, m, budget, out, ints, floats):  # template: on one workspace
+    for s in range(first, last):
+        lo, hi = offsets[s], offsets[s + 1]
+        if _BUDGET:
+            out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, ints, floats)
+        else:
+            out[s] = _one_set(C[lo:hi], D[lo:hi], T[lo:hi], m, ints, floats)
 
 
 def _one_set_ws(C, D, T, m, *budget):  # template of workspace_kernels(one)[1]
@@ -242,8 +270,8 @@ def _one_set_ws(C, D, T, m, *budget):  # template of workspace_kernels(one)[1]
     return _one_set(C, D, T, m, ints, floats)
 
 
-def _bind(template: Any, one: Any, suffix: str, rows: dict[str, int] | None = None) -> Any:
-    """``template``'s code with ``one`` as its global ``_one_set`` (and the workspace ``rows``).
+def _bind(template: Any, one: Any, suffix: str, rows: dict[str, int] | None = None, chunk: Any = None) -> Any:
+    """``template``'s code with ``one`` as its global ``_one_set`` (and the workspace ``rows``, the ``_chunk`` loop).
 
     Whether ``one`` takes a budget is read from its parameter names, which must be
     ``(C, D, T, m[, budget])``, then ``ints, floats`` when it has workspace ``rows``. The copy has
@@ -260,7 +288,7 @@ def _bind(template: Any, one: Any, suffix: str, rows: dict[str, int] | None = No
         shape = "(C, D, T, m[, budget]" + (", ints, floats)" if rows else ")")
         raise TypeError(f"{py_func.__name__}{params}: a one-set kernel takes {shape}")
     name = f"{py_func.__module__}.{py_func.__name__}.{suffix}"
-    bound = {**template.__globals__, "_one_set": one, "_BUDGET": budget, **(rows or {})}
+    bound = {**template.__globals__, "_one_set": one, "_chunk": chunk, "_BUDGET": budget, **(rows or {})}
     fn = types.FunctionType(template.__code__, bound, name)
     fn.__qualname__ = name
     fn.__doc__ = f"``{py_func.__name__}`` through :mod:`rtsched.kernels`'s ``{template.__name__}``."
@@ -273,7 +301,8 @@ def sets_kernel(one: Any) -> Any:
     ``sets_kernel(one)(C, D, T, offsets, m[, budget], out)`` sets ``out[s] = one(C_s, D_s, T_s,
     m[, budget])`` for every set ``s``: the registry's kernel signature (:mod:`rtsched.registry`).
     """
-    return batch_kernel(_bind(_each_set, one, "sets"))
+    chunk = kernel(_bind(_sets_chunk, one, "chunk"), counted=False)
+    return batch_kernel(_bind(_each_set, one, "sets", chunk=chunk))
 
 
 def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any, Any]:
@@ -287,7 +316,9 @@ def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any,
     """
     rows = {"_INT_ROWS": ints, "_FLOAT_ROWS": floats}
     suffix = f"ws{ints}x{floats}"
-    return batch_kernel(_bind(_each_set_ws, one, f"sets_{suffix}", rows)), kernel(_bind(_one_set_ws, one, suffix, rows))
+    chunk = kernel(_bind(_sets_chunk_ws, one, f"chunk_{suffix}", rows), counted=False)
+    batch = batch_kernel(_bind(_each_set_ws, one, f"sets_{suffix}", rows, chunk))
+    return batch, kernel(_bind(_one_set_ws, one, suffix, rows))
 
 
 # --- exact integer helpers -------------------------------------------------------------------
