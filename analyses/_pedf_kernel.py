@@ -61,7 +61,7 @@ def _workspace(width: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     return np.empty((_INT_ROWS, width), dtype=np.int64), np.empty((_FLOAT_ROWS, width))
 
 
-@kernel
+@kernel(counted=False)
 def _load_cmp(C, T, lo, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     """Exact sign of U(P_a) − U(P_b): float first, exact rational sum near a tie; 2 on overflow."""
     sign = load_sign_float(loads, cnt, a, b)
@@ -603,7 +603,7 @@ def _insert_by_deadline(D, lo, iw, b, i):
         iw[_I_NEXT, np.uint64(prev)] = i
 
 
-@kernel
+@kernel(counted=False)
 def _reposition(C, T, lo, first, nxt, cnt, loads, pref, where, b, fit, sN, sDen, sSgn):
     """Move processor b, whose load just grew, to its place in ``pref``.
 

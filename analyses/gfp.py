@@ -223,7 +223,7 @@ def _terms(ts: TaskSet, values: list[int], name: str = "workload") -> list[dict[
     return [{"task": i, name: v} for i, v in enumerate(values)]
 
 
-@kernel
+@kernel(counted=False)
 def _bcl_one(C, D, T, m):
     for k in range(C.shape[0]):
         D_k = D[k]
@@ -353,7 +353,7 @@ def _interference(C, T, R, k, x, m, limited, guan_ci, diff, buf):
     return total
 
 
-@kernel
+@kernel(counted=False)
 def _da_set(C, D, T, m, limited, diff, buf):
     # (DA) / (DA-LC) for every task (W^D_i = W^R_i with R_i = D_i); diff and buf: scratch ≥ n.
     for k in range(C.shape[0]):
@@ -524,7 +524,7 @@ def rta_lc_explain(
     return _rta_explain(ts, m, budget, True, work_budget)
 
 
-@kernel
+@kernel(counted=False)
 def _rta_set(C, D, T, m, budget, limited, R, diff, buf):
     # Same evaluations, in the same order, as ``rta_iterate``: R, diff, buf are scratch ≥ n.
     steps = 0
@@ -608,7 +608,7 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
     return Explanation(holds, summary, evidence, per_task)
 
 
-@kernel
+@kernel(counted=False)
 def _rmus_one(C, D, T, m):
     n = C.shape[0]
     total = 0.0

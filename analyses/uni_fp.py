@@ -409,7 +409,7 @@ def _rm_order_nb(T):
     return True
 
 
-@kernel
+@kernel(counted=False)
 def _ll_one(C, D, T, m):
     if not _rm_order_nb(T):
         return REJECT
@@ -427,7 +427,7 @@ def _ll_one(C, D, T, m):
 _ll_kernel = sets_kernel(_ll_one)
 
 
-@kernel
+@kernel(counted=False)
 def _hb_one(C, D, T, m):
     if not _rm_order_nb(T):
         return REJECT

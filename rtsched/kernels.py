@@ -207,8 +207,8 @@ def largest_set(offsets):
 # into the loop (a ``*args`` call would not be).
 # The ``prange`` driver hands each chunk of sets to a serial chunk loop compiled with
 # ``counted=False`` (:func:`kernel`): the per-set slices ``C[lo:hi]`` and the one-set call then
-# cost no reference counting (three atomic adds and three subtracts per set before: a sixth of
-# GFB's time per set; papers/README.md, "Reference counting").
+# cost no reference counting (three atomic adds and three subtracts per set before; see
+# :func:`kernel`).
 _one_set: Any = None
 _chunk: Any = None
 _BUDGET = False

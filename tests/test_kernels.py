@@ -139,3 +139,78 @@ def test_set_drivers_refuse_a_one_set_kernel_of_another_signature():
             sets_kernel(bad)
     with pytest.raises(TypeError, match="ints, floats"):
         workspace_kernels(two_extras, ints=1)
+
+
+def _dispatchers() -> list:
+    """Every Numba dispatcher defined in rtsched's and the analyses' modules (imported by the registry)."""
+    import sys
+
+    from numba.core.registry import CPUDispatcher
+
+    from rtsched import analyses
+
+    analyses.names()  # imports every analysis module
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(("rtsched", "analyses")):
+            continue
+        for value in vars(module).values():
+            if isinstance(value, CPUDispatcher):
+                found[id(value)] = value
+    return list(found.values())
+
+
+def test_every_kernel_states_whether_it_is_counted() -> None:
+    """``counted`` is explicit on every kernel (Numba's ``_nrt``): a kernel without it would inherit
+    ``_nrt=False`` from the first uncounted caller it is compiled for (rtsched.kernels.kernel)."""
+    dispatchers = _dispatchers()
+    assert len(dispatchers) > 100
+    for d in dispatchers:
+        assert "_nrt" in d.targetoptions, d.py_func.__qualname__
+    uncounted = [d for d in dispatchers if d.targetoptions["_nrt"] is False]
+    assert len(uncounted) >= 20
+
+
+_UNCOUNTED_RETURNS = """
+import sys
+from numba.core import types
+from rtsched import analyses, warmup
+sys.path.insert(0, sys.argv[1])
+from test_kernels import _dispatchers
+
+batch = warmup.probe_batch()
+for name in ("gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "ffdbf", "load", "p-edf", "p:wf:density:qpa", "gfp-rta-lc"):
+    analyses.get(name).status(batch, 2)
+analyses.get("uni-qpa").status(batch, 1)
+checked = 0
+for d in _dispatchers():
+    if d.targetoptions["_nrt"] is False:
+        for sig in d.nopython_signatures:
+            returned = sig.return_type
+            parts = returned.types if isinstance(returned, types.BaseTuple) else (returned,)
+            assert not any(isinstance(t, types.Array) for t in parts), (d.py_func.__qualname__, sig)
+            checked += 1
+print(checked)
+"""
+
+
+@pytest.mark.slow
+def test_uncounted_kernels_return_no_array(tmp_path) -> None:
+    """An uncounted kernel (``counted=False``) never returns an array: its caller would count a
+    reference the callee never took. Checked on every compiled signature after a probe batch
+    through the analyses whose kernels call the uncounted ones, in a process with an empty kernel
+    cache (a kernel loaded from the cache does not load the signatures of the kernels it calls).
+    About 90 s of compilation, hence slow."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "RTSCHED_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    run = subprocess.run(
+        [sys.executable, "-c", _UNCOUNTED_RETURNS, str(Path(__file__).parent)],
+        env=env, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert int(run.stdout.split()[-1]) >= 20
