@@ -32,16 +32,16 @@ __all__ = ["COLD_MAX_SETS", "COLD_MAX_TASKS", "COMPILE_SECONDS", "compile_analys
 #: (``benchmarks/bench_cold_start.py``); an analysis not listed counts as :data:`_DEFAULT_SECONDS`.
 COMPILE_SECONDS: dict[str, float] = {
     "generate-taskset": 0.1,
-    "gfb": 1.0,
-    "bak": 2.4,
-    "bcl": 1.6,
-    "bcl-iter": 12.9,
-    "rta": 8.1,
-    "bar": 10.1,
-    "load": 2.3,
-    "ffdbf": 5.3,
-    "exact": 4.5,
-    "p-edf": 13.2,
+    "gfb": 1.2,
+    "bak": 2.3,
+    "bcl": 2.0,
+    "bcl-iter": 13.5,
+    "rta": 9.0,
+    "bar": 10.6,
+    "load": 2.0,
+    "ffdbf": 5.9,
+    "exact": 4.6,
+    "p-edf": 15.6,
     "gedf-upper": 5.8,  # the simulator's kernels (measured with the default sweep, 2 cores)
 }
 #: Analyses that run another one's kernels (the partitioned EDF family shares one packing
