@@ -88,10 +88,11 @@ def _dbfstar_point(iw, fw, k, t):
     dbf*(τ_j, t) = C_j + C_j(t − D_j)/T_j for t ≥ D_j; each term is split into an integer part
     and a remainder r/T_j, and the sum of remainders is compared with the slack (float outside
     its margin, :func:`_dbfstar_exact` inside it). The scratch rows (``_I_SC``, ``_I_SD``,
-    ``_I_ST``, ``_F_SINV``) are read in place and the function is inlined: the sweep of
-    :func:`_admit` lands here at every exact tie, e.g. after a task with C = D (its own point
-    has Σ dbf* = t), about once per set on the benchmark's sets, and four row views passed to a
-    call cost sixteen atomic reference counts each time (papers/partitioned-heuristics.md).
+    ``_I_ST``, ``_F_SINV``) are read in place and nothing is counted (``counted=False``): the
+    sweep of :func:`_admit` lands here at every exact tie, e.g. after a task with C = D (its own
+    point has Σ dbf* = t), 0.85 times per set on the benchmark's sets, and four row views passed
+    to a counted call cost sixteen atomic reference counts each time
+    (papers/partitioned-heuristics.md, sixth round).
     """
     S = np.int64(0)
     frac = 0.0
@@ -376,7 +377,7 @@ def _pack_sets(C, D, T, offsets, first, last, m, fit, order, admission, qpa_step
     (:func:`_stable_sort`, :func:`_qpa_admission`, :func:`_dbfstar_point`) are inlined here, so
     Numba counts the references of the arrays once per chunk: a call per set or per admission
     with array arguments counts each argument's references (atomic operations) at entry and
-    exit, 13 % of the kernel's profile samples (papers/partitioned-heuristics.md, sixth round).
+    exit, 14 % of the kernel's profile samples (papers/partitioned-heuristics.md, sixth round).
     Compiled once, outside the ``prange`` driver (inlining it there tripled the compile time).
     """
     for s in range(first, last):

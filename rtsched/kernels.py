@@ -142,8 +142,8 @@ def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, **opti
     ``_nrt=False``, the one place rtsched uses it). Numba counts an array's references with an
     atomic add (``NRT_incref``/``NRT_decref``) for every array argument at a call's entry and
     exit and for every view (``a[i]``, ``a[lo:hi]``), and its pruning keeps many of those in a
-    large function: they were 13 % of the partitioned-EDF kernel's profile (33 counts per set of
-    ten tasks; papers/partitioned-heuristics.md, sixth round). Only for a function that neither
+    large function: they were 14 % of the partitioned-EDF kernel's profile samples (7.8 counted
+    calls per set of ten tasks; papers/partitioned-heuristics.md, sixth round). Only for a function that neither
     allocates (``np.empty``: it needs the runtime; Numba refuses to compile it) nor returns or
     stores an array: every array it touches is then owned, and kept alive, by its caller, so the
     counts are pure overhead. Functions inlined into it (``inline="always"``) are part of its
