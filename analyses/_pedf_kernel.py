@@ -373,11 +373,12 @@ def _pack_sets(C, D, T, offsets, first, last, m, fit, order, admission, qpa_step
     """Pack sets first, …, last − 1 of a batch (:func:`_pack_set` each) into ``out``, on one workspace.
 
     The serial kernel of a chunk of sets: the batch driver calls it once per chunk, the
-    registry's ``one`` once for its set (offsets [0, n]). :func:`_pack_set` and the admission
-    (:func:`_stable_sort`, :func:`_qpa_admission`, :func:`_dbfstar_point`) are inlined here, so
-    Numba counts the references of the arrays once per chunk: a call per set or per admission
-    with array arguments counts each argument's references (atomic operations) at entry and
-    exit, 14 % of the kernel's profile samples (papers/partitioned-heuristics.md, sixth round).
+    registry's ``one`` once for its set (offsets [0, n]). :func:`_pack_set` is inlined here, and
+    it and the functions it calls per set or per admission (:func:`_stable_sort`,
+    :func:`_qpa_admission`, :func:`_dbfstar_point`, and for bf/wf :func:`_load_cmp`,
+    :func:`_reposition`) are uncounted (``counted=False``): a counted call with array arguments
+    counts each argument's references (atomic operations) at entry and exit, and these counts
+    were 14 % of the kernel's profile samples (papers/partitioned-heuristics.md, sixth round).
     Compiled once, outside the ``prange`` driver (inlining it there tripled the compile time).
     """
     for s in range(first, last):
