@@ -5,11 +5,11 @@ One place for what every Numba kernel shares:
 * verdict codes (:data:`ACCEPT`, :data:`REJECT`, :data:`UNKNOWN`, :data:`UNDECIDED`) and the
   named internal sentinels (:data:`CONTINUE`, :data:`NONE`, :data:`SIGN_UNDECIDED`);
 * the decorators :func:`kernel` (a serial ``@njit``: ``cache=True``, ``nogil=True``, never
-  ``fastmath``) and :func:`batch_kernel` (the same with ``parallel=True``, for ``prange``
-  drivers over task sets);
-* the drivers made from a one-set kernel: :func:`sets_kernel` (``prange`` over the sets of a
-  batch) and :func:`workspace_kernels` (the same with per-chunk scratch rows, and its serial
-  twin), with :func:`chunk_count` and :func:`largest_set`;
+  ``fastmath``; ``counted=False`` for a kernel without Numba's reference counting) and
+  :func:`batch_kernel` (the same with ``parallel=True``, for ``prange`` drivers over task sets);
+* the drivers made from a one-set kernel: :func:`sets_kernel` (``prange`` over chunks of the
+  sets of a batch, each chunk an uncounted serial loop) and :func:`workspace_kernels` (the same
+  with per-chunk scratch rows, and its serial twin), with :func:`chunk_count` and :func:`largest_set`;
 * exact integer helpers: :func:`floor_divmod` (⌊a/b⌋ and a mod b through a float reciprocal,
   exact under one precondition, :data:`RECIPROCAL_EXACT`), :func:`floor_divmod_any` (any a ≥ 0),
   :func:`floor_divmod_branchy` (the same with a branch for the correction, for scalar loops),
@@ -296,7 +296,7 @@ def _bind(template: Any, one: Any, suffix: str, rows: dict[str, int] | None = No
 
 
 def sets_kernel(one: Any) -> Any:
-    """The batch kernel of a one-set kernel ``one(C, D, T, m[, budget])``: every set, in ``prange``.
+    """The batch kernel of a one-set kernel ``one(C, D, T, m[, budget])``: every set, in ``prange`` over chunks of sets.
 
     ``sets_kernel(one)(C, D, T, offsets, m[, budget], out)`` sets ``out[s] = one(C_s, D_s, T_s,
     m[, budget])`` for every set ``s``: the registry's kernel signature (:mod:`rtsched.registry`).
