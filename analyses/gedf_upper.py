@@ -16,9 +16,9 @@ A set is refuted when one of these holds (checked in this order):
    "not schedulable"; if it says "schedulable" the set is accepted at once (the bound is exact
    there); if the budget runs out, step 3 decides;
 3. the synchronous periodic release (every task releases at 0, T, 2T, ...; each job runs its full
-   C) misses a deadline under global EDF with ties to the lowest task index, simulated by
-   :mod:`rtsched.sim` on ``[0, h)`` with ``h = min(H, HORIZON_PERIODS · T_max, MAX_JOBS / Σ 1/T_i)``
-   (H the hyperperiod; at least 1). Within ``h`` this subsumes the demand condition
+   C) misses a deadline under global EDF with ties to the lowest task index, simulated on
+   ``[0, h)`` with ``h = min(H, HORIZON_PERIODS · T_max, MAX_JOBS / Σ 1/T_i)`` (H the
+   hyperperiod; at least 1; see :func:`horizon`). Within ``h`` this subsumes the demand condition
    ``Σ dbf_i(t) ≤ m·t`` for every ``t ≤ h``: the synchronous release *is* the demand ``dbf(t)``,
    which no schedule fits into ``m·t``. When ``h = H`` (small hyperperiods) the simulation decides
    the synchronous periodic behaviour completely.
@@ -28,8 +28,11 @@ unsound: a miss found anywhere proves unschedulability; no miss within ``h`` onl
 
 There is no work budget (the horizon and the job cap bound the work; nothing answers
 "unknown"). Layers: :func:`reference` (Fractions and a plain event-driven simulator written
-here), ``_codes`` (the batch: float utilization with an exact fallback near ``m``, the
-simulator's Numba fast path).
+here, ``_simulate_reference``), ``_codes`` (the batch: float utilization with an exact fallback
+near ``m``, ``exact`` where its rule keeps the set, then one batch kernel, ``_upper_sets``, that
+computes each remaining set's window, ``_horizon_nb``, and simulates it, ``_first_miss_nb``: an
+event simulation with the reference's semantics, held equal to it by tests/test_gedf_upper.py),
+:func:`explain` (the Python simulator, or :mod:`rtsched.sim` beyond its budget).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from rtsched.kernels import EPS
+from rtsched.kernels import ACCEPT, EPS, REJECT, gcd, kernel, workspace_kernels
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import ACCEPTED, REJECTED, Analysis
 from rtsched.result import Explanation, show_number
@@ -63,10 +66,18 @@ EXACT_BUDGET = 20_000
 
 
 def horizon(T: NDArray[np.int64] | list[int]) -> int:
-    """The simulated window ``h = min(H, HORIZON_PERIODS·T_max, MAX_JOBS / Σ 1/T_i)``, at least 1."""
+    """The simulated window ``h = min(H, HORIZON_PERIODS·T_max, MAX_JOBS / Σ 1/T_i)``, at least 1.
+
+    Σ 1/T_i is the float sum of the doubles 1/T_i in task order, left to right, so that the batch
+    kernel (``_horizon_nb``) computes the very same h: the window is a definition, not an
+    approximation to get right, and both sides must agree on it to the tick.
+    """
     periods = [int(t) for t in T]
     cap = HORIZON_PERIODS * max(periods)
-    cap = min(cap, int(MAX_JOBS / math.fsum(1.0 / t for t in periods)))
+    inverse_sum = 0.0
+    for t in periods:
+        inverse_sum += 1.0 / t
+    cap = min(cap, int(MAX_JOBS / inverse_sum))
     hyper = 1
     for t in periods:
         hyper = math.lcm(hyper, t)
@@ -161,34 +172,152 @@ def explain(ts: TaskSet, m: int) -> Explanation:
     )
 
 
+#: Beyond every time value (a release time that never comes).
+_NEVER = np.int64(1) << 62
+
+
+@kernel(inline="always")
+def _horizon_nb(T):
+    # horizon(T) in int64: the same float sum in the same order, the same lcm walk (stopped, like
+    # horizon's, as soon as the hyperperiod exceeds the cap; a ≤ cap // t keeps a·t ≤ cap < 2**63).
+    n = T.shape[0]
+    t_max = np.int64(0)
+    inverse_sum = 0.0
+    for i in range(n):
+        t_max = max(t_max, T[i])
+        inverse_sum += np.divide(1.0, np.float64(T[i]))  # (T_i ≥ 1: no zero-division branch)
+    cap = min(HORIZON_PERIODS * t_max, np.int64(np.divide(np.float64(MAX_JOBS), inverse_sum)))
+    hyper = np.int64(1)
+    for i in range(n):
+        a = hyper // gcd(hyper, T[i])
+        if a > cap // T[i]:
+            hyper = cap + 1
+            break
+        hyper = a * T[i]
+        if hyper > cap:
+            break
+    return max(np.int64(1), min(hyper, cap))
+
+
+@kernel(inline="always")
+def _first_miss_nb(C, D, T, m, h, ints):
+    # The first missed deadline of the synchronous periodic release under G-EDF with ties to the
+    # lowest index on [0, h), or -1: ``_simulate_reference``'s semantics, event by event. Rows of
+    # ``ints`` (≥ n columns): 0 the remaining work of each task's current job, 1 its absolute
+    # deadline, 2 its next release, 3 the pending jobs (remaining work > 0) sorted by
+    # (deadline, index) in the first k entries. With D ≤ T a task's job is done (or has
+    # missed, and the run has stopped) before its next release, so one job per task suffices.
+    n = C.shape[0]
+    for i in range(n):
+        ints[0, i] = 0
+        ints[2, i] = 0
+    k = 0
+    t = np.int64(0)
+    next_release = np.int64(0)
+    while True:
+        if t == next_release and t < h:
+            next_release = _NEVER
+            for i in range(n):
+                if ints[2, i] == t:
+                    d = t + D[i]
+                    ints[0, i] = C[i]
+                    ints[1, i] = d
+                    ints[2, i] = t + T[i]
+                    j = k  # insertion by (deadline, index)
+                    while j > 0:
+                        before = ints[3, j - 1]
+                        if ints[1, before] < d or (ints[1, before] == d and before < i):
+                            break
+                        ints[3, j] = before
+                        j -= 1
+                    ints[3, j] = i
+                    k += 1
+                next_release = min(next_release, ints[2, i])
+        # the next event: h, a release before h, the earliest pending deadline, a completion
+        t_next = min(h, next_release)
+        if k > 0:
+            t_next = min(t_next, ints[1, ints[3, 0]])
+        running = min(k, m)
+        for j in range(running):
+            t_next = min(t_next, t + ints[0, ints[3, j]])
+        for j in range(running):
+            ints[0, ints[3, j]] -= t_next - t
+        kept = 0
+        for j in range(k):
+            if ints[0, ints[3, j]] > 0:
+                ints[3, kept] = ints[3, j]
+                kept += 1
+        k = kept
+        t = t_next
+        if k > 0 and ints[1, ints[3, 0]] <= t:  # the pending job with the earliest deadline
+            return ints[1, ints[3, 0]]
+        if t >= h:
+            return np.int64(-1)
+
+
+@kernel(inline="always")
+def _upper_one(C, D, T, m, ints, floats):
+    # Step 3 of the bound for one set: REJECT if the synchronous release misses within horizon(T).
+    return REJECT if _first_miss_nb(C, D, T, m, _horizon_nb(T), ints) >= 0 else ACCEPT
+
+
+_upper_sets, _ = workspace_kernels(_upper_one, ints=4)
+
+
+@kernel
+def _first_miss_one(C, D, T, m, h):
+    # ``_first_miss_nb`` on its own workspace (for the tests: the miss time, not only the code).
+    ints = np.empty((4, max(2, C.shape[0] + 1)), dtype=np.int64)
+    return _first_miss_nb(C, D, T, m, h, ints)
+
+
+@kernel
+def _horizon_one(T):
+    # ``_horizon_nb`` from Python (for the tests: equal to :func:`horizon`).
+    return _horizon_nb(T)
+
+
 def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
     """The verdict codes of the batch.
 
-    Float U with an exact fallback near m, exact where small, then :func:`rtsched.sim.simulate` (its
-    Numba fast path, ``record=False``).
+    Float U with an exact fallback near m (vectorised), ``exact`` on the few sets its default-list
+    rule keeps (in Python), then the synchronous-release simulation of every other set in one
+    batch kernel (``_upper_sets``: the horizon and a G-EDF event simulation per set, ``prange``
+    over chunks of sets).
     """
     n_sets = batch.n_sets
     out = np.full(n_sets, ACCEPTED, dtype=np.int8)
+    if n_sets == 0:
+        return out
     C, T, offsets = batch.C, batch.T, batch.offsets
-    for s in range(n_sets):
+    sizes = np.diff(offsets)
+    starts = offsets[:-1]
+    u = np.add.reduceat(C / T, starts)
+    margin = 4.0 * (sizes + 2) * EPS * (u + m)
+    over = u > m + margin
+    for s in np.flatnonzero(~over & (u >= m - margin)).tolist():
         lo, hi = int(offsets[s]), int(offsets[s + 1])
-        c, t = C[lo:hi], T[lo:hi]
-        n = hi - lo
-        u = float(np.sum(c / t))
-        margin = 4.0 * (n + 2) * EPS * (u + m)
-        if u > m + margin or (u >= m - margin and fraction_sum(Fraction(int(a), int(b)) for a, b in zip(c, t, strict=True)) > m):
-            out[s] = REJECTED
+        over[s] = fraction_sum(Fraction(int(a), int(b)) for a, b in zip(C[lo:hi], T[lo:hi], strict=True)) > m
+    out[over] = REJECTED
+    simulated = ~over
+    # exact's default-list rule keeps a set with U <= m only if n <= m or Π T_i <= 2^14·m²: a
+    # pre-filter through log2 (generous by 1e-6 per task; the exact product decides below), then
+    # _exact_verdict asks the rule itself
+    small = (sizes <= m) | (np.add.reduceat(np.log2(T), starts) <= 14 + 2 * math.log2(m) + 1e-6 * sizes)
+    for s in np.flatnonzero(simulated & small).tolist():
+        lo, hi = int(offsets[s]), int(offsets[s + 1])
+        if hi - lo > m and math.prod(int(x) for x in T[lo:hi]) > (1 << 14) * m * m:
             continue
-        ts = batch[s]
-        # exact's default-list rule keeps a set with U <= m only if n <= m or Π T_i <= 2^14·m²
-        # (a cheap pre-filter; _exact_verdict asks the rule itself)
-        if n <= m or math.prod(int(x) for x in t) <= (1 << 14) * m * m:
-            exact = _exact_verdict(ts, m)
-            if exact is True or exact is False:
-                out[s] = ACCEPTED if exact else REJECTED
-                continue
-        if simulate(ts, m, horizon=horizon(t), record=False).miss is not None:
-            out[s] = REJECTED
+        exact = _exact_verdict(batch[s], m)
+        if exact is True or exact is False:
+            out[s] = ACCEPTED if exact else REJECTED
+            simulated[s] = False
+    chosen = np.flatnonzero(simulated)
+    if chosen.size:
+        sub = batch.select(chosen)
+        codes = np.empty(chosen.size, dtype=np.int8)
+        _upper_sets(sub.C, sub.D, sub.T, sub.offsets, m, codes)
+        out[chosen] = np.where(codes == REJECT, REJECTED, ACCEPTED)
     return out
 
 

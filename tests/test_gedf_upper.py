@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rtsched
 from rtsched import registry
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.sim import simulate
+from rtsched.testing import strategies as rst
 
 UPPER = "gedf-upper"
 SUFFICIENT = ["gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "bar-int", "load", "ffdbf"]
@@ -72,3 +75,46 @@ def test_simulated_window_is_bounded() -> None:
     assert horizon([1000, 99991]) == HORIZON_PERIODS * 99991
     many = [3] * 1000
     assert horizon(many) <= MAX_JOBS * 3 / 1000 + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 2**31 - 1) | st.integers(1, 60), min_size=1, max_size=12))
+def test_the_kernel_horizon_is_horizon(periods: list[int]) -> None:
+    """The batch kernel's window (``_horizon_nb``) is :func:`horizon`'s, to the tick."""
+    from rtsched.analyses.gedf_upper import _horizon_one, horizon
+
+    assert _horizon_one(np.array(periods, dtype=np.int64)) == horizon(periods)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rst.tasksets(max_size=9, max_period=40), st.integers(1, 4), st.integers(1, 400))
+def test_the_kernel_simulation_is_the_reference(ts: TaskSet, m: int, h: int) -> None:
+    """The batch kernel's synchronous-release G-EDF run finds the reference's first miss (or none),
+    on the full window and on a short one, and agrees with rtsched.sim."""
+    from rtsched.analyses.gedf_upper import _first_miss_one, _simulate_reference, horizon
+
+    for window in (horizon(ts.T), h):
+        expected = _simulate_reference(ts, m, window)
+        assert _first_miss_one(ts.C, ts.D, ts.T, m, window) == (-1 if expected is None else expected)
+        found = simulate(ts, m, horizon=window, record=False).miss
+        assert (found is None) == (expected is None)
+
+
+@pytest.mark.parametrize("m", [1, 2, 4])
+def test_batch_codes_are_the_reference(m: int) -> None:
+    """The batch path (vectorised U, exact where small, the simulation kernel) gives the
+    reference's verdict on every set, including sets near U = m and sets exact decides."""
+    rng = np.random.default_rng(40 + m)
+    sets = random_sets(60, seed=m, m=m)
+    for _ in range(60):  # large periods: the simulation kernel's path
+        n = int(rng.integers(m + 1, m + 8))
+        T = rng.integers(200, 5000, size=n)
+        D = np.array([rng.integers(max(1, t // 2), t + 1) for t in T])
+        C = np.array([rng.integers(1, max(2, (d * 2 * m) // n)) for d in D])
+        sets.append(TaskSet(np.minimum(C, D), D, T))
+    sets.append(TaskSet.from_tasks([(1, 2, 2)] * (2 * m)))  # U = m exactly: the rational fallback
+    sets.append(TaskSet.from_tasks([(1, 2, 2)] * (2 * m) + [(1, 1000, 1000)]))  # U just above m
+    batch = TaskSetBatch.from_tasksets(sets)
+    codes = registry.get(UPPER).status(batch, m)
+    expected = [1 if registry.get(UPPER).reference(ts, m) else 0 for ts in sets]
+    assert codes.tolist() == expected
