@@ -429,7 +429,7 @@ def _frac_add(p, q, a, b):
     return p // g2, lcm // g2, True
 
 
-@kernel
+@kernel(counted=False)  # allocates nothing, returns a number
 def frac_sum_sign(num, den, sgn, count, const):
     """Exact sign of Σ_{j<count} sgn[j]·num[j]/den[j] − const: −1, 0, 1, or SIGN_UNDECIDED.
 

@@ -164,11 +164,13 @@ def response_times(
 # ---------------------------------------------------------------------------------------------
 
 
-@kernel
+@kernel(counted=False)
 def rta_from_nb(C, D, T, n, first, old, R, budget):
     """:func:`response_times` on the first ``n`` entries of C, D, T (priority order) from position ``first``.
 
-    ``R[:first]`` holds the known response times, ``old`` the lower bounds (0: none).
+    ``R[:first]`` holds the known response times, ``old`` the lower bounds (0: none). Uncounted
+    (:func:`rtsched.kernels.kernel`): it allocates nothing and returns numbers, and partitioned FP
+    calls it once per admission with seven arrays.
 
     Writes R[first:n] (the prefix that was computed) and returns (code, evaluations used): ACCEPT,
     REJECT (some task's fixed point exceeds its deadline) or UNKNOWN (the budget ran out).

@@ -38,10 +38,14 @@ one), so the kernel works on those.
 Layers: :func:`pack` (the exact reference: Python ints and Fractions, with a work budget; the
 packing loop is the family's :class:`~rtsched.analyses._packing.Packer`, this module gives it
 the RTA admission),
-``_pack_one`` (the serial int64 kernel, the registry's ``one``: same admissions, same evaluation
-counts, same assignment; bf/wf compare utilizations in float with a proven margin and exactly
-near ties, UNDECIDED if that exact sum overflows int64) and ``_pack_kernel`` (its ``prange``
-driver over a batch, the family's ``codes``).
+``_pack_set`` (the int64 kernel of one set on a caller's workspace, uncounted: same
+admissions, same evaluation counts, same assignment; bf/wf compare utilizations in float with a
+proven margin and exactly near ties, UNDECIDED if that exact sum overflows int64), ``_pack_one``
+(it on a workspace of its own: the registry's ``one``) and ``_pack_kernel`` (its ``prange``
+driver over chunks of a batch, one workspace per chunk: the family's ``codes``). Before the
+workspace (2026-12-01) every set allocated seven arrays and made 32 counted calls; p-fp on the
+per-set recipe of ``benchmarks/bench_vs_schedcat.py`` (n = 10, m = 4, one thread) went from
+1.35–1.40 to 1.18–1.20 µs per set.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ from rtsched.analyses._fp_rta import response_times, rta_from_nb
 from rtsched.analyses._packing import FITS, ORDERS, Rows, load_sign_float, placed_before
 from rtsched.analyses._packing import task_order as placement_order
 from rtsched.budget import REFERENCE_WORK, Work
-from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, REJECT, UNDECIDED, UNKNOWN, batch_kernel, chunk_count, kernel, largest_set
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -265,12 +269,13 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
 # ---------------------------------------------------------------------------------------------
 
 
-@kernel
+@kernel(counted=False)
 def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     """Exact sign of U(P_a) − U(P_b) (−1, 0, 1), or 2 if the exact sum overflows int64.
 
     The float loads decide outside their error margin (:func:`_packing.load_sign_float`), the
-    rational sum inside it.
+    rational sum inside it. Uncounted (:func:`rtsched.kernels.kernel`): it allocates nothing
+    and returns a number.
     """
     sign = load_sign_float(loads, count, a, b)
     if sign != 0:
@@ -285,26 +290,36 @@ def _load_sign(C, T, assign, n, a, b, loads, count, num, den, sgn):
     return frac_sum_sign(num, den, sgn, k, np.int64(0))
 
 
-@kernel
-def _pack_one(C, D, T, m, fit, order, budget, assign):
+#: Rows of the int64 workspace of :func:`_pack_set` (each at least n long): the placement
+#: sequence; one processor's tasks in priority order (C, D, T, the response-time lower bounds and
+#: results, their task indices); the exact load sum's numerators, denominators and signs; the
+#: response time of every placed task; each processor's task count and whether the fit rule
+#: tried it for the current task (the first min(m, n) entries); and, in the batch kernel, the
+#: assignment.
+_SEQ, _SC, _SD, _ST, _OLD, _SR, _ON, _NUM, _R, _DEN, _SGN, _COUNT, _TRIED, _ASSIGN = range(14)
+_PACK_ROWS = 14
+
+
+@kernel(counted=False)
+def _pack_set(C, D, T, m, fit, order, budget, assign, ints, loads):
     """The code (ACCEPT / REJECT / UNKNOWN / UNDECIDED) of one set; ``assign`` gets the processors.
 
     ``assign`` holds −1 for a task not placed. Same placements, admissions and evaluation counts
-    as :func:`pack`.
+    as :func:`pack`. ``ints`` (rows above) and ``loads`` (float64, ≥ min(m, n) long) are scratch
+    owned by the caller: it allocates nothing and returns a number, so it runs uncounted
+    (:func:`rtsched.kernels.kernel`), with its rows indexed as views at no cost.
     """
     n = C.shape[0]
     k = m if m < n else n
-    R = np.zeros(n, dtype=np.int64)
-    ints = np.empty((8, n), dtype=np.int64)
-    seq, sC, sD, sT, old, sR, on, num = ints[0], ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], ints[7]
-    den = np.empty(n, dtype=np.int64)
-    sgn = np.empty(n, dtype=np.int64)
-    loads = np.zeros(k, dtype=np.float64)
-    count = np.zeros(k, dtype=np.int64)
-    tried = np.zeros(k, dtype=np.bool_)
+    seq, sC, sD, sT, old, sR, on, num = ints[_SEQ], ints[_SC], ints[_SD], ints[_ST], ints[_OLD], ints[_SR], ints[_ON], ints[_NUM]
+    R, den, sgn, count, tried = ints[_R], ints[_DEN], ints[_SGN], ints[_COUNT], ints[_TRIED]
     for j in range(n):
         assign[j] = -1
         seq[j] = j
+        R[j] = 0
+    for b in range(k):
+        loads[b] = 0.0
+        count[b] = 0
     for a in range(1, n):  # stable insertion sort by the placement order's key
         x = seq[a]
         p = a
@@ -318,7 +333,7 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):
     for s in range(n):
         i = seq[s]
         for b in range(k):
-            tried[b] = False
+            tried[b] = 0
         placed = False
         attempt = 0
         while not placed:
@@ -330,7 +345,7 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):
                 b = current + attempt if current + attempt < k else -1
             else:  # best fit (1) / worst fit (2): the untried processor with the extreme load
                 for c in range(k):
-                    if tried[c]:
+                    if tried[c] != 0:
                         continue
                     if b < 0:
                         b = c
@@ -343,7 +358,7 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):
             if b < 0:
                 break
             attempt += 1
-            tried[b] = True
+            tried[b] = 1
             # The processor's tasks with i, in priority (index) order.
             size = 0
             pos = 0
@@ -375,12 +390,32 @@ def _pack_one(C, D, T, m, fit, order, budget, assign):
     return ACCEPT
 
 
+@kernel
+def _pack_one(C, D, T, m, fit, order, budget, assign):
+    """:func:`_pack_set` on a workspace of its own (the serial one-set kernel)."""
+    width = max(1, C.shape[0])
+    ints = np.empty((_PACK_ROWS, width), dtype=np.int64)
+    loads = np.empty(width, dtype=np.float64)
+    return _pack_set(C, D, T, m, fit, order, budget, assign, ints, loads)
+
+
+@kernel(counted=False)
+def _pack_chunk(C, D, T, offsets, first, last, m, fit, order, budget, out, ints, loads):
+    # Sets first … last − 1 on one workspace (uncounted: the per-set slices cost nothing).
+    for s in range(first, last):
+        lo, hi = offsets[s], offsets[s + 1]
+        out[s] = _pack_set(C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, budget, ints[_ASSIGN], ints, loads)
+
+
 @batch_kernel
 def _pack_kernel(C, D, T, offsets, m, fit, order, budget, out):
-    for s in prange(out.shape[0]):
-        lo, hi = offsets[s], offsets[s + 1]
-        assign = np.empty(hi - lo, dtype=np.int64)
-        out[s] = _pack_one(C[lo:hi], D[lo:hi], T[lo:hi], m, fit, order, budget, assign)
+    n_sets = out.shape[0]
+    width = max(1, largest_set(offsets))
+    n_chunks = chunk_count(offsets)
+    for c in prange(n_chunks):  # one workspace per chunk of sets
+        ints = np.empty((_PACK_ROWS, width), dtype=np.int64)
+        loads = np.empty(width, dtype=np.float64)
+        _pack_chunk(C, D, T, offsets, c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks, m, fit, order, budget, out, ints, loads)
 
 
 def assignments(ts: TaskSet, m: int, fit: str, order: str, budget: int = PACKING_BUDGET) -> tuple[int, list[int]]:

@@ -54,7 +54,7 @@ from rtsched.analyses._fp_rta import (
 )
 from rtsched.analyses._fp_rta import BudgetOut as _BudgetOut
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import EPS, REJECT, kernel, margin_verdict, sets_kernel
+from rtsched.kernels import EPS, REJECT, kernel, margin_verdict, sets_kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
@@ -274,15 +274,19 @@ def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | str | No
         response[j] = it.response_time if it.response_time is not None else f"> {rows[j][1]}"
 
 
-@kernel
-def _rta_one(C, D, T, m, budget):
+@kernel(inline="always")
+def _rta_set(C, D, T, m, budget, ints, floats):
+    # One set on a caller's workspace (row 0: the response times, n ≥ 1 long): no allocation
+    # per set, so the batch's chunk loop runs uncounted (rtsched.kernels.workspace_kernels).
     n = C.shape[0]
-    R = np.zeros(n, dtype=np.int64)  # also the (zero) lower bounds: old[k] is read before R[k] is set
+    R = ints[0]  # also the (zero) lower bounds: old[k] is read before R[k] is set
+    for k in range(n):
+        R[k] = 0
     code, _ = rta_from_nb(C, D, T, n, 0, R, R, budget)
     return code
 
 
-_rta_kernel = sets_kernel(_rta_one)
+_rta_kernel, _rta_one = workspace_kernels(_rta_set, ints=1)
 
 
 # ---------------------------------------------------------------------------------------------
