@@ -527,7 +527,7 @@ def _sum_sign(C, den, n, approx, size):
     return (p > 0) - (p < 0)
 
 
-@kernel
+@kernel(counted=False)  # allocates nothing, returns a number
 def utilization_vs_one(C, T, n):
     """Exact sign of U − 1 (−1, 0, 1) or SIGN_UNDECIDED if the exact sum overflows; float first."""
     u = 0.0

@@ -189,6 +189,16 @@ def npedf_one(C, D, T, NP, delta, budget):
     ACCEPT/REJECT as :func:`npedf_trace`; UNKNOWN when the budget is spent; UNDECIDED when the
     busy period leaves the int64 range (the caller then asks the reference).
     """
+    return npedf_ws(C, D, T, NP, delta, budget, np.empty(C.shape[0], dtype=np.int64))
+
+
+@kernel(counted=False)
+def npedf_ws(C, D, T, NP, delta, budget, scratch):
+    """:func:`npedf_one` with the deadline walk's row in ``scratch`` (int64, ≥ n long, the caller's).
+
+    It allocates nothing and returns a number, so it runs uncounted (:func:`rtsched.kernels.kernel`);
+    ``NP`` may be any array whose entries are true for the non-preemptive tasks.
+    """
     n = C.shape[0]
     ucmp = utilization_vs_one(C, T, n)
     if ucmp == 2:
@@ -212,7 +222,9 @@ def npedf_one(C, D, T, NP, delta, budget):
             break
         w = w2
     L = w
-    nxt = D.copy()
+    nxt = scratch[:n]
+    for i in range(n):
+        nxt[i] = D[i]
     h = np.int64(0)
     while True:
         t, at_t = deadline_step(C, T, nxt)  # the next absolute deadline and the demand added there

@@ -18,7 +18,8 @@ private module :mod:`rtsched.analyses._npedf`.
 
 Layers: :func:`reference` (Python ints, :func:`~rtsched.analyses._npedf.npedf_trace`),
 ``_npedf_set`` (serial ``@njit``, int64, UNDECIDED on overflow so that the registry asks the
-reference), ``_npedf_kernel`` (prange over sets). Work budget (``budget``): one step is one
+reference), ``_npedf_kernel`` (prange over chunks of sets, one workspace per chunk; both from
+``_npedf_ws`` through :func:`rtsched.kernels.workspace_kernels`). Work budget (``budget``): one step is one
 iteration of the busy-period function or one checked deadline; when ``budget`` steps are spent
 the verdict is "unknown", never False, in both layers. Ties between equal deadlines do not
 matter to this test (it is stated on demand, not on a schedule).
@@ -26,10 +27,8 @@ matter to this test (it is stated on demand, not on a schedule).
 
 from __future__ import annotations
 
-import numpy as np
-
-from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_one, npedf_trace
-from rtsched.kernels import kernel, sets_kernel
+from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_trace, npedf_ws
+from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict, show_number
@@ -67,14 +66,20 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
     return Explanation(tr.verdict, summary, {k: v for k, v in evidence.items() if v is not None})
 
 
-@kernel
-def _npedf_set(C, D, T, m, budget):
-    """One set, every task non-preemptive, tick blocking (δ = 1); ``m`` is 1 (checked by the registry)."""
-    NP = np.ones(C.shape[0], dtype=np.bool_)
-    return npedf_one(C, D, T, NP, 1, budget)
+@kernel(inline="always")
+def _npedf_ws(C, D, T, m, budget, ints, floats):
+    """One set, every task non-preemptive, tick blocking (δ = 1); ``m`` is 1 (checked by the registry).
+
+    On a caller's workspace (row 0: the flags, all 1; row 1: the deadline walk), so that the
+    batch's chunk loop allocates nothing per set and runs uncounted.
+    """
+    n = C.shape[0]
+    for i in range(n):
+        ints[0, i] = 1
+    return npedf_ws(C, D, T, ints[0, :n], 1, budget, ints[1])
 
 
-_npedf_kernel = sets_kernel(_npedf_set)
+_npedf_kernel, _npedf_set = workspace_kernels(_npedf_ws, ints=2)
 
 
 ANALYSES = (
