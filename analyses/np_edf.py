@@ -19,7 +19,7 @@ private module :mod:`rtsched.analyses._npedf`.
 Layers: :func:`reference` (Python ints, :func:`~rtsched.analyses._npedf.npedf_trace`),
 ``_npedf_set`` (serial ``@njit``, int64, UNDECIDED on overflow so that the registry asks the
 reference), ``_npedf_kernel`` (prange over chunks of sets, one workspace per chunk; both from
-``_npedf_ws`` through :func:`rtsched.kernels.workspace_kernels`). Work budget (``budget``): one step is one
+``_npedf_on_workspace`` through :func:`rtsched.kernels.workspace_kernels`). Work budget (``budget``): one step is one
 iteration of the busy-period function or one checked deadline; when ``budget`` steps are spent
 the verdict is "unknown", never False, in both layers. Ties between equal deadlines do not
 matter to this test (it is stated on demand, not on a schedule).
@@ -67,7 +67,7 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
 
 
 @kernel(inline="always")
-def _npedf_ws(C, D, T, m, budget, ints, floats):
+def _npedf_on_workspace(C, D, T, m, budget, ints, floats):
     """One set, every task non-preemptive, tick blocking (δ = 1); ``m`` is 1 (checked by the registry).
 
     On a caller's workspace (row 0: the flags, all 1; row 1: the deadline walk), so that the
@@ -79,7 +79,7 @@ def _npedf_ws(C, D, T, m, budget, ints, floats):
     return npedf_ws(C, D, T, ints[0, :n], 1, budget, ints[1])
 
 
-_npedf_kernel, _npedf_set = workspace_kernels(_npedf_ws, ints=2)
+_npedf_kernel, _npedf_set = workspace_kernels(_npedf_on_workspace, ints=2)
 
 
 ANALYSES = (
