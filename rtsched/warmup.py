@@ -24,9 +24,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from rtsched.gpu.model import GPUWorkloadBatch
     from rtsched.model import TaskSetBatch
 
-__all__ = ["COLD_MAX_SETS", "COLD_MAX_TASKS", "COMPILE_SECONDS", "compile_analyses", "is_compiled", "probe_batch"]
+__all__ = [
+    "COLD_MAX_SETS",
+    "COLD_MAX_TASKS",
+    "COMPILE_SECONDS",
+    "compile_analyses",
+    "is_compiled",
+    "probe_batch",
+    "probe_workloads",
+]
 
 #: Seconds to compile each analysis's kernels from a cold cache, measured on a 2-core machine
 #: (``benchmarks/bench_cold_start.py``); an analysis not listed counts as :data:`_DEFAULT_SECONDS`.
@@ -95,16 +104,44 @@ def _mark(name: str) -> None:
         pass
 
 
-def probe_batch() -> TaskSetBatch:
-    """Three small constrained-deadline task sets: enough to make every kernel compile."""
+def probe_batch(deadlines: str = "constrained") -> TaskSetBatch:
+    """Four small task sets: enough to make every kernel of a task-set analysis compile.
+
+    Numba compiles a whole kernel whichever path a set takes, but an analysis may route a set in
+    Python before any kernel runs: the fourth set (n = 3, Π T_i = 540,000) is outside ``exact``'s
+    default-list rule on 2 processors, so ``gedf-upper`` decides it with its simulation kernel
+    (the first three go to ``exact``). ``deadlines="implicit"``: the same sets with D = T, for
+    the analyses that need implicit deadlines (rm-us, rm-ll, rm-hb).
+    """
     from rtsched.model import TaskSet, TaskSetBatch
 
     sets = [
         [(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)],
         [(2, 3, 3), (2, 3, 3), (2, 3, 3)],
         [(1, 2, 2), (1, 3, 4), (4, 20, 20), (1, 9, 10), (3, 14, 16)],
+        [(3, 40, 50), (5, 70, 90), (9, 100, 120)],
     ]
+    if deadlines == "implicit":
+        sets = [[(c, t, t) for c, _, t in s] for s in sets]
+    elif deadlines != "constrained":
+        raise ValueError(f"deadlines must be 'constrained' or 'implicit', not {deadlines!r}")
     return TaskSetBatch.from_tasksets([TaskSet.from_tasks(s) for s in sets])
+
+
+def probe_workloads() -> GPUWorkloadBatch:
+    """Two small GPU workloads (for 2 compute clusters) for the GPU analyses: one fits, one does not."""
+    from fractions import Fraction
+
+    from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
+
+    def workload(first_cluster_wcets: list[int]) -> GPUWorkload:
+        one = (Fraction(1), Fraction(1))
+        kernels = tuple(
+            Kernel(TableWCET((c, -(-c // 2), -(-c // 3))), 4, 4, one, None, True) for c in first_cluster_wcets
+        )
+        return GPUWorkload(kernels, 2)
+
+    return GPUWorkloadBatch((workload([4, 4]), workload([4, 4, 4])))
 
 
 def _timed_group(run_one: Callable[[str], object], names: Sequence[str]) -> list[float]:

@@ -215,6 +215,45 @@ def test_cache_command_shows_and_clears(capsys, monkeypatch, tmp_path):
     assert status == 0 and "removed" in out and not (tmp_path / "c").exists()
 
 
+def test_every_analysis_has_a_probe_it_accepts():
+    """``rtsched cache --compile`` runs every analysis on a probe that fits its model (it once
+    stopped at rm-us, which needs implicit deadlines, with a bad-input error)."""
+    from rtsched import registry
+    from rtsched.commands.cache import probe_for
+
+    for entry in registry.all_entries():
+        batch, platform = probe_for(entry.name)
+        assert entry.supports(platform, batch if entry.input == "taskset" else "constrained") is None, entry.name
+        assert len(batch) >= 2
+
+
+def test_the_probe_reaches_the_gedf_upper_simulation_kernel():
+    """Some probe set is decided by gedf-upper's simulation kernel, not by ``exact`` (whose default
+    list keeps small sets) nor by U > m: else ``cache --compile`` would leave that kernel to the
+    first real set."""
+    from rtsched.analyses import gedf_upper
+
+    batch = warmup.probe_batch()
+    assert any(gedf_upper._exact_verdict(batch[s], 2) is None for s in range(batch.n_sets))
+    assert all(batch[s].utilization <= 2 for s in range(batch.n_sets))
+    implicit = warmup.probe_batch("implicit")
+    assert all((implicit[s].D == implicit[s].T).all() for s in range(implicit.n_sets))
+    with pytest.raises(ValueError, match="constrained"):
+        warmup.probe_batch("arbitrary")
+
+
+@pytest.mark.slow
+def test_cache_compile_runs_every_analysis():
+    """``rtsched cache --compile`` end to end (every analysis on its probe, in a pool of processes),
+    on the session's kernel cache: mostly loads once the suite has compiled the kernels."""
+    from rtsched import registry
+
+    command = [sys.executable, "-m", "rtsched", "cache", "--compile"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"compiled {len(registry.all_entries())} analyses" in done.stdout
+
+
 # --- first run: compile step with progress ----------------------------------------------------
 
 

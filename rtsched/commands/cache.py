@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-__all__ = ["register"]
+__all__ = ["probe_for", "register"]
 
 
 def _size(folder: Path) -> int:
@@ -20,7 +20,7 @@ def cache_command(
         bool, typer.Option("--clear", help="Delete rtsched's cache folder (kernels recompile on next use).")
     ] = False,
     compile_all: Annotated[
-        bool, typer.Option("--compile", help="Compile every task-set analysis now (e.g. when building an image).")
+        bool, typer.Option("--compile", help="Compile every analysis now (e.g. when building an image).")
     ] = False,
 ) -> None:
     """Show rtsched's cache folder for compiled kernels, or clear it.
@@ -48,20 +48,35 @@ def cache_command(
         typer.echo(f"kernels of this version: {in_use}")
 
 
-def _compile_probe(name: str) -> None:
-    """Run analysis ``name`` on the small probe batch, and on one set of it, in this process.
+def probe_for(name: str) -> tuple[Any, Any]:
+    """The probe input of analysis ``name`` and the platform to run it on (:mod:`rtsched.warmup`).
 
-    The one set exercises the serial kernel :func:`rtsched.check` calls. Module level: pool workers
-    pickle it.
+    Implicit deadlines where the analysis needs them, GPU workloads on 2 compute clusters for
+    the GPU analyses, 1 processor for the uniprocessor ones and 2 for the others.
     """
     from rtsched import registry
-    from rtsched.warmup import probe_batch
+    from rtsched.platform import GPU
+    from rtsched.warmup import probe_batch, probe_workloads
 
     entry = registry.get(name)
-    m = 1 if entry.platform == "uniprocessor" else 2
-    batch = probe_batch()
-    entry.status(batch, m)
-    entry.verdict(batch[0], m)
+    if entry.input == "gpu-workload":
+        return probe_workloads(), GPU(2)
+    batch = probe_batch("implicit" if entry.refuses_deadlines("constrained") else "constrained")
+    return batch, 1 if entry.platform == "uniprocessor" else 2
+
+
+def _compile_probe(name: str) -> None:
+    """Run analysis ``name`` on its probe (:func:`probe_for`), and on one set of it, in this process.
+
+    The one set exercises the serial kernel :func:`rtsched.check` calls. Module level: pool
+    workers pickle it.
+    """
+    from rtsched import registry
+
+    entry = registry.get(name)
+    batch, platform = probe_for(name)
+    entry.status(batch, platform)
+    entry.verdict(batch[0], platform)
 
 
 def _compile_all() -> None:
@@ -70,7 +85,7 @@ def _compile_all() -> None:
     from rtsched import registry
     from rtsched.warmup import compile_analyses
 
-    names = [e.name for e in registry.all_entries() if e.platform in ("identical", "uniprocessor")]
+    names = [e.name for e in registry.all_entries()]
     seconds = compile_analyses(names, _compile_probe, workers=os.cpu_count() or 1, force=True)
     typer.echo(f"compiled {len(names)} analyses in {seconds:.1f} s")
 
