@@ -246,14 +246,16 @@ def compile_analyses(
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
+            from rtsched.sweep.executors import ignore_interrupts, stop_pool
+
             context = multiprocessing.get_context("spawn")  # never fork a process with Numba threads
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=ignore_interrupts) as pool:
                 futures = {pool.submit(_timed_group, run_one, group): group for group in groups}
                 try:
                     for future in as_completed(futures):
                         done(futures[future], future.result())
                 except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    stop_pool(pool)
                     raise
     finally:
         if bar is not None:

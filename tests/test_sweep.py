@@ -325,6 +325,40 @@ def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
     assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
 
 
+def test_two_ctrl_c_stop_a_pool_sweep_and_it_resumes(tmp_path: Path) -> None:
+    """Ctrl-C twice in quick succession (a terminal signals the whole process group): the sweep and
+    its pool workers end within seconds (it once left them all idle for good), and a rerun
+    resumes to the uninterrupted results."""
+    text = tiny(m="4", n="8", points="[0.1, 0.3, 0.5, 0.7]", sets=500, per_unit=10)  # 200 units
+    path = write(tmp_path, text)
+    out = tmp_path / "interrupted"
+    command = [sys.executable, "-m", "rtsched.cli", "sweep", str(path), "--out", str(out), "--workers", "2", "-q", "--no-plot"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    units = out / "units"
+    deadline = time.monotonic() + 180  # generous: the machine may be shared
+    try:
+        while time.monotonic() < deadline and process.poll() is None:
+            if units.is_dir() and sum(1 for p in units.iterdir() if p.suffix == ".json") >= 4:
+                break
+            time.sleep(0.005)
+        assert process.poll() is None, "sweep ended early"
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.02)
+        os.killpg(process.pid, signal.SIGINT)
+        # Returns once every process holding the pipe (the workers too) has ended.
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode in (130, -signal.SIGINT), err.decode()[-2000:]
+    assert b"Exception ignored" not in err, err.decode()[-2000:]
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    run(load_experiment(path), tmp_path / "clean", workers=0, progress="none", plot=False)
+    assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
+
+
 # ---------------------------------------------------------------------------------------------
 # Executors
 # ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from typing import Any
 from rtsched.errors import InputError
 from rtsched.sweep.units import UnitSpec, run_unit
 
-__all__ = ["EXECUTORS", "choose_executor", "run_units"]
+__all__ = ["EXECUTORS", "choose_executor", "ignore_interrupts", "run_units", "stop_pool"]
 
 EXECUTORS = ("inline", "pool", "dask")
 
@@ -89,14 +90,48 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
+def ignore_interrupts() -> None:
+    """Pool worker start-up: leave Ctrl-C to the parent (:func:`stop_pool`).
+
+    A terminal's Ctrl-C reaches every process of the foreground group. A worker that raised
+    KeyboardInterrupt in the middle of a unit, while the parent was shutting the pool down, left
+    the parent waiting for the pool's manager thread at exit; a second Ctrl-C then left every
+    process idle for good. The parent alone decides: it stops the workers and exits with 130.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool at once, after Ctrl-C or a failed unit: nothing pending runs, no process is left.
+
+    The workers are terminated (their unfinished units were never committed, so a resumed
+    sweep reruns them) and the pool is shut down; Ctrl-C is ignored for the fraction of a
+    second this takes, so that a second one cannot interrupt the clean-up half way (which left
+    the pool's manager thread waiting forever).
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        # ProcessPoolExecutor has no public way to stop its workers before Python 3.14
+        # (terminate_workers); its process table is the documented-by-source way in between.
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
 def _init_worker(parent: int) -> None:
     """Pool worker start-up: one Numba thread per worker (the pool provides the parallelism).
 
     ``numba.set_num_threads`` rather than the ``NUMBA_NUM_THREADS`` variable: Numba rereads
     its environment when it compiles and refuses a changed thread count once threads run.
+    Ctrl-C is left to the parent (:func:`ignore_interrupts`).
     """
     import numba
 
+    ignore_interrupts()
     numba.set_num_threads(1)
     # A pool worker whose parent was killed would wait for work forever.
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="rtsched-parent-watch").start()
@@ -125,7 +160,7 @@ def _run_pool(units: Sequence[UnitSpec], on_result: OnResult, workers: int) -> N
                 if len(pending) >= 4 * workers:
                     break
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(pool)
         raise
     pool.shutdown(wait=True)
 
