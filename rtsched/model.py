@@ -162,7 +162,8 @@ def validate_values(
             D > T,
             "D",
             lambda i: f"D = {int(D[i])} exceeds T = {int(T[i])}, which the constrained-deadline model "
-            "forbids (ask for deadlines='arbitrary' / --deadlines arbitrary)",
+            "forbids (arbitrary deadlines: deadlines='arbitrary' in Python, --deadlines arbitrary for "
+            "rtsched check and convert)",
         )
     elif deadlines == "implicit":
         refuse_first(
@@ -357,8 +358,8 @@ class TaskSet(_TaskArrays):
                 if value.denominator != 1:
                     if rounding == "exact":
                         raise TaskError(
-                            f"{task[j]} is not a whole number of ticks of {unit} "
-                            "(use rounding='safe' to round pessimistically)",
+                            f"{task[j]} is not a whole number of ticks of {unit}: give a shorter time unit "
+                            "(in Python, TaskSet.from_real(..., rounding='safe') rounds pessimistically instead)",
                             task=i,
                             field=field,
                         )

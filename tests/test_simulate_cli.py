@@ -161,3 +161,24 @@ def test_ties_in_json_and_gantt(smallest_file, tmp_path, capsys, monkeypatch):
     assert record["ties"] == "random:0"
     assert [row[1:] for row in record["tie_decisions"] if row[0] == 0] == [[0, 0, 0], [1, 0, 1], [2, 0, 1]]
     assert "tie broken" in svg.read_text()
+
+
+def test_real_valued_files_with_a_time_unit(tmp_path, capsys, monkeypatch):
+    """``--time-unit`` reads real-valued files, as in ``check`` (the reader's error suggests it);
+    the hints of the errors name only options that exist."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    path = tmp_path / "real.txt"
+    path.write_text("0.5 2 2.5\n1 3 4\n")
+    assert main(["simulate", str(path), "-m", "1"]) == 2
+    assert "--time-unit 0.5" in capsys.readouterr().err
+    assert main(["simulate", str(path), "-m", "1", "--time-unit", "0.5"]) == 0
+    assert "no deadline miss" in capsys.readouterr().out
+    assert main(["plot-demand", str(path), "-m", "1", "--time-unit", "0.5", "-o", str(tmp_path / "d.png")]) == 0
+    assert (tmp_path / "d.png").stat().st_size > 1000
+    assert main(["check", str(path), "-m", "1", "--time-unit", "0.2"]) == 2
+    err = capsys.readouterr().err
+    assert "shorter time unit" in err and "--rounding" not in err
+    late = tmp_path / "late.txt"
+    late.write_text("1 5 4\n")
+    assert main(["simulate", str(late), "-m", "1"]) == 2
+    assert "--deadlines arbitrary for rtsched check and convert" in capsys.readouterr().err

@@ -21,7 +21,7 @@ InputFormat = Annotated[
 #: ``--deadlines``: the deadline model the task sets read must follow (check, convert).
 Deadlines = Annotated[str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")]
 
-#: ``--time-unit``: the tick of real-valued task-set files (check, convert).
+#: ``--time-unit``: the tick of real-valued task-set files (check, convert, simulate, plot-demand).
 TimeUnit = Annotated[
     str | None, typer.Option("--time-unit", help="Length of one tick in file units, for real-valued files.")
 ]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import numpy as np
 import typer
 
-from rtsched.commands import InputFormat, TaskSetFile
+from rtsched.commands import InputFormat, TaskSetFile, TimeUnit
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ def plot_demand_command(
     ] = None,
     index: Annotated[int, typer.Option("--index", help="Which set of a many-set file (0 = first).")] = 0,
     fmt: InputFormat = None,
+    time_unit: TimeUnit = None,
 ) -> None:
     """Plot a task set's demand bound function against m·t and/or an MPR interface's sbf and lsbf."""
     from rtsched.io import read_tasksets
@@ -131,7 +132,7 @@ def plot_demand_command(
         raise InputError(f"--horizon must be between 1 and {MAX_HORIZON}, got {horizon}", field="--horizon")
     if Path(output).suffix.lower() not in (".png", ".pdf", ".svg"):
         raise InputError(f"unknown image type {output!r}; use .png, .pdf or .svg", field="--output")
-    sets = read_tasksets(file if file == "-" else Path(file), format=fmt)
+    sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     if not 0 <= index < len(sets):
         raise InputError(f"--index {index} is out of range: the file holds {len(sets)} set(s)", field="--index")
     fig = demand_figure(sets[index], processors, interface, horizon)

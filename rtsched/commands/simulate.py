@@ -26,7 +26,7 @@ from typing import Annotated
 
 import typer
 
-from rtsched.commands import InputFormat, TaskSetFile
+from rtsched.commands import InputFormat, TaskSetFile, TimeUnit
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.model import TaskSet
@@ -134,6 +134,7 @@ def simulate_command(
     gantt_until: Annotated[int | None, typer.Option("--gantt-until", help="Last tick drawn (default: the end of the run).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set (with the event tables).")] = False,
     fmt: InputFormat = None,
+    time_unit: TimeUnit = None,
 ) -> None:
     """Simulate task sets under global or partitioned EDF or fixed priorities until the first deadline miss.
 
@@ -158,7 +159,7 @@ def simulate_command(
         raise InputError(f"--ties {ties}: fixed priorities (gfp, pfp) never tie; --ties applies to gedf and pedf", field="--ties")
     if gantt_rows not in ("processors", "tasks"):
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
-    sets = read_tasksets(file if file == "-" else Path(file), format=fmt)
+    sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     any_miss = False
     for index, ts in enumerate(sets):
         kind, partition = parse_policy(policy, ts, m)

@@ -149,7 +149,7 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
                 hint = _unit_hint(number.denominator)
                 raise InputError(
                     f"{text} is not a whole number of ticks; give a time unit to convert real-valued times, "
-                    f"e.g. --time-unit {hint} (time_unit={hint!r})"
+                    f"e.g. --time-unit {hint} (in Python: time_unit={hint!r})"
                 )
             raise _not_an_integer(text, f" (write {int(number)})" if abs(number) <= MAX_TIME else "")
     if abs(number) / Fraction(unit) > MAX_TIME:

@@ -128,7 +128,7 @@ def _simso_in_milliseconds(text: str, deadlines: DeadlineModel) -> list[TaskSet]
         value = err.message.split()[0]
         raise InputError(
             f"{value} ms is not a whole number of milliseconds, rtsched's default tick for SimSo; "
-            "give a shorter tick in ms, e.g. --time-unit 0.001 (time_unit='0.001')",
+            "give a shorter tick in ms, e.g. --time-unit 0.001 (in Python: time_unit='0.001')",
             line=err.line,
             set_index=err.set_index,
             task=err.task,
