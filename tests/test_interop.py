@@ -143,6 +143,18 @@ def test_convert_round_trip(capsys, tmp_path, src, dst):
         assert simso_platform(out.read_text())[:2] == (3, "global-edf")
 
 
+def test_convert_refuses_to_overwrite_its_input(capsys, tmp_path):
+    """The same file as input and output (here through another spelling of its path) is refused:
+    writing would replace the input, comments and all."""
+    infile = tmp_path / "set.yaml"
+    text = "# my notes\n" + dumps(SET, "yaml")
+    infile.write_text(text)
+    (tmp_path / "sub").mkdir()
+    status, _, err = run(capsys, "convert", infile, tmp_path / "sub" / ".." / "set.yaml")
+    assert status == 2 and "is the input file itself" in err
+    assert infile.read_text() == text
+
+
 def test_convert_keeps_a_simso_platform(capsys, tmp_path):
     out = tmp_path / "copy.simso.xml"
     assert run(capsys, "convert", DATA / "fp2.simso.xml", out)[0] == 0

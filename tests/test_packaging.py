@@ -215,6 +215,18 @@ def test_cache_command_shows_and_clears(capsys, monkeypatch, tmp_path):
     assert status == 0 and "removed" in out and not (tmp_path / "c").exists()
 
 
+def test_cache_clear_then_compile(capsys, monkeypatch, tmp_path):
+    """``--clear --compile`` clears, then compiles (``--compile`` was ignored after a clear)."""
+    from rtsched.commands import cache
+
+    monkeypatch.setenv("RTSCHED_CACHE_DIR", str(tmp_path / "c"))
+    (tmp_path / "c" / "numba").mkdir(parents=True)
+    compiled = []
+    monkeypatch.setattr(cache, "_compile_all", lambda: compiled.append(True))
+    status, out, _ = run_cli(capsys, "cache", "--clear", "--compile")
+    assert status == 0 and "removed" in out and compiled == [True]
+
+
 def test_every_analysis_has_a_probe_it_accepts():
     """``rtsched cache --compile`` runs every analysis on a probe that fits its model (it once
     stopped at rm-us, which needs implicit deadlines, with a bad-input error)."""

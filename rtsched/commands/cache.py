@@ -38,7 +38,8 @@ def cache_command(
         size = _size(folder)
         shutil.rmtree(folder, ignore_errors=True)
         typer.echo(f"removed {folder} ({size / 2**20:.1f} MiB)")
-        return
+        if not compile_all:  # --clear --compile: a clean cache, then every kernel compiled afresh
+            return
     if compile_all:
         _compile_all()
     typer.echo(f"cache folder: {folder} ({_size(folder) / 2**20:.1f} MiB)")

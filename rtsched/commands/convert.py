@@ -54,6 +54,9 @@ def convert_command(
     out_fmt = to_format or (None if target == "-" else detect_format(target))
     if out_fmt is None:
         raise InputError("give the output format of standard output with --to", field="--to")
+    if source != "-" and target != "-" and Path(target).exists() and Path(target).resolve() == Path(source).resolve():
+        # Writing would replace the input (and drop what its format keeps and the target's does not).
+        raise InputError(f"{target} is the input file itself; write to another file", field="target")
     sets = read_tasksets(
         source if source == "-" else Path(source),
         format=in_fmt,
