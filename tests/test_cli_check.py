@@ -150,3 +150,13 @@ def test_bad_platform(capsys, platform):
     status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, "--platform", platform)
     assert status == 2
     assert "--platform" in err
+
+
+def test_named_analyses_that_cannot_run_on_the_platform_are_bad_input(capsys):
+    """``--tests`` naming only analyses that refuse the platform is bad input (exit 2, as a sweep
+    refuses it), not "not proven" (exit 1); one that applies among them runs, the others are
+    listed as skipped."""
+    status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, "--tests", "uni-qpa")
+    assert status == 2 and "'uni-qpa' does not apply" in err and "m must be 1" in err
+    status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, "--tests", "uni-qpa,gfb")
+    assert status == 0 and "skipped" in out

@@ -146,7 +146,11 @@ def check_command(
         for note in notes:
             typer.echo(note, err=True)
     if tests is not None:
-        resolve_list(tests)  # unknown names fail before any work
+        named = resolve_list(tests)  # unknown names fail before any work
+        refusals = [(entry.name, entry.refuses_platform(target)) for entry in named]
+        if all(why is not None for _, why in refusals):  # nothing named can run here: bad input, as in a sweep
+            name, why = refusals[0]
+            raise InputError(f"analysis {name!r} does not apply to this platform: {why}", field="--tests")
     if policy is not None:
         _check_policy(policy, tests)
     explain = explain or steps
