@@ -12,6 +12,12 @@ def test_table_names_every_analysis_and_family(capsys):
     for name in registry.names():
         assert f"\n{name} " in out
     assert "families:" in out and "p:<fit>:<order>:<admission>" in out
+    # The paper note of each analysis (papers/), and a rule as wide as each column.
+    lines = out.splitlines()
+    assert "paper (papers/)" in lines[0] and len(lines[1]) == max(len(line) for line in lines[: 2 + len(registry.names())])
+    for entry in registry.all_entries():
+        row = next(line for line in lines if line.startswith(f"{entry.name} "))
+        assert entry.note.removeprefix("papers/") in row
 
 
 def test_json_lines_carry_the_metadata(capsys):

@@ -25,16 +25,19 @@ def list_command(
         for e in entries:
             typer.echo(json.dumps(e.to_dict(), ensure_ascii=False))
         return
-    rows = [("name", "kind", "policy", "platform", "deadlines", "budget", "title")]
+    rows = [("name", "kind", "policy", "platform", "deadlines", "budget", "paper (papers/)", "title")]
     rows += [
-        (e.name, e.kind, e.policy, e.platform, ",".join(e.deadlines), _budget(e.budget, e.budget_unit), e.title)
+        (
+            e.name, e.kind, e.policy, e.platform, ",".join(e.deadlines), _budget(e.budget, e.budget_unit),
+            e.note.removeprefix("papers/") if e.note else "-", e.title,
+        )
         for e in entries
-    ]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    ]  # fmt: skip
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for k, row in enumerate(rows):
-        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[-1])
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=False)) + "  " + row[-1])
         if k == 0:
-            typer.echo("  ".join("-" * w for w in widths) + "  " + "-" * len(row[-1]))
+            typer.echo("  ".join("-" * w for w in widths))
     families = registry.families()
     if families and not featured:
         typer.echo("\nfamilies:")
