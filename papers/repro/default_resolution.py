@@ -72,7 +72,7 @@ def main() -> None:
     for periods in CANDIDATES:
         rows = realized_table(periods, args.sets)
         worst = max(rows, key=lambda r: abs(r[2]))
-        print(f"{periods:28} {abs(worst[2]):16.4%} {worst[0]:7.2f} {max(r[3] for r in rows):14.3%}")
+        print(f"{periods:28} {abs(worst[2]):16.4%} {worst[0]:7.3f} {max(r[3] for r in rows):14.3%}")
     print(f"\nper point, periods {args.chosen} (and the old log-uniform:10:1000):")
     print(f"{'U/m':>6} {'realized':>9} {'error':>8} {'worst set':>9}   {'old realized':>12} {'old error':>9}")
     for new, old in zip(realized_table(args.chosen, args.sets), realized_table("log-uniform:10:1000", args.sets), strict=True):
