@@ -471,10 +471,15 @@ def platform_report(taskset: TaskSet, m: int, spec: str | ClusterSpec, budget: i
         deadlines="implicit",
     )
     verdict, where, top_results, top_summary = _top_level(all_servers, m, spec.top)
-    summary = f"{len(clusters)} virtual clusters, {all_servers.n} servers; {top_summary}"
+    summary = f"{_count(len(clusters), 'virtual cluster')}, {_count(all_servers.n, 'server')}; {top_summary}"
     return _finish(
         taskset, m, spec, verdict, summary, clusters, unplaced, all_servers, where, top_results, budget_state.hit
     )
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 server``, ``2 servers``."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def _finish(
@@ -535,6 +540,22 @@ def _build(match: re.Match[str]) -> Analysis:
 
     def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
         report = platform_report(ts, m, spec, budget)
+        # Per task, in input order: its cluster and that cluster's interface and gedf-mpr verdict
+        # (what `rtsched check --explain` prints); the whole derivation (every cluster's servers,
+        # their placement, the top level) as the steps.
+        where = {i: c for c in report.clusters for i in c.tasks}
+        per_task = []
+        for i in range(ts.n):
+            c = where.get(i)
+            per_task.append(
+                {
+                    "task": ts.label(i),
+                    "cluster": "unplaced" if c is None else c.index,
+                    "processors": "-" if c is None else c.processors,
+                    "interface": "-" if c is None or c.interface is None else str(c.interface),
+                    "cluster passes gedf-mpr": "-" if c is None or c.result is None else c.result.verdict,
+                }
+            )
         return Explanation(
             report.verdict,
             report.summary,
@@ -543,6 +564,8 @@ def _build(match: re.Match[str]) -> Analysis:
                 "unplaced": list(report.unplaced),
                 "server_assignment": list(report.server_assignment),
             },
+            per_task=per_task,
+            steps=lambda: [line.removeprefix("  ") for line in str(report).splitlines()[2:]],
         )
 
     def codes(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:

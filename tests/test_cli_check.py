@@ -160,3 +160,12 @@ def test_named_analyses_that_cannot_run_on_the_platform_are_bad_input(capsys):
     assert status == 2 and "'uni-qpa' does not apply" in err and "m must be 1" in err
     status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, "--tests", "uni-qpa,gfb")
     assert status == 0 and "skipped" in out
+
+
+def test_clustered_explain_shows_interfaces_and_steps_show_servers(capsys):
+    """``--explain`` on a clustered platform prints each task's cluster and MPR interface (they
+    were only in the JSON); ``--steps`` prints the servers and their placement."""
+    status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 4, "--platform", "clustered:k=2", "--explain")
+    assert status == 0 and "interface" in out and "⟨Π=4, Θ=8, m'=2⟩" in out and "1 virtual cluster," in out
+    status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 4, "--platform", "clustered:k=2", "--steps")
+    assert status == 0 and "servers (C, D, T): (4, 4, 4), (4, 4, 4)" in out and "servers → processors" in out
