@@ -46,3 +46,4 @@ def test_bad_input_exit_2_with_one_line(capsys, tmp_path, args, field):
     assert main(["plot-demand", str(f), *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rtsched: error:") and err.count("\n") == 1 and field in err
+    assert err.count("field") == 1  # "field -m: field m: ..." once

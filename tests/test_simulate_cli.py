@@ -79,6 +79,12 @@ def test_bad_input_exits_2(dhall_file, capsys, args, message):
     assert message in capsys.readouterr().err
 
 
+def test_zero_processors_named_once(dhall_file, capsys):
+    assert main(["simulate", str(dhall_file), "-m", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "field -m: " in err and err.count("field") == 1
+
+
 def test_parse_policy():
     ts = TaskSet.from_tasks([(1, 2, 2), (1, 3, 3)])
     assert parse_policy("gedf", ts, 2) == ("gedf", None)

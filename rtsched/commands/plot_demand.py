@@ -123,7 +123,9 @@ def plot_demand_command(
     if processors is not None:
         try:
             check_processors(processors)
-        except (InputError, ValueError) as err:
+        except InputError as err:
+            raise InputError(err.message, field="-m") from None
+        except ValueError as err:
             raise InputError(str(err), field="-m") from None
     interface = _parse_mpr(mpr) if mpr is not None else None
     if processors is None and interface is None:

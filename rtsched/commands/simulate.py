@@ -148,7 +148,10 @@ def simulate_command(
     from rtsched.sim import parse_ties, simulate
     from rtsched.sim.gantt import save_gantt
 
-    m = check_processors(processors)
+    try:
+        m = check_processors(processors)
+    except InputError as err:
+        raise InputError(err.message, field="-m") from None
     try:
         parse_ties(ties)
     except InputError as exc:
