@@ -95,7 +95,7 @@ def _parse_mpr(text: str) -> tuple[int, int, int]:
     try:
         return validate_interface(int(parts[0]), int(parts[1]), int(parts[2]))
     except InputError as err:
-        raise InputError(f"bad --mpr {text!r}: {err}", field="--mpr") from None
+        raise InputError(f"bad --mpr {text!r}: {err.message}", field="--mpr") from None
 
 
 def plot_demand_command(
