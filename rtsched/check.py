@@ -10,7 +10,12 @@ where the exact references answer in milliseconds. While an analysis's kernels a
 (:func:`rtsched.warmup.is_compiled`: ``rtsched cache --compile`` or a sweep's first run compiles
 them), a *sufficient* analysis decides small inputs (at most
 :data:`~rtsched.warmup.COLD_MAX_SETS` sets of at most :data:`~rtsched.warmup.COLD_MAX_TASKS` tasks)
-with its reference (the partitioned EDF explanation likewise packs with its reference). The reference is the judge every kernel is held
+with its reference (the partitioned EDF explanation likewise packs with its reference), until
+the time this process has spent in that reference reaches the analysis's compile time (ski
+rental: a script checking many sets one by one then pays at most twice what compiling at once
+would have cost); then the kernel is compiled (or loaded from the cache) and used, and a marker
+(``one:NAME`` for ``check``, ``batch:NAME`` for ``check_many``) sends later processes straight
+to it. The reference is the judge every kernel is held
 to (property tests), so the verdict is the same; a reference "unknown" is decided by the kernel
 (the reference's Python work budget may have run out where the kernel's did not). Exact and
 necessary analyses (state-space search, simulation: their Python references can take seconds)
@@ -20,6 +25,7 @@ always use their kernels.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,15 +42,50 @@ __all__ = ["check", "check_many"]
 
 Budget = int | str | Mapping[str, int] | None
 
-def _use_reference(entry: Analysis, sets: Sequence[TaskSet]) -> bool:
-    """Decide ``sets`` with ``entry``'s reference rather than compile its kernels (module docstring)."""
+#: Seconds this process has spent in each analysis's reference on the cold path, by (analysis,
+#: path) with path "one" (``check``) or "batch" (``check_many``): the ski-rental account.
+_COLD_SECONDS: dict[tuple[str, str], float] = {}
+
+
+def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
+    """Decide ``sets`` with ``entry``'s reference rather than compile its kernels (module docstring).
+
+    Not once this process has spent the analysis's compile time (:func:`rtsched.warmup.compile_seconds`)
+    in its reference, nor once a process has used the kernel of this path (marker ``path:name``).
+    """
     return (
         entry.kind == "sufficient"
         and entry.input == "taskset"
         and len(sets) <= warmup.COLD_MAX_SETS
         and all(ts.n <= warmup.COLD_MAX_TASKS for ts in sets)
+        and _COLD_SECONDS.get((entry.name, path), 0.0) < warmup.compile_seconds(entry.name)
         and not warmup.is_compiled(entry.name)
+        and not warmup.is_compiled(f"{path}:{entry.name}")
     )
+
+
+def _cold_reference(entry: Analysis, path: str, ts: TaskSet, size: int, extra: tuple[int, ...]) -> Verdict:
+    """``entry``'s reference verdict, its time charged to the ski-rental account."""
+    start = time.perf_counter()
+    try:
+        return entry._reference(ts, size, *extra)
+    finally:
+        key = (entry.name, path)
+        _COLD_SECONDS[key] = _COLD_SECONDS.get(key, 0.0) + time.perf_counter() - start
+
+
+#: (analysis, path) whose kernel this process has used: marked once, then no more file checks.
+_KERNEL_USED: set[tuple[str, str]] = set()
+
+
+def _kernel_used(entry: Analysis, path: str) -> None:
+    """Remember (marker ``path:name``) that this path's kernel of a sufficient analysis is in the cache now."""
+    key = (entry.name, path)
+    if key in _KERNEL_USED or entry.kind != "sufficient" or entry.input != "taskset":
+        return
+    _KERNEL_USED.add(key)
+    if not warmup.is_compiled(entry.name) and not warmup.is_compiled(f"{path}:{entry.name}"):
+        warmup.mark(f"{path}:{entry.name}")
 
 
 def check(
@@ -102,9 +143,10 @@ def check(
         if why:
             skipped[entry.name] = why
             continue
-        verdict = entry._reference(ts, size, *extra) if _use_reference(entry, [ts]) else UNKNOWN
+        verdict = _cold_reference(entry, "one", ts, size, extra) if _use_reference(entry, [ts], "one") else UNKNOWN
         if verdict == UNKNOWN:  # private entry point: platform and model checked above
             verdict = entry._decide_one(ts, size, extra)
+            _kernel_used(entry, "one")
         results.append(LazyResult(entry.name, verdict, size, entry.kind, explain, ts, entry.policy))
     return Report(ts, size, tuple(results), skipped, platform=platform)
 
@@ -140,9 +182,9 @@ def check_many(
             else:
                 run[i] = True
         chosen = np.flatnonzero(run)
-        if chosen.size and _use_reference(entry, [sets[i] for i in chosen]):
+        if chosen.size and _use_reference(entry, [sets[i] for i in chosen], "batch"):
             for i in chosen.tolist():
-                verdicts[i][entry.name] = entry._reference(sets[i], size, *extra)
+                verdicts[i][entry.name] = _cold_reference(entry, "batch", sets[i], size, extra)
             run[[i for i in chosen.tolist() if verdicts[i][entry.name] != UNKNOWN]] = False
             chosen = np.flatnonzero(run)  # the kernel decides what the reference left "unknown"
         if chosen.size == 0:
@@ -151,6 +193,7 @@ def check_many(
         if key not in batches:
             batches[key] = TaskSetBatch.from_tasksets([sets[i] for i in chosen])
         codes = entry._decide_batch(batches[key], size, extra)  # private entry point: checked above
+        _kernel_used(entry, "batch")
         for i, code in zip(chosen.tolist(), codes.tolist(), strict=True):
             verdicts[i][entry.name] = _VERDICT[code]
     reports = []

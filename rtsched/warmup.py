@@ -32,7 +32,9 @@ __all__ = [
     "COLD_MAX_TASKS",
     "COMPILE_SECONDS",
     "compile_analyses",
+    "compile_seconds",
     "is_compiled",
+    "mark",
     "probe_batch",
     "probe_workloads",
 ]
@@ -91,6 +93,16 @@ def is_compiled(name: str) -> bool:
     """True if the kernels of analysis ``name`` (or ``"generate"``) are in the cache already."""
     marker = _marker(name)
     return marker is not None and marker.exists()
+
+
+def compile_seconds(name: str) -> float:
+    """Seconds to compile analysis ``name``'s kernels from a cold cache (:data:`COMPILE_SECONDS`)."""
+    return COMPILE_SECONDS.get(_kernels_of(name), _DEFAULT_SECONDS)
+
+
+def mark(name: str) -> None:
+    """Remember that ``name``'s kernels are compiled (:func:`is_compiled`); a read-only cache only forgets."""
+    _mark(name)
 
 
 def _mark(name: str) -> None:

@@ -7,6 +7,8 @@ hold the cold path to the kernels' verdicts and evidence, and check that it real
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,11 +18,14 @@ from rtsched import TaskSet, warmup
 from rtsched.check import check_many
 from rtsched.testing import strategies as rst
 
+check_module = importlib.import_module("rtsched.check")  # the module (rtsched.check is the function)
+
 
 @pytest.fixture
 def cold(monkeypatch):
-    """Make every analysis look not compiled."""
+    """Make every analysis look not compiled (and this process's ski-rental account empty)."""
     monkeypatch.setattr(warmup, "is_compiled", lambda name: False)
+    monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
 
 
 def _warm_and_cold(run):
@@ -29,6 +34,7 @@ def _warm_and_cold(run):
         patch.setattr(warmup, "is_compiled", lambda name: True)
         warm = run()
         patch.setattr(warmup, "is_compiled", lambda name: False)
+        patch.setattr(check_module, "_COLD_SECONDS", {})
         return warm, run()
 
 
@@ -88,3 +94,34 @@ def test_a_reference_unknown_is_decided_by_the_kernel(cold, monkeypatch):
     ts = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12)])
     assert rtsched.check(ts, 2, tests="bcl-iter").verdicts == {"bcl-iter": entry.verdict(ts, 2)}
     assert check_many([ts], 2, tests="bcl-iter")[0].verdicts == {"bcl-iter": entry.verdict(ts, 2)}
+
+
+def test_ski_rental_switches_to_the_kernel_and_remembers(monkeypatch, tmp_path):
+    """A script checking set after set on a cold machine: once the reference time of an analysis
+    reaches its compile time, its kernel is used, and a marker sends later processes (here: an
+    empty account) straight to it; check and check_many keep separate markers."""
+    from rtsched.registry import Analysis
+
+    monkeypatch.setattr(warmup, "_marker_dir", lambda: tmp_path / "compiled")
+    monkeypatch.setattr(warmup, "compile_seconds", lambda name: 1e-9)  # any reference time exceeds it
+    monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
+    monkeypatch.setattr(check_module, "_KERNEL_USED", set())
+    called: list[str] = []
+    real_one = Analysis._decide_one
+
+    def one(self, *args):
+        called.append(self.name)
+        return real_one(self, *args)
+
+    monkeypatch.setattr(Analysis, "_decide_one", one)
+    ts = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)])
+    first = rtsched.check(ts, 2, tests="gfb")
+    assert called == [] and not warmup.is_compiled("one:gfb")  # the reference, charged
+    second = rtsched.check(ts, 2, tests="gfb")
+    assert called == ["gfb"] and warmup.is_compiled("one:gfb") and not warmup.is_compiled("batch:gfb")
+    assert first.verdicts == second.verdicts
+    monkeypatch.setattr(check_module, "_COLD_SECONDS", {})  # a new process
+    monkeypatch.setattr(warmup, "compile_seconds", lambda name: 1e9)
+    rtsched.check(ts, 2, tests="gfb")
+    assert called == ["gfb", "gfb"]  # the marker: no reference first
+    assert not warmup.is_compiled("gfb")  # the sweep's own marker is untouched
