@@ -72,6 +72,7 @@ def test_json_sporadic(dhall_file, capsys):
         (["--policy", "pedf:p-fp"], "not a partitioned EDF"),
         (["--policy", "gfp", "--ties", "fifo"], "never tie"),
         (["--policy", "pfp:"], "unknown policy"),
+        (["--gantt", "g.jpg"], "use .png, .pdf or .svg"),
     ],
 )
 def test_bad_input_exits_2(dhall_file, capsys, args, message):

@@ -162,6 +162,8 @@ def simulate_command(
         raise InputError(f"--ties {ties}: fixed priorities (gfp, pfp) never tie; --ties applies to gedf and pedf", field="--ties")
     if gantt_rows not in ("processors", "tasks"):
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
+    if gantt is not None and Path(gantt).suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise InputError(f"unknown image type {gantt!r}; use .png, .pdf or .svg", field="--gantt")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     any_miss = False
     for index, ts in enumerate(sets):
