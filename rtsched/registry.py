@@ -610,9 +610,14 @@ def get(name: str) -> Analysis:
     """The analysis registered under ``name`` (or an alias, or a family member)."""
     entry = _resolve(name.strip())
     if entry is None:
-        known = ", ".join(names())
-        fams = "; ".join(f.description for f in _families)
-        raise InputError(f"unknown analysis {name!r}; known: {known}" + (f"; families: {fams}" if fams else ""))
+        import difflib
+
+        close = difflib.get_close_matches(name.strip(), [*names(), *_aliases], n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+        raise InputError(
+            f"unknown analysis {name!r}; {hint}rtsched list (or rtsched.analyses.names()) shows every analysis "
+            "and the families of parametrised names"
+        )
     return entry
 
 

@@ -15,8 +15,10 @@ def test_names_and_get():
     assert entry.name == "gfb" and entry.kind == "sufficient"
 
 
-def test_unknown_name_lists_known():
-    with pytest.raises(InputError, match="unknown analysis 'nope'.*gfb"):
+def test_unknown_name_suggests_and_points_to_the_list():
+    with pytest.raises(InputError, match="did you mean 'bcl-iter'"):
+        analyses.get("bcl_iter")
+    with pytest.raises(InputError, match="unknown analysis 'nope'; rtsched list"):
         analyses.get("nope")
 
 

@@ -146,7 +146,10 @@ def check_command(
         for note in notes:
             typer.echo(note, err=True)
     if tests is not None:
-        named = resolve_list(tests)  # unknown names fail before any work
+        try:
+            named = resolve_list(tests)  # unknown names fail before any work
+        except InputError as err:
+            raise err.located(field="--tests") from None
         refusals = [(entry.name, entry.refuses_platform(target)) for entry in named]
         if all(why is not None for _, why in refusals):  # nothing named can run here: bad input, as in a sweep
             name, why = refusals[0]
