@@ -102,10 +102,6 @@ def compile_seconds(name: str) -> float:
 
 def mark(name: str) -> None:
     """Remember that ``name``'s kernels are compiled (:func:`is_compiled`); a read-only cache only forgets."""
-    _mark(name)
-
-
-def _mark(name: str) -> None:
     marker = _marker(name)
     if marker is None:
         return
@@ -171,14 +167,14 @@ def _groups(names: Sequence[str]) -> list[list[str]]:
     groups: dict[str, list[str]] = {}
     for name in names:
         groups.setdefault(_kernels_of(name), []).append(name)
-    return sorted(groups.values(), key=lambda g: -COMPILE_SECONDS.get(_kernels_of(g[0]), _DEFAULT_SECONDS))
+    return sorted(groups.values(), key=lambda g: -compile_seconds(g[0]))
 
 
 def _estimate(names: Sequence[str], workers: int) -> float:
     """Expected wall time: longest-first greedy assignment of the groups to ``workers`` processes."""
     loads = [0.0] * max(1, workers)
     for group in _groups(names):
-        loads[loads.index(min(loads))] += COMPILE_SECONDS.get(_kernels_of(group[0]), _DEFAULT_SECONDS)
+        loads[loads.index(min(loads))] += compile_seconds(group[0])
     return max(loads)
 
 
@@ -242,7 +238,7 @@ def compile_analyses(
 
     def done(group: Sequence[str], seconds: Sequence[float]) -> None:
         for name, spent in zip(group, seconds, strict=True):
-            _mark(name)
+            mark(name)
             if bar is not None:
                 bar.set_postfix_str(name)
                 bar.update(1)

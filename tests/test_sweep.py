@@ -296,6 +296,15 @@ def test_changed_experiment_is_refused(tmp_path: Path) -> None:
         run(parse_experiment(tiny()), tmp_path / "other", workers=0, progress="none", plot=False)
 
 
+def _wait_for_units(process: subprocess.Popen[bytes], units: Path, count: int) -> None:
+    """Wait until a running sweep has committed ``count`` unit files (or ended, or 180 s passed)."""
+    deadline = time.monotonic() + 180  # generous: the machine may be shared
+    while time.monotonic() < deadline and process.poll() is None:
+        if units.is_dir() and sum(1 for p in units.iterdir() if p.suffix == ".json") >= count:
+            return
+        time.sleep(0.005)
+
+
 def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
     text = tiny(m="4", n="8", points="[0.1, 0.3, 0.5, 0.7]", sets=500, per_unit=10)  # 200 units
     path = write(tmp_path, text)
@@ -303,12 +312,8 @@ def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "rtsched.cli", "sweep", str(path), "--out", str(out), "--workers", "0", "-q", "--no-plot"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     units = out / "units"
-    deadline = time.monotonic() + 180  # generous: the machine may be shared
     try:
-        while time.monotonic() < deadline and process.poll() is None:
-            if units.is_dir() and sum(1 for p in units.iterdir() if p.suffix == ".json") >= 10:
-                break
-            time.sleep(0.005)
+        _wait_for_units(process, units, 10)
         assert process.poll() is None, process.stderr.read().decode() if process.stderr else "sweep ended early"
         process.send_signal(signal.SIGKILL)
     finally:
@@ -335,12 +340,8 @@ def test_two_ctrl_c_stop_a_pool_sweep_and_it_resumes(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "rtsched.cli", "sweep", str(path), "--out", str(out), "--workers", "2", "-q", "--no-plot"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     units = out / "units"
-    deadline = time.monotonic() + 180  # generous: the machine may be shared
     try:
-        while time.monotonic() < deadline and process.poll() is None:
-            if units.is_dir() and sum(1 for p in units.iterdir() if p.suffix == ".json") >= 4:
-                break
-            time.sleep(0.005)
+        _wait_for_units(process, units, 4)
         assert process.poll() is None, "sweep ended early"
         os.killpg(process.pid, signal.SIGINT)
         time.sleep(0.02)

@@ -113,7 +113,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         # ProcessPoolExecutor has no public way to stop its workers before Python 3.14
-        # (terminate_workers); its process table is the documented-by-source way in between.
+        # (terminate_workers); until then, its private process table.
         for process in list((getattr(pool, "_processes", None) or {}).values()):
             process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
