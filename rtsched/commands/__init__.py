@@ -1,5 +1,6 @@
 """CLI subcommands; each module exposes ``register(app)`` (see :mod:`rtsched.cli`)."""
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -25,3 +26,11 @@ Deadlines = Annotated[str, typer.Option("--deadlines", help="constrained (defaul
 TimeUnit = Annotated[
     str | None, typer.Option("--time-unit", help="Length of one tick in file units, for real-valued files.")
 ]
+
+
+def check_image_path(path: str, option: str) -> None:
+    """Refuse an image path whose extension is not .png, .pdf or .svg (plot-demand -o, simulate --gantt)."""
+    from rtsched.errors import InputError
+
+    if Path(path).suffix.lower() not in (".png", ".pdf", ".svg"):
+        raise InputError(f"unknown image type {path!r}; use .png, .pdf or .svg", field=option)

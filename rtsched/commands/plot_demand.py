@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import numpy as np
 import typer
 
-from rtsched.commands import InputFormat, TaskSetFile, TimeUnit
+from rtsched.commands import InputFormat, TaskSetFile, TimeUnit, check_image_path
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
@@ -132,8 +132,7 @@ def plot_demand_command(
         raise InputError("give a supply to draw: -m M and/or --mpr Π,Θ,m'", field="-m")
     if horizon is not None and not 1 <= horizon <= MAX_HORIZON:
         raise InputError(f"--horizon must be between 1 and {MAX_HORIZON}, got {horizon}", field="--horizon")
-    if Path(output).suffix.lower() not in (".png", ".pdf", ".svg"):
-        raise InputError(f"unknown image type {output!r}; use .png, .pdf or .svg", field="--output")
+    check_image_path(output, "--output")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     if not 0 <= index < len(sets):
         raise InputError(f"--index {index} is out of range: the file holds {len(sets)} set(s)", field="--index")

@@ -26,7 +26,7 @@ from typing import Annotated
 
 import typer
 
-from rtsched.commands import InputFormat, TaskSetFile, TimeUnit
+from rtsched.commands import InputFormat, TaskSetFile, TimeUnit, check_image_path
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.model import TaskSet
@@ -162,8 +162,8 @@ def simulate_command(
         raise InputError(f"--ties {ties}: fixed priorities (gfp, pfp) never tie; --ties applies to gedf and pedf", field="--ties")
     if gantt_rows not in ("processors", "tasks"):
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
-    if gantt is not None and Path(gantt).suffix.lower() not in (".png", ".pdf", ".svg"):
-        raise InputError(f"unknown image type {gantt!r}; use .png, .pdf or .svg", field="--gantt")
+    if gantt is not None:
+        check_image_path(gantt, "--gantt")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     any_miss = False
     for index, ts in enumerate(sets):
