@@ -169,3 +169,17 @@ def test_clustered_explain_shows_interfaces_and_steps_show_servers(capsys):
     assert status == 0 and "interface" in out and "⟨Π=4, Θ=8, m'=2⟩" in out and "1 virtual cluster," in out
     status, out, _ = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 4, "--platform", "clustered:k=2", "--steps")
     assert status == 0 and "servers (C, D, T): (4, 4, 4), (4, 4, 4)" in out and "servers → processors" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--format", "xml"], "--format"),
+        (["--deadlines", "foo"], "--deadlines"),
+        (["--time-unit", "abc"], "--time-unit"),
+        (["--budget", "nope=5"], "--budget"),
+    ],
+)
+def test_bad_option_values_name_the_option(capsys, args, field):
+    status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, *args)
+    assert status == 2 and err.startswith(f"rtsched: error: field {field}: ") and err.count("\n") == 1

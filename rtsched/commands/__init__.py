@@ -1,5 +1,6 @@
 """CLI subcommands; each module exposes ``register(app)`` (see :mod:`rtsched.cli`)."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -10,21 +11,68 @@ TaskSetFile = Annotated[
     str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text, SimSo or SchedCAT XML) or - for stdin.")
 ]
 
+def _checked(option: str, check: Callable[[str], object]) -> Callable[[str | None], str | None]:
+    """A typer callback: ``check(value)`` at parse time, its error naming ``option`` (one line, exit 2)."""
+
+    def callback(value: str | None) -> str | None:
+        from rtsched.errors import InputError
+
+        if value is not None:
+            try:
+                check(value)
+            except InputError as err:
+                raise err.located(field=option) from None
+        return value
+
+    return callback
+
+
+def _check_format(value: str) -> object:
+    from rtsched.io.stream import _check_format as check
+
+    return check(value)
+
+
+def _check_deadlines(value: str) -> object:
+    from rtsched.model import _check_model
+
+    return _check_model(value)
+
+
+def _check_time_unit(value: str) -> object:
+    from rtsched.io.numbers import _parse_unit
+
+    return _parse_unit(value)
+
+
 #: ``--format`` of FILE (check, plot-demand, simulate): every format ``rtsched.io`` reads.
 InputFormat = Annotated[
     str | None,
     typer.Option(
         "--format",
         help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element).",
+        callback=_checked("--format", _check_format),
     ),
 ]
 
 #: ``--deadlines``: the deadline model the task sets read must follow (check, convert).
-Deadlines = Annotated[str, typer.Option("--deadlines", help="constrained (default) or arbitrary (allows D > T).")]
+Deadlines = Annotated[
+    str,
+    typer.Option(
+        "--deadlines",
+        help="constrained (default) or arbitrary (allows D > T).",
+        callback=_checked("--deadlines", _check_deadlines),
+    ),
+]
 
 #: ``--time-unit``: the tick of real-valued task-set files (check, convert, simulate, plot-demand).
 TimeUnit = Annotated[
-    str | None, typer.Option("--time-unit", help="Length of one tick in file units, for real-valued files.")
+    str | None,
+    typer.Option(
+        "--time-unit",
+        help="Length of one tick in file units, for real-valued files.",
+        callback=_checked("--time-unit", _check_time_unit),
+    ),
 ]
 
 

@@ -108,7 +108,10 @@ def check_command(
     from rtsched.result import set_exact_numbers
 
     set_exact_numbers(exact_numbers)
-    budgets = parse_budgets(budget)
+    try:
+        budgets = parse_budgets(budget)
+    except InputError as err:
+        raise err.located(field="--budget") from None
     if platform.startswith("gpu"):
         from rtsched.commands.gpu import check_gpu_platform
 
