@@ -46,6 +46,9 @@ Budget = int | str | Mapping[str, int] | None
 #: path) with path "one" (``check``) or "batch" (``check_many``): the ski-rental account.
 _COLD_SECONDS: dict[tuple[str, str], float] = {}
 
+#: (analysis, path) whose kernel this process has used: marked once, then no more file checks.
+_KERNEL_USED: set[tuple[str, str]] = set()
+
 
 def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
     """Decide ``sets`` with ``entry``'s reference rather than compile its kernels (module docstring).
@@ -54,7 +57,8 @@ def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
     in its reference, nor once a process has used the kernel of this path (marker ``path:name``).
     """
     return (
-        entry.kind == "sufficient"
+        (entry.name, path) not in _KERNEL_USED  # a dict lookup, before any file is looked at
+        and entry.kind == "sufficient"
         and entry.input == "taskset"
         and len(sets) <= warmup.COLD_MAX_SETS
         and all(ts.n <= warmup.COLD_MAX_TASKS for ts in sets)
@@ -72,10 +76,6 @@ def _cold_reference(entry: Analysis, path: str, ts: TaskSet, size: int, extra: t
     finally:
         key = (entry.name, path)
         _COLD_SECONDS[key] = _COLD_SECONDS.get(key, 0.0) + time.perf_counter() - start
-
-
-#: (analysis, path) whose kernel this process has used: marked once, then no more file checks.
-_KERNEL_USED: set[tuple[str, str]] = set()
 
 
 def _kernel_used(entry: Analysis, path: str) -> None:

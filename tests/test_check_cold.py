@@ -26,6 +26,7 @@ def cold(monkeypatch):
     """Make every analysis look not compiled (and this process's ski-rental account empty)."""
     monkeypatch.setattr(warmup, "is_compiled", lambda name: False)
     monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
+    monkeypatch.setattr(check_module, "_KERNEL_USED", set())
 
 
 def _warm_and_cold(run):
@@ -35,6 +36,7 @@ def _warm_and_cold(run):
         warm = run()
         patch.setattr(warmup, "is_compiled", lambda name: False)
         patch.setattr(check_module, "_COLD_SECONDS", {})
+        patch.setattr(check_module, "_KERNEL_USED", set())
         return warm, run()
 
 
@@ -121,7 +123,36 @@ def test_ski_rental_switches_to_the_kernel_and_remembers(monkeypatch, tmp_path):
     assert called == ["gfb"] and warmup.is_compiled("one:gfb") and not warmup.is_compiled("batch:gfb")
     assert first.verdicts == second.verdicts
     monkeypatch.setattr(check_module, "_COLD_SECONDS", {})  # a new process
+    monkeypatch.setattr(check_module, "_KERNEL_USED", set())
     monkeypatch.setattr(warmup, "compile_seconds", lambda name: 1e9)
     rtsched.check(ts, 2, tests="gfb")
     assert called == ["gfb", "gfb"]  # the marker: no reference first
     assert not warmup.is_compiled("gfb")  # the sweep's own marker is untouched
+
+
+def test_a_used_kernel_is_not_looked_up_again(monkeypatch, tmp_path):
+    """Once this process has used an analysis's kernel, ``check`` and ``check_many`` decide by it
+    without looking at the cache's markers again: a file check per analysis and set tripled the
+    cost of ``check()`` on warm kernels (165 µs per set against 23, ``benchmarks/bench_check.py``)."""
+    monkeypatch.setattr(warmup, "_marker_dir", lambda: tmp_path / "compiled")
+    monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
+    monkeypatch.setattr(check_module, "_KERNEL_USED", set())
+    real = warmup.is_compiled
+    looked: list[str] = []
+
+    def is_compiled(name):
+        looked.append(name)
+        return real(name)
+
+    monkeypatch.setattr(warmup, "is_compiled", is_compiled)
+    warmup.mark("gfb")
+    warmup.mark("bak")
+    ts = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)])
+    first = rtsched.check(ts, 2, tests="gfb,bak")
+    check_many([ts], 2, tests="gfb,bak")
+    assert looked  # the first call of each path asks the cache
+    looked.clear()
+    for _ in range(3):
+        assert rtsched.check(ts, 2, tests="gfb,bak").verdicts == first.verdicts
+        assert check_many([ts, ts], 2, tests="gfb,bak")[1].verdicts == first.verdicts
+    assert looked == []
