@@ -17,6 +17,7 @@ import inspect
 import pkgutil
 import sys
 import traceback
+from typing import Any
 
 import typer
 
@@ -39,6 +40,10 @@ app = typer.Typer(
 )
 
 _registered = False
+
+#: click's base of usage errors, whichever click typer uses (recent typer versions vendor their own
+#: copy, so ``import click`` would name another class): found from typer's public BadParameter.
+_CLICK_ERROR: Any = next(k for k in typer.BadParameter.__mro__ if k.__name__ == "ClickException")
 
 
 def _register_commands() -> None:
@@ -67,12 +72,25 @@ def fail(message: str, status: int = 2) -> typer.Exit:
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit status."""
     _register_commands()
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        app(args=argv, prog_name="rtsched")
+        status = app(args=args, prog_name="rtsched", standalone_mode=False)
     except InputError as err:
         typer.echo(f"rtsched: error: {err}", err=True)
         return 2
-    except SystemExit as ex:  # click's standalone mode ends every run with SystemExit
+    except typer.BadParameter as err:  # a value click could not convert: one line, like ours
+        if err.param is None or err.param.param_type_name != "option" or not err.message:  # e.g. missing
+            err.show()
+            return err.exit_code
+        typer.echo(f"rtsched: error: {_bad_value(err, args)}", err=True)
+        return 2
+    except _CLICK_ERROR as err:  # usage errors (missing argument, unknown option): click's usage
+        err.show()
+        return err.exit_code
+    except typer.Abort:  # end of input at a prompt
+        typer.echo("rtsched: interrupted", err=True)
+        return 130
+    except SystemExit as ex:
         code = ex.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
@@ -85,7 +103,24 @@ def main(argv: list[str] | None = None) -> int:
             err=True,
         )
         return INTERNAL_ERROR
-    return 0
+    return status if isinstance(status, int) else 0  # typer.Exit(code) returns its code here
+
+
+def _bad_value(err: typer.BadParameter, args: list[str]) -> str:
+    """``field -m/--processors: 'abc' is not ...``: the option, the value given, click's reason."""
+    opts = err.param.opts if err.param is not None else []
+    given = None
+    for i, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in opts and eq:
+            given = value
+        elif arg in opts and i + 1 < len(args):
+            given = args[i + 1]
+        elif len(arg) > 2 and arg[:2] in opts and not arg.startswith("--"):  # -mabc
+            given = arg[2:]
+    reason = err.message.rstrip(".")
+    value = "" if given is None else f"bad value {given!r}: "
+    return f"field {'/'.join(opts)}: {value}{reason}"
 
 
 def _show_version(value: bool) -> None:

@@ -183,3 +183,28 @@ def test_clustered_explain_shows_interfaces_and_steps_show_servers(capsys):
 def test_bad_option_values_name_the_option(capsys, args, field):
     status, _, err = run(capsys, "check", EXAMPLES / "demo.yaml", "-m", 2, *args)
     assert status == 2 and err.startswith(f"rtsched: error: field {field}: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["-m", "abc"], "field -m/--processors: bad value 'abc': "),
+        (["--processors=2.5"], "field -m/--processors: bad value '2.5': "),
+        (["-mx"], "field -m/--processors: bad value 'x': "),
+    ],
+)
+def test_an_option_value_click_cannot_convert_is_one_line(capsys, args, expected):
+    """A value the option's type refuses (click's conversion, before rtsched sees it) gets the
+    one-line error of every other bad input, naming the option and the value (it was click's
+    three lines of usage, without the value)."""
+    status, out, err = run(capsys, "check", EXAMPLES / "demo.yaml", *args)
+    assert status == 2 and out == ""
+    assert err.startswith(f"rtsched: error: {expected}") and err.count("\n") == 1, err
+
+
+def test_usage_errors_keep_the_usage_and_exit_2(capsys):
+    """A missing argument or an unknown option still shows the usage (what to type instead)."""
+    for args in (["check"], ["check", "--nope", "x"], ["bogus"]):
+        status, _, err = run(capsys, *args)
+        assert status == 2 and "Usage:" in err and "Error:" in err, (args, err)
+    assert run(capsys, "--version")[0] == 0
