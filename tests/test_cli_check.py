@@ -208,3 +208,10 @@ def test_usage_errors_keep_the_usage_and_exit_2(capsys):
         status, _, err = run(capsys, *args)
         assert status == 2 and "Usage:" in err and "Error:" in err, (args, err)
     assert run(capsys, "--version")[0] == 0
+
+
+def test_a_gpu_workload_without_the_gpu_platform_says_how_to_check_it(capsys):
+    """A GPU workload read as a task set is named as such, with the two ways to check it (it was
+    "unknown key 'clusters'")."""
+    status, _, err = run(capsys, "check", EXAMPLES.parent / "gpu" / "demo.yaml", "-m", 2)
+    assert status == 2 and "this is a GPU workload" in err and "--platform gpu:M" in err and "line 2" in err

@@ -281,6 +281,13 @@ def _node_task(node: Node, i: int) -> _RawTask:
 def _node_set(node: Node) -> _RawSet:
     value, name = node.value, None
     if isinstance(value, dict):
+        if "kernels" in value and "tasks" not in value:
+            raise InputError(
+                "this is a GPU workload (it has 'kernels'), not a task set: check it with "
+                "`rtsched check FILE --platform gpu:M` or `rtsched gpu FILE` (rtsched.gpu.read_gpu_workload in Python)",
+                line=node.line,
+                field="kernels",
+            )
         check_keys(node, ["name", "tasks"], ["tasks"])
         name, tasks = node_text(value.get("name")), value["tasks"]
         if not isinstance(tasks.value, list):
