@@ -415,6 +415,15 @@ def _labels(oracle: _Oracle) -> tuple[str, str]:
 
 def _fail(oracle: _Oracle, heuristic: str, M: int, tried: int, reason: str) -> Allocation:
     verdict: Verdict = UNKNOWN_VERDICT if oracle.unknown_seen else False
+    largest = max(oracle.space.sizes)
+    hopeless = [
+        f"{oracle.w.label(i)}: C({largest}) = {k.wcet.at(largest)} > D = {k.D}"
+        for i, k in enumerate(oracle.w.kernels)
+        if k.wcet.at(largest) > k.D  # C(s) is non-increasing and every factor f ≥ 1: no partition fits it
+    ]
+    if hopeless:
+        who = "this kernel misses its deadline" if len(hopeless) == 1 else f"{len(hopeless)} kernels miss their deadlines"
+        reason += f"; even alone on the largest partition, without contention, {who}: {', '.join(hopeless)}"
     if oracle.unknown_seen:
         reason += " (some partition test ran out of its work budget: verdict unknown)"
     return Allocation(verdict, heuristic, M, (), 0, tried, reason, *_labels(oracle))

@@ -604,3 +604,19 @@ def test_properties_on_generated_workloads_near_the_transition(nonpreemptive):
         if best is True:
             assert allocate(w, 4, "exhaustive").verdict is True
     assert len(outcomes) >= 4  # the sample is not trivial: strategies disagree somewhere
+
+
+@pytest.mark.parametrize("heuristic", sorted(HEURISTICS))
+def test_a_kernel_too_slow_for_any_partition_is_named(heuristic):
+    """A kernel whose WCET exceeds its deadline even on the largest partition without contention
+    can never be placed: the refusal names it, with C(s) and D (it said only that no layout packs
+    every kernel)."""
+    slow = Kernel(TableWCET((50, 45)), 40, 40, (F("1.1"),), None, True, name="a")
+    fine = Kernel(TableWCET((5, 4)), 40, 40, (F("1.1"),), None, True, name="b")
+    a = allocate(GPUWorkload((slow, fine)), 2, heuristic)
+    assert a.verdict is False
+    assert "this kernel misses its deadline: κ0 (a): C(2) = 45 > D = 40" in a.reason, a.reason
+    assert "κ1" not in a.reason
+    busy = Kernel(TableWCET((30,)), 40, 40, name="c")  # fits alone; three of them do not
+    crowded = allocate(GPUWorkload((busy, busy, busy)), 1, heuristic)
+    assert crowded.verdict is False and crowded.reason and "misses" not in crowded.reason
