@@ -273,3 +273,15 @@ def test_round_trip_with_layout_classes_and_rows():
     assert loads_gpu(dumps_gpu(w)) == w
     assert loads_gpu(dumps_gpu(w, "json"), "json") == w
     assert "tpc:2" in str(gpu_report(w, 2, "exhaustive"))
+
+
+def test_cli_says_when_co_runner_interference_has_no_rows(capsys):
+    """``rtsched gpu --interference co-runner`` on a workload without per-class rows falls back
+    to the count-only factors, and says so (its output only showed the count-only factors)."""
+    from rtsched.cli import main
+
+    demo = Path(__file__).resolve().parents[1] / "examples" / "gpu" / "demo.yaml"
+    assert main(["gpu", str(demo), "--interference", "co-runner"]) in (0, 1)
+    assert "no kernel has per-class slowdown rows" in capsys.readouterr().err
+    assert main(["gpu", str(demo)]) in (0, 1)
+    assert "slowdown rows" not in capsys.readouterr().err

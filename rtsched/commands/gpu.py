@@ -151,6 +151,12 @@ def gpu_command(
         workload = workload.with_model(layout, interference)
     except InputError as err:
         raise InputError(err.message, field=f"--{err.field}") from None
+    if interference == "co-runner" and not workload.co_runner_aware:
+        typer.echo(
+            "rtsched: note: --interference co-runner, but no kernel has per-class slowdown rows (slowdown_by): "
+            "the count-only factors f(K − 1) apply",
+            err=True,
+        )
     M = clusters if clusters is not None else workload.clusters
     if M is None:
         raise InputError(
