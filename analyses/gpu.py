@@ -422,7 +422,9 @@ def _fail(oracle: _Oracle, heuristic: str, M: int, tried: int, reason: str) -> A
         if k.wcet.at(largest) > k.D  # C(s) is non-increasing and every factor f ≥ 1: no partition fits it
     ]
     if hopeless:
-        who = "this kernel misses its deadline" if len(hopeless) == 1 else f"{len(hopeless)} kernels miss their deadlines"
+        who = (
+            "this kernel misses its deadline" if len(hopeless) == 1 else f"{len(hopeless)} kernels miss their deadlines"
+        )
         reason += f"; even alone on the largest partition, without contention, {who}: {', '.join(hopeless)}"
     if oracle.unknown_seen:
         reason += " (some partition test ran out of its work budget: verdict unknown)"
