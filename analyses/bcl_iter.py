@@ -59,6 +59,7 @@ chunk).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,7 +88,7 @@ from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Verdict
+from rtsched.result import Explanation, Step, Verdict
 
 __all__ = [
     "ANALYSES",
@@ -98,6 +99,7 @@ __all__ = [
     "kernel_path",
     "reference",
     "slack_update",
+    "steps",
 ]
 
 CITATION = (
@@ -144,7 +146,11 @@ def slack_update(ts: TaskSet, k: int, slack: list[int], m: int, work: Work | Non
 
 
 def iterate(
-    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+    ts: TaskSet,
+    m: int,
+    budget: int = DEFAULT_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    trace: list[tuple[int, int, int]] | None = None,
 ) -> SlackIteration:
     """Run the rounds of slack updates (Python ints) until accepted, stuck or out of budget.
 
@@ -155,6 +161,8 @@ def iterate(
     follow; every round, the pre-check included, counts against ``budget``. Besides, the
     Python work is capped by ``work_budget`` (:mod:`rtsched.budget`): when it runs out the
     verdict is "unknown", unless the pre-check already found a negative value.
+
+    ``trace`` (for :func:`steps`) receives (round, k, Eq. (18) value) for every update made.
     """
     n = ts.n
     slack = [0] * n
@@ -166,6 +174,8 @@ def iterate(
     try:
         for k in range(n):
             last.append(slack_update(ts, k, largest, m, work))
+            if trace is not None:
+                trace.append((1, k, last[k]))
     except WorkExhausted:
         if min(last, default=0) < 0:
             return SlackIteration(False, tuple(slack), tuple(last), 1, precheck=True, work_exhausted=True)
@@ -183,6 +193,8 @@ def iterate(
             for k in range(n):
                 new = slack_update(ts, k, slack, m, work)
                 last[k] = new
+                if trace is not None:
+                    trace.append((rounds, k, new))
                 if new < 0:
                     feasible = False  # no valid bound this round; S_k keeps its previous value
                 elif new > slack[k]:
@@ -194,6 +206,61 @@ def iterate(
                 return SlackIteration(False, tuple(slack), tuple(last), rounds)
     except WorkExhausted:
         return SlackIteration("unknown", tuple(slack), tuple(last), rounds, work_exhausted=True)
+
+
+#: A round's line of :func:`steps` names at most this many tasks per kind of change.
+_SHOWN = 10
+
+
+def _listing(items: list[str]) -> str:
+    return ", ".join(items[:_SHOWN]) + (f", … ({len(items)} in all)" if len(items) > _SHOWN else "")
+
+
+def steps(
+    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Iterator[Step]:
+    """The rounds of :func:`iterate` as a lecturer writes them: each round's Eq. (18) values and raises."""
+    events: list[tuple[int, int, int]] = []
+    it = iterate(ts, m, budget, work_budget, trace=events)
+    yield Step(
+        f"Eq. (18) on m = {m}: S'_k = D_k − C_k − ⌊(1/m) Σ_{{i≠k}} min(J_k^i(S_i), D_k − C_k + 1)⌋, "
+        "J_k^i(S_i) = ⌊D_k/T_i⌋ C_i + min(C_i, max(0, D_k mod T_i − S_i)) (Eq. (17)); all S_k start at 0"
+    )
+    slack = [0] * ts.n
+    by_round: dict[int, list[tuple[int, int]]] = {}
+    for r, k, value in events:
+        by_round.setdefault(r, []).append((k, value))
+    for r, updates in sorted(by_round.items()):
+        negative = [f"{ts.label(k)} = {v}" for k, v in updates if v < 0]
+        if r == 1:
+            values = _listing([f"{ts.label(k)} = {v}" for k, v in updates])
+            yield Step(f"round 1, pre-check (every other slack at its largest, D_i − C_i): S': {values}")
+            if negative:
+                yield Step(
+                    f"  S' < 0 even there for {_listing(negative)}: no slack can exceed D_i − C_i, "
+                    "so no round can give a bound: not proven"
+                )
+            continue
+        raised = []
+        for k, v in updates:
+            if v > slack[k]:
+                raised.append(f"{ts.label(k)} {slack[k]} → {v}")
+                slack[k] = v
+        line = f"round {r} (in index order, each S' with the slacks already raised): "
+        line += f"raised {_listing(raised)}" if raised else "no slack raised"
+        if negative:
+            line += f"; S' < 0 (slack kept): {_listing(negative)}"
+        yield Step(line)
+    if it.verdict is True:
+        yield Step(f"round {it.rounds}: every S' ≥ 0, so every task has a valid slack bound: schedulable")
+    elif it.verdict is False and not it.precheck:
+        yield Step(
+            f"round {it.rounds} raised no slack: the least fixed point, where S' < 0 remains for "
+            f"{task_labels(ts, [k for k in range(ts.n) if it.last_update[k] < 0])}: not proven"
+        )
+    elif it.verdict == "unknown":
+        why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {budget} rounds ran out"
+        yield Step(f"unknown: {why} in round {it.rounds}")
 
 
 def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
@@ -225,7 +292,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = f"round budget of {budget} exhausted before a fixed point (unknown)"
     return iteration_explanation(
         it.verdict, summary, rows, rounds=it.rounds, failing=failing, precheck_rejected=it.precheck,
-        budget=budget, work_budget=work_budget,
+        budget=budget, work_budget=work_budget, derivation=lambda: steps(ts, m, budget, work_budget),
     )  # fmt: skip
 
 

@@ -68,6 +68,7 @@ scratch) and ``_rta_kernel`` (prange over chunks of sets, one scratch per chunk)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,7 +97,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, CONTINUE, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Verdict
+from rtsched.result import Explanation, Step, Verdict
 
 __all__ = [
     "ANALYSES",
@@ -106,6 +107,7 @@ __all__ = [
     "iterate",
     "reference",
     "response_estimate",
+    "steps",
 ]
 
 CITATION = (
@@ -155,7 +157,11 @@ def response_estimate(ts: TaskSet, k: int, slack: list[int], m: int, R: int) -> 
 
 
 def iterate(
-    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+    ts: TaskSet,
+    m: int,
+    budget: int = DEFAULT_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    trace: list[tuple[int, int, tuple[int, ...]]] | None = None,
 ) -> ResponseTimeIteration:
     """Run the fixed-point searches (Python ints) until accepted, stuck or out of budget.
 
@@ -169,6 +175,9 @@ def iterate(
     reaches that same least fixed point. Every evaluation counts against ``budget``, and
     costs n terms of the reference work budget ``work_budget`` (:mod:`rtsched.budget`); when
     either runs out the verdict is "unknown".
+
+    ``trace`` (for :func:`steps`) receives (round, k, the values of R from the start to the last
+    evaluation) for every search that ends (round 0: the pre-pass).
     """
     if budget < 0:
         raise InputError(f"budget must be >= 0, got {budget}", field="budget")
@@ -183,16 +192,18 @@ def iterate(
         nonlocal steps
         D_k = int(ts.D[k])
         R = start
+        chain = [R]
         while True:
             if steps == budget:
                 raise _BudgetExhausted
             work.spend(n)
             steps += 1
             new = response_estimate(ts, k, slacks, m, R)
-            if new > D_k:
-                return None
-            if new == R:
-                return R
+            chain.append(new)
+            if new > D_k or new == R:
+                if trace is not None:
+                    trace.append((rounds, k, tuple(chain)))
+                return None if new > D_k else R
             R = new
 
     try:
@@ -225,6 +236,50 @@ def iterate(
         return ResponseTimeIteration("unknown", tuple(response), tuple(slack), rounds, steps)
     except WorkExhausted:
         return ResponseTimeIteration("unknown", tuple(response), tuple(slack), rounds, steps, work_exhausted=True)
+
+
+def steps(
+    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+) -> Iterator[Step]:
+    """The searches of :func:`iterate` as a lecturer writes them: R = C_k → … per task and round."""
+    events: list[tuple[int, int, tuple[int, ...]]] = []
+    it = iterate(ts, m, budget, work_budget, trace=events)
+    yield Step(
+        f"(RTA-EDF) on m = {m}: R ← C_k + ⌊(1/m) Σ_{{i≠k}} min(W_i(R), J_i^k, R − C_k + 1)⌋ from below to its least "
+        "fixed point; R ≤ D_k gives the slack S_k = D_k − R (all S_k start at 0)"
+    )
+    shown = -1
+    for r, k, chain in events:
+        if r != shown:
+            shown = r
+            yield Step(
+                "pre-pass (every other slack at its largest, D_i − C_i; each search of the rounds starts at its result)"
+                if r == 0
+                else f"round {r} (in index order, with the slacks already updated)"
+            )
+        D_k = int(ts.D[k])
+        path = " → ".join(map(str, chain if len(chain) <= 12 else [*chain[:5], "…", *chain[-5:]]))
+        evaluations = f" ({len(chain) - 1} evaluations)" if len(chain) > 12 else ""
+        if chain[-1] > D_k:
+            end = f" > D = {D_k}: " + (
+                "no slack exceeds D_i − C_i, so no round can bound it: not proven" if r == 0 else "no bound"
+            )
+        elif r == 0:
+            end = f" (fixed point ≤ D = {D_k})"
+        else:
+            end = f" (fixed point ≤ D = {D_k}), S = {D_k - chain[-1]}"
+        yield Step(f"  {ts.label(k)}: R = {path}{evaluations}{end}")
+    if it.verdict is True:
+        yield Step(f"round {it.rounds}: R_k ≤ D_k for every task: schedulable")
+    elif it.verdict is False and it.precheck_task is None:
+        failing = [k for k in range(ts.n) if it.response_times[k] is None]
+        yield Step(
+            f"round {it.rounds} changed no slack: the fixed point, with no bound for {task_labels(ts, failing)}: "
+            "not proven"
+        )
+    elif it.verdict == "unknown":
+        why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {budget} evaluations ran out"
+        yield Step(f"unknown: {why} (round {it.rounds})")
 
 
 def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:
@@ -263,6 +318,7 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     return iteration_explanation(
         it.verdict, summary, rows, rounds=it.rounds, steps=it.steps, failing=failing,
         precheck_rejected=it.precheck_task is not None, budget=budget, work_budget=work_budget,
+        derivation=lambda: steps(ts, m, budget, work_budget),
     )  # fmt: skip
 
 

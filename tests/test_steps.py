@@ -158,3 +158,44 @@ def test_cli_explain_steps_text_and_json(capsys, tmp_path):
     assert steps[-1]["values"] == {"t": 6, "h": 7}
     assert main(["check", str(f), "-m", "1", "--tests", "uni-qpa", "--json"]) == 1
     assert "results" not in json.loads(capsys.readouterr().out)
+
+
+@settings(max_examples=40)
+@given(small_sets, st.integers(1, 4))
+def test_bcl_iter_steps_raise_the_slacks_of_the_evidence(ts, m):
+    """BCL-iter's steps (rtsched's derivation of its rounds): the raises they show end at the
+    evidence's slacks, and the last step states the verdict."""
+    r = get("bcl-iter").explain(ts, m)
+    text = _text(r.steps)
+    raised = {int(k): int(b) for k, _a, b in re.findall(r"τ(\d+) (\d+) → (\d+)", text)}
+    assert raised == {row["task"]: row["slack"] for row in r.per_task if row["slack"] > 0}
+    last = str(r.steps[-1])
+    assert last.endswith({True: ": schedulable", False: "not proven"}.get(r.verdict, last)), text
+
+
+@settings(max_examples=40)
+@given(small_sets, st.integers(1, 4))
+def test_gedf_rta_steps_end_at_the_response_times(ts, m):
+    """RTA's steps: each task's last search ends at its response-time bound of the evidence (or
+    above D_k where it has none); every search climbs from below."""
+    r = get("rta").explain(ts, m)
+    if r.verdict == "unknown":
+        return
+    last: dict[int, str] = {}
+    for step in r.steps:
+        found = re.match(r"\s+τ(\d+): R = ([\d → …]+)", str(step))
+        if found:
+            last[int(found[1])] = str(step)
+            values = [int(v) for v in found[2].split(" → ") if v != "…"]
+            assert values == sorted(values)
+    if r.evidence["precheck_rejected"]:  # the pre-pass stops at the first task it cannot bound
+        (k,) = r.evidence["failing_tasks"]
+        assert "> D = " in last[k] and last[k].endswith("not proven") and max(last) == k
+        return
+    for row in r.per_task:
+        line = last[row["task"]]
+        if isinstance(row["response_time"], int):
+            assert f"→ {row['response_time']} (fixed point" in line, line
+        else:
+            assert "> D = " in line, line
+    assert str(r.steps[-1]).endswith(": schedulable" if r.verdict is True else "not proven")
