@@ -352,10 +352,16 @@ class Steps(Sequence[Step]):
         """One line per step."""
         return "\n".join(indent + str(step) for step in self._load())
 
-    def __repr__(self) -> str:
-        if self._items is None:
-            return "Steps(<not computed yet>)"
-        return f"Steps({list(self._items)!r})"
+    @property
+    def computed(self) -> bool:
+        """Whether the steps have been computed (reading them, ``str`` or ``repr`` computes them)."""
+        return self._items is not None
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:  # what a REPL shows for ``report["gfb"].steps``: the steps themselves
+        return f"Steps({[str(step) for step in self._load()]!r})"
 
 
 def as_steps(value: Steps | Iterable[Step | str] | Callable[[], Iterable[Step | str]]) -> Steps:

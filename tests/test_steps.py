@@ -41,9 +41,9 @@ def test_steps_are_lazy_immutable_and_bounded():
             n += 1
 
     steps = Steps(endless)
-    assert calls == [] and "not computed" in repr(steps)
+    assert calls == [] and not steps.computed
     assert len(steps) == STEP_LIMIT + 1 and "left out" in str(steps[-1])
-    assert calls == [1]
+    assert calls == [1] and steps.computed
     list(steps)
     assert calls == [1]  # computed once
     with pytest.raises(TypeError):
@@ -54,7 +54,8 @@ def test_check_does_not_compute_steps_until_read():
     ts = TaskSet.from_tasks([(1, 3, 3), (1, 4, 4)])
     result = check(ts, 2, tests=["gfb"])["gfb"]
     assert result.summary  # evidence computed ...
-    assert "not computed" in repr(result.full().steps)  # ... steps not yet
+    assert not result.full().steps.computed  # ... steps not yet
+    assert "Σ" in repr(result.full().steps) and result.full().steps.computed  # a REPL shows them
     assert len(result.steps) > 0
 
 
