@@ -61,7 +61,7 @@ from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.platform import Clustered, Identical, Platform
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Result, Verdict, jsonable, show_number
+from rtsched.result import Explanation, Result, Verdict, count, jsonable, show_number
 
 __all__ = [
     "FAMILIES",
@@ -471,15 +471,10 @@ def platform_report(taskset: TaskSet, m: int, spec: str | ClusterSpec, budget: i
         deadlines="implicit",
     )
     verdict, where, top_results, top_summary = _top_level(all_servers, m, spec.top)
-    summary = f"{_count(len(clusters), 'virtual cluster')}, {_count(all_servers.n, 'server')}; {top_summary}"
+    summary = f"{count(len(clusters), 'virtual cluster')}, {count(all_servers.n, 'server')}; {top_summary}"
     return _finish(
         taskset, m, spec, verdict, summary, clusters, unplaced, all_servers, where, top_results, budget_state.hit
     )
-
-
-def _count(number: int, noun: str) -> str:
-    """``1 server``, ``2 servers``."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def _finish(

@@ -39,6 +39,7 @@ __all__ = [
     "Steps",
     "Verdict",
     "as_steps",
+    "count",
     "digit_count",
     "freeze",
     "jsonable",
@@ -171,6 +172,11 @@ def exact_numbers(enabled: bool = True) -> Iterator[None]:
 
 #: Integers with more digits than this are shown in scientific notation in decimal style.
 DECIMAL_DIGITS = 15
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 unit``, ``2 units``, ``1 analysis``, ``3 analyses`` (``plural``: when not noun + s)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SHOW_DIGITS) -> str:

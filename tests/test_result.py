@@ -57,3 +57,10 @@ def test_report_lists_skipped_analyses():
     skipped = dict(check(big, 2).skipped)
     assert "exact" in skipped and "tests=" in skipped["exact"]
     assert "exact" not in check(big, 2).verdicts
+
+
+def test_count_agrees_in_number():
+    from rtsched.result import count
+
+    assert [count(1, "unit"), count(0, "unit"), count(3, "unit")] == ["1 unit", "0 units", "3 units"]
+    assert [count(1, "analysis", "analyses"), count(8, "analysis", "analyses")] == ["1 analysis", "8 analyses"]

@@ -84,11 +84,12 @@ def _compile_all() -> None:
     import os
 
     from rtsched import registry
+    from rtsched.result import count
     from rtsched.warmup import compile_analyses
 
     names = [e.name for e in registry.all_entries()]
     seconds = compile_analyses(names, _compile_probe, workers=os.cpu_count() or 1, force=True)
-    typer.echo(f"compiled {len(names)} analyses in {seconds:.1f} s")
+    typer.echo(f"compiled {count(len(names), 'analysis', 'analyses')} in {seconds:.1f} s")
 
 
 def register(app: typer.Typer) -> None:

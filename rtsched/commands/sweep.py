@@ -37,6 +37,7 @@ def sweep_command(
     weighted.csv (weighted schedulability) and the plots into --out. A directory holding a
     different experiment is refused.
     """
+    from rtsched.result import count
     from rtsched.sweep import DEFAULT_EXPERIMENT_TOML, run
     from rtsched.sweep.kinds import kind_named
 
@@ -57,9 +58,9 @@ def sweep_command(
     if not quiet:
         reused = f" ({results.units_reused} found finished)" if results.units_reused else ""
         typer.echo(
-            f"{results.units_total} units{reused}, {results.sets} "
+            f"{count(results.units_total, 'unit')}{reused}, {results.sets} "
             f"{kind_named(results.experiment.generator_kind).inputs}, "
-            f"{len(results.analyses)} analyses, {results.elapsed:.1f} s"
+            f"{count(len(results.analyses), 'analysis', 'analyses')}, {results.elapsed:.1f} s"
         )
         for name in ("results.csv", "weighted.csv", "acceptance.png"):
             if name in results.files:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar, TextIO
 
 from rtsched.errors import InputError
+from rtsched.result import count
 from rtsched.sweep.executors import choose_executor, run_units
 from rtsched.sweep.experiment import Experiment, load_experiment, parse_experiment
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
@@ -316,7 +317,7 @@ class _Progress:
                 left = (now - self.first_done_at) / ran * (self.total - self.done) if ran > 0 else math.nan
                 estimate = "estimating time left" if math.isnan(left) else f"about {left:.0f} s left"
                 print(
-                    f"rtsched sweep: {self.done}/{self.total} units ({100 * self.done / self.total:.0f}%), "
+                    f"rtsched sweep: {self.done}/{count(self.total, 'unit')} ({100 * self.done / self.total:.0f}%), "
                     f"{elapsed:.1f} s elapsed, {estimate}",
                     file=self.stream,
                     flush=True,
@@ -428,7 +429,7 @@ def _stale(
         )
     changed = {name: count for name, count in recomputed.items() if name != "generator"}
     if changed:
-        listed = ", ".join(f"{name} ({count} units)" for name, count in changed.items())
+        listed = ", ".join(f"{name} ({count(units, 'unit')})" for name, units in changed.items())
         print(
             f"rtsched sweep: recomputing analyses whose code changed since their results were stored: {listed}",
             file=stream,
