@@ -265,6 +265,7 @@ def test_results_table_and_weighted(tmp_path: Path) -> None:
     header = (tmp_path / "out" / "results.csv").read_text().splitlines()[0].split(",")
     assert [list(r) for r in records] == [header] * len(results.rows)
     assert [(r["m"], r["analysis"], r["accepted"]) for r in records] == [(r.m, r.analysis, r.accepted) for r in results.rows]
+    assert [r["n"] for r in records] == [int(r.n) for r in results.rows]  # numbers as numbers (text for a range)
     assert [list(r) for r in results.weighted_records()] == [text.splitlines()[0].split(",")] * len(results.weighted)
     with pytest.raises(ValueError, match="results"):
         results.to_dataframe("other")

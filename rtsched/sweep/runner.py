@@ -146,8 +146,15 @@ class Results:
         return groups
 
     def to_records(self) -> list[dict[str, Any]]:
-        """The rows of ``results.csv`` as plain dicts (column name → value; numbers as numbers)."""
-        return [dataclasses.asdict(row) for row in self.rows]
+        """The rows of ``results.csv`` as plain dicts (column name → value; numbers as numbers).
+
+        ``n`` is an int where the sets have one size, and text such as ``"5-10"`` for a range.
+        """
+        records = [dataclasses.asdict(row) for row in self.rows]
+        for record in records:
+            if isinstance(record["n"], str) and record["n"].isdigit():
+                record["n"] = int(record["n"])
+        return records
 
     def weighted_records(self) -> list[dict[str, Any]]:
         """The rows of ``weighted.csv`` as plain dicts."""
