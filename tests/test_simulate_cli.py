@@ -189,3 +189,14 @@ def test_real_valued_files_with_a_time_unit(tmp_path, capsys, monkeypatch):
     late.write_text("1 5 4\n")
     assert main(["simulate", str(late), "-m", "1"]) == 2
     assert "--deadlines arbitrary for rtsched check and convert" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("arrivals", [["--arrivals", "periodic"], ["--arrivals", "sporadic", "--seed", "3"]])
+def test_the_miss_line_is_the_same_with_and_without_gantt(dhall_file, tmp_path, capsys, monkeypatch, arrivals):
+    """Without --gantt the line names the missed job and the work left too (it said only the task
+    and the time, the run being unrecorded)."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    assert main(["simulate", str(dhall_file), "-m", "2", *arrivals]) == 1
+    plain = capsys.readouterr().out.splitlines()[0]
+    assert main(["simulate", str(dhall_file), "-m", "2", *arrivals, "--gantt", str(tmp_path / "g.png")]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == plain and " job " in plain and "tick(s) left" in plain

@@ -173,6 +173,15 @@ def simulate_command(
         trace = simulate(
             ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record, ties=ties  # type: ignore[arg-type]
         )
+        if trace.miss is not None and not record:
+            # The cheap run finds the first miss; the same run recorded names its job and the work
+            # left (it stops at that miss too), so the line is the one --gantt prints.
+            try:
+                trace = simulate(
+                    ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, ties=ties  # type: ignore[arg-type]
+                )
+            except InputError:  # a trace too long to record: the miss without its job
+                pass
         any_miss |= trace.miss is not None
         if gantt is not None:
             path = Path(gantt)
