@@ -215,3 +215,35 @@ def test_a_gpu_workload_without_the_gpu_platform_says_how_to_check_it(capsys):
     "unknown key 'clusters'")."""
     status, _, err = run(capsys, "check", EXAMPLES.parent / "gpu" / "demo.yaml", "-m", 2)
     assert status == 2 and "this is a GPU workload" in err and "--platform gpu:M" in err and "line 2" in err
+
+
+def test_many_sets_are_decided_in_growing_batches_with_progress_on_a_terminal(monkeypatch):
+    """``rtsched check`` decides a long file batch by batch (its output starts with the first
+    batch) and shows how far it is on a terminal; the reports equal one ``check_many`` call."""
+    import io
+
+    from rtsched.check import check_many
+    from rtsched.commands import check as command
+    from rtsched.model import TaskSet
+
+    sets = [TaskSet.from_tasks([(1 + i % 3, 6, 7), (2, 5 + i % 4, 9), (1, 4, 4)]) for i in range(150)]
+    calls: list[int] = []
+
+    def counted(batch, *args):
+        calls.append(len(batch))
+        return check_many(batch, *args)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(command, "check_many", counted)
+    monkeypatch.setattr(command, "_PROGRESS_AFTER", -1.0)
+    terminal = Terminal()
+    reports = list(command._reports(sets, 2, "gfb,bcl-iter", {}, stream=terminal))
+    assert calls == [32, 64, 54]  # the batches double while fast
+    assert [r.verdicts for r in reports] == [r.verdicts for r in check_many(sets, 2, "gfb,bcl-iter")]
+    assert "rtsched check: 32/150 sets" in terminal.getvalue() and terminal.getvalue().endswith("\n")
+    quiet = io.StringIO()  # not a terminal: nothing
+    list(command._reports(sets, 2, "gfb", {}, stream=quiet))
+    assert quiet.getvalue() == ""

@@ -5,8 +5,9 @@ from __future__ import annotations
 import csv
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -164,7 +165,7 @@ def check_command(
     if as_csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(_CSV_COLUMNS)
-    for index, report in enumerate(check_many(sets, target, tests, budgets)):
+    for index, report in enumerate(_reports(sets, target, tests, budgets)):
         all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
         if as_csv:
             for record in report.to_records(index=index):
@@ -182,6 +183,45 @@ def check_command(
 
 
 _CSV_COLUMNS = ("set", "name", "n", "m", "utilization", "analysis", "policy", "kind", "verdict", "schedulable")
+
+#: Sets decided per batch call: the first batch, and the largest (a batch that took under
+#: :data:`_BATCH_SECONDS` doubles the next one).
+_FIRST_BATCH, _LARGEST_BATCH, _BATCH_SECONDS = 32, 4096, 1.0
+#: Seconds after which a terminal shows the progress line.
+_PROGRESS_AFTER = 2.0
+
+
+def _reports(sets: list[Any], target: Any, tests: str | None, budgets: Any, stream: Any = None) -> Iterator[Any]:
+    """``check_many``'s reports in order, decided in batches that grow while they take under a second.
+
+    The output then starts with the first batch instead of after the last set, and on a terminal
+    a line on stderr says how far a long run is (an exact test can take seconds per set). Each
+    set's verdicts do not depend on the batch it is in.
+    """
+    import time
+
+    stream = sys.stderr if stream is None else stream
+    start = time.monotonic()
+    done, size = 0, _FIRST_BATCH
+    shown = False
+    while done < len(sets):
+        began = time.monotonic()
+        yield from check_many(sets[done : done + size], target, tests, budgets)
+        done += min(size, len(sets) - done)
+        if time.monotonic() - began < _BATCH_SECONDS:
+            size = min(2 * size, _LARGEST_BATCH)
+        elapsed = time.monotonic() - start
+        if elapsed > _PROGRESS_AFTER and done < len(sets) and stream.isatty():
+            left = elapsed / done * (len(sets) - done)
+            print(
+                f"\rrtsched check: {done}/{len(sets)} sets, {elapsed:.0f} s, about {left:.0f} s left ",
+                end="",
+                file=stream,
+                flush=True,
+            )
+            shown = True
+    if shown:
+        print(file=stream, flush=True)
 
 
 def _csv_cell(value: object) -> object:
