@@ -77,12 +77,13 @@ def main(argv: list[str]) -> tuple[plt.Figure, Path]:
     points = np.linspace(0.2, 0.7, 3 if SMALL else 11) * M
     table: dict[tuple[str, str], list[float]] = {model: [] for model in MODELS}
     print(f"M = {M}, n = {base.n} kernels, {sets} workloads per point, seed {SEED}; gpu:exhaustive under each model")
-    print("U1/M   " + "  ".join(f"{layout}/{mode}"[:18].rjust(18) for layout, mode in MODELS))
+    width = max(len(f"{layout}/{mode}") for layout, mode in MODELS)
+    print("U1/M   " + "  ".join(f"{layout}/{mode}".rjust(width) for layout, mode in MODELS))
     for k, U1 in enumerate(points):
         ratios = run_point(k, replace(base, U1=float(U1)), sets)
         for model in MODELS:
             table[model].append(ratios[model])
-        print(f"{U1 / M:5.2f}  " + "  ".join(f"{ratios[model]:18.3f}" for model in MODELS))
+        print(f"{U1 / M:5.2f}  " + "  ".join(f"{ratios[model]:{width}.3f}" for model in MODELS))
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), sharey=True)
     for model, marker in zip(GRANULARITY, "osD", strict=True):
         left.plot(points / M, table[model], marker=marker, label=f"{model[0]}")
