@@ -132,7 +132,18 @@ def gantt(
     if trace.miss is not None and start_at <= trace.miss.time <= end:
         y = trace.miss.task if rows == "tasks" else job_row.get((trace.miss.task, trace.miss.job), 0)
         ax.plot([trace.miss.time], [y], marker="X", color="red", markersize=14, markeredgecolor="black")
-        ax.text(trace.miss.time, y - 0.55, f"{ts.label(trace.miss.task)} misses", color="red", ha="center", va="top", fontsize=10)
+        # near the right end, the label ends at the cross: centred, it ran past the axes into the legend
+        align = "right" if trace.miss.time - start_at > 0.75 * (end - start_at) else "center"
+        ax.text(
+            trace.miss.time,
+            y - 0.55,
+            f"{ts.label(trace.miss.task)} misses",
+            color="red",
+            ha=align,
+            va="top",
+            fontsize=10,
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1},
+        )
     labels = [f"P{p}" for p in range(trace.m)] if rows == "processors" else [ts.label(i) for i in range(ts.n)]
     ax.set_yticks(range(n_rows), labels, fontsize=11)
     ax.set_ylim(n_rows - 0.4, -0.8)
