@@ -205,6 +205,8 @@ def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SH
             same = Fraction(text) == x
         except ValueError:
             same = False
+        if same and "." in text and "e" not in text:  # an exact value in a fixed format: 2.0500 is 2.05
+            text = text.rstrip("0").rstrip(".")
         return text if same else f"≈{text}"
     if x.denominator == 1:
         return f"≈{scientific(x, 5)} ({digit_count(x.numerator)}-digit integer)"

@@ -64,3 +64,15 @@ def test_count_agrees_in_number():
 
     assert [count(1, "unit"), count(0, "unit"), count(3, "unit")] == ["1 unit", "0 units", "3 units"]
     assert [count(1, "analysis", "analyses"), count(8, "analysis", "analyses")] == ["1 analysis", "8 analyses"]
+
+
+def test_show_number_writes_an_exact_value_without_padding_zeros():
+    """A fixed format (BAK's and BCL's summaries use .4f) writes an exact value as its shortest
+    decimal: 2.05 > 1.75, not 2.0500 > 1.7500 beside ≈1.429; a rounded value keeps its digits."""
+    from fractions import Fraction
+
+    from rtsched.result import show_number
+
+    assert [show_number(Fraction(41, 20), ".4f"), show_number(Fraction(3, 2), ".4f")] == ["2.05", "1.5"]
+    assert show_number(Fraction(2), ".4f") == "2" and show_number(Fraction(9, 7), ".4f") == "≈1.2857"
+    assert show_number(Fraction(10**12 + 1, 10**12), ".4f") == "≈1.0000"  # not exact: the digits stay
