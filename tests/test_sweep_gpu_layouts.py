@@ -50,6 +50,40 @@ def test_layout_is_a_swept_variable(tmp_path: Path) -> None:
         accepted = {row.analysis: row.accepted for row in rows}
         assert accepted["gpu:ffd"] <= accepted["gpu:exhaustive"]
     assert "mig:a100" in (tmp_path / "out" / "results.csv").read_text()
+    # Paired panels: every layout sees the same workloads, so the layout-free baseline accepts
+    # the same number in each, and a coarser space never accepts more than free under the
+    # exhaustive optimum (each panel drew its own workloads before: 0.51 / 0.59 / 0.49).
+    accepted = {(r.by_value, r.value, r.analysis): r.accepted for r in results.rows}
+    for x in (0.3, 0.5):
+        assert len({accepted[(layout, x, "gpu:single")] for layout in ("free", "tpc:2", "mig:a100")}) == 1
+        for coarse in ("tpc:2", "mig:a100"):
+            assert accepted[(coarse, x, "gpu:exhaustive")] <= accepted[("free", x, "gpu:exhaustive")]
+
+
+def test_panels_of_the_second_variable_share_their_random_streams() -> None:
+    """Unit k draws from stream k without a second variable; with one, from its place in its
+    panel, so the same point and chunk of every panel draw the same sets (rtsched.sweep.units)."""
+    import hashlib
+    import json
+
+    from rtsched import __version__
+
+    exp = parse_experiment(experiment().replace("sets_per_unit = 6", "sets_per_unit = 4"))
+    units = plan(exp).units
+    panel = len(units) // 3
+    assert panel == 2 * 2  # two points, two chunks (4 + 2 sets)
+    assert [u.stream for u in units] == list(range(panel)) * 3
+    assert [(u.configuration % 2, u.chunk) for u in units[:panel]] == [
+        (u.configuration % 2, u.chunk) for u in units[panel : 2 * panel]
+    ]
+    single = parse_experiment(
+        experiment().replace('by = "generator.layout"\nby_points = ["free", "tpc:2", "mig:a100"]\n', "")
+    )
+    assert single.by is None and [u.stream for u in plan(single).units] == [u.index for u in plan(single).units]
+    # Experiments without a second variable keep their fingerprint (their streams did not change).
+    payload = {"experiment": single.canonical(), "rtsched": __version__, "format": 1}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    assert single.fingerprint() == hashlib.sha256(text.encode()).hexdigest() != exp.fingerprint()
 
 
 def test_interference_model_is_a_swept_variable() -> None:
@@ -80,3 +114,18 @@ def test_bad_layouts_and_models_name_the_key(tmp_path: Path, text: str, field: s
     assert info.value.field == field, str(info.value)
     for word in words:
         assert word in str(info.value)
+
+
+def test_a_store_of_unpaired_panels_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """Results written when each panel drew its own sets are not mixed with paired ones; the
+    refusal says why (the experiment file itself did not change)."""
+    import json
+
+    exp = parse_experiment(experiment())
+    run(exp, tmp_path / "out", workers=0, progress="none", plot=False)
+    manifest = tmp_path / "out" / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["fingerprint"] = "0" * 64  # as an older rtsched computed it
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="shared their random streams"):
+        run(exp, tmp_path / "out", workers=0, progress="none", plot=False)

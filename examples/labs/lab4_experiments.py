@@ -309,7 +309,8 @@ show(fig, "lab4_acceptance")
 #   (`experiment.caption()` writes it for you).
 #
 # **Reproducibility.** Work unit k of an experiment draws from `SeedSequence(seed,
-# spawn_key=(k,))`, so the tables depend on the experiment file only — not on the number of
+# spawn_key=(k,))` (k counted within its panel of a second variable `by`: every panel draws the
+# same sets), so the tables depend on the experiment file only — not on the number of
 # workers, their order, or interruptions (a rerun in the same folder resumes). Check it:
 
 # %%

@@ -53,7 +53,8 @@ class Experiment:
     name, description:
         Labels for people (part of the fingerprint, since they appear in outputs).
     seed:
-        Root seed; unit ``k`` draws from ``SeedSequence(seed, spawn_key=(k,))``.
+        Root seed; unit ``k`` draws from ``SeedSequence(seed, spawn_key=(s,))``, ``s`` its
+        stream (``k``, or its place in its panel of the second variable: :mod:`rtsched.sweep.units`).
     processors:
         The platform's ``m`` values (one, unless ``m`` is swept).
     generator:
@@ -140,7 +141,9 @@ class Experiment:
         """SHA-256 (hex) of the canonical experiment, the resolved analyses and the rtsched version."""
         from rtsched import __version__
 
-        payload = {"experiment": self.canonical(), "rtsched": __version__, "format": 1}
+        payload: dict[str, Any] = {"experiment": self.canonical(), "rtsched": __version__, "format": 1}
+        if self.by is not None:  # its panels share their random streams since 2026-12-02 (rtsched.sweep.units)
+            payload["streams"] = "paired by panel"
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()
 

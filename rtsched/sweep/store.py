@@ -172,6 +172,8 @@ class Store:
         old = _flatten(manifest.get("experiment", {}))
         new = _flatten(experiment.canonical())
         keys = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+        if not keys and experiment.by is not None:
+            return "written before the panels of the second variable shared their random streams (2026-12-02)"
         return "differs in " + ", ".join(keys) if keys else "different fingerprint"
 
     def _clean_temporaries(self) -> None:

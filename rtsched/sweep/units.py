@@ -4,11 +4,16 @@ A sweep has configurations (one per point of the swept variable, times the point
 optional second variable) and each configuration's ``sets_per_point`` task sets are cut into
 chunks of ``sets_per_unit`` (the last one may be smaller). Unit ``k`` — numbered
 configuration by configuration, chunk by chunk — draws its task sets from
-``numpy.random.SeedSequence(seed, spawn_key=(k,))``. A unit's result is thus a function of the
-experiment and ``k`` only: not of the number of workers, their order or the executor. The unit
-size is fixed by the experiment (never adapted to timing) for the same reason.
+``numpy.random.SeedSequence(seed, spawn_key=(s,))`` where ``s`` is its *stream*: ``k`` itself
+without a second variable, else ``k``'s place within its panel of the second variable (the
+same point and chunk in every panel). A unit's result is thus a function of the experiment and
+``k`` only: not of the number of workers, their order or the executor. The unit size is fixed
+by the experiment (never adapted to timing) for the same reason.
 
-Every analysis sees the same task sets within a unit (paired comparison).
+Every analysis sees the same task sets within a unit, and every panel of the second variable
+draws from the same streams (paired comparisons): with ``by = "generator.layout"`` each layout
+gets the same GPU workloads, so differences between panels are the layouts', not sampling noise
+(before 2026-12-02 each panel drew its own; such experiments have a new fingerprint).
 
 The experiment's generator kind (:mod:`rtsched.sweep.kinds`) says what a unit draws: task sets
 (``taskset``, the default) or GPU workloads on ``m`` compute clusters (``gpu``).
@@ -96,6 +101,7 @@ class UnitSpec:
     numba_threads: int | None = None
     kind: str = "taskset"  # generator kind (rtsched.sweep.kinds)
     budgets: tuple[tuple[str, int], ...] = ()  # work budgets by analysis ([analyses] budget)
+    stream: int | None = None  # the random stream (module docstring); None: ``index``
 
 
 @dataclass(frozen=True)
@@ -215,11 +221,13 @@ def plan(experiment: Experiment) -> Plan:
         raise InputError("no selected analysis applies to this platform and generator", file=experiment.source, field="analyses")
     units: list[UnitSpec] = []
     per_unit = experiment.sets_per_unit
+    panel = len(experiment.sweep.points) * -(-experiment.sets_per_point // per_unit)  # units per panel
     for config in applied:
         for chunk, start in enumerate(range(0, experiment.sets_per_point, per_unit)):
             units.append(
                 UnitSpec(
                     index=len(units),
+                    stream=len(units) % panel,
                     configuration=config.index,
                     chunk=chunk,
                     sets=min(per_unit, experiment.sets_per_point - start),
@@ -265,7 +273,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         import numba
 
         numba.set_num_threads(max(1, min(spec.numba_threads, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-    rng = np.random.default_rng(unit_seed(spec.seed, spec.index))
+    rng = np.random.default_rng(unit_seed(spec.seed, spec.index if spec.stream is None else spec.stream))
     seconds: dict[str, float] = {}
     start = time.perf_counter()
     try:
