@@ -192,16 +192,17 @@ def iterate(
         nonlocal steps
         D_k = int(ts.D[k])
         R = start
-        chain = [R]
+        chain = [R] if trace is not None else None  # the values of R, only for the steps
         while True:
             if steps == budget:
                 raise _BudgetExhausted
             work.spend(n)
             steps += 1
             new = response_estimate(ts, k, slacks, m, R)
-            chain.append(new)
+            if chain is not None:
+                chain.append(new)
             if new > D_k or new == R:
-                if trace is not None:
+                if trace is not None and chain is not None:
                     trace.append((rounds, k, tuple(chain)))
                 return None if new > D_k else R
             R = new

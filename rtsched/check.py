@@ -57,7 +57,7 @@ def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
     in its reference, nor once a process has used the kernel of this path (marker ``path:name``).
     """
     return (
-        (entry.name, path) not in _KERNEL_USED  # a dict lookup, before any file is looked at
+        (entry.name, path) not in _KERNEL_USED  # a set lookup, before any file is looked at
         and entry.kind == "sufficient"
         and entry.input == "taskset"
         and len(sets) <= warmup.COLD_MAX_SETS
