@@ -74,6 +74,7 @@ OPA-compatible per-task conditions ``fits_lowest(ts, k, higher, *, m)``; bind m 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -101,7 +102,7 @@ from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -207,16 +208,43 @@ def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -
             "rhs": f["rhs"],
             "interference_terms": _terms(ts, f["workloads"]),
         }
-        return Explanation(False, summary, evidence, rows)
+        return Explanation(False, summary, evidence, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
     if scan.exhausted:
         summary, evidence = scan.unknown(work, ts.n, work_budget)
-        return Explanation(UNKNOWN_VERDICT, summary, evidence, rows)
+        return Explanation(UNKNOWN_VERDICT, summary, evidence, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
     tight = scan.tightest()
     summary = (
         f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = {show_number(rows[tight]['lhs'], '.4f')}"
         f" < m(1 − λ_k) = {show_number(rows[tight]['rhs'], '.4f')}"
     )
-    return Explanation(True, summary, {"tightest_task": tight}, rows)
+    return Explanation(True, summary, {"tightest_task": tight}, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
+
+
+def bcl_steps(ts: TaskSet, m: int, rows: list[Any]) -> Iterator[Step]:
+    """(BCL-FP) task by task in priority order, from the rows :func:`bcl_explain` computed."""
+    yield Step(
+        f"(BCL-FP) on m = {m}, priority = task order: Σ_{{i<k}} min(β_i, 1 − λ_k) < m(1 − λ_k), "
+        "β_i = W^D_i(D_k)/D_k, λ_k = C_k/D_k"
+    )
+    for row in rows:
+        k = int(row["task"])
+        betas = {f"b{i}": Fraction(w, int(ts.D[k])) for i, w in enumerate(row["workloads"])}
+        terms = ", ".join(f"{{b{i}}}" for i in range(len(betas)))
+        yield Step(
+            f"{ts.label(k)}: β_i of the higher-priority tasks: {terms}"
+            if k
+            else f"{ts.label(k)}: no higher-priority task",
+            betas,
+        )
+        values = {"lhs": row["lhs"], "rhs": row["rhs"]}
+        if row["holds"]:
+            yield Step("  Σ min(β_i, 1 − λ_k) = {lhs} < m(1 − λ_k) = {rhs}: holds", values)
+        else:
+            yield Step("  Σ min(β_i, 1 − λ_k) = {lhs} ≥ m(1 − λ_k) = {rhs}: fails, not proven", values)
+    if len(rows) == ts.n and all(row["holds"] for row in rows):
+        yield Step("every task holds: schedulable by G-FP in task order")
+    elif all(row["holds"] for row in rows):
+        yield Step(f"the reference's work budget ran out after {len(rows)} task(s): unknown")
 
 
 def _terms(ts: TaskSet, values: list[int], name: str = "workload") -> list[dict[str, Any]]:
@@ -304,16 +332,58 @@ def _da_explain(ts: TaskSet, m: int, limited: bool, work_budget: int | None) -> 
             f"(interference {row['interference']} from {scan.failing} higher-priority task(s))"
         )
         evidence: dict[str, Any] = {"failing_task": scan.failing, "interference_terms": f["terms"], **row}
-        return Explanation(False, summary, evidence, rows)
+        return Explanation(False, summary, evidence, rows, steps=lambda: da_steps(ts, m, limited, results))
     if scan.exhausted:
         summary, evidence = scan.unknown(work, ts.n, work_budget)
-        return Explanation(UNKNOWN_VERDICT, summary, evidence, rows)
+        return Explanation(UNKNOWN_VERDICT, summary, evidence, rows, steps=lambda: da_steps(ts, m, limited, results))
     tight = max(range(ts.n), key=lambda k: Fraction(rows[k]["bound"], rows[k]["deadline"]))
     summary = (
         f"every task passes ({name}); tightest {ts.label(tight)}: C_k + ⌊Σ I/m⌋ = {rows[tight]['bound']} ≤ "
         f"D_k = {rows[tight]['deadline']}"
     )
-    return Explanation(True, summary, {"tightest_task": tight}, rows)
+    return Explanation(True, summary, {"tightest_task": tight}, rows, steps=lambda: da_steps(ts, m, limited, results))
+
+
+def da_steps(ts: TaskSet, m: int, limited: bool, results: list[dict[str, Any]]) -> Iterator[Step]:
+    """(DA) or (DA-LC) task by task in priority order, from the terms :func:`_da_explain` computed."""
+    if limited:
+        yield Step(
+            f"(DA-LC) on m = {m}, priority = task order: C_k + ⌊(Σ_{{i<k}} I^NC_i + the {m - 1} largest "
+            "I^D_i − I^NC_i)/m⌋ ≤ D_k, each term capped at D_k − C_k + 1"
+        )
+    else:
+        yield Step(
+            f"(DA) on m = {m}, priority = task order: C_k + ⌊(1/m) Σ_{{i<k}} min(W^D_i(D_k), D_k − C_k + 1)⌋ ≤ D_k"
+        )
+    for r in results:
+        row, k = r["row"], r["row"]["task"]
+        if limited:
+            parts = ", ".join(f"{ts.label(t['task'])}: {t['I_NC']} / {t['I_D']}" for t in r["terms"])
+            yield Step(
+                f"{ts.label(k)}: I^NC / I^D of the higher-priority tasks: {parts}"
+                if k
+                else f"{ts.label(k)}: no higher-priority task"
+            )
+            carry = row["carry_in"]
+            total = f"Σ I^NC = {row['interference'] - carry}, carry-in {carry}, interference {row['interference']}"
+        else:
+            parts = ", ".join(f"{ts.label(t['task'])}: {t['I_D']}" for t in r["terms"])
+            yield Step(
+                f"{ts.label(k)}: I^D of the higher-priority tasks: {parts}"
+                if k
+                else f"{ts.label(k)}: no higher-priority task"
+            )
+            total = f"Σ I^D = {row['interference']}"
+        C_k = int(ts.C[k])
+        verdict = "holds" if row["holds"] else "fails, not proven"
+        sign = "≤" if row["holds"] else ">"
+        yield Step(
+            f"  {total}; {C_k} + ⌊{row['interference']}/{m}⌋ = {row['bound']} {sign} D_k = {row['deadline']}: {verdict}"
+        )
+    if len(results) == ts.n and all(r["row"]["holds"] for r in results):
+        yield Step("every task holds: schedulable by G-FP in task order")
+    elif all(r["row"]["holds"] for r in results):
+        yield Step(f"the reference's work budget ran out after {len(results)} task(s): unknown")
 
 
 def da_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
@@ -425,13 +495,19 @@ def rta_terms(ts: TaskSet, k: int, R: list[int], m: int, x: int, limited: bool) 
 
 
 def rta_iterate(
-    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, limited: bool = False, work_budget: int | None = REFERENCE_WORK
+    ts: TaskSet,
+    m: int,
+    budget: int = DEFAULT_BUDGET,
+    limited: bool = False,
+    work_budget: int | None = REFERENCE_WORK,
+    trace: list[list[int]] | None = None,
 ) -> ResponseTimeRun:
     """The response-time pass in priority order (Python ints).
 
     For each τk the least fixed point of (RTA-FP) or (RTA-LC) from x = C_k; the pass stops at the
     first task whose iterate exceeds D_k (reject), or when ``budget`` evaluations (or the reference
-    work budget) are spent ("unknown").
+    work budget) are spent ("unknown"). ``trace`` (for :func:`rta_steps`) receives, per task
+    searched, the values x = C_k, … up to the last evaluation.
     """
     if budget < 0:
         raise InputError(f"budget must be >= 0, got {budget}", field="budget")
@@ -443,12 +519,16 @@ def rta_iterate(
         for k in range(n):
             C_k, D_k = int(ts.C[k]), int(ts.D[k])
             x = C_k
+            if trace is not None:
+                trace.append([x])
             while True:
                 if steps == budget:
                     raise _BudgetExhausted
                 work.spend(k + 1)
                 steps += 1
                 value, terms = rta_terms(ts, k, R, m, x, limited)
+                if trace is not None:
+                    trace[-1].append(value)
                 if value > D_k:
                     padded = tuple(R) + (None,) * (n - k)
                     return ResponseTimeRun(False, padded, steps, k, x, value, tuple(terms))
@@ -507,7 +587,40 @@ def _rta_explain(ts: TaskSet, m: int, budget: int, limited: bool, work_budget: i
         summary = f"unknown: {Work(work_budget).describe()} after {run.steps} response-time evaluations"
     else:
         summary = f"budget of {budget} response-time evaluations exhausted (unknown)"
-    return Explanation(run.verdict, summary, evidence, rows)
+    return Explanation(
+        run.verdict, summary, evidence, rows, steps=lambda: rta_steps(ts, m, budget, limited, work_budget)
+    )
+
+
+def rta_steps(
+    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, limited: bool = False, work_budget: int | None = REFERENCE_WORK
+) -> Iterator[Step]:
+    """The searches of :func:`rta_iterate` in priority order: x = C_k → … → R_k (or > D_k)."""
+    chains: list[list[int]] = []
+    run = rta_iterate(ts, m, budget, limited, work_budget, trace=chains)
+    if limited:
+        yield Step(
+            f"(RTA-LC) on m = {m}, priority = task order: x ← C_k + ⌊Ω_k(x)/m⌋, Ω_k(x) = Σ_{{i<k}} I^NC_i(x) + the "
+            f"{m - 1} largest I^CI_i(x) − I^NC_i(x), from x = C_k to its least fixed point R_k"
+        )
+    else:
+        yield Step(
+            f"(RTA-FP) on m = {m}, priority = task order: x ← C_k + ⌊(1/m) Σ_{{i<k}} min(W^R_i(x), x − C_k + 1)⌋ "
+            "from x = C_k to its least fixed point R_k (W^R_i uses R_i)"
+        )
+    for k, chain in enumerate(chains):
+        D_k = int(ts.D[k])
+        path = " → ".join(map(str, chain if len(chain) <= 12 else [*chain[:5], "…", *chain[-5:]]))
+        evaluations = f" ({len(chain) - 1} evaluations)" if len(chain) > 12 else ""
+        if len(chain) > 1 and chain[-1] > D_k:
+            yield Step(f"{ts.label(k)}: x = {path}{evaluations} > D_k = {D_k}: no bound, not proven")
+        elif len(chain) > 1 and chain[-1] == chain[-2]:
+            yield Step(f"{ts.label(k)}: x = {path}{evaluations}: R_k = {chain[-1]} ≤ D_k = {D_k}")
+    if run.verdict is True:
+        yield Step("R_k ≤ D_k for every task: schedulable by G-FP in task order")
+    elif run.verdict == UNKNOWN_VERDICT:
+        why = Work(work_budget).describe() if run.work_exhausted else f"the budget of {budget} evaluations ran out"
+        yield Step(f"unknown: {why}")
 
 
 def rta_explain(

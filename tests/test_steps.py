@@ -200,3 +200,34 @@ def test_gedf_rta_steps_end_at_the_response_times(ts, m):
         else:
             assert "> D = " in line, line
     assert str(r.steps[-1]).endswith(": schedulable" if r.verdict is True else "not proven")
+
+
+@settings(max_examples=40)
+@given(small_sets, st.integers(1, 4))
+def test_gfp_steps_agree_with_the_evidence(ts, m):
+    """Global FP (task order): gfp-bcl's steps give both sides of every row; gfp-da(-lc)'s give each
+    task's bound; gfp-rta(-lc)'s searches end at the response times, or above D_k for the failing
+    task; a proven set's last step says so."""
+    r = get("gfp-bcl").explain(ts, m)
+    sides = [(s.values["lhs"], s.values["rhs"]) for s in r.steps if "lhs" in s.values]
+    assert sides == [(row["lhs"], row["rhs"]) for row in r.per_task]
+    for name in ("gfp-da", "gfp-da-lc"):
+        r = get(name).explain(ts, m)
+        bounds = [int(b) for b in re.findall(r"⌋ = (\d+) [≤>] D_k", _text(r.steps))]
+        assert bounds == [row["bound"] for row in r.per_task], name
+    for name in ("gfp-rta", "gfp-rta-lc"):
+        r = get(name).explain(ts, m)
+        if r.verdict == "unknown":
+            continue
+        ends = {int(k): line for k, line in re.findall(r"τ(\d+): x = (.*)", _text(r.steps))}
+        for row in r.per_task:
+            if row["response_time"] is not None:
+                assert ends[row["task"]].endswith(f"R_k = {row['response_time']} ≤ D_k = {row['deadline']}")
+            else:
+                assert "> D_k" in ends[row["task"]] and row["task"] == r.evidence["failing_task"]
+    for name in ("gfp-bcl", "gfp-da", "gfp-da-lc", "gfp-rta", "gfp-rta-lc"):
+        r = get(name).explain(ts, m)
+        if r.verdict is True:
+            assert str(r.steps[-1]).endswith("schedulable by G-FP in task order"), name
+        elif r.verdict is False:
+            assert "not proven" in str(r.steps[-1]), name
