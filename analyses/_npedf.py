@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numba import prange
@@ -133,11 +133,14 @@ def npedf_trace(
     budget: int = DEFAULT_BUDGET,
     blocking: Blocking = "tick",
     work_budget: int | None = REFERENCE_WORK,
+    trace: list[tuple[Any, ...]] | None = None,
 ) -> NPTrace:
     """Condition (NP-EDF) on ``[(C, D, T), ...]``; ``nonpreemptive[i]`` (default: all True).
 
     Steps: U > 1 rejects; L = least fixed point of W(w) = Σ⌈w/T_i⌉C_i from w = ΣC_i; then every
-    absolute deadline t < L in increasing order is checked for h(t) + B(t) ≤ t.
+    absolute deadline t < L in increasing order is checked for h(t) + B(t) ≤ t. ``trace`` (for
+    the steps of an explanation) receives ``("w", w)`` for each iterate of the busy period and
+    ``("t", t, h, B, blocker)`` for each deadline checked.
     """
     rows = [(int(c), int(d), int(p)) for c, d, p in rows]
     flags = [True] * len(rows) if nonpreemptive is None else [bool(x) for x in nonpreemptive]
@@ -149,6 +152,8 @@ def npedf_trace(
     w = sum(c for c, _, _ in rows)
     work = Work(work_budget)
     L = None
+    if trace is not None:
+        trace.append(("w", w))
     try:
         while True:
             if steps >= budget:
@@ -156,6 +161,8 @@ def npedf_trace(
             work.spend(len(rows))
             steps += 1
             w2 = sum(-(-w // p) * c for c, _, p in rows)
+            if trace is not None:
+                trace.append(("w", w2))
             if w2 == w:
                 break
             w = w2
@@ -170,6 +177,8 @@ def npedf_trace(
             steps += 1
             t = t_next
             B, who = blocking_term(rows, flags, t, delta)
+            if trace is not None:
+                trace.append(("t", t, h, B, who))
             if h + B > t:
                 return NPTrace(False, "violation", U, L, t, h, B, who, steps)
     except WorkExhausted:

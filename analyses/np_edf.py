@@ -27,11 +27,14 @@ matter to this test (it is stated on demand, not on a schedule).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_trace, npedf_ws
 from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = ["ANALYSES", "DEFAULT_BUDGET", "explain", "reference"]
 
@@ -63,7 +66,36 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
         evidence.update({"t": tr.t, "h(t)": tr.h, "B(t)": tr.B, "blocker": tr.blocker})
     else:
         summary = f"h(t) + B(t) ≤ t at every deadline t < L = {tr.L}; {tr.steps} steps"
-    return Explanation(tr.verdict, summary, {k: v for k, v in evidence.items() if v is not None})
+    return Explanation(
+        tr.verdict, summary, {k: v for k, v in evidence.items() if v is not None}, steps=lambda: steps(ts, budget)
+    )
+
+
+def steps(ts: TaskSet, budget: int = DEFAULT_BUDGET) -> Iterator[Step]:
+    """(NP-EDF) as a lecturer writes it: U, the busy period L, then h(t) + B(t) ≤ t at each deadline t < L."""
+    events: list[tuple[Any, ...]] = []
+    tr = npedf_trace(ts.rows(), None, budget, trace=events)
+    U = {"U": tr.utilization}
+    if tr.reason == "U>1":
+        yield Step("U = {U} > 1: not schedulable", U)
+        return
+    yield Step("U = {U} ≤ 1", U)
+    busy = [e[1] for e in events if e[0] == "w"]
+    if busy:
+        path = " → ".join(map(str, busy if len(busy) <= 12 else [*busy[:5], "…", *busy[-5:]]))
+        yield Step(f"busy period: w = Σ C_i = {path}" + (f": L = {tr.L}" if tr.L is not None else ""))
+    yield Step("at every absolute deadline t < L: h(t) + B(t) ≤ t, B(t) = max{C_j − 1 : D_j > t} (tick blocking)")
+    checked = [e for e in events if e[0] == "t"]
+    for _, t, h, B, who in checked:
+        blocker = "" if who is None else f" ({ts.label(who)})"
+        sign, verdict = (">", ": fails, not schedulable") if h + B > t else ("≤", "")
+        yield Step(f"  t = {t}: h = {h}, B = {B}{blocker}: {h + B} {sign} {t}{verdict}")
+    if tr.verdict is True and not checked:
+        yield Step(f"no absolute deadline below L = {tr.L}, nothing to check: schedulable")
+    elif tr.verdict is True:
+        yield Step(f"every deadline t < L = {tr.L} holds: schedulable")
+    elif tr.verdict == "unknown":
+        yield Step(f"unknown: the work budget ran out after {tr.steps} steps")
 
 
 @kernel(inline="always")

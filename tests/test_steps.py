@@ -231,3 +231,19 @@ def test_gfp_steps_agree_with_the_evidence(ts, m):
             assert str(r.steps[-1]).endswith("schedulable by G-FP in task order"), name
         elif r.verdict is False:
             assert "not proven" in str(r.steps[-1]), name
+
+
+@settings(max_examples=40)
+@given(tasksets(max_size=5, max_period=20, max_utilization=1.0))
+def test_npedf_steps_check_the_deadlines_of_the_evidence(ts):
+    """uni-npedf's steps: each deadline t < L with h(t) + B(t) against t; a failure is the
+    evidence's t, h(t) and B(t); the last step states the verdict."""
+    r = get("uni-npedf").explain(ts, 1)
+    text = _text(r.steps)
+    checks = [tuple(map(int, c)) for c in re.findall(r"t = (\d+): h = (\d+), B = (\d+)", text)]
+    assert all(h + B <= t for t, h, B in checks[:-1])
+    if r.verdict is False and "t" in r.evidence:
+        assert checks[-1] == (r.evidence["t"], r.evidence["h(t)"], r.evidence["B(t)"])
+        assert text.endswith("fails, not schedulable")
+    elif r.verdict is True:
+        assert text.endswith(": schedulable") and all(h + B <= t for t, h, B in checks)
