@@ -36,6 +36,7 @@ serial) and ``_load_kernel`` (prange), both made from ``_load_one`` by
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,7 +46,7 @@ from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, deadline_st
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -56,6 +57,7 @@ __all__ = [
     "load",
     "load_bound",
     "reference",
+    "steps",
 ]
 
 CITATION = (
@@ -208,7 +210,45 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = (
             f"{shown} ≤ β = {show_number(out.bound)} (μ = {show_number(out.mu)}, λmax = {show_number(out.lambda_max)})"
         )
-    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence)
+    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence, steps=lambda: steps(ts, m, out, exact))
+
+
+def steps(ts: TaskSet, m: int, out: LoadOutcome, exact: tuple[Fraction, int | None] | None) -> Iterator[Step]:
+    """(LOAD) as a lecturer writes it: λmax, μ, β, then Σ dbf(t) against β·t (from :func:`explain`'s results)."""
+    lam, mu, beta = out.lambda_max, out.mu, out.bound
+    densest = max(range(ts.n), key=lambda i: Fraction(int(ts.C[i]), int(min(ts.D[i], ts.T[i]))))
+    yield Step(f"λmax = max C_i/min(D_i, T_i) = {{lam}} ({ts.label(densest)})", {"lam": lam})
+    yield Step(f"μ = m − (m − 1)·λmax = {m} − {m - 1}·{{lam}} = {{mu}}", {"lam": lam, "mu": mu})
+    c = math.ceil(mu)
+    a, b = mu - (c - 1) * lam, (c - 1) - (c - 2) * lam
+    yield Step(
+        f"β = max(μ − (⌈μ⌉ − 1)·λmax, (⌈μ⌉ − 1) − (⌈μ⌉ − 2)·λmax), ⌈μ⌉ = {c}: max({{a}}, {{b}}) = {{beta}}",
+        {"a": a, "b": b, "beta": beta},
+    )
+    U = ts.utilization
+    if U > beta:
+        yield Step("U = {U} > β = {beta}, and load(τ) ≥ U: not proven", {"U": U, "beta": beta})
+        return
+    if out.verdict is False and out.t is not None:
+        yield Step(
+            f"at t = {out.t}: Σ dbf(t) = {out.demand} > β·t = {{bt}}: load(τ) > β, not proven",
+            {"bt": beta * out.t},
+        )
+        return
+    if out.verdict is True:
+        where = f"the {out.points} step point(s) t = D_i + k·T_i that matter"
+        if U < beta:
+            where += " (below X/(β − U), X = Σ U_i·max(0, T_i − D_i); past it Σ dbf(t) ≤ U·t + X ≤ β·t)"
+        yield Step(f"Σ dbf(t) ≤ β·t at {where}")
+        if exact is not None:
+            at = "" if exact[1] is None else f" at t = {exact[1]}"
+            yield Step(
+                f"load(τ) = {{load}}{at} ≤ β = {{beta}}: schedulable by global EDF", {"load": exact[0], "beta": beta}
+            )
+        else:
+            yield Step("load(τ) ≤ β: schedulable by global EDF")
+    else:
+        yield Step(f"unknown: {out.reason}")
 
 
 # --- kernels ---------------------------------------------------------------------------------

@@ -247,3 +247,22 @@ def test_npedf_steps_check_the_deadlines_of_the_evidence(ts):
         assert text.endswith("fails, not schedulable")
     elif r.verdict is True:
         assert text.endswith(": schedulable") and all(h + B <= t for t, h, B in checks)
+
+
+@settings(max_examples=40)
+@given(small_sets, st.integers(1, 4))
+def test_load_steps_give_the_evidence_bound_and_outcome(ts, m):
+    """LOAD's steps: λmax, μ and β equal the evidence's; a failure names its t and demand; a
+    pass ends with the exact load ≤ β."""
+    r = get("load").explain(ts, m)
+    values = {key: value for step in r.steps for key, value in step.values.items()}
+    evidence = r.evidence
+    assert (values["lam"], values["mu"], values["beta"]) == (evidence["max_density"], evidence["mu"], evidence["bound"])
+    last = str(r.steps[-1])
+    if r.verdict is True:
+        assert last.endswith("schedulable by global EDF")
+        assert "load" not in evidence or values["load"] == evidence["load"]
+    elif r.verdict is False and "t" in r.evidence:
+        assert f"at t = {r.evidence['t']}: Σ dbf(t) = {r.evidence['demand']} >" in last
+    elif r.verdict is False:
+        assert last.endswith("not proven")
