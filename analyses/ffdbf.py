@@ -41,6 +41,7 @@ overflow guard; floats only for the comparisons with U, with a margin, UNDECIDED
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -62,7 +63,7 @@ from rtsched.kernels import (
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "ANALYSES",
@@ -72,6 +73,7 @@ __all__ = [
     "explain",
     "g",
     "reference",
+    "steps",
 ]
 
 CITATION = (
@@ -149,11 +151,17 @@ def _root(
 
 
 def analyse(
-    ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
+    ts: TaskSet,
+    m: int,
+    budget: int = DEFAULT_BUDGET,
+    work_budget: int | None = REFERENCE_WORK,
+    trace: list[tuple[int, str, Fraction | None]] | None = None,
 ) -> FfdbfOutcome:
     """Decide (FF) exactly: scan the testing points keeping the interval of witnesses σ.
 
-    ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it.
+    ``work_budget`` caps the Python work (:mod:`rtsched.budget`): "unknown" past it. ``trace``
+    (for :func:`steps`) receives ``(t, "low" or "high", new end)`` each time a testing point
+    narrows the interval, and ``(t, "empty", None)`` when one empties it.
     """
     if not ts.is_constrained:
         raise InputError("FF-DBF (BBMS 2010) needs constrained deadlines (D <= T)")
@@ -207,6 +215,8 @@ def analyse(
             points += 1
             if g(ts, m, t, L, work) > 0:
                 new = _root(ts, m, t, L, R, True, work)
+                if trace is not None:
+                    trace.append((t, "low" if new is not None else "empty", new))
                 if new is None:
                     return FfdbfOutcome(
                         False,
@@ -225,6 +235,8 @@ def analyse(
                 new = _root(ts, m, t, L, R, False, work)
                 assert new is not None  # g_t(L) ≤ 0
                 R = new
+                if trace is not None:
+                    trace.append((t, "high", new))
     except WorkExhausted:
         return FfdbfOutcome(UNKNOWN_VERDICT, work.describe(), points, L, R, t)
     raise AssertionError("unreachable")
@@ -251,7 +263,40 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
         summary = f"unknown: {out.reason}"
     else:
         summary = out.reason
-    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence)
+    return Explanation(
+        verdict=out.verdict, summary=summary, evidence=evidence, steps=lambda: steps(ts, m, budget, work_budget)
+    )
+
+
+def steps(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Iterator[Step]:
+    """(FF) as a lecturer writes it: the interval of candidate σ and how each testing point narrows it."""
+    events: list[tuple[int, str, Fraction | None]] = []
+    out = analyse(ts, m, budget, work_budget, trace=events)
+    U = ts.utilization
+    yield Step(
+        f"(FF) on m = {m}: find σ ∈ [λmax, 1], σ ≤ (m − U)/(m − 1), with ffdbf(τ, t, σ) ≤ (m − (m − 1)σ)·t at "
+        "every testing point t = D_i + k·T_i"
+    )
+    start = {"lam": ts.max_density, "U": U}
+    if m > 1:
+        start["cap"] = (m - U) / (m - 1)
+        yield Step("U = {U}; candidates σ ∈ [{lam}, 1], σ ≤ {cap}", start)
+    else:
+        yield Step("U = {U}; candidates σ ∈ [{lam}, 1]", start)
+    for t, end, value in events:
+        if end == "low":
+            yield Step(f"t = {t}: (FF) fails below σ = {{v}}: lower end raised to {{v}}", {"v": value})
+        elif end == "high":
+            yield Step(f"t = {t}: (FF) fails above σ = {{v}}: upper end lowered to {{v}}", {"v": value})
+        else:
+            yield Step(f"t = {t}: (FF) fails for every σ left: no witness, not proven")
+    if out.verdict is True:
+        why = out.reason.split(": ", 1)[-1]
+        yield Step(f"σ = {{sigma}} is a witness ({why}): schedulable by global EDF", {"sigma": out.sigma_low})
+    elif out.verdict == UNKNOWN_VERDICT:
+        yield Step(f"unknown: {out.reason}")
+    elif not events or events[-1][1] != "empty":
+        yield Step(f"{out.reason}: not proven")
 
 
 # --- kernels ---------------------------------------------------------------------------------

@@ -266,3 +266,25 @@ def test_load_steps_give_the_evidence_bound_and_outcome(ts, m):
         assert f"at t = {r.evidence['t']}: Σ dbf(t) = {r.evidence['demand']} >" in last
     elif r.verdict is False:
         assert last.endswith("not proven")
+
+
+@settings(max_examples=40)
+@given(small_sets, st.integers(1, 4))
+def test_ffdbf_steps_narrow_to_the_evidence_interval(ts, m):
+    """FF-DBF's steps: the lower and upper ends they raise and lower end at the evidence's σ
+    interval; a proven set ends with its witness σ, a refused one with "not proven"."""
+    r = get("ffdbf").explain(ts, m)
+    if r.verdict == "unknown":
+        return
+    lows = [s.values["v"] for s in r.steps if "lower end raised" in s.text]
+    highs = [s.values["v"] for s in r.steps if "upper end lowered" in s.text]
+    assert lows == sorted(lows) and highs == sorted(highs, reverse=True)
+    if lows:
+        assert lows[-1] == r.evidence["sigma_low"]
+    if highs:
+        assert highs[-1] == r.evidence["sigma_high"]
+    last = r.steps[-1]
+    if r.verdict is True:
+        assert last.values["sigma"] == r.evidence["sigma"] and str(last).endswith("schedulable by global EDF")
+    else:
+        assert str(last).endswith("not proven")
