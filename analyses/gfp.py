@@ -718,7 +718,27 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
         {"task": i, "utilization": Fraction(int(ts.C[i]), int(ts.T[i])), "heavy": i in heavy, "rm_us_rank": rank[i]}
         for i in range(ts.n)
     ]
-    return Explanation(holds, summary, evidence, per_task)
+    return Explanation(holds, summary, evidence, per_task, steps=lambda: rmus_steps(ts, m))
+
+
+def rmus_steps(ts: TaskSet, m: int) -> Iterator[Step]:
+    """RM-US step by step: the heavy threshold, each u_i, the RM-US order, U against m²/(3m − 2)."""
+    threshold, bound, U = Fraction(m, 3 * m - 2), Fraction(m * m, 3 * m - 2), ts.utilization
+    utilizations = {f"u{i}": Fraction(int(ts.C[i]), int(ts.T[i])) for i in range(ts.n)}
+    yield Step(f"heavy: u_i > m/(3m − 2) = {{h}} on m = {m}", {"h": threshold})
+    yield Step("u_i = C_i/T_i: " + ", ".join(f"{ts.label(i)} {{u{i}}}" for i in range(ts.n)), utilizations)
+    order = rmus_order(ts, m)
+    heavy = [i for i in order if utilizations[f"u{i}"] > threshold]
+    yield Step(
+        "RM-US priorities (the rule's, not the given order): "
+        + (f"heavy {', '.join(ts.label(i) for i in heavy)} first, then " if heavy else "no heavy task; ")
+        + "by period: "
+        + ", ".join(ts.label(i) for i in order)
+    )
+    if U <= bound:
+        yield Step("U = {U} ≤ m²/(3m − 2) = {b}: schedulable by G-FP under RM-US", {"U": U, "b": bound})
+    else:
+        yield Step("U = {U} > m²/(3m − 2) = {b}: not proven", {"U": U, "b": bound})
 
 
 @kernel(counted=False)

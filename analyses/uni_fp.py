@@ -359,11 +359,41 @@ def explain_ll(ts: TaskSet, m: int = 1) -> Explanation:
     rel = "≤" if sign <= 0 else ">"
     text = f"U = {show_number(U)} {rel} n(2^(1/n) − 1) = {show_number(bound, '.6f')} (n = {n})"
     evidence = {"utilization": U, "bound_low": lo, "bound_high": hi, "n": n}
-    return _rm_bound_explanation(ts, sign <= 0, text, evidence)
+    last = Step(
+        f"U = Σ U_i = {{U}} {rel} n(2^(1/n) − 1) = {show_number(bound, '.6f')} for n = {n} (Liu & Layland, Thm. 5)",
+        {"U": U},
+    )
+    return _rm_bound_explanation(ts, sign <= 0, text, evidence, last)
 
 
-def _rm_bound_explanation(ts: TaskSet, holds: bool, text: str, evidence: Mapping[str, object]) -> Explanation:
-    """The explanation of an RM bound: ``text`` compares the set with it (``holds``), valid in RM order only."""
+def _rm_steps(ts: TaskSet, holds: bool, last: Step) -> Iterator[Step]:
+    """An RM bound step by step: the order, each U_i, the comparison ``last``, the verdict."""
+    bad = _not_rm(ts)
+    if bad is None:
+        yield Step("rate-monotonic order (T non-decreasing): the bound applies to these priorities")
+    else:
+        yield Step(
+            f"not in rate-monotonic order (T of {ts.label(bad)} < T of {ts.label(bad - 1)}): the bound is for RM "
+            "priorities only"
+        )
+    utilizations = {f"u{i}": Fraction(c, t) for i, (c, _, t) in enumerate(ts.rows())}
+    yield Step("U_i = C_i/T_i: " + ", ".join(f"{ts.label(i)} {{u{i}}}" for i in range(ts.n)), utilizations)
+    yield last
+    if holds and bad is None:
+        yield Step("the bound holds: schedulable by RM")
+    elif holds:
+        yield Step("the bound holds, but for RM priorities, not this order: not proven (use --priorities rm)")
+    else:
+        yield Step("the bound fails: not proven")
+
+
+def _rm_bound_explanation(
+    ts: TaskSet, holds: bool, text: str, evidence: Mapping[str, object], last: Step
+) -> Explanation:
+    """The explanation of an RM bound: ``text`` compares the set with it (``holds``), valid in RM order only.
+
+    ``last`` is that comparison as the steps' last line before the verdict.
+    """
     bad = _not_rm(ts)
     summary = text
     if bad is not None:
@@ -373,7 +403,11 @@ def _rm_bound_explanation(ts: TaskSet, holds: bool, text: str, evidence: Mapping
         )
     per_task = [{"task": i, "utilization": Fraction(c, t), "T": t} for i, (c, _, t) in enumerate(ts.rows())]
     return Explanation(
-        verdict=holds and bad is None, summary=summary, evidence={**evidence, "rm_order": bad is None}, per_task=per_task
+        verdict=holds and bad is None,
+        summary=summary,
+        evidence={**evidence, "rm_order": bad is None},
+        per_task=per_task,
+        steps=lambda: _rm_steps(ts, holds, last),
     )
 
 
@@ -401,8 +435,10 @@ def explain_hb(ts: TaskSet, m: int = 1) -> Explanation:
     rows = ts.rows()
     product = Fraction(_product([c + t for c, _, t in rows]), _product([t for _, _, t in rows]))
     holds_bound = product <= 2
-    text = f"Π (U_i + 1) = {show_number(product, '.6f')} {'≤' if holds_bound else '>'} 2"
-    return _rm_bound_explanation(ts, holds_bound, text, {"product": product, "utilization": ts.utilization})
+    rel = "≤" if holds_bound else ">"
+    text = f"Π (U_i + 1) = {show_number(product, '.6f')} {rel} 2"
+    last = Step(f"Π (U_i + 1) = {{product}} {rel} 2 (hyperbolic bound, Bini et al., Thm. 1)", {"product": product})
+    return _rm_bound_explanation(ts, holds_bound, text, {"product": product, "utilization": ts.utilization}, last)
 
 
 @kernel

@@ -288,3 +288,20 @@ def test_ffdbf_steps_narrow_to_the_evidence_interval(ts, m):
         assert last.values["sigma"] == r.evidence["sigma"] and str(last).endswith("schedulable by global EDF")
     else:
         assert str(last).endswith("not proven")
+
+
+@settings(max_examples=40)
+@given(tasksets(max_size=5, max_period=20, max_utilization=1.0, deadlines="implicit"), st.booleans())
+def test_rm_bound_steps_end_with_the_verdict(ts, sort):
+    """rm-ll, rm-hb (m = 1) and rm-us (m = 2): the steps give each U_i and end with the verdict;
+    a set out of RM order is named as such by the uniprocessor bounds."""
+    if sort:
+        ts = TaskSet.from_tasks(sorted(ts.rows(), key=lambda row: row[2]))
+    for name, m in (("rm-ll", 1), ("rm-hb", 1), ("rm-us", 2)):
+        r = get(name).explain(ts, m)
+        values = {key: value for step in r.steps for key, value in step.values.items()}
+        assert [values[f"u{i}"] for i in range(ts.n)] == [Fraction(c, t) for c, _, t in ts.rows()]
+        last = str(r.steps[-1])
+        assert last.endswith("schedulable by RM" if m == 1 else "under RM-US") if r.verdict else "not proven" in last
+        if m == 1 and not sort and r.evidence["rm_order"] is False:
+            assert "not in rate-monotonic order" in str(r.steps[0])
