@@ -27,6 +27,7 @@ are those documented in :mod:`rtsched.analyses.bar`; none of them depends on the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -40,7 +41,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, insert_sorted, kernel
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 __all__ = [
     "CHUNK",
@@ -288,12 +289,19 @@ def _search(
 
 
 def explain_outcome(
-    ts: TaskSet, out: BarOutcome, budget: int, work_budget: int | None, label: str, rhs_text: str, bound_name: str
+    ts: TaskSet,
+    out: BarOutcome,
+    budget: int,
+    work_budget: int | None,
+    label: str,
+    rhs_text: str,
+    bound_name: str,
+    m: int,
 ) -> Explanation:
     """The failing (k, A_k) with both sides of the condition, or the A_k bounds and the work done.
 
     ``label`` names the condition ("(8)"), ``rhs_text`` its right side ("m·(A_k + D_k − C_k)"),
-    ``bound_name`` the bound on A_k ("Eq. (9)").
+    ``bound_name`` the bound on A_k ("Eq. (9)"); ``m`` the processors (for the steps).
     """
     evidence: dict[str, object] = {
         "reason": out.reason,
@@ -317,7 +325,47 @@ def explain_outcome(
         evidence.update(task=out.task, A_k=out.A)
     else:
         summary = f"{label} holds for all k and all A_k up to {bound_name} ({out.points} work units)"
-    return Explanation(verdict=out.verdict, summary=summary, evidence=evidence, per_task=per_task)
+    return Explanation(
+        verdict=out.verdict,
+        summary=summary,
+        evidence=evidence,
+        per_task=per_task,
+        steps=lambda: outcome_steps(ts, m, out, label, rhs_text, bound_name),
+    )
+
+
+def outcome_steps(ts: TaskSet, m: int, out: BarOutcome, label: str, rhs_text: str, bound_name: str) -> Iterator[Step]:
+    """The search as a lecturer writes it: the bounds on A_k, then the failing point term by term or the work done."""
+    U = ts.utilization
+    if not out.bounds:  # U ≥ m: the precondition fails before any bound
+        yield Step(f"{out.reason}: not proven")
+        return
+    bounds = {f"b{i}": b for i, b in enumerate(out.bounds)}
+    yield Step(f"U = {{U}} < m = {m}", {"U": U})
+    yield Step(
+        f"the largest A_k that can violate {label}, {bound_name}: "
+        + ", ".join(f"{ts.label(i)} {{b{i}}}" for i in range(ts.n)),
+        bounds,
+    )
+    yield Step(
+        f"{label} at (k, A_k): Σ_i I1_i + the {m - 1} largest I_DIFF_i ≤ {rhs_text}, the points visited "
+        "round-robin over k, skipping the A_k where neither side can change the outcome"
+    )
+    if out.verdict is False and out.task is not None:
+        k, A = out.task, out.A
+        assert A is not None and out.lhs is not None
+        yield Step(f"{ts.label(k)} at A_k = {A} (window A_k + D_k = {A + int(ts.D[k])}):")
+        yield Step("  I1: " + ", ".join(f"{ts.label(i)} {v}" for i, v in enumerate(out.I1)))
+        yield Step("  I_DIFF (carry-in minus I1): " + ", ".join(f"{ts.label(i)} {v}" for i, v in enumerate(out.I_diff)))
+        top = sum(sorted(out.I_diff, reverse=True)[: m - 1])
+        yield Step(
+            f"  Σ I1 + top {m - 1} I_DIFF = {sum(out.I1)} + {top} = {out.lhs} > {rhs_text} = {out.rhs}: "
+            f"{label} fails, not proven"
+        )
+    elif out.verdict is True:
+        yield Step(f"{label} holds at every point visited ({out.points} work units): schedulable by global EDF")
+    else:
+        yield Step(f"unknown: {out.reason}")
 
 
 # --- the one-set kernel ------------------------------------------------------------------------

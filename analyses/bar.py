@@ -125,7 +125,7 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
 def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """The failing (k, A_k) with both sides of (8), or the A_k bounds and the work done."""
     out = analyse(ts, m, budget, work_budget)
-    return explain_outcome(ts, out, budget, work_budget, "(8)", "m·(A_k + D_k − C_k)", "Eq. (9)")
+    return explain_outcome(ts, out, budget, work_budget, "(8)", "m·(A_k + D_k − C_k)", "Eq. (9)", m)
 
 
 # --- kernels ---------------------------------------------------------------------------------

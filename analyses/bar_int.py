@@ -111,7 +111,7 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: in
 def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """The failing (k, A_k) with both sides of (8-int), or the A_k bounds (9-int) and the work done."""
     out = analyse(ts, m, budget, work_budget)
-    return explain_outcome(ts, out, budget, work_budget, LABEL, _RHS_TEXT, _BOUND)
+    return explain_outcome(ts, out, budget, work_budget, LABEL, _RHS_TEXT, _BOUND, m)
 
 
 # --- kernels ---------------------------------------------------------------------------------

@@ -305,3 +305,23 @@ def test_rm_bound_steps_end_with_the_verdict(ts, sort):
         assert last.endswith("schedulable by RM" if m == 1 else "under RM-US") if r.verdict else "not proven" in last
         if m == 1 and not sort and r.evidence["rm_order"] is False:
             assert "not in rate-monotonic order" in str(r.steps[0])
+
+
+@settings(max_examples=40)
+@given(small_sets, st.integers(1, 4), st.sampled_from(["bar", "bar-int"]))
+def test_bar_steps_give_the_bounds_and_the_failing_point(ts, m, name):
+    """BAR and bar-int: the steps list every task's A_k bound as the evidence does, and a failure's
+    (k, A_k) with both sides; the last step states the verdict."""
+    r = get(name).explain(ts, m)
+    values = {key: value for step in r.steps for key, value in step.values.items()}
+    assert [values[f"b{i}"] for i in range(len(r.per_task))] == [row["A_k_bound"] for row in r.per_task]
+    text = _text(r.steps)
+    if r.verdict is False and "task" in r.evidence:
+        e = r.evidence
+        assert f"{ts.label(e['task'])} at A_k = {e['A_k']} " in text
+        label = "(8)" if name == "bar" else "(8-int)"
+        assert f" = {e['lhs']} > " in text and text.endswith(f" = {e['rhs']}: {label} fails, not proven")
+    elif r.verdict is True:
+        assert text.endswith("schedulable by global EDF")
+    elif r.verdict is False:
+        assert text.endswith("not proven")
