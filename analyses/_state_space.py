@@ -48,7 +48,7 @@ Budget: ``budget`` explored (stored) states, default :data:`DEFAULT_BUDGET`, and
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -62,7 +62,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors, insert_sorted, kernel
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, show_number
 
 if TYPE_CHECKING:
     from rtsched.sim.trace import DeadlineMiss
@@ -1146,7 +1146,49 @@ def explanation(
             f"unknown{named}: budget exhausted after {result.states} states / {result.transitions} transitions "
             f"(budget = {budget} states)"
         )
-    return Explanation(verdict=verdict, summary=summary, evidence=evidence)
+    return Explanation(
+        verdict=verdict, summary=summary, evidence=evidence, steps=lambda: search_steps(ts, m, quick, result, found)
+    )
+
+
+def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, found: str) -> Iterator[Step]:
+    """The search as a lecturer tells it: what was explored, and a miss replayed tick by tick in the simulator."""
+    from rtsched.sim import simulate
+
+    if quick.code == ACCEPT and quick.reason == "n <= m":
+        yield Step(f"n = {ts.n} ≤ m = {m}: every job has a processor of its own, so no job waits: schedulable")
+        return
+    yield Step(
+        f"explore every state the schedule can reach {found}, over every release sequence: "
+        f"{result.states} states, {result.transitions} transitions (a state dominated by one already seen is pruned)"
+    )
+    if quick.code == ACCEPT:
+        yield Step("no reachable state has a job past its deadline: schedulable")
+        return
+    if quick.code != REJECT:
+        yield Step(f"the budget ran out before the search ended: unknown ({quick.reason})")
+        return
+    if result.releases is None:
+        yield Step(
+            "U = {U} > m: the demand exceeds the processors in the long run: not schedulable", {"U": ts.utilization}
+        )
+        return
+    yield Step(f"a release sequence that leads to a miss: {releases_text(ts, result.releases)}")
+    choices = result.tie_choices or ()
+    for t, winners, losers in choices:
+        names = ", ".join(ts.label(i) for i in winners)
+        yield Step(f"  tie at t = {t}: {names} run before " + ", ".join(ts.label(i) for i in losers))
+    if result.rule == "fp":
+        trace = simulate(ts, m, policy="gfp", releases=result.releases)
+    else:
+        trace = simulate(ts, m, releases=result.releases, tie_choices=[(t, list(w)) for t, w, _ in choices])
+    yield Step("the simulator replays it (processor: job over [start, end)):")
+    for processor, task, job, start, end in sorted(trace.segments.tolist(), key=lambda row: (row[3], row[0])):
+        yield Step(f"  P{processor}: {ts.label(task)} job {job} over [{start}, {end})")
+    miss = trace.miss
+    assert miss is not None  # replay() found it already
+    left = f" with {miss.remaining} tick(s) left" if miss.remaining >= 0 else ""
+    yield Step(f"t = {miss.time}: {ts.label(miss.task)} job {miss.job} misses its deadline{left}: not schedulable")
 
 
 def default_skip(ts: TaskSet, m: int, name: str) -> str | None:

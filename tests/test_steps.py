@@ -325,3 +325,19 @@ def test_bar_steps_give_the_bounds_and_the_failing_point(ts, m, name):
         assert text.endswith("schedulable by global EDF")
     elif r.verdict is False:
         assert text.endswith("not proven")
+
+
+@settings(max_examples=30, deadline=None)
+@given(tasksets(max_size=4, max_period=12), st.integers(1, 3), st.sampled_from(["exact", "exact:index", "exact-gfp"]))
+def test_exact_steps_replay_the_evidence_miss(ts, m, name):
+    """The exact tests' steps: the search's size, and for a miss the evidence's release sequence
+    replayed job by job up to the evidence's miss; the last step states the verdict."""
+    r = get(name).explain(ts, m)
+    last = str(r.steps[-1])
+    if r.verdict is True:
+        assert last.endswith(": schedulable")
+    elif r.verdict is False and "miss_time" in r.evidence:
+        assert last.startswith(f"t = {r.evidence['miss_time']}: {ts.label(r.evidence['miss_task'])} job ")
+        assert last.endswith("not schedulable") and "the simulator replays it" in _text(r.steps)
+    elif r.verdict is False:
+        assert last.endswith("not schedulable")
