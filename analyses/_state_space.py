@@ -65,7 +65,7 @@ from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict, show_number
 
 if TYPE_CHECKING:
-    from rtsched.sim.trace import DeadlineMiss
+    from rtsched.sim.trace import DeadlineMiss, Trace
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -1070,19 +1070,24 @@ def witness(ts: TaskSet, m: int, budget: int, quick: Exploration) -> Exploration
     return Exploration(quick.code, deep.states, deep.transitions, "utilization", periodic, rule=rule, tie_choices=())
 
 
-def replay(ts: TaskSet, m: int, result: Exploration) -> DeadlineMiss:
-    """The first miss of ``result``'s release sequence (and tie choices) in the simulator.
-
-    A doomed job always misses on replay; no miss is a bug.
-    """
+def replay_trace(ts: TaskSet, m: int, result: Exploration) -> Trace:
+    """``result``'s release sequence (and tie choices) run in the simulator, recorded."""
     from rtsched.sim import simulate
 
     assert result.releases is not None
     choices = result.tie_choices or ()
     if result.rule == "fp":
-        miss = simulate(ts, m, policy="gfp", releases=result.releases).miss
-    else:
-        miss = simulate(ts, m, releases=result.releases, tie_choices=[(t, list(w)) for t, w, _ in choices]).miss
+        return simulate(ts, m, policy="gfp", releases=result.releases)
+    return simulate(ts, m, releases=result.releases, tie_choices=[(t, list(w)) for t, w, _ in choices])
+
+
+def replay(ts: TaskSet, m: int, result: Exploration) -> DeadlineMiss:
+    """The first miss of ``result``'s release sequence (and tie choices) in the simulator.
+
+    A doomed job always misses on replay; no miss is a bug.
+    """
+    miss = replay_trace(ts, m, result).miss
+    choices = result.tie_choices or ()
     if miss is None:
         raise RuntimeError(
             f"replay of {result.releases} under rule {result.rule} with tie choices {choices} found no miss"
@@ -1152,9 +1157,7 @@ def explanation(
 
 
 def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, found: str) -> Iterator[Step]:
-    """The search as a lecturer tells it: what was explored, and a miss replayed tick by tick in the simulator."""
-    from rtsched.sim import simulate
-
+    """The search as a lecturer tells it: what was explored, and a miss replayed job by job in the simulator."""
     if quick.code == ACCEPT and quick.reason == "n <= m":
         yield Step(f"n = {ts.n} ≤ m = {m}: every job has a processor of its own, so no job waits: schedulable")
         return
@@ -1178,10 +1181,7 @@ def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, f
     for t, winners, losers in choices:
         names = ", ".join(ts.label(i) for i in winners)
         yield Step(f"  tie at t = {t}: {names} run before " + ", ".join(ts.label(i) for i in losers))
-    if result.rule == "fp":
-        trace = simulate(ts, m, policy="gfp", releases=result.releases)
-    else:
-        trace = simulate(ts, m, releases=result.releases, tie_choices=[(t, list(w)) for t, w, _ in choices])
+    trace = replay_trace(ts, m, result)
     yield Step("the simulator replays it (processor: job over [start, end)):")
     for processor, task, job, start, end in sorted(trace.segments.tolist(), key=lambda row: (row[3], row[0])):
         yield Step(f"  P{processor}: {ts.label(task)} job {job} over [{start}, {end})")
