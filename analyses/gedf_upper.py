@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 from rtsched.kernels import ACCEPT, EPS, REJECT, gcd, kernel, workspace_kernels
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import ACCEPTED, REJECTED, Analysis
-from rtsched.result import Explanation, show_number
+from rtsched.result import Explanation, Step, show_number
 from rtsched.sim import simulate
 
 __all__ = ["ANALYSES", "EXACT_BUDGET", "HORIZON_PERIODS", "MAX_JOBS", "explain", "horizon", "reference"]
@@ -145,13 +145,28 @@ def explain(ts: TaskSet, m: int) -> Explanation:
     h = horizon(ts.T)
     evidence: dict[str, object] = {"utilization": u, "m": m, "horizon": h, "hyperperiod_simulated": h == ts.hyperperiod}
     if u > m:
-        return Explanation(False, f"U = {show_number(u)} > m = {m}: no scheduler meets every deadline", evidence)
+        return Explanation(
+            False,
+            f"U = {show_number(u)} > m = {m}: no scheduler meets every deadline",
+            evidence,
+            steps=[Step(f"U = {{u}} > m = {m}: no scheduler meets every deadline: not schedulable", {"u": u})],
+        )
     exact = _exact_verdict(ts, m)
     evidence["exact"] = "not run (too large)" if exact is None else exact
-    if exact is False:
-        return Explanation(False, "exact G-EDF test: a release sequence misses (rtsched check --tests exact --explain)", evidence)
-    if exact is True:
-        return Explanation(True, "exact G-EDF test: schedulable (the upper bound is exact here)", evidence)
+    first = Step(f"U = {{u}} ≤ m = {m}", {"u": u})
+    if exact is True or exact is False:  # "unknown" (or not run) goes on to the simulation
+        return Explanation(
+            exact,
+            "exact G-EDF test: a release sequence misses (rtsched check --tests exact --explain)"
+            if exact is False
+            else "exact G-EDF test: schedulable (the upper bound is exact here)",
+            evidence,
+            steps=[
+                first,
+                Step("the set is small enough for the exact test, which decides it (its steps: --tests exact --steps)"),
+                Step("exact: schedulable" if exact else "exact: a release sequence misses a deadline: not schedulable"),
+            ],
+        )
     # The Python event simulator is the reference for small windows; beyond about 10^5 job
     # events the explanation uses rtsched.sim (held equal to its own references by tests/test_sim.py)
     if ts.n * (h // int(np.min(ts.T)) + 1) <= _REFERENCE_EVENTS:
@@ -165,10 +180,26 @@ def explain(ts: TaskSet, m: int) -> Explanation:
     window = f"[0, {show_number(h)})" + (
         " = one hyperperiod" if h == hyper else f" (hyperperiod {show_number(hyper)} not reached)"
     )
+    why = "too large for the exact test" if exact is None else "the exact test ran out of its budget"
+    steps = [
+        first,
+        Step(f"{why}: simulate the synchronous periodic release under G-EDF (index ties)"),
+        Step(f"window {window} (at most {HORIZON_PERIODS} × max T and {MAX_JOBS:,} jobs)"),
+    ]
     if miss is not None:
-        return Explanation(False, f"synchronous release misses a deadline at t = {miss} under G-EDF (index ties)", evidence)
+        steps.append(Step(f"t = {miss}: a deadline is missed: not schedulable"))
+        return Explanation(
+            False,
+            f"synchronous release misses a deadline at t = {miss} under G-EDF (index ties)",
+            evidence,
+            steps=steps,
+        )
+    steps.append(Step("no miss in the window: not refuted (an upper bound: schedulability is not proven)"))
     return Explanation(
-        True, f"not refuted: U = {show_number(u)} ≤ m, no miss of the synchronous release in {window}", evidence
+        True,
+        f"not refuted: U = {show_number(u)} ≤ m, no miss of the synchronous release in {window}",
+        evidence,
+        steps=steps,
     )
 
 

@@ -341,3 +341,18 @@ def test_exact_steps_replay_the_evidence_miss(ts, m, name):
         assert last.endswith("not schedulable") and "the simulator replays it" in _text(r.steps)
     elif r.verdict is False:
         assert last.endswith("not schedulable")
+
+
+@settings(max_examples=30, deadline=None)
+@given(tasksets(max_size=4, max_period=30), st.integers(1, 3))
+def test_gedf_upper_steps_say_which_test_decided(ts, m):
+    """gedf-upper's steps: U against m, then the exact test or the simulated window, and a last
+    step that agrees with the verdict (True is "not refuted", never "schedulable")."""
+    r = get("gedf-upper").explain(ts, m)
+    last = str(r.steps[-1])
+    if r.verdict is False:
+        assert last.endswith("not schedulable")
+    elif r.evidence["exact"] is True:
+        assert last == "exact: schedulable"
+    else:
+        assert last.startswith("no miss in the window: not refuted") and "first_miss" in r.evidence
