@@ -356,3 +356,25 @@ def test_gedf_upper_steps_say_which_test_decided(ts, m):
         assert last == "exact: schedulable"
     else:
         assert last.startswith("no miss in the window: not refuted") and "first_miss" in r.evidence
+
+
+def test_every_task_set_analysis_gives_steps():
+    """Every registered task-set analysis explains itself step by step (`--steps`)."""
+    from rtsched.platform import Identical
+    from rtsched.registry import all_entries
+
+    implicit = TaskSet.from_tasks([(1, 5, 5), (2, 9, 9), (3, 12, 12)])
+    constrained = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12)])
+    missing = []
+    for entry in all_entries():
+        if entry.input != "taskset":
+            continue
+        ran = False
+        for m in (1, 2):
+            for ts in (constrained, implicit):
+                if entry.supports(Identical(m), ts.deadline_kind) is None and not ran:
+                    ran = True
+                    if len(entry.explain(ts, m).steps) == 0:
+                        missing.append(entry.name)
+        assert ran, entry.name
+    assert missing == []
