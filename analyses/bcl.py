@@ -151,8 +151,10 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
             yield Step(head + "=" + tail + "; " + small, values)
         else:
             yield Step(head + ">" + tail + ": fails, not proven", values)
-    if len(rows) < ts.n:
-        yield Step("the reference's work budget ran out after {done} tasks", {"done": len(rows)})
+    if len(rows) < ts.n and all(row["holds"] for row in rows):
+        yield Step("the reference's work budget ran out after {done} task(s): unknown", {"done": len(rows)})
+    elif all(row["holds"] for row in rows):
+        yield Step("(BCL) holds for every task: schedulable by global EDF")
 
 
 @kernel(inline="always")

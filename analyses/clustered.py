@@ -560,7 +560,14 @@ def _build(match: re.Match[str]) -> Analysis:
                 "server_assignment": list(report.server_assignment),
             },
             per_task=per_task,
-            steps=lambda: [line.removeprefix("  ") for line in str(report).splitlines()[2:]],
+            steps=lambda: [
+                *(line.removeprefix("  ") for line in str(report).splitlines()[2:]),
+                "every cluster and the top level pass: schedulable"
+                if report.verdict is True
+                else "not proven"
+                if report.verdict is False
+                else "unknown: a work budget ran out",
+            ],
         )
 
     def codes(batch: TaskSetBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:

@@ -164,7 +164,11 @@ def explain(ts: TaskSet, m: int) -> Explanation:
             steps=[
                 first,
                 Step("the set is small enough for the exact test, which decides it (its steps: --tests exact --steps)"),
-                Step("exact: schedulable" if exact else "exact: a release sequence misses a deadline: not schedulable"),
+                Step(
+                    "exact: schedulable, so not refuted"
+                    if exact
+                    else "exact: a release sequence misses a deadline: not schedulable"
+                ),
             ],
         )
     # The Python event simulator is the reference for small windows; beyond about 10^5 job

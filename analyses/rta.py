@@ -280,7 +280,7 @@ def steps(
         )
     elif it.verdict == "unknown":
         why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {budget} evaluations ran out"
-        yield Step(f"unknown: {why} (round {it.rounds})")
+        yield Step(f"unknown: {why} ({f'round {it.rounds}' if it.rounds else 'in the pre-pass'})")
 
 
 def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK) -> Verdict:

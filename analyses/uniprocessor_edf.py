@@ -168,7 +168,9 @@ def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
         return
     if tr.reason in ("U>1", "work") or tr.L is None:
         if tr.reason == "work":
-            yield Step("the reference's work budget ran out: no further steps")
+            yield Step("the reference's work budget ran out: unknown")
+        elif tr.reason == "budget":
+            yield Step("the work budget of {budget} steps ran out before L was known: unknown", {"budget": tr.steps})
         return
     d_min = min(d for _, d, _ in rows)
     ceiling = -(-tr.L.numerator // tr.L.denominator) if isinstance(tr.L, Fraction) else int(tr.L)
@@ -210,6 +212,10 @@ def pda_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
     if tr.reason in ("U>1", "work", "no-deadline") or tr.L is None:
         if tr.reason == "no-deadline":
             yield Step("no absolute deadline below L: schedulable")
+        elif tr.reason == "work":
+            yield Step("the reference's work budget ran out: unknown")
+        elif tr.reason == "budget":
+            yield Step("the work budget of {budget} steps ran out before L was known: unknown", {"budget": tr.steps})
         return
     for t, h in deadline_steps(rows):
         if t >= tr.L:

@@ -119,6 +119,10 @@ def _bad_value(err: typer.BadParameter, args: list[str]) -> str:
         elif len(arg) > 2 and arg[:2] in opts and not arg.startswith("--"):  # -mabc
             given = arg[2:]
     reason = err.message.rstrip(".")
+    if "valid integer" in reason:  # click's or pydantic's words for an int option, in ours
+        reason = "expected a whole number"
+    elif "valid number" in reason or "valid float" in reason:
+        reason = "expected a number"
     value = "" if given is None else f"bad value {given!r}: "
     return f"field {'/'.join(opts)}: {value}{reason}"
 

@@ -199,7 +199,7 @@ def test_an_option_value_click_cannot_convert_is_one_line(capsys, args, expected
     three lines of usage, without the value)."""
     status, out, err = run(capsys, "check", EXAMPLES / "demo.yaml", *args)
     assert status == 2 and out == ""
-    assert err.startswith(f"rtsched: error: {expected}") and err.count("\n") == 1, err
+    assert err.startswith(f"rtsched: error: {expected}expected a whole number") and err.count("\n") == 1, err
 
 
 def test_usage_errors_keep_the_usage_and_exit_2(capsys):

@@ -353,7 +353,7 @@ def test_gedf_upper_steps_say_which_test_decided(ts, m):
     if r.verdict is False:
         assert last.endswith("not schedulable")
     elif r.evidence["exact"] is True:
-        assert last == "exact: schedulable"
+        assert last == "exact: schedulable, so not refuted"
     else:
         assert last.startswith("no miss in the window: not refuted") and "first_miss" in r.evidence
 
