@@ -246,6 +246,7 @@ def placement_steps(
     placements: Sequence[tuple[Any, ...]],
     processors: int,
     placed_note: Callable[[tuple[Any, ...]], str] | None = None,
+    verdict: Any = None,
 ) -> Iterator[Step]:
     """The packing as a lecturer tells it, task by task.
 
@@ -254,7 +255,8 @@ def placement_steps(
 
     ``placements`` is what a partitioned analysis's ``pack(..., placements=...)`` recorded:
     ``(task, ((processor, why it refused), ...), processor or None, ...)`` in placement order;
-    ``placed_note(entry)`` adds text after a placement (e.g. the new response times).
+    ``placed_note(entry)`` adds text after a placement (e.g. the new response times); ``verdict``
+    (the packing's) words a failed placement as "unknown" when a budget, not a refusal, ended it.
     """
     rows = ts.rows()
     seq = task_order(rows, order)
@@ -280,7 +282,10 @@ def placement_steps(
         for p, why in refusals:
             yield Step(f"  P{p} refuses: {why}" if p >= 0 else f"  ({why})")
         if b is None:
-            yield Step(f"  no processor admits {ts.label(i)}: the heuristic fails (not proven schedulable)")
+            if verdict == "unknown":
+                yield Step(f"  no processor admits {ts.label(i)} within the work budget: unknown")
+            else:
+                yield Step(f"  no processor admits {ts.label(i)}: the heuristic fails (not proven schedulable)")
             return
         bins[b].append(i)
         note = placed_note(entry) if placed_note is not None else ""
@@ -289,7 +294,7 @@ def placement_steps(
         used = sum(1 for tasks in bins if tasks)
         yield Step(f"every task placed, on {used} processor(s): schedulable")
     else:
-        yield Step("the reference's work budget ran out here: the rest of the packing is not shown")
+        yield Step("the reference's work budget ran out here: the rest of the packing is not shown: unknown")
 
 
 @kernel(inline="always")  # called in sorting loops: a call per comparison costs more than the comparison

@@ -680,7 +680,9 @@ def packing_steps(fit: str, order: str, admission: str, ts: TaskSet, m: int, bud
     """
     log: list[tuple[int, tuple[tuple[int, str], ...], int | None]] = []
     packing = pack(ts.rows(), m, fit, order, admission, budget, placements=log)
-    yield from _packing.placement_steps(ts, fit, order, _ADMISSION_TEXT[admission], log, packing.processors)
+    yield from _packing.placement_steps(
+        ts, fit, order, _ADMISSION_TEXT[admission], log, packing.processors, verdict=packing.verdict
+    )
 
 
 def _task_list(tasks: list[int], limit: int = 50) -> str:

@@ -261,7 +261,7 @@ def packing_steps(fit: str, order: str, ts: TaskSet, m: int, budget: int) -> Ite
         return "; response times " + ", ".join(f"R({ts.label(j)}) = {r}" for j, r in sorted(new.items()))
 
     admission = "every task on it meets its deadline by response-time analysis (priorities: the set's order)"
-    yield from _packing.placement_steps(ts, fit, order, admission, log, packing.processors, note)
+    yield from _packing.placement_steps(ts, fit, order, admission, log, packing.processors, note, packing.verdict)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -378,3 +378,17 @@ def test_every_task_set_analysis_gives_steps():
                         missing.append(entry.name)
         assert ran, entry.name
     assert missing == []
+
+
+@settings(max_examples=30)
+@given(small_sets, st.integers(1, 3), st.sampled_from(["p-edf", "p:wf:density:qpa", "p-fp"]), st.integers(1, 3))
+def test_packing_steps_with_a_tiny_budget_end_with_the_verdict(ts, m, name, budget):
+    """A packing that a work budget ends is "unknown" in its last step too (it read "not proven")."""
+    r = get(name).explain(ts, m, budget=budget)
+    last = str(r.steps[-1])
+    if r.verdict == "unknown":
+        assert last.endswith("unknown"), last
+    elif r.verdict is False:
+        assert last.endswith("(not proven schedulable)"), last
+    else:
+        assert last.endswith(": schedulable"), last
