@@ -20,7 +20,7 @@ from rtsched.budget import Work, WorkExhausted
 from rtsched.kernels import EPS, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis, Family
-from rtsched.result import UNKNOWN, Step, Verdict
+from rtsched.result import UNKNOWN, Step, Verdict, count
 
 __all__ = [
     "FITS",
@@ -208,7 +208,8 @@ class Packer(ABC):
 
 def placed_summary(n: int, used: int, m: int, fit: str, order: str, admission: str) -> str:
     """The explanation's summary of a packing that placed every task."""
-    return f"all {n} tasks placed on {used} of {m} processors ({fit}, {order} order, {admission} admission)"
+    placed = "the only task placed" if n == 1 else f"all {n} tasks placed"
+    return f"{placed} on {used} of {count(m, 'processor')} ({fit}, {order} order, {admission} admission)"
 
 
 def _refusal_text(b: int, why: str) -> str:

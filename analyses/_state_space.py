@@ -63,6 +63,7 @@ from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, check_processors, insert_so
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import count as plural
 
 if TYPE_CHECKING:
     from rtsched.sim.trace import DeadlineMiss, Trace
@@ -1163,7 +1164,8 @@ def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, f
         return
     yield Step(
         f"explore every state the schedule can reach {found}, over every release sequence: "
-        f"{result.states} states, {result.transitions} transitions (a state dominated by one already seen is pruned)"
+        f"{plural(result.states, 'state')}, {plural(result.transitions, 'transition')} (a state dominated by one "
+        "already seen is pruned)"
     )
     if quick.code == ACCEPT:
         yield Step("no reachable state has a job past its deadline: schedulable")

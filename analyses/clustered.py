@@ -347,7 +347,7 @@ def _top_level(servers: TaskSet, m: int, top: str | None) -> tuple[Verdict, tupl
                 (),
                 f"{servers.n} servers (U = {show_number(servers.utilization)}) do not fit on {m} processors by FFD",
             )
-        return True, tuple(where), (), f"{servers.n} servers partitioned on {m} processors (FFD, U ≤ 1 each)"
+        return True, tuple(where), (), f"{count(servers.n, 'server')} partitioned on {count(m, 'processor')} (FFD, U ≤ 1 each)"
     from rtsched import registry
 
     entry = registry.get(top)
@@ -369,7 +369,7 @@ def _top_level(servers: TaskSet, m: int, top: str | None) -> tuple[Verdict, tupl
                 where[i] = p
             if members:
                 results.append(entry.explain(servers.subset(members), 1))
-        return True, tuple(where), tuple(results), f"servers partitioned on {m} processors with {top} admission"
+        return True, tuple(where), tuple(results), f"servers partitioned on {count(m, 'processor')} with {top} admission"
     why = entry.supports(m, servers)
     if why is not None:
         raise InputError(f"top-level analysis {top!r} does not apply: {why}", field="platform")

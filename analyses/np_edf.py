@@ -34,7 +34,7 @@ from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_trace, npedf_ws
 from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, count, show_number
 
 __all__ = ["ANALYSES", "DEFAULT_BUDGET", "explain", "reference"]
 
@@ -65,7 +65,7 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
         summary = f"h({tr.t}) + B({tr.t}) = {tr.h} + {tr.B} > {tr.t} ({who}); L = {tr.L}"
         evidence.update({"t": tr.t, "h(t)": tr.h, "B(t)": tr.B, "blocker": tr.blocker})
     else:
-        summary = f"h(t) + B(t) ≤ t at every deadline t < L = {tr.L}; {tr.steps} steps"
+        summary = f"h(t) + B(t) ≤ t at every deadline t < L = {tr.L}; {count(tr.steps, 'step')}"
     return Explanation(
         tr.verdict, summary, {k: v for k, v in evidence.items() if v is not None}, steps=lambda: steps(ts, budget)
     )

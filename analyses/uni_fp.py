@@ -57,7 +57,7 @@ from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import EPS, REJECT, kernel, margin_verdict, sets_kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import UNKNOWN, Explanation, Step, Verdict, show_number
+from rtsched.result import UNKNOWN, Explanation, Step, Verdict, count, show_number
 
 __all__ = [
     "ANALYSES",
@@ -188,7 +188,7 @@ def explain_rta(
         worst = max(range(ts.n), key=lambda j: Fraction(run.response[j] or 0, rows[j][1]))
         summary = (
             f"R ≤ D for every task; tightest {ts.label(worst)}: R = {response[worst]} ≤ D = {rows[worst][1]}"
-            f" ({run.used} evaluations of (RTA))"
+            f" ({count(run.used, 'evaluation')} of (RTA))"
         )
     else:
         summary = (

@@ -36,7 +36,7 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, count, show_number
 
 __all__ = [
     "ANALYSES",
@@ -107,9 +107,9 @@ def trace_summary(tr: DemandTrace, budget: int) -> str:
         "budget": f"unknown: work budget of {budget} steps exhausted (U = {U}, L_a = {_show(tr.La)})",
         "violation": f"h({_show(tr.t)}) = {_show(tr.h)} > {_show(tr.t)}; U = {U}, {bound}",
         "no-deadline": f"no absolute deadline below {bound}; U = {U}",
-        "qpa-exit": f"{checked}; QPA ended at h({_show(tr.t)}) = {_show(tr.h)} ≤ d_min; {tr.steps} steps",
+        "qpa-exit": f"{checked}; QPA ended at h({_show(tr.t)}) = {_show(tr.h)} ≤ d_min; {count(tr.steps, 'step')}",
     }
-    return messages.get(tr.reason, f"{checked} (last checked t = {_show(tr.t)}); {tr.steps} steps")
+    return messages.get(tr.reason, f"{checked} (last checked t = {_show(tr.t)}); {count(tr.steps, 'step')}")
 
 
 #: The terms of h(t) are written out for sets of at most this many tasks.
