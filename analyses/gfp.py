@@ -102,7 +102,7 @@ from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, iterates, show_number
 
 __all__ = [
     "ANALYSES",
@@ -610,7 +610,7 @@ def rta_steps(
         )
     for k, chain in enumerate(chains):
         D_k = int(ts.D[k])
-        path = " → ".join(map(str, chain if len(chain) <= 12 else [*chain[:5], "…", *chain[-5:]]))
+        path = iterates(chain)
         evaluations = f" ({len(chain) - 1} evaluations)" if len(chain) > 12 else ""
         if len(chain) > 1 and chain[-1] > D_k:
             yield Step(f"{ts.label(k)}: x = {path}{evaluations} > D_k = {D_k}: no bound, not proven")

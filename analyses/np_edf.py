@@ -34,7 +34,7 @@ from rtsched.analyses._npedf import DEFAULT_BUDGET, npedf_trace, npedf_ws
 from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Step, Verdict, count, show_number
+from rtsched.result import Explanation, Step, Verdict, count, iterates, show_number
 
 __all__ = ["ANALYSES", "DEFAULT_BUDGET", "explain", "reference"]
 
@@ -82,7 +82,7 @@ def steps(ts: TaskSet, budget: int = DEFAULT_BUDGET) -> Iterator[Step]:
     yield Step("U = {U} ≤ 1", U)
     busy = [e[1] for e in events if e[0] == "w"]
     if busy:
-        path = " → ".join(map(str, busy if len(busy) <= 12 else [*busy[:5], "…", *busy[-5:]]))
+        path = iterates(busy)
         yield Step(f"busy period: w = Σ C_i = {path}" + (f": L = {tr.L}" if tr.L is not None else ""))
     yield Step("at every absolute deadline t < L: h(t) + B(t) ≤ t, B(t) = max{C_j − 1 : D_j > t} (tick blocking)")
     checked = [e for e in events if e[0] == "t"]

@@ -97,7 +97,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, CONTINUE, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Step, Verdict
+from rtsched.result import Explanation, Step, Verdict, iterates
 
 __all__ = [
     "ANALYSES",
@@ -259,7 +259,7 @@ def steps(
                 else f"round {r} (in index order, with the slacks already updated)"
             )
         D_k = int(ts.D[k])
-        path = " → ".join(map(str, chain if len(chain) <= 12 else [*chain[:5], "…", *chain[-5:]]))
+        path = iterates(chain)
         evaluations = f" ({len(chain) - 1} evaluations)" if len(chain) > 12 else ""
         if chain[-1] > D_k:
             end = f" > D = {D_k}: " + (

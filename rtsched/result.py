@@ -41,6 +41,7 @@ __all__ = [
     "as_steps",
     "count",
     "digit_count",
+    "iterates",
     "freeze",
     "jsonable",
     "scientific",
@@ -177,6 +178,12 @@ DECIMAL_DIGITS = 15
 def count(number: int, noun: str, plural: str | None = None) -> str:
     """``1 unit``, ``2 units``, ``1 analysis``, ``3 analyses`` (``plural``: when not noun + s)."""
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def iterates(values: Sequence[int]) -> str:
+    """``2 → 4 → 7`` for an iteration's values; past 12, the first and last five around ``…``."""
+    shown: Sequence[object] = values if len(values) <= 12 else [*values[:5], "…", *values[-5:]]
+    return " → ".join(map(str, shown))
 
 
 def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SHOW_DIGITS) -> str:
