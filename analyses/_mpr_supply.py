@@ -552,7 +552,11 @@ def gedf_mpr(ts: TaskSet, interface: MPRInterface, budget: int = DEFAULT_BUDGET)
         return Explanation(UNKNOWN_VERDICT, summary, evidence, per_task)
     failure = _scan(ts, interface, bounds)
     if failure is None:
-        summary = f"DEM(A_k + D_k) < sbf(A_k + D_k) on {interface} for all {points} points (k, A_k)"
+        if points == 0:
+            summary = f"every task's bound on A_k (Thm. 2) is below 0: no point (k, A_k) to check on {interface}"
+        else:
+            every = "the only point" if points == 1 else f"all {points} points"
+            summary = f"DEM(A_k + D_k) < sbf(A_k + D_k) on {interface} for {every} (k, A_k)"
         return Explanation(True, summary, evidence, per_task)
     k, A_k, dem, supply = failure
     evidence.update({"task": k, "A_k": A_k, "t": A_k + int(ts.D[k]), "demand": dem, "supply": supply})

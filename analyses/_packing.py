@@ -293,7 +293,7 @@ def placement_steps(
         yield Step(f"  → P{b}, now U(P{b}) = " + "{load}" + note, {"load": load(b)})
     if len(placements) == len(rows):
         used = sum(1 for tasks in bins if tasks)
-        yield Step(f"every task placed, on {used} processor(s): schedulable")
+        yield Step(f"every task placed, on {count(used, 'processor')}: schedulable")
     else:
         yield Step("the reference's work budget ran out here: the rest of the packing is not shown: unknown")
 

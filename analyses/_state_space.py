@@ -1189,7 +1189,7 @@ def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, f
         yield Step(f"  P{processor}: {ts.label(task)} job {job} over [{start}, {end})")
     miss = trace.miss
     assert miss is not None  # replay() found it already
-    left = f" with {miss.remaining} tick(s) left" if miss.remaining >= 0 else ""
+    left = f" with {plural(miss.remaining, 'tick')} left" if miss.remaining >= 0 else ""
     yield Step(f"t = {miss.time}: {ts.label(miss.task)} job {miss.job} misses its deadline{left}: not schedulable")
 
 
@@ -1214,5 +1214,6 @@ def default_skip(ts: TaskSet, m: int, name: str) -> str | None:
         return None  # U > m: rejected without a search
     return (
         f"n = {n} tasks, product of the periods > {limit:,} (2^14·m²): beyond what the default budget "
-        f"decides within milliseconds; name {name} in tests= (with budget=) to run it"
+        f"decides within milliseconds; to run it, name it (--tests {name}, or tests=[{name!r}] in check()) "
+        "and raise its budget if it answers unknown"
     )

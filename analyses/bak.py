@@ -132,7 +132,10 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
             {"lhs": row["lhs"], "rhs": row["rhs"], "lam": lam_k},
         )
     if len(rows) < ts.n and all(row["holds"] for row in rows):
-        yield Step("the reference's work budget ran out after {done} task(s): unknown", {"done": len(rows)})
+        yield Step(
+            f"the reference's work budget ran out after {{done}} {'task' if len(rows) == 1 else 'tasks'}: unknown",
+            {"done": len(rows)},
+        )
     elif all(row["holds"] for row in rows):
         yield Step("(BAK) holds for every task: schedulable by global EDF")
 

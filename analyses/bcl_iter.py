@@ -88,7 +88,7 @@ from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Step, Verdict
+from rtsched.result import Explanation, Step, Verdict, count
 
 __all__ = [
     "ANALYSES",
@@ -259,7 +259,7 @@ def steps(
             f"{task_labels(ts, [k for k in range(ts.n) if it.last_update[k] < 0])}: not proven"
         )
     elif it.verdict == "unknown":
-        why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {budget} rounds ran out"
+        why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {count(budget, 'round')} ran out"
         yield Step(f"unknown: {why} in round {it.rounds}")
 
 
@@ -279,17 +279,17 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     failing = [k for k in range(checked) if it.last_update[k] < 0]
     coverage = f" (work budget: pre-check values for the first {checked} of {ts.n} tasks)" if checked < ts.n else ""
     if it.verdict is True:
-        summary = f"all slack bounds ≥ 0 after the pre-check and {it.rounds - 1} round(s); min slack {min(it.slack)}"
+        summary = f"all slack bounds ≥ 0 after the pre-check and {count(it.rounds - 1, 'round')}; min slack {min(it.slack)}"
     elif it.precheck:
         labels = task_labels(ts, failing)
         summary = f"negative Eq. (18) slack for {labels} even with every other slack at its maximum D_i − C_i{coverage}"
     elif it.verdict is False:
         labels = task_labels(ts, failing)
-        summary = f"fixed point after the pre-check and {it.rounds - 1} round(s); negative slack for {labels}"
+        summary = f"fixed point after the pre-check and {count(it.rounds - 1, 'round')}; negative slack for {labels}"
     elif it.work_exhausted:
         summary = f"unknown: {Work(work_budget).describe()} in round {it.rounds}{coverage}"
     else:
-        summary = f"round budget of {budget} exhausted before a fixed point (unknown)"
+        summary = f"budget of {count(budget, 'round')} exhausted before a fixed point (unknown)"
     return iteration_explanation(
         it.verdict, summary, rows, rounds=it.rounds, failing=failing, precheck_rejected=it.precheck,
         budget=budget, work_budget=work_budget, derivation=lambda: steps(ts, m, budget, work_budget),

@@ -59,7 +59,7 @@ from rtsched.analyses._state_space import DEFAULT_BUDGET, TRANSITIONS_PER_STATE,
 from rtsched.errors import InputError
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Verdict
+from rtsched.result import Explanation, Verdict, count
 
 if TYPE_CHECKING:
     from rtsched.sim.trace import DeadlineMiss
@@ -129,7 +129,7 @@ def _describe_miss(ts: TaskSet, result: Exploration, miss: DeadlineMiss) -> tupl
     }
     summary = (
         f"G-FP (task-order priorities) misses {ts.label(miss.task)}'s deadline at t={miss.time} "
-        f"with {miss.remaining} tick(s) left, with releases {engine.releases_text(ts, result.releases)}"
+        f"with {count(miss.remaining, 'tick')} left, with releases {engine.releases_text(ts, result.releases)}"
     )
     return summary, evidence
 

@@ -210,7 +210,7 @@ def analyse(
                     )
             if points >= budget:
                 return FfdbfOutcome(
-                    UNKNOWN_VERDICT, f"budget of {budget} testing points exhausted at t = {t}", points, L, R, t
+                    UNKNOWN_VERDICT, f"budget of {budget} testing point{'' if budget == 1 else 's'} exhausted at t = {t}", points, L, R, t
                 )
             points += 1
             if g(ts, m, t, L, work) > 0:

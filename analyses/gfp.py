@@ -102,7 +102,7 @@ from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, iterates, show_number
+from rtsched.result import Explanation, Step, Verdict, count, iterates, show_number
 
 __all__ = [
     "ANALYSES",
@@ -244,7 +244,7 @@ def bcl_steps(ts: TaskSet, m: int, rows: list[Any]) -> Iterator[Step]:
     if len(rows) == ts.n and all(row["holds"] for row in rows):
         yield Step("every task holds: schedulable by G-FP in task order")
     elif all(row["holds"] for row in rows):
-        yield Step(f"the reference's work budget ran out after {len(rows)} task(s): unknown")
+        yield Step(f"the reference's work budget ran out after {count(len(rows), 'task')}: unknown")
 
 
 def _terms(ts: TaskSet, values: list[int], name: str = "workload") -> list[dict[str, Any]]:
@@ -329,7 +329,7 @@ def _da_explain(ts: TaskSet, m: int, limited: bool, work_budget: int | None) -> 
         row = f["row"]
         summary = (
             f"{ts.label(scan.failing)} fails ({name}): C_k + ⌊Σ I/m⌋ = {row['bound']} > D_k = {row['deadline']} "
-            f"(interference {row['interference']} from {scan.failing} higher-priority task(s))"
+            f"(interference {row['interference']} from {count(scan.failing, 'higher-priority task')})"
         )
         evidence: dict[str, Any] = {"failing_task": scan.failing, "interference_terms": f["terms"], **row}
         return Explanation(False, summary, evidence, rows, steps=lambda: da_steps(ts, m, limited, results))
@@ -383,7 +383,7 @@ def da_steps(ts: TaskSet, m: int, limited: bool, results: list[dict[str, Any]]) 
     if len(results) == ts.n and all(r["row"]["holds"] for r in results):
         yield Step("every task holds: schedulable by G-FP in task order")
     elif all(r["row"]["holds"] for r in results):
-        yield Step(f"the reference's work budget ran out after {len(results)} task(s): unknown")
+        yield Step(f"the reference's work budget ran out after {count(len(results), 'task')}: unknown")
 
 
 def da_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
@@ -577,16 +577,16 @@ def _rta_explain(ts: TaskSet, m: int, budget: int, limited: bool, work_budget: i
         assert k is not None
         summary = (
             f"{ts.label(k)} has no response-time bound ≤ D_k = {int(ts.D[k])} ({name}): at x = {run.last_x} "
-            f"the right side is {run.last_value}; bounds of the {k} higher-priority task(s): "
+            f"the right side is {run.last_value}; bounds of the {count(k, 'higher-priority task')}: "
             + (", ".join(str(r) for r in run.response_times[:k]) or "none")
         )
         evidence.update(
             failing_task=k, last_x=run.last_x, last_value=run.last_value, interference_terms=list(run.terms)
         )
     elif run.work_exhausted:
-        summary = f"unknown: {Work(work_budget).describe()} after {run.steps} response-time evaluations"
+        summary = f"unknown: {Work(work_budget).describe()} after {count(run.steps, 'response-time evaluation')}"
     else:
-        summary = f"budget of {budget} response-time evaluations exhausted (unknown)"
+        summary = f"budget of {count(budget, 'response-time evaluation')} exhausted (unknown)"
     return Explanation(
         run.verdict, summary, evidence, rows, steps=lambda: rta_steps(ts, m, budget, limited, work_budget)
     )
@@ -619,7 +619,7 @@ def rta_steps(
     if run.verdict is True:
         yield Step("R_k ≤ D_k for every task: schedulable by G-FP in task order")
     elif run.verdict == UNKNOWN_VERDICT:
-        why = Work(work_budget).describe() if run.work_exhausted else f"the budget of {budget} evaluations ran out"
+        why = Work(work_budget).describe() if run.work_exhausted else f"the budget of {count(budget, 'evaluation')} ran out"
         yield Step(f"unknown: {why}")
 
 
@@ -702,7 +702,7 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
     holds = U <= bound
     summary = (
         f"U = {show_number(U, '.4f')} {'≤' if holds else '>'} m²/(3m−2) = {show_number(bound, '.4f')} "
-        f"under the RM-US priority rule (not the given order): {len(heavy)} heavy task(s) "
+        f"under the RM-US priority rule (not the given order): {count(len(heavy), 'heavy task')} "
         f"(u > {show_number(threshold, '.4f')}) first, then rate-monotonic"
     )
     evidence = {

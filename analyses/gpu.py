@@ -96,7 +96,7 @@ from rtsched.model import MAX_TIME
 from rtsched.platform import GPU, Platform
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Verdict, jsonable
+from rtsched.result import Explanation, Verdict, count, jsonable
 
 __all__ = [
     "ANALYSES",
@@ -451,7 +451,7 @@ def _layout_search(oracle: _Oracle, M: int, fit: str, layout_budget: int) -> All
                     (),
                     0,
                     tried,
-                    f"unknown: layout budget of {layout_budget} layouts exhausted",
+                    f"unknown: layout budget of {count(layout_budget, 'layout')} exhausted",
                     *_labels(oracle),
                 )
             tried += 1
@@ -830,7 +830,7 @@ def _entry(heuristic: str, order: int) -> Analysis:
         report = gpu_report(_needs_workload(workload), M, heuristic, budget=budget)
         a = report.allocation
         summary = (
-            f"layout {'+'.join(map(str, a.layout))} on {M} clusters, contention with {a.others} other partition(s)"
+            f"layout {'+'.join(map(str, a.layout))} on {M} clusters, contention with {count(a.others, 'other partition')}"
             if a.verdict is True
             else a.reason
         )

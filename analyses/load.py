@@ -46,7 +46,7 @@ from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, deadline_st
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, count, show_number
 
 __all__ = [
     "ANALYSES",
@@ -132,7 +132,7 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
                 return LoadOutcome(True, "Σ dbf(t) ≤ β·t at every step point that matters", points, beta, mu, lam)
             if points >= budget:
                 return LoadOutcome(
-                    UNKNOWN_VERDICT, f"budget of {budget} step points exhausted at t = {t}", points, beta, mu, lam, t
+                    UNKNOWN_VERDICT, f"budget of {count(budget, 'step point')} exhausted at t = {t}", points, beta, mu, lam, t
                 )
             demand = _total_dbf(ts, t, work)
             points += 1
@@ -236,10 +236,15 @@ def steps(ts: TaskSet, m: int, out: LoadOutcome, exact: tuple[Fraction, int | No
         )
         return
     if out.verdict is True:
-        where = f"the {out.points} step point(s) t = D_i + k·T_i that matter"
-        if U < beta:
-            where += " (below X/(β − U), X = Σ U_i·max(0, T_i − D_i); past it Σ dbf(t) ≤ U·t + X ≤ β·t)"
-        yield Step(f"Σ dbf(t) ≤ β·t at {where}")
+        bound = "X/(β − U), X = Σ U_i·max(0, T_i − D_i); past it Σ dbf(t) ≤ U·t + X ≤ β·t"
+        if out.points == 0 and U < beta:
+            yield Step(f"no step point t = D_i + k·T_i lies below {bound}: Σ dbf(t) ≤ β·t for every t")
+        else:
+            where = "the only step point" if out.points == 1 else f"the {out.points} step points"
+            where += " t = D_i + k·T_i that matter"
+            if U < beta:
+                where += f" (below {bound})"
+            yield Step(f"Σ dbf(t) ≤ β·t at {where}")
         if exact is not None:
             at = "" if exact[1] is None else f" at t = {exact[1]}"
             yield Step(

@@ -57,7 +57,7 @@ def explain(ts: TaskSet, m: int = 1, budget: int = DEFAULT_BUDGET) -> Explanatio
     if tr.reason == "U>1":
         summary = f"U = {show_number(tr.utilization)} > 1"
     elif tr.reason == "budget":
-        summary = f"unknown: work budget of {budget} steps exhausted"
+        summary = f"unknown: work budget of {count(budget, 'step')} exhausted"
     elif tr.reason == "work":
         summary = f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps"
     elif tr.reason == "violation":

@@ -109,7 +109,7 @@ from rtsched.kernels import (
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, count, show_number
 
 __all__ = [
     "ADMISSIONS",
@@ -180,6 +180,14 @@ BUDGET_UNIT = "demand terms per set (k per dbf* sweep, h(t) or QPA step on a pro
 QPA_SHARE = 100
 
 
+def _unpaid(left: int, k: int, what: str) -> str:
+    """Why an admission stayed undecided: the budget left cannot pay its next evaluation."""
+    return (
+        f"undecided, {what} costs {count(k, 'demand term')} and the packing budget has {left} left "
+        "(the free checks, U ≤ 1 and density ≤ 1, did not decide)"
+    )
+
+
 def qpa_steps_for(budget: int) -> int:
     """The QPA step cap of one admission under a packing ``budget``: max(1, budget // QPA_SHARE)."""
     return max(1, int(budget) // QPA_SHARE)
@@ -222,7 +230,7 @@ def admit(
         if h > t:
             return False, f"h({t}) = {h} > {t} (where a task missed before)", 0, (t, h)
     if left is not None and left < k:
-        return UNKNOWN_VERDICT, "the packing budget is spent", 0, None
+        return UNKNOWN_VERDICT, _unpaid(left, k, "dbf*"), 0, None
     spent = k  # the dbf* test at every deadline
     ok, _, t, value = dbf_star_check(rows, work)
     if ok:
@@ -236,7 +244,7 @@ def admit(
     excess = dbf_star_excess(rows, work)
     for t in excess:
         if left is not None and left - spent < k:
-            return UNKNOWN_VERDICT, "the packing budget is spent", spent, None
+            return UNKNOWN_VERDICT, _unpaid(left - spent, k, f"h({t})"), spent, None
         spent += k
         if work is not None:
             work.spend(k)
@@ -245,7 +253,7 @@ def admit(
             return False, f"h({t}) = {h} > {t}", spent, (t, h)
     steps = qpa_steps if left is None else min(qpa_steps, max(left - spent, 0) // k)
     if steps == 0:
-        return UNKNOWN_VERDICT, "the QPA or packing budget is spent", spent, None
+        return UNKNOWN_VERDICT, _unpaid(max(left - spent, 0) if left is not None else 0, k, "a QPA step"), spent, None
     verdict, qt, qh, used = qpa_admission(rows, excess[0], excess[-1], steps, work)
     spent += used * k
     if verdict is True:
@@ -253,7 +261,7 @@ def admit(
     if verdict is False:
         assert qt is not None and qh is not None
         return False, f"h({qt}) = {qh} > {qt} (QPA)", spent, (qt, qh)
-    return UNKNOWN_VERDICT, f"QPA budget of {steps} steps exhausted", spent, None
+    return UNKNOWN_VERDICT, f"QPA budget of {count(steps, 'step')} exhausted", spent, None
 
 
 def qpa_admission(

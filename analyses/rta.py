@@ -97,7 +97,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, CONTINUE, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
-from rtsched.result import Explanation, Step, Verdict, iterates
+from rtsched.result import Explanation, Step, Verdict, count, iterates
 
 __all__ = [
     "ANALYSES",
@@ -279,7 +279,7 @@ def steps(
             "not proven"
         )
     elif it.verdict == "unknown":
-        why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {budget} evaluations ran out"
+        why = Work(work_budget).describe() if it.work_exhausted else f"the budget of {count(budget, 'evaluation')} ran out"
         yield Step(f"unknown: {why} ({f'round {it.rounds}' if it.rounds else 'in the pre-pass'})")
 
 
@@ -307,15 +307,15 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     elif it.verdict is True:
         worst = max(range(ts.n), key=lambda k: (it.response_times[k] or 0) / int(ts.D[k]))
         summary = (
-            f"R_k ≤ D_k for every task after {it.rounds} round(s); tightest {ts.label(worst)}: "
+            f"R_k ≤ D_k for every task after {count(it.rounds, 'round')}; tightest {ts.label(worst)}: "
             f"R = {it.response_times[worst]} ≤ D = {int(ts.D[worst])}"
         )
     elif it.verdict is False:
-        summary = f"fixed point after {it.rounds} round(s); no bound ≤ D_k for " + task_labels(ts, failing)
+        summary = f"fixed point after {count(it.rounds, 'round')}; no bound ≤ D_k for " + task_labels(ts, failing)
     elif it.work_exhausted:
         summary = f"unknown: {Work(work_budget).describe()} after {it.steps} response-time evaluations"
     else:
-        summary = f"budget of {budget} response-time evaluations exhausted (unknown)"
+        summary = f"budget of {count(budget, 'response-time evaluation')} exhausted (unknown)"
     return iteration_explanation(
         it.verdict, summary, rows, rounds=it.rounds, steps=it.steps, failing=failing,
         precheck_rejected=it.precheck_task is not None, budget=budget, work_budget=work_budget,

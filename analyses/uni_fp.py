@@ -192,7 +192,7 @@ def explain_rta(
         )
     else:
         summary = (
-            f"unknown: the budget of {budget} evaluations of (RTA) or the reference's work budget ran out "
+            f"unknown: the budget of {count(budget, 'evaluation')} of (RTA) or the reference's work budget ran out "
             f"(response times known for {sum(r is not None for r in response)} of {ts.n} tasks)"
         )
     per_task = []
@@ -232,6 +232,12 @@ def rta_steps(ts: TaskSet, run: RtaRun) -> Iterator[Step]:
         C_k, D_k, _ = rows[k]
         R = sum(c for c, _, _ in rows[: k + 1])
         label = ts.label(k)
+        if k == 0:  # nothing above it: R = C at once (the loop would print R¹ = C = C = R⁰)
+            if C_k > D_k:
+                yield Step(f"{label}: no task above it, R = C = {C_k} > D = {D_k}: {label} misses its deadline, NOT schedulable")
+                return
+            yield Step(f"{label}: no task above it, so R = " + "{value}" + f" = C ≤ D = {D_k}", {"value": C_k})
+            continue
         yield Step(f"{label}: R⁰ = Σ C (this task and those above) = " + "{R}", {"R": R})
         n = 0
         while True:

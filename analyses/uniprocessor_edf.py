@@ -104,7 +104,7 @@ def trace_summary(tr: DemandTrace, budget: int) -> str:
         "work": f"unknown: the reference work budget ran out (rtsched.budget) after {tr.steps} steps",
         "U>1": f"U = {U} > 1",
         "density": f"density Σ C_i/min(D_i, T_i) ≤ 1 (U = {U}): schedulable without a demand search",
-        "budget": f"unknown: work budget of {budget} steps exhausted (U = {U}, L_a = {_show(tr.La)})",
+        "budget": f"unknown: work budget of {count(budget, 'step')} exhausted (U = {U}, L_a = {_show(tr.La)})",
         "violation": f"h({_show(tr.t)}) = {_show(tr.h)} > {_show(tr.t)}; U = {U}, {bound}",
         "no-deadline": f"no absolute deadline below {bound}; U = {U}",
         "qpa-exit": f"{checked}; QPA ended at h({_show(tr.t)}) = {_show(tr.h)} ≤ d_min; {count(tr.steps, 'step')}",
@@ -170,7 +170,10 @@ def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
         if tr.reason == "work":
             yield Step("the reference's work budget ran out: unknown")
         elif tr.reason == "budget":
-            yield Step("the work budget of {budget} steps ran out before L was known: unknown", {"budget": tr.steps})
+            yield Step(
+                f"the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out before L was known: unknown",
+                {"budget": tr.steps},
+            )
         return
     d_min = min(d for _, d, _ in rows)
     ceiling = -(-tr.L.numerator // tr.L.denominator) if isinstance(tr.L, Fraction) else int(tr.L)
@@ -181,7 +184,10 @@ def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
     yield Step("d_min = {d_min}; start at t = max{{d < L}} = {t}", {"d_min": d_min, "t": t})
     while True:
         if tr.reason == "budget" and t == tr.t:
-            yield Step("t = {t}: the work budget of {budget} steps ran out: unknown", {"t": t, "budget": tr.steps})
+            yield Step(
+                f"t = {{t}}: the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out: unknown",
+                {"t": t, "budget": tr.steps},
+            )
             return
         h = demand(rows, t)
         head = "t = {t}: h(t)" + _demand_terms(rows, t) + " = {h}"
@@ -215,13 +221,19 @@ def pda_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
         elif tr.reason == "work":
             yield Step("the reference's work budget ran out: unknown")
         elif tr.reason == "budget":
-            yield Step("the work budget of {budget} steps ran out before L was known: unknown", {"budget": tr.steps})
+            yield Step(
+                f"the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out before L was known: unknown",
+                {"budget": tr.steps},
+            )
         return
     for t, h in deadline_steps(rows):
         if t >= tr.L:
             break
         if tr.reason == "budget" and t == tr.t:
-            yield Step("t = {t}: the work budget of {budget} steps ran out: unknown", {"t": t, "budget": tr.steps})
+            yield Step(
+                f"t = {{t}}: the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out: unknown",
+                {"t": t, "budget": tr.steps},
+            )
             return
         head = "t = {t}: h(t)" + _demand_terms(rows, t) + " = {h}"
         if h > t:

@@ -14,6 +14,7 @@ import functools
 import html
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -202,23 +203,36 @@ def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SH
         if _STYLE.get() == "exact":
             if x.denominator == 1:
                 return str(x.numerator)
-            return f"{x.numerator}/{x.denominator} (≈{_approx(x, approx)})"
+            text = _approx(x, approx)
+            if _is_exactly(text, x):  # 41/20 (= 2.05), not (≈2.0500)
+                return f"{x.numerator}/{x.denominator} (= {_strip_zeros(text)})"
+            return f"{x.numerator}/{x.denominator} (≈{text})"
         if x.denominator == 1:
             if digit_count(x.numerator) <= DECIMAL_DIGITS:
                 return str(x.numerator)
             return f"≈{scientific(x, 5)}"
         text = _approx(x, approx)
-        try:
-            same = Fraction(text) == x
-        except ValueError:
-            same = False
-        if same and "." in text and "e" not in text:  # an exact value in a fixed format: 2.0500 is 2.05
-            text = text.rstrip("0").rstrip(".")
-        return text if same else f"≈{text}"
+        if _is_exactly(text, x):  # an exact value in a fixed format: 2.0500 is 2.05
+            return _strip_zeros(text)
+        return f"≈{text}"
     if x.denominator == 1:
         return f"≈{scientific(x, 5)} ({digit_count(x.numerator)}-digit integer)"
     size = f"{digit_count(x.numerator)}-digit numerator, {digit_count(x.denominator)}-digit denominator"
     return f"≈{_approx(x, '.10g', 10)} (exact: {size})"  # 10 digits: such sums are often within 1e-5 of 1
+
+
+def _is_exactly(text: str, x: Fraction) -> bool:
+    try:
+        return Fraction(text) == x
+    except ValueError:
+        return False
+
+
+def _strip_zeros(text: str) -> str:
+    """``2.0500`` → ``2.05``, ``3.000`` → ``3`` (fixed-point text only)."""
+    if "." in text and "e" not in text:
+        return text.rstrip("0").rstrip(".")
+    return text
 
 
 def _approx(x: Fraction, spec: str, significant: int = 5) -> str:
@@ -268,9 +282,35 @@ def jsonable(value: Any) -> Any:
 
 
 def _fmt(value: Any) -> str:
-    if isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool)):
+    """A value for people: numbers by :func:`show_number`, ``yes``/``no``, ``—`` for none."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    if isinstance(value, Fraction | int):
         return show_number(value)
     return str(value)
+
+
+def table(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Rows of dicts as lines of a table with aligned columns (numbers right, text left)."""
+    keys = list(dict.fromkeys(k for row in rows for k in row))
+    cells = [[_fmt(row[k]) if k in row else "" for k in keys] for row in rows]
+    right = [
+        all(
+            isinstance(row.get(k), Fraction | int) and not isinstance(row.get(k), bool)
+            for row in rows
+            if row.get(k) is not None
+        )
+        for k in keys
+    ]
+    widths = [max([len(k), *(len(c[j]) for c in cells)]) for j, k in enumerate(keys)]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right, strict=True)]
+        return " | ".join(parts).rstrip()
+
+    return [line(keys), "-+-".join("-" * w for w in widths), *(line(c) for c in cells)]
 
 
 def verdict_text(verdict: Verdict, kind: str = "sufficient") -> str:
@@ -282,6 +322,10 @@ def verdict_text(verdict: Verdict, kind: str = "sufficient") -> str:
     if verdict:
         return "schedulable"
     return "NOT schedulable" if kind == "exact" else "not proven"
+
+
+#: ``p/q = p/q (`` in a step shown with exact numbers: a fraction in lowest terms, then its value.
+_REPEATED_FRACTION = re.compile(r"(?<![\d/])(\d+/\d+) = \1 \(")
 
 
 @dataclass(frozen=True)
@@ -304,7 +348,10 @@ class Step:
     def __str__(self) -> str:
         if not self.values:
             return self.text
-        return self.text.format(**{k: _fmt(v) for k, v in self.values.items()})
+        text = self.text.format(**{k: _fmt(v) for k, v in self.values.items()})
+        if _STYLE.get() == "exact":  # "C/D = 1/4 = 1/4 (≈0.25)" → "C/D = 1/4 (≈0.25)"
+            text = _REPEATED_FRACTION.sub(r"\1 (", text)
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the line as shown and its exact values."""
@@ -487,10 +534,7 @@ class Result:
                 continue
             lines.append(f"  {key} = {_fmt(value)}")
         if self.per_task:
-            keys = list(dict.fromkeys(k for row in self.per_task for k in row))
-            lines.append("  " + " | ".join(keys))
-            for row in self.per_task:
-                lines.append("  " + " | ".join(_fmt(row.get(k, "")) for k in keys))
+            lines.extend("  " + line for line in table(self.per_task))
         return "\n".join(lines)
 
 

@@ -214,7 +214,7 @@ def test_explain_refusals_name_each_processor() -> None:
         res = analyses.get("p-edf").explain(ts, 2)
     assert res.verdict is False
     assert res.evidence["failed_task"] == 2
-    assert res.evidence["refusals"] == ("P0: U would be 3/2 (≈1.5) > 1", "P1: U would be 3/2 (≈1.5) > 1")
+    assert res.evidence["refusals"] == ("P0: U would be 3/2 (= 1.5) > 1", "P1: U would be 3/2 (= 1.5) > 1")
     ok = analyses.get("p-edf").explain(ts, 3)
     assert ok.verdict is True
     assert ok.evidence["assignment"] == (0, 1, 2)

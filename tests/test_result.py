@@ -76,3 +76,33 @@ def test_show_number_writes_an_exact_value_without_padding_zeros():
     assert [show_number(Fraction(41, 20), ".4f"), show_number(Fraction(3, 2), ".4f")] == ["2.05", "1.5"]
     assert show_number(Fraction(2), ".4f") == "2" and show_number(Fraction(9, 7), ".4f") == "≈1.2857"
     assert show_number(Fraction(10**12 + 1, 10**12), ".4f") == "≈1.0000"  # not exact: the digits stay
+
+
+def test_exact_style_marks_an_exact_decimal_with_equals():
+    """With exact numbers, 41/20 is exactly 2.05: ``41/20 (= 2.05)``, not ``(≈2.0500)``; a
+    rounded decimal keeps its ``≈``; a step does not repeat a fraction already in lowest terms."""
+    from rtsched.result import Step, exact_numbers, show_number
+
+    with exact_numbers():
+        assert show_number(Fraction(41, 20), ".4f") == "41/20 (= 2.05)"
+        assert show_number(Fraction(9, 7), ".4f") == "9/7 (≈1.2857)"
+        assert str(Step("λ = 1/4 = {lam}", {"lam": Fraction(1, 4)})) == "λ = 1/4 (= 0.25)"
+        assert str(Step("λ = 2/8 = {lam}", {"lam": Fraction(1, 4)})) == "λ = 2/8 = 1/4 (= 0.25)"
+        assert str(Step("x = 11/4 = {v}", {"v": Fraction(1, 4)})) == "x = 11/4 = 1/4 (= 0.25)"
+    assert str(Step("λ = 1/4 = {lam}", {"lam": Fraction(1, 4)})) == "λ = 1/4 = 0.25"
+
+
+def test_per_task_table_is_aligned_and_readable():
+    """The per-task table of ``str(result)``: one width per column, numbers right-aligned, a
+    missing bound as ``—`` and a flag as yes/no (not ``None``/``True``)."""
+    r = Result(
+        "x", False, 2, "sufficient", "s", {},
+        [{"task": 0, "response_time": None, "ok": False}, {"task": 10, "response_time": 125, "ok": True}],
+    )  # fmt: skip
+    lines = str(r).splitlines()[2:]
+    assert lines == [
+        "  task | response_time | ok",
+        "  -----+---------------+----",
+        "     0 |             — | no",
+        "    10 |           125 | yes",
+    ]

@@ -418,7 +418,7 @@ def test_tie_decisions_are_logged():
     replay = simulate(SMALLEST, 2, releases=[[0], [0], [0]], tie_choices=[(0, [1, 2])])
     assert replay.tie_decisions.tolist() == [[0, 0, 0, 0], [0, 1, 0, 1], [0, 2, 0, 1]]
     assert replay.miss == DeadlineMiss(time=2, task=0, job=0, remaining=1)
-    assert "index ties + 1 explicit choice(s)" in str(replay)
+    assert "index ties + 1 explicit choice)" in str(replay)
     assert replay.to_dict()["tie_choices"] == [[0, [1, 2]]] and replay.to_dict()["ties"] == "index"
     # partitioned: two jobs with deadline 2 on one processor
     pedf = simulate(TaskSet.from_tasks([(1, 2, 2), (1, 2, 2)]), 2, policy="pedf", partition=[1, 1], horizon=2)
@@ -469,7 +469,7 @@ def test_gantt_marks_tie_decisions(rows):
     assert len(won) == 2  # τ1 and τ2 won the tie at t = 0
     assert len(markers) == (3 if rows == "tasks" else 2)  # τ0's loss shows on its task row
     assert "tie" in ax.get_legend().get_texts()[0].get_text()
-    assert "index ties + 1 explicit choice(s)" in ax.get_title()
+    assert "index ties + 1 explicit choice)" in ax.get_title()
     # Dhall's set ties at t = 6 (τ0 and τ1, deadline 12, for the processor τ2 leaves free)
     assert simulate(DHALL, 2, horizon=7).tie_decisions.tolist() == [[6, 0, 1, 1], [6, 1, 1, 0]]
     plain = gantt(simulate(TaskSet.from_tasks([(1, 3, 3), (2, 5, 5)]), 2), rows=rows).axes[0]

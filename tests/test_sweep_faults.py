@@ -121,7 +121,7 @@ def test_changed_generator_recomputes_every_unit(clean, calls, monkeypatch, tmp_
     again = sweep(out, stream)
     assert sorted(calls) == [(k, ("gfb", "bcl")) for k in range(UNITS)]
     assert again.recomputed == {"generator": UNITS}
-    assert "the generator code changed since 6 unit(s) were stored; recomputing them" in stream.getvalue()
+    assert "the generator code changed since 6 units were stored; recomputing them" in stream.getvalue()
     assert again.rows == results.rows
 
 
@@ -139,7 +139,7 @@ def test_partial_rerun_that_draws_other_sets_redraws_the_unit(clean, calls, monk
     stream = io.StringIO()
     again = sweep(out, stream)
     assert calls == [(2, ("bcl",)), (2, ("gfb", "bcl"))]
-    assert "1 unit(s) drew other task sets than stored; recomputing them whole" in stream.getvalue()
+    assert "1 unit drew other task sets than stored; recomputing them whole" in stream.getvalue()
     assert again.rows == results.rows
 
 

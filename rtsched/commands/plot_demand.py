@@ -18,6 +18,7 @@ import typer
 
 from rtsched.commands import InputFormat, TaskSetFile, TimeUnit, check_image_path
 from rtsched.errors import InputError
+from rtsched.result import count
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -135,7 +136,7 @@ def plot_demand_command(
     check_image_path(output, "--output")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     if not 0 <= index < len(sets):
-        raise InputError(f"--index {index} is out of range: the file holds {len(sets)} set(s)", field="--index")
+        raise InputError(f"--index {index} is out of range: the file holds {count(len(sets), 'set')}", field="--index")
     fig = demand_figure(sets[index], processors, interface, horizon)
     try:
         fig.savefig(output, dpi=150)

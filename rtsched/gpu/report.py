@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rtsched.result import UNKNOWN, show_number
+from rtsched.result import UNKNOWN, count, show_number
 
 __all__ = ["format_gpu_report", "verdict_word"]
 
@@ -37,13 +37,13 @@ def format_gpu_report(report: Mapping[str, Any]) -> str:
             f"layout {'+'.join(map(str, report['layout']))}"
             + (f" (+{idle} idle)" if idle else "")
             + (f" [{report['layout_space']}]" if report.get("layout_space", "free") != "free" else "")
-            + f"; each kernel contends with {report['contention_others']} other partition(s)"
+            + f"; each kernel contends with {count(report['contention_others'], 'other partition')}"
             + (" (co-runner-aware factors)" if report.get("interference") == "co-runner" else "")
         )
         for p_index, p in enumerate(report["partitions"]):
             u = Fraction(p["utilization"]) if not isinstance(p["utilization"], Fraction) else p["utilization"]
             lines.append(
-                f"  P{p_index} [{p['size']} cluster(s)] {p['test']}: {verdict_word(p['verdict'])}, "
+                f"  P{p_index} [{count(p['size'], 'cluster')}] {p['test']}: {verdict_word(p['verdict'])}, "
                 f"U' = {show_number(u, '.3f')}: " + ", ".join(labels[i] for i in p["kernels"])
             )
     else:

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from rtsched.result import count
+
 if TYPE_CHECKING:
     from rtsched.model import TaskSet
 
@@ -158,13 +160,13 @@ class Trace:
         if self.policy in ("gfp", "pfp"):
             ties = "task-order priorities"
         else:
-            ties = f"{self.ties} ties" + (f" + {len(self.tie_choices)} explicit choice(s)" if self.tie_choices else "")
+            ties = f"{self.ties} ties" + (f" + {count(len(self.tie_choices), 'explicit choice')}" if self.tie_choices else "")
         where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {ties}"
         if self.miss is None:
             return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where})"
         who = self.taskset.label(self.miss.task)
         job = f" job {self.miss.job}" if self.miss.job >= 0 else ""
-        left = f" with {self.miss.remaining} tick(s) left" if self.miss.remaining >= 0 else ""
+        left = f" with {count(self.miss.remaining, 'tick')} left" if self.miss.remaining >= 0 else ""
         return f"deadline miss: {who}{job} at t={self.miss.time}{left} ({self.jobs} jobs, {where})"
 
     def __str__(self) -> str:

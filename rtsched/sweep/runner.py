@@ -430,7 +430,7 @@ def _stale(
             todo.append(replace(spec, analyses=stale))
     if recomputed.get("generator"):
         print(
-            f"rtsched sweep: the generator code changed since {recomputed['generator']} unit(s) were stored; "
+            f"rtsched sweep: the generator code changed since {count(recomputed['generator'], 'unit')} were stored; "
             "recomputing them",
             file=stream,
         )
@@ -524,7 +524,7 @@ def run(
         run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
         if redo:
             print(
-                f"rtsched sweep: {len(redo)} unit(s) drew other task sets than stored; recomputing them whole",
+                f"rtsched sweep: {count(len(redo), 'unit')} drew other task sets than stored; recomputing them whole",
                 file=stream,
             )
             run_units(redo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
