@@ -4,6 +4,7 @@ Run (on demand; never part of the test suite)::
 
     python benchmarks/bench_vs_schedcat.py [--sets 2000] [--fresh-sets 40000] [--rounds 5]
         [--names rta,bar] [--reference-sets 20] [--large-timeout 120] [--skip-growth] [--skip-large]
+        [--schedcat /tmp/schedcat-native]
 
 What it prints
 --------------
@@ -20,6 +21,16 @@ What it prints
    the 2,000 (so it is the repetition, not the memory footprint). A sweep decides every set once:
    the fresh column is the user's path. (SchedCAT's figures were measured with the repeated
    protocol; how much its C++ gains from it is not known here.)
+   With ``--schedcat DIR``, SchedCAT's own native tests run **side by side**: the same sets as
+   SchedCAT TaskSets, each SchedCAT test timed right after rtsched's row in every round, in this
+   process (column "SchedCAT here" and its ratio; the fresh column's ratio then uses it too), and
+   the verdicts compared set by set (SchedCAT's RTA stops after 25 rounds, its FF-DBF and LOAD
+   search with a float grain and its BAR gives up after 5 s, so they may accept fewer sets; any
+   set SchedCAT alone accepts is worth a look). The host's speed moves from day to day by more
+   than some rows' margins (papers/bcl2005.md), so the ratio measured here is the one that
+   counts; the issue's constants stay for reference. p-edf has no native SchedCAT test: it is
+   composed as a SchedCAT user would (:func:`schedcat_pedf_call`: Python first fit in decreasing
+   density, SchedCAT's native QPA admitting each processor).
 2. **Growth table**: µs per set for n = 5, 10, 20, 40, 80 on accepting paths, and n = 80 over
    n = 5.
 3. **n = 5,000**: one set per analysis, its verdict (True / False / "unknown") and the wall time,
@@ -43,6 +54,49 @@ Sets (every draw from ``numpy.random.default_rng(--seed)``, one generator per ta
   ``log-uniform:10000:10000000`` (so that rounding C up to 1 barely moves U; the realised U is
   printed), m = 4 (m = 1 for uni-qpa), the analysis's default budget.
 
+SchedCAT's native module (``--schedcat``; never vendored, built outside the repository)
+-------------------------------------------------------------------------------------
+From https://github.com/brandenburg/schedcat, ``native/``: ``include/`` and ``src/tasks.cpp``,
+``src/cpu_time.cpp``, ``src/edf/{gfb,baker,bcl,bcl_iterative,rta,baruah,ffdbf,load,qpa}.cpp``,
+unchanged. A SWIG interface ``sched.i`` as upstream's ``native/interface/sched.i`` (its
+``%ignore`` lines kept) with ``%module schedcat_native`` (``sched`` is a standard-library module)
+and only ``tasks.h``, ``schedulability.h`` and the nine ``edf/*.h`` above. Then, with SWIG from
+PyPI (``pip install swig``), GMP's C++ headers and upstream's Makefile flags (non-debug, no LP
+solver)::
+
+    F="--std=c++14 -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -O2 -march=native"
+    cd schedcat/native
+    for f in src/tasks.cpp src/cpu_time.cpp src/edf/{gfb,baker,bcl,bcl_iterative,rta,baruah,ffdbf,load,qpa}.cpp
+    do g++ $F -c $f; done
+    swig -python -c++ -outdir DIR -includeall -Iinclude -o sched_wrap.cc sched.i
+    g++ $F $(python3.11-config --includes) -c sched_wrap.cc
+    g++ -shared -o DIR/_schedcat_native.so *.o -lgmp -lgmpxx -lrt
+
+Measured on this machine kind on 2026-12-02 with
+SchedCAT at commit 725a2dfa (its ``edf/*.cpp``), g++ 12 (``-march=native``: znver3). Its
+constructors take m and their defaults (``RTAGedf``: 25 rounds; ``QPATest`` only m = 1).
+
+A side-by-side run (2026-12-02, idle machine, defaults, ``--schedcat``; µs per set)::
+
+    test       SchedCAT µs  rtsched µs    ratio SchedCAT here   ratio  fresh µs SchedCAT fresh   ratio
+    gfb               4.36       0.014     306x          5.49    385x     0.018           5.45    295x
+    bak               7.91       0.042     189x         13.79    329x     0.055          13.61    250x
+    bcl               5.27       0.027     196x          7.60    283x     0.050           7.62    152x
+    bcl-iter          7.67       0.075     102x          7.83    104x     0.129           7.85     61x
+    rta             139.00       1.045     133x        103.44     99x     1.020         102.48    101x
+    bar              40.40       0.189     213x         42.42    224x     0.265          41.75    158x
+    ffdbf           474.00       0.751     631x        537.89    716x     0.668         470.51    704x
+    load            514.00       0.109    4703x        504.65   4617x     0.123         509.59   4138x
+    p-edf           118.00       1.043     113x        141.43    136x     1.110         141.90    128x
+    uni-qpa          16.50       0.118     139x         15.07    127x     0.195          15.08     78x
+    Verdicts against SchedCAT on these sets: ffdbf: SchedCAT alone accepts 0, rtsched alone 28;
+    load: SchedCAT alone accepts 0, rtsched alone 6
+
+SchedCAT's time does not depend on whether the sets repeat (its tests spend their time in GMP
+rationals and the heap); rtsched's branchy kernels (bcl-iter, uni-qpa, bcl) are 1.6–1.9× slower
+on fresh sets. SchedCAT's rows differ from the issue's constants by row, not by one factor (bak
+1.74× slower here, rta 0.74×), so the issue's figures came from another build or version.
+
 Timing
 ------
 One thread (``numba.set_num_threads(1)``). A timed call is the analysis's batch kernel over all
@@ -57,7 +111,10 @@ only inside ``status``; the kernel timing excludes those rare re-decisions.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -89,6 +146,19 @@ SCHEDCAT_US = {
     "uni-qpa": 16.5,
 }
 NAMES = tuple(SCHEDCAT_US)
+#: SchedCAT's native test class (``native/include/edf/*.h``) behind each row, constructed with
+#: its defaults and m; p-edf (SchedCAT's FFD is Python code, not native) has none.
+SCHEDCAT_CLASSES = {
+    "gfb": "GFBGedf",
+    "bak": "BakerGedf",
+    "bcl": "BCLGedf",
+    "bcl-iter": "BCLIterativeGedf",
+    "rta": "RTAGedf",
+    "bar": "BaruahGedf",
+    "ffdbf": "FFDBFGedf",
+    "load": "LoadGedf",
+    "uni-qpa": "QPATest",
+}
 SIZES = (5, 10, 20, 40, 80)
 M = 4
 PERIODS = "log-uniform:10:1000"
@@ -98,6 +168,11 @@ LARGE_N = 5000
 LARGE_PERIODS = "log-uniform:10000:10000000"
 #: Seconds one timed sample should last (the call is repeated to reach it).
 SAMPLE_SECONDS = 0.05
+#: SchedCAT's fresh column: the first of the fresh sets, as many as one call decides in about
+#: this many seconds (the slow rows would take minutes on all 40,000), but at least
+#: FRESH_MIN_SETS (from about 8,000 distinct sets the branch predictor no longer learns them).
+FRESH_CALL_SECONDS = 4.0
+FRESH_MIN_SETS = 10_000
 
 
 def processors(name: str) -> int:
@@ -158,14 +233,111 @@ def reference_us(entry: analyses.Analysis, batch: TaskSetBatch, m: int, count: i
     return 1e6 * (time.process_time() - start) / len(sets)
 
 
+def load_schedcat(folder: str):
+    """SchedCAT's native module, built as described in the module docstring, from ``folder``."""
+    sys.path.insert(0, str(Path(folder).resolve()))
+    try:
+        return importlib.import_module("schedcat_native")
+    except ImportError as error:
+        raise SystemExit(f"--schedcat {folder}: cannot import schedcat_native there ({error})") from None
+
+
+def schedcat_sets(native, batch: TaskSetBatch) -> list:
+    """The sets of ``batch`` as SchedCAT TaskSets (``add_task(cost, period, deadline)``)."""
+    out = []
+    for i in range(batch.n_sets):
+        ts = batch[i]
+        native_set = native.TaskSet()
+        for c, d, t in zip(ts.C.tolist(), ts.D.tolist(), ts.T.tolist(), strict=True):
+            native_set.add_task(c, t, d)
+        out.append(native_set)
+    return out
+
+
+def schedcat_call(test, sets: list):
+    """A no-argument call deciding every SchedCAT set with ``test`` (its verdicts in a list)."""
+    return lambda: [test.is_schedulable(ts) for ts in sets]
+
+
+def schedcat_tests(native, names: list[str], batches: dict[int, TaskSetBatch]) -> dict:
+    """name → a no-argument call deciding the sets of ``batches[m]`` with SchedCAT's test."""
+    native_sets = {m: schedcat_sets(native, batch) for m, batch in batches.items()}
+    tests = {
+        name: schedcat_call(getattr(native, SCHEDCAT_CLASSES[name])(processors(name)), native_sets[processors(name)])
+        for name in names
+        if name in SCHEDCAT_CLASSES
+    }
+    if "p-edf" in names and M in batches:
+        tests["p-edf"] = schedcat_pedf_call(native, batches[M], M)
+    return tests
+
+
+def schedcat_pedf_call(native, batch: TaskSetBatch, m: int):
+    """p-edf as a SchedCAT user composes it: first fit in decreasing density (the order of
+    ``schedcat.mapping.binpack``'s decreasing heuristics, Python's stable sort), each candidate
+    processor admitted by the native ``QPATest(1)`` on a TaskSet of its tasks plus the new one,
+    as ``schedcat.sched.edf.is_schedulable(1, tasks)`` builds and tests it. SchedCAT has no
+    native partitioning, so the loop is Python, as it is there."""
+    qpa = native.QPATest(1)
+    sets = []
+    for i in range(batch.n_sets):
+        ts = batch[i]
+        tasks = list(zip(ts.C.tolist(), ts.D.tolist(), ts.T.tolist(), strict=True))
+        tasks.sort(key=lambda task: task[0] / task[1], reverse=True)
+        sets.append(tasks)
+
+    def admits(placed: list, task: tuple) -> bool:
+        native_set = native.TaskSet()
+        for c, d, t in (*placed, task):
+            native_set.add_task(c, t, d)
+        return qpa.is_schedulable(native_set)
+
+    def partition(tasks: list) -> bool:
+        bins: list[list] = [[] for _ in range(m)]
+        for task in tasks:
+            for placed in bins:
+                if admits(placed, task):
+                    placed.append(task)
+                    break
+            else:
+                return False
+        return True
+
+    return lambda: [partition(tasks) for tasks in sets]
+
+
+@contextlib.contextmanager
+def quiet_stdout():
+    """File descriptor 1 to /dev/null: SchedCAT's LoadGedf prints a line to std::cout on most
+    sets (``TaskSet::approx_load``); its cost stays in its time, as it did for the issue."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def per_set_table(names: list[str], args: argparse.Namespace) -> None:
     """Table 1: µs per set beside SchedCAT's figures, on the issue's repeated sets and on fresh ones."""
     batches = {m: draw_sets(np.random.default_rng(args.seed), args.sets, 10, m, "uniform") for m in (1, M)}
     fresh_rng = np.random.default_rng([args.seed, 1])
     fresh = {m: draw_sets(fresh_rng, args.fresh_sets, 10, m, "uniform") for m in (1, M)} if args.fresh_sets else {}
     entries = {name: analyses.get(name) for name in names}
-    calls = {name: (runner(e, batches[processors(name)], processors(name)), args.sets) for name, e in entries.items()}
-    us = median_us_per_set(calls, args.rounds)
+    native = load_schedcat(args.schedcat) if args.schedcat else None
+    tests = schedcat_tests(native, names, batches) if native is not None else {}
+    calls = {}
+    for name, e in entries.items():  # each SchedCAT test right after rtsched's, in every round
+        calls[name] = (runner(e, batches[processors(name)], processors(name)), args.sets)
+        if name in tests:
+            calls[f"{name} schedcat"] = (tests[name], args.sets)
+    with quiet_stdout() if tests else contextlib.nullcontext():
+        us = median_us_per_set(calls, args.rounds)
+        schedcat_verdicts = {name: call() for name, call in tests.items()}
     # The fresh sets in rounds of their own: between two calls on the repeated sets, a call on
     # fresh ones would wipe what the predictor learned and slow the issue's column down.
     if fresh:
@@ -173,7 +345,17 @@ def per_set_table(names: list[str], args: argparse.Namespace) -> None:
             f"{name} fresh": (runner(e, fresh[processors(name)], processors(name)), args.fresh_sets)
             for name, e in entries.items()
         }
-        us.update(median_us_per_set(calls, args.rounds))
+        if tests:  # SchedCAT on the first of the same fresh sets: one call of about FRESH_CALL_SECONDS
+            sizes = {
+                name: min(args.fresh_sets, max(FRESH_MIN_SETS, int(FRESH_CALL_SECONDS * 1e6 / us[f"{name} schedcat"])))
+                for name in tests
+            }
+            for name in tests:
+                m = processors(name)
+                call = schedcat_tests(native, [name], {m: fresh[m].select(np.arange(sizes[name]))})[name]
+                calls[f"{name} schedcat fresh"] = (call, sizes[name])
+        with quiet_stdout() if tests else contextlib.nullcontext():
+            us.update(median_us_per_set(calls, args.rounds))
     print(f"Per set: {args.sets} sets, n = 10, m = {M} (uni-qpa: m = 1), U/m uniform over (0, 1], {PERIODS},")
     print(f"constrained deadlines; one thread; median CPU µs over {args.rounds} alternating rounds")
     if fresh:
@@ -181,18 +363,51 @@ def per_set_table(names: list[str], args: argparse.Namespace) -> None:
             f"'fresh': {args.fresh_sets} other sets of the same recipe, each decided once per call (the path of a"
             " sweep; the repeated sets train the branch predictor)"
         )
+    if tests:
+        print(
+            "'SchedCAT here': its native tests (--schedcat) in this process on the same sets, each right after"
+            " rtsched's in every round; 'SchedCAT fresh': on the first of the fresh sets (as many as one call"
+            f" decides in about {FRESH_CALL_SECONDS:g} s, at least {FRESH_MIN_SETS:,}); each ratio divides the"
+            " SchedCAT figure just before it by rtsched's"
+        )
+    here = f" {'SchedCAT here':>13} {'ratio':>7}" if tests else ""
+    fresh_here = f" {'SchedCAT fresh':>14}" if tests else ""
     print_header(
-        f"{'test':10} {'SchedCAT µs':>11} {'rtsched µs':>11} {'ratio':>8} {'fresh µs':>9} {'ratio':>7} "
+        f"{'test':10} {'SchedCAT µs':>11} {'rtsched µs':>11} {'ratio':>8}{here} {'fresh µs':>9}{fresh_here} {'ratio':>7} "
         f"{'accept':>7} {'reference µs':>13} {'vs reference':>13}"
     )
+    disagreements = []
     for name, entry in entries.items():
         m = processors(name)
-        accept = float(np.mean(entry.status(batches[m], m) == 1))
+        codes = entry.status(batches[m], m)
+        accept = float(np.mean(codes == 1))
         ref = reference_us(entry, batches[m], m, args.reference_sets) if args.reference_sets else float("nan")
         fresh_us = us.get(f"{name} fresh", float("nan"))
+        measured = us.get(f"{name} schedcat")
+        cells = ""
+        if tests:
+            cells = f" {measured:13.2f} {measured / us[name]:6.0f}x" if measured is not None else f" {'—':>13} {'':>7}"
+        # the fresh ratio: against SchedCAT on fresh sets when it ran, else against the issue's figure
+        fresh_schedcat = us.get(f"{name} schedcat fresh")
+        fresh_baseline = fresh_schedcat if fresh_schedcat is not None else SCHEDCAT_US[name]
+        fresh_cell = ""
+        if tests:
+            fresh_cell = f" {fresh_schedcat:14.2f}" if fresh_schedcat is not None else f" {'—':>14}"
         print(
-            f"{name:10} {SCHEDCAT_US[name]:11.2f} {us[name]:11.3f} {SCHEDCAT_US[name] / us[name]:7.0f}x "
-            f"{fresh_us:9.3f} {SCHEDCAT_US[name] / fresh_us:6.0f}x {accept:7.2f} {ref:13.1f} {ref / us[name]:12.0f}x"
+            f"{name:10} {SCHEDCAT_US[name]:11.2f} {us[name]:11.3f} {SCHEDCAT_US[name] / us[name]:7.0f}x{cells} "
+            f"{fresh_us:9.3f}{fresh_cell} {fresh_baseline / fresh_us:6.0f}x {accept:7.2f} {ref:13.1f} "
+            f"{ref / us[name]:12.0f}x"
+        )
+        if name in schedcat_verdicts:
+            theirs = np.array(schedcat_verdicts[name], dtype=bool)
+            only_theirs = int(np.sum(theirs & (codes != 1)))
+            only_ours = int(np.sum(~theirs & (codes == 1)))
+            if only_theirs or only_ours:
+                disagreements.append(f"{name}: SchedCAT alone accepts {only_theirs}, rtsched alone {only_ours}")
+    if tests:
+        print(
+            "Verdicts against SchedCAT on these sets: "
+            + ("the same on every set" if not disagreements else "; ".join(disagreements))
         )
 
 
@@ -286,6 +501,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--skip-growth", action="store_true")
     parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument(
+        "--schedcat",
+        metavar="DIR",
+        help="folder holding SchedCAT's native module schedcat_native (built as the docstring says): time it "
+        "side by side on the same sets",
+    )
     parser.add_argument("--large-one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.large_one:
