@@ -262,7 +262,8 @@ def placement_steps(
     rows = ts.rows()
     seq = task_order(rows, order)
     yield Step(f"placement order ({_ORDER_TEXT[order]}): " + ", ".join(ts.label(i) for i in seq))
-    yield Step(f"rule: {_FIT_TEXT[fit]}; a processor admits a task if {admission}")
+    yield Step(f"rule: {_FIT_TEXT[fit]}")
+    yield Step(f"admission: a processor admits a task if {admission}")
     bins: list[list[int]] = [[] for _ in range(processors)]
 
     def load(b: int) -> Fraction:

@@ -1131,7 +1131,7 @@ def explanation(
     if quick.code == ACCEPT:
         verdict: Verdict = True
         if quick.reason == "n <= m":
-            summary = f"n = {ts.n} <= m = {m}: every job has its own processor{named}"
+            summary = f"n = {ts.n} ≤ m = {m}: every job has its own processor{named}"
         else:
             summary = f"no deadline miss reachable {found} ({result.states} states explored)"
     elif quick.code == REJECT:

@@ -102,7 +102,7 @@ from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, count, iterates, show_number
+from rtsched.result import Explanation, Step, Verdict, count, iterates, show_number, show_pair
 
 __all__ = [
     "ANALYSES",
@@ -199,8 +199,8 @@ def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -
     if scan.failing is not None:
         f = scan.rows[scan.failing]
         summary = (
-            f"{ts.label(scan.failing)} fails: Σ_(i<k) min(β_i, 1 − λ_k) = {show_number(f['lhs'], '.4f')} ≥ "
-            f"m(1 − λ_k) = {show_number(f['rhs'], '.4f')}"
+            f"{ts.label(scan.failing)} fails: Σ_(i<k) min(β_i, 1 − λ_k) = {show_pair(f['lhs'], f['rhs'])[0]} ≥ "
+            f"m(1 − λ_k) = {show_pair(f['lhs'], f['rhs'])[1]}"
         )
         evidence: dict[str, Any] = {
             "failing_task": scan.failing,
@@ -214,8 +214,8 @@ def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -
         return Explanation(UNKNOWN_VERDICT, summary, evidence, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
     tight = scan.tightest()
     summary = (
-        f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = {show_number(rows[tight]['lhs'], '.4f')}"
-        f" < m(1 − λ_k) = {show_number(rows[tight]['rhs'], '.4f')}"
+        f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = {show_pair(rows[tight]['lhs'], rows[tight]['rhs'])[0]}"
+        f" < m(1 − λ_k) = {show_pair(rows[tight]['lhs'], rows[tight]['rhs'])[1]}"
     )
     return Explanation(True, summary, {"tightest_task": tight}, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
 
@@ -701,9 +701,9 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
     heavy = [i for i in order if Fraction(int(ts.C[i]), int(ts.T[i])) > threshold]
     holds = U <= bound
     summary = (
-        f"U = {show_number(U, '.4f')} {'≤' if holds else '>'} m²/(3m−2) = {show_number(bound, '.4f')} "
+        f"U = {show_pair(U, bound)[0]} {'≤' if holds else '>'} m²/(3m−2) = {show_pair(U, bound)[1]} "
         f"under the RM-US priority rule (not the given order): {count(len(heavy), 'heavy task')} "
-        f"(u > {show_number(threshold, '.4f')}) first, then rate-monotonic"
+        f"(u > {show_number(threshold)}) first, then rate-monotonic"
     )
     evidence = {
         "utilization": U,

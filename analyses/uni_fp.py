@@ -363,10 +363,12 @@ def explain_ll(ts: TaskSet, m: int = 1) -> Explanation:
     sign, lo, hi = ll_compare(U, n)
     bound = (lo + hi) / 2
     rel = "≤" if sign <= 0 else ">"
-    text = f"U = {show_number(U)} {rel} n(2^(1/n) − 1) = {show_number(bound, '.6f')} (n = {n})"
+    # irrational for n ≥ 2: its decimals, in either number style (its exact enclosure is in the evidence)
+    shown = show_number(bound) if lo == hi else f"≈{float(bound):.6f}"
+    text = f"U = {show_number(U)} {rel} n(2^(1/n) − 1) = {shown} (n = {n})"
     evidence = {"utilization": U, "bound_low": lo, "bound_high": hi, "n": n}
     last = Step(
-        f"U = Σ U_i = {{U}} {rel} n(2^(1/n) − 1) = {show_number(bound, '.6f')} for n = {n} (Liu & Layland, Thm. 5)",
+        f"U = Σ U_i = {{U}} {rel} n(2^(1/n) − 1) = {shown} for n = {n} (Liu & Layland, Thm. 5)",
         {"U": U},
     )
     return _rm_bound_explanation(ts, sign <= 0, text, evidence, last)

@@ -221,6 +221,19 @@ def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SH
     return f"≈{_approx(x, '.10g', 10)} (exact: {size})"  # 10 digits: such sums are often within 1e-5 of 1
 
 
+def show_pair(a: int | Fraction, b: int | Fraction) -> tuple[str, str]:
+    """Two sides of a comparison by :func:`show_number`, told apart.
+
+    Four significant digits, more where four would show different values alike
+    (``≈1.0001 > 1``, not ``≈1 > 1``).
+    """
+    for digits in range(4, 18):
+        shown = show_number(a, f".{digits}g"), show_number(b, f".{digits}g")
+        if a == b or shown[0].lstrip("≈") != shown[1].lstrip("≈"):  # "≈1" and "1" read alike
+            return shown
+    return shown
+
+
 def _is_exactly(text: str, x: Fraction) -> bool:
     try:
         return Fraction(text) == x

@@ -106,3 +106,15 @@ def test_per_task_table_is_aligned_and_readable():
         "     0 |             — | no",
         "    10 |           125 | yes",
     ]
+
+
+def test_show_pair_tells_close_sides_apart():
+    """The two sides of a summary's comparison: four digits as the tables show them, more where
+    four would print different values alike; equal values stay equal."""
+    from rtsched.result import show_pair
+
+    assert show_pair(Fraction(9, 7), Fraction(8, 7)) == ("≈1.286", "≈1.143")
+    assert show_pair(Fraction(10001, 10000), Fraction(1)) == ("1.0001", "1")
+    lhs, rhs = show_pair(Fraction(10**9 + 1, 10**9), Fraction(10**9 + 2, 10**9))
+    assert lhs != rhs and Fraction(lhs) < Fraction(rhs)
+    assert show_pair(Fraction(3, 2), Fraction(3, 2)) == ("1.5", "1.5")
