@@ -39,7 +39,7 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import closed_form_global_edf
-from rtsched.result import Explanation, Step, Verdict, show_pair
+from rtsched.result import Explanation, Step, Verdict, show_comparison
 
 __all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
 
@@ -98,12 +98,11 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
         work,
         work_budget,
         passes=lambda label, r: (
-            f"every task passes; tightest {label}: Σ min(1, β_k(i)) = {show_pair(r['lhs'], r['rhs'])[0]} "
-            f"≤ m(1 − λ_k) + λ_k = {show_pair(r['lhs'], r['rhs'])[1]}"
+            f"every task passes; tightest {label}: "
+            + show_comparison("Σ min(1, β_k(i))", r["lhs"], "≤", "m(1 − λ_k) + λ_k", r["rhs"])
         ),
         fails=lambda label, r: (
-            f"{label} fails: Σ min(1, β_k(i)) = {show_pair(r['lhs'], r['rhs'])[0]} > "
-            f"m(1 − λ_k) + λ_k = {show_pair(r['lhs'], r['rhs'])[1]}"
+            f"{label} fails: " + show_comparison("Σ min(1, β_k(i))", r["lhs"], ">", "m(1 − λ_k) + λ_k", r["rhs"])
         ),
         steps=lambda: steps(ts, m, scan.rows),
     )

@@ -46,7 +46,7 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, kernel, sets_kernel
 from rtsched.model import TaskSet
 from rtsched.registry import closed_form_global_edf
-from rtsched.result import Explanation, Step, Verdict, show_pair
+from rtsched.result import Explanation, Step, Verdict, show_comparison
 
 __all__ = ["ANALYSES", "betas", "explain", "reference", "steps", "task_condition"]
 
@@ -105,15 +105,16 @@ def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Ex
 
     def passes(label: str, r: Mapping[str, Any]) -> str:
         rel = "<" if r["lhs"] < r["rhs"] else "= (and some β_i ≤ 1 − λ_k)"
-        return (
-            f"every task passes; tightest {label}: Σ min(β_i, 1 − λ_k) = "
-            f"{show_pair(r['lhs'], r['rhs'])[0]} {rel} m(1 − λ_k) = {show_pair(r['lhs'], r['rhs'])[1]}"
+        return f"every task passes; tightest {label}: " + show_comparison(
+            "Σ min(β_i, 1 − λ_k)", r["lhs"], rel, "m(1 − λ_k)", r["rhs"]
         )
 
     def fails(label: str, r: Mapping[str, Any]) -> str:
+        relation = ">" if r["lhs"] > r["rhs"] else "="
         return (
-            f"{label} fails: Σ min(β_i, 1 − λ_k) = {show_pair(r['lhs'], r['rhs'])[0]} {'>' if r['lhs'] > r['rhs'] else '='} "
-            f"m(1 − λ_k) = {show_pair(r['lhs'], r['rhs'])[1]}" + (" with no β_i ≤ 1 − λ_k" if r["lhs"] == r["rhs"] else "")
+            f"{label} fails: "
+            + show_comparison("Σ min(β_i, 1 − λ_k)", r["lhs"], relation, "m(1 − λ_k)", r["rhs"])
+            + (" with no β_i ≤ 1 − λ_k" if r["lhs"] == r["rhs"] else "")
         )
 
     return scan.explanation(ts, work, work_budget, passes, fails, steps=lambda: steps(ts, m, scan.rows))

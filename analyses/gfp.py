@@ -102,7 +102,7 @@ from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, count, iterates, show_number, show_pair
+from rtsched.result import Explanation, Step, Verdict, count, iterates, show_comparison, show_number
 
 __all__ = [
     "ANALYSES",
@@ -198,9 +198,8 @@ def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -
     rows = [{key: r[key] for key in ("task", "lhs", "rhs", "holds")} for r in scan.rows]
     if scan.failing is not None:
         f = scan.rows[scan.failing]
-        summary = (
-            f"{ts.label(scan.failing)} fails: Σ_(i<k) min(β_i, 1 − λ_k) = {show_pair(f['lhs'], f['rhs'])[0]} ≥ "
-            f"m(1 − λ_k) = {show_pair(f['lhs'], f['rhs'])[1]}"
+        summary = f"{ts.label(scan.failing)} fails: " + show_comparison(
+            "Σ_(i<k) min(β_i, 1 − λ_k)", f["lhs"], "≥", "m(1 − λ_k)", f["rhs"]
         )
         evidence: dict[str, Any] = {
             "failing_task": scan.failing,
@@ -213,9 +212,8 @@ def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -
         summary, evidence = scan.unknown(work, ts.n, work_budget)
         return Explanation(UNKNOWN_VERDICT, summary, evidence, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
     tight = scan.tightest()
-    summary = (
-        f"every task passes; tightest {ts.label(tight)}: Σ min(β_i, 1 − λ_k) = {show_pair(rows[tight]['lhs'], rows[tight]['rhs'])[0]}"
-        f" < m(1 − λ_k) = {show_pair(rows[tight]['lhs'], rows[tight]['rhs'])[1]}"
+    summary = f"every task passes; tightest {ts.label(tight)}: " + show_comparison(
+        "Σ min(β_i, 1 − λ_k)", rows[tight]["lhs"], "<", "m(1 − λ_k)", rows[tight]["rhs"]
     )
     return Explanation(True, summary, {"tightest_task": tight}, rows, steps=lambda: bcl_steps(ts, m, scan.rows))
 
@@ -701,8 +699,8 @@ def rmus_explain(ts: TaskSet, m: int) -> Explanation:
     heavy = [i for i in order if Fraction(int(ts.C[i]), int(ts.T[i])) > threshold]
     holds = U <= bound
     summary = (
-        f"U = {show_pair(U, bound)[0]} {'≤' if holds else '>'} m²/(3m−2) = {show_pair(U, bound)[1]} "
-        f"under the RM-US priority rule (not the given order): {count(len(heavy), 'heavy task')} "
+        show_comparison("U", U, "≤" if holds else ">", "m²/(3m−2)", bound)
+        + f" under the RM-US priority rule (not the given order): {count(len(heavy), 'heavy task')} "
         f"(u > {show_number(threshold)}) first, then rate-monotonic"
     )
     evidence = {

@@ -234,6 +234,12 @@ def show_pair(a: int | Fraction, b: int | Fraction) -> tuple[str, str]:
     return shown
 
 
+def show_comparison(left: str, a: int | Fraction, relation: str, right: str, b: int | Fraction) -> str:
+    """``left = a relation right = b``, both numbers by :func:`show_pair`."""
+    shown_a, shown_b = show_pair(a, b)
+    return f"{left} = {shown_a} {relation} {right} = {shown_b}"
+
+
 def _is_exactly(text: str, x: Fraction) -> bool:
     try:
         return Fraction(text) == x
