@@ -10,8 +10,8 @@ What it prints
 --------------
 1. **Per-set table** for every row of the issue's table (gfb, bak, bcl, bcl-iter, rta, bar,
    ffdbf, load, p-edf, uni-qpa): rtsched µs per set on ``--sets`` seeded sets, SchedCAT's C++
-   µs per set as measured for the issue (constants below, :data:`SCHEDCAT_US`; SchedCAT is not
-   run here), their ratio, the acceptance ratio, and the pure-Python reference's µs per set on
+   µs per set as measured for the issue (constants below, :data:`SCHEDCAT_US`; without ``--schedcat``
+   SchedCAT is not run), their ratio, the acceptance ratio, and the pure-Python reference's µs per set on
    the first ``--reference-sets`` of the same sets with the kernel/reference ratio (the same run).
    Beside it, the **fresh** column: the same recipe on ``--fresh-sets`` (40,000) other sets, each
    decided once per timed call, and its ratio to the same SchedCAT figure. The issue's protocol
@@ -19,16 +19,17 @@ What it prints
    measured on 2026-12-01 (bcl-iter, n = 10, m = 4), 200–4,000 repeated sets took 76–90 ns per set,
    8,000–50,000 took 132–134 ns; 20,000 sets made of the 2,000 repeated ten times took 76 ns like
    the 2,000 (so it is the repetition, not the memory footprint). A sweep decides every set once:
-   the fresh column is the user's path. (SchedCAT's figures were measured with the repeated
-   protocol; how much its C++ gains from it is not known here.)
+   the fresh column is the user's path. (Side by side, below, SchedCAT's C++ takes the same time
+   on fresh and repeated sets.)
    With ``--schedcat DIR``, SchedCAT's own native tests run **side by side**: the same sets as
    SchedCAT TaskSets, each SchedCAT test timed right after rtsched's row in every round, in this
-   process (column "SchedCAT here" and its ratio; the fresh column's ratio then uses it too), and
+   process (column "SchedCAT here" and its ratio), on the first of the fresh sets ("SchedCAT
+   fresh", to which the fresh ratio then refers), and
    the verdicts compared set by set (SchedCAT's RTA stops after 25 rounds, its FF-DBF and LOAD
    search with a float grain and its BAR gives up after 5 s, so they may accept fewer sets; any
    set SchedCAT alone accepts is worth a look). The host's speed moves from day to day by more
-   than some rows' margins (papers/bcl2005.md), so the ratio measured here is the one that
-   counts; the issue's constants stay for reference. p-edf has no native SchedCAT test: it is
+   than some rows' margins (papers/bcl2005.md); the side-by-side ratio does not depend on the
+   day. The issue's constants stay for reference. p-edf has no native SchedCAT test: it is
    composed as a SchedCAT user would (:func:`schedcat_pedf_call`: Python first fit in decreasing
    density, SchedCAT's native QPA admitting each processor).
 2. **Growth table**: µs per set for n = 5, 10, 20, 40, 80 on accepting paths, and n = 80 over
