@@ -50,15 +50,15 @@ from rtsched.kernels import (
     largest_set,
 )
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
-from rtsched.result import UNKNOWN, Explanation, Verdict
+from rtsched.result import UNKNOWN, Explanation, Step, Verdict
 
 if TYPE_CHECKING:
     from rtsched.model import TaskSet
-    from rtsched.result import Step
 
 __all__ = [
     "TaskScan",
     "every_task_holds",
+    "scan_closing_steps",
     "scan_tasks",
     "task_labels",
     "bcl_workload",
@@ -618,6 +618,23 @@ class TaskScan:
             summary = fails(ts.label(k), self.rows[k]) + self.coverage(ts.n)
         evidence = {key: k, "lhs": self.rows[k]["lhs"], "rhs": self.rows[k]["rhs"]}
         return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=self.rows, steps=steps)
+
+
+def scan_closing_steps(n: int, rows: list[Mapping[str, Any]], condition: str) -> Iterator[Step]:
+    """The last step of a per-task scan's derivation.
+
+    "Unknown" when the budget ran out with every evaluated task passing, else ``(condition)``
+    holding for every task; nothing when one failed (that task's own step says so).
+    """
+    if not all(row["holds"] for row in rows):
+        return
+    if len(rows) < n:
+        yield Step(
+            f"the reference's work budget ran out after {{done}} {'task' if len(rows) == 1 else 'tasks'}: unknown",
+            {"done": len(rows)},
+        )
+    else:
+        yield Step(f"({condition}) holds for every task: schedulable by global EDF")
 
 
 def scan_tasks(n: int, condition: Callable[[int], Mapping[str, Any]], stop_at_failure: bool = False) -> TaskScan:

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from rtsched.analyses._gedf_common import every_task_holds, scan_tasks
+from rtsched.analyses._gedf_common import every_task_holds, scan_closing_steps, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
@@ -130,13 +130,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
             + (": holds" if holds else ": fails, not proven"),
             {"lhs": row["lhs"], "rhs": row["rhs"], "lam": lam_k},
         )
-    if len(rows) < ts.n and all(row["holds"] for row in rows):
-        yield Step(
-            f"the reference's work budget ran out after {{done}} {'task' if len(rows) == 1 else 'tasks'}: unknown",
-            {"done": len(rows)},
-        )
-    elif all(row["holds"] for row in rows):
-        yield Step("(BAK) holds for every task: schedulable by global EDF")
+    yield from scan_closing_steps(ts.n, rows, "BAK")
 
 
 @kernel(inline="always")

@@ -41,7 +41,13 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from rtsched.analyses._gedf_common import bcl_workload, bcl_workload_nb, every_task_holds, scan_tasks
+from rtsched.analyses._gedf_common import (
+    bcl_workload,
+    bcl_workload_nb,
+    every_task_holds,
+    scan_closing_steps,
+    scan_tasks,
+)
 from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.kernels import ACCEPT, REJECT, kernel, sets_kernel
 from rtsched.model import TaskSet
@@ -152,13 +158,7 @@ def steps(ts: TaskSet, m: int, rows: list[dict[str, object]]) -> Iterator[Step]:
             yield Step(head + "=" + tail + "; " + small, values)
         else:
             yield Step(head + ">" + tail + ": fails, not proven", values)
-    if len(rows) < ts.n and all(row["holds"] for row in rows):
-        yield Step(
-            f"the reference's work budget ran out after {{done}} {'task' if len(rows) == 1 else 'tasks'}: unknown",
-            {"done": len(rows)},
-        )
-    elif all(row["holds"] for row in rows):
-        yield Step("(BCL) holds for every task: schedulable by global EDF")
+    yield from scan_closing_steps(ts.n, rows, "BCL")
 
 
 @kernel(inline="always")

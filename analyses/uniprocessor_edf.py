@@ -150,6 +150,17 @@ def _prologue_steps(tr: DemandTrace, rows: list[tuple[int, int, int]]) -> Iterat
         yield Step("L = min(L_a, L_b) = {L}: only deadlines t < L need checking", {"L": tr.L})
 
 
+def _stopped_before_L(tr: DemandTrace) -> Iterator[Step]:
+    """Why a trace that ran out of a budget before L was known is "unknown" (nothing otherwise)."""
+    if tr.reason == "work":
+        yield Step("the reference's work budget ran out: unknown")
+    elif tr.reason == "budget":
+        yield Step(
+            f"the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out before L was known: unknown",
+            {"budget": tr.steps},
+        )
+
+
 def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
     """The QPA iterations behind ``tr`` (a :func:`qpa_trace` of ``ts``): each t, h(t) and the next t.
 
@@ -167,13 +178,7 @@ def qpa_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
         )
         return
     if tr.reason in ("U>1", "work") or tr.L is None:
-        if tr.reason == "work":
-            yield Step("the reference's work budget ran out: unknown")
-        elif tr.reason == "budget":
-            yield Step(
-                f"the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out before L was known: unknown",
-                {"budget": tr.steps},
-            )
+        yield from _stopped_before_L(tr)
         return
     d_min = min(d for _, d, _ in rows)
     ceiling = -(-tr.L.numerator // tr.L.denominator) if isinstance(tr.L, Fraction) else int(tr.L)
@@ -218,13 +223,7 @@ def pda_steps(ts: TaskSet, tr: DemandTrace) -> Iterator[Step]:
     if tr.reason in ("U>1", "work", "no-deadline") or tr.L is None:
         if tr.reason == "no-deadline":
             yield Step("no absolute deadline below L: schedulable")
-        elif tr.reason == "work":
-            yield Step("the reference's work budget ran out: unknown")
-        elif tr.reason == "budget":
-            yield Step(
-                f"the work budget of {{budget}} {'step' if tr.steps == 1 else 'steps'} ran out before L was known: unknown",
-                {"budget": tr.steps},
-            )
+        yield from _stopped_before_L(tr)
         return
     for t, h in deadline_steps(rows):
         if t >= tr.L:
