@@ -63,7 +63,7 @@ from rtsched.kernels import (
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, show_number
+from rtsched.result import Explanation, Step, Verdict, count, show_number
 
 __all__ = [
     "ANALYSES",
@@ -210,7 +210,7 @@ def analyse(
                     )
             if points >= budget:
                 return FfdbfOutcome(
-                    UNKNOWN_VERDICT, f"budget of {budget} testing point{'' if budget == 1 else 's'} exhausted at t = {t}", points, L, R, t
+                    UNKNOWN_VERDICT, f"budget of {count(budget, 'testing point')} exhausted at t = {t}", points, L, R, t
                 )
             points += 1
             if g(ts, m, t, L, work) > 0:

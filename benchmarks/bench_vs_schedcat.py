@@ -260,16 +260,23 @@ def schedcat_call(test, sets: list):
     return lambda: [test.is_schedulable(ts) for ts in sets]
 
 
-def schedcat_tests(native, names: list[str], batches: dict[int, TaskSetBatch]) -> dict:
-    """name → a no-argument call deciding the sets of ``batches[m]`` with SchedCAT's test."""
-    native_sets = {m: schedcat_sets(native, batch) for m, batch in batches.items()}
-    tests = {
-        name: schedcat_call(getattr(native, SCHEDCAT_CLASSES[name])(processors(name)), native_sets[processors(name)])
-        for name in names
-        if name in SCHEDCAT_CLASSES
-    }
-    if "p-edf" in names and M in batches:
-        tests["p-edf"] = schedcat_pedf_call(native, batches[M], M)
+def schedcat_tests(
+    native, names: list[str], batches: dict[int, TaskSetBatch], sizes: dict[str, int] | None = None
+) -> dict:
+    """name → a no-argument call deciding the first ``sizes[name]`` sets (default: all) of
+    ``batches[m]`` with SchedCAT's test; each batch is converted to SchedCAT TaskSets once."""
+    names = [name for name in names if name in SCHEDCAT_CLASSES or name == "p-edf"]
+    size = {name: (sizes or {}).get(name, batches[processors(name)].n_sets) for name in names}
+    needed = {m: max((size[x] for x in names if processors(x) == m), default=0) for m in batches}
+    native_sets = {m: schedcat_sets(native, batches[m].select(np.arange(k))) for m, k in needed.items() if k}
+    tests = {}
+    for name in names:
+        m = processors(name)
+        if name == "p-edf":
+            tests[name] = schedcat_pedf_call(native, batches[m].select(np.arange(size[name])), m)
+        else:
+            test = getattr(native, SCHEDCAT_CLASSES[name])(m)
+            tests[name] = schedcat_call(test, native_sets[m][: size[name]])
     return tests
 
 
@@ -351,9 +358,8 @@ def per_set_table(names: list[str], args: argparse.Namespace) -> None:
                 name: min(args.fresh_sets, max(FRESH_MIN_SETS, int(FRESH_CALL_SECONDS * 1e6 / us[f"{name} schedcat"])))
                 for name in tests
             }
-            for name in tests:
-                m = processors(name)
-                call = schedcat_tests(native, [name], {m: fresh[m].select(np.arange(sizes[name]))})[name]
+            fresh_tests = schedcat_tests(native, list(tests), fresh, sizes)
+            for name, call in fresh_tests.items():
                 calls[f"{name} schedcat fresh"] = (call, sizes[name])
         with quiet_stdout() if tests else contextlib.nullcontext():
             us.update(median_us_per_set(calls, args.rounds))

@@ -362,8 +362,10 @@ class Analysis:
         codes = self.status(batch, m, budget)
         unknown = np.flatnonzero(codes == UNKNOWN_CODE)
         if unknown.size:
+            from rtsched.result import count
+
             raise UnknownVerdictError(
-                f"{self.name}: the work budget ran out on {unknown.size} set{'' if unknown.size == 1 else 's'} (first: set {int(unknown[0])}); "
+                f"{self.name}: the work budget ran out on {count(int(unknown.size), 'set')} (first: set {int(unknown[0])}); "
                 "use status() for verdict codes 1 / 0 / -1 (unknown), or raise budget="
             )
         return codes == ACCEPTED

@@ -430,7 +430,8 @@ def _stale(
             todo.append(replace(spec, analyses=stale))
     if recomputed.get("generator"):
         print(
-            f"rtsched sweep: the generator code changed since {count(recomputed['generator'], 'unit')} were stored; "
+            f"rtsched sweep: the generator code changed since {count(recomputed['generator'], 'unit')} "
+            f"{'was' if recomputed['generator'] == 1 else 'were'} stored; "
             "recomputing them",
             file=stream,
         )
