@@ -688,12 +688,14 @@ def iteration_explanation(
     work_budget: int | None,
     steps: int | None = None,
     derivation: Callable[[], Iterator[Step | str]] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Explanation:
     """The explanation of a slack iteration (BCL-iter, RTA): its rows and the evidence both report.
 
     The evidence keys, in order: ``rounds``, ``steps`` (RTA's response-time evaluations, when
-    given), ``precheck_rejected``, ``failing_tasks``, ``budget``, ``work_budget``. ``derivation``
-    gives the steps (``--steps``), run only when read.
+    given), ``precheck_rejected``, ``failing_tasks``, ``budget``, ``work_budget``, then those of
+    ``extra`` (RTA's ``descent_rejected``). ``derivation`` gives the steps (``--steps``), run only
+    when read.
     """
     evidence: dict[str, Any] = {"rounds": rounds}
     if steps is not None:
@@ -701,4 +703,5 @@ def iteration_explanation(
     evidence.update(
         precheck_rejected=precheck_rejected, failing_tasks=tuple(failing), budget=budget, work_budget=work_budget
     )
+    evidence.update(extra or {})
     return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=rows, steps=derivation or ())

@@ -182,6 +182,88 @@ def test_rta_worked_example_response_times():
     assert rta.iterate(TaskSet.from_tasks(README), 3).response_times == (2, 2, 2)
 
 
+def test_rta_descent_worked_example():
+    # m = 2, τ0 = (1, 1, 6), τ1 = (2, 3, 7), τ2 = (1, 1, 5) (papers/bertogna-cirinei2007.md,
+    # "The descent"), default budget. Pre-pass (S = D − C = (0, 1, 0)): R_lo = (1, 3, 1) in 1 + 2 + 1 evaluations.
+    # Descent: U = D − R_lo = (0, 0, 0); τ0 at R = 1: τ1's term is min(W_1(1) = 2, J_1^0 = 1, 1) = 1
+    # with U_1 = 0 (it was 0 with S_1 = 1), τ2's is 1, so R = 1 + ⌊2/2⌋ = 2 > D_0 = 1: no round can
+    # bound τ0, rejected after 5 evaluations. The rounds, run for the bounds only, end with
+    # R = (—, 3, —).
+    ts = TaskSet.from_tasks([(1, 1, 6), (2, 3, 7), (1, 1, 5)])
+    it = rta.iterate(ts, 2)
+    assert (it.verdict, it.descent_task, it.descents, it.steps, it.rounds) == (False, 0, 1, 5, 0)
+    assert rta.response_estimate(ts, 0, [0, 0, 0], 2, 1) == 2
+    shown = rta.iterate(ts, 2, bounds=True)
+    assert (shown.verdict, shown.steps, shown.rounds, shown.response_times) == (False, 5, 1, (None, 3, None))
+    res = analyses.get("rta").explain(ts, 2)
+    assert res.evidence["descent_rejected"] and res.evidence["failing_tasks"] == (0, 2)
+    assert "descent 1" in res.summary and [row["response_time"] for row in res.per_task] == [None, 3, None]
+    text = "\n".join(str(step) for step in res.steps)
+    assert "descent 1" in text and "τ0: R = 1 → 2 > D = 1: no slack of the rounds exceeds U_i" in text
+    assert text.endswith("after round 1: no bound for τ0, τ2; the descent showed that no round can bound τ0: not proven")
+    # The descent runs when (3 + 2)·P ≤ budget, P = Σ (D_k − C_k + 1) = 4; below that, round 1
+    # rejects after 4 + 3 evaluations (τ0 and τ2 exceed their deadlines, no slack changes).
+    assert rta.DESCENT_ROUNDS == 2
+    for budget in range(23):
+        it = rta.iterate(ts, 2, budget)
+        assert (it.descent_task is not None) == (budget >= 20), budget
+        want = code_of(it.verdict)
+        assert want == (-1 if budget < 7 else 0), budget
+        assert rta._rta_one(ts.C, ts.D, ts.T, 2, budget) == want, budget
+        assert status_with_budget(rta, one(ts), 2, budget)[0] == want, budget
+
+
+#: Sets whose descent rejects (found among random sets), the second descent round for the last three.
+_DESCENT_REJECTS = [
+    ([(1, 1, 6), (2, 3, 7), (1, 1, 5)], 2),
+    ([(4, 4, 7), (1, 1, 13), (3, 7, 11)], 2),
+    ([(2, 7, 7), (5, 5, 5), (1, 3, 4)], 2),
+    ([(1, 1, 7), (1, 4, 5), (3, 7, 10)], 1),
+    ([(3, 4, 4), (3, 6, 10), (1, 2, 3)], 2),
+    ([(1, 2, 3), (1, 3, 3), (1, 6, 15)], 1),
+]
+
+
+@pytest.mark.parametrize(("tasks", "m"), _DESCENT_REJECTS)
+def test_rta_descent_rejects_where_the_rounds_do(tasks, m):
+    ts = TaskSet.from_tasks(tasks)
+    it = rta.iterate(ts, m)
+    assert it.descent_task is not None
+    check_descent_against_rounds_alone(ts, m)
+    P = sum(int(d) - int(c) + 1 for c, d in zip(ts.C, ts.D, strict=True))
+    for budget in [*range(it.steps + 2), *range(5 * P - 2, 5 * P + it.steps + 2)]:
+        assert rta._rta_one(ts.C, ts.D, ts.T, m, budget) == code_of(rta.reference(ts, m, budget)), budget
+
+
+@given(rst.tasksets(max_size=7, max_period=40), st.integers(1, 4))
+@settings(max_examples=300)
+def test_rta_descent_changes_no_verdict_and_no_bound(ts, m):
+    event(check_descent_against_rounds_alone(ts, m))
+
+
+def check_descent_against_rounds_alone(ts, m) -> str:
+    """The descent (rtsched's, proof in papers/bertogna-cirinei2007.md) against the rounds alone.
+
+    Without a budget, the verdict is the same with and without it; where the rounds run (an
+    acceptance, a rejection after the rounds, or the rounds run for the bounds after the descent
+    rejected), every bound and slack is the same.
+    """
+    big = 10**9
+    with_descent = rta.iterate(ts, m, budget=big, work_budget=None, bounds=True)
+    saved = rta.DESCENT_ROUNDS
+    try:
+        rta.DESCENT_ROUNDS = 0
+        alone = rta.iterate(ts, m, budget=big, work_budget=None)
+    finally:
+        rta.DESCENT_ROUNDS = saved
+    assert with_descent.verdict == alone.verdict
+    if with_descent.precheck_task is None:
+        assert with_descent.response_times == alone.response_times
+        assert with_descent.slack == alone.slack
+        assert with_descent.rounds == alone.rounds
+    return f"descent rejects: {with_descent.descent_task is not None}, verdict {with_descent.verdict}"
+
+
 def _schedcat_cases(all_cases):
     cases = []
     for case in all_cases:
@@ -501,7 +583,8 @@ def test_sound_against_exact_gedf(ts, m):
 @given(rst.batches(max_sets=3, max_size=6, max_period=30), st.integers(1, 4))
 def test_every_budget_matches_reference(batch, m):
     # The RTA kernel searches the densest task first only when the budget cannot run out in the
-    # pre-pass (Σ (D_k − C_k + 1) ≤ budget) and charges reused searches their evaluations;
+    # pre-pass (Σ (D_k − C_k + 1) ≤ budget), runs the descent only from a larger budget, and
+    # charges reused searches their evaluations;
     # the BCL-iter kernel reuses unchanged Eq. (18) values. Sweeping the budget across every value
     # where the verdict can flip (including both sides of that pre-pass bound) checks that
     # "unknown" appears exactly where the reference has it.
@@ -510,6 +593,9 @@ def test_every_budget_matches_reference(batch, m):
         pre_pass_bound = sum(int(d) - int(c) + 1 for c, d in zip(ts.C, ts.D, strict=True))
         budgets = set(range(min(need, 40) + 2)) | {need - 1, need, need + 1}
         budgets |= {pre_pass_bound - 1, pre_pass_bound, pre_pass_bound + 1}
+        # the BCL-iter shortcuts (3P) and the descent ((3 + DESCENT_ROUNDS)·P) start at these budgets
+        for times in (3, 3 + rta.DESCENT_ROUNDS):
+            budgets |= {times * pre_pass_bound - 1, times * pre_pass_bound, times * pre_pass_bound + 1}
         for budget in sorted(b for b in budgets if b >= 0):
             want = code_of(rta.reference(ts, m, budget))
             assert status_with_budget(rta, one(ts), m, budget)[0] == want, budget
@@ -524,10 +610,11 @@ def test_every_budget_matches_reference(batch, m):
 def test_every_budget_matches_reference_on_a_multi_round_set():
     # A set (found among random sets) whose RTA needs three rounds after the pre-pass, so the
     # kernel reuses searches whose inputs did not change; every budget up to the full need
-    # (47 evaluations) must give the reference's code.
+    # (52 evaluations: 17 in the pre-pass, 5 in a descent that raises no bound, 30 in the rounds)
+    # must give the reference's code.
     ts = TaskSet.from_tasks([(1, 2, 12), (1, 22, 37), (2, 11, 13), (64, 215, 252), (7, 8, 16)])
     it = rta.iterate(ts, 2)
-    assert (it.verdict, it.rounds, it.steps) == (True, 3, 47)
+    assert (it.verdict, it.rounds, it.steps) == (True, 3, 52)
     for budget in range(it.steps + 2):
         want = code_of(rta.reference(ts, 2, budget))
         assert status_with_budget(rta, one(ts), 2, budget)[0] == want, budget
@@ -820,9 +907,11 @@ def rta_path(ts, m, budget):
     verdict, rounds = common.slack_fixed_point(C, D, T, 0, n, m, work, fwork)
     if verdict != 1:
         return "searches (BCL-iter rejects)"
-    if rounds <= budget // per_round:
+    descent = (3 + rta.DESCENT_ROUNDS) * per_round <= budget  # the descent rounds count too
+    most_rounds = budget // per_round - (rta.DESCENT_ROUNDS if descent else 0)
+    if rounds <= most_rounds:
         return "BCL-iter fixed point accepts"
-    verdict, _ = common.slack_rounds(C, D, T, 0, n, m, budget // per_round, work, fwork)
+    verdict, _ = common.slack_rounds(C, D, T, 0, n, m, most_rounds, work, fwork)
     return "BCL-iter rounds accept" if verdict == 1 else "searches (BCL-iter rounds above budget)"
 
 
@@ -852,7 +941,8 @@ def test_rta_every_shortcut_is_reached():
     for _ in range(250):
         ts, m = _seeded_set(rng)
         P = int(np.sum(ts.D - ts.C + 1))
-        for budget in {P - 1, P, 3 * P - 1, 3 * P, 4 * P, 200_000}:
+        descent = (3 + rta.DESCENT_ROUNDS) * P  # the least budget with the descent
+        for budget in {P - 1, P, 3 * P - 1, 3 * P, 4 * P, descent - 1, descent, 200_000}:
             path = check_rta_path(ts, m, budget)
             seen[path] = seen.get(path, 0) + 1
     paths = {
