@@ -47,8 +47,10 @@ Budget: ``budget`` explored (stored) states, default :data:`DEFAULT_BUDGET`, and
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -1034,17 +1036,60 @@ def one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int
     return search(C, D, T, m, rule, budget, TRANSITIONS_PER_STATE * budget, short_counterexample=False).code
 
 
+#: ``parallel_from`` of the exact analyses (in tasks): a batch of two sets or more is explored on
+#: Numba's threads (:func:`codes`): one exploration costs far more than starting the threads.
+PARALLEL_FROM = 8
+#: Bytes per stored state besides its rows (the int64 tables, the hash tables and the heap), an
+#: upper estimate from :func:`_tables`; the rows take 2n columns, twice with identical tasks.
+_STATE_BYTES = 120
+
+
+def _physical_memory() -> int:
+    """The machine's memory in bytes (4 GiB where the platform does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        return 4 << 30
+
+
+def explorers(batch: TaskSetBatch, budget: int, threads: int) -> int:
+    """How many sets :func:`codes` explores at once.
+
+    At most ``threads``, and few enough that their tables, each at most its budget of states
+    (with a geometric growth's old copy), fit in a quarter of the machine's memory.
+    """
+    if batch.n_sets <= 1 or threads <= 1:
+        return 1
+    width = 2 * int(np.max(np.diff(batch.offsets)))
+    per_set = 2 * budget * (2 * width * 4 + _STATE_BYTES)
+    return max(1, min(threads, batch.n_sets, _physical_memory() // 4 // max(per_set, 1)))
+
+
 def codes(batch: TaskSetBatch, m: int, budget: int, rule: str) -> NDArray[np.int8]:
     """Verdict codes (1 schedulable, 0 not, -1 unknown) for every set of ``batch``.
 
-    Sets are explored one after the other: each exploration allocates its budgeted tables, so
-    running them in parallel would multiply the memory.
+    The sets are explored side by side on Numba's threads (:func:`numba.get_num_threads`: the
+    ``threads`` of ``Analysis.status``, 1 in a sweep's workers), as many at once as
+    :func:`explorers` allows for memory; the search releases the GIL. Each set's verdict is its
+    own, so the codes do not depend on the number of threads.
     """
+    import numba  # the engine's kernels need it anyway
+
     C, D, T, offsets = batch.C, batch.D, batch.T, batch.offsets
     out = np.empty(batch.n_sets, dtype=np.int8)
-    for s in range(batch.n_sets):
+
+    def decide(s: int) -> None:
         lo, hi = int(offsets[s]), int(offsets[s + 1])
         out[s] = one(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, rule)
+
+    workers = explorers(batch, budget, numba.get_num_threads())
+    if workers == 1:
+        for s in range(batch.n_sets):
+            decide(s)
+        return out
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rtsched-explore") as pool:
+        for _ in pool.map(decide, range(batch.n_sets)):  # in order; re-raises a worker's error
+            pass
     return out
 
 

@@ -84,9 +84,9 @@ parametrised by the priority rule; this module keeps the G-EDF entries and expla
 triples that enumerates the legal run sets straight from their definition, coded independently
 of the kernel, no pruning), ``_explore`` (Numba kernel, int16/int32 state rows, open addressing,
 antichain pruning, branching on tied choices only), :func:`explore` / the engine's ``search``
-(the tables, grown geometrically, and the counterexample path), ``_exact_codes`` (sets explored
-one after the other: each exploration allocates its budgeted tables, so running them in parallel
-would multiply the memory), :func:`explain` (counterexample release sequence and tie choices,
+(the tables, grown geometrically, and the counterexample path), ``_exact_codes`` (the sets explored
+side by side on Numba's threads, as many as a quarter of the memory allows for their tables: the
+engine's ``codes``), :func:`explain` (counterexample release sequence and tie choices,
 replayed in the simulator; the engine's ``explanation`` words the rest).
 """
 
@@ -282,7 +282,7 @@ ANALYSES = (
         kind="exact", order=8, policy="global-edf",
         citation=CITATION_EVERY_TIE, note="papers/gedf-ties.md",
         reference=reference, explain=explain, one=_exact_one, codes=_exact_codes, default_skip=default_skip,
-        budget=DEFAULT_BUDGET, budget_unit="explored states",
+        budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
     ),
     Analysis(
         name="exact:index", title="Exact G-EDF, ties to the lowest task index (state-space exploration)",
@@ -292,6 +292,6 @@ ANALYSES = (
         policy="global-edf:index",
         citation=CITATION, note="papers/baker-cirinei2007.md",
         reference=reference_index, explain=explain_index, one=_exact_index_one, codes=_exact_index_codes,
-        budget=DEFAULT_BUDGET, budget_unit="explored states",
+        budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
     ),
 )

@@ -115,7 +115,7 @@ def _one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: in
 
 
 def _codes(batch: TaskSetBatch, m: int, budget: int) -> NDArray[np.int8]:
-    """Verdict codes (1 schedulable, 0 not, -1 unknown), the sets explored one after the other."""
+    """Verdict codes (1 schedulable, 0 not, -1 unknown), the sets explored side by side (the engine's ``codes``)."""
     return engine.codes(batch, m, budget, "fp")
 
 
@@ -171,6 +171,6 @@ ANALYSES = (
         order=8, policy="global-fp",
         citation=CITATION, note="papers/exact-gfp.md",
         reference=reference, explain=explain, one=_one, codes=_codes, default_skip=default_skip,
-        budget=DEFAULT_BUDGET, budget_unit="explored states",
+        budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
     ),
 )

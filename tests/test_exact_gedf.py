@@ -696,3 +696,35 @@ def test_unknown_search_order_refused():
     ts = TaskSet.from_tasks([(1, 2, 2)] * 3)
     with pytest.raises(InputError, match="search order"):
         exact_gedf.explore(ts, 2, frontier="widest")  # type: ignore[arg-type]
+
+
+def test_sets_are_explored_side_by_side_with_the_same_codes():
+    # engine.codes explores the sets on Numba's threads (as many as memory allows); every set's
+    # verdict is its own, so the codes are those of one thread, for each rule and budget.
+    rng = np.random.default_rng(8)
+    sets = []
+    for _ in range(24):
+        n = int(rng.integers(3, 6))
+        T = rng.integers(4, 13, n)
+        C = np.array([rng.integers(1, t // 2 + 1) for t in T])
+        D = np.array([rng.integers(c, t + 1) for c, t in zip(C, T, strict=True)])
+        sets.append(TaskSet(C, D, T))
+    batch = TaskSetBatch.from_tasksets(sets)
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one Numba thread on this machine")
+    before = numba.get_num_threads()
+    try:
+        for name, budget in (("exact", 2_000), ("exact:index", 2_000), ("exact", 30), ("exact-gfp", 2_000)):
+            entry = analyses.get(name)
+            numba.set_num_threads(1)
+            serial = entry.status(batch, 2, budget=budget)
+            assert {0, 1} <= set(serial.tolist()) or budget == 30, (name, serial)
+            numba.set_num_threads(2)
+            assert entry.status(batch, 2, budget=budget).tolist() == serial.tolist(), name
+    finally:
+        numba.set_num_threads(before)
+    assert engine.explorers(batch, 2_000, threads=2) == 2
+    assert engine.explorers(batch, 2_000, threads=1) == 1
+    assert engine.explorers(batch, 10**15, threads=2) == 1  # their tables would not fit in memory
