@@ -1036,8 +1036,9 @@ def one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int
     return search(C, D, T, m, rule, budget, TRANSITIONS_PER_STATE * budget, short_counterexample=False).code
 
 
-#: ``parallel_from`` of the exact analyses (in tasks): a batch of two sets or more is explored on
-#: Numba's threads (:func:`codes`): one exploration costs far more than starting the threads.
+#: ``parallel_from`` of the exact analyses (in tasks): a batch of 8 tasks or more (two sets of 4)
+#: is explored on Numba's threads (:func:`codes`): one exploration costs far more than starting
+#: the threads.
 PARALLEL_FROM = 8
 #: Bytes per stored state besides its rows (the int64 tables, the hash tables and the heap), an
 #: upper estimate from :func:`_tables`; the rows take 2n columns, twice with identical tasks.
@@ -1068,8 +1069,8 @@ def explorers(batch: TaskSetBatch, budget: int, threads: int) -> int:
 def codes(batch: TaskSetBatch, m: int, budget: int, rule: str) -> NDArray[np.int8]:
     """Verdict codes (1 schedulable, 0 not, -1 unknown) for every set of ``batch``.
 
-    The sets are explored side by side on Numba's threads (:func:`numba.get_num_threads`: the
-    ``threads`` of ``Analysis.status``, 1 in a sweep's workers), as many at once as
+    The sets are explored side by side on Numba's threads (:func:`numba.get_num_threads`: every
+    core unless the caller set fewer; 1 in a sweep's workers), as many at once as
     :func:`explorers` allows for memory; the search releases the GIL. Each set's verdict is its
     own, so the codes do not depend on the number of threads.
     """

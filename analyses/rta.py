@@ -129,9 +129,9 @@ CITATION = (
 #: Default work budget: evaluations of the response-time recurrence per task set (each costs n
 #: bounds).
 DEFAULT_BUDGET = 200_000
-#: Rounds of the descent at most (:func:`iterate`). On the benchmark's sets (n = 10, m = 4) one
-#: round took RTA from 1.25 to about 1.0 µs per set, two to about 0.83, and 3, 4 or 6 measured the
-#: same as 2 within noise (papers/bertogna-cirinei2007.md, "The descent").
+#: Rounds of the descent at most (:func:`iterate`). On the benchmark's sets (n = 10, m = 4) the
+#: kernel measured the same with 1, 2, 3, 4 or 6 within noise; 2 takes the fewest evaluations of
+#: the reference (papers/bertogna-cirinei2007.md, "The descent").
 DESCENT_ROUNDS = 2
 
 
