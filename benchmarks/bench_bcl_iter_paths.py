@@ -7,8 +7,8 @@ Run (on demand; never part of the test suite)::
 The sets are those of the per-set table of ``bench_vs_schedcat.py`` (n = 10, m = 4, U/m uniform
 over (0, 1], periods log-uniform in [10, 1000], D uniform in [C, T], the same seed). Each set is
 classified by re-running the steps of ``bcl_iter._bcl_iter_set`` one by one at the default
-budget (the same helpers of ``analyses/_gedf_common.py``; the classification mirrors the one
-the tests hold to the reference, :func:`rtsched.analyses.bcl_iter.kernel_path`). Then the
+budget (the same helpers of ``analyses/theory/workload.py``; the classification mirrors the one
+the tests hold to the reference, :func:`rtsched.analyses.global_edf.bcl_iter.kernel_path`). Then the
 batch kernel is timed on the sets of each path and on all sets, one thread, medians of
 alternating rounds of process CPU time (``bench_vs_schedcat.median_us_per_set``). It prints per
 path: its share of the sets, ns per set on that path, and its contribution to the mean
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_vs_schedcat import M, draw_sets, median_us_per_set, runner
 
 from rtsched import analyses
-from rtsched.analyses import bcl_iter
+from rtsched.analyses.global_edf import bcl_iter
 
 
 def kernel_path(ts, m: int, budget: int) -> str:

@@ -18,7 +18,7 @@ and its time is the time to exhaust it. Six parts:
    time, how often the default budget answers "unknown", how often a set is decided within
    10 ms, and the same among the sets the rule keeps in ``rtsched.check``'s default list;
 6. ``gfp``: the exact global FP test ``exact-gfp`` (the same engine with the task index as the
-   priority; analyses/exact_gfp.py): its kernel against its pure-Python reference, its cost next
+   priority; analyses/exact/exact_gfp.py): its kernel against its pure-Python reference, its cost next
    to ``exact:index`` on the same random sets in deadline-monotonic order (part 2's generator,
    m = 2 and 4), and the default-list rule it shares with ``exact`` applied to it (part 5's
    generator, fewer rows).
@@ -41,7 +41,7 @@ import time
 import numba
 import numpy as np
 
-from rtsched.analyses import exact_gedf, exact_gfp
+from rtsched.analyses.exact import exact_gedf, exact_gfp
 from rtsched.kernels import ACCEPT, REJECT
 from rtsched.model import TaskSet
 from rtsched.priorities import deadline_monotonic

@@ -12,7 +12,7 @@ rounded U exceeds m is redrawn. Each set runs in a worker process whose CPU time
 answer) under both search orders, in alternating order from set to set (the machine may be
 shared: both orders see the same load). The budget (explored states) is set high so that the CPU
 cap, not the budget, stops a search; the table says how many stopped on the budget instead.
-Orders (analyses/_state_space.py, ``search``): ``breadth`` (the only order before), ``auto``
+Orders (analyses/exact/_state_space.py, ``search``): ``breadth`` (the only order before), ``auto``
 (now the default: one search, depth-first for 16,384 states, best-first for 32,768 more, then
 breadth-first by depth; the table below predates the best-first phase) and ``depth``
 (depth-first alone). benchmarks/bench_exact_vs_cpp.py measures the C++ test on the same sets.
@@ -80,7 +80,7 @@ def worker() -> None:
     """Read JSON requests from stdin, answer each on stdout (the parent restarts a killed worker)."""
     import numba
 
-    from rtsched.analyses import _state_space as engine
+    from rtsched.analyses.exact import _state_space as engine
 
     numba.set_num_threads(1)
     warm = np.array([1, 1, 1], dtype=np.int64)

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import arguments, rate, sample_batch, thread_rates
 
 from rtsched import registry
-from rtsched.analyses._npedf import npedf_trace
+from rtsched.analyses.theory.np_demand import npedf_trace
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
 from rtsched.platform import GPU
 

@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_mpr.py [--sets 20000] [--reference-sets 200]``. Sets as in the
 other benchmarks (n = 8, U in [0.5, 1.5], T log-uniform in [10, 1000]) on the interface
-⟨Π = 5, Θ = 9, m' = 2⟩ (bandwidth 1.8, :func:`rtsched.analyses.mpr.gedf_mpr_codes`), and on the
+⟨Π = 5, Θ = 9, m' = 2⟩ (bandwidth 1.8, :func:`rtsched.analyses.hierarchical.mpr.gedf_mpr_codes`), and on the
 dedicated ⟨1, 2, 2⟩ through the registry entry (``registry.get("gedf-mpr").status(batch, 2)``).
 """
 
@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import arguments, rate, sample_batch, thread_rates
 
 from rtsched import registry
-from rtsched.analyses import mpr
+from rtsched.analyses.hierarchical import mpr
 
 
 def main() -> None:

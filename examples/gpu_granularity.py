@@ -32,7 +32,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
-from rtsched.analyses.gpu import allocate
+from rtsched.analyses.gpu.partitioning import allocate
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
 from rtsched.sweep.units import unit_seed
 

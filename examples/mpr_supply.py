@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from rtsched import TaskSet
-from rtsched.analyses import mpr
+from rtsched.analyses.hierarchical import mpr
 
 
 def main(out: Path) -> None:

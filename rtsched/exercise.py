@@ -32,7 +32,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from rtsched.analyses._mpr_supply import MPRInterface, lsbf, sbf
+from rtsched.analyses.theory.supply import MPRInterface, lsbf, sbf
 from rtsched.errors import InputError
 from rtsched.model import TaskSet
 from rtsched.result import Result, Step, exact_numbers, show_number, verdict_text
@@ -168,7 +168,7 @@ def _frac(x: Fraction | int) -> str:
 # Topics
 # ------------------------------------------------------------------------------------------------
 def _uni_edf(topic: str, seed: int | str) -> Exercise:
-    from rtsched.analyses._edf_demand import qpa_trace
+    from rtsched.analyses.theory.edf_demand import qpa_trace
 
     rng = _rng(topic, seed)
     want = bool(rng.integers(0, 2))  # schedulable or not: both are instructive
@@ -201,7 +201,7 @@ def _uni_edf(topic: str, seed: int | str) -> Exercise:
         "Check your answer with the processor-demand criterion: h(t) ≤ t at every absolute deadline t < L.",
     ]
     qpa, pda = _explain("uni-qpa", ts, 1), _explain("uni-pda", ts, 1)
-    from rtsched.analyses._edf_demand import demand
+    from rtsched.analyses.theory.edf_demand import demand
 
     density = sum((Fraction(c, min(d, t)) for c, d, t in rows), Fraction(0))
     answers = [
@@ -382,11 +382,11 @@ def _partitioning(topic: str, seed: int | str) -> Exercise:
 def sbf_steps(interface: MPRInterface, t: int) -> Iterator[Step]:
     """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, step by step.
 
-    sbf in the exact integer form of :func:`rtsched.analyses.mpr.sbf` (the corrected bound of
+    sbf in the exact integer form of :func:`rtsched.analyses.hierarchical.mpr.sbf` (the corrected bound of
     Easwaran, Shin, Lee, RTS 2009, in rtsched's integer-time form:
     papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2) for lsbf.
 
-    The sbf value shown is the library's :func:`rtsched.analyses.mpr.sbf` itself; the
+    The sbf value shown is the library's :func:`rtsched.analyses.hierarchical.mpr.sbf` itself; the
     intermediate quantities (s, t', q, y) are those of its closed form.
     """
     Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime

@@ -571,16 +571,31 @@ _families: list[Family] = []
 _built: dict[str, Analysis] = {}
 
 
+def analysis_modules() -> list[str]:
+    """The public analysis modules: ``rtsched.analyses.<family>.<module>``, sorted.
+
+    A family is a subpackage of ``rtsched.analyses`` (the shared ``theory`` package is not one);
+    modules and packages whose name starts with ``_`` are private and declare no analyses.
+    """
+    package = importlib.import_module("rtsched.analyses")
+    found = []
+    for family in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if not family.ispkg or family.name.startswith("_") or family.name == "theory":
+            continue
+        sub = importlib.import_module(f"rtsched.analyses.{family.name}")
+        for info in pkgutil.iter_modules(sub.__path__):
+            if not info.name.startswith("_") and not info.ispkg:
+                found.append(f"rtsched.analyses.{family.name}.{info.name}")
+    return sorted(found)
+
+
 def _discover() -> dict[str, Analysis]:
     global _entries
     if _entries is not None:
         return _entries
-    package = importlib.import_module("rtsched.analyses")
     found: dict[str, Analysis] = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"rtsched.analyses.{info.name}")
+    for module_name in analysis_modules():
+        module = importlib.import_module(module_name)
         for entry in getattr(module, "ANALYSES", ()):
             if entry.name in found:
                 raise RuntimeError(f"analysis {entry.name!r} registered twice")

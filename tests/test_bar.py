@@ -11,7 +11,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch
-from rtsched.analyses import _bar_common, bar, bar_int
+from rtsched.analyses.global_edf import _bar_common, bar, bar_int
 from rtsched.errors import InputError
 from rtsched.testing import strategies as rst
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, registry
-from rtsched.analyses import bar, bar_int
+from rtsched.analyses.global_edf import bar, bar_int
 from rtsched.testing import strategies as rst
 
 BAR_INT = registry.get("bar-int")

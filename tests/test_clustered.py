@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses, check
-from rtsched.analyses import clustered, mpr
+from rtsched.analyses.hierarchical import clustered, mpr
 from rtsched.errors import InputError
 from rtsched.platform import GPU, Clustered
 from rtsched.testing import strategies as rst

@@ -1,4 +1,4 @@
-"""Tests of the exact G-EDF tests ``exact`` (every tie rule) and ``exact:index`` (analyses/exact_gedf.py).
+"""Tests of the exact G-EDF tests ``exact`` (every tie rule) and ``exact:index`` (analyses/exact/exact_gedf.py).
 
 Notes: papers/gedf-ties.md (every tie rule, rtsched's extension), papers/baker-cirinei2007.md,
 papers/geeraerts2013-antichains.md. Two independent checks:
@@ -25,8 +25,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import _state_space as engine
-from rtsched.analyses import exact_gedf
+from rtsched.analyses.exact import _state_space as engine
+from rtsched.analyses.exact import exact_gedf
 from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
 from rtsched.model import TaskSet, TaskSetBatch

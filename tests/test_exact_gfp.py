@@ -1,5 +1,5 @@
-"""Tests of the exact global fixed-priority test ``exact-gfp`` (analyses/exact_gfp.py, engine in
-analyses/_state_space.py; note papers/exact-gfp.md).
+"""Tests of the exact global fixed-priority test ``exact-gfp`` (analyses/exact/exact_gfp.py, engine in
+analyses/exact/_state_space.py; note papers/exact-gfp.md).
 
 Independent checks:
 
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import exact_gfp
+from rtsched.analyses.exact import exact_gfp
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
 from rtsched.model import TaskSet
@@ -284,7 +284,7 @@ def _as_scheduled(entry, ts, m):
     """The set in the priority order the test's verdict is about: ``rm-us`` prescribes its own
     rule (RM-US[m/(3m-2)]); every other G-FP test takes the given order."""
     if entry.name == "rm-us":
-        from rtsched.analyses import gfp
+        from rtsched.analyses.global_fp import gfp
 
         return ts.subset(gfp.rmus_order(ts, m))
     return ts

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from rtsched import check
-from rtsched.analyses.mpr import MPRInterface
+from rtsched.analyses.hierarchical.mpr import MPRInterface
 from rtsched.cli import main
 from rtsched.exercise import TOPICS, make_exercise, parse_tasksets, seed_number
 from rtsched.result import verdict_text

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
-from rtsched.analyses import ffdbf
+from rtsched.analyses.global_edf import ffdbf
 from rtsched.testing import strategies as rst
 
 FFDBF = ffdbf.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
@@ -24,7 +24,7 @@ def one(ts: TaskSet, m: int, budget: int = ffdbf.DEFAULT_BUDGET) -> int:
 
 def test_ffdbf_values_by_hand():
     """papers/bbmss2010-ffdbf.md: τ = (2, 5, 7), σ = 1/2: C/σ = 4, ramp on r ∈ [1, 5)."""
-    from rtsched.analyses._demand import ffdbf as f
+    from rtsched.analyses.global_edf._demand import ffdbf as f
 
     half = Fraction(1, 2)
     assert f(2, 5, 7, 0, half) == 0

@@ -15,7 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
-from rtsched.analyses import bak, bcl, bcl_iter, rta
+from rtsched.analyses.global_edf import bak, bcl, bcl_iter, rta
 from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.testing import strategies as rst
 
@@ -663,7 +663,7 @@ def test_rta_after_the_pieces_credit_runs_out():
 
 @pytest.mark.parametrize("b", [1, 2, 3, 7, 10, 999, 2**31 - 1, 2**32 - 5, 2**40 + 3, 2**50 - 1])
 def test_divmod_reciprocal_is_exact(b):
-    from rtsched.analyses._gedf_common import divmod_reciprocal_nb
+    from rtsched.analyses.theory.workload import divmod_reciprocal_nb
 
     inv_b = 1.0 / b
     rng = np.random.default_rng(b)
@@ -701,7 +701,7 @@ def test_floor_divmod_up_exact_on_time_values(q, b, r):
 def bcl_iter_shared_workspace(batch, m, rounds):
     """Every set of ``batch`` through ``_bcl_iter_set`` on ONE workspace sized for the largest set
     (as the batch kernel's chunks use it: rows left over from a larger set must not matter)."""
-    from rtsched.analyses import _gedf_common as common
+    from rtsched.analyses.theory import workload as common
 
     width = common.padded_width(int(batch.sizes.max()))
     work = np.full((common.SLACK_ROWS, width), 12345, dtype=np.int64)
@@ -752,7 +752,7 @@ def test_bcl_iter_row_certificate_is_the_certificate(ts, m):
     # rtsched's row certificate (papers/bcl2005.md, shortcut 9): the rows with S^lb_k > 0 hold
     # without summing, so with at most ROW_CERTIFICATE_ROWS rows at S^lb_k = 0 it decides the
     # certificate exactly as the sums of every row do; with more it leaves it to them.
-    from rtsched.analyses import _gedf_common as common
+    from rtsched.analyses.theory import workload as common
     from rtsched.kernels import ACCEPT, CONTINUE
 
     C, D, T, n = ts.C, ts.D, ts.T, ts.n
@@ -779,7 +779,7 @@ def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
     # rtsched's certificate one Jacobi step above S^lb (papers/bcl2005.md, shortcut 10): it
     # accepts exactly when Eq. (18) is ≥ 0 for every task at S' = max(S^lb, Eq. (18) at S^lb),
     # and then the reference accepts by its fourth round.
-    from rtsched.analyses import _gedf_common as common
+    from rtsched.analyses.theory import workload as common
     from rtsched.kernels import ACCEPT, CONTINUE
 
     C, D, T, n = ts.C, ts.D, ts.T, ts.n
@@ -882,7 +882,7 @@ def test_bcl_iter_one_fixed_set_per_path(tasks, m, budget, path):
 
 def rta_path(ts, m, budget):
     """The shortcut ``rta._rta_set`` takes for ``ts`` before its searches (re-run step by step)."""
-    from rtsched.analyses import _gedf_common as common
+    from rtsched.analyses.theory import workload as common
 
     C, D, T = ts.C, ts.D, ts.T
     n = ts.n
@@ -965,7 +965,7 @@ def test_bcl_iter_kernel_chunks_share_a_workspace_sized_by_the_largest_set():
     small = TaskSet.from_tasks(GY_TS1)
     big = TaskSet.from_tasks([(1, 40, 40)] * 9 + [(30, 31, 31)])
     batch = TaskSetBatch.from_tasksets([small, big, small])
-    from rtsched.analyses._gedf_common import CHUNK_TASKS, MAX_CHUNKS, chunk_count, largest_set
+    from rtsched.analyses.theory.workload import CHUNK_TASKS, MAX_CHUNKS, chunk_count, largest_set
 
     assert largest_set(batch.offsets) == 10
     assert largest_set(np.zeros(1, dtype=np.int64)) == 0

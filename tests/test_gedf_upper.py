@@ -69,7 +69,7 @@ def test_not_a_proof_of_schedulability() -> None:
 
 
 def test_simulated_window_is_bounded() -> None:
-    from rtsched.analyses.gedf_upper import HORIZON_PERIODS, MAX_JOBS, horizon
+    from rtsched.analyses.global_edf.gedf_upper import HORIZON_PERIODS, MAX_JOBS, horizon
 
     assert horizon([6, 7]) == 42  # one hyperperiod
     assert horizon([1000, 99991]) == HORIZON_PERIODS * 99991
@@ -81,7 +81,7 @@ def test_simulated_window_is_bounded() -> None:
 @given(st.lists(st.integers(1, 2**31 - 1) | st.integers(1, 60), min_size=1, max_size=12))
 def test_the_kernel_horizon_is_horizon(periods: list[int]) -> None:
     """The batch kernel's window (``_horizon_nb``) is :func:`horizon`'s, to the tick."""
-    from rtsched.analyses.gedf_upper import _horizon_one, horizon
+    from rtsched.analyses.global_edf.gedf_upper import _horizon_one, horizon
 
     assert _horizon_one(np.array(periods, dtype=np.int64)) == horizon(periods)
 
@@ -91,7 +91,7 @@ def test_the_kernel_horizon_is_horizon(periods: list[int]) -> None:
 def test_the_kernel_simulation_is_the_reference(ts: TaskSet, m: int, h: int) -> None:
     """The batch kernel's synchronous-release G-EDF run finds the reference's first miss (or none),
     on the full window and on a short one, and agrees with rtsched.sim."""
-    from rtsched.analyses.gedf_upper import _first_miss_one, _simulate_reference, horizon
+    from rtsched.analyses.global_edf.gedf_upper import _first_miss_one, _simulate_reference, horizon
 
     for window in (horizon(ts.T), h):
         expected = _simulate_reference(ts, m, window)

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses, check
-from rtsched.analyses import gfb
+from rtsched.analyses.global_edf import gfb
 from rtsched.testing import strategies as rst
 
 GFB = analyses.get("gfb")

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
-from rtsched.analyses import _gfp, gfp
+from rtsched.analyses.global_fp import _workload, gfp
 from rtsched.errors import InputError
 from rtsched.priorities import audsley
 from rtsched.testing import strategies as rst
@@ -149,7 +149,7 @@ def test_da_lc_worked_example_of_the_note():
     W^D_0(8) = ⌊9/4⌋·1 + min(1, 9 − 8) = 3. DA: 6 + 3 = 9 > 8 fails; DA-LC (no carry-in on m = 1):
     6 + 2 = 8 ≤ 8 holds."""
     ts = TaskSet.from_tasks([(1, 2, 4), (6, 8, 9)])
-    assert _gfp.da_lc_terms(ts, 1, [0]) == [(0, 2, 3)]
+    assert _workload.da_lc_terms(ts, 1, [0]) == [(0, 2, 3)]
     assert gfp.da_reference(ts, 1) is False
     assert gfp.da_lc_reference(ts, 1) is True
     assert fp_miss(ts.rows(), 1) is None
@@ -257,7 +257,7 @@ def test_kernels_equal_references_at_small_budgets(ts, m, budget):
 @given(values=st.lists(st.integers(0, 50), max_size=12), count=st.integers(0, 14))
 def test_top_sum_kernel(values, count):
     arr = np.array(values, dtype=np.int64)
-    assert _gfp.top_sum_nb(arr, count, np.empty(len(values), dtype=np.int64)) == _gfp.top_sum(values, count)
+    assert _workload.top_sum_nb(arr, count, np.empty(len(values), dtype=np.int64)) == _workload.top_sum(values, count)
 
 
 @pytest.mark.slow
@@ -337,10 +337,10 @@ def test_workload_chain(T, data, L):
     D = data.draw(st.integers(C, T))
     R = data.draw(st.integers(C, D))
     chain = [
-        _gfp.workload_nc(C, T, L),
-        _gfp.workload_ci(C, T, R, L),
-        _gfp.workload_response(C, D, T, R, L),
-        _gfp.workload_deadline(C, D, T, L),
+        _workload.workload_nc(C, T, L),
+        _workload.workload_ci(C, T, R, L),
+        _workload.workload_response(C, D, T, R, L),
+        _workload.workload_deadline(C, D, T, L),
     ]
     clipped = [min(w, L) for w in chain]
     assert clipped == sorted(clipped)
@@ -388,18 +388,18 @@ def _dm(ts):
 def test_fits_lowest_matches_the_tests():
     ts = TaskSet.from_tasks(SCHEDCAT_BERTOGNA)
     for m in (1, 2, 3):
-        for name, fits in (("gfp-da", _gfp.da_fits_lowest), ("gfp-da-lc", _gfp.da_lc_fits_lowest)):
+        for name, fits in (("gfp-da", _workload.da_fits_lowest), ("gfp-da-lc", _workload.da_lc_fits_lowest)):
             per_task = all(fits(ts, k, range(k), m=m) for k in range(ts.n))
             assert per_task == (entry(name).verdict(ts, m) is True)
-            assert _gfp.fits_lowest(name, m)(ts, 3, [0, 1, 2]) == fits(ts, 3, [2, 1, 0], m=m)
-    assert gfp.da_lc_fits_lowest is _gfp.da_lc_fits_lowest
+            assert _workload.fits_lowest(name, m)(ts, 3, [0, 1, 2]) == fits(ts, 3, [2, 1, 0], m=m)
+    assert gfp.da_lc_fits_lowest is _workload.da_lc_fits_lowest
 
 
 @quick(EXAMPLES)
 @given(ts=rst.tasksets(min_size=2, max_size=7, max_period=50), m=st.integers(1, 4))
 def test_opa_da_lc_never_loses_to_dm(ts, m):
     dm_ok = entry("gfp-da-lc").verdict(_dm(ts), m) is True
-    order = audsley(ts, _gfp.fits_lowest("gfp-da-lc", m))
+    order = audsley(ts, _workload.fits_lowest("gfp-da-lc", m))
     if dm_ok:
         assert order is not None, f"DM + DA-LC accepts {ts.rows()} on m = {m}, OPA + DA-LC finds no order"
     if order is not None:

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses._edf_demand import pda_trace, qpa_reference
-from rtsched.analyses._npedf import npedf_trace
-from rtsched.analyses.gpu import HEURISTICS, allocate, gpu_report, partition_verdict, recheck
+from rtsched.analyses.gpu.partitioning import HEURISTICS, allocate, gpu_report, partition_verdict, recheck
+from rtsched.analyses.theory.edf_demand import pda_trace, qpa_reference
+from rtsched.analyses.theory.np_demand import npedf_trace
 from rtsched.cli import main
 from rtsched.errors import InputError
 from rtsched.gpu import (

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtsched.analyses.gpu import HEURISTICS, allocate, gpu_report, recheck
+from rtsched.analyses.gpu.partitioning import HEURISTICS, allocate, gpu_report, recheck
 from rtsched.errors import InputError
 from rtsched.generators.gpu import GPUWorkloadSpec, generate_gpu_workloads
 from rtsched.gpu import GPUWorkload, Kernel, Slowdown, TableWCET

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtsched.analyses.gpu import HEURISTICS, allocate, gpu_report, partition_verdict, recheck
+from rtsched.analyses.gpu.partitioning import HEURISTICS, allocate, gpu_report, partition_verdict, recheck
 from rtsched.cli import main
 from rtsched.errors import InputError
 from rtsched.gpu import GPUWorkload, Kernel, Slowdown, TableWCET, dumps_gpu, inflate_by, layouts, loads_gpu

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rtsched.analyses.gpu import allocate, recheck
+from rtsched.analyses.gpu.partitioning import allocate, recheck
 from rtsched.cli import main
 from rtsched.errors import InputError
 from rtsched.gpu import Slowdown, TableWCET, read_gpu_workload

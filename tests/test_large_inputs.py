@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import rtsched.commands.check as check_command
 from rtsched import TaskSet, check
-from rtsched.analyses.partitioned_edf import FAMILY_NAMES, _parse, _run, pack
+from rtsched.analyses.partitioned.partitioned_edf import FAMILY_NAMES, _parse, _run, pack
 from rtsched.check import check_many
 from rtsched.cli import main
 from rtsched.errors import InputError

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch
-from rtsched.analyses import load
+from rtsched.analyses.global_edf import load
 from rtsched.testing import strategies as rst
 
 LOAD = load.ANALYSES[0]  # the registered entry (registry lookups are tested in test_gedf_pseudopoly_relations)
@@ -107,7 +107,7 @@ def test_budget_exhaustion_is_unknown():
 @given(rst.tasksets(max_size=5, max_period=12, deadlines="arbitrary"), st.integers(1, 4))
 def test_equals_brute_force_over_a_hyperperiod(ts, m):
     """Σ dbf(t) ≤ β·t at every integer t ≤ max D + 2H (H the hyperperiod) and U ≤ β."""
-    from rtsched.analyses._demand import dbf
+    from rtsched.analyses.global_edf._demand import dbf
 
     beta, _, _ = load.load_bound(ts, m)
     horizon = int(max(ts.D)) + 2 * ts.hyperperiod

@@ -10,7 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
-from rtsched.analyses import _mpr_supply, mpr
+from rtsched.analyses.hierarchical import mpr
+from rtsched.analyses.theory import supply as mpr_supply
 from rtsched.errors import InputError
 from rtsched.platform import GPU, Clustered, Identical
 from rtsched.testing import strategies as rst
@@ -119,7 +120,7 @@ def test_sbf_scalar_array_and_kernel_agree(interface, t):
     scalar = mpr.sbf(Pi, Theta, mp, t)
     assert isinstance(scalar, int)
     assert mpr.sbf(Pi, Theta, mp, np.array([t]))[0] == scalar
-    assert _mpr_supply._sbf_one(Pi, Theta, mp, t) == scalar
+    assert mpr_supply._sbf_one(Pi, Theta, mp, t) == scalar
     assert interface.sbf(t) == scalar
     assert 0 <= scalar <= max(0, mp * t)
 
@@ -248,7 +249,7 @@ def _uncorrected_ecrts2008(ts, interface):
             cap = t - C
             terms = []
             for i, (Ci, Di, Ti) in enumerate(ts.rows()):
-                dbf, carry = _mpr_supply._workloads(Ci, Di, Ti, t)
+                dbf, carry = mpr_supply._workloads(Ci, Di, Ti, t)
                 terms.append((min(dbf - C, A), min(carry - C, A)) if i == k else (min(dbf, cap), min(carry, cap)))
             diffs = sorted((b - a for a, b in terms), reverse=True)
             dem = sum(a for a, _ in terms) + sum(diffs[: interface.m_prime - 1]) + interface.m_prime * C

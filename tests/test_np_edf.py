@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses._edf_demand import pda_trace
-from rtsched.analyses._npedf import blocking_term, npedf_codes, npedf_one, npedf_trace
+from rtsched.analyses.theory.edf_demand import pda_trace
+from rtsched.analyses.theory.np_demand import blocking_term, npedf_codes, npedf_one, npedf_trace
 from rtsched.errors import InputError
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst

@@ -101,7 +101,7 @@ def test_source_tree_finder_maps_only_the_two_subpackages(tmp_path):
     assert finder.find_spec("rtsched.generators").origin == str(tmp_path / "generators" / "__init__.py")
     assert finder.find_spec("rtsched.tests") is None
     assert finder.find_spec("other.analyses") is None
-    assert finder.find_spec("rtsched.analyses.gfb") is None  # found through the package's __path__
+    assert finder.find_spec("rtsched.analyses.global_edf.gfb") is None  # found through the package's __path__
 
 
 def test_import_from_the_clone_root_without_install():
@@ -179,7 +179,7 @@ def test_kernels_are_cached_in_the_rtsched_cache_folder(tmp_path):
 
 def test_a_sets_kernel_driver_loads_from_the_cache_in_a_new_process(tmp_path):
     """``sets_kernel`` drivers are cached like any kernel (a closure would recompile each process)."""
-    run = KERNEL_RUN + "; from rtsched.analyses import gfb; print(sum(gfb._gfb_kernel.stats.cache_hits.values()))"
+    run = KERNEL_RUN + "; from rtsched.analyses.global_edf import gfb; print(sum(gfb._gfb_kernel.stats.cache_hits.values()))"
     hits = []
     for _ in range(2):
         done = subprocess.run(
@@ -188,7 +188,7 @@ def test_a_sets_kernel_driver_loads_from_the_cache_in_a_new_process(tmp_path):
         assert done.returncode == 0, done.stderr
         hits.append(int(done.stdout.split()[-1]))
     assert hits == [0, 1]
-    assert list(tmp_path.rglob("kernels.rtsched.analyses.gfb._gfb_one.sets-*.nbi"))
+    assert list(tmp_path.rglob("kernels.rtsched.analyses.global_edf.gfb._gfb_one.sets-*.nbi"))
 
 
 def test_numba_cache_dir_still_wins(tmp_path):
@@ -243,7 +243,7 @@ def test_the_probe_reaches_the_gedf_upper_simulation_kernel():
     """Some probe set is decided by gedf-upper's simulation kernel, not by ``exact`` (whose default
     list keeps small sets) nor by U > m: else ``cache --compile`` would leave that kernel to the
     first real set."""
-    from rtsched.analyses import gedf_upper
+    from rtsched.analyses.global_edf import gedf_upper
 
     batch = warmup.probe_batch()
     assert any(gedf_upper._exact_verdict(batch[s], 2) is None for s in range(batch.n_sets))

@@ -1,4 +1,4 @@
-"""The partitioned family's shared scaffolding (analyses/_packing.py): names, registry glue, packing loop."""
+"""The partitioned family's shared scaffolding (analyses/partitioned/_packing.py): names, registry glue, packing loop."""
 
 import re
 from fractions import Fraction
@@ -6,9 +6,9 @@ from fractions import Fraction
 import pytest
 
 from rtsched import registry
-from rtsched.analyses import _packing
-from rtsched.analyses import partitioned_edf as pedf
-from rtsched.analyses import partitioned_fp as pfp
+from rtsched.analyses.partitioned import _packing
+from rtsched.analyses.partitioned import partitioned_edf as pedf
+from rtsched.analyses.partitioned import partitioned_fp as pfp
 from rtsched.budget import Work
 from rtsched.result import UNKNOWN
 

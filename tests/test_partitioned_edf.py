@@ -15,9 +15,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import _edf_demand as dm
-from rtsched.analyses import partitioned_edf
-from rtsched.analyses.partitioned_edf import (
+from rtsched.analyses.partitioned import partitioned_edf
+from rtsched.analyses.partitioned.partitioned_edf import (
     FAMILY_NAMES,
     PACKING_BUDGET,
     _parse,
@@ -27,6 +26,7 @@ from rtsched.analyses.partitioned_edf import (
     qpa_steps_for,
     task_order,
 )
+from rtsched.analyses.theory import edf_demand as dm
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import exact_numbers
 from rtsched.testing import strategies as rst
@@ -267,7 +267,7 @@ def test_explanation_is_stamped_by_the_registry() -> None:
 def test_no_other_analysis_is_imported() -> None:
     import ast
 
-    from rtsched.analyses import partitioned_edf
+    from rtsched.analyses.partitioned import partitioned_edf
 
     tree = ast.parse(Path(partitioned_edf.__file__).read_text())
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
@@ -408,7 +408,7 @@ def test_many_processors_use_a_prefix() -> None:
 
 def _scratch(rows: list[tuple[int, int, int]]):
     """The packing kernel's workspace with ``rows`` (deadline order) in its scratch rows."""
-    from rtsched.analyses import _pedf_kernel as pk
+    from rtsched.analyses.partitioned import _pedf_kernel as pk
 
     iw, fw = pk._workspace(len(rows))
     for j, (c, d, p) in enumerate(rows):
@@ -434,7 +434,7 @@ def _dbfstar_excess(rows: list[tuple[int, int, int]], t: int) -> Fraction:
 def test_dbfstar_point_is_the_exact_sign(tasks: list[tuple[int, int, int]], pick: int, extra: int) -> None:
     """The sweep's exact tie-break (_pedf_kernel._dbfstar_point, on the scratch rows in place) is
     the sign of Σ_{D_j ≤ t} dbf*(τ_j, t) − t computed in Fractions, at a deadline and past it."""
-    from rtsched.analyses import _pedf_kernel as pk
+    from rtsched.analyses.partitioned import _pedf_kernel as pk
 
     rows = sorted(((min(c, p), min(c, p) + min(x, p - min(c, p)), p) for c, x, p in tasks), key=lambda r: r[1])
     t = rows[pick % len(rows)][1] + extra
@@ -450,7 +450,7 @@ def test_dbfstar_point_rational_fallback(rows: list[tuple[int, int, int]], t: in
     """Remainders summing to exactly t − S (an integer ≥ 1): the float sum cannot decide, so
     _dbfstar_point hands over to the exact rational sum (_dbfstar_exact). Both are exact ties
     (Σ dbf* = t), which the condition Σ dbf* ≤ t accepts."""
-    from rtsched.analyses import _pedf_kernel as pk
+    from rtsched.analyses.partitioned import _pedf_kernel as pk
     from rtsched.kernels import SIGN_UNDECIDED
 
     S, F = 0, Fraction(0)

@@ -1,4 +1,4 @@
-"""Tests of the partitioned FP family p:<fit>:<order>:rta and p-fp (analyses/partitioned_fp.py).
+"""Tests of the partitioned FP family p:<fit>:<order>:rta and p-fp (analyses/partitioned/partitioned_fp.py).
 
 Kernel == reference (verdicts, assignments, budgets); every processor of an accepted assignment
 passes a brute-force simulation; on one processor the family equals uni-rta; names do not
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import partitioned_fp as pfp
+from rtsched.analyses.partitioned import partitioned_fp as pfp
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
 from rtsched.testing.oracles import fp_synchronous_meets_deadlines

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, check
-from rtsched.analyses.mpr import MPRInterface, sbf
+from rtsched.analyses.hierarchical.mpr import MPRInterface, sbf
 from rtsched.cli import main
 from rtsched.exercise import sbf_steps
 from rtsched.registry import get

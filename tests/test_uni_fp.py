@@ -1,4 +1,4 @@
-"""Tests of uni-rta, rm-ll and rm-hb (analyses/uni_fp.py, analyses/_fp_rta.py).
+"""Tests of uni-rta, rm-ll and rm-hb (analyses/uniprocessor/uni_fp.py, analyses/theory/fp_rta.py).
 
 Worked examples from the papers' notes (papers/joseph-pandya1986-rta.md, papers/liu-layland1973.md,
 papers/bini-buttazzo-buttazzo2003-hyperbolic.md); kernel == reference; uni-rta against a
@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import uni_fp
-from rtsched.analyses._fp_rta import least_fixed_point, rta_from_nb
+from rtsched.analyses.theory.fp_rta import least_fixed_point, rta_from_nb
+from rtsched.analyses.uniprocessor import uni_fp
 from rtsched.errors import InputError
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.priorities import deadline_monotonic, rate_monotonic

@@ -1,4 +1,4 @@
-"""Tests of uni-pda and uni-qpa (papers/zhang-burns2009-qpa.md) and of analyses/_edf_demand.py."""
+"""Tests of uni-pda and uni-qpa (papers/zhang-burns2009-qpa.md) and of analyses/theory/edf_demand.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
-from rtsched.analyses import _edf_demand as dm
+from rtsched.analyses.theory import edf_demand as dm
 from rtsched.errors import InputError
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst

@@ -27,8 +27,8 @@ from _labkit import SMALL, show
 
 import rtsched
 from rtsched import check_many
-from rtsched.analyses import mpr
-from rtsched.analyses.clustered import platform_report
+from rtsched.analyses.hierarchical import mpr
+from rtsched.analyses.hierarchical.clustered import platform_report
 from rtsched.generators import generate_batch
 
 # %% [markdown]
@@ -67,7 +67,7 @@ from rtsched.generators import generate_batch
 # most k processors; (2) give each cluster its minimum-bandwidth interface; (3) turn each
 # interface into m' periodic servers (β servers of budget α + 1 and m' − β of budget α, period
 # and deadline Π); (4) schedule the servers on the m physical processors. rtsched: the MPR API in
-# `rtsched.analyses.mpr` (`sbf`, `lsbf`, `MPRInterface`, `gedf_mpr`, `min_theta`,
+# `rtsched.analyses.hierarchical.mpr` (`sbf`, `lsbf`, `MPRInterface`, `gedf_mpr`, `min_theta`,
 # `best_interface`), the analyses `gedf-mpr` and `clustered:k=<k>` (`rtsched list`), notes
 # `papers/shin-easwaran-lee2008-mpr.md` and `papers/easwaran-shin-lee2009-virtual-clusters.md`.
 # Equation and theorem numbers follow those notes, which say which ones could not be checked

@@ -20,7 +20,7 @@ from collections import Counter
 import numpy as np
 
 from rtsched import TaskSet, TaskSetBatch, registry
-from rtsched.analyses import bar_int as bar_int_module
+from rtsched.analyses.global_edf import bar_int as bar_int_module
 
 EXACT_BUDGET = 10**6
 

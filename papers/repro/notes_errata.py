@@ -12,7 +12,7 @@ period [jΠ, (j+1)Π), at most m' per tick):
   period's minimum at once (push the period's supply out of the window, which is possible because
   the parts of a period outside one window are at its two ends). sbf(t) = min over o ∈ [0, Π) of
   the sum over periods. No closed form, no early/late argument.
-* rtsched's closed form ``sbf`` and its brute force ``sbf_brute_force`` (analyses/_mpr_supply.py).
+* rtsched's closed form ``sbf`` and its brute force ``sbf_brute_force`` (analyses/theory/supply.py).
 
 and the published forms as transcribed (papers/shin-easwaran-lee2008-mpr.md and
 papers/easwaran-shin-lee2009-virtual-clusters.md):
@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from rtsched.analyses._mpr_supply import sbf, sbf_brute_force, supply_in_period
+from rtsched.analyses.theory.supply import sbf, sbf_brute_force, supply_in_period
 
 
 def independent(Pi: int, Theta: int, mp: int, t_max: int) -> list[int]:

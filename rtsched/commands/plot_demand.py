@@ -5,7 +5,7 @@ The total demand bound function h(t) = Σ_i dbf_i(t), dbf_i(t) = max(0, ⌊(t �
 supply m·t of m dedicated processors (h(t) ≤ m·t at every t is necessary on m processors) and,
 with ``--mpr Π,Θ,m'``, against the worst-case supply sbf(t) of that MPR interface and its linear
 bound lsbf(t) (Shin, Easwaran, Lee, ECRTS 2008; sbf as corrected by Easwaran, Shin, Lee, RTS 2009:
-:func:`rtsched.analyses.mpr.sbf`). Points where h(t) exceeds a supply are marked.
+:func:`rtsched.analyses.hierarchical.mpr.sbf`). Points where h(t) exceeds a supply are marked.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def demand_figure(
     """The figure: h(t) against m·t (if ``m``) and against the sbf and lsbf of ``mpr`` = (Π, Θ, m')."""
     from matplotlib.figure import Figure  # no pyplot: no global state, works with any backend
 
-    from rtsched.analyses._mpr_supply import MPRInterface
+    from rtsched.analyses.theory.supply import MPRInterface
 
     if m is None and mpr is None:
         raise InputError("give a supply: -m M and/or --mpr Π,Θ,m'", field="-m")
@@ -88,7 +88,7 @@ def demand_figure(
 
 
 def _parse_mpr(text: str) -> tuple[int, int, int]:
-    from rtsched.analyses._mpr_supply import validate_interface
+    from rtsched.analyses.theory.supply import validate_interface
 
     parts = [p.strip() for p in text.replace("⟨", "").replace("⟩", "").split(",")]
     if len(parts) != 3 or not all(p.isdigit() for p in parts):

@@ -23,7 +23,7 @@ can build (papers/zahaf2021-gpu-partitioning.md, "Partition mechanisms"):
 Every space is *downward closed* (checked by the tests): removing a partition, or shrinking one
 to a smaller allowed size, keeps a layout legal. With WCETs non-increasing in the size (A1) this
 is what lets the exhaustive search round each block's smallest passing size up to an allowed size
-and test only the multiset of those sizes (analyses/gpu.py).
+and test only the multiset of those sizes (analyses/gpu/partitioning.py).
 """
 
 from __future__ import annotations

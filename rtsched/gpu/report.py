@@ -19,7 +19,7 @@ def verdict_word(v: Any) -> str:
 def format_gpu_report(report: Mapping[str, Any]) -> str:
     """The terminal table of a GPU analysis's report (``explain(...).evidence["report"]``).
 
-    ``report`` has the keys of :meth:`rtsched.analyses.gpu.GPUReport.as_evidence` (exact numbers or
+    ``report`` has the keys of :meth:`rtsched.analyses.gpu.partitioning.GPUReport.as_evidence` (exact numbers or
     their JSON form): the workload's name, the allocation (layout, partitions, reason), the
     per-kernel rows and the baseline's verdict.
     """

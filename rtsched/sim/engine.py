@@ -1,7 +1,7 @@
 """Event-driven Numba kernel of the global / partitioned EDF and FP simulator; see papers/simulator.md.
 
-Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact_gedf` and
-:mod:`rtsched.analyses.exact_gfp`):
+Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact.exact_gedf` and
+:mod:`rtsched.analyses.exact.exact_gfp`):
 
 * Time is integer ticks. A job of task ``i`` released at ``r`` needs ``C_i`` ticks of one
   processor before its absolute deadline ``r + D_i``. Deadlines are constrained (``D <= T``),

@@ -11,8 +11,8 @@ A deadline miss found by the simulator *proves* the set unschedulable under the 
 policy (the release pattern is a legal sporadic behaviour). The absence of a miss proves
 schedulability only for synchronous periodic releases simulated over a full hyperperiod (the
 default horizon for ``arrivals="periodic"``), and only for that release pattern: sporadic
-systems can miss under other patterns (use the exact tests, :mod:`rtsched.analyses.exact_gedf`
-and :mod:`rtsched.analyses.exact_gfp`).
+systems can miss under other patterns (use the exact tests, :mod:`rtsched.analyses.exact.exact_gedf`
+and :mod:`rtsched.analyses.exact.exact_gfp`).
 
 Ties between equal absolute deadlines follow a rule (``ties``): ``index`` (lowest task index),
 ``fifo`` (earlier release first, then lowest index) or ``random:SEED`` (a priority drawn per job

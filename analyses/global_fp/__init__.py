@@ -1,0 +1,1 @@
+"""Sufficient tests for global fixed-priority scheduling on identical multiprocessors."""

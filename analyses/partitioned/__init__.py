@@ -1,0 +1,1 @@
+"""Partitioned EDF and FP: bin-packing heuristics with per-processor admission tests."""
