@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+import zlib
 from pathlib import Path
 
 import numba
@@ -51,7 +52,7 @@ TASKSET_ANALYSES = [e.name for e in registry.all_entries() if e.input == "taskse
 def test_single_set_batch_and_reference_agree(name: str) -> None:
     entry = registry.get(name)
     m = 1 if entry.platform == "uniprocessor" else 2
-    sets = [ts for ts in small_sets(40, seed=hash(name) % 1000) if entry.supports(m, ts) is None]
+    sets = [ts for ts in small_sets(40, seed=zlib.crc32(name.encode()) % 1000) if entry.supports(m, ts) is None]
     batch = TaskSetBatch.from_tasksets(sets)
     codes = entry.status(batch, m)
     assert codes.dtype == np.int8 and set(codes.tolist()) <= {1, 0, -1}
