@@ -33,10 +33,11 @@ import numpy as np
 
 from rtsched import warmup
 from rtsched.errors import InputError
-from rtsched.model import TaskSet, TaskSetBatch
-from rtsched.platform import Platform, as_platform
-from rtsched.registry import Analysis, all_entries, parse_budgets, resolve_list
+from rtsched.model import TaskSet
+from rtsched.platform import Clustered, Platform, as_platform
+from rtsched.registry import Analysis, all_entries, get, parse_budgets, resolve_list
 from rtsched.result import UNKNOWN, LazyResult, Report, Verdict
+from rtsched.workloads import WorkloadKind, kind_of
 
 __all__ = ["check", "check_many"]
 
@@ -59,7 +60,7 @@ def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
     return (
         (entry.name, path) not in _KERNEL_USED  # a set lookup, before any file is looked at
         and entry.kind == "sufficient"
-        and entry.input == "taskset"
+        and entry.workload.cold_references
         and len(sets) <= warmup.COLD_MAX_SETS
         and all(ts.n <= warmup.COLD_MAX_TASKS for ts in sets)
         and _COLD_SECONDS.get((entry.name, path), 0.0) < warmup.compile_seconds(entry.name)
@@ -68,7 +69,7 @@ def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
     )
 
 
-def _cold_reference(entry: Analysis, path: str, ts: TaskSet, size: int, extra: tuple[int, ...]) -> Verdict:
+def _cold_reference(entry: Analysis, path: str, ts: Any, size: int, extra: tuple[int, ...]) -> Verdict:
     """``entry``'s reference verdict, its time charged to the ski-rental account."""
     start = time.perf_counter()
     try:
@@ -81,7 +82,7 @@ def _cold_reference(entry: Analysis, path: str, ts: TaskSet, size: int, extra: t
 def _kernel_used(entry: Analysis, path: str) -> None:
     """Remember (marker ``path:name``) that this path's kernel of a sufficient analysis is in the cache now."""
     key = (entry.name, path)
-    if key in _KERNEL_USED or entry.kind != "sufficient" or entry.input != "taskset":
+    if key in _KERNEL_USED or entry.kind != "sufficient" or not entry.workload.cold_references:
         return
     _KERNEL_USED.add(key)
     if not warmup.is_compiled(entry.name) and not warmup.is_compiled(f"{path}:{entry.name}"):
@@ -89,7 +90,7 @@ def _kernel_used(entry: Analysis, path: str) -> None:
 
 
 def check(
-    taskset: TaskSet | Sequence[Any],
+    taskset: Any,
     m: int | Platform,
     tests: str | Sequence[str] | None = None,
     budget: Budget = None,
@@ -99,10 +100,12 @@ def check(
     Parameters
     ----------
     taskset:
-        A :class:`~rtsched.TaskSet`, or ``[(C, D, T), ...]``.
+        A :class:`~rtsched.TaskSet`, or ``[(C, D, T), ...]``; or an item of another workload kind
+        (:mod:`rtsched.workloads`), e.g. a :class:`~rtsched.gpu.GPUWorkload` on ``GPU(M)``.
     m:
         The platform: a number of identical processors, or a platform value
-        (:class:`~rtsched.platform.Identical`, :class:`~rtsched.platform.Clustered`).
+        (:class:`~rtsched.platform.Identical`, :class:`~rtsched.platform.Clustered`,
+        :class:`~rtsched.platform.GPU`).
     tests:
         Registry names (a list, or a comma-separated string). ``None`` runs every featured
         analysis that applies to the set and platform, except those whose default budget would
@@ -128,15 +131,15 @@ def check(
     >>> rtsched.check([(2, 3, 3), (2, 3, 3), (2, 3, 3)], m=3, tests="gfb").verdicts
     {'gfb': False}
     """
-    ts = taskset if isinstance(taskset, TaskSet) else TaskSet.from_tasks(taskset)
+    workload, ts = kind_of(taskset)
     platform = as_platform(m)
     plan = _plan(tests, platform, parse_budgets(budget))
     size = platform.size
-    kind = ts.deadline_kind
+    kind = workload.deadline_model(ts)
     results = []
     skipped: dict[str, str] = {}
     for entry, extra, explain in plan.entries:
-        why = plan.refusal(entry, kind)
+        why = plan.refusal(entry, workload, kind)
         if why and plan.default:  # the default list is "what applies": silently without the rest
             continue
         why = why or (entry.default_skip(ts, size) if plan.default else None)
@@ -148,11 +151,11 @@ def check(
             verdict = entry._decide_one(ts, size, extra)
             _kernel_used(entry, "one")
         results.append(LazyResult(entry.name, verdict, size, entry.kind, explain, ts, entry.policy))
-    return Report(ts, size, tuple(results), skipped, platform=platform)
+    return Report(ts, size, tuple(results), skipped, platform=platform, policies=plan.policies)
 
 
 def check_many(
-    tasksets: Sequence[TaskSet],
+    tasksets: Sequence[Any],
     m: int | Platform,
     tests: str | Sequence[str] | None = None,
     budget: Budget = None,
@@ -160,20 +163,25 @@ def check_many(
     """:func:`check` for many sets at once: each analysis decides all of them in one batch call.
 
     The reports are those :func:`check` gives set by set (same verdicts, same skips), at the
-    batch API's speed; evidence is still computed only when read.
+    batch API's speed; evidence is still computed only when read. The items are of one workload
+    kind (:mod:`rtsched.workloads`).
     """
     platform = as_platform(m)
     plan = _plan(tests, platform, parse_budgets(budget))
     size = platform.size
-    sets = list(tasksets)
-    kinds = [ts.deadline_kind for ts in sets]
+    typed = [kind_of(item) for item in tasksets]
+    workload = typed[0][0] if typed else kind_of([])[0]
+    if any(kind is not workload for kind, _item in typed):
+        raise InputError(f"check_many takes {workload.title} only; analyse other kinds in a call of their own")
+    sets = [item for _kind, item in typed]
+    kinds = [workload.deadline_model(ts) for ts in sets]
     verdicts: list[dict[str, Verdict]] = [{} for _ in sets]
     skipped: list[dict[str, str]] = [{} for _ in sets]
-    batches: dict[bytes, TaskSetBatch] = {}
+    batches: dict[bytes, Any] = {}
     for entry, extra, _explain in plan.entries:
         run = np.zeros(len(sets), dtype=bool)
         for i, ts in enumerate(sets):
-            why = plan.refusal(entry, kinds[i])
+            why = plan.refusal(entry, workload, kinds[i])
             if why and plan.default:
                 continue
             why = why or (entry.default_skip(ts, size) if plan.default else None)
@@ -191,7 +199,7 @@ def check_many(
             continue
         key = run.tobytes()
         if key not in batches:
-            batches[key] = TaskSetBatch.from_tasksets([sets[i] for i in chosen])
+            batches[key] = workload.batch_of([sets[i] for i in chosen])
         codes = entry._decide_batch(batches[key], size, extra)  # private entry point: checked above
         _kernel_used(entry, "batch")
         for i, code in zip(chosen.tolist(), codes.tolist(), strict=True):
@@ -204,7 +212,7 @@ def check_many(
             if entry.name in verdicts[i]
         )
         # skipped in the order of the plan, as check() lists them
-        reports.append(Report(ts, size, results, skipped[i], platform=platform))
+        reports.append(Report(ts, size, results, skipped[i], platform=platform, policies=plan.policies))
     return reports
 
 
@@ -214,16 +222,22 @@ _VERDICT: dict[int, Verdict] = {1: True, 0: False, -1: UNKNOWN}
 class _Plan:
     """The analyses to run on a platform, each with its budget arguments and explain function."""
 
-    __slots__ = ("default", "entries", "platform", "refusals")
+    __slots__ = ("default", "entries", "platform", "policies", "refusals")
 
     def __init__(self, entries: list[tuple[Analysis, tuple[int, ...], Any]], platform: Platform, default: bool) -> None:
         self.entries, self.platform, self.default = entries, platform, default
-        self.refusals: dict[tuple[str, str], str | None] = {}
+        self.refusals: dict[tuple[str, str, str | None], str | None] = {}
+        self.policies = {entry.name: entry.policy for entry, _extra, _explain in entries}
 
-    def refusal(self, entry: Analysis, kind: str) -> str | None:
-        key = (entry.name, kind)
+    def refusal(self, entry: Analysis, workload: WorkloadKind, model: str | None) -> str | None:
+        """Why ``entry`` does not apply to an item of ``workload`` with deadline model ``model``, or ``None``."""
+        key = (entry.name, workload.name, model)
         if key not in self.refusals:
-            self.refusals[key] = entry.supports(self.platform, kind)
+            if entry.workload is not workload:
+                why: str | None = f"analyses {entry.workload.title}, not {workload.title}"
+            else:
+                why = entry.refuses_platform(self.platform) or entry.refuses_deadlines(model)
+            self.refusals[key] = why
         return self.refusals[key]
 
 
@@ -256,9 +270,6 @@ def _explain_with(entry: Analysis, budget: int, ts: Any, m: int) -> Any:
 
 def _default_entries(platform: Platform) -> list[Analysis]:
     """The featured analyses for the platform; a clustered platform adds its cluster analyses."""
-    from rtsched.platform import Clustered
-    from rtsched.registry import get
-
     entries = all_entries(featured_only=True)
     if isinstance(platform, Clustered):
         entries = entries + [get(f"clustered:k={platform.k}")]

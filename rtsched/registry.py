@@ -22,6 +22,18 @@ What a module declares (see the README's development section, "Adding an analysi
     uses it, avoiding the thread pool. Without it one set runs through ``kernel``.
 ``codes(batch, m[, budget]) -> int8[n_sets]`` (instead of ``kernel``)
     For analyses whose batch is not one ``prange`` call (families with options, GPU workloads).
+``workload``
+    The :class:`~rtsched.workloads.WorkloadKind` the analysis takes (default
+    :data:`~rtsched.workloads.TASKSETS`); the registry hands inputs to the module through it.
+``compile_seconds`` / ``shares_kernels_with``
+    Seconds to compile the module's kernels from a cold cache on a 2-core machine
+    (``benchmarks/bench_cold_start.py``; what ``compiling analyses (first run only, about N s)``
+    adds up), or the analysis whose kernels these are (compiled once, counted once).
+``calls``
+    The registry names of the analyses this one runs through the registry; its
+    :attr:`~Analysis.implementation` digest covers theirs.
+``policy_order``
+    Where the analysis's scheduling policy is listed (``rtsched list``, reports).
 ``budget`` / ``budget_unit``
     The default work budget (``None``: the analysis always finishes) and what one unit is. It is
     the one budget parameter: ``budget=`` in every call, ``check(..., budget=)``, ``--budget``
@@ -50,11 +62,11 @@ from numpy.typing import NDArray
 
 from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.platform import GPU, Clustered, Identical, Platform, as_platform
+from rtsched.result import Explanation, LazyResult, Result, Verdict, as_steps, count
+from rtsched.workloads import TASKSETS, WorkloadKind
 
 if TYPE_CHECKING:
-    from rtsched.gpu import GPUWorkloadBatch
-    from rtsched.model import TaskSet, TaskSetBatch
-    from rtsched.result import LazyResult, Result, Verdict
+    from rtsched.model import TaskSet
 
 __all__ = [
     "ACCEPTED",
@@ -83,7 +95,6 @@ Kind = Literal["exact", "sufficient", "necessary"]
 #: refined by the analysis's ``accepts``), ``gpu`` (``GPU(M)``; the inputs are GPU workloads).
 PlatformKind = Literal["identical", "uniprocessor", "clustered", "gpu"]
 
-_MODEL_RANK = {"implicit": 0, "constrained": 1, "arbitrary": 2}
 _VERDICTS: dict[int, Any] = {1: True, 0: False, -1: "unknown"}
 
 #: A batch with fewer tasks than this runs on the calling thread: waking Numba's thread pool costs
@@ -96,16 +107,8 @@ PARALLEL_FROM_LINEAR = 1 << 22
 
 
 def deadline_model(item: Any) -> str:
-    """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a set or batch meets."""
-    kind = getattr(item, "deadline_kind", None)
-    if kind is not None:
-        return kind
-    D, T = item.D, item.T
-    if np.array_equal(D, T):
-        return "implicit"
-    if bool(np.all(D <= T)):
-        return "constrained"
-    return "arbitrary"
+    """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a task set or batch meets."""
+    return TASKSETS.deadline_model(item)
 
 
 def _positive_budget(name: str, value: object) -> int:
@@ -153,8 +156,9 @@ class Analysis:
     (``exact``/``sufficient``/``necessary``), ``policy`` (``global-edf``, ``partitioned-edf``, ...),
     ``platform`` (:data:`PlatformKind`), ``deadlines`` (models accepted), ``note`` (the ``papers/``
     note), ``featured`` (in the default list of :func:`rtsched.check` and sweeps), ``aliases``,
-    ``order`` (display order within a policy), ``budget`` (default work budget or ``None``) and
-    ``budget_unit``.
+    ``order`` (display order within a policy), ``policy_order``, ``budget`` (default work budget
+    or ``None``), ``budget_unit``, ``workload`` (its :class:`~rtsched.workloads.WorkloadKind`),
+    ``compile_seconds``, ``shares_kernels_with`` and ``calls`` (see the module docstring).
 
     The module's functions are kept private; call the derived methods.
     """
@@ -171,10 +175,11 @@ class Analysis:
         "aliases",
         "budget",
         "budget_unit",
+        "calls",
         "citation",
+        "compile_seconds",
         "deadlines",
         "featured",
-        "input",
         "kind",
         "name",
         "note",
@@ -182,7 +187,10 @@ class Analysis:
         "parallel_from",
         "platform",
         "policy",
+        "policy_order",
+        "shares_kernels_with",
         "title",
+        "workload",
     )
 
     def __init__(
@@ -210,7 +218,11 @@ class Analysis:
         default_skip: Callable[[TaskSet, int], str | None] | None = None,
         parallel_from: int = PARALLEL_FROM,
         opa: Callable[[int], Callable[..., bool]] | None = None,
-        input: Literal["taskset", "gpu-workload"] = "taskset",
+        workload: WorkloadKind = TASKSETS,
+        policy_order: float = 99,
+        compile_seconds: float | None = None,
+        shares_kernels_with: str | None = None,
+        calls: tuple[str, ...] = (),
     ) -> None:
         if (kernel is None) == (codes is None):
             raise TypeError(f"analysis {name!r}: declare exactly one of kernel= and codes=")
@@ -223,24 +235,28 @@ class Analysis:
         self.name, self.title, self.citation, self.kind, self.policy = name, title, citation, kind, policy
         self.note, self.platform, self.deadlines, self.featured = note, platform, tuple(deadlines), featured
         self.aliases, self.order, self.budget, self.budget_unit = tuple(aliases), order, budget, budget_unit
-        self.parallel_from, self.input = parallel_from, input
+        self.parallel_from, self.workload, self.policy_order = parallel_from, workload, policy_order
+        self.compile_seconds, self.shares_kernels_with, self.calls = compile_seconds, shares_kernels_with, tuple(calls)
         self._reference, self._explain, self._kernel, self._one, self._codes = reference, explain, kernel, one, codes
         self._accepts, self._default_skip, self._opa = accepts, default_skip, opa
 
     def __repr__(self) -> str:
         return f"Analysis({self.name!r}, {self.kind}, {self.policy}, platform={self.platform})"
 
+    @property
+    def input(self) -> str:
+        """The name of the workload kind the analysis takes (``taskset``, ``gpu-workload``, ...)."""
+        return self.workload.name
+
     # -- applicability ----------------------------------------------------------------------------
     def refuses_platform(self, platform: Platform | int) -> str | None:
         """``None`` if the analysis decides task sets on ``platform``, else why not."""
         p = as_platform(platform)
         kind = self.platform
-        if kind == "gpu":
-            if not isinstance(p, GPU):
-                return f"needs a GPU platform (GPU(M)), not {p}"
-        elif isinstance(p, GPU):
-            return "analyses task sets, not GPU workloads"
-        elif kind == "uniprocessor":
+        why = self.workload.refuses_platform(p)
+        if why is not None:
+            return why
+        if kind == "uniprocessor":
             if not isinstance(p, Identical) or p.m != 1:
                 return "uniprocessor analysis (m must be 1)"
         elif kind == "identical":
@@ -250,12 +266,7 @@ class Analysis:
 
     def refuses_deadlines(self, model: str) -> str | None:
         """``None`` if the analysis accepts sets of the deadline ``model``, else why not."""
-        if self.input != "taskset":
-            return None
-        widest = max(_MODEL_RANK[d] for d in self.deadlines)
-        if _MODEL_RANK[model] <= widest:
-            return None
-        return "needs implicit deadlines (D = T)" if widest == 0 else "needs constrained deadlines (D <= T)"
+        return self.workload.refuses_deadlines(self.deadlines, model)
 
     def supports(self, platform: Platform | int, deadlines: str | Any = "constrained") -> str | None:
         """``None`` if the analysis applies to ``platform`` and the deadline model, else why not.
@@ -263,8 +274,8 @@ class Analysis:
         ``deadlines`` is a model name or a task set / batch (its tightest model is used).
         """
         why = self.refuses_platform(platform)
-        if why is None and self.input == "taskset":
-            model = deadlines if isinstance(deadlines, str) else deadline_model(deadlines)
+        if why is None:
+            model = deadlines if isinstance(deadlines, str) else self.workload.deadline_model(deadlines)
             why = self.refuses_deadlines(model)
         return why
 
@@ -312,21 +323,21 @@ class Analysis:
         return (self.budget if budget is None else _positive_budget(self.name, budget),)
 
     def _check_model(self, item: Any) -> None:
-        if self.input != "taskset" or "arbitrary" in self.deadlines:
+        if "arbitrary" in self.deadlines:
             return
-        why = self.refuses_deadlines(deadline_model(item))
+        why = self.refuses_deadlines(self.workload.deadline_model(item))
         if why is not None:
             raise InputError(f"{self.name}: {why}", field="deadlines")
 
     # -- verdicts -----------------------------------------------------------------------------------
     def status(
-        self, batch: TaskSetBatch | GPUWorkloadBatch, m: Platform | int, budget: int | None = None
+        self, batch: Any, m: Platform | int, budget: int | None = None
     ) -> NDArray[np.int8]:
         """Verdict codes for every set of ``batch``: 1 accepted, 0 rejected, -1 unknown.
 
         0 means not proven for a sufficient test; -1 means the work budget ran out. ``batch`` is a
-        :class:`~rtsched.model.TaskSetBatch`, or a :class:`~rtsched.gpu.GPUWorkloadBatch` for the
-        GPU analyses (``gpu:ffd``, ...).
+        batch of the analysis's workload kind (:class:`~rtsched.model.TaskSetBatch`, a
+        :class:`~rtsched.gpu.GPUWorkloadBatch` for the GPU analyses ``gpu:ffd``, ...).
         """
         size = self._size(m)
         extra = self._budget_args(budget)
@@ -335,16 +346,18 @@ class Analysis:
 
     def _decide_batch(self, batch: Any, size: int, extra: tuple[int, ...]) -> NDArray[np.int8]:
         """Codes for a batch whose platform and deadline model were checked."""
-        n_sets = len(batch) if self.input != "taskset" else batch.n_sets
+        workload = self.workload
+        n_sets = workload.count(batch)
         if n_sets == 0:
             return np.empty(0, dtype=np.int8)
-        serial = self.input == "taskset" and int(batch.offsets[-1]) < self.parallel_from
+        tasks = workload.task_count(batch)
+        serial = tasks is not None and tasks < self.parallel_from
         with _threads(1 if serial else None):
             if self._codes is not None:
                 out = np.asarray(self._codes(batch, size, *extra), dtype=np.int8)
             else:
                 out = np.empty(n_sets, dtype=np.int8)
-                self._kernel(batch.C, batch.D, batch.T, batch.offsets, size, *extra, out)  # type: ignore[misc]
+                self._kernel(*workload.kernel_arguments(batch), size, *extra, out)  # type: ignore[misc]
         for s in np.flatnonzero(out == _UNDECIDED):
             out[s] = _code(self._reference(batch[int(s)], size, *extra))
         return out
@@ -352,7 +365,7 @@ class Analysis:
     decide = status
 
     def batch(
-        self, batch: TaskSetBatch | GPUWorkloadBatch, m: Platform | int, budget: int | None = None
+        self, batch: Any, m: Platform | int, budget: int | None = None
     ) -> NDArray[np.bool_]:
         """True (proven) / False per set of ``batch`` (as in :meth:`status`).
 
@@ -362,20 +375,17 @@ class Analysis:
         codes = self.status(batch, m, budget)
         unknown = np.flatnonzero(codes == UNKNOWN_CODE)
         if unknown.size:
-            from rtsched.result import count
-
             raise UnknownVerdictError(
                 f"{self.name}: the work budget ran out on {count(int(unknown.size), 'set')} (first: set {int(unknown[0])}); "
                 "use status() for verdict codes 1 / 0 / -1 (unknown), or raise budget="
             )
         return codes == ACCEPTED
 
-    def verdict(self, taskset: TaskSet, m: Platform | int, budget: int | None = None) -> Verdict:
+    def verdict(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Verdict:
         """The kernel's verdict on one set: True, False or ``"unknown"`` (equal to :meth:`reference`)."""
         size = self._size(m)
         extra = self._budget_args(budget)
-        if self.input == "taskset":
-            self._check_model(taskset)
+        self._check_model(taskset)
         return self._decide_one(taskset, size, extra)
 
     def _decide_one(self, taskset: Any, size: int, extra: tuple[int, ...]) -> Verdict:
@@ -389,33 +399,21 @@ class Analysis:
             if code == _UNDECIDED:
                 return self._reference(taskset, size, *extra)
             return _VERDICTS[code]
-        if self.input == "taskset":
-            from rtsched.model import TaskSetBatch
-
-            offsets = np.array([0, taskset.n], dtype=np.int64)
-            one_set: Any = TaskSetBatch.adopt(
-                taskset.C, taskset.D, taskset.T, offsets, deadlines=taskset.deadlines, validate=False
-            )
-        else:
-            one_set = [taskset]
+        one_set = self.workload.batch_of([taskset])
         return _VERDICTS[int(self._decide_batch(one_set, size, extra)[0])]
 
     def reference(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Verdict:
         """The exact reference verdict (Python ints and Fractions; slow, readable)."""
         size = self._size(m)
         extra = self._budget_args(budget)
-        if self.input == "taskset":
-            self._check_model(taskset)
+        self._check_model(taskset)
         return self._reference(taskset, size, *extra)
 
     def explain(self, taskset: Any, m: Platform | int, budget: int | None = None) -> Result:
         """The reference's verdict with its evidence, as a :class:`~rtsched.result.Result`."""
-        from rtsched.result import Explanation, Result, as_steps
-
         size = self._size(m)
         extra = self._budget_args(budget)
-        if self.input == "taskset":
-            self._check_model(taskset)
+        self._check_model(taskset)
         e = self._explain(taskset, size, *extra)
         if not isinstance(e, Explanation):
             raise TypeError(f"{self.name}: explain must return an Explanation, got {type(e).__name__}")
@@ -433,8 +431,6 @@ class Analysis:
 
     def result(self, taskset: Any, m: Platform | int, budget: int | None = None) -> LazyResult:
         """The kernel's verdict now, the evidence (:meth:`explain`) when first read."""
-        from rtsched.result import LazyResult
-
         verdict = self.verdict(taskset, m, budget)
         size = self._size(m)
         return LazyResult(
@@ -446,14 +442,26 @@ class Analysis:
         """SHA-256 (hex) of the source the verdicts come from.
 
         That source is the analysis's module and every rtsched module it imports, transitively
-        (shared ``analyses/_*.py`` pieces, kernel helpers, the model), but not the presentation
-        modules (results, registry, errors, platforms).
+        (the shared theory, private pieces of its family, kernel helpers, the model), but not the
+        presentation modules (results, registry, errors, platforms); and the implementation of
+        every analysis it runs through the registry (``calls``), transitively.
 
-        A sweep store keys stored verdicts by it, so changing an analysis's code recomputes that
-        analysis's results and no other's.
+        A sweep store keys stored verdicts by it, so changing an analysis's code, or the code of
+        an analysis it calls, recomputes that analysis's results and no other's.
         """
+        return _implementation(self.name)
+
+    @property
+    def own_implementation(self) -> str:
+        """SHA-256 (hex) of the analysis's own module and its imports, without ``calls``."""
         module = getattr(self._reference, "__module__", None) or ""
         return _source_digest(module)
+
+    @property
+    def kernels_compile_seconds(self) -> float:
+        """Seconds the first run of this analysis spends compiling (of the analysis it shares kernels with)."""
+        owner = get(self.shares_kernels_with) if self.shares_kernels_with else self
+        return owner.compile_seconds if owner.compile_seconds is not None else DEFAULT_COMPILE_SECONDS
 
     def to_dict(self) -> dict[str, Any]:
         """The catalogue record (``rtsched list --json``)."""
@@ -469,6 +477,7 @@ class Analysis:
             "aliases": list(self.aliases),
             "budget": self.budget,
             "budget_unit": self.budget_unit or None,
+            "calls": list(self.calls),
             "opa_compatible": self.opa_compatible,
             "citation": self.citation,
             "note": self.note,
@@ -479,7 +488,7 @@ class Analysis:
 #: iteration, at most O(n²) per set), cheap enough that a batch runs on the calling thread up to
 #: :data:`PARALLEL_FROM_LINEAR` tasks.
 closed_form_global_edf = functools.partial(
-    Analysis, kind="sufficient", policy="global-edf", parallel_from=PARALLEL_FROM_LINEAR
+    Analysis, kind="sufficient", policy="global-edf", policy_order=0, parallel_from=PARALLEL_FROM_LINEAR
 )
 
 
@@ -487,6 +496,25 @@ closed_form_global_edf = functools.partial(
 _PRESENTATION = frozenset(
     {"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses"}
 )
+
+
+#: The compile time of an analysis that does not declare one (``compile_seconds=None``).
+DEFAULT_COMPILE_SECONDS = 3.0
+
+
+def _implementation(name: str, seen: frozenset[str] = frozenset()) -> str:
+    """:attr:`Analysis.implementation` of ``name``: its own digest and, in order, its callees'."""
+    if name in seen:
+        raise RuntimeError(f"analysis {name!r} calls itself through {' -> '.join(sorted(seen))}")
+    entry = get(name)
+    if not entry.calls:
+        return entry.own_implementation
+    import hashlib
+
+    digest = hashlib.sha256(entry.own_implementation.encode())
+    for callee in entry.calls:
+        digest.update(b"\0" + get(callee).name.encode() + b"\0" + _implementation(callee, seen | {name}).encode())
+    return digest.hexdigest()
 
 
 @functools.cache
@@ -642,33 +670,14 @@ _PLATFORM_ORDER = {"identical": 0, "uniprocessor": 1, "clustered": 2, "gpu": 3}
 _KIND_ORDER = {"sufficient": 0, "exact": 1, "necessary": 2}
 
 
-#: Display order of the scheduling policies (unknown ones follow, by name).
-_POLICY_ORDER = {
-    p: i
-    for i, p in enumerate(
-        [
-            "global-edf",
-            "global-edf:index",
-            "partitioned-edf",
-            "clustered-edf",
-            "global-fp",
-            "partitioned-fp",
-            "edf",
-            "fp",
-            "np-edf",
-        ]
-    )
-}
-
-
 def all_entries(featured_only: bool = False) -> list[Analysis]:
-    """Registered entries (not family members), in display order: by platform, policy, ``order``."""
+    """Registered entries (not family members), in display order: by platform, ``policy_order``, ``order``."""
     entries = list(_discover().values())
     if featured_only:
         entries = [e for e in entries if e.featured]
     return sorted(
         entries,
-        key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), _POLICY_ORDER.get(e.policy, 99), e.policy, e.order, e.name),
+        key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), e.policy_order, e.policy, e.order, e.name),
     )
 
 

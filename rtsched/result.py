@@ -526,7 +526,7 @@ class Result:
             "verdict": self.verdict,
             "m": self.m,
             "kind": self.kind,
-            "policy": self.policy or _policy_of(self.analysis),
+            "policy": self.policy or "other",
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "per_task": jsonable(self.per_task),
@@ -631,15 +631,6 @@ class LazyResult:
         return f"LazyResult(analysis={self.analysis!r}, verdict={self.verdict!r}, m={self.m}, kind={self.kind!r})"
 
 
-def _policy_of(name: str) -> str:
-    from rtsched.registry import get
-
-    try:
-        return get(name).policy
-    except Exception:  # an analysis from outside the registry
-        return "other"
-
-
 @dataclass(frozen=True)
 class Report:
     """Results of several analyses on one task set (what :func:`rtsched.check` returns)."""
@@ -649,10 +640,17 @@ class Report:
     results: tuple[Result | LazyResult, ...]
     skipped: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     platform: Any = None
+    #: The scheduling policy of each analysis named in the report (the results carry theirs; a
+    #: skipped analysis's comes from here; "other" where neither says).
+    policies: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
+        object.__setattr__(self, "policies", MappingProxyType(dict(self.policies)))
+
+    def _policy_of(self, name: str) -> str:
+        return self.policies.get(name, "other")
 
     @property
     def schedulable(self) -> bool:
@@ -665,7 +663,7 @@ class Report:
 
     def schedulable_under(self, policy: str) -> bool:
         """True if some analysis of ``policy`` (e.g. ``"global-edf"``) proves the set schedulable."""
-        return any(r.schedulable for r in self.results if (r.policy or _policy_of(r.analysis)) == policy)
+        return any(r.schedulable for r in self.results if (r.policy or self._policy_of(r.analysis)) == policy)
 
     @property
     def verdicts(self) -> dict[str, Verdict]:
@@ -734,7 +732,7 @@ class Report:
             row = {
                 **head,
                 "analysis": r.analysis,
-                "policy": r.policy or _policy_of(r.analysis),
+                "policy": r.policy or self._policy_of(r.analysis),
                 "kind": r.kind,
                 "verdict": r.verdict,
                 "schedulable": r.schedulable,
@@ -743,7 +741,7 @@ class Report:
                 row["summary"] = r.summary
             out.append(row)
         for name, why in self.skipped.items():
-            row = {**head, "analysis": name, "policy": _policy_of(name), "kind": "-", "verdict": "skipped"}
+            row = {**head, "analysis": name, "policy": self._policy_of(name), "kind": "-", "verdict": "skipped"}
             row["schedulable"] = False
             if summary:
                 row["summary"] = why
@@ -775,10 +773,10 @@ class Report:
         """A plain-text table: analysis, policy, kind, verdict, key evidence."""
         head = ("analysis", "policy", "kind", "verdict", "evidence")
         rows = [
-            (r.analysis, r.policy or _policy_of(r.analysis), r.kind, verdict_text(r.verdict, r.kind), r.summary)
+            (r.analysis, r.policy or self._policy_of(r.analysis), r.kind, verdict_text(r.verdict, r.kind), r.summary)
             for r in self.results
         ]
-        rows += [(name, _policy_of(name), "-", "skipped", why) for name, why in self.skipped.items()]
+        rows += [(name, self._policy_of(name), "-", "skipped", why) for name, why in self.skipped.items()]
         widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(head)]
         widths[-1] = len(head[-1])
         fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"
@@ -794,7 +792,7 @@ class Report:
         """
         policies: dict[str, list[Result | LazyResult]] = {}
         for r in self.results:
-            policies.setdefault(r.policy or _policy_of(r.analysis), []).append(r)
+            policies.setdefault(r.policy or self._policy_of(r.analysis), []).append(r)
         out = {}
         for policy, results in policies.items():
             if any(r.schedulable for r in results):

@@ -9,8 +9,9 @@ one step per analysis. Pool workers then load the cached code instead of compili
 kernels in parallel.
 
 Whether an analysis is compiled is remembered by a marker file next to the cached kernels (so
-clearing the cache clears the markers). The "about N s" figure comes from
-:data:`COMPILE_SECONDS`, measured by ``benchmarks/bench_cold_start.py`` on a 2-core machine.
+clearing the cache clears the markers). The "about N s" figure adds up the compile times the
+analyses declare (``Analysis(compile_seconds=...)``, measured by ``benchmarks/bench_cold_start.py``
+on a 2-core machine; :data:`COMPILE_SECONDS` reads them by name).
 """
 
 from __future__ import annotations
@@ -19,18 +20,18 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-if TYPE_CHECKING:
-    from rtsched.gpu.model import GPUWorkloadBatch
-    from rtsched.model import TaskSetBatch
+from rtsched import registry
+from rtsched.workloads import probe_batch, probe_workloads
 
 __all__ = [
     "COLD_MAX_SETS",
     "COLD_MAX_TASKS",
     "COMPILE_SECONDS",
+    "GENERATOR_COMPILE_SECONDS",
     "compile_analyses",
     "compile_seconds",
     "is_compiled",
@@ -39,27 +40,36 @@ __all__ = [
     "probe_workloads",
 ]
 
+#: Seconds to compile the generators' kernels of a sweep's generator kind (``generate-<kind>``).
+GENERATOR_COMPILE_SECONDS: dict[str, float] = {"generate-taskset": 0.1}
+
+
+class _CompileSeconds(Mapping[str, float]):
+    """Seconds to compile each analysis's kernels from a cold cache, by name (read-only).
+
+    An analysis declares its own (``Analysis(compile_seconds=...)``); one that shares another's
+    kernels (``shares_kernels_with=``) counts that one's; one that declares none counts
+    :data:`rtsched.registry.DEFAULT_COMPILE_SECONDS`. Generators: :data:`GENERATOR_COMPILE_SECONDS`.
+    """
+
+    def __getitem__(self, name: str) -> float:
+        if name in GENERATOR_COMPILE_SECONDS:
+            return GENERATOR_COMPILE_SECONDS[name]
+        if name.startswith("generate-"):
+            return registry.DEFAULT_COMPILE_SECONDS
+        return registry.get(name).kernels_compile_seconds
+
+    def __iter__(self) -> Iterator[str]:
+        yield from GENERATOR_COMPILE_SECONDS
+        yield from registry.names()
+
+    def __len__(self) -> int:
+        return len(GENERATOR_COMPILE_SECONDS) + len(registry.names())
+
+
 #: Seconds to compile each analysis's kernels from a cold cache, measured on a 2-core machine
-#: (``benchmarks/bench_cold_start.py``); an analysis not listed counts as :data:`_DEFAULT_SECONDS`.
-COMPILE_SECONDS: dict[str, float] = {
-    "generate-taskset": 0.1,
-    "gfb": 1.2,
-    "bak": 2.3,
-    "bcl": 2.0,
-    "bcl-iter": 13.5,
-    "rta": 9.0,
-    "bar": 10.6,
-    "load": 2.0,
-    "ffdbf": 5.9,
-    "exact": 4.6,
-    "p-edf": 15.6,
-    "gedf-upper": 2.5,  # its batch simulation kernel (measured with the default sweep, 2 cores; 4.5 s for the
-    # general simulator it used before, in the same hour)
-}
-#: Analyses that run another one's kernels (the partitioned EDF family shares one packing
-#: kernel): compiled with it, counted once in the estimate.
-SAME_KERNELS_AS = {"baruah-fisher": "p-edf", "exact:index": "exact"}
-_DEFAULT_SECONDS = 3.0
+#: (``benchmarks/bench_cold_start.py``), as the analyses declare them.
+COMPILE_SECONDS: Mapping[str, float] = _CompileSeconds()
 #: While an analysis's kernels are not compiled, ``rtsched.check`` decides at most this many sets
 #: of at most this many tasks with the analysis's exact reference instead (:mod:`rtsched.check`).
 COLD_MAX_TASKS = 16
@@ -67,8 +77,10 @@ COLD_MAX_SETS = 32
 
 
 def _kernels_of(name: str) -> str:
-    """The analysis whose compile time ``name``'s first run pays (family members share kernels)."""
-    return "p-edf" if name.startswith("p:") else SAME_KERNELS_AS.get(name, name)
+    """The analysis whose compile time ``name``'s first run pays (``shares_kernels_with``)."""
+    if name.startswith("generate-"):
+        return name
+    return registry.get(name).shares_kernels_with or name
 
 
 def _marker_dir() -> Path | None:
@@ -97,7 +109,7 @@ def is_compiled(name: str) -> bool:
 
 def compile_seconds(name: str) -> float:
     """Seconds to compile analysis ``name``'s kernels from a cold cache (:data:`COMPILE_SECONDS`)."""
-    return COMPILE_SECONDS.get(_kernels_of(name), _DEFAULT_SECONDS)
+    return COMPILE_SECONDS[name]
 
 
 def mark(name: str) -> None:
@@ -110,46 +122,6 @@ def mark(name: str) -> None:
         marker.touch()
     except OSError:  # a read-only cache only loses the message, never the result
         pass
-
-
-def probe_batch(deadlines: str = "constrained") -> TaskSetBatch:
-    """Four small task sets: enough to make every kernel of a task-set analysis compile.
-
-    Numba compiles a whole kernel whichever path a set takes, but an analysis may route a set in
-    Python before any kernel runs: the fourth set (n = 3, Π T_i = 540,000) is outside ``exact``'s
-    default-list rule on 2 processors, so ``gedf-upper`` decides it with its simulation kernel
-    (the first three go to ``exact``). ``deadlines="implicit"``: the same sets with D = T, for
-    the analyses that need implicit deadlines (rm-us, rm-ll, rm-hb).
-    """
-    from rtsched.model import TaskSet, TaskSetBatch
-
-    sets = [
-        [(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)],
-        [(2, 3, 3), (2, 3, 3), (2, 3, 3)],
-        [(1, 2, 2), (1, 3, 4), (4, 20, 20), (1, 9, 10), (3, 14, 16)],
-        [(3, 40, 50), (5, 70, 90), (9, 100, 120)],
-    ]
-    if deadlines == "implicit":
-        sets = [[(c, t, t) for c, _, t in s] for s in sets]
-    elif deadlines != "constrained":
-        raise ValueError(f"deadlines must be 'constrained' or 'implicit', not {deadlines!r}")
-    return TaskSetBatch.from_tasksets([TaskSet.from_tasks(s) for s in sets])
-
-
-def probe_workloads() -> GPUWorkloadBatch:
-    """Two small GPU workloads (for 2 compute clusters) for the GPU analyses: one fits, one does not."""
-    from fractions import Fraction
-
-    from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
-
-    def workload(first_cluster_wcets: list[int]) -> GPUWorkload:
-        one = (Fraction(1), Fraction(1))
-        kernels = tuple(
-            Kernel(TableWCET((c, -(-c // 2), -(-c // 3))), 4, 4, one, None, True) for c in first_cluster_wcets
-        )
-        return GPUWorkload(kernels, 2)
-
-    return GPUWorkloadBatch((workload([4, 4]), workload([4, 4, 4])))
 
 
 def _timed_group(run_one: Callable[[str], object], names: Sequence[str]) -> list[float]:

@@ -76,7 +76,8 @@ up after :data:`TRANSITIONS_PER_STATE` transitions per budgeted state (each rele
 each tie choice is one transition), which bounds the time of sets with many releases per state.
 Memory and time grow with the states stored, about 100 bytes and 1 µs each. :func:`default_skip`
 keeps ``exact`` out of :func:`rtsched.check`'s default list for sets that the default budget
-rarely decides quickly (measured in ``benchmarks/bench_exact.py``, part ``skip``).
+rarely decides quickly (``benchmarks/bench_exact.py --parts skip``; papers/exact-search.md,
+"Performance").
 
 Layers (the engine is shared with ``exact-gfp`` in the private module ``analyses/exact/_state_space.py``,
 parametrised by the priority rule; this module keeps the G-EDF entries and explanations):
@@ -266,30 +267,27 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
     """Why :func:`rtsched.check`'s default list leaves ``exact`` out for this set, or ``None``.
 
     The state space grows with the product of the periods; ``exact`` stays in the default list
-    when Π T_i ≤ 2^14·m² (or when n ≤ m or U > m decide at once). Measured on 1,029 random sets
-    (m = 2, 3, 4, 8; n = m + 1 … m + 12; periods log-uniform up to 5 … 1000; U ≤ m; 100,000
-    states): the 239 sets the rule keeps were decided within 10 ms in 96 % of cases, none answered
-    "unknown", the slowest took 0.24 s; of the 790 sets it leaves out, 33 % were decided within
-    10 ms (mostly quick rejections, which no cheap rule predicts) and 55 % answered "unknown".
-    ``benchmarks/bench_exact.py --parts skip`` repeats the measurement.
+    when Π T_i ≤ 2^14·m² (or when n ≤ m or U > m decide at once): the sets it keeps are almost
+    all decided within milliseconds, while most of those it leaves out answer "unknown" or take
+    long (``benchmarks/bench_exact.py --parts skip``; papers/exact-search.md, "Performance").
     """
     return engine.default_skip(ts, m, "exact")
 
 
 ANALYSES = (
     Analysis(
-        name="exact", title="Exact G-EDF, every tie-breaking rule (state-space exploration)",
-        kind="exact", order=8, policy="global-edf",
+        name="exact", compile_seconds=4.6, title="Exact G-EDF, every tie-breaking rule (state-space exploration)",
+        kind="exact", order=8, policy="global-edf", policy_order=0,
         citation=CITATION_EVERY_TIE, note="papers/gedf-ties.md",
         reference=reference, explain=explain, one=_exact_one, codes=_exact_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
     ),
     Analysis(
-        name="exact:index", title="Exact G-EDF, ties to the lowest task index (state-space exploration)",
+        name="exact:index", shares_kernels_with="exact", title="Exact G-EDF, ties to the lowest task index (state-space exploration)",
         kind="exact", order=9, featured=False,
         # a narrower policy than global-edf: one fixed tie rule, so that a report never reads its
         # acceptance as a proof for G-EDF in general
-        policy="global-edf:index",
+        policy="global-edf:index", policy_order=1,
         citation=CITATION, note="papers/baker-cirinei2007.md",
         reference=reference_index, explain=explain_index, one=_exact_index_one, codes=_exact_index_codes,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,

@@ -159,8 +159,8 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
 def default_skip(ts: TaskSet, m: int) -> str | None:
     """Why :func:`rtsched.check`'s default list leaves ``exact-gfp`` out for this set, or ``None``.
 
-    The rule is that of ``exact`` (analyses/exact/exact_gedf.py), measured for both in
-    ``benchmarks/bench_exact.py --parts skip``.
+    The rule is that of ``exact`` (analyses/exact/exact_gedf.py); ``benchmarks/bench_exact.py
+    --parts skip`` measures it for both (papers/exact-gfp.md, "Budget and default list").
     """
     return engine.default_skip(ts, m, "exact-gfp")
 
@@ -168,7 +168,7 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
 ANALYSES = (
     Analysis(
         name="exact-gfp", title="Exact global FP, priorities in task order (state-space exploration)", kind="exact",
-        order=8, policy="global-fp",
+        order=8, policy="global-fp", policy_order=4,
         citation=CITATION, note="papers/exact-gfp.md",
         reference=reference, explain=explain, one=_one, codes=_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,

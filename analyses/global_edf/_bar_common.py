@@ -395,8 +395,7 @@ def _task_terms(c, d, p, t, q, r, cap):
 # error_model="numpy" on this module's non-inlined kernels: no zero-division checks (each a branch
 # that can raise, which keeps loops scalar and their min/max branchy). Every divisor here is
 # non-zero: T_i ≥ 1, m + 1, slack_u ≥ 1e-4·m (smaller returns UNDECIDED first) and κ − 1 ≥ 1
-# (guarded). Measured (bench_vs_schedcat, alternating): bar 0.28–0.32 → 0.24–0.25 µs per set,
-# growth n = 80 18.4–19.9 → 13.9–14.5 µs.
+# (guarded). Measurements: papers/baruah2007.md, "Performance".
 @kernel(error_model="numpy", counted=False)
 def _condition_at(C, D, T, inv, n, m, k, A, c0, idiff, scratch, steps):
     # Both sides of the condition at (k, A) and κ (the I1 terms at their cap); ``steps`` gets

@@ -128,7 +128,7 @@ def _bar_int_kernel(C, D, T, offsets, m, budget, out):
 ANALYSES = (
     Analysis(
         name="bar-int", title="BAR in integer time (rtsched's tightening of Baruah 2007)", kind="sufficient",
-        order=5.5, policy="global-edf",
+        order=5.5, policy="global-edf", policy_order=0,
         citation=CITATION, note="papers/bar-int.md",
         reference=reference, explain=explain, kernel=_bar_int_kernel, one=_bar_int_one,
         budget=DEFAULT_BUDGET, budget_unit="work units (evaluations of Condition (8-int) and walked step points)",

@@ -413,7 +413,7 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="bcl-iter", title="BCL iterative slack test", kind="sufficient", order=3, policy="global-edf",
+        name="bcl-iter", compile_seconds=13.5, title="BCL iterative slack test", kind="sufficient", order=3, policy="global-edf", policy_order=0,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_iter_kernel, one=_bcl_iter_one,
         budget=DEFAULT_BUDGET, budget_unit="slack-update rounds",

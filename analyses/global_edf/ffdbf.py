@@ -303,8 +303,7 @@ def steps(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | 
 # error_model="numpy" on _g_scaled and _ffdbf_one: no zero-division checks (each a branch that
 # can raise). Their divisors are T_i ≥ 1, gcd(C_0, D_0) ≥ 1 and L_d ≥ 1 (D_i, or a root's
 # reduced denominator); _root_kernel, whose gcd of a degenerate piece would be 0, keeps the
-# checks. Measured (bench_vs_schedcat, alternating): per set 0.90–0.95 → 0.78–0.81 µs,
-# growth n = 80 25–27 → 16.4–17.4 µs.
+# checks. Measurements: papers/bbmss2010-ffdbf.md, "Performance".
 @kernel(error_model="numpy", counted=False)
 def _g_scaled(C, D, base, rem, n, m, t, num, den):
     """Den · g_t(num/den) in int64 (caller guards the magnitude)."""
@@ -460,8 +459,8 @@ _ffdbf_kernel, _ffdbf_set = workspace_kernels(_ffdbf_ws, ints=3, floats=1)
 
 ANALYSES = (
     Analysis(
-        name="ffdbf", title="Forced-forward dbf test (FF-DBF), exact σ search",
-        kind="sufficient", order=7, policy="global-edf",
+        name="ffdbf", compile_seconds=5.9, title="Forced-forward dbf test (FF-DBF), exact σ search",
+        kind="sufficient", order=7, policy="global-edf", policy_order=0,
         citation=CITATION, note="papers/bbmss2010-ffdbf.md",
         reference=reference, explain=explain, kernel=_ffdbf_kernel, one=_ffdbf_set,
         budget=DEFAULT_BUDGET, budget_unit="testing points",

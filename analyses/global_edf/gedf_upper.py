@@ -358,8 +358,8 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
 
 ANALYSES = (
     Analysis(
-        name="gedf-upper", title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
-        kind="necessary", order=100, policy="global-edf",
+        name="gedf-upper", compile_seconds=2.5, calls=("exact",), title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
+        kind="necessary", order=100, policy="global-edf", policy_order=0,
         citation=CITATION, note="papers/gedf-upper.md",
         reference=reference, explain=explain, codes=_codes,
     ),

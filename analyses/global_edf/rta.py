@@ -40,12 +40,11 @@ Descent (rtsched's; proof and worked example in papers/bertogna-cirinei2007.md, 
 it changes no verdict of the unbounded iteration and no bound): U_i = D_i − R_lo[i] bounds every
 slack the rounds can reach, so up to :data:`DESCENT_ROUNDS` rounds over the tasks, in place,
 search τk's least fixed point with the slacks U from R_lo[k]: a search above D_k rejects the
-set (no round can bound τk: 271 of the 282 sets that the rounds reject among 4,000 of the
-benchmark's sets), and otherwise its result is a tighter start for the rounds and a tighter
-U_k. It runs when (3 + DESCENT_ROUNDS)·P ≤ budget (P below), where the kernel searches only
-sets that BCL-iter does not accept. Descent evaluations count against the budget. On the
-benchmark's sets (n = 10, m = 4) RTA went from 1.09 to 0.88 µs per set (fresh sets: 1.06 to
-0.83), the growth rows unchanged.
+set (no round can bound τk; most sets that the rounds reject are rejected here), and otherwise
+its result is a tighter start for the rounds and a tighter U_k. It runs when
+(3 + DESCENT_ROUNDS)·P ≤ budget (P below), where the kernel searches only sets that BCL-iter does
+not accept, so the rejections it saves outweigh its cost. Descent evaluations count against the
+budget.
 
 Exactness: every quantity is an integer below 2**49 (see ``_gedf_common``); the kernel runs the
 same evaluations as :func:`reference` in int64, so verdicts (including "unknown") are equal.
@@ -65,12 +64,11 @@ on a long climb the kernel finds the linear piece of the right side of (RTA-EDF)
 term is non-decreasing and grows by at most 1 per tick, so its phase at R fixes it exactly up to
 a horizon — and evaluates the points of that piece without a pass over the tasks, counting a run
 of equal steps (slope m) in one division, each evaluation charged as the reference charges it.
-This turns the one-tick-per-evaluation climbs of sets with n − 1 = m tasks capped at
-R − C_k + 1 (about 50× faster at n = 5, m = 4; ``benchmarks/bench_vs_schedcat.py``). The pieces
-are on a per-set credit (``_piece_credit``): at large n most pieces cover a single evaluation (the
-horizon is a minimum over n terms) and cost about 2.5 plain passes, so once they stop repaying
-that cost the set's searches run plain passes only (growth rows n = 40/80: 43.8/115 → 41.4/106
-µs, level with the code before the pieces; papers/bertogna-cirinei2007.md).
+It is what makes the one-tick-per-evaluation climbs cheap (sets with n − 1 = m tasks capped
+at R − C_k + 1). The pieces are on a per-set credit (``_piece_credit``): at large n most pieces cover
+a single evaluation (the horizon is a minimum over n terms) and cost more than a plain pass, so
+once they stop repaying that cost the set's searches run plain passes only. Measurements:
+papers/bertogna-cirinei2007.md, "Performance".
 
 Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_rta_set`` (one set in
 int64, on a caller-provided workspace), ``_rta_one`` (the serial one-set kernel: allocates the
@@ -129,9 +127,8 @@ CITATION = (
 #: Default work budget: evaluations of the response-time recurrence per task set (each costs n
 #: bounds).
 DEFAULT_BUDGET = 200_000
-#: Rounds of the descent at most (:func:`iterate`). On the benchmark's sets (n = 10, m = 4) the
-#: kernel measured the same with 1, 2, 3, 4 or 6 within noise; 2 takes the fewest evaluations of
-#: the reference (papers/bertogna-cirinei2007.md, "The descent").
+#: Rounds of the descent at most (:func:`iterate`): the kernel's time hardly depends on it, and 2
+#: takes the fewest evaluations of the reference (papers/bertogna-cirinei2007.md, "Performance").
 DESCENT_ROUNDS = 2
 
 
@@ -437,16 +434,14 @@ _FOREVER = 1 << 60
 #: A search computes the linear piece (below) only when its last step was shorter than
 #: 1/LONG_CLIMB of the distance left to D_k, i.e. when many more evaluations may follow.
 LONG_CLIMB = 8
-#: Twice the cost of a linear piece (``_linear_piece``) in plain passes over the tasks: about
-#: 2.5 passes (benchmarks/bench_vs_schedcat.py's growth sets: there the pieces cover about 2.4
-#: evaluations each at n = 20 for the same time as plain passes, 1.5 at n = 80 for 8 % more).
+#: Twice the cost of a linear piece (``_linear_piece``) in plain passes over the tasks (about 2.5
+#: passes, measured on the growth sets; papers/bertogna-cirinei2007.md, "Performance").
 _PIECE_COST2 = 5
 #: Credit of the linear pieces at the start of a set (see ``_piece_credit``), in task terms:
 #: the set starts with _PIECE_CREDIT_TERMS // n (in half passes), so the trial costs the same
 #: work at every n. At n = 10 that is 64: after about 20 pieces that covered one evaluation each,
-#: and nothing that repaid them, the set goes on with plain passes only. (At n = 10, 16 lost up
-#: to 8 % by stopping too early, 32 about 2 %; 64 is within 1 % of always-on pieces at n ≤ 20.
-#: A fixed 64 at every n cost the growth row n = 40 about 1 %: its pieces rarely repay.)
+#: and nothing that repaid them, the set goes on with plain passes only. A smaller credit stops
+#: too early where the pieces pay; a fixed credit at every n wastes work at large n.
 _PIECE_CREDIT_TERMS = 640
 #: Rows of the integer workspace of ``_rta_set`` (each of length ≥ n).
 _SLACK, _LARGEST, _LOWEST, _J, _E, _LAST_R, _LAST_USED = 0, 1, 2, 3, 4, 5, 6
@@ -817,7 +812,7 @@ def _rta_sets(C, D, T, offsets, first, last, m, budget, out, work, inv_T, slack_
 
 ANALYSES = (
     Analysis(
-        name="rta", title="Response-time analysis (G-EDF)", kind="sufficient", order=4, policy="global-edf",
+        name="rta", compile_seconds=9.0, title="Response-time analysis (G-EDF)", kind="sufficient", order=4, policy="global-edf", policy_order=0,
         citation=CITATION, note="papers/bertogna-cirinei2007.md",
         reference=reference, explain=explain, kernel=_rta_kernel, one=_rta_one,
         budget=DEFAULT_BUDGET, budget_unit="response-time evaluations",

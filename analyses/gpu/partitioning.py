@@ -97,6 +97,7 @@ from rtsched.platform import GPU, Platform
 from rtsched.registry import Analysis, Family
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Verdict, count, jsonable
+from rtsched.workloads import GPU_WORKLOADS
 
 __all__ = [
     "ANALYSES",
@@ -857,8 +858,8 @@ def _entry(heuristic: str, order: int) -> Analysis:
         title=f"GPU partitioning ({heuristic})" if heuristic != "single" else "GPU as one resource (baseline)",
         # exhaustive is optimal among allocations of the model, not an exact GPU test
         kind="sufficient", order=order, featured=False, aliases=("gpu",) if heuristic == "ffd" else (),
-        policy="partitioned-edf", platform="gpu", accepts=_accepts,
-        input="gpu-workload",
+        policy="partitioned-edf", policy_order=2, platform="gpu", accepts=_accepts,
+        workload=GPU_WORKLOADS,
         citation=CITATION, note=NOTE,
         reference=reference, explain=explain, codes=codes,
         budget=DEFAULT_BUDGET, budget_unit="steps of each partition test (QPA / non-preemptive EDF)",

@@ -582,7 +582,8 @@ def _build(match: re.Match[str]) -> Analysis:
     return Analysis(
         name=name, title=f"clustered EDF, clusters of {spec.k} processors, {mode_text}", kind="sufficient", order=0,
         featured=False,
-        policy="clustered-edf", platform="clustered", accepts=accepts,
+        policy="clustered-edf", policy_order=3, platform="clustered", accepts=accepts,
+        calls=() if spec.top is None else (spec.top,),
         citation=CITATION, note=NOTE,
         reference=reference, explain=explain, codes=codes,
         budget=DEFAULT_BUDGET, budget_unit="(k, A_k) points per G-EDF-under-MPR evaluation",

@@ -153,7 +153,7 @@ ANALYSES = (
     Analysis(
         name="gedf-mpr", title="G-EDF in a cluster under an MPR interface", kind="sufficient", order=20,
         featured=False,
-        policy="global-edf", platform="clustered", accepts=_accepts,
+        policy="global-edf", policy_order=0, platform="clustered", accepts=_accepts,
         citation=CITATION, note=NOTE,
         reference=reference, explain=explain, kernel=_gedf_mpr_dedicated_kernel, one=_gedf_mpr_dedicated_set,
         budget=DEFAULT_BUDGET, budget_unit="(k, A_k) points to check",

@@ -42,10 +42,8 @@ the RTA admission),
 admissions, same evaluation counts, same assignment; bf/wf compare utilizations in float with a
 proven margin and exactly near ties, UNDECIDED if that exact sum overflows int64), ``_pack_one``
 (it on a workspace of its own: the registry's ``one``) and ``_pack_kernel`` (its ``prange``
-driver over chunks of a batch, one workspace per chunk: the family's ``codes``). Before the
-workspace (2026-12-01) every set allocated seven arrays and made 32 counted calls; p-fp on the
-per-set recipe of ``benchmarks/bench_vs_schedcat.py`` (n = 10, m = 4, one thread) went from
-1.35–1.40 to 1.18–1.20 µs per set.
+driver over chunks of a batch, one workspace per chunk: the family's ``codes``), so that no set
+allocates or counts references (measurements: papers/joseph-pandya1986-rta.md, "Performance").
 """
 
 from __future__ import annotations
@@ -448,7 +446,7 @@ def build(name: str, fit: str, order: str, featured: bool, title: str | None = N
     return Analysis(
         name=name, title=title or f"partitioned FP: {fit}, {order} order, RTA admission", kind="sufficient",
         order=rank, featured=featured,
-        policy="partitioned-fp",
+        policy="partitioned-fp", policy_order=5,
         citation=CITATION, note="papers/joseph-pandya1986-rta.md",
         reference=reference, explain=explain, one=one, codes=batch_codes,
         budget=PACKING_BUDGET, budget_unit="response-time evaluations per set",

@@ -117,7 +117,7 @@ _npedf_kernel, _npedf_set = workspace_kernels(_npedf_on_workspace, ints=2)
 ANALYSES = (
     Analysis(
         name="uni-npedf", title="Non-preemptive EDF (uniprocessor, exact)", kind="exact", order=2, featured=False,
-        policy="np-edf", platform="uniprocessor",
+        policy="np-edf", policy_order=8, platform="uniprocessor",
         citation=CITATION, note="papers/george-rivierre-spuri1996-npedf.md",
         reference=reference, explain=explain, kernel=_npedf_kernel, one=_npedf_set,
         budget=DEFAULT_BUDGET, budget_unit="steps (busy-period iterations and checked deadlines)",

@@ -497,7 +497,7 @@ _hb_kernel = sets_kernel(_hb_one)
 ANALYSES = (
     Analysis(
         name="uni-rta", title="FP response-time analysis (uniprocessor, exact)", kind="exact", order=0,
-        policy="fp", platform="uniprocessor",
+        policy="fp", policy_order=7, platform="uniprocessor",
         citation=CITATION_RTA, note="papers/joseph-pandya1986-rta.md",
         reference=rta_reference, explain=explain_rta, kernel=_rta_kernel, one=_rta_one,
         opa=functools.partial(fits_lowest, "uni-rta"),
@@ -505,13 +505,13 @@ ANALYSES = (
     ),
     Analysis(
         name="rm-ll", title="Liu & Layland bound (RM, uniprocessor)", kind="sufficient", order=1,
-        policy="fp", platform="uniprocessor", deadlines=("implicit",),
+        policy="fp", policy_order=7, platform="uniprocessor", deadlines=("implicit",),
         citation=CITATION_LL, note="papers/liu-layland1973.md",
         reference=ll_reference, explain=explain_ll, kernel=_ll_kernel, one=_ll_one,
     ),
     Analysis(
         name="rm-hb", title="Hyperbolic bound (RM, uniprocessor)", kind="sufficient", order=2,
-        policy="fp", platform="uniprocessor", deadlines=("implicit",),
+        policy="fp", policy_order=7, platform="uniprocessor", deadlines=("implicit",),
         citation=CITATION_HB, note="papers/bini-buttazzo-buttazzo2003-hyperbolic.md",
         reference=hb_reference, explain=explain_hb, kernel=_hb_kernel, one=_hb_one,
     ),

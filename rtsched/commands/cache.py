@@ -52,18 +52,14 @@ def cache_command(
 def probe_for(name: str) -> tuple[Any, Any]:
     """The probe input of analysis ``name`` and the platform to run it on (:mod:`rtsched.warmup`).
 
-    Implicit deadlines where the analysis needs them, GPU workloads on 2 compute clusters for
-    the GPU analyses, 1 processor for the uniprocessor ones and 2 for the others.
+    Its workload kind's probe (:meth:`rtsched.workloads.WorkloadKind.probe`): for task sets,
+    implicit deadlines where the analysis needs them, 1 processor for the uniprocessor analyses
+    and 2 for the others; for GPU workloads, 2 compute clusters.
     """
     from rtsched import registry
-    from rtsched.platform import GPU
-    from rtsched.warmup import probe_batch, probe_workloads
 
     entry = registry.get(name)
-    if entry.input == "gpu-workload":
-        return probe_workloads(), GPU(2)
-    batch = probe_batch("implicit" if entry.refuses_deadlines("constrained") else "constrained")
-    return batch, 1 if entry.platform == "uniprocessor" else 2
+    return entry.workload.probe(entry.deadlines, entry.platform)
 
 
 def _compile_probe(name: str) -> None:

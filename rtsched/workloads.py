@@ -1,0 +1,378 @@
+"""Workload kinds: what analyses take as input, each one object registered once.
+
+A *workload kind* says everything the core needs to know about one kind of input so that
+:func:`rtsched.check`, :func:`rtsched.check_many`, the registry, ``rtsched cache``/warm-up, sweeps
+and the CLI can hand it to analyses without knowing what it is:
+
+* its model and batch types (:meth:`WorkloadKind.item_type`, :meth:`WorkloadKind.batch_type`),
+  how many items a batch holds, a batch of given items, and the flat ``int64`` arrays a ``prange``
+  kernel reads (:meth:`WorkloadKind.kernel_arguments`);
+* its deadline models, if it has any (:meth:`WorkloadKind.deadline_model`), and the platforms it
+  runs on (:meth:`WorkloadKind.refuses_platform`);
+* its files (:meth:`WorkloadKind.read`, :meth:`WorkloadKind.write`, with the readers' file / line /
+  task / field errors), its seeded generator (:meth:`WorkloadKind.generate`) and its simulator
+  where one exists (:meth:`WorkloadKind.simulate`);
+* a probe input that compiles every kernel of an analysis (:meth:`WorkloadKind.probe`), and
+  whether :func:`rtsched.check` may answer with a sufficient test's exact reference while that
+  test's kernels are not compiled (:attr:`WorkloadKind.cold_references`);
+* how a report prints one item (:meth:`WorkloadKind.describe`).
+
+An analysis names its kind (``Analysis(..., workload=GPU_WORKLOADS)``; the default is
+:data:`TASKSETS`); the core dispatches on that object, never on a string. Two kinds are built in:
+:data:`TASKSETS` (sporadic task sets, :class:`~rtsched.model.TaskSet`) and :data:`GPU_WORKLOADS`
+(real-time kernels on a GPU's compute clusters, :class:`~rtsched.gpu.GPUWorkload`). A new kind
+subclasses :class:`WorkloadKind` and calls :func:`register` once; the README's "Adding a workload
+kind" shows a whole one.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from rtsched.errors import InputError
+from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.platform import GPU, Platform, as_platform
+
+__all__ = [
+    "GPU_WORKLOADS",
+    "TASKSETS",
+    "GPUWorkloads",
+    "TaskSets",
+    "WorkloadKind",
+    "kind_named",
+    "kind_of",
+    "kinds",
+    "probe_batch",
+    "probe_workloads",
+    "register",
+]
+
+_MODEL_RANK = {"implicit": 0, "constrained": 1, "arbitrary": 2}
+
+
+class WorkloadKind(ABC):
+    """One kind of workload that analyses take (the base class; subclass it for a new kind).
+
+    Class attributes a subclass sets: ``name`` (the catalogue's ``input`` column and the files'
+    ``kind``), ``title`` (plural, for messages: ``sporadic task sets``), ``noun`` (one item: ``task
+    set``) and ``cold_references`` (see the module docstring). The methods below are the hooks;
+    those that have no meaning for a kind raise :class:`~rtsched.errors.InputError` saying so.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    noun: ClassVar[str] = ""
+    #: True if :func:`rtsched.check` may decide small inputs of this kind with a sufficient
+    #: analysis's exact reference while its kernels are not compiled (:mod:`rtsched.check`).
+    cold_references: ClassVar[bool] = False
+
+    def __repr__(self) -> str:
+        return f"<workload kind {self.name!r}>"
+
+    # -- model and batches --------------------------------------------------------------------------
+    @abstractmethod
+    def item_type(self) -> type:
+        """The class of one item (a task set, a GPU workload, ...)."""
+
+    @abstractmethod
+    def batch_type(self) -> type:
+        """The class of a batch of items, what kernels and sweeps take."""
+
+    def coerce(self, value: Any) -> Any:
+        """``value`` as one item of this kind, or ``None`` if it is not one."""
+        return value if isinstance(value, self.item_type()) else None
+
+    def count(self, batch: Any) -> int:
+        """Number of items in ``batch``."""
+        return len(batch)
+
+    def batch_of(self, items: Sequence[Any]) -> Any:
+        """A batch holding ``items`` (one item each)."""
+        return self.batch_type()(items)
+
+    def task_count(self, batch: Any) -> int | None:
+        """Tasks in ``batch`` over all items, for the choice of threads; ``None``: unknown (use the pool)."""
+        return None
+
+    def kernel_arguments(self, batch: Any) -> tuple[Any, ...]:
+        """The arrays a ``prange`` kernel (``Analysis(kernel=...)``) reads from ``batch``, in order."""
+        raise InputError(f"{self.title} have no flat kernel arrays: declare the analysis with codes=")
+
+    # -- deadlines and platforms --------------------------------------------------------------------
+    def deadline_model(self, item: Any) -> str | None:
+        """``implicit``, ``constrained`` or ``arbitrary`` for an item or batch; ``None``: the kind has none."""
+        return None
+
+    def refuses_deadlines(self, accepted: Sequence[str], model: str | None) -> str | None:
+        """Why an analysis accepting the deadline models ``accepted`` refuses ``model``, or ``None``."""
+        if model is None:
+            return None
+        widest = max(_MODEL_RANK[d] for d in accepted)
+        if _MODEL_RANK[model] <= widest:
+            return None
+        return "needs implicit deadlines (D = T)" if widest == 0 else "needs constrained deadlines (D <= T)"
+
+    def refuses_platform(self, platform: Platform) -> str | None:
+        """Why this kind cannot run on ``platform``, or ``None``."""
+        return None
+
+    @abstractmethod
+    def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[Any, Platform | int]:
+        """A small batch that makes every kernel of an analysis compile, and the platform to run it on."""
+
+    # -- files, generation, simulation, printing ----------------------------------------------------
+    def read(self, path: str | os.PathLike[str], **options: Any) -> list[Any]:
+        """The items in the file at ``path`` (errors name the file, line, task and field)."""
+        raise InputError(f"rtsched reads no files of {self.title}")
+
+    def write(self, items: Sequence[Any], path: str | os.PathLike[str], **options: Any) -> None:
+        """Write ``items`` to ``path`` in a format :meth:`read` reads back."""
+        raise InputError(f"rtsched writes no files of {self.title}")
+
+    def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> Any:
+        """A batch of ``size`` random items drawn from ``rng`` (same generator state, same batch)."""
+        raise InputError(f"rtsched has no generator of {self.title}")
+
+    def simulate(self, item: Any, platform: Platform | int, **options: Any) -> Any:
+        """A simulation of ``item`` on ``platform`` that tries to refute the analyses of this kind."""
+        raise InputError(f"rtsched has no simulator of {self.title}")
+
+    def describe(self, item: Any) -> str:
+        """One line naming ``item`` in a report."""
+        return f"{self.noun} of {getattr(item, 'n', '?')} tasks"
+
+
+class TaskSets(WorkloadKind):
+    """Sporadic task sets τi = (C_i, D_i, T_i): :class:`~rtsched.model.TaskSet`, :class:`~rtsched.model.TaskSetBatch`."""
+
+    name = "taskset"
+    title = "task sets"
+    noun = "task set"
+    cold_references = True
+
+    def item_type(self) -> type:
+        """:class:`~rtsched.model.TaskSet`."""
+        return TaskSet
+
+    def batch_type(self) -> type:
+        """:class:`~rtsched.model.TaskSetBatch`."""
+        return TaskSetBatch
+
+    def coerce(self, value: Any) -> TaskSet | None:
+        """A task set, or ``[(C, D, T), ...]`` read as one."""
+        if isinstance(value, TaskSet):
+            return value
+        if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+            return TaskSet.from_tasks(value)
+        return None
+
+    def count(self, batch: TaskSetBatch) -> int:
+        """``batch.n_sets``."""
+        return batch.n_sets
+
+    def batch_of(self, items: Sequence[TaskSet]) -> TaskSetBatch:
+        """:meth:`TaskSetBatch.from_tasksets`; one set is adopted without copying or validating again."""
+        if len(items) == 1:
+            ts = items[0]
+            offsets = np.array([0, ts.n], dtype=np.int64)
+            return TaskSetBatch.adopt(ts.C, ts.D, ts.T, offsets, deadlines=ts.deadlines, validate=False)
+        return TaskSetBatch.from_tasksets(items)
+
+    def task_count(self, batch: TaskSetBatch) -> int:
+        """Tasks over all sets (``offsets[-1]``)."""
+        return int(batch.offsets[-1])
+
+    def kernel_arguments(self, batch: TaskSetBatch) -> tuple[Any, ...]:
+        """``C, D, T, offsets``."""
+        return batch.C, batch.D, batch.T, batch.offsets
+
+    def deadline_model(self, item: Any) -> str:
+        """The tightest model the set or batch meets."""
+        kind = getattr(item, "deadline_kind", None)
+        if kind is not None:
+            return str(kind)
+        D, T = item.D, item.T
+        if np.array_equal(D, T):
+            return "implicit"
+        if bool(np.all(D <= T)):
+            return "constrained"
+        return "arbitrary"
+
+    def refuses_platform(self, platform: Platform) -> str | None:
+        """GPU platforms take GPU workloads, not task sets."""
+        return "analyses task sets, not GPU workloads" if isinstance(platform, GPU) else None
+
+    def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[TaskSetBatch, int]:
+        """:func:`rtsched.warmup.probe_batch` (implicit deadlines where needed) on 1 or 2 processors."""
+        implicit = max(_MODEL_RANK[d] for d in accepted_deadlines) == 0
+        return probe_batch("implicit" if implicit else "constrained"), 1 if platform_kind == "uniprocessor" else 2
+
+    def read(self, path: str | os.PathLike[str], **options: Any) -> list[TaskSet]:
+        """:func:`rtsched.io.read_tasksets` (YAML, JSON, JSON lines, CSV, ``C D T`` lines, SchedCAT/SimSo XML)."""
+        from rtsched.io.tasksets import read_tasksets
+
+        return list(read_tasksets(path, **options))
+
+    def write(self, items: Sequence[TaskSet], path: str | os.PathLike[str], **options: Any) -> None:
+        """:func:`rtsched.io.write_tasksets`."""
+        from rtsched.io.tasksets import write_tasksets
+
+        write_tasksets(path, list(items), **options)
+
+    def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> TaskSetBatch:
+        """:func:`rtsched.generators.generate_batch` (``n``, ``utilization``, ``periods``, ``deadlines``, ...)."""
+        from rtsched.generators import generate_batch
+
+        return generate_batch(rng, size=size, **parameters).batch
+
+    def simulate(self, item: TaskSet, platform: Platform | int, **options: Any) -> Any:
+        """:func:`rtsched.sim.simulate` (global EDF or FP on identical processors)."""
+        from rtsched.sim import simulate
+
+        return simulate(item, as_platform(platform).size, **options)
+
+    def describe(self, item: TaskSet) -> str:
+        """``task set of n tasks, U = ...``."""
+        return f"task set of {item.n} tasks"
+
+
+class GPUWorkloads(WorkloadKind):
+    """Real-time kernels on a GPU's compute clusters: :class:`~rtsched.gpu.GPUWorkload` (see papers/zahaf2021-gpu-partitioning.md)."""
+
+    name = "gpu-workload"
+    title = "GPU workloads"
+    noun = "GPU workload"
+
+    def item_type(self) -> type:
+        """:class:`~rtsched.gpu.GPUWorkload`."""
+        return GPUWorkload
+
+    def batch_type(self) -> type:
+        """:class:`~rtsched.gpu.GPUWorkloadBatch`."""
+        return GPUWorkloadBatch
+
+    def batch_of(self, items: Sequence[GPUWorkload]) -> GPUWorkloadBatch:
+        """A :class:`~rtsched.gpu.GPUWorkloadBatch` of ``items``."""
+        return GPUWorkloadBatch(tuple(items))
+
+    def refuses_platform(self, platform: Platform) -> str | None:
+        """Only a GPU platform (``GPU(M)``) runs GPU workloads."""
+        return None if isinstance(platform, GPU) else f"needs a GPU platform (GPU(M)), not {platform}"
+
+    def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[GPUWorkloadBatch, GPU]:
+        """:func:`rtsched.warmup.probe_workloads` on 2 compute clusters."""
+        return probe_workloads(), GPU(2)
+
+    def read(self, path: str | os.PathLike[str], **options: Any) -> list[GPUWorkload]:
+        """:func:`rtsched.gpu.read_gpu_workload` (one workload per YAML/JSON file)."""
+        from rtsched.gpu.files import read_gpu_workload
+
+        return [read_gpu_workload(path, **options)]
+
+    def write(self, items: Sequence[GPUWorkload], path: str | os.PathLike[str], **options: Any) -> None:
+        """One workload per file (:func:`rtsched.gpu.dumps_gpu`)."""
+        from rtsched.gpu.files import dumps_gpu
+
+        if len(items) != 1:
+            raise InputError(f"a GPU workload file holds one workload, not {len(items)}", file=str(path))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(dumps_gpu(items[0], **options))
+
+    def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> GPUWorkloadBatch:
+        """:func:`rtsched.generators.gpu.generate_gpu_batch` (``n``, ``utilization`` U1, ``clusters``, ...)."""
+        from rtsched.generators.gpu import generate_gpu_batch
+
+        return generate_gpu_batch(rng, size=size, **parameters).batch
+
+    def describe(self, item: GPUWorkload) -> str:
+        """``GPU workload of n kernels on M compute clusters``."""
+        return f"GPU workload of {item.n} kernels on {item.clusters} compute clusters"
+
+
+def probe_batch(deadlines: str = "constrained") -> TaskSetBatch:
+    """Four small task sets: enough to make every kernel of a task-set analysis compile.
+
+    Numba compiles a whole kernel whichever path a set takes, but an analysis may route a set in
+    Python before any kernel runs: the fourth set (n = 3, Π T_i = 540,000) is outside ``exact``'s
+    default-list rule on 2 processors, so ``gedf-upper`` decides it with its simulation kernel
+    (the first three go to ``exact``). ``deadlines="implicit"``: the same sets with D = T, for
+    the analyses that need implicit deadlines (rm-us, rm-ll, rm-hb).
+    """
+    sets = [
+        [(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)],
+        [(2, 3, 3), (2, 3, 3), (2, 3, 3)],
+        [(1, 2, 2), (1, 3, 4), (4, 20, 20), (1, 9, 10), (3, 14, 16)],
+        [(3, 40, 50), (5, 70, 90), (9, 100, 120)],
+    ]
+    if deadlines == "implicit":
+        sets = [[(c, t, t) for c, _, t in s] for s in sets]
+    elif deadlines != "constrained":
+        raise ValueError(f"deadlines must be 'constrained' or 'implicit', not {deadlines!r}")
+    return TaskSetBatch.from_tasksets([TaskSet.from_tasks(s) for s in sets])
+
+
+def probe_workloads() -> GPUWorkloadBatch:
+    """Two small GPU workloads (for 2 compute clusters) for the GPU analyses: one fits, one does not."""
+    def workload(first_cluster_wcets: list[int]) -> GPUWorkload:
+        one = (Fraction(1), Fraction(1))
+        kernels = tuple(
+            Kernel(TableWCET((c, -(-c // 2), -(-c // 3))), 4, 4, one, None, True) for c in first_cluster_wcets
+        )
+        return GPUWorkload(kernels, 2)
+
+    return GPUWorkloadBatch((workload([4, 4]), workload([4, 4, 4])))
+
+
+#: Sporadic task sets (the default kind of an analysis).
+TASKSETS = TaskSets()
+#: Real-time kernels on a GPU's compute clusters.
+GPU_WORKLOADS = GPUWorkloads()
+
+_KINDS: dict[str, WorkloadKind] = {}
+
+
+def register(kind: WorkloadKind) -> WorkloadKind:
+    """Register ``kind`` under its name (once; registering the same object again is a no-op)."""
+    if not kind.name:
+        raise TypeError(f"{type(kind).__name__} has no name")
+    known = _KINDS.get(kind.name)
+    if known is not None and known is not kind:
+        raise ValueError(f"a workload kind named {kind.name!r} is registered already")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+register(TASKSETS)
+register(GPU_WORKLOADS)
+
+
+def kinds() -> list[WorkloadKind]:
+    """The registered workload kinds, built-in ones first."""
+    return list(_KINDS.values())
+
+
+def kind_named(name: str) -> WorkloadKind:
+    """The kind registered under ``name`` (``taskset``, ``gpu-workload``, ...)."""
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise InputError(f"unknown workload kind {name!r}; the kinds are {', '.join(_KINDS)}", field="kind") from None
+
+
+def kind_of(value: Any) -> tuple[WorkloadKind, Any]:
+    """The kind of ``value`` and ``value`` as an item of it (a list of ``(C, D, T)`` is a task set)."""
+    for kind in reversed(list(_KINDS.values())):  # later kinds are the more specific ones
+        if isinstance(value, kind.item_type()):
+            return kind, value
+    item = TASKSETS.coerce(value)
+    if item is None:
+        raise InputError(f"cannot analyse a {type(value).__name__}: expected one of {', '.join(k.noun for k in _KINDS.values())}")
+    return TASKSETS, item
+
