@@ -142,8 +142,8 @@ def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, **opti
     ``_nrt=False``, the one place rtsched uses it). Numba counts an array's references with an
     atomic add (``NRT_incref``/``NRT_decref``) for every array argument at a call's entry and
     exit and for every view (``a[i]``, ``a[lo:hi]``), and its pruning keeps many of those in a
-    large function: they were 14 % of the partitioned-EDF kernel's profile samples (7.8 counted
-    calls per set of ten tasks; papers/partitioned-heuristics.md, sixth round). Only for a function that neither
+    large function: in the partitioned-EDF kernel they took a large share of the time
+    (papers/partitioned-heuristics.md, "Performance"). Only for a function that neither
     allocates (``np.empty``: it needs the runtime; Numba refuses to compile it) nor returns or
     stores an array: every array it touches is then owned, and kept alive, by its caller, so the
     counts are pure overhead. Functions inlined into it (``inline="always"``) are part of its
@@ -207,8 +207,8 @@ def largest_set(offsets):
 # into the loop (a ``*args`` call would not be).
 # The ``prange`` driver hands each chunk of sets to a serial chunk loop compiled with
 # ``counted=False`` (:func:`kernel`): the per-set slices ``C[lo:hi]`` and the one-set call then
-# cost no reference counting (three atomic adds and three subtracts per set before; see
-# :func:`kernel`).
+# cost no reference counting (a counted loop makes three atomic adds and three subtracts per
+# set; see :func:`kernel`).
 _one_set: Any = None
 _chunk: Any = None
 _BUDGET = False
@@ -351,7 +351,7 @@ RECIPROCAL_UP = 1.0 + 2.0**-50
 def floor_divmod_up(a, b, inv_up):
     """(⌊a/b⌋, a mod b) for 0 ≤ a ≤ 2**48 and 0 < b < 2**53, given inv_up = fl(fl(1/b) · (1 + 2**−50)).
 
-    No correction step (rtsched's, papers/bcl2005.md, BCL-iter's fourth round): with δ1, δ2, δ3 the relative
+    No correction step (rtsched's, papers/bcl2005.md, BCL-iter's shortcut 8): with δ1, δ2, δ3 the relative
     errors (|δ| ≤ 2**−53) of 1/b, of the factor's product and of a · inv_up, inv_up =
     (1/b)(1 + δ1)(1 + 2**−50)(1 + δ2) lies in ((1/b)(1 + 2**−51), (1/b)(1 + 2**−49)), and
     p = fl(a · inv_up) in (a/b, (a/b)(1 + 2**−48)) for a ≥ 1 (p = 0 for a = 0). With a = q b + r,
@@ -381,10 +381,8 @@ def floor_divmod_branchy(a, b, inv_b):
     The same result and precondition (any 0 ≤ a, 0 < b < 2**51; integer division from
     :data:`RECIPROCAL_EXACT` on). In a scalar loop whose quotient feeds a sum and whose remainder
     is stored (ffdbf's pass over the tasks at each step point), the branch, almost never taken,
-    is cheaper than the select's multiplication: benchmarks/bench_vs_schedcat.py's ffdbf growth
-    rows went 2.8/4.5/4.3/10.2/32.1 → 2.6/4.0/3.8/8.3/25.0–25.3 µs for n = 5 … 80 and its
-    per-set row 1.01 → 0.90 µs (alternating processes). Vectorised loops
-    want :func:`floor_divmod` (BCL-iter's columns measured the opposite, papers/bcl2005.md).
+    is cheaper than the select's multiplication (papers/bbmss2010-ffdbf.md, "Performance").
+    Vectorised loops want :func:`floor_divmod`'s select (papers/bcl2005.md, "Performance").
     """
     if a >= 2251799813685248:  # RECIPROCAL_EXACT
         q = a // b

@@ -94,9 +94,9 @@ RULES: tuple[str, ...] = ("every", "index", "fp")
 
 #: Default budget: explored (stored) states. One state takes about 100 bytes and 1 µs.
 DEFAULT_BUDGET = 100_000
-#: Transitions examined per budgeted state (time bound for sets with many releases per state).
-#: Random sets take 3 per stored state (median; 16 at the 90th percentile); 10 instead of 50
-#: decided 2 fewer of 800 random sets at the default budget (benchmarks/bench_exact.py).
+#: Transitions examined per budgeted state (time bound for sets with many releases per state):
+#: a few times what random sets need, so it rarely turns an answer into "unknown"
+#: (papers/exact-search.md, "Performance").
 TRANSITIONS_PER_STATE = 10
 #: ``exact`` stays in :func:`rtsched.check`'s default list for sets with Π T_i ≤ this · m²
 #: (see :func:`default_skip`).
@@ -112,26 +112,24 @@ LEVEL_FIRST = 3
 Frontier = Literal["auto", "depth", "breadth", "best"]
 #: Search orders of one pass: ``depth`` (the latest stored state first, which reaches misses
 #: early), ``best`` (the most urgent stored state first, by the order of Burmyakov's C++ test)
-#: and ``breadth`` (the only order before issue 15; shortest counterexamples in the pruned
-#: graph). ``auto`` (:func:`search`'s default) is one search in three phases: depth-first,
-#: best-first, then breadth-first by depth (:data:`AUTO_PASSES`).
+#: and ``breadth`` (shortest counterexamples in the pruned graph). ``auto`` (:func:`search`'s
+#: default) is one search in three phases: depth-first, best-first, then breadth-first by depth
+#: (:data:`AUTO_PASSES`).
 FRONTIERS: dict[str, int] = {"depth": DEPTH_FIRST, "breadth": BREADTH_FIRST, "best": BEST_FIRST}
-#: States of the depth-first phase of ``auto`` (the later phases continue the same search). In
-#: benchmarks/bench_exact_search.py depth-first reached every miss within 1,200 states; it proved
-#: sets schedulable with fewer states than breadth-first but, past about 10^5 states, with more
-#: transitions and time.
+#: States of the depth-first phase of ``auto`` (the later phases continue the same search):
+#: depth-first finds misses within few states, and proves sets schedulable with fewer states than
+#: breadth-first but, on large spaces, with more transitions and time (papers/exact-search.md).
 DEPTH_FIRST_PASS = 16_384
-#: States of the best-first phase of ``auto`` (after the depth-first phase). Best-first
-#: (:data:`BEST_FIRST`) found misses that neither the depth-first phase nor breadth-first within
-#: 10 s reached, within 18,905 and 918 states (papers/exact-search.md);
-#: a larger phase proved some sets schedulable with fewer states, but it examines 3-7 transitions
-#: per stored state, breadth-first 1.5.
+#: States of the best-first phase of ``auto`` (after the depth-first phase): best-first
+#: (:data:`BEST_FIRST`) finds some misses that neither depth-first nor breadth-first reaches
+#: soon, but it examines more transitions per stored state than breadth-first, so the phase is
+#: kept short (papers/exact-search.md).
 BEST_FIRST_PASS = 32_768
 #: The phases of ``auto``: (order, states stored in the phase, or :data:`TRANSITIONS_PER_STATE`
-#: times as many transitions; None: to the end). Until issue 15's last round each phase was a new
-#: search; now each continues the previous one's (the same tables: what the first phases stored
-#: and expanded is not redone), the last by depth (:data:`LEVEL_FIRST`), which after the first
-#: phases stored up to 10 % fewer states than index order (papers/exact-search.md).
+#: times as many transitions; None: to the end). Each phase continues the previous one's search
+#: (the same tables: what the first phases stored and expanded is not redone), the last by depth
+#: (:data:`LEVEL_FIRST`), which after the first phases stores fewer states than index order
+#: (papers/exact-search.md).
 AUTO_PASSES: tuple[tuple[int, int | None], ...] = (
     (DEPTH_FIRST, DEPTH_FIRST_PASS),
     (BEST_FIRST, BEST_FIRST_PASS),
@@ -1242,8 +1240,9 @@ def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, f
 def default_skip(ts: TaskSet, m: int, name: str) -> str | None:
     """Why :func:`rtsched.check`'s default list leaves the exact test ``name`` out, or ``None``.
 
-    It stays in when n <= m, U > m (decided at once) or Π T_i ≤ :data:`DEFAULT_LIST_PERIODS`·m²
-    (measured for ``exact`` and ``exact-gfp`` in ``benchmarks/bench_exact.py --parts skip``).
+    It stays in when n <= m, U > m (decided at once) or Π T_i ≤ :data:`DEFAULT_LIST_PERIODS`·m²,
+    where the default budget decides almost every set quickly (``benchmarks/bench_exact.py
+    --parts skip``; papers/exact-search.md, "Performance").
     """
     n = ts.n
     if n <= m:

@@ -90,9 +90,9 @@ def _dbfstar_point(iw, fw, k, t):
     its margin, :func:`_dbfstar_exact` inside it). The scratch rows (``_I_SC``, ``_I_SD``,
     ``_I_ST``, ``_F_SINV``) are read in place and nothing is counted (``counted=False``): the
     sweep of :func:`_admit` lands here at every exact tie, e.g. after a task with C = D (its own
-    point has Σ dbf* = t), 0.85 times per set on the benchmark's sets, and four row views passed
-    to a counted call cost sixteen atomic reference counts each time
-    (papers/partitioned-heuristics.md, sixth round).
+    point has Σ dbf* = t), which is common, and four row views passed to a counted call would
+    cost sixteen atomic reference counts each time (papers/partitioned-heuristics.md,
+    "Performance").
     """
     S = np.int64(0)
     frac = 0.0
@@ -377,8 +377,8 @@ def _pack_sets(C, D, T, offsets, first, last, m, fit, order, admission, qpa_step
     it and the functions it calls per set or per admission (:func:`_stable_sort`,
     :func:`_qpa_admission`, :func:`_dbfstar_point`, and for bf/wf :func:`_load_cmp`,
     :func:`_reposition`) are uncounted (``counted=False``): a counted call with array arguments
-    counts each argument's references (atomic operations) at entry and exit, and these counts
-    were 14 % of the kernel's profile samples (papers/partitioned-heuristics.md, sixth round).
+    counts each argument's references (atomic operations) at entry and exit, a large share of
+    the kernel's time (papers/partitioned-heuristics.md, "Performance").
     Compiled once, outside the ``prange`` driver (inlining it there tripled the compile time).
     """
     for s in range(first, last):
@@ -398,8 +398,8 @@ def _pack_set(C, D, T, lo, n, m, fit, order, admission, qpa_steps, budget, assig
     through :func:`~rtsched.analyses.theory.workload.task_at` (unsigned: no wrap-around select),
     not slices: a slice per array and set is reference counted.
     ``iw``/``fw``: the workspace (:func:`_workspace`), whose rows are indexed in place: a row
-    view costs two reference counts (atomic operations); a packing of ten tasks took a dozen
-    views per set and five per admission (the counts held about a fifth of its profile samples).
+    view costs two reference counts (atomic operations), and views per set and per admission
+    made those counts a fifth of the kernel's time.
     """
     k_bins = m if m < n else n
     # Row _F_LAM: the densities C/min(D, T), correctly rounded (the density order's key).
@@ -516,9 +516,8 @@ def _stable_sort(C, D, T, lo, n, order, iw, fw):
 
     With the exact comparison :func:`~rtsched.analyses.partitioned._packing.placed_before`: up to 96 tasks
     each task's place counted (n² float comparisons, branch-free, exact only on equal floats;
-    measured faster than the former insertion sort at n = 10 and than the merge sort at n =
-    40 and 80, benchmarks/bench_vs_schedcat.py), else a bottom-up merge sort, O(n log n) (row
-    ``_I_TMP`` is scratch).
+    a comparison sort mispredicts a branch per comparison), else a bottom-up merge sort,
+    O(n log n) (row ``_I_TMP`` is scratch).
     Row ``_F_LAM`` of ``fw`` holds the densities fl(C/min(D, T)), row ``_F_KEY`` is scratch. The
     rows are indexed in place: a row view passed to a call costs reference counting.
     """
