@@ -52,7 +52,13 @@ MOVED: dict[str, tuple[str, ...]] = {
     "load": ("global_edf.load",),
     "ffdbf": ("global_edf.ffdbf",),
     "gedf_upper": ("global_edf.gedf_upper",),
-    "gfp": ("global_fp.gfp",),
+    "gfp": (
+        "global_fp.bcl_fp",
+        "global_fp.deadline_analysis",
+        "global_fp.rta_fp",
+        "global_fp.rta_lc",
+        "global_fp.rm_us",
+    ),
     "partitioned_edf": ("partitioned.partitioned_edf",),
     "partitioned_fp": ("partitioned.partitioned_fp",),
     "exact_gedf": ("exact.exact_gedf",),
@@ -82,7 +88,7 @@ class _MovedLoader(importlib.abc.Loader):
             stacklevel=2,
         )
         modules = [importlib.import_module(name) for name in new]
-        public = [n for m in modules for n in getattr(m, "__all__", ())]
+        public = list(dict.fromkeys(n for m in modules for n in getattr(m, "__all__", ())))  # a name two modules share: once
         module.__all__ = public  # type: ignore[attr-defined]
 
         def forward(name: str) -> Any:

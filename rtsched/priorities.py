@@ -23,7 +23,7 @@ the set reordered (highest priority first), never a separate priority array.
 
 :func:`opa_test` finds a registered analysis's per-task test: the module registering it offers a
 factory ``fits_lowest(test_name, m)`` returning ``fits_lowest(ts, k, higher)`` (``uni-rta`` in
-``analyses/uniprocessor/uni_fp.py``; ``gfp-da`` and ``gfp-da-lc`` in ``analyses/global_fp/gfp.py``). :func:`assign` is
+``analyses/uniprocessor/uni_fp.py``; ``gfp-da`` and ``gfp-da-lc`` in ``analyses/global_fp/deadline_analysis.py``). :func:`assign` is
 what ``rtsched check --priorities`` calls.
 """
 

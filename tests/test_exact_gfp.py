@@ -284,9 +284,9 @@ def _as_scheduled(entry, ts, m):
     """The set in the priority order the test's verdict is about: ``rm-us`` prescribes its own
     rule (RM-US[m/(3m-2)]); every other G-FP test takes the given order."""
     if entry.name == "rm-us":
-        from rtsched.analyses.global_fp import gfp
+        from rtsched.analyses.global_fp import rm_us
 
-        return ts.subset(gfp.rmus_order(ts, m))
+        return ts.subset(rm_us.rmus_order(ts, m))
     return ts
 
 

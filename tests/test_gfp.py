@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
-from rtsched.analyses.global_fp import _workload, gfp
+from rtsched.analyses.global_fp import _workload, bcl_fp, deadline_analysis, rm_us, rta_fp, rta_lc
 from rtsched.errors import InputError
 from rtsched.priorities import audsley
 from rtsched.testing import strategies as rst
@@ -32,9 +32,9 @@ from rtsched.testing import strategies as rst
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
 NAMES = ("gfp-bcl", "gfp-da", "gfp-da-lc", "gfp-rta", "gfp-rta-lc", "rm-us")
 BUDGETED = ("gfp-rta", "gfp-rta-lc")
-KERNELS = {"gfp-rta": gfp._rta_kernel, "gfp-rta-lc": gfp._rta_lc_kernel}
-ONES = {"gfp-rta": gfp._rta_one, "gfp-rta-lc": gfp._rta_lc_one}
-REFERENCES = {"gfp-rta": gfp.rta_reference, "gfp-rta-lc": gfp.rta_lc_reference}
+KERNELS = {"gfp-rta": rta_fp._rta_kernel, "gfp-rta-lc": rta_lc._rta_lc_kernel}
+ONES = {"gfp-rta": rta_fp._rta_one, "gfp-rta-lc": rta_lc._rta_lc_one}
+REFERENCES = {"gfp-rta": rta_fp.rta_reference, "gfp-rta-lc": rta_lc.rta_lc_reference}
 
 
 def code_of(verdict):
@@ -104,11 +104,11 @@ SCHEDCAT_BERTOGNA = [(1, 4, 4), (1, 5, 5), (3, 9, 9), (9, 18, 18)]
 def test_rta_schedcat_bertogna_case():
     """SchedCAT tests/fp.py BertognaRTA.test_times4 (with slack, m = 2): bounds 1, 1, 4, 15."""
     ts = TaskSet.from_tasks(SCHEDCAT_BERTOGNA)
-    run = gfp.rta_iterate(ts, 2)
+    run = rta_fp.rta_iterate(ts, 2)
     assert run.verdict is True
     assert run.response_times == (1, 1, 4, 15)
-    assert gfp.rta_iterate(ts, 3).response_times == (1, 1, 3, 12)
-    assert gfp.rta_iterate(ts, 1).verdict is False  # τ3 on one processor (U > 1)
+    assert rta_fp.rta_iterate(ts, 3).response_times == (1, 1, 3, 12)
+    assert rta_fp.rta_iterate(ts, 1).verdict is False  # τ3 on one processor (U > 1)
     assert entry("gfp-rta").verdict(ts, 2) is True
 
 
@@ -117,14 +117,14 @@ def test_rta_worked_example_of_the_note():
     R0 = R1 = 1. τ2: x = 3: cap 1, W^R_i(3) = min(1, 3 + 1 − 1) = 1 → 3 + ⌊(1 + 1)/2⌋ = 4;
     x = 4: cap 2, W^R_i(4) = ⌊4/4⌋·1 + min(1, 0) = 1 → 3 + ⌊2/2⌋ = 4 (fixed point): R2 = 4."""
     ts = TaskSet.from_tasks([(1, 4, 4), (1, 4, 4), (3, 6, 6)])
-    run = gfp.rta_iterate(ts, 2)
+    run = rta_fp.rta_iterate(ts, 2)
     assert run.response_times == (1, 1, 4) and run.verdict is True
-    assert gfp.rta_terms(ts, 2, [1, 1], 2, 3, False)[0] == 4
-    assert gfp.rta_terms(ts, 2, [1, 1], 2, 4, False)[0] == 4
+    assert rta_fp.rta_terms(ts, 2, [1, 1], 2, 3, False)[0] == 4
+    assert rta_fp.rta_terms(ts, 2, [1, 1], 2, 4, False)[0] == 4
     assert fp_miss(ts.rows(), 2) is None
     # τ0 = τ1 = (2, 4, 4) instead: x = 3 → 4 → 5 → 6 → 7 > 6, rejected; the simulation misses too.
     ts2 = TaskSet.from_tasks([(2, 4, 4), (2, 4, 4), (3, 6, 6)])
-    run2 = gfp.rta_iterate(ts2, 2)
+    run2 = rta_fp.rta_iterate(ts2, 2)
     assert run2.verdict is False and (run2.last_x, run2.last_value) == (6, 7)
     assert fp_miss(ts2.rows(), 2) == (6, 2)
 
@@ -134,13 +134,13 @@ def test_bcl_worked_example_of_the_note():
     ⌊(6 + 4 − 1)/4⌋·1 + min(1, 9 − 8) = 3; s = 3: Σ min(3, 3) = 6 = m·s, not < m·s: BCL fails.
     DA: 3 + ⌊(min(3, 4) + min(3, 4))/2⌋ = 6 ≤ 6 holds (the RTA's bound is 4)."""
     ts = TaskSet.from_tasks([(1, 4, 4), (1, 4, 4), (3, 6, 6)])
-    row = gfp.bcl_task(ts, 2, 2)
+    row = bcl_fp.bcl_task(ts, 2, 2)
     assert row["workloads"] == [3, 3]
     assert row["holds"] is False
-    assert gfp.bcl_reference(ts, 2) is False
-    assert gfp.da_task(ts, 2, 2, False)["row"]["bound"] == 6
-    assert gfp.da_reference(ts, 2) is True
-    assert gfp.bcl_reference(ts, 3) is True  # m = 3: 6 < 9
+    assert bcl_fp.bcl_reference(ts, 2) is False
+    assert deadline_analysis.da_task(ts, 2, 2, False)["row"]["bound"] == 6
+    assert deadline_analysis.da_reference(ts, 2) is True
+    assert bcl_fp.bcl_reference(ts, 3) is True  # m = 3: 6 < 9
 
 
 def test_da_lc_worked_example_of_the_note():
@@ -150,8 +150,8 @@ def test_da_lc_worked_example_of_the_note():
     6 + 2 = 8 ≤ 8 holds."""
     ts = TaskSet.from_tasks([(1, 2, 4), (6, 8, 9)])
     assert _workload.da_lc_terms(ts, 1, [0]) == [(0, 2, 3)]
-    assert gfp.da_reference(ts, 1) is False
-    assert gfp.da_lc_reference(ts, 1) is True
+    assert deadline_analysis.da_reference(ts, 1) is False
+    assert deadline_analysis.da_lc_reference(ts, 1) is True
     assert fp_miss(ts.rows(), 1) is None
 
 
@@ -159,8 +159,8 @@ def test_rta_lc_worked_example_of_the_note():
     """papers/guan2009-rta-lc.md: τ0 = (2, 2, 3), τ1 = (2, 3, 27), τ2 = (3, 10, 13),
     τ3 = (8, 15, 16), m = 2: RTA-LC accepts, RTA (every task may carry in) does not."""
     ts = TaskSet.from_tasks([(2, 2, 3), (2, 3, 27), (3, 10, 13), (8, 15, 16)])
-    lc = gfp.rta_iterate(ts, 2, limited=True)
-    plain = gfp.rta_iterate(ts, 2)
+    lc = rta_lc.rta_iterate(ts, 2, limited=True)
+    plain = rta_fp.rta_iterate(ts, 2)
     assert lc.verdict is True and lc.response_times == (2, 2, 5, 15)
     assert plain.verdict is False and plain.failing == 3
     assert fp_miss(ts.rows(), 2) is None
@@ -169,10 +169,10 @@ def test_rta_lc_worked_example_of_the_note():
 def test_rmus_worked_examples():
     """papers/andersson-baruah-jonsson2001-rmus.md: m = 2, bound 4/4 = 1, heavy threshold 1/2."""
     ts = TaskSet.from_tasks([(3, 5, 5), (1, 4, 4), (1, 8, 8)])  # U = 3/5 + 1/4 + 1/8 = 39/40
-    assert gfp.rmus_reference(ts, 2) is True
-    assert gfp.rmus_order(ts, 2) == [0, 1, 2]  # τ0 heavy (3/5 > 1/2), then RM
+    assert rm_us.rmus_reference(ts, 2) is True
+    assert rm_us.rmus_order(ts, 2) == [0, 1, 2]  # τ0 heavy (3/5 > 1/2), then RM
     ts2 = TaskSet.from_tasks([(1, 8, 8), (1, 4, 4), (3, 5, 5)])
-    assert gfp.rmus_order(ts2, 2) == [2, 1, 0]
+    assert rm_us.rmus_order(ts2, 2) == [2, 1, 0]
     e = entry("rm-us").explain(ts2, 2)
     assert e.verdict is True and e.evidence["priority_order"] == (2, 1, 0) and "not the given order" in e.summary
     assert entry("rm-us").reference(TaskSet.from_tasks([(3, 5, 5), (1, 2, 2)]), 2) is False  # U = 11/10
@@ -276,7 +276,7 @@ def _check_sound(ts, m):
     for name in NAMES:
         if not applies(name, ts, m) or entry(name).verdict(ts, m) is not True:
             continue
-        order = gfp.rmus_order(ts, m) if name == "rm-us" else None
+        order = rm_us.rmus_order(ts, m) if name == "rm-us" else None
         miss = fp_miss(rows, m, order)
         assert miss is None, f"{name} accepts {rows} on m = {m} but the simulation misses at {miss}"
 
@@ -369,10 +369,10 @@ def test_rmus_incomparable_with_rta():
     utilization bound fails where the RTA proves the given order."""
     bad_order = TaskSet.from_tasks([(2, 20, 20), (2, 20, 20), (4, 5, 5)])  # U = 1 = m²/(3m−2) on m = 2
     assert entry("rm-us").verdict(bad_order, 2) is True
-    assert gfp.rmus_order(bad_order, 2) == [2, 0, 1]
+    assert rm_us.rmus_order(bad_order, 2) == [2, 0, 1]
     assert entry("gfp-rta-lc").verdict(bad_order, 2) is False
     assert fp_miss(bad_order.rows(), 2) == (5, 2)  # the given order does miss
-    assert fp_miss(bad_order.rows(), 2, gfp.rmus_order(bad_order, 2)) is None
+    assert fp_miss(bad_order.rows(), 2, rm_us.rmus_order(bad_order, 2)) is None
     dense3 = TaskSet.from_tasks([(1, 2, 2)] * 3)
     assert entry("rm-us").verdict(dense3, 3) is False  # U = 3/2 > 9/7
     assert entry("gfp-rta").verdict(dense3, 3) is True  # three tasks on three processors
@@ -392,7 +392,7 @@ def test_fits_lowest_matches_the_tests():
             per_task = all(fits(ts, k, range(k), m=m) for k in range(ts.n))
             assert per_task == (entry(name).verdict(ts, m) is True)
             assert _workload.fits_lowest(name, m)(ts, 3, [0, 1, 2]) == fits(ts, 3, [2, 1, 0], m=m)
-    assert gfp.da_lc_fits_lowest is _workload.da_lc_fits_lowest
+    assert deadline_analysis.da_lc_fits_lowest is _workload.da_lc_fits_lowest
 
 
 @quick(EXAMPLES)

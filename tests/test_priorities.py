@@ -86,7 +86,7 @@ def test_assign_schemes() -> None:
     if "gfp-da-lc" not in analyses.names():
         with pytest.raises(InputError, match="gfp-da-lc"):
             assign(ts, "opa", m=2)
-    else:  # the global OPA-compatible test (analyses/global_fp/gfp.py), found through the registry
+    else:  # the global OPA-compatible test (analyses/global_fp/deadline_analysis.py), found through the registry
         two = TaskSet.from_tasks([(1, 9, 10), (2, 4, 5), (3, 5, 7)])
         order = assign(two, "opa", m=2)
         assert order is not None and sorted(order.rows()) == sorted(two.rows())
