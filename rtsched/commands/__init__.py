@@ -28,9 +28,9 @@ def _checked(option: str, check: Callable[[str], object]) -> Callable[[str | Non
 
 
 def _check_format(value: str) -> object:
-    from rtsched.io.stream import _check_format as check
+    from rtsched.io.stream import check_format
 
-    return check(value)
+    return check_format(value)
 
 
 def _check_deadlines(value: str) -> object:
@@ -40,9 +40,9 @@ def _check_deadlines(value: str) -> object:
 
 
 def _check_time_unit(value: str) -> object:
-    from rtsched.io.numbers import _parse_unit
+    from rtsched.io.numbers import parse_unit
 
-    return _parse_unit(value)
+    return parse_unit(value)
 
 
 #: ``--format`` of FILE (check, plot-demand, simulate): every format ``rtsched.io`` reads.

@@ -17,9 +17,9 @@ from typing import Any, NamedTuple
 import yaml
 
 from rtsched.errors import InputError
-from rtsched.io.numbers import Scalar, _clip, _field
-from rtsched.io.raw import _RawSet, _RawTask
-from rtsched.io.stream import _too_many_tasks
+from rtsched.io.numbers import Scalar, clip, field_name
+from rtsched.io.raw import RawSet, RawTask
+from rtsched.io.stream import too_many_tasks
 from rtsched.model import FIELDS, MAX_TASKS, TaskSet
 
 __all__ = [
@@ -31,6 +31,14 @@ __all__ = [
     "node_from_yaml",
     "node_text",
     "yaml_error",
+    # The readers and writers of these formats, for rtsched.io.tasksets (not re-exported by rtsched.io):
+    "dump_json",
+    "dump_jsonl",
+    "dump_yaml",
+    "parse_json",
+    "parse_json_with_lines",
+    "parse_jsonl",
+    "parse_yaml",
 ]
 
 
@@ -70,7 +78,7 @@ class LineLoader(yaml.SafeLoader):
 
 def _put(out: dict[str, Node], key: str, value: Node, line: int | None) -> None:
     if key in out:
-        raise InputError(f"duplicate key {_clip(key)!r}", line=line, field=_field(key))
+        raise InputError(f"duplicate key {clip(key)!r}", line=line, field=field_name(key))
     out[key] = value
 
 
@@ -186,7 +194,7 @@ def describe_node(node: Node) -> str:
     if isinstance(node.value, list):
         return f"a list of {len(node.value)} items"
     kind, text = node.value
-    return {"num": f"the number {_clip(text)}", "str": f"the string {_clip(text)!r}"}.get(kind, _clip(text))
+    return {"num": f"the number {clip(text)}", "str": f"the string {clip(text)!r}"}.get(kind, clip(text))
 
 
 def check_keys(node: Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
@@ -198,9 +206,9 @@ def check_keys(node: Node, allowed: Sequence[str], required: Sequence[str], **wh
     for key in node.value:
         if key not in allowed:
             raise InputError(
-                f"unknown key {_clip(key)!r} (expected {', '.join(allowed)})",
+                f"unknown key {clip(key)!r} (expected {', '.join(allowed)})",
                 line=node.line,
-                field=_field(key),
+                field=field_name(key),
                 **where,
             )
     for key in required:
@@ -241,7 +249,7 @@ def node_text(node: Node | None, **where: Any) -> str | None:
     return node.value.text
 
 
-def _node_task(node: Node, i: int) -> _RawTask:
+def _node_task(node: Node, i: int) -> RawTask:
     value = node.value
     priority: Node | None = None
     if isinstance(value, dict):
@@ -268,7 +276,7 @@ def _node_task(node: Node, i: int) -> _RawTask:
     for field, cell in zip(FIELDS, cells, strict=True):
         if not isinstance(cell.value, Scalar):
             raise InputError(f"expected a number, got {describe_node(cell)}", line=cell.line, task=i, field=field)
-    return _RawTask(
+    return RawTask(
         tuple(c.value for c in cells),
         node_text(name, task=i),
         node.line,
@@ -278,7 +286,7 @@ def _node_task(node: Node, i: int) -> _RawTask:
     )
 
 
-def _node_set(node: Node) -> _RawSet:
+def _node_set(node: Node) -> RawSet:
     value, name = node.value, None
     if isinstance(value, dict):
         if "kernels" in value and "tasks" not in value:
@@ -299,11 +307,11 @@ def _node_set(node: Node) -> _RawSet:
             line=node.line,
         )
     if len(value) > MAX_TASKS:
-        raise _too_many_tasks(node.line, None)
-    return _RawSet([_node_task(t, i) for i, t in enumerate(value)], name, node.line)
+        raise too_many_tasks(node.line, None)
+    return RawSet([_node_task(t, i) for i, t in enumerate(value)], name, node.line)
 
 
-def _jsonl_set(item: tuple[int, str]) -> _RawSet:
+def _jsonl_set(item: tuple[int, str]) -> RawSet:
     line, text = item
     node = node_from_json(text, line)
     sets = _doc_sets(node)
@@ -327,7 +335,8 @@ def yaml_error(err: yaml.YAMLError, text: str) -> InputError:
     return InputError(message, line=mark.line + 1 if mark else None)
 
 
-def _parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A YAML document's task sets, unread: the items and the function that reads one into a raw set."""
     try:
         root = yaml.compose(text, Loader=LineLoader)
     except yaml.YAMLError as err:
@@ -335,15 +344,18 @@ def _parse_yaml(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
     return ([] if root is None else _doc_sets(node_from_yaml(root))), _node_set
 
 
-def _parse_json(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_json(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A JSON document's task sets and their reader, without line numbers (the fast first reading)."""
     return _doc_sets(node_from_json(text, lines=False)), _node_set
 
 
-def _parse_json_with_lines(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_json_with_lines(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """As :func:`parse_json`, keeping every value's line (slower; read again to place an error)."""
     return _doc_sets(node_from_json(text)), _node_set
 
 
-def _parse_jsonl(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_jsonl(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A JSON lines document's non-blank lines, with their numbers, and the reader of one line's set."""
     return [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()], _jsonl_set
 
 
@@ -355,12 +367,14 @@ def _set_doc(ts: TaskSet) -> dict[str, Any]:
     return ({} if ts.name is None else {"name": ts.name}) | {"tasks": _task_docs(ts)}
 
 
-def _dump_yaml(sets: list[TaskSet]) -> str:
+def dump_yaml(sets: list[TaskSet]) -> str:
+    """The sets as a YAML document: one set, or a list of sets."""
     doc = _set_doc(sets[0]) if len(sets) == 1 else [_set_doc(ts) for ts in sets]
     return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
 
 
-def _dump_json(sets: list[TaskSet]) -> str:
+def dump_json(sets: list[TaskSet]) -> str:
+    """The sets as a JSON document, one task per line: one set, or a list of sets."""
     def one(ts: TaskSet, pad: str) -> str:
         head = "" if ts.name is None else f'"name": {json.dumps(ts.name, ensure_ascii=False)}, '
         rows = f",\n{pad}  ".join(json.dumps(t, ensure_ascii=False) for t in _task_docs(ts))
@@ -371,5 +385,6 @@ def _dump_json(sets: list[TaskSet]) -> str:
     return "[\n" + ",\n".join("  " + one(ts, "  ") for ts in sets) + "\n]\n"
 
 
-def _dump_jsonl(sets: list[TaskSet]) -> str:
+def dump_jsonl(sets: list[TaskSet]) -> str:
+    """The sets as JSON lines, one set per line."""
     return "".join(json.dumps(_set_doc(ts), ensure_ascii=False, separators=(",", ":")) + "\n" for ts in sets)

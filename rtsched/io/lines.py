@@ -12,17 +12,19 @@ from collections.abc import Callable
 from typing import Any
 
 from rtsched.errors import InputError
-from rtsched.io.numbers import _clip, _field, _set_number
-from rtsched.io.raw import _flat_task, _RawSet, _RawTask
+from rtsched.io.numbers import clip, field_name, set_number
+from rtsched.io.raw import RawSet, RawTask, flat_task
 from rtsched.model import FIELDS, TaskSet
 
-__all__: list[str] = []  # package-private: rtsched.io.tasksets uses these
+# The readers and writers, for rtsched.io.tasksets (not re-exported by rtsched.io).
+__all__ = ["dump_csv", "dump_txt", "parse_csv", "parse_txt"]
 
 
 _CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "priority": "priority", "set": "set"}
 
 
-def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_csv(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A CSV document's task sets (rows grouped by the ``set`` column) and their reader."""
     reader = csv.reader(io.StringIO(text, newline=""))
     rows, start = [], 1
     try:
@@ -40,10 +42,10 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
         key = _CSV_COLUMNS.get(cell.strip().lower())
         if key is None:
             raise InputError(
-                f"unknown column {_clip(cell.strip())!r}; the first row must be a header such as "
+                f"unknown column {clip(cell.strip())!r}; the first row must be a header such as "
                 "C,D,T[,name][,priority][,set]",
                 line=head_line,
-                field=_field(cell.strip()),
+                field=field_name(cell.strip()),
             )
         if key in cols:
             raise InputError(f"duplicate column {key}", line=head_line, field=key)
@@ -51,29 +53,29 @@ def _parse_csv(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
     for field in FIELDS:
         if field not in cols:
             raise InputError(f"missing column {field} (the header must name C, D and T)", line=head_line, field=field)
-    groups: dict[int, _RawSet] = {}
+    groups: dict[int, RawSet] = {}
     for line, cells in rows[1:]:
         if len(cells) != len(header):
             raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
         group = 0
         if "set" in cols:
-            number = _set_number(cells[cols["set"]])
+            number = set_number(cells[cols["set"]])
             if number is None:
-                raise InputError(f"{_clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
+                raise InputError(f"{clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
             group = number
         name = cells[cols["name"]] if "name" in cols else None
         priority = cells[cols["priority"]] if "priority" in cols else None
-        groups.setdefault(group, _RawSet([], None, line)).tasks.append(
-            _flat_task([cells[cols[f]] for f in FIELDS], name, line, priority)
+        groups.setdefault(group, RawSet([], None, line)).tasks.append(
+            flat_task([cells[cols[f]] for f in FIELDS], name, line, priority)
         )
     return list(groups.values()), _identity
 
 
-def _identity(raw: _RawSet) -> _RawSet:
+def _identity(raw: RawSet) -> RawSet:
     return raw
 
 
-def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_txt(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
     """Find the sets (``---`` lines) in one pass.
 
     Each set's lines are split when it is built, so a file of many sets never holds the tokens of
@@ -93,9 +95,9 @@ def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
         line_no += 1
     segments.append((seg_line, start, len(text)))
 
-    def build(segment: tuple[int, int, int]) -> _RawSet:
+    def build(segment: tuple[int, int, int]) -> RawSet:
         first, lo, hi = segment
-        tasks: list[_RawTask] = []
+        tasks: list[RawTask] = []
         # The first line of a segment after a separator is the line after "---".
         number = first if lo == 0 else first + 1
         for line in text[lo:hi].split("\n"):
@@ -105,14 +107,15 @@ def _parse_txt(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
                     raise InputError(
                         f"expected 'C D T' or 'C D T name', got {len(tokens)} values", line=number, task=len(tasks)
                     )
-                tasks.append(_flat_task(tokens[:3], tokens[3] if len(tokens) == 4 else None, number))
+                tasks.append(flat_task(tokens[:3], tokens[3] if len(tokens) == 4 else None, number))
             number += 1
-        return _RawSet(tasks, None, first)
+        return RawSet(tasks, None, first)
 
     return (segments if any_task else []), build
 
 
-def _dump_csv(sets: list[TaskSet]) -> str:
+def dump_csv(sets: list[TaskSet]) -> str:
+    """The sets as CSV: a header, then one task per row (``name`` and ``set`` columns when needed)."""
     named = any(ts.names is not None for ts in sets)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -123,7 +126,8 @@ def _dump_csv(sets: list[TaskSet]) -> str:
     return out.getvalue()
 
 
-def _dump_txt(sets: list[TaskSet]) -> str:
+def dump_txt(sets: list[TaskSet]) -> str:
+    """The sets as plain text, ``C D T [name]`` per line, sets separated by ``---`` lines."""
     blocks = []
     for s, ts in enumerate(sets):
         lines = []

@@ -17,7 +17,19 @@ from typing import Any, NamedTuple
 from rtsched.errors import InputError
 from rtsched.model import MAX_TIME
 
-__all__ = ["Scalar", "scalar_to_fraction", "scalar_to_int"]
+__all__ = [
+    "Scalar",
+    "scalar_to_fraction",
+    "scalar_to_int",
+    # The number rule's parts, for the other readers of rtsched.io (not re-exported by it):
+    "INTEGER",
+    "clip",
+    "field_name",
+    "parse_real",
+    "parse_unit",
+    "scalar_to_priority",
+    "set_number",
+]
 
 
 class Scalar(NamedTuple):
@@ -28,14 +40,14 @@ class Scalar(NamedTuple):
 
 
 #: An integer as rtsched reads it: ASCII digits with an optional sign, nothing else.
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+INTEGER = re.compile(r"[+-]?[0-9]+")
 #: A real number (with a time unit): ASCII decimal with optional fraction and exponent, or p/q.
 _REAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?|[+-]?[0-9]+/[0-9]+")
 #: Largest decimal exponent read (``1e40010`` would be a 40,011-digit number).
 _MAX_EXPONENT = 100
 
 
-def _real(text: str) -> Fraction | None:
+def parse_real(text: str) -> Fraction | None:
     """The exact value of a real-number spelling (:data:`_REAL`), or None if it is not one.
 
     Raises InputError for an exponent beyond :data:`_MAX_EXPONENT` or a zero denominator.
@@ -52,17 +64,17 @@ def _real(text: str) -> Fraction | None:
         raise InputError(f"{text!r} divides by zero") from None
 
 
-def _parse_unit(time_unit: Any) -> str | None:
+def parse_unit(time_unit: Any) -> str | None:
     """Check a time unit; return it as text (as written, for messages) or None."""
     if time_unit is None:
         return None
     text = str(time_unit).strip()
     try:
-        value = None if isinstance(time_unit, bool) or len(text) > 100 else _real(text)
+        value = None if isinstance(time_unit, bool) or len(text) > 100 else parse_real(text)
     except InputError:
         value = None
     if value is None or value <= 0:
-        raise InputError(f"invalid time unit {_clip(repr(time_unit))}; give a positive number such as 0.001")
+        raise InputError(f"invalid time unit {clip(repr(time_unit))}; give a positive number such as 0.001")
     return text
 
 
@@ -106,7 +118,7 @@ def scalar_to_fraction(value: Scalar, max_chars: int = 100) -> Fraction:
     decimal with optional fraction and exponent (at most ±100), or ``p/q``.
     """
     text = _written_text(value, "a number", "a number", max_chars)
-    number = _real(text)
+    number = parse_real(text)
     if number is None:
         raise _not_a_number(text)
     return number
@@ -129,13 +141,13 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
     """
     text = _written_text(value, "a number", "a time value")
     number: Fraction | None
-    if _INTEGER.fullmatch(text):  # the common case; int() is much faster than Fraction()
+    if INTEGER.fullmatch(text):  # the common case; int() is much faster than Fraction()
         if unit is None:
             return int(text)
         number = Fraction(int(text))
     else:
         try:
-            number = _real(text)
+            number = parse_real(text)
         except InputError:
             if unit is not None:
                 raise
@@ -157,10 +169,10 @@ def scalar_to_int(value: Scalar, unit: str | None) -> int | str:
     return text
 
 
-def _priority(value: Scalar) -> int:
+def scalar_to_priority(value: Scalar) -> int:
     """A written priority: an integer (any sign, any time unit), spelled as ticks are without a unit."""
     text = _written_text(value, "an integer priority", "a priority")
-    if _INTEGER.fullmatch(text):
+    if INTEGER.fullmatch(text):
         return int(text)
     if _REAL.fullmatch(text):
         raise InputError(
@@ -169,17 +181,17 @@ def _priority(value: Scalar) -> int:
     raise _not_a_number(text)
 
 
-def _set_number(text: str) -> int | None:
-    """The CSV ``set`` column's value: an integer written as for times (:data:`_INTEGER`), or None."""
+def set_number(text: str) -> int | None:
+    """The CSV ``set`` column's value: an integer written as for times (:data:`INTEGER`), or None."""
     text = text.strip()
-    return int(text) if len(text) <= 100 and _INTEGER.fullmatch(text) else None
+    return int(text) if len(text) <= 100 and INTEGER.fullmatch(text) else None
 
 
-def _clip(text: str, size: int = 40) -> str:
+def clip(text: str, size: int = 40) -> str:
     """``text``, cut to ``size`` characters for a message."""
     return text if len(text) <= size else text[:size] + "..."
 
 
-def _field(name: str) -> str | None:
+def field_name(name: str) -> str | None:
     """A key or column named in an error's location: as written if it prints on one short line."""
     return name if name.isprintable() and len(name) <= 40 else None

@@ -1,8 +1,9 @@
 """Task sets as written (values as text, with their lines) and how they become :class:`~rtsched.TaskSet` s.
 
-Every format's parser (:mod:`rtsched.io.documents`, :mod:`rtsched.io.lines`) produces
-``_RawSet`` s; :func:`_build` turns them into task sets, giving every error the line, set, task
-and field of the offending value, and orders tasks that carry a ``priority`` by it.
+Every format's parser (:mod:`rtsched.io.documents`, :mod:`rtsched.io.lines`,
+:mod:`rtsched.io.xml_formats`) produces :class:`RawSet` s; :func:`build_tasksets` turns them into
+task sets, giving every error the line, set, task and field of the offending value, and orders
+tasks that carry a ``priority`` by it.
 """
 
 from __future__ import annotations
@@ -12,17 +13,20 @@ from typing import Any, NamedTuple
 
 from rtsched.errors import InputError
 from rtsched.io import stream
-from rtsched.io.numbers import Scalar, _priority, scalar_to_int
-from rtsched.io.stream import _too_many_sets
+from rtsched.io.numbers import Scalar, scalar_to_int, scalar_to_priority
+from rtsched.io.stream import too_many_sets
 from rtsched.model import FIELDS, DeadlineModel, TaskSet
 
-__all__: list[str] = []  # package-private: rtsched.io's readers use these
+# For the parsers and rtsched.io.tasksets (not re-exported by rtsched.io).
+__all__ = ["RawSet", "RawTask", "build_tasksets", "flat_task"]
 
 
 _NO_TASKS = "found no tasks in the file"
 
 
-class _RawTask(NamedTuple):
+class RawTask(NamedTuple):
+    """A task as written: its values as text, its name and the lines of its values."""
+
     values: tuple[Scalar, ...]  # C, D, T as written
     name: str | None
     line: int | None
@@ -31,6 +35,7 @@ class _RawTask(NamedTuple):
     priority_line: int | None = None
 
     def line_of(self, field: str | None) -> int | None:
+        """The line of ``field``'s value (``C``, ``D``, ``T`` or ``priority``), else the task's."""
         if field == "priority":
             line = self.priority_line
         else:
@@ -38,8 +43,10 @@ class _RawTask(NamedTuple):
         return self.line if line is None else line
 
 
-class _RawSet(NamedTuple):
-    tasks: list[_RawTask]
+class RawSet(NamedTuple):
+    """A task set as written: its tasks, its name and its line."""
+
+    tasks: list[RawTask]
     name: str | None
     line: int | None
 
@@ -48,7 +55,7 @@ def _task_index(task: int | str | None) -> int | None:
     return None if task is None else int(str(task).split()[0])
 
 
-def _priority_order(raw: _RawSet) -> list[int] | None:
+def _priority_order(raw: RawSet) -> list[int] | None:
     """The file positions of the tasks of ``raw``, highest priority (smallest value) first.
 
     None when no task has a priority. Mixing tasks with and without one, and ties, are input errors.
@@ -69,7 +76,7 @@ def _priority_order(raw: _RawSet) -> list[int] | None:
     seen: dict[int, int] = {}
     for i, task in enumerate(raw.tasks):
         try:
-            value = _priority(task.priority)  # type: ignore[arg-type]
+            value = scalar_to_priority(task.priority)  # type: ignore[arg-type]
         except InputError as err:
             raise err.located(line=task.line_of("priority"), task=i, field="priority") from None
         if value in seen:
@@ -88,7 +95,7 @@ def _priority_order(raw: _RawSet) -> list[int] | None:
     return sorted(range(len(values)), key=values.__getitem__)
 
 
-def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> TaskSet:
+def _make_taskset(raw: RawSet, deadlines: DeadlineModel, unit: str | None) -> TaskSet:
     """Build a TaskSet from written values; every error gets the line of the offending value.
 
     With priorities, the set is built (and its errors named) in file order, then reordered
@@ -117,23 +124,23 @@ def _make_taskset(raw: _RawSet, deadlines: DeadlineModel, unit: str | None) -> T
     return ts.subset(order)
 
 
-def _flat_task(cells: Sequence[str], name: str | None, line: int, priority: str | None = None) -> _RawTask:
+def flat_task(cells: Sequence[str], name: str | None, line: int, priority: str | None = None) -> RawTask:
     """A task of a line-based format (CSV, txt): all values on one line.
 
     An empty or missing priority cell means no priority.
     """
     prio = Scalar("str", priority) if priority is not None and priority.strip() else None
-    return _RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3, prio, line)
+    return RawTask(tuple(Scalar("str", c) for c in cells), name or None, line, (line,) * 3, prio, line)
 
 
-def _build(
-    items: Sequence[Any], parse: Callable[[Any], _RawSet], deadlines: DeadlineModel, unit: str | None
+def build_tasksets(
+    items: Sequence[Any], parse: Callable[[Any], RawSet], deadlines: DeadlineModel, unit: str | None
 ) -> list[TaskSet]:
     """Parse and build each task set, adding the set index to errors when there are several."""
     if not items:
         raise InputError(_NO_TASKS)
     if len(items) > stream.MAX_SETS:  # read now: one setting of the limit for every reader
-        raise _too_many_sets(None)
+        raise too_many_sets(None)
     out = []
     for s, item in enumerate(items):
         try:

@@ -1,11 +1,12 @@
 """Reading input within the limits: formats by extension, the size limits and the streaming counters.
 
-:func:`read_text` reads a file or standard input in chunks, refusing it as soon as it passes
-:data:`MAX_FILE_BYTES`, and counts the items of the document while it streams in (a token scan
-for JSON, YAML events, lines for txt, CSV and JSON lines), so a task set of more than
-:data:`rtsched.model.MAX_TASKS` tasks or a file of more than :data:`MAX_SETS` sets is refused at
-its first item too many, before it is parsed. The limits are read from this module when they are
-checked, so one setting (``rtsched.io.stream.MAX_SETS``) governs every reader.
+:func:`detect_format` tells a format by the file's extension, and a plain ``.xml`` file by its root
+element (:data:`XML_ROOTS`). :func:`read_text` reads a file or standard input in chunks, refusing
+it as soon as it passes :data:`MAX_FILE_BYTES`, and counts the items of the document while it
+streams in (a token scan for JSON, YAML events, lines for txt, CSV and JSON lines), so a task set
+of more than :data:`rtsched.model.MAX_TASKS` tasks or a file of more than :data:`MAX_SETS` sets is
+refused at its first item too many, before it is parsed. The limits are read from this module when
+they are checked, so one setting (``rtsched.io.stream.MAX_SETS``) governs every reader.
 """
 
 from __future__ import annotations
@@ -19,14 +20,27 @@ import stat
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
+from xml.parsers import expat
 
 import yaml
 
 from rtsched.errors import InputError
-from rtsched.io.numbers import _set_number
+from rtsched.io.numbers import clip, set_number
 from rtsched.model import MAX_TASKS
 
-__all__ = ["FORMATS", "TOOL_FORMATS", "MAX_FILE_BYTES", "MAX_SETS", "detect_format", "read_text"]
+__all__ = [
+    "FORMATS",
+    "TOOL_FORMATS",
+    "MAX_FILE_BYTES",
+    "MAX_SETS",
+    "detect_format",
+    "read_text",
+    # For the other modules of rtsched.io (not re-exported by it):
+    "XML_ROOTS",
+    "check_format",
+    "too_many_sets",
+    "too_many_tasks",
+]
 
 
 #: rtsched's own formats, understood by :func:`loads` and :func:`dumps`; each keeps every set,
@@ -42,6 +56,9 @@ MAX_FILE_BYTES = 64 * 2**20
 MAX_SETS = 2**20
 #: Bytes read at a time.
 _CHUNK_BYTES = 2**20
+#: The root element of each tool's XML document: SimSo's ``<simulation>``, SchedCAT's ``<taskset>``,
+#: ``<testpoint>`` or ``<task>`` (what a plain ``.xml`` file is told by).
+XML_ROOTS = {"simulation": "simso", "taskset": "schedcat", "testpoint": "schedcat", "task": "schedcat"}
 _EXTENSIONS = {
     "yaml": "yaml",
     "yml": "yaml",
@@ -57,7 +74,8 @@ _EXTENSIONS = {
 }
 
 
-def _check_format(fmt: str) -> str:
+def check_format(fmt: str) -> str:
+    """The canonical name of format ``fmt`` (an extension or alias such as ``yml``); InputError if unknown."""
     key = _EXTENSIONS.get(str(fmt).lower().lstrip("."))
     if key is None:
         raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS + TOOL_FORMATS)}")
@@ -92,9 +110,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if ext == "xml":
         if tool in TOOL_FORMATS:
             return tool
-        from rtsched.io.xml_formats import _sniff_file  # SimSo or SchedCAT: told by the root element
-
-        return _sniff_file(name)
+        return _sniff_xml_file(name)  # SimSo or SchedCAT: told by the root element
     if ext not in _EXTENSIONS:
         raise InputError(
             f"cannot tell the format from the extension {('.' + ext) if ext else '(none)'}; "
@@ -102,6 +118,45 @@ def detect_format(path: str | os.PathLike[str]) -> str:
             file=name,
         )
     return _EXTENSIONS[ext]
+
+
+class _Root(Exception):
+    def __init__(self, tag: str, line: int) -> None:
+        self.tag, self.line = tag, line
+
+
+def _sniff_xml_file(path: str) -> str:
+    """Tell a plain ``.xml`` file's tool from its root element, reading only up to it."""
+    parser = expat.ParserCreate(encoding="utf-8")  # rtsched reads UTF-8; a declared encoding is not used
+
+    def start(tag: str, _attrs: dict[str, str]) -> None:
+        raise _Root(tag, parser.CurrentLineNumber)
+
+    def refuse_dtd(*_: Any) -> None:
+        raise InputError("the document has a DOCTYPE or entity declaration; rtsched refuses them", file=path)
+
+    parser.StartElementHandler = start
+    parser.StartDoctypeDeclHandler = refuse_dtd
+    parser.EntityDeclHandler = refuse_dtd
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(2**16):
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+    except _Root as root:
+        if root.tag in XML_ROOTS:
+            return XML_ROOTS[root.tag]
+        raise InputError(
+            f"root element <{clip(root.tag)}> is neither SimSo's <simulation> nor SchedCAT's <taskset>/<testpoint>; "
+            "give the format (simso or schedcat)",
+            file=path,
+            line=root.line,
+        ) from None
+    except expat.ExpatError as err:
+        raise InputError(f"invalid XML: {expat.ErrorString(err.code)}", file=path, line=err.lineno) from None
+    except OSError as err:
+        raise InputError(f"cannot read the file: {err.strerror or err}", file=path) from None
+    raise InputError("the file has no XML element", file=path)
 
 
 class _LimitedReader(io.RawIOBase):
@@ -147,7 +202,8 @@ def _too_large(source: str, limit: int) -> InputError:
     )
 
 
-def _too_many_tasks(line: int | None, set_index: int | None) -> InputError:
+def too_many_tasks(line: int | None, set_index: int | None) -> InputError:
+    """The error for a task set of more than :data:`rtsched.model.MAX_TASKS` tasks."""
     return InputError(
         f"a task set may have at most {MAX_TASKS} tasks (rtsched.model.MAX_TASKS); this one has more",
         line=line,
@@ -155,7 +211,8 @@ def _too_many_tasks(line: int | None, set_index: int | None) -> InputError:
     )
 
 
-def _too_many_sets(line: int | None) -> InputError:
+def too_many_sets(line: int | None) -> InputError:
+    """The error for a file of more than :data:`MAX_SETS` task sets."""
     return InputError(
         f"a file may hold at most {MAX_SETS} task sets (rtsched.io.MAX_SETS); this one has more; split it", line=line
     )
@@ -191,10 +248,10 @@ class _Shape:
         frame[1] += 1
         if frame[2] in ("top", "sets"):
             if frame[1] > MAX_SETS:
-                raise _too_many_sets(line)
+                raise too_many_sets(line)
         elif frame[1] > MAX_TASKS:
             sets = [f for f in self.stack[:2] if f[2] == "sets"]
-            raise _too_many_tasks(line, sets[0][1] - 1 if sets else None)
+            raise too_many_tasks(line, sets[0][1] - 1 if sets else None)
         return frame
 
     def _decide(self, set_like: bool) -> None:
@@ -202,7 +259,7 @@ class _Shape:
             if frame[2] == "top":
                 frame[2] = "sets" if set_like else "tasks"
                 if frame[2] == "tasks" and frame[1] > MAX_TASKS:
-                    raise _too_many_tasks(None, None)
+                    raise too_many_tasks(None, None)
 
     def start(self, is_map: bool, line: int | None, flat: str | None = None) -> None:
         """A list or object starts; ``flat`` is its whole text when it holds no collection."""
@@ -328,11 +385,11 @@ def _count_txt(lines: Iterable[str]) -> None:
         if content == "---":
             count, set_index = 0, set_index + 1
             if set_index >= MAX_SETS:
-                raise _too_many_sets(number + 1)
+                raise too_many_sets(number + 1)
         elif content:
             count += 1
             if count > MAX_TASKS:
-                raise _too_many_tasks(number, set_index if set_index else None)
+                raise too_many_tasks(number, set_index if set_index else None)
 
 
 def _count_csv(lines: Iterable[str]) -> None:
@@ -350,13 +407,13 @@ def _count_csv(lines: Iterable[str]) -> None:
         key: object = None
         if set_column is not None and set_column < len(cells):
             text = cells[set_column].strip()
-            number = _set_number(text)
+            number = set_number(text)
             key = text if number is None else number
         counts[key] = counts.get(key, 0) + 1
         if len(counts) > MAX_SETS:
-            raise _too_many_sets(reader.line_num)
+            raise too_many_sets(reader.line_num)
         if counts[key] > MAX_TASKS:
-            raise _too_many_tasks(reader.line_num, list(counts).index(key) if set_column is not None else None)
+            raise too_many_tasks(reader.line_num, list(counts).index(key) if set_column is not None else None)
 
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -375,12 +432,12 @@ def _count_jsonl(lines: Iterable[str]) -> None:
     for number, line in enumerate(lines, 1):
         set_index += bool(line.strip())
         if set_index >= MAX_SETS:
-            raise _too_many_sets(number)
+            raise too_many_sets(number)
         if len(line) < _JSONL_MIN_CHARS:
             continue
         bare = _JSON_STRING.sub("", line)
         if bare.count("[") + bare.count("{") > MAX_TASKS + 2:
-            raise _too_many_tasks(number, set_index)
+            raise too_many_tasks(number, set_index)
 
 
 _COUNTERS: dict[str, Callable[[Any], None]] = {

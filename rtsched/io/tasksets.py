@@ -15,19 +15,19 @@ from typing import Any
 
 from rtsched.errors import InputError
 from rtsched.io.documents import (
-    _dump_json,
-    _dump_jsonl,
-    _dump_yaml,
-    _parse_json,
-    _parse_json_with_lines,
-    _parse_jsonl,
-    _parse_yaml,
+    dump_json,
+    dump_jsonl,
+    dump_yaml,
+    parse_json,
+    parse_json_with_lines,
+    parse_jsonl,
+    parse_yaml,
 )
-from rtsched.io.lines import _dump_csv, _dump_txt, _parse_csv, _parse_txt
-from rtsched.io.numbers import _parse_unit
-from rtsched.io.raw import _build
-from rtsched.io.stream import _check_format, detect_format, read_text
-from rtsched.io.xml_formats import _dump_schedcat, _dump_simso, _parse_schedcat, _parse_simso
+from rtsched.io.lines import dump_csv, dump_txt, parse_csv, parse_txt
+from rtsched.io.numbers import parse_unit
+from rtsched.io.raw import build_tasksets
+from rtsched.io.stream import check_format, detect_format, read_text
+from rtsched.io.xml_formats import dump_schedcat, dump_simso, parse_schedcat, parse_simso
 from rtsched.model import DeadlineModel, TaskSet, _check_model
 
 __all__ = ["dumps", "loads", "read_taskset", "read_tasksets", "write_tasksets"]
@@ -38,21 +38,21 @@ __all__ = ["dumps", "loads", "read_taskset", "read_tasksets", "write_tasksets"]
 #: most this long. Above it the error names the task set, task and field but not the line.
 _JSON_LINES_CHARS = 16 * 2**20
 _PARSERS = {
-    "yaml": _parse_yaml,
-    "json": _parse_json,
-    "jsonl": _parse_jsonl,
-    "csv": _parse_csv,
-    "txt": _parse_txt,
-    "simso": _parse_simso,
-    "schedcat": _parse_schedcat,
+    "yaml": parse_yaml,
+    "json": parse_json,
+    "jsonl": parse_jsonl,
+    "csv": parse_csv,
+    "txt": parse_txt,
+    "simso": parse_simso,
+    "schedcat": parse_schedcat,
 }
 _WRITERS = {
-    "yaml": _dump_yaml,
-    "json": _dump_json,
-    "jsonl": _dump_jsonl,
-    "csv": _dump_csv,
-    "txt": _dump_txt,
-    "schedcat": _dump_schedcat,
+    "yaml": dump_yaml,
+    "json": dump_json,
+    "jsonl": dump_jsonl,
+    "csv": dump_csv,
+    "txt": dump_txt,
+    "schedcat": dump_schedcat,
 }
 
 
@@ -94,9 +94,9 @@ def loads(
         For any malformed input; the message names the source, line, task set, task and field.
         A task set may hold at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks.
     """
-    fmt = _check_format(format)
+    fmt = check_format(format)
     _check_model(deadlines)
-    unit = _parse_unit(time_unit)
+    unit = parse_unit(time_unit)
     text = text.removeprefix("\ufeff")  # as read_tasksets does
     try:
         if not text.strip():
@@ -105,12 +105,12 @@ def loads(
             return _simso_in_milliseconds(text, deadlines)
         try:
             items, parse = _PARSERS[fmt](text)
-            return _build(items, parse, deadlines, unit)
+            return build_tasksets(items, parse, deadlines, unit)
         except InputError:
             if fmt != "json" or len(text) > _JSON_LINES_CHARS:
                 raise
-            items, parse = _parse_json_with_lines(text)  # again, to say on which line the error is
-            return _build(items, parse, deadlines, unit)
+            items, parse = parse_json_with_lines(text)  # again, to say on which line the error is
+            return build_tasksets(items, parse, deadlines, unit)
     except InputError as err:
         raise err.located(file=source) from None
     except RecursionError:
@@ -119,9 +119,9 @@ def loads(
 
 def _simso_in_milliseconds(text: str, deadlines: DeadlineModel) -> list[TaskSet]:
     """Read a SimSo configuration with its default tick, one millisecond (SimSo's time unit)."""
-    items, parse = _parse_simso(text)
+    items, parse = parse_simso(text)
     try:
-        return _build(items, parse, deadlines, "1")
+        return build_tasksets(items, parse, deadlines, "1")
     except InputError as err:
         if "not a whole number of ticks" not in err.message:
             raise
@@ -168,7 +168,7 @@ def read_tasksets(
     """
     stdin = isinstance(path, str) and path == "-"
     source = "<stdin>" if stdin else os.fsdecode(path)
-    fmt = _check_format(format) if format else detect_format(path)
+    fmt = check_format(format) if format else detect_format(path)
     return loads(read_text(path, source, fmt), fmt, source=source, deadlines=deadlines, time_unit=time_unit)
 
 
@@ -226,14 +226,14 @@ def dumps(
     InputError
         If there is no task set or a task name cannot be written in the format.
     """
-    fmt = _check_format(format)
+    fmt = check_format(format)
     sets = [tasksets] if isinstance(tasksets, TaskSet) else list(tasksets)
     if not sets:
         raise InputError("no task sets to write")
     if not all(isinstance(ts, TaskSet) for ts in sets):
         raise TypeError("dumps() takes a TaskSet or a sequence of TaskSet")
     if fmt == "simso":
-        return _dump_simso(sets, processors, policy)
+        return dump_simso(sets, processors, policy)
     return _WRITERS[fmt](sets)
 
 
@@ -264,7 +264,7 @@ def write_tasksets(
         If the format is unknown, a name cannot be written, or the file cannot be written.
     """
     stdout = isinstance(path, str) and path == "-"
-    fmt = _check_format(format) if format else detect_format(path)
+    fmt = check_format(format) if format else detect_format(path)
     text = dumps(tasksets, fmt, processors=processors, policy=policy)
     if stdout:
         sys.stdout.write(text)

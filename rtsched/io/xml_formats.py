@@ -73,11 +73,22 @@ from typing import Any, NamedTuple
 from xml.parsers import expat
 
 from rtsched.errors import InputError
-from rtsched.io.numbers import _INTEGER, Scalar, _clip, _field, _real
-from rtsched.io.raw import _RawSet, _RawTask
+from rtsched.io.numbers import INTEGER, Scalar, clip, field_name, parse_real
+from rtsched.io.raw import RawSet, RawTask
+from rtsched.io.stream import XML_ROOTS
 from rtsched.model import MAX_TASKS, TaskSet
 
-__all__ = ["SIMSO_SCHEDULERS", "SimsoPlatform", "simso_platform", "sniff_xml"]
+__all__ = [
+    "SIMSO_SCHEDULERS",
+    "SimsoPlatform",
+    "simso_platform",
+    "sniff_xml",
+    # The readers and writers, for rtsched.io.tasksets (not re-exported by rtsched.io):
+    "dump_schedcat",
+    "dump_simso",
+    "parse_schedcat",
+    "parse_simso",
+]
 
 
 class _Element(NamedTuple):
@@ -139,55 +150,12 @@ def sniff_xml(text: str) -> str:
         If the document is not XML or its root element is neither tool's.
     """
     root = _parse_xml(text)
-    if root.tag == "simulation":
-        return "simso"
-    if root.tag in ("taskset", "testpoint", "task"):
-        return "schedcat"
+    if root.tag in XML_ROOTS:
+        return XML_ROOTS[root.tag]
     raise InputError(
-        f"root element <{_clip(root.tag)}> is neither SimSo's <simulation> nor SchedCAT's <taskset>/<testpoint>",
+        f"root element <{clip(root.tag)}> is neither SimSo's <simulation> nor SchedCAT's <taskset>/<testpoint>",
         line=root.line,
     )
-
-
-class _Root(Exception):
-    def __init__(self, tag: str, line: int) -> None:
-        self.tag, self.line = tag, line
-
-
-def _sniff_file(path: str) -> str:
-    """Tell a plain ``.xml`` file's tool from its root element, reading only up to it."""
-    parser = expat.ParserCreate(encoding="utf-8")  # rtsched reads UTF-8; a declared encoding is not used
-
-    def start(tag: str, _attrs: dict[str, str]) -> None:
-        raise _Root(tag, parser.CurrentLineNumber)
-
-    def refuse_dtd(*_: Any) -> None:
-        raise InputError("the document has a DOCTYPE or entity declaration; rtsched refuses them", file=path)
-
-    parser.StartElementHandler = start
-    parser.StartDoctypeDeclHandler = refuse_dtd
-    parser.EntityDeclHandler = refuse_dtd
-    try:
-        with open(path, "rb") as f:
-            while chunk := f.read(2**16):
-                parser.Parse(chunk, False)
-            parser.Parse(b"", True)
-    except _Root as root:
-        if root.tag == "simulation":
-            return "simso"
-        if root.tag in ("taskset", "testpoint", "task"):
-            return "schedcat"
-        raise InputError(
-            f"root element <{_clip(root.tag)}> is neither SimSo's <simulation> nor SchedCAT's <taskset>/<testpoint>; "
-            "give the format (simso or schedcat)",
-            file=path,
-            line=root.line,
-        ) from None
-    except expat.ExpatError as err:
-        raise InputError(f"invalid XML: {expat.ErrorString(err.code)}", file=path, line=err.lineno) from None
-    except OSError as err:
-        raise InputError(f"cannot read the file: {err.strerror or err}", file=path) from None
-    raise InputError("the file has no XML element", file=path)
 
 
 def _refuse(element: _Element, what: str, why: str, field: str | None = None) -> InputError:
@@ -197,7 +165,7 @@ def _refuse(element: _Element, what: str, why: str, field: str | None = None) ->
 def _expect_root(root: _Element, tags: tuple[str, ...], tool: str) -> None:
     if root.tag not in tags:
         wanted = " or ".join(f"<{t}>" for t in tags)
-        raise InputError(f"root element <{_clip(root.tag)}> is not {tool}'s {wanted}", line=root.line)
+        raise InputError(f"root element <{clip(root.tag)}> is not {tool}'s {wanted}", line=root.line)
 
 
 def _check_task_count(tasks: Sequence[Any], line: int) -> None:
@@ -211,19 +179,19 @@ _SCHEDCAT_TASK = {"wcet", "period", "deadline", "id"}
 _SCHEDCAT_IGNORED = {"response_time", "wss"}
 
 
-def _schedcat_task(node: _Element, index: int) -> _RawTask:
+def _schedcat_task(node: _Element, index: int) -> RawTask:
     if node.tag != "task":
-        raise _refuse(node, f"element <{_clip(node.tag)}>", "a SchedCAT task set holds <task> and <properties>")
+        raise _refuse(node, f"element <{clip(node.tag)}>", "a SchedCAT task set holds <task> and <properties>")
     for child in node.children:
         why = "shared resources are not modelled" if child.tag == "resources" else "not a task attribute rtsched knows"
-        raise _refuse(child, f"element <{_clip(child.tag)}> of a task", why).located(task=index)
+        raise _refuse(child, f"element <{clip(child.tag)}> of a task", why).located(task=index)
     for key in node.attrs:
         if key == "partition":
             raise _refuse(
                 node, "a fixed partition", "rtsched's partitioned analyses choose the assignment", "partition"
             ).located(task=index)
         if key not in _SCHEDCAT_TASK and key not in _SCHEDCAT_IGNORED:
-            raise _refuse(node, f"attribute {_clip(key)!r}", "not a field of a sporadic task", _field(key)).located(
+            raise _refuse(node, f"attribute {clip(key)!r}", "not a field of a sporadic task", field_name(key)).located(
                 task=index
             )
     values = []
@@ -232,23 +200,24 @@ def _schedcat_task(node: _Element, index: int) -> _RawTask:
         if text is None:
             raise InputError(f"missing attribute {key!r}", line=node.line, task=index, field=key)
         values.append(Scalar("str", text))
-    return _RawTask(tuple(values), node.attrs.get("id"), node.line, (node.line,) * 3)
+    return RawTask(tuple(values), node.attrs.get("id"), node.line, (node.line,) * 3)
 
 
-def _schedcat_set(node: _Element) -> _RawSet:
-    tasks: list[_RawTask] = []
+def _schedcat_set(node: _Element) -> RawSet:
+    tasks: list[RawTask] = []
     for child in node.children:
         if child.tag != "properties":
             tasks.append(_schedcat_task(child, len(tasks)))
     _check_task_count(tasks, node.line)
-    return _RawSet(tasks, None, node.line)
+    return RawSet(tasks, None, node.line)
 
 
-def _parse_schedcat(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_schedcat(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A SchedCAT document's task sets and their reader."""
     root = _parse_xml(text)
     _expect_root(root, ("taskset", "testpoint", "task"), "SchedCAT")
     if root.tag == "task":
-        return [_RawSet([_schedcat_task(root, 0)], None, root.line)], _same
+        return [RawSet([_schedcat_task(root, 0)], None, root.line)], _same
     if root.tag == "taskset":
         return [root], _schedcat_set
     sets = []
@@ -256,11 +225,11 @@ def _parse_schedcat(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
         if child.tag == "taskset":
             sets.append(child)
         elif child.tag != "config":
-            raise _refuse(child, f"element <{_clip(child.tag)}>", "a testpoint holds <config> and <taskset>")
+            raise _refuse(child, f"element <{clip(child.tag)}>", "a testpoint holds <config> and <taskset>")
     return sets, _schedcat_set
 
 
-def _same(raw: _RawSet) -> _RawSet:
+def _same(raw: RawSet) -> RawSet:
     return raw
 
 
@@ -279,7 +248,8 @@ def _schedcat_element(ts: TaskSet) -> ET.Element:
     return tag
 
 
-def _dump_schedcat(sets: list[TaskSet]) -> str:
+def dump_schedcat(sets: list[TaskSet]) -> str:
+    """The sets as a SchedCAT document: a ``<taskset>``, or a ``<testpoint>`` for several."""
     if len(sets) == 1:
         return _xml_text(_schedcat_element(sets[0]))
     root = ET.Element("testpoint")
@@ -339,11 +309,11 @@ def _number(element: _Element, key: str, default: str = "0") -> Fraction:
             f"{text[:20]!r}... is too long for a number ({len(text)} characters)", line=element.line, field=key
         )
     try:
-        value = _real(text)
+        value = parse_real(text)
     except InputError as err:
         raise err.located(line=element.line, field=key) from None
     if value is None:
-        raise InputError(f"{_clip(text)!r} is not a number", line=element.line, field=key)
+        raise InputError(f"{clip(text)!r} is not a number", line=element.line, field=key)
     return value
 
 
@@ -363,14 +333,14 @@ def _children(root: _Element, tag: str) -> list[_Element]:
 def _simso_platform(root: _Element) -> SimsoPlatform:
     etm = root.attrs.get("etm", "wcet" if root.attrs.get("use_wcet", "yes") in ("true", "yes") else "cache")
     if etm != "wcet":
-        raise _refuse(root, f"execution-time model {_clip(etm)!r}", "the analyses bound execution by WCET", "etm")
+        raise _refuse(root, f"execution-time model {clip(etm)!r}", "the analyses bound execution by WCET", "etm")
     (sched,) = _children(root, "sched")
     if "className" in sched.attrs:
         raise _refuse(sched, "a scheduler file (className)", "give one of " + ", ".join(SIMSO_SCHEDULERS), "className")
     name = sched.attrs.get("class", "")
     if name not in SIMSO_SCHEDULERS:
         raise InputError(
-            f"scheduler {_clip(name)!r} has no rtsched analysis; mapped: {', '.join(SIMSO_SCHEDULERS)}",
+            f"scheduler {clip(name)!r} has no rtsched analysis; mapped: {', '.join(SIMSO_SCHEDULERS)}",
             line=sched.line,
             field="class",
         )
@@ -410,15 +380,15 @@ def simso_platform(text: str) -> SimsoPlatform:
     return _simso_platform(root)
 
 
-def _simso_task(node: _Element, index: int, fields: set[str], rule: str | None) -> _RawTask:
+def _simso_task(node: _Element, index: int, fields: set[str], rule: str | None) -> RawTask:
     for key in node.attrs:
         if key not in _SIMSO_TASK_USED and key not in _SIMSO_TASK_IGNORED and key not in fields:
             why = "task chains are not modelled" if key == "followed_by" else "not a field of a sporadic task"
-            raise _refuse(node, f"attribute {_clip(key)!r}", why, _field(key))
+            raise _refuse(node, f"attribute {clip(key)!r}", why, field_name(key))
     _only_zero(node, ("preemption_cost",), "preemption cost")
     kind = node.attrs.get("task_type", "Periodic")
     if kind not in ("Periodic", "Sporadic"):
-        raise _refuse(node, f"task type {_clip(kind)!r}", "only Periodic and Sporadic tasks are", "task_type")
+        raise _refuse(node, f"task type {clip(kind)!r}", "only Periodic and Sporadic tasks are", "task_type")
     values = []
     for key in ("WCET", "deadline", "period"):
         if key not in node.attrs:
@@ -439,24 +409,25 @@ def _simso_task(node: _Element, index: int, fields: set[str], rule: str | None) 
     priority = None
     if rule == "priority":
         text = node.attrs.get("priority", "").strip()
-        if not _INTEGER.fullmatch(text) or len(text) > 30:
+        if not INTEGER.fullmatch(text) or len(text) > 30:
             raise InputError(
                 "simso.schedulers.FP needs an integer 'priority' on every task (larger runs first)",
                 line=node.line,
                 field="priority",
             )
         priority = Scalar("str", str(-int(text)))  # rtsched's priorities: smaller = higher
-    return _RawTask(tuple(values), node.attrs.get("name"), node.line, (node.line,) * 3, priority, node.line)
+    return RawTask(tuple(values), node.attrs.get("name"), node.line, (node.line,) * 3, priority, node.line)
 
 
-def _parse_simso(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
+def parse_simso(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A SimSo configuration's one task set (with its scheduler's priorities) and its reader."""
     root = _parse_xml(text)
     _expect_root(root, ("simulation",), "SimSo")
     platform = _simso_platform(root)
     rule = SIMSO_SCHEDULERS[platform.scheduler][1]
     (tasks_el,) = _children(root, "tasks")
     fields = {c.attrs.get("name", "") for c in tasks_el.children if c.tag == "field"}
-    tasks: list[_RawTask] = []
+    tasks: list[RawTask] = []
     for node in tasks_el.children:
         if node.tag == "task":
             try:
@@ -469,10 +440,11 @@ def _parse_simso(text: str) -> tuple[list[Any], Callable[[Any], _RawSet]]:
         rank = sorted(range(len(tasks)), key=lambda i: (periods[i], i))
         position = {task: r for r, task in enumerate(rank)}
         tasks = [t._replace(priority=Scalar("str", str(position[i]))) for i, t in enumerate(tasks)]
-    return ([_RawSet(tasks, None, tasks_el.line)] if tasks else []), _same
+    return ([RawSet(tasks, None, tasks_el.line)] if tasks else []), _same
 
 
-def _dump_simso(sets: list[TaskSet], processors: int | None = None, policy: str | None = None) -> str:
+def dump_simso(sets: list[TaskSet], processors: int | None = None, policy: str | None = None) -> str:
+    """One set as a SimSo configuration for ``processors`` processors and ``policy`` (module docstring)."""
     if len(sets) != 1:
         raise InputError(f"a SimSo configuration holds one task set, not {len(sets)}")
     if processors is None or processors < 1:
@@ -503,7 +475,7 @@ def _dump_simso(sets: list[TaskSet], processors: int | None = None, policy: str 
     for i, (c, d, t, name) in enumerate(ts):
         if name is not None and not _SIMSO_NAME.fullmatch(name):
             raise InputError(
-                f"task name {_clip(name)!r} is not one SimSo accepts (a letter, then letters, digits, spaces, "
+                f"task name {clip(name)!r} is not one SimSo accepts (a letter, then letters, digits, spaces, "
                 "'_' or '-'); rename the task",
                 task=i,
                 field="name",
