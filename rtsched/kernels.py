@@ -382,7 +382,8 @@ def floor_divmod_branchy(a, b, inv_b):
     :data:`RECIPROCAL_EXACT` on). In a scalar loop whose quotient feeds a sum and whose remainder
     is stored (ffdbf's pass over the tasks at each step point), the branch, almost never taken,
     is cheaper than the select's multiplication (papers/bbmss2010-ffdbf.md, "Performance").
-    Vectorised loops want :func:`floor_divmod`'s select (papers/bcl2005.md, "Performance").
+    Vectorised loops want :func:`floor_divmod`'s branch-free correction (papers/bcl2005.md,
+    "Performance").
     """
     if a >= 2251799813685248:  # RECIPROCAL_EXACT
         q = a // b
