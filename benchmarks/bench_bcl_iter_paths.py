@@ -7,7 +7,7 @@ Run (on demand; never part of the test suite)::
 The sets are those of the per-set table of ``bench_vs_schedcat.py`` (n = 10, m = 4, U/m uniform
 over (0, 1], periods log-uniform in [10, 1000], D uniform in [C, T], the same seed). Each set is
 classified by re-running the steps of ``bcl_iter._bcl_iter_set`` one by one at the default
-budget (the same helpers of ``analyses/theory/workload.py``; the classification mirrors the one
+budget (the same helpers of ``analyses/global_edf/_slack.py``; the classification mirrors the one
 the tests hold to the reference, :func:`rtsched.analyses.global_edf.bcl_iter.kernel_path`). Then the
 batch kernel is timed on the sets of each path and on all sets, one thread, medians of
 alternating rounds of process CPU time (``bench_vs_schedcat.median_us_per_set``). It prints per

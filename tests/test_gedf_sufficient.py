@@ -701,7 +701,7 @@ def test_floor_divmod_up_exact_on_time_values(q, b, r):
 def bcl_iter_shared_workspace(batch, m, rounds):
     """Every set of ``batch`` through ``_bcl_iter_set`` on ONE workspace sized for the largest set
     (as the batch kernel's chunks use it: rows left over from a larger set must not matter)."""
-    from rtsched.analyses.theory import workload as common
+    from rtsched.analyses.global_edf import _slack as common
 
     width = common.padded_width(int(batch.sizes.max()))
     work = np.full((common.SLACK_ROWS, width), 12345, dtype=np.int64)
@@ -752,7 +752,7 @@ def test_bcl_iter_row_certificate_is_the_certificate(ts, m):
     # rtsched's row certificate (papers/bcl2005.md, shortcut 9): the rows with S^lb_k > 0 hold
     # without summing, so with at most ROW_CERTIFICATE_ROWS rows at S^lb_k = 0 it decides the
     # certificate exactly as the sums of every row do; with more it leaves it to them.
-    from rtsched.analyses.theory import workload as common
+    from rtsched.analyses.global_edf import _slack as common
     from rtsched.kernels import ACCEPT, CONTINUE
 
     C, D, T, n = ts.C, ts.D, ts.T, ts.n
@@ -779,7 +779,7 @@ def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
     # rtsched's certificate one Jacobi step above S^lb (papers/bcl2005.md, shortcut 10): it
     # accepts exactly when Eq. (18) is ≥ 0 for every task at S' = max(S^lb, Eq. (18) at S^lb),
     # and then the reference accepts by its fourth round.
-    from rtsched.analyses.theory import workload as common
+    from rtsched.analyses.global_edf import _slack as common
     from rtsched.kernels import ACCEPT, CONTINUE
 
     C, D, T, n = ts.C, ts.D, ts.T, ts.n
@@ -882,7 +882,7 @@ def test_bcl_iter_one_fixed_set_per_path(tasks, m, budget, path):
 
 def rta_path(ts, m, budget):
     """The shortcut ``rta._rta_set`` takes for ``ts`` before its searches (re-run step by step)."""
-    from rtsched.analyses.theory import workload as common
+    from rtsched.analyses.global_edf import _slack as common
 
     C, D, T = ts.C, ts.D, ts.T
     n = ts.n

@@ -32,13 +32,13 @@ D_i − C_i. Eq. (18) is monotone in the other slacks, so a negative value there
 non-negative and the set is rejected at once (about 3 in 4 rejections on typical random sets).
 The pre-check counts as one round of the budget, in the kernel and in the reference alike.
 
-Exactness: every quantity is an integer below 2**48 (see ``_gedf_common``); the kernel runs
+Exactness: every quantity is an integer below 2**48 (see ``_slack``); the kernel runs
 the same rounds as :func:`reference` in int64, so verdicts (including "unknown") are equal.
 
 Kernel shortcuts (none changes a verdict, "unknown" included; proofs in papers/bcl2005.md,
 "rtsched's shortcuts in the BCL-iter kernel"): the pre-check tries first the exact row of one task
 with the largest C − (D − C) (it rejects if any task fails, so its order does not matter); then rtsched's acceptance
-certificate (``_gedf_common.slack_certificate``: slack lower bounds S^lb from a linear upper
+certificate (``_slack.slack_certificate``: slack lower bounds S^lb from a linear upper
 bound of Eq. (17), then Eq. (18) at S^lb: if every value is ≥ 0 the rounds accept by the third,
 budget permitting; only the rows with S^lb_k = 0 need summing, one by one when there are at most
 five of them, else with the sums of every row, ``slack_columns``); then, with at most two rows failing there,
@@ -65,15 +65,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from rtsched.analyses.theory.workload import (
+from rtsched.analyses.global_edf._slack import (
     SLACK_FLOAT_ROWS,
     SLACK_ROWS,
     W_SLACK,
-    chunk_count,
-    edf_interference_bound,
-    floor_div_nb,
-    iteration_explanation,
-    largest_set,
     padded_width,
     slack_certificate,
     slack_columns,
@@ -81,6 +76,13 @@ from rtsched.analyses.theory.workload import (
     slack_precheck_fails,
     slack_rounds,
     slack_step_certificate,
+)
+from rtsched.analyses.theory.workload import (
+    chunk_count,
+    edf_interference_bound,
+    floor_div_nb,
+    iteration_explanation,
+    largest_set,
     task_at,
     task_labels,
 )
@@ -337,7 +339,7 @@ def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
 def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     # Same verdict as ``iterate`` for tasks lo, …, lo + n − 1, "unknown" included (the same
     # rounds wherever rounds run). ``work``/``fwork``: the workspace of the slack iteration
-    # (``_gedf_common``: SLACK_ROWS and SLACK_FLOAT_ROWS rows of length ≥ n).
+    # (``_slack``: SLACK_ROWS and SLACK_FLOAT_ROWS rows of length ≥ n).
     if budget <= 0:
         return UNKNOWN
     # The pre-check (Eq. (18) with every other slack at D_i − C_i) rejects if ANY task is

@@ -46,7 +46,7 @@ its result is a tighter start for the rounds and a tighter U_k. It runs when
 not accept, so the rejections it saves outweigh its cost. Descent evaluations count against the
 budget.
 
-Exactness: every quantity is an integer below 2**49 (see ``_gedf_common``); the kernel runs the
+Exactness: every quantity is an integer below 2**49 (see ``theory.workload``); the kernel runs the
 same evaluations as :func:`reference` in int64, so verdicts (including "unknown") are equal.
 
 Kernel shortcuts (none changes a bound, a verdict or the count of evaluations charged to the
@@ -83,10 +83,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import prange
 
-from rtsched.analyses.theory.workload import (
+from rtsched.analyses.global_edf._slack import (
     SLACK_FLOAT_ROWS,
     SLACK_ROWS,
     W_INFO,
+    padded_width,
+    slack_fixed_point,
+    slack_rounds,
+    slack_scan,
+)
+from rtsched.analyses.theory.workload import (
     carry_in_workload,
     chunk_count,
     divmod_reciprocal_nb,
@@ -95,10 +101,6 @@ from rtsched.analyses.theory.workload import (
     floor_div_nb,
     iteration_explanation,
     largest_set,
-    padded_width,
-    slack_fixed_point,
-    slack_rounds,
-    slack_scan,
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
@@ -630,7 +632,7 @@ def _rta_set(C, D, T, m, budget, work, inv_T, slack_work, slack_fwork):
     # (RTA-EDF) evaluations, so the budget runs out at the same point. ``work``: the integer
     # workspace (_ROWS rows of length ≥ n), ``inv_T``: float scratch of length ≥ n;
     # ``slack_work``/``slack_fwork``: the workspace of BCL-iter's slack iteration
-    # (``_gedf_common``, rows of length ≥ padded_width(n)).
+    # (``_slack``, rows of length ≥ padded_width(n)).
     n = C.shape[0]
     # rtsched's acceptance through BCL-iter (papers/bertogna-cirinei2007.md): if BCL-iter
     # accepts after R rounds (its pre-check counted), RTA's descent (if it runs) does not

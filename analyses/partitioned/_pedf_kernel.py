@@ -17,12 +17,12 @@ from numpy.typing import NDArray
 
 from rtsched.analyses.partitioned._packing import load_sign_float, placed_before
 from rtsched.analyses.theory.edf_demand import (
-    _frac_add,
-    _la_bracket_from_sums,
-    _la_ceiling,
-    _start_point,
+    frac_add,
     frac_sum_sign,
     frac_vs_int,
+    la_bracket_from_sums,
+    la_ceiling,
+    start_point,
     utilization_vs_one,
 )
 from rtsched.analyses.theory.workload import task_at
@@ -125,7 +125,7 @@ def _dbfstar_exact(sC, sD, sT, k, t, S):
         if sD[j] <= t:
             rr = (sC[j] * ((t - sD[j]) % sT[j])) % sT[j]
             if rr != 0:
-                p, q, ok = _frac_add(p, q, rr, sT[j])
+                p, q, ok = frac_add(p, q, rr, sT[j])
                 if not ok:
                     return SIGN_UNDECIDED
     return (p > 0) - (p < 0)
@@ -182,7 +182,7 @@ def _qpa_admission(iw, fw, k, first, q, steps, u_below_one, u, N, absN):
     ``first`` is the smallest relative deadline with Σ dbf* > D_i, ``q`` the index of the first
     scratch task whose deadline lies above the largest such one (k if none), ``steps`` the step
     cap; ``u``, ``N``, ``absN`` the float sums Σ C_i/T_i, Σ C_i(T_i − D_i)/T_i and its magnitude
-    that the sweep has formed (:func:`~rtsched.analyses.theory.edf_demand._la_bracket_from_sums`).
+    that the sweep has formed (:func:`~rtsched.analyses.theory.edf_demand.la_bracket_from_sums`).
     Returns (code, steps used, miss, demand): L' = D_q, or ⌈L_a⌉ (U < 1) or L_b (U = 1, its
     iterations counted) when q = k; QPA from max{d < L'}, accepting as soon as h(t) ≤
     ``first``. On a refusal ``miss`` is the missed deadline t and ``demand`` h(t) there (else
@@ -197,15 +197,15 @@ def _qpa_admission(iw, fw, k, first, q, steps, u_below_one, u, N, absN):
         max_lag = iw[_I_SD, 0] - iw[_I_ST, 0]
         for j in range(k):
             max_lag = max(max_lag, iw[_I_SD, j] - iw[_I_ST, j])
-        lo, hi = _la_bracket_from_sums(u, N, absN, k, max_lag)
+        lo, hi = la_bracket_from_sums(u, N, absN, k, max_lag)
         if hi <= 2.0**62 and np.ceil(lo) == np.ceil(hi):  # ⌈lo⌉ ≤ ⌈L_a⌉ ≤ ⌈hi⌉: decided
             bound = np.int64(np.ceil(hi))
         else:  # the exact bisection (rare; row views)
-            code, bound = _la_ceiling(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, max_lag, lo, hi)
+            code, bound = la_ceiling(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, max_lag, lo, hi)
             if code != CONTINUE:
                 return code, used, none, zero
     else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it (rare; row views)
-        code, t, used = _start_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, steps, False)
+        code, t, used = start_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, steps, False)
         if code != CONTINUE:
             return code, used, none, zero
         bound = t + 1  # max{d < bound} = t

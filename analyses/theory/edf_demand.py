@@ -406,7 +406,7 @@ def dbf_star_check(rows: Rows, work: Work | None = None) -> tuple[bool, str, int
 
 
 @kernel(inline="always")
-def _frac_add(p, q, a, b):
+def frac_add(p, q, a, b):
     """p/q + a/b as a reduced fraction (q, b > 0): (p', q', True), or (p, q, False) on overflow.
 
     Denominators stay at most :data:`_FRAC_LIMIT` (the running lcm), numerators below 2**62.
@@ -441,7 +441,7 @@ def frac_sum_sign(num, den, sgn, count, const):
     p = -const
     q = np.int64(1)
     for j in range(count):
-        p, q, ok = _frac_add(p, q, sgn[j] * num[j], den[j])
+        p, q, ok = frac_add(p, q, sgn[j] * num[j], den[j])
         if not ok:
             return SIGN_UNDECIDED
     return (p > 0) - (p < 0)
@@ -499,7 +499,7 @@ def _below_La(C, D, T, inv_T, n, d, max_lag):
             qi, r = floor_divmod_any(d + T[i] - D[i], T[i], inv_T[i])
             rr = (C[i] * r) % T[i]
             if rr != 0:
-                p, q, ok = _frac_add(p, q, rr, T[i])
+                p, q, ok = frac_add(p, q, rr, T[i])
                 if not ok:
                     return SIGN_UNDECIDED
         s = (p > 0) - (p < 0)
@@ -521,7 +521,7 @@ def _sum_sign(C, den, n, approx, size):
     p = np.int64(-1)
     q = np.int64(1)
     for i in range(n):
-        p, q, ok = _frac_add(p, q, C[i], den[i])
+        p, q, ok = frac_add(p, q, C[i], den[i])
         if not ok:
             return SIGN_UNDECIDED
     return (p > 0) - (p < 0)
@@ -555,7 +555,7 @@ def _la_bracket(C, D, T, inv_T, n, max_lag):
     """A float bracket [lo, hi] ∋ L_a = max(max_lag, Σ C_i(T_i − D_i)/T_i / (1 − U)), U < 1.
 
     L_a of George, Rivierre, Spuri (1996) as stated by Zhang & Burns (2009), Thm. 2; the sums as
-    :func:`_la_bracket_from_sums` takes them.
+    :func:`la_bracket_from_sums` takes them.
     """
     u = 0.0
     N = 0.0
@@ -565,11 +565,11 @@ def _la_bracket(C, D, T, inv_T, n, max_lag):
         term = np.float64(C[i] * (T[i] - D[i])) * inv_T[i]
         N += term
         absN += abs(term)
-    return _la_bracket_from_sums(u, N, absN, n, max_lag)
+    return la_bracket_from_sums(u, N, absN, n, max_lag)
 
 
 @kernel(inline="always")
-def _la_bracket_from_sums(u, N, absN, n, max_lag):
+def la_bracket_from_sums(u, N, absN, n, max_lag):
     """The bracket of :func:`_la_bracket` from its float sums over the n tasks (in any order).
 
     ``u`` = Σ fl(C_i·fl(1/T_i)), ``N`` = Σ fl(fl(C_i(T_i − D_i))·fl(1/T_i)) and ``absN`` the sum
@@ -592,7 +592,7 @@ def _la_bracket_from_sums(u, N, absN, n, max_lag):
 
 
 @kernel(counted=False)
-def _la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):
+def la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):
     """⌈L_a⌉ exactly from a bracket lo ≤ L_a ≤ hi ≤ 2**62: (CONTINUE, ⌈L_a⌉) or (UNDECIDED, 0).
 
     For an integer w, w ≥ L_a ⇔ w ≥ ⌈L_a⌉, and max{d < L_a} = max{d < ⌈L_a⌉}, so this one
@@ -647,7 +647,7 @@ def _deadline_below(D, T, inv_T, n, t):
 
 
 @kernel(counted=False)
-def _start_point(C, D, T, inv_T, n, budget, u_below_one):
+def start_point(C, D, T, inv_T, n, budget, u_below_one):
     """The common prologue of QPA and the PDA: the bound L = min(L_a, L_b) and t0 = max{d < L}.
 
     Zhang & Burns (2009), Thm. 2-3: L_a (George, Rivierre, Spuri) exists when U < 1
@@ -678,7 +678,7 @@ def _start_point(C, D, T, inv_T, n, budget, u_below_one):
                     return UNDECIDED, np.int64(0), steps
                 top = np.inf if below == 1 else float(w)  # w ≥ L_a: ⌈L_a⌉ ≤ w
             if top < np.inf:
-                code, la_ceil = _la_ceiling(C, D, T, inv_T, n, max_lag, la_lo, top)
+                code, la_ceil = la_ceiling(C, D, T, inv_T, n, max_lag, la_lo, top)
                 if code != CONTINUE:
                     return code, np.int64(0), steps
         if 0 <= la_ceil <= w:
@@ -903,7 +903,7 @@ def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):
     Returns ``(code, steps)`` as :func:`qpa_one_steps`. For callers that know U and the density.
     """
     n = C.shape[0]
-    code, t, steps = _start_point(C, D, T, inv_T, n, budget, u_below_one)
+    code, t, steps = start_point(C, D, T, inv_T, n, budget, u_below_one)
     if code != CONTINUE:
         return code, steps
     return _qpa_search(C, D, T, inv_T, n, t, steps, budget)
@@ -931,7 +931,7 @@ def pda_one_ws(C, D, T, budget, inv_T, nxt):
         return UNDECIDED
     if ucmp > 0:
         return REJECT
-    code, t0, steps = _start_point(C, D, T, inv_T, n, budget, ucmp < 0)
+    code, t0, steps = start_point(C, D, T, inv_T, n, budget, ucmp < 0)
     if code != CONTINUE:
         return code
     nxt = nxt[:n]  # the workspace may be wider than this set
