@@ -11,12 +11,11 @@ from rtsched import _bootstrap
 _bootstrap.install_source_tree()  # before any subpackage import: see rtsched/_bootstrap.py
 _bootstrap.install_numba_cache()  # before any kernel is defined
 
+from rtsched._version import __version__  # noqa: E402
 from rtsched.check import check, check_many  # noqa: E402 - after the bootstrap and the model
 from rtsched.errors import InputError, RtschedError, TaskError, UnknownVerdictError  # noqa: E402
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch  # noqa: E402
 from rtsched.result import UNKNOWN, Report, Result  # noqa: E402
-
-__version__ = "0.1.0"
 
 __all__ = [
     "MAX_TIME",

@@ -13,10 +13,12 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from rtsched._version import __version__
 from rtsched.sweep.kinds import DEFAULT_KIND, axis_label, caption
+from rtsched.sweep.values import Context, positive_int
 
 __all__ = ["Axis", "Experiment"]
 
@@ -139,8 +141,6 @@ class Experiment:
 
     def fingerprint(self) -> str:
         """SHA-256 (hex) of the canonical experiment, the resolved analyses and the rtsched version."""
-        from rtsched import __version__
-
         payload: dict[str, Any] = {"experiment": self.canonical(), "rtsched": __version__, "format": 1}
         if self.by is not None:  # its panels share their random streams since 2026-12-02 (rtsched.sweep.units)
             payload["streams"] = "paired by panel"
@@ -166,16 +166,12 @@ class Experiment:
         The result is a different experiment (another fingerprint); its source text is dropped
         so that the result directory records the canonical form actually run.
         """
-        from dataclasses import replace
-
         data = self.canonical()
         data["sweep"]["sets_per_point"] = sets_per_point
         data["sweep"]["sets_per_unit"] = min(sets_per_unit or self.sets_per_unit, sets_per_point)
-        from rtsched.sweep.parsing import _Context, _positive_int  # parsing builds experiments: import here
-
-        ctx = _Context(self.source, None)
-        _positive_int(ctx, sets_per_point, "sweep.sets_per_point", "sets_per_point")
-        _positive_int(ctx, data["sweep"]["sets_per_unit"], "sweep.sets_per_unit", "sets_per_unit")
+        ctx = Context(self.source, None)
+        positive_int(ctx, sets_per_point, "sweep.sets_per_point", "sets_per_point")
+        positive_int(ctx, data["sweep"]["sets_per_unit"], "sweep.sets_per_unit", "sets_per_unit")
         return replace(self, sets_per_point=sets_per_point, sets_per_unit=data["sweep"]["sets_per_unit"], text=None)
 
     # -- derived ------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ the engine (units, store, tables, plots) does not depend on the kind.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,6 @@ from rtsched.sweep.captions import GPU_LABELS, TASKSET_LABELS, gpu_caption, para
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
-    from rtsched.sweep.experiment import Experiment
 
 __all__ = [
     "DEFAULT_KIND",
@@ -173,23 +172,23 @@ class GeneratorKind:
         """A plot label (with units) for a swept variable."""
         return self.labels.get(variable) or TASKSET_LABELS.get(variable) or parameter_label(variable)
 
-    def checked(self, experiment: Experiment) -> None:
+    def checked(self, draws: Sequence[tuple[Mapping[str, Any], float]]) -> None:
         """Warn (once, at the largest U) when plain UUniFast task utilizations sum above 1 somewhere.
 
-        Tasks drawn above u = 1 are capped at C = T and the sets lose utilization
+        ``draws`` are the generator parameters and the total utilization of each configuration
+        of an experiment (:func:`rtsched.sweep.units.configurations`). Tasks drawn above u = 1 are
+        capped at C = T and the sets lose utilization
         (:func:`rtsched.generators.utilizations.warn_uunifast_loss`).
         """
         from rtsched.generators.utilizations import warn_uunifast_loss
-        from rtsched.sweep.units import configurations
 
         worst: tuple[int, float] | None = None
-        for config in configurations(experiment):
-            params = dict(config.generator)
-            if params.get("utilizations") == "uunifast" and config.utilization > 1:
+        for params, utilization in draws:
+            if params.get("utilizations") == "uunifast" and utilization > 1:
                 n = params.get("n", 1)
                 n = max(n) if isinstance(n, tuple) else n
-                if worst is None or config.utilization > worst[1]:
-                    worst = (int(n), config.utilization)
+                if worst is None or utilization > worst[1]:
+                    worst = (int(n), utilization)
         if worst is not None:
             warn_uunifast_loss(*worst, stacklevel=4)
 
@@ -272,7 +271,7 @@ class GPUKind(GeneratorKind):
         """What U means for GPU workloads, and the WCET model."""
         return gpu_caption(canonical)
 
-    def checked(self, experiment: Experiment) -> None:
+    def checked(self, draws: Sequence[tuple[Mapping[str, Any], float]]) -> None:
         """Nothing to warn about (the GPU generator draws UUniFast one-cluster utilizations without caps)."""
 
     def generate(

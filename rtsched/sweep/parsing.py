@@ -18,7 +18,19 @@ from typing import Any
 
 from rtsched.errors import InputError
 from rtsched.sweep.identity import Axis, Experiment
-from rtsched.sweep.kinds import DEFAULT_KIND, KINDS, GeneratorKind, kind_named
+from rtsched.sweep.kinds import DEFAULT_KIND, KINDS, GeneratorKind, draw, kind_named
+from rtsched.sweep.units import configurations
+from rtsched.sweep.values import (
+    Context,
+    generator_value,
+    no_unknown_keys,
+    positive_float,
+    positive_int,
+    probability_value,
+    range_value,
+    string_value,
+    table_value,
+)
 
 __all__ = [
     "DEFAULT_EXPERIMENT_TOML",
@@ -52,39 +64,6 @@ DEFAULT_SETS_PER_UNIT = 1000
 DEFAULT_EXPERIMENT_TOML = (
     resources.files("rtsched").joinpath("data", "default_experiment.toml").read_text(encoding="utf-8")
 )
-
-
-class _Context:
-    """Where errors point: the file name and its text (for line numbers)."""
-
-    def __init__(self, file: str | None, text: str | None) -> None:
-        self.file = file
-        self.text = text
-
-    def error(self, message: str, key: str) -> InputError:
-        return InputError(message, file=self.file, line=_line_of(self.text, key), field=key)
-
-
-def _line_of(text: str | None, dotted: str) -> int | None:
-    """Best-effort line number of a dotted key (``sweep.points``) in TOML text."""
-    if not text:
-        return None
-    header = ""
-    table_line: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith(('"', "'")) else raw.strip()
-        match = re.fullmatch(r"\[\s*([^\[\]]+?)\s*\]", line)
-        if match:
-            header = ".".join(part.strip().strip("\"'") for part in match.group(1).split("."))
-            table_line.setdefault(header, number)
-            continue
-        match = re.match(r"([A-Za-z0-9_\-\"'./ ]+?)\s*=", line)
-        if match:
-            key = ".".join(part.strip().strip("\"'") for part in match.group(1).split("."))
-            full = f"{header}.{key}" if header else key
-            if full == dotted or dotted.startswith(full + "."):
-                return number
-    return table_line.get(dotted)
 
 
 def load_experiment(path: str | Path, *, check_generator: bool = True) -> Experiment:
@@ -128,7 +107,7 @@ def parse_experiment(
         With ``field`` set to the dotted key at fault (and ``file``/``line`` when known).
     """
     text = source if isinstance(source, str) else None
-    ctx = _Context(file, text)
+    ctx = Context(file, text)
     if isinstance(source, str):
         try:
             data: Mapping[str, Any] = tomllib.loads(source)
@@ -140,26 +119,26 @@ def parse_experiment(
     else:
         raise InputError(f"an experiment is TOML text or a mapping, got {type(source).__name__}", file=file)
 
-    _no_unknown_keys(ctx, data, _TOP_KEYS, "")
-    name = _string(ctx, data.get("name", "experiment"), "name")
-    description = _string(ctx, data.get("description", ""), "description")
+    no_unknown_keys(ctx, data, _TOP_KEYS, "")
+    name = string_value(ctx, data.get("name", "experiment"), "name")
+    description = string_value(ctx, data.get("description", ""), "description")
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ctx.error(f"the seed must be a non-negative integer, got {seed!r}", "seed")
 
-    platform = _table(ctx, data.get("platform", {}), "platform")
-    generator_table = _table(ctx, data.get("generator", {}), "generator")
-    sweep_table = _table(ctx, data.get("sweep"), "sweep", required=True)
-    analyses_table = _table(ctx, data.get("analyses", {}), "analyses")
-    _no_unknown_keys(ctx, platform, ("m",), "platform")
-    _no_unknown_keys(ctx, sweep_table, _SWEEP_KEYS, "sweep")
-    _no_unknown_keys(ctx, analyses_table, _ANALYSES_KEYS, "analyses")
+    platform = table_value(ctx, data.get("platform", {}), "platform")
+    generator_table = table_value(ctx, data.get("generator", {}), "generator")
+    sweep_table = table_value(ctx, data.get("sweep"), "sweep", required=True)
+    analyses_table = table_value(ctx, data.get("analyses", {}), "analyses")
+    no_unknown_keys(ctx, platform, ("m",), "platform")
+    no_unknown_keys(ctx, sweep_table, _SWEEP_KEYS, "sweep")
+    no_unknown_keys(ctx, analyses_table, _ANALYSES_KEYS, "analyses")
     kind_name = generator_table.get("kind", DEFAULT_KIND)
     if kind_name not in KINDS:
         raise ctx.error(f"unknown generator kind {kind_name!r}; choose one of: {', '.join(KINDS)}", "generator.kind")
     kind = kind_named(kind_name)
     allowed_generator_keys = kind.keys()
-    _no_unknown_keys(ctx, generator_table, (*allowed_generator_keys, *_UTILIZATION_KEYS, "kind"), "generator")
+    no_unknown_keys(ctx, generator_table, (*allowed_generator_keys, *_UTILIZATION_KEYS, "kind"), "generator")
 
     # -- swept variables -------------------------------------------------------------------------
     sweep_axis = _axis(ctx, sweep_table, "variable", "points", kind, allowed_generator_keys, required=True)
@@ -185,7 +164,7 @@ def parse_experiment(
         if not values:
             raise ctx.error("the list of m values is empty", "platform.m")
         for value in values:
-            _positive_int(ctx, value, "platform.m", "m")
+            positive_int(ctx, value, "platform.m", "m")
         if len(set(values)) != len(values):
             raise ctx.error(f"m values repeat: {values}", "platform.m")
         processors = tuple(values)
@@ -206,7 +185,7 @@ def parse_experiment(
         dotted = f"generator.{key}"
         if f"generator.{key}" in swept:
             raise ctx.error(f"{key} is a swept variable; remove {dotted}", dotted)
-        generator[key] = _generator_value(ctx, kind.value_type(key), value, dotted, key)
+        generator[key] = generator_value(ctx, kind.value_type(key), value, dotted, key)
     for variable in swept:
         # A swept parameter has no fixed value: drop its default, so that the canonical form
         # (and the TOML written from it) does not give it twice.
@@ -229,17 +208,17 @@ def parse_experiment(
                 "(U/m), or sweep utilization / U/m",
                 "generator.utilization" if not given else f"generator.{given[1]}",
             )
-        value = _positive_float(ctx, generator_table[given[0]], f"generator.{given[0]}", given[0])
+        value = positive_float(ctx, generator_table[given[0]], f"generator.{given[0]}", given[0])
         if given[0] == "utilization":
             utilization = value
         else:
             normalized = value
 
     # -- sizes -------------------------------------------------------------------------------------
-    sets_per_point = _positive_int(ctx, sweep_table.get("sets_per_point"), "sweep.sets_per_point", "sets_per_point")
+    sets_per_point = positive_int(ctx, sweep_table.get("sets_per_point"), "sweep.sets_per_point", "sets_per_point")
     if sets_per_point > MAX_SETS:
         raise ctx.error(f"at most {MAX_SETS} sets per point", "sweep.sets_per_point")
-    sets_per_unit = _positive_int(
+    sets_per_unit = positive_int(
         ctx,
         sweep_table.get("sets_per_unit", min(DEFAULT_SETS_PER_UNIT, sets_per_point)),
         "sweep.sets_per_unit",
@@ -276,11 +255,11 @@ def parse_experiment(
     )
     if check_generator:
         _check_generator(ctx, experiment)
-    kind.checked(experiment)
+    kind.checked([(dict(config.generator), config.utilization) for config in configurations(experiment)])
     return experiment
 
 
-def _budgets(ctx: _Context, raw: Any, names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+def _budgets(ctx: Context, raw: Any, names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """``[analyses] budget = {name = N, ...}``: work budgets of selected analyses that have one."""
     if raw is None:
         return ()
@@ -307,94 +286,8 @@ def _budgets(ctx: _Context, raw: Any, names: tuple[str, ...]) -> tuple[tuple[str
     return tuple(sorted(out.items()))
 
 
-def _no_unknown_keys(ctx: _Context, table: Mapping[str, Any], allowed: Sequence[str], prefix: str) -> None:
-    for key in table:
-        if key not in allowed:
-            dotted = f"{prefix}.{key}" if prefix else key
-            hint = ", ".join(allowed)
-            raise ctx.error(f"unknown key {key!r}; expected one of: {hint}", dotted)
-
-
-def _table(ctx: _Context, value: Any, key: str, required: bool = False) -> Mapping[str, Any]:
-    if value is None:
-        if required:
-            raise ctx.error(f"the experiment needs a [{key}] table", key)
-        return {}
-    if not isinstance(value, Mapping):
-        raise ctx.error(f"[{key}] must be a table, got {type(value).__name__}", key)
-    return value
-
-
-def _string(ctx: _Context, value: Any, key: str) -> str:
-    if not isinstance(value, str):
-        raise ctx.error(f"expected a string, got {value!r}", key)
-    return value
-
-
-def _positive_int(ctx: _Context, value: Any, key: str, what: str) -> int:
-    if value is None:
-        raise ctx.error(f"{what} is required", key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ctx.error(f"{what} must be a positive integer, got {value!r}", key)
-    return value
-
-
-def _positive_float(ctx: _Context, value: Any, key: str, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
-        raise ctx.error(f"{what} must be a positive number, got {value!r}", key)
-    return float(value)
-
-
-def _range_value(ctx: _Context, value: Any, key: str, what: str) -> tuple[float, float]:
-    """A range ``[lo, hi]`` of non-negative numbers (a GPU generator parameter), as a tuple."""
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value)
-    ):
-        raise ctx.error(f"{what} is a range [lo, hi] of two numbers, got {value!r}", key)
-    lo, hi = float(value[0]), float(value[1])
-    if not 0 <= lo <= hi:
-        raise ctx.error(f"{what} must be a range [lo, hi] with 0 <= lo <= hi, got {list(value)}", key)
-    return (lo, hi)
-
-
-def _probability(ctx: _Context, value: Any, key: str, what: str) -> float:
-    """A probability in [0, 1] (the GPU generator's share of non-preemptive kernels)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise ctx.error(f"{what} must be a probability in [0, 1], got {value!r}", key)
-    return float(value)
-
-
-def _n_value(ctx: _Context, value: Any, key: str) -> int | tuple[int, int]:
-    if isinstance(value, Mapping):
-        if set(value) != {"min", "max"}:
-            raise ctx.error(f"a range of n is {{min = ..., max = ...}}, got keys {sorted(value)}", key)
-        lo = _positive_int(ctx, value["min"], f"{key}.min", "n")
-        hi = _positive_int(ctx, value["max"], f"{key}.max", "n")
-        if lo > hi:
-            raise ctx.error(f"empty range of n: min = {lo} > max = {hi}", key)
-        return (lo, hi) if lo != hi else lo
-    return _positive_int(ctx, value, key, "n")
-
-
-def _generator_value(ctx: _Context, value_type: str | None, value: Any, key: str, what: str) -> Any:
-    """A ``[generator]`` value checked by its type (:attr:`GeneratorKind.value_types`)."""
-    if value_type == "count":
-        return _n_value(ctx, value, key)
-    if value_type == "positive":
-        return _positive_float(ctx, value, key, what)
-    if value_type == "text":
-        return _string(ctx, value, key)
-    if value_type == "range":
-        return _range_value(ctx, value, key, what)
-    if value_type == "probability":
-        return _probability(ctx, value, key, what)
-    return value
-
-
 def _axis(
-    ctx: _Context,
+    ctx: Context,
     table: Mapping[str, Any],
     variable_key: str,
     points_key: str,
@@ -430,7 +323,7 @@ def _axis(
     return Axis(variable, points, pkey)
 
 
-def _points(ctx: _Context, raw: Any, key: str, variable: str, value_type: str | None) -> tuple[Any, ...]:
+def _points(ctx: Context, raw: Any, key: str, variable: str, value_type: str | None) -> tuple[Any, ...]:
     """The points of ``variable``.
 
     Integers for n and m, else as the parameter's type says (strings, ranges, probabilities), else
@@ -484,22 +377,22 @@ def _points(ctx: _Context, raw: Any, key: str, variable: str, value_type: str | 
     clean: list[Any] = []
     for i, value in enumerate(values):
         if textual:
-            clean.append(_string(ctx, value, f"{key}[{i}]"))
+            clean.append(string_value(ctx, value, f"{key}[{i}]"))
         elif ranges:
-            clean.append(_range_value(ctx, value, key, f"point {i} of {variable}"))
+            clean.append(range_value(ctx, value, key, f"point {i} of {variable}"))
         elif probability:
-            clean.append(_probability(ctx, value, key, f"point {i} of {variable}"))
+            clean.append(probability_value(ctx, value, key, f"point {i} of {variable}"))
         elif integer:
-            clean.append(_positive_int(ctx, value, key, f"point {i} of {variable}"))
+            clean.append(positive_int(ctx, value, key, f"point {i} of {variable}"))
         else:
-            clean.append(_positive_float(ctx, value, key, f"point {i} of {variable}"))
+            clean.append(positive_float(ctx, value, key, f"point {i} of {variable}"))
     if len(set(clean)) != len(clean):
         raise ctx.error(f"points repeat: {clean}", key)
     return tuple(clean)
 
 
 def _analyses(
-    ctx: _Context, table: Mapping[str, Any], kind: GeneratorKind, processors: tuple[int, ...]
+    ctx: Context, table: Mapping[str, Any], kind: GeneratorKind, processors: tuple[int, ...]
 ) -> tuple[tuple[str, ...], str, tuple[tuple[str, tuple[str, ...]], ...]]:
     from rtsched import registry
 
@@ -545,12 +438,9 @@ def _analyses(
     return tuple(resolved), "list", ()
 
 
-def _check_generator(ctx: _Context, experiment: Experiment) -> None:
+def _check_generator(ctx: Context, experiment: Experiment) -> None:
     """Draw one set per configuration so the generator's refusals name the key now."""
     import numpy as np
-
-    from rtsched.sweep.kinds import draw
-    from rtsched.sweep.units import configurations
 
     rng = np.random.default_rng(0)
     for config in configurations(experiment):

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rtsched._version import __version__
 from rtsched.errors import InputError
 
 __all__ = ["Store", "checksum", "generator_digest"]
@@ -117,8 +118,6 @@ class Store:
             If ``root`` holds results of a different experiment (or of another rtsched
             version), or is a non-empty directory that is not an experiment directory.
         """
-        from rtsched import __version__
-
         root = Path(root)
         fingerprint = experiment.fingerprint()
         manifest_path = root / "manifest.json"

@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rtsched.errors import InputError
+from rtsched.sweep.kinds import draw, gpu_refusal, platform
 
 if TYPE_CHECKING:
     from rtsched.gpu import GPUWorkloadBatch
     from rtsched.model import TaskSetBatch
-    from rtsched.sweep.experiment import Experiment
+    from rtsched.sweep.identity import Experiment
 
 __all__ = ["Configuration", "Plan", "UnitSpec", "configurations", "plan", "run_unit", "unit_seed"]
 
@@ -179,7 +180,6 @@ def plan(experiment: Experiment) -> Plan:
     """
     from rtsched import registry
     from rtsched.platform import Identical
-    from rtsched.sweep.kinds import gpu_refusal
 
     entries = [registry.get(name) for name in experiment.analyses]
     configs = configurations(experiment)
@@ -206,9 +206,9 @@ def plan(experiment: Experiment) -> Plan:
             key = config.generator
             if key not in model_of:
                 model_of[key] = _generate(np.random.default_rng(0), config, 1)[0].deadlines
-            platform = Identical(config.m)
+            identical = Identical(config.m)
             names = admit(
-                [entry.supports(platform, model_of[key]) for entry in entries],
+                [entry.supports(identical, model_of[key]) for entry in entries],
                 f"m = {config.m}, {model_of[key]} deadlines",
             )
         applied.append(replace(config, analyses=names))
@@ -249,8 +249,6 @@ def _generate(rng: np.random.Generator, config: Configuration | UnitSpec, size: 
 
     See :func:`rtsched.sweep.kinds.draw` (a range of ``n`` draws each set's size first).
     """
-    from rtsched.sweep.kinds import draw
-
     params = dict(config.generator)
     n = params.pop("n")
     return draw(config.kind, rng, n=n, utilization=config.utilization, size=size, m=config.m, params=params)
@@ -267,7 +265,6 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         (wall time of generation and of each analysis's ``decide``; not part of the results).
     """
     from rtsched import registry
-    from rtsched.sweep.kinds import platform
 
     if spec.numba_threads is not None:
         import numba
