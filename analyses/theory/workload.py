@@ -107,8 +107,8 @@ def floor_div_nb(a, b):
     drops below q because q is representable. Integer division (idiv) is several times slower.
     ``np.divide``, not ``/``: Python's ``/`` checks b = 0 (a branch that raises), which keeps a
     loop of these divisions scalar, and LLVM then turns the loop's min/max into branches that
-    mispredict on sets the predictor has not seen (BCL on fresh sets: 101 → 56 ns per set,
-    benchmarks/bench_vs_schedcat.py's fresh column); every caller has b ≥ 1.
+    mispredict on sets the predictor has not seen (papers/bcl2005.md, "Performance"); every
+    caller has b ≥ 1.
     """
     return np.int64(np.divide(np.float64(a), np.float64(b)))  # np.divide: no zero-division check
 
@@ -138,9 +138,8 @@ def edf_interference_bound_nb(C_i, T_i, S_i, D_k):
 def edf_interference_sum_nb(C, T, S, k, D_k, cap):
     """Σ_{i≠k} min(J_i^k(S_i), cap), J as in :func:`edf_interference_bound`.
 
-    A branch-free loop over every i, the i = k term removed afterwards (measured faster than
-    skipping i = k with a branch); all values are exact int64 (each term ≤ cap ≤ 2**31,
-    n ≤ 2**16).
+    A branch-free loop over every i, the i = k term removed afterwards (cheaper than a branch
+    skipping i = k); all values are exact int64 (each term ≤ cap ≤ 2**31, n ≤ 2**16).
     """
     total = 0
     for i in range(C.shape[0]):
@@ -154,8 +153,8 @@ def task_at(lo, i):
 
     Numba wraps a negative signed index around (a compare and a select on every access) unless it
     can prove the index ≥ 0, which it cannot for lo + i; the select keeps the loops over a set's
-    tasks from vectorising. An unsigned index has no wrap-around: the loops of BCL-iter's
-    pre-checks and slack bounds ran 1.4–4× faster with it (papers/bcl2005.md).
+    tasks from vectorising. An unsigned index has no wrap-around, so those loops vectorise
+    (papers/bcl2005.md, "Performance").
     """
     return np.uint64(lo + i)
 
