@@ -37,7 +37,7 @@ from rtsched.model import TaskSet
 from rtsched.platform import Clustered, Platform, as_platform
 from rtsched.registry import Analysis, all_entries, get, parse_budgets, resolve_list
 from rtsched.result import UNKNOWN, LazyResult, Report, Verdict
-from rtsched.workloads import WorkloadKind, kind_of
+from rtsched.workloads import TASKSETS, WorkloadKind, kind_of
 
 __all__ = ["check", "check_many"]
 
@@ -150,8 +150,9 @@ def check(
         if verdict == UNKNOWN:  # private entry point: platform and model checked above
             verdict = entry._decide_one(ts, size, extra)
             _kernel_used(entry, "one")
-        results.append(LazyResult(entry.name, verdict, size, entry.kind, explain, ts, entry.policy))
-    return Report(ts, size, tuple(results), skipped, platform=platform, policies=plan.policies)
+        results.append(LazyResult(entry.name, verdict, size, entry.kind, _on(explain, platform), ts, entry.policy))
+    heading = workload.describe(ts, platform)
+    return Report(ts, size, tuple(results), skipped, platform=platform, policies=plan.policies, heading=heading)
 
 
 def check_many(
@@ -170,7 +171,7 @@ def check_many(
     plan = _plan(tests, platform, parse_budgets(budget))
     size = platform.size
     typed = [kind_of(item) for item in tasksets]
-    workload = typed[0][0] if typed else kind_of([])[0]
+    workload = typed[0][0] if typed else TASKSETS
     if any(kind is not workload for kind, _item in typed):
         raise InputError(f"check_many takes {workload.title} only; analyse other kinds in a call of their own")
     sets = [item for _kind, item in typed]
@@ -207,12 +208,13 @@ def check_many(
     reports = []
     for i, ts in enumerate(sets):
         results = tuple(
-            LazyResult(entry.name, verdicts[i][entry.name], size, entry.kind, explain, ts, entry.policy)
+            LazyResult(entry.name, verdicts[i][entry.name], size, entry.kind, _on(explain, platform), ts, entry.policy)
             for entry, _extra, explain in plan.entries
             if entry.name in verdicts[i]
         )
         # skipped in the order of the plan, as check() lists them
-        reports.append(Report(ts, size, results, skipped[i], platform=platform, policies=plan.policies))
+        heading = workload.describe(ts, platform)
+        reports.append(Report(ts, size, results, skipped[i], platform=platform, policies=plan.policies, heading=heading))
     return reports
 
 
@@ -264,13 +266,28 @@ def _plan_cached(
     return _Plan(planned, platform, default)
 
 
-def _explain_with(entry: Analysis, budget: int, ts: Any, m: int) -> Any:
+def _explain_with(entry: Analysis, budget: int, ts: Any, m: Any) -> Any:
     return entry.explain(ts, m, budget)
 
 
+def _explain_on(explain: Any, platform: Platform, item: Any, _size: int) -> Any:
+    return explain(item, platform)
+
+
+def _on(explain: Any, platform: Platform) -> Any:
+    """``explain`` on the report's platform (a result keeps only its size ``m``; GPU(M) is not Identical(M))."""
+    return functools.partial(_explain_on, explain, platform)
+
+
 def _default_entries(platform: Platform) -> list[Analysis]:
-    """The featured analyses for the platform; a clustered platform adds its cluster analyses."""
-    entries = all_entries(featured_only=True)
+    """The featured analyses for the platform; a clustered platform adds its cluster analyses.
+
+    A workload kind none of whose analyses is featured (GPU workloads) gets all of its analyses.
+    """
+    everything = all_entries()
+    entries = [e for e in everything if e.featured]
+    featured_kinds = {id(e.workload) for e in entries}
+    entries += [e for e in everything if id(e.workload) not in featured_kinds]
     if isinstance(platform, Clustered):
         entries = entries + [get(f"clustered:k={platform.k}")]
     return entries

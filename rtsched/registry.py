@@ -81,6 +81,7 @@ __all__ = [
     "closed_form_global_edf",
     "names",
     "parse_budgets",
+    "register",
     "resolve_list",
 ]
 
@@ -264,7 +265,7 @@ class Analysis:
                 return f"needs identical processors under {self.policy}, not {p}"
         return self._accepts(p) if self._accepts is not None else None
 
-    def refuses_deadlines(self, model: str) -> str | None:
+    def refuses_deadlines(self, model: str | None) -> str | None:
         """``None`` if the analysis accepts sets of the deadline ``model``, else why not."""
         return self.workload.refuses_deadlines(self.deadlines, model)
 
@@ -633,6 +634,24 @@ def _discover() -> dict[str, Analysis]:
         _families.extend(getattr(module, "FAMILIES", ()))
     _entries = found
     return found
+
+
+def register(*entries: Analysis) -> None:
+    """Add analyses defined outside ``rtsched.analyses`` (a script's, a notebook's, a plug-in's).
+
+    They are then found by name like the built-in ones (:func:`get`, :func:`rtsched.check`,
+    ``tests=`` and sweeps in this process); a name or alias already taken is an error.
+    """
+    found = _discover()
+    for entry in entries:
+        if not isinstance(entry, Analysis):
+            raise TypeError(f"register takes Analysis entries, not {type(entry).__name__}")
+        taken = [n for n in (entry.name, *entry.aliases) if n in found or n in _aliases]
+        if taken:
+            raise ValueError(f"analysis name {taken[0]!r} is registered already")
+        found[entry.name] = entry
+        for alias in entry.aliases:
+            _aliases[alias] = entry.name
 
 
 def _resolve(name: str) -> Analysis | None:

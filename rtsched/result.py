@@ -643,6 +643,9 @@ class Report:
     #: The scheduling policy of each analysis named in the report (the results carry theirs; a
     #: skipped analysis's comes from here; "other" where neither says).
     policies: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The report's first line before the verdicts (its workload kind's
+    #: :meth:`~rtsched.workloads.WorkloadKind.describe`); empty: the task-set form.
+    heading: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "results", tuple(self.results))
@@ -726,7 +729,10 @@ class Report:
             bool.
         """
         head: dict[str, Any] = {} if index is None else {"set": index}
-        head.update(name=self.taskset.name, n=self.taskset.n, m=self.m, utilization=float(self.taskset.utilization))
+        utilization = getattr(self.taskset, "utilization", None)
+        head.update(
+            name=self.taskset.name, n=self.taskset.n, m=self.m, utilization=float("nan" if utilization is None else utilization)
+        )
         out = []
         for r in self.results:
             row = {
@@ -805,11 +811,15 @@ class Report:
                 out[policy] = "not proven"
         return out
 
-    def __str__(self) -> str:
-        u = self.taskset.utilization
+    def _heading(self) -> str:
+        if self.heading:
+            return self.heading
         title = self.taskset.name or "task set"
+        return f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(self.taskset.utilization)}"
+
+    def __str__(self) -> str:
         per_policy = "; ".join(f"{p}: {v}" for p, v in self.policy_verdicts().items())
-        header = f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(u)} -- {per_policy or 'no analysis ran'}"
+        header = f"{self._heading()} -- {per_policy or 'no analysis ran'}"
         return header + "\n" + self.table()
 
     def _repr_html_(self) -> str:
@@ -819,9 +829,9 @@ class Report:
             f"{verdict_text(r.verdict, r.kind)}</td><td>{html.escape(r.summary)}</td></tr>"
             for r in self.results
         )
+        title, _, rest = self._heading().partition(": ")
         return (
-            f"<p><b>{html.escape(self.taskset.name or 'task set')}</b>: n={self.taskset.n}, m={self.m}, "
-            f"U={html.escape(_fmt(self.taskset.utilization))}</p>"
+            f"<p><b>{html.escape(title)}</b>: {html.escape(rest)}</p>"
             "<table><thead><tr><th>analysis</th><th>kind</th><th>verdict</th><th>evidence</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )

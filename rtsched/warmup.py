@@ -226,7 +226,7 @@ def compile_analyses(
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
-            from rtsched.sweep.executors import ignore_interrupts, stop_pool
+            from rtsched.pools import ignore_interrupts, stop_pool
 
             context = multiprocessing.get_context("spawn")  # never fork a process with Numba threads
             with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=ignore_interrupts) as pool:

@@ -144,9 +144,9 @@ class WorkloadKind(ABC):
         """A simulation of ``item`` on ``platform`` that tries to refute the analyses of this kind."""
         raise InputError(f"rtsched has no simulator of {self.title}")
 
-    def describe(self, item: Any) -> str:
-        """One line naming ``item`` in a report."""
-        return f"{self.noun} of {getattr(item, 'n', '?')} tasks"
+    def describe(self, item: Any, platform: Platform) -> str:
+        """The first line of a report on ``item`` (before its verdicts): ``name: sizes``."""
+        return f"{getattr(item, 'name', None) or self.noun}: n={getattr(item, 'n', '?')}, {platform}"
 
 
 class TaskSets(WorkloadKind):
@@ -238,9 +238,9 @@ class TaskSets(WorkloadKind):
 
         return simulate(item, as_platform(platform).size, **options)
 
-    def describe(self, item: TaskSet) -> str:
-        """``task set of n tasks, U = ...``."""
-        return f"task set of {item.n} tasks"
+    def describe(self, item: TaskSet, platform: Platform) -> str:
+        """``task set: n=…, m=…, U=…`` (:class:`~rtsched.result.Report`'s own form, so empty)."""
+        return ""
 
 
 class GPUWorkloads(WorkloadKind):
@@ -291,9 +291,9 @@ class GPUWorkloads(WorkloadKind):
 
         return generate_gpu_batch(rng, size=size, **parameters).batch
 
-    def describe(self, item: GPUWorkload) -> str:
-        """``GPU workload of n kernels on M compute clusters``."""
-        return f"GPU workload of {item.n} kernels on {item.clusters} compute clusters"
+    def describe(self, item: GPUWorkload, platform: Platform) -> str:
+        """``GPU workload: n=… kernels, M=… compute clusters``."""
+        return f"{item.name or 'GPU workload'}: n={item.n} kernels, M={platform.size} compute clusters"
 
 
 def probe_batch(deadlines: str = "constrained") -> TaskSetBatch:

@@ -15,7 +15,7 @@ symbols follow the papers (see ``papers/bcl2005-fp.md``, ``papers/bertogna-cirin
   Burns, RTS 2011, Eq. (1)–(2));
 - :func:`workload_response` — W^R_i(L): the same with τi's response-time bound R_i in place of
   D_i (Bertogna & Cirinei, RTSS 2007, Eq. (4)/(8) with slack S_i = D_i − R_i: it is
-  ``_gedf_common.carry_in_workload`` with that slack);
+  ``theory.workload.carry_in_workload`` with that slack);
 - :func:`workload_nc` — W^NC_i(L) = ⌊L/T_i⌋ C_i + min(C_i, L mod T_i): the workload of τi in a
   window in which it has no carry-in job (Guan, Stigge, Yi, Yu, RTSS 2009, Eq. (5); Davis &
   Burns Eq. (10)–(11));

@@ -19,12 +19,13 @@ from rtsched.errors import InputError
 from rtsched.gpu import GPU_PRESETS, GPUWorkload, format_gpu_report, layout_space, read_gpu_workload
 from rtsched.platform import GPU, parse_platform
 from rtsched.result import jsonable
+from rtsched.workloads import GPU_WORKLOADS
 
 __all__ = ["check_gpu_platform", "gpu_platform", "register", "run_gpu_analyses"]
 
 
 def _gpu_entries() -> list[registry.Analysis]:
-    return [e for e in registry.all_entries() if e.platform == "gpu"]
+    return [e for e in registry.all_entries() if e.workload is GPU_WORKLOADS]
 
 
 def _heuristics() -> list[str]:
@@ -85,9 +86,9 @@ def check_gpu_platform(file: str, platform: str, tests: str | None, as_json: boo
         gpu_platform(platform)  # a bad spelling fails before the file is read
     entries = registry.resolve_list(tests if tests is not None else "gpu")
     for entry in entries:
-        if entry.platform != "gpu":
+        if entry.workload is not GPU_WORKLOADS:
             raise InputError(
-                f"{entry.name} analyses task sets, not GPU workloads; with --platform gpu:<M> use "
+                f"{entry.name} analyses {entry.workload.title}, not GPU workloads; with --platform gpu:<M> use "
                 + ", ".join(e.name for e in _gpu_entries()),
                 field="--tests",
             )

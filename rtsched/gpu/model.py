@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 
 from rtsched.errors import InputError
+from rtsched.gpu.mig import check_layout_spec
 from rtsched.model import MAX_TIME
 
 __all__ = [
@@ -213,8 +214,6 @@ class GPUWorkload:
             )
         if not self.classes or len(set(self.classes)) != len(self.classes):
             raise InputError(f"classes must be distinct names, got {list(self.classes)!r}", field="classes")
-        from rtsched.gpu.layouts import check_layout_spec  # layouts builds on this module
-
         object.__setattr__(self, "layout", check_layout_spec(self.layout))
         for i, k in enumerate(self.kernels):
             _validate_kernel(k, i, self.clusters)

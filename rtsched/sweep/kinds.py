@@ -9,7 +9,7 @@
     tables C(s) and slowdown factors; see papers/zahaf2021-gpu-partitioning.md) with
     ``clusters = m``: ``m`` is the number M of compute clusters and the swept utilization is the
     *one-cluster* utilization U1 = Σ C_i(1)/T_i (so ``U/m`` means U1/M). The analyses are the
-    registry entries with ``platform == "gpu"`` (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``,
+    registry entries of the GPU workload kind (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``,
     ``gpu:single``); each runs on the platform ``GPU(m)`` (:func:`platform`) where its
     ``supports`` accepts it (the GPU model takes M ≤ 64).
 
@@ -34,6 +34,7 @@ import numpy as np
 from rtsched.errors import InputError
 from rtsched.platform import GPU, Identical, Platform
 from rtsched.sweep.captions import GPU_LABELS, TASKSET_LABELS, gpu_caption, parameter_label, taskset_caption
+from rtsched.workloads import GPU_WORKLOADS, TASKSETS, WorkloadKind
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
@@ -114,6 +115,9 @@ class GeneratorKind:
         Type of each checked generator parameter (see ``_COMMON_TYPES`` above).
     known_keys:
         Parameters a file may always set, whether or not the generator's signature is found.
+    workload:
+        The :class:`~rtsched.workloads.WorkloadKind` the generator draws: the analyses of that
+        kind are the ones a sweep of this generator runs.
     """
 
     name: str
@@ -123,6 +127,7 @@ class GeneratorKind:
     value_types: Mapping[str, str]
     known_keys: tuple[str, ...]
     labels: Mapping[str, str] = field(default_factory=dict)
+    workload: WorkloadKind = TASKSETS
 
     @property
     def range_keys(self) -> tuple[str, ...]:
@@ -157,10 +162,11 @@ class GeneratorKind:
 
     def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
         """Why analysis ``entry``, named in the file, cannot run on this kind's inputs (None: it can)."""
-        if entry.platform == "gpu":
+        if entry.workload is not self.workload:
             return (
-                f'analysis {entry.name!r} analyses GPU workloads; set [generator] kind = "gpu" '
-                "(and the GPU generator's parameters) to sweep it"
+                f"analysis {entry.name!r} analyses {entry.workload.title}; set [generator] kind to a generator of "
+                f"{entry.workload.title} (and its parameters) to sweep it"
+                + (' ([generator] kind = "gpu")' if entry.workload is GPU_WORKLOADS else "")
             )
         return None
 
@@ -253,9 +259,9 @@ class GPUKind(GeneratorKind):
 
     def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
         """A task-set analysis, or a GPU analysis that accepts none of the platform's ``GPU(m)``."""
-        if entry.platform != "gpu":
+        if entry.workload is not self.workload:
             return (
-                f"analysis {entry.name!r} analyses task sets (platform {entry.platform!r}), but this experiment "
+                f"analysis {entry.name!r} analyses {entry.workload.title} (platform {entry.platform!r}), but this experiment "
                 f'draws GPU workloads ([generator] kind = "gpu"); name GPU analyses such as gpu:ffd or gpu:exhaustive'
             )
         refusals = [gpu_refusal(entry, m) for m in processors]
@@ -308,6 +314,7 @@ _GPU = GPUKind(
     value_types=_GPU_TYPES,
     known_keys=("n", *GPU_GENERATOR_DEFAULTS),
     labels=GPU_LABELS,
+    workload=GPU_WORKLOADS,
 )
 _BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU)}
 
@@ -348,8 +355,8 @@ def gpu_refusal(entry: Analysis, m: int) -> str | None:
     Asked of the registry entry's ``supports(GPU(m))`` (the GPU model takes M in 1..64); an
     analysis of task sets is refused whatever ``m``.
     """
-    if entry.platform != "gpu":
-        return f"an analysis of task sets (platform {entry.platform!r}), not of GPU workloads"
+    if entry.workload is not GPU_WORKLOADS:
+        return f"an analysis of {entry.workload.title} (platform {entry.platform!r}), not of GPU workloads"
     try:
         gpu = GPU(m)
     except InputError as err:
