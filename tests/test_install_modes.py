@@ -202,7 +202,7 @@ def test_other_python_versions(python, scratch):
     out = run([str(venv / "bin" / "rtsched"), "check", str(DEMO), "-m", "2"], cwd=scratch, env=env)
     assert "schedulable" in out
     assert "[True] [True]" in run([str(venv_python), "-c", BATCH], cwd=scratch, env=env)
-    tests = ["tests/test_model.py", "tests/test_io.py", "tests/test_gfb.py", "tests/test_cli_check.py"]
+    tests = ["tests/test_model.py", "tests/test_io.py", "tests/analyses/global_edf/test_gfb.py", "tests/test_cli_check.py"]
     # The venv's pytest script (not ``python -m pytest``, which would put the clone first on
     # sys.path) so that the tests exercise the installed package.
     out = run([str(venv / "bin" / "pytest"), "-q", "-p", "no:cacheprovider", *tests], cwd=ROOT, env=env)

@@ -2,7 +2,7 @@
 
 Tiny experiments (M = 2 or 4, a handful of workloads per point): the whole module runs in a
 few seconds, the two-process pool included. The model and the analyses are tested in
-tests/test_gpu.py; here: seeding, executors, validation, tables and plots of GPU sweeps.
+tests/analyses/gpu/test_gpu.py; here: seeding, executors, validation, tables and plots of GPU sweeps.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from rtsched.errors import InputError
 from rtsched.model import MAX_TIME, TaskSet, TaskSetBatch
 from rtsched.testing import strategies as rst
 
-CASES = Path(__file__).parent / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
+CASES = Path(__file__).parents[2] / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
 
 
 def brute_force(rows: list[tuple[int, int, int]]) -> bool:

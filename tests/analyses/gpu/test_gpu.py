@@ -206,7 +206,7 @@ def test_poor_scaling_makes_partitioning_win():
 def test_demo_file_report(tmp_path):
     from pathlib import Path
 
-    demo = Path(__file__).resolve().parents[1] / "examples" / "gpu" / "demo.yaml"
+    demo = Path(__file__).resolve().parents[3] / "examples" / "gpu" / "demo.yaml"
     w = read_gpu_workload(demo)
     report = gpu_report(w, None, "ffd")
     assert report.schedulable
@@ -414,7 +414,7 @@ def test_factors_are_exact_rationals_from_the_decimal_text():
 def test_cli(tmp_path, capsys):
     from pathlib import Path
 
-    demo = Path(__file__).resolve().parents[1] / "examples" / "gpu" / "demo.yaml"
+    demo = Path(__file__).resolve().parents[3] / "examples" / "gpu" / "demo.yaml"
     assert main(["gpu", str(demo)]) == 0
     out = capsys.readouterr().out
     assert "layout 2+2" in out and "baseline" in out
@@ -498,7 +498,7 @@ def test_check_platform_gpu_through_the_registry(capsys):
 
     from rtsched.commands.gpu import check_gpu_platform
 
-    demo = str(Path(__file__).resolve().parents[1] / "examples" / "gpu" / "demo.yaml")
+    demo = str(Path(__file__).resolve().parents[3] / "examples" / "gpu" / "demo.yaml")
     assert check_gpu_platform(demo, "gpu:4", None, False) == 0
     out = capsys.readouterr().out
     assert "layout 2+2" in out and "baseline" in out and "heuristic ffd" in out

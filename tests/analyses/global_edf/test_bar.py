@@ -1,7 +1,7 @@
 """BAR (Baruah RTSS 2007, integer-time corrected): worked cases, kernel == reference, properties.
 
 The checks BAR and bar-int (rtsched's integer-time tightening, papers/bar-int.md) share are
-parametrized here over both (``VARIANTS``); tests/test_bar_int.py holds bar-int's own."""
+parametrized here over both (``VARIANTS``); tests/analyses/global_edf/test_bar_int.py holds bar-int's own."""
 
 from fractions import Fraction
 

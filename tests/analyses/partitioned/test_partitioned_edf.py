@@ -31,7 +31,7 @@ from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.result import exact_numbers
 from rtsched.testing import strategies as rst
 
-CASES = Path(__file__).parent / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
+CASES = Path(__file__).parents[2] / "data" / "schedcat_cases.jsonl"  # see conftest.SCHEDCAT_CASES
 FEATURED = ("p-edf", "baruah-fisher", "p:wf:density:qpa")
 
 

@@ -1,6 +1,6 @@
 """bar-int (rtsched's integer-time tightening of BAR, papers/bar-int.md): evidence, bar-int ⊇ bar,
 soundness against ``exact`` (every tie rule). Its worked cases, kernel == reference, budgets and the
-skip rule are checked in tests/test_bar.py, parametrized over BAR and bar-int."""
+skip rule are checked in tests/analyses/global_edf/test_bar.py, parametrized over BAR and bar-int."""
 
 import os
 from fractions import Fraction

@@ -16,7 +16,7 @@ from rtsched.gpu import Slowdown, TableWCET, read_gpu_workload
 from rtsched.gpu.profiles import loads_slowdown_csv, loads_wcet_csv
 
 F = Fraction
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "gpu" / "mig_pipeline.yaml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "gpu" / "mig_pipeline.yaml"
 
 
 def test_wcet_table_fills_unmeasured_sizes_from_the_next_smaller_one():

@@ -561,7 +561,7 @@ def test_registry_entries():
         )
         assert entry.deadlines == ("implicit", "constrained")
         assert entry.note.startswith("papers/")
-        assert (Path(__file__).resolve().parents[1] / entry.note).exists()
+        assert (Path(__file__).resolve().parents[3] / entry.note).exists()
         assert "papers/" in (MODULES[name].__doc__ or "")
 
 
