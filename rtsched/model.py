@@ -30,6 +30,7 @@ __all__ = [
     "Task",
     "TaskSet",
     "TaskSetBatch",
+    "check_model",
     "fraction_sum",
 ]
 
@@ -171,7 +172,8 @@ def validate_values(
         )
 
 
-def _check_model(deadlines: str) -> DeadlineModel:
+def check_model(deadlines: str) -> DeadlineModel:
+    """``deadlines`` if it names a deadline model (``implicit``, ``constrained``, ``arbitrary``), else an InputError."""
     if deadlines not in _MODELS:
         raise InputError(f"unknown deadline model {deadlines!r}; choose one of {', '.join(_MODELS)}")
     return deadlines  # type: ignore[return-value]
@@ -238,7 +240,7 @@ class TaskSet(_TaskArrays):
         name: str | None = None,
         deadlines: DeadlineModel = "constrained",
     ) -> None:
-        deadlines = _check_model(deadlines)
+        deadlines = check_model(deadlines)
         cols = []
         lengths = set()
         for field, values in zip(FIELDS, (C, D, T), strict=True):
@@ -550,7 +552,7 @@ class TaskSetBatch(_TaskArrays):
         validate: bool = True,
         copy: bool = True,
     ) -> None:
-        deadlines = _check_model(deadlines)
+        deadlines = check_model(deadlines)
         self._C = _readonly_int64(C, copy)
         self._D = _readonly_int64(D, copy)
         self._T = _readonly_int64(T, copy)

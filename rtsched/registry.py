@@ -450,7 +450,7 @@ class Analysis:
         A sweep store keys stored verdicts by it, so changing an analysis's code, or the code of
         an analysis it calls, recomputes that analysis's results and no other's.
         """
-        return _implementation(self.name)
+        return _implementation(self)
 
     @property
     def own_implementation(self) -> str:
@@ -503,18 +503,18 @@ _PRESENTATION = frozenset(
 DEFAULT_COMPILE_SECONDS = 3.0
 
 
-def _implementation(name: str, seen: frozenset[str] = frozenset()) -> str:
-    """:attr:`Analysis.implementation` of ``name``: its own digest and, in order, its callees'."""
-    if name in seen:
-        raise RuntimeError(f"analysis {name!r} calls itself through {' -> '.join(sorted(seen))}")
-    entry = get(name)
+def _implementation(entry: Analysis, seen: frozenset[str] = frozenset()) -> str:
+    """:attr:`Analysis.implementation` of ``entry``: its own digest and, in order, its callees'."""
+    if entry.name in seen:
+        raise RuntimeError(f"analysis {entry.name!r} calls itself through {' -> '.join(sorted(seen))}")
     if not entry.calls:
         return entry.own_implementation
     import hashlib
 
     digest = hashlib.sha256(entry.own_implementation.encode())
-    for callee in entry.calls:
-        digest.update(b"\0" + get(callee).name.encode() + b"\0" + _implementation(callee, seen | {name}).encode())
+    for name in entry.calls:
+        callee = get(name)
+        digest.update(b"\0" + callee.name.encode() + b"\0" + _implementation(callee, seen | {entry.name}).encode())
     return digest.hexdigest()
 
 

@@ -34,9 +34,9 @@ def _check_format(value: str) -> object:
 
 
 def _check_deadlines(value: str) -> object:
-    from rtsched.model import _check_model
+    from rtsched.model import check_model
 
-    return _check_model(value)
+    return check_model(value)
 
 
 def _check_time_unit(value: str) -> object:

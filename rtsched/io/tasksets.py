@@ -28,7 +28,7 @@ from rtsched.io.numbers import parse_unit
 from rtsched.io.raw import build_tasksets
 from rtsched.io.stream import check_format, detect_format, read_text
 from rtsched.io.xml_formats import dump_schedcat, dump_simso, parse_schedcat, parse_simso
-from rtsched.model import DeadlineModel, TaskSet, _check_model
+from rtsched.model import DeadlineModel, TaskSet, check_model
 
 __all__ = ["dumps", "loads", "read_taskset", "read_tasksets", "write_tasksets"]
 
@@ -95,7 +95,7 @@ def loads(
         A task set may hold at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks.
     """
     fmt = check_format(format)
-    _check_model(deadlines)
+    check_model(deadlines)
     unit = parse_unit(time_unit)
     text = text.removeprefix("\ufeff")  # as read_tasksets does
     try:
