@@ -822,7 +822,7 @@ def search(
             f"unknown search order {frontier!r}; choose one of auto, {', '.join(FRONTIERS)}", field="frontier"
         )
     # the phases switch at fixed numbers of states and transitions (not a share of the budget):
-    # then any caps at least the work a search reports give the same answer (tests/test_exact_gedf.py)
+    # then any caps at least the work a search reports give the same answer (tests/analyses/exact/test_exact_gedf.py)
     phases = AUTO_PASSES if frontier == "auto" else ((FRONTIERS[frontier], None),)
     found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, phases)
     if not (short_counterexample and frontier != "breadth" and found.code == REJECT and found.releases is not None):

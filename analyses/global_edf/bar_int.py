@@ -2,7 +2,7 @@
 
 **This is rtsched's own result, not a published test.** The proof is in papers/bar-int.md; the
 algebra is checked in papers/repro/bar_int_algebra.py; soundness is property-tested against the
-exact global EDF test (``exact``, every tie-breaking rule) in tests/test_bar_int.py.
+exact global EDF test (``exact``, every tie-breaking rule) in tests/analyses/global_edf/test_bar_int.py.
 
 Baruah's condition (S. Baruah, "Techniques for multiprocessor global schedulability analysis",
 RTSS 2007, Condition (8), with his integer-time correction of the caps; papers/baruah2007.md)

@@ -31,7 +31,7 @@ There is no work budget (the horizon and the job cap bound the work; nothing ans
 here, ``_simulate_reference``), ``_codes`` (the batch: float utilization with an exact fallback
 near ``m``, ``exact`` where its rule keeps the set, then one batch kernel, ``_upper_sets``, that
 computes each remaining set's window, ``_horizon_nb``, and simulates it, ``_first_miss_nb``: an
-event simulation with the reference's semantics, held equal to it by tests/test_gedf_upper.py),
+event simulation with the reference's semantics, held equal to it by tests/analyses/global_edf/test_gedf_upper.py),
 :func:`explain` (the Python simulator, or :mod:`rtsched.sim` beyond its budget).
 """
 
