@@ -221,6 +221,27 @@ def _dispatch_partitioned(t, t_next, order, k, partition, rem, taken, running):
     return t_next
 
 
+@kernel(inline="always")  # in the hot loop of fast_kernel, as _dispatch_partitioned
+def _advance(order, k, running, rem, delta):
+    """Run the running jobs among the ``k`` pending ones for ``delta`` ticks; return how many stay pending.
+
+    A job that completes (no work left) stops running and leaves ``order``, whose first entries
+    keep the others in their order. Shared by the recording kernel (every policy) and the fast
+    kernel (partitioned policies; its global one keeps the running jobs as a prefix instead).
+    """
+    j_out = 0
+    for j in range(k):
+        i = order[j]
+        if running[i]:
+            rem[i] -= delta
+            if rem[i] == 0:
+                running[i] = False
+                continue
+        order[j_out] = i
+        j_out += 1
+    return j_out
+
+
 @kernel
 def simulate_kernel(  # one flat kernel is what makes it fast
     C,
@@ -395,24 +416,16 @@ def simulate_kernel(  # one flat kernel is what makes it fast
                 break
         # -- advance to t_next ----------------------------------------------------------------
         delta = t_next - t
-        j_out = 0
-        for j in range(k):
-            i = order[j]
-            if running[i]:
-                rem[i] -= delta
-            if rem[i] > 0:
-                order[j_out] = i
-                j_out += 1
-            else:
-                running[i] = False
-                if record:
-                    ok = _close_segment(i, t_next, cpu_now, seg_start, job_no, cpu_free, segment_log, counts)
-                    if not ok:
+        if record:  # the jobs that complete at t_next end their segments there
+            for j in range(k):
+                i = order[j]
+                if running[i] and rem[i] == delta:
+                    if not _close_segment(i, t_next, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
                         status = OVERFLOW
                         break
-        if status == OVERFLOW:
-            break
-        k = j_out
+            if status == OVERFLOW:
+                break
+        k = _advance(order, k, running, rem, delta)
         t = t_next
         # -- deadline check: the pending job with the earliest deadline -----------------------
         if k > 0:
@@ -640,16 +653,7 @@ def fast_kernel(
             j_out = k - removed
         else:
             t_next = _dispatch_partitioned(t, t_next, order, k, partition, rem, taken, running)
-            delta = t_next - t
-            j_out = 0
-            for j in range(k):
-                i = order[j]
-                if running[i]:
-                    rem[i] -= delta
-                    if rem[i] == 0:
-                        continue
-                order[j_out] = i
-                j_out += 1
+            j_out = _advance(order, k, running, rem, t_next - t)
         k = j_out
         t = t_next
         if k > 0:
