@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -11,8 +11,9 @@ TaskSetFile = Annotated[
     str, typer.Argument(help="Task-set file (YAML, JSON, JSON lines, CSV, text, SimSo or SchedCAT XML) or - for stdin.")
 ]
 
-def _checked(option: str, check: Callable[[str], object]) -> Callable[[str | None], str | None]:
-    """A typer callback: ``check(value)`` at parse time, its error naming ``option`` (one line, exit 2)."""
+
+def _checked_option(option: str, help: str, check: Callable[[str], object]) -> Any:
+    """The typer option ``option``: ``check(value)`` at parse time, its error naming ``option`` (one line, exit 2)."""
 
     def callback(value: str | None) -> str | None:
         from rtsched.errors import InputError
@@ -24,7 +25,7 @@ def _checked(option: str, check: Callable[[str], object]) -> Callable[[str | Non
                 raise err.located(field=option) from None
         return value
 
-    return callback
+    return typer.Option(option, help=help, callback=callback)
 
 
 def _check_format(value: str) -> object:
@@ -48,31 +49,23 @@ def _check_time_unit(value: str) -> object:
 #: ``--format`` of FILE (check, plot-demand, simulate): every format ``rtsched.io`` reads.
 InputFormat = Annotated[
     str | None,
-    typer.Option(
+    _checked_option(
         "--format",
-        help="yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element).",
-        callback=_checked("--format", _check_format),
+        "yaml, json, jsonl, csv, txt, simso or schedcat (default: by extension; .xml by root element).",
+        _check_format,
     ),
 ]
 
 #: ``--deadlines``: the deadline model the task sets read must follow (check, convert).
 Deadlines = Annotated[
     str,
-    typer.Option(
-        "--deadlines",
-        help="constrained (default) or arbitrary (allows D > T).",
-        callback=_checked("--deadlines", _check_deadlines),
-    ),
+    _checked_option("--deadlines", "constrained (default) or arbitrary (allows D > T).", _check_deadlines),
 ]
 
 #: ``--time-unit``: the tick of real-valued task-set files (check, convert, simulate, plot-demand).
 TimeUnit = Annotated[
     str | None,
-    typer.Option(
-        "--time-unit",
-        help="Length of one tick in file units, for real-valued files.",
-        callback=_checked("--time-unit", _check_time_unit),
-    ),
+    _checked_option("--time-unit", "Length of one tick in file units, for real-valued files.", _check_time_unit),
 ]
 
 
