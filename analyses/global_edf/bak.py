@@ -190,8 +190,9 @@ _bak_kernel, _bak_one = workspace_kernels(_bak_ws, floats=1)
 
 ANALYSES = (
     closed_form_global_edf(
-        name="bak", compile_seconds=2.3, title="Baker's test (BCL-simplified)", order=1,
+        name="bak", title="Baker's test (BCL-simplified)", order=1,
         citation=CITATION, note="papers/baker2003.md",
         reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,
+        compile_seconds=2.3,
     ),
 )

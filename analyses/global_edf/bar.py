@@ -141,9 +141,11 @@ def _bar_kernel(C, D, T, offsets, m, budget, out):
 
 ANALYSES = (
     Analysis(
-        name="bar", compile_seconds=10.6, title="Baruah 2007 (BAR), integer-time corrected", kind="sufficient", order=5, policy="global-edf", policy_order=0,
+        name="bar", title="Baruah 2007 (BAR), integer-time corrected", kind="sufficient", order=5,
+        policy="global-edf", policy_order=0,
         citation=CITATION, note="papers/baruah2007.md",
         reference=reference, explain=explain, kernel=_bar_kernel, one=_bar_one,
         budget=DEFAULT_BUDGET, budget_unit="work units (evaluations of Condition (8) and walked step points)",
+        compile_seconds=10.6,
     ),
 )

@@ -213,8 +213,9 @@ _bcl_kernel = sets_kernel(_bcl_one)
 
 ANALYSES = (
     closed_form_global_edf(
-        name="bcl", compile_seconds=2.0, title="BCL interference test", order=2,
+        name="bcl", title="BCL interference test", order=2,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,
+        compile_seconds=2.0,
     ),
 )

@@ -116,9 +116,10 @@ _gfb_kernel = sets_kernel(_gfb_one)
 
 ANALYSES = (
     closed_form_global_edf(
-        name="gfb", compile_seconds=1.2, title="GFB density bound", order=0,
+        name="gfb", title="GFB density bound", order=0,
         deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION, note="papers/gfb2003.md",
         reference=reference, explain=explain, kernel=_gfb_kernel, one=_gfb_one,
+        compile_seconds=1.2,
     ),
 )

@@ -54,13 +54,16 @@ from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict, count, iterates
 
-__all__ = ["DEFAULT_BUDGET", "ResponseTimeRun", "rta_iterate", "rta_steps", "rta_terms"]
+__all__ = ["DEFAULT_BUDGET", "ResponseTimeRun", "rta_entry", "rta_iterate", "rta_steps", "rta_terms"]
 
 #: Default work budget of gfp-rta and gfp-rta-lc: evaluations of the response-time recurrence per set.
 DEFAULT_BUDGET = 200_000
 
 #: Every analysis of the family is a sufficient test for global fixed priorities.
 _global_fp = functools.partial(Analysis, kind="sufficient", policy="global-fp", policy_order=4)
+#: The entries of the response-time analyses (gfp-rta, gfp-rta-lc): iterative, with the budget of
+#: :func:`rta_iterate` (one unit: one evaluation of the right side of the fixed-point equation).
+rta_entry = functools.partial(_global_fp, budget=DEFAULT_BUDGET, budget_unit="response-time evaluations")
 
 
 def _rows(ts: TaskSet) -> list[tuple[int, int, int]]:

@@ -25,26 +25,14 @@ Dominance (proved in the notes, property-tested): gfp-rta ⊇ gfp-da (``deadline
 ⊇ gfp-bcl (``bcl_fp.py``), gfp-rta-lc ⊇ gfp-rta (``rta_lc.py``) (⊇: accepts every set the other
 accepts, with the default budgets not running out).
 
-Budget: one unit is one evaluation of the right side of (RTA-FP) (k terms for τk), default
-:data:`DEFAULT_BUDGET`; reference and kernel run the same evaluations in the same order, so they
-run out at the same point; running out is "unknown", never a rejection.
-
-Exactness: every quantity is an integer below 2**51 (see ``_workload.py``); the kernel computes in
-int64 exactly what the reference computes in Python ints.
+Budget and exactness: those of the shared pass (``_common.py``): one unit is one evaluation of
+the right side, and the kernel computes in int64 exactly what the reference computes.
 """
 
 from __future__ import annotations
 
-from rtsched.analyses.global_fp._common import (
-    DEFAULT_BUDGET,
-    ResponseTimeRun,
-    _global_fp,
-    _rta_explain,
-    _rta_set,
-    rta_iterate,
-    rta_steps,
-    rta_terms,
-)
+from rtsched.analyses.global_fp import _common
+from rtsched.analyses.global_fp._common import DEFAULT_BUDGET, ResponseTimeRun, rta_iterate, rta_steps, rta_terms
 from rtsched.budget import REFERENCE_WORK
 from rtsched.kernels import kernel, workspace_kernels
 from rtsched.model import TaskSet
@@ -78,22 +66,21 @@ def rta_explain(
     ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Explanation:
     """Per-task response-time bounds; the failing task with its interference terms."""
-    return _rta_explain(ts, m, budget, False, work_budget)
+    return _common._rta_explain(ts, m, budget, False, work_budget)
 
 
 @kernel(inline="always")
 def _rta_ws(C, D, T, m, budget, ints, floats):
-    return _rta_set(C, D, T, m, budget, False, ints[0], ints[1], ints[2])
+    return _common._rta_set(C, D, T, m, budget, False, ints[0], ints[1], ints[2])
 
 
 _rta_kernel, _rta_one = workspace_kernels(_rta_ws, ints=3)
 
 
 ANALYSES = (
-    _global_fp(
+    _common.rta_entry(
         name="gfp-rta", title="Response-time analysis (G-FP)", order=4,
         citation=CITE_RTA, note="papers/bertogna-cirinei2007.md",
         reference=rta_reference, explain=rta_explain, kernel=_rta_kernel, one=_rta_one,
-        budget=DEFAULT_BUDGET, budget_unit="response-time evaluations",
     ),
 )

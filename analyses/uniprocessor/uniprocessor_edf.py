@@ -282,7 +282,8 @@ def explain_pda(
 
 #: The two exact uniprocessor EDF tests share their platform, models, note and budget.
 _uniprocessor_edf = functools.partial(
-    Analysis, kind="exact", policy="edf", policy_order=6, platform="uniprocessor", deadlines=("implicit", "constrained", "arbitrary"),
+    Analysis, kind="exact", platform="uniprocessor", deadlines=("implicit", "constrained", "arbitrary"),
+    policy="edf", policy_order=6,
     note="papers/zhang-burns2009-qpa.md", budget=DEFAULT_BUDGET, budget_unit="steps",
 )
 ANALYSES = (
