@@ -92,7 +92,7 @@ def test_large_values_fall_back_exactly(name, budget):
     from rtsched import TaskSetBatch
     from rtsched.kernels import UNDECIDED
 
-    module = importlib.import_module(f"rtsched.analyses.{name}")
+    module = importlib.import_module(f"rtsched.analyses.global_edf.{name}")
     kernel = getattr(module, f"_{name}_kernel")  # the raw prange driver, before the registry re-decides
     entry = analyses.get(name)
     code = {True: 1, False: 0, "unknown": -1}
