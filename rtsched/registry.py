@@ -487,10 +487,12 @@ class Analysis:
 
 #: The entry of a sufficient global EDF test with a closed-form condition (gfb, bak, bcl: no
 #: iteration, at most O(n²) per set), cheap enough that a batch runs on the calling thread up to
-#: :data:`PARALLEL_FROM_LINEAR` tasks.
+#: :data:`PARALLEL_FROM_LINEAR` tasks. Their one small kernel each compiles in about 2 s
+#: (``benchmarks/bench_cold_start.py``: gfb 1.2 s, bcl 2.0 s, bak 2.3 s), the default here.
 closed_form_global_edf = functools.partial(
-    Analysis, kind="sufficient", policy="global-edf", policy_order=0, parallel_from=PARALLEL_FROM_LINEAR
-)
+    Analysis, kind="sufficient", policy="global-edf", policy_order=0, parallel_from=PARALLEL_FROM_LINEAR,
+    compile_seconds=2.0,
+)  # fmt: skip
 
 
 #: Modules whose text does not change verdicts (how results are shown, looked up, or refused).

@@ -216,6 +216,5 @@ ANALYSES = (
         name="bcl", title="BCL interference test", order=2,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,
-        compile_seconds=2.0,
     ),
 )
