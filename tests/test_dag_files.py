@@ -275,3 +275,18 @@ def test_random_round_trips(sets):
         assert loads_dag(dumps_dag(sets, fmt), fmt) == sets
     for ts in sets:
         assert loads_dag(dumps_dag(ts, "dot"), "dot") == [DAGTaskSet(list(ts))]
+
+
+def test_the_note_examples_read():
+    """papers/dag-model.md: each format's example is the fork-join of the worked example (vol 11, len 6)."""
+    import re
+    from pathlib import Path
+
+    note = (Path(__file__).resolve().parents[1] / "papers" / "dag-model.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```(yaml|dot)\n(.*?)```", note, re.S)
+    assert len(blocks) == 3
+    for lang, body in blocks:
+        fmt = "survey" if body.startswith("tasks:\n- t:") else lang
+        ((task, *_),) = loads_dag(body, fmt)
+        expected = (6, 4) if fmt == "survey" else (11, 6)
+        assert (task.volume, task.length) == expected
