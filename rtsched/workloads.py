@@ -35,14 +35,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from rtsched.dag.model import DAGBatch, DAGTask, DAGTaskSet
 from rtsched.errors import InputError
 from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.platform import GPU, Platform, as_platform
 
 __all__ = [
+    "DAG_TASKSETS",
     "GPU_WORKLOADS",
     "TASKSETS",
+    "DAGTaskSets",
     "GPUWorkloads",
     "TaskSets",
     "WorkloadKind",
@@ -330,10 +333,96 @@ def probe_workloads() -> GPUWorkloadBatch:
     return GPUWorkloadBatch((workload([4, 4]), workload([4, 4, 4])))
 
 
+class DAGTaskSets(WorkloadKind):
+    """Sets of sporadic parallel DAG tasks: :class:`~rtsched.dag.DAGTaskSet`, :class:`~rtsched.dag.DAGBatch` (papers/dag-model.md)."""
+
+    name = "dag"
+    title = "DAG task sets"
+    noun = "DAG task set"
+
+    def item_type(self) -> type:
+        """:class:`~rtsched.dag.DAGTaskSet`."""
+        return DAGTaskSet
+
+    def batch_type(self) -> type:
+        """:class:`~rtsched.dag.DAGBatch`."""
+        return DAGBatch
+
+    def coerce(self, value: Any) -> DAGTaskSet | None:
+        """A DAG task set; one :class:`~rtsched.dag.DAGTask`, or a list of them, read as one."""
+        if isinstance(value, DAGTaskSet):
+            return value
+        if isinstance(value, DAGTask):
+            return DAGTaskSet([value])
+        if isinstance(value, list | tuple) and value and all(isinstance(v, DAGTask) for v in value):
+            return DAGTaskSet(value)
+        return None
+
+    def count(self, batch: DAGBatch) -> int:
+        """``batch.n_sets``."""
+        return batch.n_sets
+
+    def batch_of(self, items: Sequence[DAGTaskSet]) -> DAGBatch:
+        """:meth:`DAGBatch.from_tasksets`."""
+        return DAGBatch.from_tasksets(items)
+
+    def task_count(self, batch: DAGBatch) -> int:
+        """Vertices over all sets (a kernel's work grows with them)."""
+        return int(batch.C.shape[0])
+
+    def kernel_arguments(self, batch: DAGBatch) -> tuple[Any, ...]:
+        """``C, T, D, vertex_offsets, edge_offsets, src, dst, task_offsets`` (:class:`~rtsched.dag.DAGBatch`)."""
+        return (
+            batch.C, batch.T, batch.D, batch.vertex_offsets, batch.edge_offsets, batch.src, batch.dst, batch.task_offsets
+        )
+
+    def deadline_model(self, item: Any) -> str:
+        """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a set (or a batch) meets."""
+        return str(item.deadline_kind if isinstance(item, DAGTaskSet) else item.deadlines)
+
+    def refuses_platform(self, platform: Platform) -> str | None:
+        """GPU platforms take GPU workloads (typed DAGs on CPUs plus accelerators are a later platform)."""
+        return "analyses GPU workloads, not DAG task sets" if isinstance(platform, GPU) else None
+
+    def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[DAGBatch, int]:
+        """A fork-join and a chain, with implicit or constrained deadlines, on 1 or 2 processors."""
+        implicit = max(_MODEL_RANK[d] for d in accepted_deadlines) == 0
+        fork_join = DAGTask((1, 2, 3, 1), ((0, 1), (0, 2), (1, 3), (2, 3)), 10, 10 if implicit else 8)
+        chain = DAGTask((2, 2), ((0, 1),), 12, 12 if implicit else 9)
+        sets = [DAGTaskSet([fork_join]), DAGTaskSet([fork_join, chain])]
+        return DAGBatch.from_tasksets(sets), 1 if platform_kind == "uniprocessor" else 2
+
+    def read(self, path: str | os.PathLike[str], **options: Any) -> list[DAGTaskSet]:
+        """:func:`rtsched.dag.read_dag_tasksets` (YAML, JSON, DOT, the DAG survey library's YAML)."""
+        from rtsched.dag.files import read_dag_tasksets
+
+        return read_dag_tasksets(path, **options)
+
+    def write(self, items: Sequence[DAGTaskSet], path: str | os.PathLike[str], **options: Any) -> None:
+        """:func:`rtsched.dag.write_dag_tasksets`."""
+        from rtsched.dag.files import write_dag_tasksets
+
+        write_dag_tasksets(path, list(items), **options)
+
+    def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> DAGBatch:
+        """:func:`rtsched.generators.dag.dag_tasksets` (``n_tasks``, ``utilization``, ``shape``, ...), as a batch."""
+        from rtsched.generators.dag import dag_tasksets
+
+        return DAGBatch.from_tasksets(dag_tasksets(rng, size=size, **parameters))
+
+    def describe(self, item: DAGTaskSet, platform: Platform) -> str:
+        """``DAG task set: n=… tasks, … vertices, m=…, U=…``."""
+        vertices = sum(task.n for task in item.tasks)
+        u = item.utilization
+        return f"{item.name or 'DAG task set'}: n={item.n} tasks, {vertices} vertices, m={platform.size}, U={float(u):.4g}"
+
+
 #: Sporadic task sets (the default kind of an analysis).
 TASKSETS = TaskSets()
 #: Real-time kernels on a GPU's compute clusters.
 GPU_WORKLOADS = GPUWorkloads()
+#: Sets of sporadic parallel DAG tasks (issue #42: the model, files and generators; no analysis yet).
+DAG_TASKSETS = DAGTaskSets()
 
 _KINDS: dict[str, WorkloadKind] = {}
 
@@ -351,6 +440,7 @@ def register(kind: WorkloadKind) -> WorkloadKind:
 
 register(TASKSETS)
 register(GPU_WORKLOADS)
+register(DAG_TASKSETS)
 
 
 def kinds() -> list[WorkloadKind]:
@@ -367,10 +457,17 @@ def kind_named(name: str) -> WorkloadKind:
 
 
 def kind_of(value: Any) -> tuple[WorkloadKind, Any]:
-    """The kind of ``value`` and ``value`` as an item of it (a list of ``(C, D, T)`` is a task set)."""
+    """The kind of ``value`` and ``value`` as an item of it (a list of ``(C, D, T)`` is a task set).
+
+    Every other kind is asked first (``coerce``: its items, or what it reads as one); task sets,
+    whose ``coerce`` reads any sequence, come last.
+    """
     for kind in reversed(list(_KINDS.values())):  # later kinds are the more specific ones
-        if isinstance(value, kind.item_type()):
-            return kind, value
+        found = None if kind is TASKSETS else kind.coerce(value)
+        if found is not None:
+            return kind, found
+    if isinstance(value, TaskSet):
+        return TASKSETS, value
     item = TASKSETS.coerce(value)
     if item is None:
         raise InputError(f"cannot analyse a {type(value).__name__}: expected one of {', '.join(k.noun for k in _KINDS.values())}")

@@ -28,8 +28,8 @@ def test_built_in_kinds_are_registered_once_by_name():
     assert kinds()[:2] == [TASKSETS, GPU_WORKLOADS]
     assert kind_named("taskset") is TASKSETS and kind_named("gpu-workload") is GPU_WORKLOADS
     assert register(TASKSETS) is TASKSETS  # the same object again: nothing happens
-    with pytest.raises(InputError, match="unknown workload kind 'dag'"):
-        kind_named("dag")
+    with pytest.raises(InputError, match="unknown workload kind 'mixed-criticality'"):
+        kind_named("mixed-criticality")
 
 
 def test_a_second_kind_under_a_taken_name_is_refused():
@@ -154,3 +154,51 @@ def test_cache_probes_come_from_the_kinds():
     assert isinstance(batch, TaskSetBatch) and TASKSETS.deadline_model(batch) == "implicit" and platform == 1
     batch, platform = probe_for("gfb")
     assert TASKSETS.deadline_model(batch) == "constrained" and platform == 2
+
+
+# -- DAG task sets (issue #42: model, files and generators; no analysis registered yet) -------------
+def test_dag_task_sets_are_a_kind():
+    from rtsched.dag import DAGBatch, DAGTask, DAGTaskSet
+    from rtsched.workloads import DAG_TASKSETS
+
+    assert kind_named("dag") is DAG_TASKSETS and DAG_TASKSETS in kinds()
+    fork_join = DAGTask((1, 2, 3, 1), ((0, 1), (0, 2), (1, 3), (2, 3)), 10, 8)
+    kind, item = kind_of([fork_join])
+    assert kind is DAG_TASKSETS and item == DAGTaskSet([fork_join])
+    assert kind_of(item) == (DAG_TASKSETS, item) and kind_of(fork_join)[1] == item
+    batch = DAG_TASKSETS.batch_of([item, DAGTaskSet([fork_join, fork_join])])
+    assert isinstance(batch, DAGBatch) and DAG_TASKSETS.count(batch) == 2 and DAG_TASKSETS.task_count(batch) == 12
+    C, T, D, vertex_offsets, edge_offsets, src, dst, task_offsets = DAG_TASKSETS.kernel_arguments(batch)
+    assert C.tolist()[:4] == [1, 2, 3, 1] and task_offsets.tolist() == [0, 1, 3] and T.tolist() == [10, 10, 10]
+    assert DAG_TASKSETS.deadline_model(item) == "constrained" == DAG_TASKSETS.deadline_model(batch)
+    assert DAG_TASKSETS.refuses_platform(GPU(2)) and DAG_TASKSETS.refuses_platform(Identical(2)) is None
+    probe, platform = DAG_TASKSETS.probe(("implicit",), "identical")
+    assert DAG_TASKSETS.deadline_model(probe) == "implicit" and platform == 2
+
+
+def test_dag_files_and_generator_through_the_kind(tmp_path):
+    from rtsched.dag import DAGTask, DAGTaskSet
+    from rtsched.workloads import DAG_TASKSETS
+
+    sets = [DAGTaskSet([DAGTask((1, 2, 3, 1), ((0, 1), (0, 2), (1, 3), (2, 3)), 10, 8)], name="fj")]
+    for suffix in ("yaml", "json"):
+        path = tmp_path / f"sets.{suffix}"
+        DAG_TASKSETS.write(sets, path)
+        assert [s.tasks for s in DAG_TASKSETS.read(path)] == [s.tasks for s in sets]
+
+    def draw():
+        return DAG_TASKSETS.generate(np.random.default_rng(11), 4, n_tasks=3, utilization=2.0)
+
+    first, again = draw(), draw()
+    assert DAG_TASKSETS.count(first) == 4 and [first[s] for s in range(4)] == [again[s] for s in range(4)]
+
+
+def test_check_takes_a_dag_task_set_and_says_that_nothing_analyses_it_yet():
+    from rtsched.dag import DAGTask, DAGTaskSet
+
+    dag_set = DAGTaskSet([DAGTask((1, 2, 3, 1), ((0, 1), (0, 2), (1, 3), (2, 3)), 10, 8)])
+    report = rtsched.check(dag_set, 2)
+    assert report.verdicts == {} and not report.schedulable
+    assert str(report).startswith("DAG task set: n=1 tasks, 4 vertices, m=2, U=0.7 -- no analysis ran")
+    report = rtsched.check(dag_set, 2, tests=["gfb"])
+    assert report.skipped == {"gfb": "analyses task sets, not DAG task sets"}
