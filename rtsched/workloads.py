@@ -18,9 +18,10 @@ and the CLI can hand it to analyses without knowing what it is:
 * how a report prints one item (:meth:`WorkloadKind.describe`).
 
 An analysis names its kind (``Analysis(..., workload=GPU_WORKLOADS)``; the default is
-:data:`TASKSETS`); the core dispatches on that object, never on a string. Two kinds are built in:
-:data:`TASKSETS` (sporadic task sets, :class:`~rtsched.model.TaskSet`) and :data:`GPU_WORKLOADS`
-(real-time kernels on a GPU's compute clusters, :class:`~rtsched.gpu.GPUWorkload`). A new kind
+:data:`TASKSETS`); the core dispatches on that object, never on a string. Three kinds are built
+in: :data:`TASKSETS` (sporadic task sets, :class:`~rtsched.model.TaskSet`), :data:`GPU_WORKLOADS`
+(real-time kernels on a GPU's compute clusters, :class:`~rtsched.gpu.GPUWorkload`) and
+:data:`DAG_TASKSETS` (sporadic parallel DAG tasks, :class:`~rtsched.dag.DAGTaskSet`). A new kind
 subclasses :class:`WorkloadKind` and calls :func:`register` once; the README's "Adding a workload
 kind" shows a whole one.
 """
