@@ -495,9 +495,11 @@ closed_form_global_edf = functools.partial(
 )  # fmt: skip
 
 
-#: Modules whose text does not change verdicts (how results are shown, looked up, or refused).
+#: Modules whose text does not change verdicts (how results are shown, looked up, or refused, and
+#: how the registry hands inputs over: ``rtsched.workloads``, whose kinds an analysis module names;
+#: without it, a GPU analysis's digest would follow every other kind's model too).
 _PRESENTATION = frozenset(
-    {"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses"}
+    {"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses", "rtsched.workloads"}
 )
 
 
