@@ -10,22 +10,31 @@ series-parallel decomposition), the file formats and a worked example: papers/da
   arrays for kernels), in :mod:`rtsched.dag.model`;
 * :func:`read_dag_tasksets`, :func:`write_dag_tasksets`, :func:`loads_dag`, :func:`dumps_dag`:
   YAML, JSON, DOT (graphviz) and the YAML of the DAG survey library of Verucchi, Olmedo and
-  Bertogna, in :mod:`rtsched.dag.files`.
+  Bertogna, in :mod:`rtsched.dag.files`;
+* :func:`simulate_dag`, a node-level G-EDF / G-FP simulator (:class:`DAGTrace`,
+  :class:`DAGDeadlineMiss`), in :mod:`rtsched.dag.sim`.
 """
 
 from rtsched.dag.files import DAG_FORMATS, dumps_dag, loads_dag, read_dag_tasksets, write_dag_tasksets
 from rtsched.dag.model import DEFAULT_TYPE, MAX_VERTICES, DAGBatch, DAGTask, DAGTaskSet, SPTree
+from rtsched.dag.sim import DAG_MAX_HORIZON, DAG_POLICIES, DAGDeadlineMiss, DAGTrace, default_dag_horizon, simulate_dag
 
 __all__ = [
     "DAG_FORMATS",
+    "DAG_MAX_HORIZON",
+    "DAG_POLICIES",
     "DEFAULT_TYPE",
     "MAX_VERTICES",
     "DAGBatch",
+    "DAGDeadlineMiss",
     "DAGTask",
     "DAGTaskSet",
+    "DAGTrace",
     "SPTree",
+    "default_dag_horizon",
     "dumps_dag",
     "loads_dag",
     "read_dag_tasksets",
+    "simulate_dag",
     "write_dag_tasksets",
 ]
