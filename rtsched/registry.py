@@ -275,6 +275,10 @@ class Analysis:
         ``deadlines`` is a model name or a task set / batch (its tightest model is used).
         """
         why = self.refuses_platform(platform)
+        if why is None and not isinstance(deadlines, str):
+            kind = self.workload
+            if not isinstance(deadlines, kind.item_type() | kind.batch_type()):
+                why = f"analyses {kind.title}, not {type(deadlines).__name__}"
         if why is None:
             model = deadlines if isinstance(deadlines, str) else self.workload.deadline_model(deadlines)
             why = self.refuses_deadlines(model)

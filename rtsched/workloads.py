@@ -411,6 +411,12 @@ class DAGTaskSets(WorkloadKind):
 
         return DAGBatch.from_tasksets(dag_tasksets(rng, size=size, **parameters))
 
+    def simulate(self, item: DAGTaskSet, platform: Platform | int, **options: Any) -> Any:
+        """:func:`rtsched.dag.simulate_dag` (node-level global EDF or FP on identical processors)."""
+        from rtsched.dag.sim import simulate_dag
+
+        return simulate_dag(item, as_platform(platform).size, **options)
+
     def describe(self, item: DAGTaskSet, platform: Platform) -> str:
         """``DAG task set: n=… tasks, … vertices, m=…, U=…``."""
         vertices = sum(task.n for task in item.tasks)

@@ -31,7 +31,7 @@ def test_entry_metadata_and_signature(name):
     implicit_only = "constrained" not in entry.deadlines
     ts = TaskSet.from_tasks([(1, 4, 4), (2, 8, 8)] if implicit_only else [(1, 4, 4), (2, 6, 8)])
     m = 1 if entry.platform == "uniprocessor" else 2
-    if entry.platform == "gpu":  # GPU workloads, not task sets
+    if entry.input != "taskset":  # GPU workloads, DAG task sets: not task sets
         assert entry.supports(m, ts) is not None
         return
     assert entry.supports(m, ts) is None

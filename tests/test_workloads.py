@@ -191,6 +191,9 @@ def test_dag_files_and_generator_through_the_kind(tmp_path):
 
     first, again = draw(), draw()
     assert DAG_TASKSETS.count(first) == 4 and [first[s] for s in range(4)] == [again[s] for s in range(4)]
+    trace = DAG_TASKSETS.simulate(sets[0], 1)  # vol 7 ≤ D 8 on one processor: no miss
+    assert trace.miss is None and trace.response_times == (7,)
+    assert DAG_TASKSETS.simulate(sets[0], 1, execution="random", seed=3).miss is None
 
 
 def test_check_takes_a_dag_task_set_and_says_that_nothing_analyses_it_yet():

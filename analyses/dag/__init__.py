@@ -1,0 +1,1 @@
+"""Analyses of sporadic parallel DAG tasks (rtsched.dag): federated and global scheduling."""
