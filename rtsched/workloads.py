@@ -428,7 +428,7 @@ class DAGTaskSets(WorkloadKind):
 TASKSETS = TaskSets()
 #: Real-time kernels on a GPU's compute clusters.
 GPU_WORKLOADS = GPUWorkloads()
-#: Sets of sporadic parallel DAG tasks (issue #42: the model, files and generators; no analysis yet).
+#: Sets of sporadic parallel DAG tasks (the analyses of the family rtsched.analyses.dag).
 DAG_TASKSETS = DAGTaskSets()
 
 _KINDS: dict[str, WorkloadKind] = {}

@@ -46,7 +46,7 @@ def test_readme_extension_example_runs(heading: str, tmp_path: Path) -> None:
 
 
 def test_readme_dag_example_runs(tmp_path: Path) -> None:
-    code = section_code("Parallel DAG tasks (model, files and generators so far)")
+    code = section_code("Parallel DAG tasks (first analyses)")
     script = tmp_path / "dag.py"
     script.write_text(code + "\nassert len(sets) == 10 and all(s.n == 3 for s in sets)\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-W", "error", str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)

@@ -55,7 +55,9 @@ def test_every_analysis_names_a_registered_kind():
     for entry in registry.all_entries():
         assert entry.workload in kinds(), entry.name
         assert entry.input == entry.workload.name
-    assert {e.workload for e in registry.all_entries()} == {TASKSETS, GPU_WORKLOADS}
+    from rtsched.workloads import DAG_TASKSETS
+
+    assert {e.workload for e in registry.all_entries()} == {TASKSETS, GPU_WORKLOADS, DAG_TASKSETS}
     assert registry.get("gpu:ffd").workload is GPU_WORKLOADS and registry.get("gfb").workload is TASKSETS
 
 
@@ -196,12 +198,14 @@ def test_dag_files_and_generator_through_the_kind(tmp_path):
     assert DAG_TASKSETS.simulate(sets[0], 1, execution="random", seed=3).miss is None
 
 
-def test_check_takes_a_dag_task_set_and_says_that_nothing_analyses_it_yet():
+def test_check_runs_the_dag_analyses_on_a_dag_task_set():
     from rtsched.dag import DAGTask, DAGTaskSet
 
+    dag_names = sorted(e.name for e in registry.all_entries() if e.input == "dag")
+    assert {"dag-federated", "dag-gedf-cab"} <= set(dag_names)
     dag_set = DAGTaskSet([DAGTask((1, 2, 3, 1), ((0, 1), (0, 2), (1, 3), (2, 3)), 10, 8)])
-    report = rtsched.check(dag_set, 2)
-    assert report.verdicts == {} and not report.schedulable
-    assert str(report).startswith("DAG task set: n=1 tasks, 4 vertices, m=2, U=0.7 -- no analysis ran")
+    report = rtsched.check(dag_set, 2)  # no DAG analysis is featured: all of them, where they apply
+    assert report.verdicts == {"dag-federated": True} and report.schedulable  # dag-gedf-cab: implicit only
+    assert str(report).startswith("DAG task set: n=1 tasks, 4 vertices, m=2, U=0.7 -- federated: schedulable")
     report = rtsched.check(dag_set, 2, tests=["gfb"])
     assert report.skipped == {"gfb": "analyses task sets, not DAG task sets"}
