@@ -61,6 +61,7 @@ GEDF_SUFFICIENT = [
     n
     for n in analyses.names()
     if analyses.get(n).policy == "global-edf" and analyses.get(n).kind == "sufficient" and n != "gedf-mpr"
+    and analyses.get(n).input == "taskset"  # the G-EDF tests of task sets (not those of DAG tasks)
 ]
 
 
