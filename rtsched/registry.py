@@ -63,7 +63,7 @@ from numpy.typing import NDArray
 from rtsched.errors import InputError, UnknownVerdictError
 from rtsched.platform import GPU, Clustered, Identical, Platform, as_platform
 from rtsched.result import Explanation, LazyResult, Result, Verdict, as_steps, count
-from rtsched.workloads import TASKSETS, WorkloadKind
+from rtsched.workloads import TASKSETS, WorkloadKind, kinds
 
 if TYPE_CHECKING:
     from rtsched.model import TaskSet
@@ -698,13 +698,25 @@ _KIND_ORDER = {"sufficient": 0, "exact": 1, "necessary": 2}
 
 
 def all_entries(featured_only: bool = False) -> list[Analysis]:
-    """Registered entries (not family members), in display order: by platform, ``policy_order``, ``order``."""
+    """Registered entries (not family members), in display order.
+
+    By workload kind (in the order the kinds were registered: task sets, GPU workloads, DAG task
+    sets, ...), then platform, ``policy_order``, ``order`` and name.
+    """
     entries = list(_discover().values())
     if featured_only:
         entries = [e for e in entries if e.featured]
+    kind_rank = {id(kind): i for i, kind in enumerate(kinds())}
     return sorted(
         entries,
-        key=lambda e: (_PLATFORM_ORDER.get(e.platform, 9), e.policy_order, e.policy, e.order, e.name),
+        key=lambda e: (
+            kind_rank.get(id(e.workload), len(kind_rank)),
+            _PLATFORM_ORDER.get(e.platform, 9),
+            e.policy_order,
+            e.policy,
+            e.order,
+            e.name,
+        ),
     )
 
 
