@@ -53,6 +53,7 @@ from rtsched.io import (
     node_from_json,
     node_from_yaml,
     node_text,
+    node_to_int,
     read_text,
     scalar_to_int,
     yaml_error,
@@ -98,24 +99,12 @@ _OWN = _Schema("T", "D", "C", ("vertices",), ("name", "T", "D", "vertices", "edg
 _SURVEY = _Schema("t", "d", "c", ("vertices", "vetices"), ("t", "d", "vertices", "vetices", "edges"), ("id", "c", "p", "s"), True)
 
 
-def _integer(node: Node, what: str, **where: Any) -> int:
-    """The integer a scalar node holds (the number rule of rtsched.io), or an InputError."""
-    if not isinstance(node.value, Scalar):
-        raise InputError(f"{what}expected an integer, got {describe_node(node)}", line=node.line, **where)
-    try:
-        value = scalar_to_int(node.value, None)
-    except InputError as err:
-        raise InputError(what + err.message, line=node.line, **where) from None
-    assert isinstance(value, int)
-    return value
-
-
 def _vertex_id(node: Node, survey: bool, **where: Any) -> str:
     value = node.value
     if not isinstance(value, Scalar) or value.kind in ("bool", "null") or not value.text:
         raise InputError(f"a vertex id must be a string or an integer, got {describe_node(node)}", line=node.line, **where)
     if survey:
-        return str(_integer(node, "", **where))
+        return str(node_to_int(node, "", **where))
     return value.text  # as written: a quoted id keeps its blanks
 
 
@@ -164,8 +153,8 @@ def _task_from_node(node: Node, i: int, schema: _Schema) -> DAGTask:
     label = _task_label(i, name)
     vkey = next((k for k in schema.vertices if k in v), schema.vertices[0])
     check_keys(node, schema.task_keys, [schema.T, schema.D, vkey], task=label)
-    T = _integer(v[schema.T], "", task=label, field=schema.T)
-    D = _integer(v[schema.D], "", task=label, field=schema.D)
+    T = node_to_int(v[schema.T], "", task=label, field=schema.T)
+    D = node_to_int(v[schema.D], "", task=label, field=schema.D)
     vertices = v[vkey]
     if not isinstance(vertices.value, list) or not vertices.value:
         raise InputError(
@@ -196,7 +185,7 @@ def _task_from_node(node: Node, i: int, schema: _Schema) -> DAGTask:
                 field="id",
             )
         ids[vid] = j
-        wcets.append(_integer(vnode.value[schema.C], f"vertex {clip(vid)}: ", task=label, field=schema.C))
+        wcets.append(node_to_int(vnode.value[schema.C], f"vertex {clip(vid)}: ", task=label, field=schema.C))
         c_lines.append(vnode.value[schema.C].line)
         types.append(_vertex_type(vnode, vid, schema, label))
     edges, edge_lines = _edges_from_node(v.get("edges"), ids, schema, label)
@@ -220,10 +209,10 @@ def _vertex_type(vnode: Node, vid: str, schema: _Schema, label: int | str) -> st
     v = vnode.value
     if schema.survey:
         if "p" in v:  # the core the vertex is pinned to: checked, then dropped (not in rtsched's model)
-            _integer(v["p"], f"vertex {clip(vid)}: ", task=label, field="p")
+            node_to_int(v["p"], f"vertex {clip(vid)}: ", task=label, field="p")
         if "s" not in v:
             return DEFAULT_TYPE
-        s = _integer(v["s"], f"vertex {clip(vid)}: ", task=label, field="s")
+        s = node_to_int(v["s"], f"vertex {clip(vid)}: ", task=label, field="s")
         if s < 0:
             raise InputError(
                 f"vertex {clip(vid)}: s must be an engine index ≥ 0, got {s}", line=v["s"].line, task=label, field="s"

@@ -41,9 +41,9 @@ from rtsched.io import (
     node_from_json,
     node_from_yaml,
     node_text,
+    node_to_int,
     read_text,
     scalar_to_fraction,
-    scalar_to_int,
     yaml_error,
 )
 
@@ -67,17 +67,6 @@ def _fraction(node: Node, **where: Any) -> Fraction:
         raise InputError(f"{value.text.strip()!r} divides by zero", line=node.line, **where) from None
 
 
-def _integer(node: Node, **where: Any) -> int:
-    if not isinstance(node.value, Scalar):
-        raise InputError(f"expected an integer, got {describe_node(node)}", line=node.line, **where)
-    try:
-        value = scalar_to_int(node.value, None)
-    except InputError as err:
-        raise err.located(line=node.line, **where) from None
-    assert isinstance(value, int)
-    return value
-
-
 def _boolean(node: Node, **where: Any) -> bool:
     value = node.value
     if isinstance(value, Scalar) and value.kind == "bool":
@@ -90,20 +79,20 @@ def _wcet(node: Node, **where: Any) -> WCETProfile:
     if isinstance(value, list):
         if not value:
             raise InputError("the WCET table is empty", line=node.line, field="C", **where)
-        return TableWCET(tuple(_integer(v, field=f"C({s})", **where) for s, v in enumerate(value, 1)))
+        return TableWCET(tuple(node_to_int(v, field=f"C({s})", **where) for s, v in enumerate(value, 1)))
     if isinstance(value, dict):
         model = value.get("model")
         kind = node_text(model, field="C.model", **where) if model is not None else None
         if kind == "amdahl":
             check_keys(node, ["model", "C1", "parallel"], ["C1", "parallel"], **where)
             return AmdahlWCET(
-                _integer(value["C1"], field="C.C1", **where), _fraction(value["parallel"], field="C.parallel", **where)
+                node_to_int(value["C1"], field="C.C1", **where), _fraction(value["parallel"], field="C.parallel", **where)
             )
         if kind == "saturating":
             check_keys(node, ["model", "C1", "saturation"], ["C1", "saturation"], **where)
             return SaturatingWCET(
-                _integer(value["C1"], field="C.C1", **where),
-                _integer(value["saturation"], field="C.saturation", **where),
+                node_to_int(value["C1"], field="C.C1", **where),
+                node_to_int(value["saturation"], field="C.saturation", **where),
             )
         raise InputError(
             f"unknown WCET model {kind!r}; give a list C(1), C(2), ... or {{model: amdahl, C1, parallel}} "
@@ -112,7 +101,7 @@ def _wcet(node: Node, **where: Any) -> WCETProfile:
             field="C.model",
             **where,
         )
-    return TableWCET((_integer(node, field="C", **where),))
+    return TableWCET((node_to_int(node, field="C", **where),))
 
 
 @dataclass(frozen=True)
@@ -182,8 +171,8 @@ def _kernel(node: Node, i: int, profiles: _Profiles) -> Kernel:
         rows = [(c, _slowdown(x, label, f"slowdown_by.{c}")) for c, x in by.value.items()]
     kernel = Kernel(
         wcet=wcet,
-        D=_integer(v["D"], task=label, field="D"),
-        T=_integer(v["T"], task=label, field="T"),
+        D=node_to_int(v["D"], task=label, field="D"),
+        T=node_to_int(v["T"], task=label, field="T"),
         slowdown=worst.factors,
         slowdown_beyond=worst.beyond,
         preemptive=_boolean(v["preemptive"], task=label, field="preemptive") if "preemptive" in v else True,
@@ -218,7 +207,7 @@ def _workload(root: Node, base: str | None) -> GPUWorkload:
     kernels = tuple(_kernel(k, i, profiles) for i, k in enumerate(kernels_node.value))
     clusters = None
     if "clusters" in v:
-        clusters = _integer(v["clusters"], field="clusters")
+        clusters = node_to_int(v["clusters"], field="clusters")
         if not 1 <= clusters <= MAX_CLUSTERS:
             raise InputError(
                 f"clusters must be in 1..{MAX_CLUSTERS}, got {clusters}", line=v["clusters"].line, field="clusters"

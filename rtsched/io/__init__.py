@@ -83,6 +83,7 @@ from rtsched.io.documents import (
     node_from_json,
     node_from_yaml,
     node_text,
+    node_to_int,
     yaml_error,
 )
 from rtsched.io.numbers import Scalar, scalar_to_fraction, scalar_to_int
@@ -104,6 +105,7 @@ __all__ = [
     "Scalar",
     "check_keys",
     "describe_node",
+    "node_to_int",
     "yaml_error",
     "node_from_json",
     "node_from_yaml",

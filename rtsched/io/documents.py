@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from rtsched.errors import InputError
-from rtsched.io.numbers import Scalar, clip, field_name
+from rtsched.io.numbers import Scalar, clip, field_name, scalar_to_int
 from rtsched.io.raw import RawSet, RawTask
 from rtsched.io.stream import too_many_tasks
 from rtsched.model import FIELDS, MAX_TASKS, TaskSet
@@ -195,6 +195,22 @@ def describe_node(node: Node) -> str:
         return f"a list of {len(node.value)} items"
     kind, text = node.value
     return {"num": f"the number {clip(text)}", "str": f"the string {clip(text)!r}"}.get(kind, clip(text))
+
+
+def node_to_int(node: Node, prefix: str = "", **where: Any) -> int:
+    """The integer a scalar node holds (:func:`~rtsched.io.numbers.scalar_to_int`), or an InputError.
+
+    The error names the node's line and ``where`` (e.g. ``task=3, field="T"``); ``prefix`` opens
+    its message (e.g. ``"vertex v2: "``).
+    """
+    if not isinstance(node.value, Scalar):
+        raise InputError(f"{prefix}expected an integer, got {describe_node(node)}", line=node.line, **where)
+    try:
+        value = scalar_to_int(node.value, None)
+    except InputError as err:
+        raise (InputError(prefix + err.message) if prefix else err).located(line=node.line, **where) from None
+    assert isinstance(value, int)
+    return value
 
 
 def check_keys(node: Node, allowed: Sequence[str], required: Sequence[str], **where: Any) -> None:
