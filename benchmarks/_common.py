@@ -124,3 +124,38 @@ def u_over_m_study(
         },
         "analyses": {"names": names},
     }
+
+
+def host_line() -> str:
+    """The host as benchmark tables print it beside the ratios: CPU model, the widest x86 vector
+    extension (AVX-512, AVX2 or neither, from /proc/cpuinfo's flags), Numba's thread count and the
+    CPU count. Kernel speed depends on the ISA (the project's hosts differ: some have AVX-512,
+    some only AVX2), so a ratio without it cannot be compared across machines."""
+    import os
+    import platform
+
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags = set(value.split())
+                if model and flags:
+                    break
+    except OSError:
+        pass
+    isa = (
+        "AVX-512"
+        if "avx512f" in flags
+        else "AVX2"
+        if "avx2" in flags
+        else "no AVX2/AVX-512"
+        if flags
+        else "ISA unknown"
+    )
+    return (
+        f"host: {model}; {isa}; numba {numba.__version__}, {numba.get_num_threads()} threads of {os.cpu_count()} CPUs"
+    )
