@@ -69,6 +69,8 @@ def _fail(message: str, task: str | None, field: str, vertex: int | None = None,
 
 def _time(value: Any, what: str, task: str | None, field: str, vertex: int | None = None) -> int:
     """``value`` as an int in 1..MAX_TIME, or a TaskError naming ``what`` (e.g. "vertex v3: C")."""
+    if type(value) is int and 1 <= value <= MAX_TIME:  # the common case, without the ABC checks (generators)
+        return value
     if isinstance(value, bool) or not isinstance(value, Integral | np.integer):
         _fail(f"{what} must be a positive integer number of ticks, got {value!r}", task, field, vertex)
     number = int(value)
@@ -227,6 +229,11 @@ class DAGTask:
         """The edges, sorted, and the position each was given at."""
         given: dict[tuple[int, int], int] = {}
         for k, edge in enumerate(edges):
+            if type(edge) is tuple and len(edge) == 2:  # the common case, without the ABC checks (generators)
+                u, v = edge
+                if type(u) is int and type(v) is int and 0 <= u < n and 0 <= v < n and u != v and (u, v) not in given:
+                    given[(u, v)] = k
+                    continue
             if isinstance(edge, str | bytes) or not isinstance(edge, Sequence) or len(edge) != 2:
                 _fail(f"edge {k}: expected a pair (u, v) of vertex indices, got {edge!r}", task, "edges", edge=k)
             ends: list[int] = []
@@ -245,7 +252,9 @@ class DAGTask:
             if u == v:
                 _fail(f"edge {label(u)} → {label(u)} is a self-loop", task, "edges", u, k)
             if (u, v) in given:
-                _fail(f"edge {label(u)} → {label(v)} is given twice (edges {given[(u, v)]} and {k})", task, "edges", u, k)
+                _fail(
+                    f"edge {label(u)} → {label(v)} is given twice (edges {given[(u, v)]} and {k})", task, "edges", u, k
+                )
             given[(u, v)] = k
         return tuple(sorted(given)), given
 
@@ -834,7 +843,10 @@ class DAGBatch:
         if self._vertex_offsets.shape[0] != n_tasks + 1 or self._edge_offsets.shape[0] != n_tasks + 1:
             raise InputError("vertex_offsets and edge_offsets must have one entry per task, plus one")
         if np.any(np.diff(self._task_offsets) == 0):
-            raise InputError("a DAG task set needs at least one task", set_index=int(np.flatnonzero(np.diff(self._task_offsets) == 0)[0]))
+            raise InputError(
+                "a DAG task set needs at least one task",
+                set_index=int(np.flatnonzero(np.diff(self._task_offsets) == 0)[0]),
+            )
         if not self._type_names or len(set(self._type_names)) != len(self._type_names):
             raise InputError("type_names must be distinct names")
         if self._vertex_type.size and (self._vertex_type.min() < 0 or self._vertex_type.max() >= len(self._type_names)):
@@ -995,7 +1007,10 @@ class DAGBatch:
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_batch, (*(getattr(self, "_" + a) for a in _ARRAYS), self._type_names, self._volume, self._length))
+        return (
+            _rebuild_batch,
+            (*(getattr(self, "_" + a) for a in _ARRAYS), self._type_names, self._volume, self._length),
+        )
 
     def __repr__(self) -> str:
         return f"DAGBatch(n_sets={self.n_sets}, tasks={self.n_tasks}, vertices={self._C.shape[0]}, edges={self._src.shape[0]})"
