@@ -12,10 +12,12 @@ series-parallel decomposition), the file formats and a worked example: papers/da
   YAML, JSON, DOT (graphviz) and the YAML of the DAG survey library of Verucchi, Olmedo and
   Bertogna, in :mod:`rtsched.dag.files`;
 * :func:`simulate_dag`, a node-level G-EDF / G-FP simulator (:class:`DAGTrace`,
-  :class:`DAGDeadlineMiss`), in :mod:`rtsched.dag.sim`.
+  :class:`DAGDeadlineMiss`), in :mod:`rtsched.dag.sim`;
+* :func:`plot_dag_gantt`, a Gantt chart of a recorded run, in :mod:`rtsched.dag.gantt`.
 """
 
 from rtsched.dag.files import DAG_FORMATS, dumps_dag, loads_dag, read_dag_tasksets, write_dag_tasksets
+from rtsched.dag.gantt import plot_dag_gantt
 from rtsched.dag.model import DEFAULT_TYPE, MAX_VERTICES, DAGBatch, DAGTask, DAGTaskSet, SPTree
 from rtsched.dag.sim import DAG_MAX_HORIZON, DAG_POLICIES, DAGDeadlineMiss, DAGTrace, default_dag_horizon, simulate_dag
 
@@ -34,6 +36,7 @@ __all__ = [
     "default_dag_horizon",
     "dumps_dag",
     "loads_dag",
+    "plot_dag_gantt",
     "read_dag_tasksets",
     "simulate_dag",
     "write_dag_tasksets",

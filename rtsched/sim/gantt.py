@@ -17,17 +17,86 @@ from typing import TYPE_CHECKING, Literal
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from rtsched.sim.trace import Trace
 
-__all__ = ["DEFAULT_WINDOW", "gantt", "save_gantt"]
+__all__ = [
+    "DEFAULT_WINDOW",
+    "TASK_COLOURS",
+    "gantt",
+    "gantt_window",
+    "mark_deadline",
+    "mark_miss",
+    "mark_release",
+    "save_gantt",
+    "time_axis",
+]
 
 Rows = Literal["processors", "tasks"]
 
 
 #: Ticks shown by default: a slide stays readable with about this many.
 DEFAULT_WINDOW = 400
+
+#: Task colours (task i: ``TASK_COLOURS[i % 10]``), shared by the task and DAG Gantt charts.
+TASK_COLOURS = (
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+)
+
+
+def gantt_window(end_time: int, since: int | None, until: int | None) -> tuple[int, int, str]:
+    """The ticks ``[start, end]`` a chart shows, and a note for the title when the start is cut off.
+
+    Default: from 0 to the end of the run when that is at most :data:`DEFAULT_WINDOW` ticks,
+    else its last :data:`DEFAULT_WINDOW` ticks.
+    """
+    end = int(until if until is not None else max(end_time, 1))
+    start_at = int(since if since is not None else max(0, end - DEFAULT_WINDOW))
+    window_note = f"ticks {start_at}–{end} of the run (since=0 / --gantt-since 0 for the start)" if since is None and start_at > 0 else ""
+    if start_at >= end:
+        raise InputError(f"empty Gantt window [{start_at}, {end}]")
+    return start_at, end, window_note
+
+
+def mark_release(ax: Axes, time: int, y: float, colour: str) -> None:
+    """A release: a solid up arrow above the bar of row ``y`` (the y axis is inverted)."""
+    ax.annotate("", xy=(time, y - 0.58), xytext=(time, y - 0.05), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6})
+
+
+def mark_deadline(ax: Axes, time: int, y: float, colour: str) -> None:
+    """A deadline: a dashed down arrow above the bar of row ``y``."""
+    ax.annotate("", xy=(time, y - 0.05), xytext=(time, y - 0.58), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6, "linestyle": "--"})
+
+
+def mark_miss(ax: Axes, time: int, y: float, text: str, start: int, end: int) -> None:
+    """The deadline miss: a red cross on row ``y`` and ``text`` above it."""
+    ax.plot([time], [y], marker="X", color="red", markersize=14, markeredgecolor="black")
+    # near the right end, the label ends at the cross: centred, it ran past the axes into the legend
+    align = "right" if time - start > 0.75 * (end - start) else "center"
+    ax.text(
+        time,
+        y - 0.55,
+        text,
+        color="red",
+        ha=align,
+        va="top",
+        fontsize=10,
+        bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1},
+    )
+
+
+def time_axis(ax: Axes, labels: list[str], start: int, end: int) -> None:
+    """Row labels (first row on top) and the time axis of ``[start, end]`` with about 20 ticks."""
+    ax.set_yticks(range(len(labels)), labels, fontsize=11)
+    ax.set_ylim(len(labels) - 0.4, -0.8)
+    ax.set_xlim(start - 0.2, end + 0.5)
+    step = max(1, (end - start) // 20)
+    ax.set_xticks(range(start, end + 1, step))
+    ax.grid(axis="x", linestyle=":", linewidth=0.6)
+    ax.set_xlabel("time (ticks)", fontsize=11)
 
 
 def gantt(
@@ -59,19 +128,12 @@ def gantt(
     if rows not in ("processors", "tasks"):
         raise InputError(f"rows must be 'processors' or 'tasks', got {rows!r}")
     ts = trace.taskset
-    end = int(until if until is not None else max(trace.end_time, 1))
-    start_at = int(since if since is not None else max(0, end - DEFAULT_WINDOW))
-    window_note = f"ticks {start_at}–{end} of the run (since=0 / --gantt-since 0 for the start)" if since is None and start_at > 0 else ""
-    if start_at >= end:
-        raise InputError(f"empty Gantt window [{start_at}, {end}]")
+    start_at, end, window_note = gantt_window(trace.end_time, since, until)
     n_rows = trace.m if rows == "processors" else ts.n
     width = min(16.0, max(8.0, 0.25 * (end - start_at) + 2.0))
     fig = Figure(figsize=(width, 1.0 + 0.75 * n_rows), layout="constrained")
     ax = fig.add_subplot()
-    palette = [
-        "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-        "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-    ]
+    palette = TASK_COLOURS
 
     def row_of(cpu: int, task: int) -> int:
         return cpu if rows == "processors" else task
@@ -92,11 +154,10 @@ def gantt(
     for task, job, release, deadline in trace.releases.tolist():
         y = job_row.get((task, job), 0) if rows == "processors" else task
         colour = palette[task % len(palette)]
-        # the y axis is inverted (first row on top): y - 0.55 is above the bar
         if start_at <= release <= end:
-            ax.annotate("", xy=(release, y - 0.58), xytext=(release, y - 0.05), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6})
+            mark_release(ax, release, y, colour)
         if start_at <= deadline <= end:
-            ax.annotate("", xy=(deadline, y - 0.05), xytext=(deadline, y - 0.58), arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6, "linestyle": "--"})
+            mark_deadline(ax, deadline, y, colour)
     for time, task, _job, cpu in trace.preemptions.tolist():
         if start_at <= time <= end:
             ax.plot([time], [row_of(cpu, task) + 0.38], marker="v", color="black", markersize=4)
@@ -131,27 +192,9 @@ def gantt(
             ax.text(time, dst + 0.42, f"τ{task},{job} from P{src}", fontsize=7, ha="left", va="bottom")
     if trace.miss is not None and start_at <= trace.miss.time <= end:
         y = trace.miss.task if rows == "tasks" else job_row.get((trace.miss.task, trace.miss.job), 0)
-        ax.plot([trace.miss.time], [y], marker="X", color="red", markersize=14, markeredgecolor="black")
-        # near the right end, the label ends at the cross: centred, it ran past the axes into the legend
-        align = "right" if trace.miss.time - start_at > 0.75 * (end - start_at) else "center"
-        ax.text(
-            trace.miss.time,
-            y - 0.55,
-            f"{ts.label(trace.miss.task)} misses",
-            color="red",
-            ha=align,
-            va="top",
-            fontsize=10,
-            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.85, "pad": 1},
-        )
+        mark_miss(ax, trace.miss.time, y, f"{ts.label(trace.miss.task)} misses", start_at, end)
     labels = [f"P{p}" for p in range(trace.m)] if rows == "processors" else [ts.label(i) for i in range(ts.n)]
-    ax.set_yticks(range(n_rows), labels, fontsize=11)
-    ax.set_ylim(n_rows - 0.4, -0.8)
-    ax.set_xlim(start_at - 0.2, end + 0.5)
-    step = max(1, (end - start_at) // 20)
-    ax.set_xticks(range(start_at, end + 1, step))
-    ax.grid(axis="x", linestyle=":", linewidth=0.6)
-    ax.set_xlabel("time (ticks)", fontsize=11)
+    time_axis(ax, labels, start_at, end)
     rows_text = ", ".join(f"{ts.label(i)}=(C={c}, D={d}, T={t})" for i, (c, d, t) in enumerate(ts.rows()))
     if title is None:
         chars = int(width * 11)  # about what fits on one line at fontsize 10
