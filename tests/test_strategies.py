@@ -40,3 +40,24 @@ def test_shrinks_to_smallest():
 
     smallest = find(rst.tasksets(), lambda ts: ts.utilization >= 1)
     assert smallest.rows() == [(1, 1, 1)]
+
+
+@given(rst.dag_tasksets(max_size=3, max_vertices=5, max_wcet=4, max_period=20))
+def test_dag_tasksets_valid_and_sized(ts):
+    assert 1 <= ts.n <= 3
+    for task in ts:
+        assert 1 <= task.n <= 5 and all(1 <= c <= 4 for c in task.wcets)
+        assert all(u < v for u, v in task.edges)  # acyclic by construction
+        assert 1 <= task.D <= task.T <= 20
+        assert task.length <= task.volume
+
+
+@given(rst.dag_tasks(deadlines="implicit", types=("cpu", "gpu")))
+def test_dag_implicit_and_typed(task):
+    assert task.D == task.T
+    assert all(task.vertex_type(v) in ("cpu", "gpu") for v in range(task.n))
+
+
+@given(rst.dag_tasks(deadlines="arbitrary", max_period=10, max_deadline_factor=2))
+def test_dag_arbitrary_deadlines_up_to_the_factor(task):
+    assert 1 <= task.D <= 2 * task.T

@@ -18,9 +18,10 @@ from typing import Literal
 
 from hypothesis import strategies as st
 
+from rtsched.dag.model import DAGTask, DAGTaskSet
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch
 
-__all__ = ["batches", "on_a_bound", "tasks", "tasksets"]
+__all__ = ["batches", "dag_tasks", "dag_tasksets", "on_a_bound", "tasks", "tasksets"]
 
 Deadlines = Literal["implicit", "constrained", "arbitrary"]
 
@@ -145,3 +146,58 @@ def on_a_bound(
         c, d, t = tasks[-1]
         tasks[-1] = (min(c + 1, d), d, t)
     return TaskSet.from_tasks(tasks), m
+
+
+@st.composite
+def dag_tasks(
+    draw: st.DrawFn,
+    *,
+    max_vertices: int = 6,
+    max_wcet: int = 6,
+    edge_probability: float | None = None,
+    min_period: int = 1,
+    max_period: int = 40,
+    deadlines: Deadlines = "constrained",
+    max_deadline_factor: int = 3,
+    types: tuple[str, ...] = (),
+) -> DAGTask:
+    """One sporadic DAG task, acyclic by construction (edges only from a lower to a higher index).
+
+    Vertices ``1..max_vertices`` with WCETs in ``1..max_wcet``; each pair ``u < v`` is an edge
+    with a drawn boolean (``edge_probability=None``) or, when given, with that probability (a
+    drawn float compared to it, so it still shrinks toward no edge); ``T`` in
+    ``min_period..max_period``; ``D = T`` (``implicit``), ``D`` in ``1..T`` (``constrained``) or
+    ``1..max_deadline_factor·T`` (``arbitrary``). ``len > D`` and ``vol > T`` may occur (such a
+    task is unschedulable, which analyses must say). ``types``: when given, each vertex's type
+    is drawn from it. Shrinks toward one vertex of WCET 1, no edge and small periods.
+    """
+    if not 1 <= min_period <= max_period <= MAX_TIME:
+        raise ValueError("need 1 <= min_period <= max_period <= MAX_TIME")
+    n = draw(st.integers(1, max_vertices))
+    wcets = draw(st.lists(st.integers(1, max_wcet), min_size=n, max_size=n))
+    edges = []
+    for v in range(1, n):
+        for u in range(v):
+            if edge_probability is None:
+                chosen = draw(st.booleans())
+            else:
+                chosen = draw(st.floats(0, 1, exclude_max=True)) >= 1 - edge_probability
+            if chosen:
+                edges.append((u, v))
+    T = draw(st.integers(min_period, max_period))
+    if deadlines == "implicit":
+        D = T
+    elif deadlines == "constrained":
+        D = draw(st.integers(1, T))
+    elif deadlines == "arbitrary":
+        D = draw(st.integers(1, min(MAX_TIME, max_deadline_factor * T)))
+    else:
+        raise ValueError(f"unknown deadline model {deadlines!r}")
+    vertex_types = draw(st.lists(st.sampled_from(types), min_size=n, max_size=n)) if types else None
+    return DAGTask(wcets, edges, T, D, types=vertex_types)
+
+
+@st.composite
+def dag_tasksets(draw: st.DrawFn, *, min_size: int = 1, max_size: int = 4, **task_options: object) -> DAGTaskSet:
+    """A :class:`~rtsched.dag.DAGTaskSet` of ``min_size..max_size`` tasks drawn with :func:`dag_tasks`."""
+    return DAGTaskSet(draw(st.lists(dag_tasks(**task_options), min_size=min_size, max_size=max_size)))  # type: ignore[arg-type]
