@@ -12,7 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from rtsched.check import check_many
-from rtsched.commands import Deadlines, InputFormat, TaskSetFile, TimeUnit
+from rtsched.commands import Deadlines, TaskSetFile, TimeUnit
+from rtsched.commands._dag import AnyFormat, Kind
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
@@ -46,7 +47,8 @@ def check_command(
             "analysis, policy, kind, verdict, schedulable).",
         ),
     ] = False,
-    fmt: InputFormat = None,
+    fmt: AnyFormat = None,
+    kind: Kind = "auto",
     deadlines: Deadlines = "constrained",
     time_unit: TimeUnit = None,
     policy: Annotated[
@@ -101,6 +103,12 @@ def check_command(
     A SimSo configuration (.simso.xml) gives -m (its processors) and --policy (its scheduler's)
     when they are not given and --tests is not.
 
+    DAG task sets (.dot/.gv files, YAML/JSON whose tasks have 'vertices', the DAG survey
+    library's YAML; --kind dag for stdin): every analysis of DAG task sets that applies runs; the
+    table is followed by the tasks' vol, len, D, T, and --explain shows each analysis's per-task
+    rows (classes, processors, response-time bounds). A task whose critical path is longer than
+    its deadline (len > D) is bad input, like C > D for a sequential task.
+
     Exit status: 0 if every task set is proven schedulable by some analysis (of --policy, if
     given), 1 otherwise (including "unknown"), 2 on bad input.
     """
@@ -122,6 +130,29 @@ def check_command(
         raise typer.Exit(check_gpu_platform(file, platform, tests, as_json))
     if as_json and as_csv:
         raise InputError("give --json or --csv, not both", field="--csv")
+    from rtsched.commands._dag import dag_format
+
+    dag = dag_format(file, fmt, kind)
+    if dag is not None:
+        from rtsched.commands._dag import check_dag_file, refuse_task_options
+
+        refuse_task_options(
+            {
+                "--deadlines": (deadlines, "constrained"),
+                "--time-unit": (time_unit, None),
+                "--priorities": (priorities, "given"),
+            }
+        )
+        if platform.strip() not in ("identical", f"identical:{processors}"):
+            raise InputError(
+                f"DAG task sets run on identical processors (-m M), not --platform {platform}", field="--platform"
+            )
+        raise typer.Exit(
+            check_dag_file(
+                file, dag, processors, tests=tests, policy=policy, explain=explain, steps=steps, as_json=as_json,
+                as_csv=as_csv, budgets=budgets,
+            )
+        )  # fmt: skip
     if processors is None or (policy is None and tests is None):
         processors, policy = _simso_defaults(file, fmt, processors, policy, tests)
     if processors is None:
