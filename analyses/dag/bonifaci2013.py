@@ -324,7 +324,7 @@ ANALYSES = (
         deadlines=("implicit", "constrained", "arbitrary"), workload=DAG_TASKSETS,
         citation=CITATION, note=NOTE,
         reference=reference_gedf, explain=explain_gedf, codes=codes_gedf,
-        budget=BUDGET, budget_unit="QPA steps on the scaled set", compile_seconds=6.0,
+        budget=BUDGET, budget_unit="QPA steps on the scaled set", compile_seconds=20.0,
     ),
     Analysis(
         name="dag-gdm-bonifaci2013",
