@@ -3,7 +3,8 @@
 Each generator kind (:mod:`rtsched.sweep.kinds`) picks its caption and its labels here:
 :func:`taskset_caption` and :data:`TASKSET_LABELS` for task sets, :func:`gpu_caption` and
 :data:`GPU_LABELS` for GPU workloads (papers/zahaf2021-gpu-partitioning.md), where the swept
-utilization is the one-cluster utilization U1. The text depends only on the canonical form
+utilization is the one-cluster utilization U1, :func:`dag_caption` and :data:`DAG_LABELS` for
+DAG task sets (papers/dag-generators.md), where U = Σ vol/T. The text depends only on the canonical form
 (:meth:`rtsched.sweep.experiment.Experiment.canonical`), so a result directory can be captioned
 from its manifest alone.
 """
@@ -13,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["GPU_LABELS", "TASKSET_LABELS", "gpu_caption", "parameter_label", "taskset_caption"]
+__all__ = [
+    "DAG_LABELS",
+    "GPU_LABELS",
+    "TASKSET_LABELS",
+    "dag_caption",
+    "gpu_caption",
+    "parameter_label",
+    "taskset_caption",
+]
 
 #: Axis labels (with units) of the swept variables of task-set experiments.
 TASKSET_LABELS = {
@@ -31,6 +40,23 @@ GPU_LABELS = {
     "generator.parallel": "Range of Amdahl's parallel fraction p",
     "generator.contention": "Range of the contention slope a in f(k) = 1 + a·k",
     "generator.nonpreemptive": "Share of non-preemptive kernels",
+}
+#: Axis labels of DAG experiments; a variable not listed takes its task-set label.
+DAG_LABELS = {
+    "utilization": "Total utilization U = Σ vol/T (processors' worth of work, dimensionless)",
+    "U/m": "Normalized utilization U/m = Σ vol/T / m (fraction of platform capacity, dimensionless)",
+    "n": "Number of DAG tasks n (tasks per set)",
+    "m": "Number of processors m",
+    "generator.shape": "DAG shape",
+    "generator.max_depth": "Largest fork-join nesting depth",
+    "generator.max_branches": "Largest number of branches of a fork",
+    "generator.p_par": "Fork weight p_par of nested fork-join DAGs",
+    "generator.p_term": "Terminal weight p_term of nested fork-join DAGs",
+    "generator.vertices": "Inner vertices of G(n, p) DAGs",
+    "generator.p": "Edge probability p",
+    "generator.layers": "Layers of layered DAGs",
+    "generator.width": "Vertices per layer of layered DAGs",
+    "generator.wcet": "Range of vertex WCETs",
 }
 _WILSON = "bands: 95% Wilson score intervals."
 
@@ -97,4 +123,55 @@ def gpu_caption(canonical: Mapping[str, Any]) -> str:
         f"non-preemptive share {value('nonpreemptive')}; periods {value('periods')}; deadlines {value('deadlines')}; "
         f"M = {ms} clusters; {canonical.get('sweep', {}).get('sets_per_point')} workloads per point; "
         f"seed {canonical.get('seed')}; " + _WILSON
+    )
+
+
+def _dag_shape_text(gen: Mapping[str, Any], swept: set[Any]) -> str:
+    """The graph shape and its parameters, in words (``nested fork-join DAGs (Melani et al. ...)``)."""
+
+    def value(key: str) -> str:
+        if f"generator.{key}" in swept:
+            return "swept"
+        raw = gen.get(key)
+        if isinstance(raw, list | tuple) and len(raw) == 2:
+            return f"{raw[0]}" if raw[0] == raw[1] else f"{raw[0]}..{raw[1]}"
+        return str(raw)
+
+    shape = gen.get("shape")
+    if "generator.shape" in swept:
+        text = "DAG shape swept (each shape with its parameters)"
+    elif shape == "fork-join":
+        text = (
+            f"nested fork-join DAGs (Melani et al. 2015 generator without conditional branches: depth ≤ "
+            f"{value('max_depth')}, 2..{value('max_branches')} branches, p_par = {value('p_par')}, "
+            f"p_term = {value('p_term')})"
+        )
+    elif shape == "gnp":
+        text = f"G(n, p) DAGs ({value('vertices')} inner vertices, p = {value('p')}, dummy source and sink)"
+    elif shape == "layered":
+        text = f"layered DAGs ({value('layers')} layers of {value('width')} vertices, p = {value('p')})"
+    else:
+        text = f"{shape} DAGs"
+    return f"{text}, vertex WCETs uniform in {value('wcet')}"
+
+
+def dag_caption(canonical: Mapping[str, Any]) -> str:
+    """The caption of a DAG experiment (``[generator] kind = "dag"``): shape, utilizations, T and D rules."""
+    gen = dict(canonical.get("generator", {}))
+    swept = _swept(canonical)
+    for key in ("utilizations", "umax", "deadlines"):
+        if f"generator.{key}" in swept:
+            gen[key] = "swept"
+    n_text, fixed_u, ms = _caption_parts(canonical, gen, unit=" DAG tasks", u_name="U", norm_name="U/m")
+    method = gen.get("utilizations")
+    cap = "" if method == "uunifast" else f" (u_i ≤ {gen.get('umax')})"
+    deadlines = gen.get("deadlines")
+    d_text = {
+        "implicit": "implicit deadlines D = T",
+        "constrained": "constrained deadlines D uniform in [len, T]",
+    }.get(str(deadlines), f"deadlines {deadlines}")
+    return (
+        f"Generator: DAG task sets, {n_text}, {_dag_shape_text(gen, swept)}; {method} task utilizations{cap}, "
+        f"U = Σ vol/T; {fixed_u}T = ceil(vol/u_i) (graph redrawn if len > T); {d_text}; m = {ms} processors; "
+        f"{canonical.get('sweep', {}).get('sets_per_point')} sets per point; seed {canonical.get('seed')}; " + _WILSON
     )

@@ -24,8 +24,8 @@ An experiment is a TOML file (read with the standard library's :mod:`tomllib`)::
     # by = "n"; by_points = [5, 10, 20] # an optional second swept variable
 
     [analyses]
-    names = "featured"                 # or a list of registry names
-    policies = ["global-edf", "partitioned-edf"]   # filters for "featured"
+    names = "featured"                 # or "all" (every task-set analysis), or a list of registry names
+    policies = ["global-edf", "partitioned-edf"]   # filters for "featured" or "all"
     kinds = ["sufficient"]
     budget = {exact = 200000}          # work budgets of analyses that have one (rtsched list)
 
@@ -52,6 +52,28 @@ task sets (:mod:`rtsched.sweep.kinds`)::
 
 A GPU experiment takes only GPU analyses (platform ``gpu``), which run on the platform ``GPU(m)``
 for every ``m`` the GPU model accepts (1..64); a task-set experiment takes no GPU analysis.
+
+DAG experiments (papers/dag-generators.md; e.g. examples/dag_experiment.toml) draw sets of
+sporadic DAG tasks with :func:`rtsched.generators.dag.dag_tasksets` on ``m`` identical
+processors; U is Σ vol/T::
+
+    [generator]
+    kind = "dag"
+    n = 10                             # DAG tasks per set (or a range {min, max})
+    shape = "fork-join"                # or "gnp" (keys vertices, p) or "layered" (layers, width, p)
+    max_depth = 2                      # fork-join: nesting depth, branches 2..max_branches,
+    max_branches = 7                   #   weights p_par and p_term (Melani et al. 2015)
+    p_par = 0.8
+    p_term = 0.2
+    wcet = [1, 100]                    # vertex WCETs, uniform integers (every shape)
+    utilizations = "uunifast"          # or "uunifast-discard", "randfixedsum" (with umax)
+    deadlines = "constrained"          # D uniform in [len, T]; or "implicit" (D = T)
+
+    [analyses]
+    names = "all"                      # the default here: every analysis of DAG task sets
+
+Each shape's keys can be swept (``by = "generator.p_par"``); a key of another shape is refused.
+A DAG experiment takes only analyses of DAG task sets, and a task-set experiment none of them.
 
 Every error is an :class:`~rtsched.errors.InputError` whose ``field`` is the dotted key
 (``sweep.points``) and whose ``file``/``line`` say where, when they can be found.

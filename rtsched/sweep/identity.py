@@ -71,13 +71,14 @@ class Experiment:
     analyses:
         Registry names, resolved (``"featured"`` expanded at parse time).
     analyses_selection:
-        ``"featured"`` or ``"list"``: how :attr:`analyses` was given (featured analyses that do
-        not apply to a platform are skipped; named ones must apply).
+        ``"featured"``, ``"all"`` (every analysis of the generator kind's workload) or ``"list"``:
+        how :attr:`analyses` was given (selected analyses that do not apply to a platform are
+        skipped; named ones must apply).
     source, text:
         The file it came from and its text (not part of the fingerprint).
     generator_kind:
-        ``taskset`` (``generate_batch``) or ``gpu`` (``generate_gpu_batch`` with ``clusters = m``;
-        see :mod:`rtsched.sweep.kinds`). Part of the fingerprint (written as ``generator.kind``
+        ``taskset`` (``generate_batch``), ``gpu`` (``generate_gpu_batch`` with ``clusters = m``)
+        or ``dag`` (``dag_tasksets``); see :mod:`rtsched.sweep.kinds`. Part of the fingerprint (written as ``generator.kind``
         when it is not the default, so task-set experiments keep their fingerprints).
     """
 
@@ -151,8 +152,8 @@ class Experiment:
         """The canonical experiment as TOML text (parses back to an equal experiment)."""
         data = self.canonical()
         data["analyses"].pop("selection")
-        if self.analyses_selection == "featured":
-            data["analyses"]["names"] = "featured"
+        if self.analyses_selection in ("featured", "all"):
+            data["analyses"]["names"] = self.analyses_selection
         data["platform"]["m"] = self.processors[0] if len(self.processors) == 1 else list(self.processors)
         if self.by is not None and self.by.variable == "m":
             data["platform"].pop("m")

@@ -1,4 +1,4 @@
-"""Generator kinds of a sweep: task sets (the default) or GPU workloads (``[generator] kind``).
+"""Generator kinds of a sweep: task sets (the default), GPU workloads or DAG task sets (``[generator] kind``).
 
 ``taskset``
     :func:`rtsched.generators.generate_batch` draws :class:`~rtsched.model.TaskSetBatch` es;
@@ -12,6 +12,16 @@
     registry entries of the GPU workload kind (``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``,
     ``gpu:single``); each runs on the platform ``GPU(m)`` (:func:`platform`) where its
     ``supports`` accepts it (the GPU model takes M ≤ 64).
+``dag``
+    :func:`rtsched.generators.dag.dag_tasksets` draws sets of ``n`` sporadic DAG tasks
+    (:class:`~rtsched.dag.DAGBatch`; papers/dag-generators.md) of total utilization U = Σ vol/T on
+    ``m`` identical processors. The graph shape (``shape = "fork-join"``, ``"gnp"`` or
+    ``"layered"``) and its parameters are flat keys of ``[generator]`` (``max_depth``,
+    ``max_branches``, ``p_par``, ``p_term``; ``vertices``, ``p``; ``layers``, ``width``, ``p``;
+    ``wcet`` for every shape), so each can be swept (``by = "generator.p_par"``); a key of
+    another shape is refused. The analyses are the registry entries of the DAG workload kind,
+    whatever their names: ``names = "all"`` (the default of this kind) selects every one of
+    them, ``"featured"`` the featured ones.
 
 Each kind is one :class:`GeneratorKind` object (:func:`kind_named`) that supplies everything the
 experiment parser, the canonical form, the captions and the work units need to know about it:
@@ -33,13 +43,26 @@ import numpy as np
 
 from rtsched.errors import InputError
 from rtsched.platform import GPU, Identical, Platform
-from rtsched.sweep.captions import GPU_LABELS, TASKSET_LABELS, gpu_caption, parameter_label, taskset_caption
-from rtsched.workloads import GPU_WORKLOADS, TASKSETS, WorkloadKind
+from rtsched.sweep.captions import (
+    DAG_LABELS,
+    GPU_LABELS,
+    TASKSET_LABELS,
+    dag_caption,
+    gpu_caption,
+    parameter_label,
+    taskset_caption,
+)
+from rtsched.workloads import DAG_TASKSETS, GPU_WORKLOADS, TASKSETS, WorkloadKind
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
+    from rtsched.sweep.identity import Axis
+    from rtsched.sweep.values import Context
 
 __all__ = [
+    "DAG_GENERATOR_DEFAULTS",
+    "DAG_SHAPE_DEFAULTS",
+    "DAG_SHAPE_KEYS",
     "DEFAULT_KIND",
     "GENERATOR_DEFAULTS",
     "GPU_GENERATOR_DEFAULTS",
@@ -93,6 +116,46 @@ _GPU_TYPES = {
     "memory_share": "probability",
     "compute_relief": "range",
 }
+#: Defaults of the DAG generator written into the canonical form (with the defaults of the chosen
+#: shape, :data:`DAG_SHAPE_DEFAULTS`), so that the fingerprint does not depend on
+#: :func:`rtsched.generators.dag.dag_tasksets`' own defaults, which may change.
+DAG_GENERATOR_DEFAULTS: dict[str, Any] = {
+    "shape": "fork-join",
+    "utilizations": "uunifast",
+    "deadlines": "implicit",
+    "umax": 1.0,
+    "wcet": (1, 100),
+}
+#: The ``[generator]`` keys of each DAG shape and their defaults (a copy of
+#: ``rtsched.generators.dag.DEFAULT_SHAPE_PARAMS``, frozen here for the same reason; ``vertices``
+#: is the ``n`` of :func:`rtsched.generators.dag.gnp`, renamed because ``n`` is the number of tasks).
+DAG_SHAPE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "fork-join": {"max_depth": 3, "max_branches": 5, "p_par": 0.6, "p_term": 0.4},
+    "gnp": {"vertices": 20, "p": 0.1},
+    "layered": {"layers": 5, "width": (1, 5), "p": 0.2},
+}
+#: Keys of each shape (``wcet`` belongs to every shape).
+DAG_SHAPE_KEYS: dict[str, tuple[str, ...]] = {shape: tuple(d) for shape, d in DAG_SHAPE_DEFAULTS.items()}
+#: Names of ``[generator]`` keys in the shape functions' signatures, where they differ.
+_DAG_SHAPE_ARGUMENT = {"vertices": "n"}
+_DAG_TYPES = {
+    "n": "count",
+    "shape": "text",
+    "utilizations": "text",
+    "deadlines": "text",
+    "umax": "positive",
+    "wcet": "integer-range",
+    "max_depth": "integer",
+    "max_branches": "integer",
+    "p_par": "probability",
+    "p_term": "probability",
+    "vertices": "integer",
+    "p": "probability",
+    "layers": "integer",
+    "width": "integer-range",
+    "max_tries": "integer",
+}
+
 #: Fields of GPUWorkloadSpec the engine sets itself (from m and the swept utilization).
 _GPU_ENGINE_FIELDS = ("clusters", "U1")
 
@@ -128,6 +191,9 @@ class GeneratorKind:
     known_keys: tuple[str, ...]
     labels: Mapping[str, str] = field(default_factory=dict)
     workload: WorkloadKind = TASKSETS
+    #: ``[analyses] names`` when the file leaves it out: ``"featured"`` or ``"all"`` (every
+    #: analysis of :attr:`workload`).
+    default_names: str = "featured"
 
     @property
     def range_keys(self) -> tuple[str, ...]:
@@ -163,12 +229,22 @@ class GeneratorKind:
     def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
         """Why analysis ``entry``, named in the file, cannot run on this kind's inputs (None: it can)."""
         if entry.workload is not self.workload:
+            other = next((k.name for k in _BY_NAME.values() if k.workload is entry.workload), None)
             return (
-                f"analysis {entry.name!r} analyses {entry.workload.title}; set [generator] kind to a generator of "
-                f"{entry.workload.title} (and its parameters) to sweep it"
-                + (' ([generator] kind = "gpu")' if entry.workload is GPU_WORKLOADS else "")
+                f"analysis {entry.name!r} analyses {entry.workload.title}, but this experiment draws {self.inputs}; "
+                f"set [generator] kind to a generator of {entry.workload.title} (and its parameters) to sweep it"
+                + (f' ([generator] kind = "{other}")' if other is not None else "")
             )
         return None
+
+    def complete(
+        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, Axis]
+    ) -> None:
+        """Check the generator parameters as a whole and fill in defaults that depend on others (in place).
+
+        ``given`` is the file's ``[generator]`` table, ``swept`` the swept variables by name. The
+        base kinds have nothing to do.
+        """
 
     def caption(self, canonical: Mapping[str, Any]) -> str:
         """The plot caption of an experiment of this kind, given in canonical form."""
@@ -298,6 +374,133 @@ class GPUKind(GeneratorKind):
         )
 
 
+@dataclass(frozen=True)
+class _DrawnDAGs:
+    """A DAG batch and the realized utilization Σ vol/T of each of its sets."""
+
+    batch: Any
+    realized_utilization: np.ndarray
+
+
+@dataclass(frozen=True)
+class DAGKind(GeneratorKind):
+    """Sets of sporadic DAG tasks on ``m`` identical processors (:func:`rtsched.generators.dag.dag_tasksets`)."""
+
+    def keys(self) -> tuple[str, ...]:
+        """The ``[generator]`` keys of DAG experiments (``n``, the common keys, every shape's keys)."""
+        return self.known_keys
+
+    def featured_refusal(self) -> str | None:
+        """None: ``"featured"`` selects the featured DAG analyses (an error names them if there are none)."""
+        return None
+
+    def complete(
+        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, Axis]
+    ) -> None:
+        """Refuse parameters of another shape than the experiment's; fill in the shape's defaults.
+
+        With a fixed shape its missing parameters get :data:`DAG_SHAPE_DEFAULTS` (written into the
+        canonical form); with the shape swept, each configuration takes the defaults of its shape
+        for what the file leaves out, and the file may set the keys of any swept shape.
+        """
+        from rtsched.generators.dag import DAG_DEADLINES, DAG_SHAPES, DAG_UTILIZATION_METHODS
+
+        axis = swept.get("generator.shape")
+        shapes: tuple[Any, ...] = axis.points if axis is not None else (generator.get("shape"),)
+        where = axis.key if axis is not None else "generator.shape"
+        for shape in shapes:
+            if shape not in DAG_SHAPES:
+                raise ctx.error(f"unknown DAG shape {shape!r}; choose one of {', '.join(DAG_SHAPES)}", where)
+        for key, choices in (("utilizations", DAG_UTILIZATION_METHODS), ("deadlines", DAG_DEADLINES)):
+            variable = f"generator.{key}"
+            values = swept[variable].points if variable in swept else (generator.get(key),)
+            for value in values:
+                if value not in choices:
+                    what = "utilization method" if key == "utilizations" else "deadline model"
+                    raise ctx.error(
+                        f"unknown {what} {value!r} for DAG tasks; choose one of {', '.join(choices)}",
+                        swept[variable].key if variable in swept else variable,
+                    )
+        allowed = {key for shape in shapes for key in DAG_SHAPE_KEYS[shape]}
+        named = [(key, f"generator.{key}") for key in given] + [
+            (variable.removeprefix("generator."), axis_.key)
+            for variable, axis_ in swept.items()
+            if variable.startswith("generator.")
+        ]
+        for key, where in named:
+            owners = [shape for shape, keys in DAG_SHAPE_KEYS.items() if key in keys]
+            if owners and key not in allowed:
+                shape_text = ", ".join(f'"{s}"' for s in shapes)
+                raise ctx.error(
+                    f"{key} is a parameter of the {' and '.join(owners)} shape, not of shape = {shape_text}; "
+                    f'remove it or set shape = "{owners[0]}"',
+                    where,
+                )
+        if len(shapes) == 1:
+            for key, value in DAG_SHAPE_DEFAULTS[shapes[0]].items():
+                if key not in generator and f"generator.{key}" not in swept:
+                    generator[key] = value
+
+    def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
+        """An analysis of another workload kind (task sets, GPU workloads)."""
+        if entry.workload is not self.workload:
+            return (
+                f"analysis {entry.name!r} analyses {entry.workload.title}, but this experiment draws DAG task sets "
+                '([generator] kind = "dag"); name analyses of DAG task sets, or leave names out (names = "all": '
+                "every analysis of DAG task sets)"
+            )
+        return None
+
+    def caption(self, canonical: Mapping[str, Any]) -> str:
+        """The shape and its parameters, the utilization, period and deadline rules (U = Σ vol/T)."""
+        return dag_caption(canonical)
+
+    def checked(self, draws: Sequence[tuple[Mapping[str, Any], float]]) -> None:
+        """Nothing to warn about: a DAG task may have u > 1 (its graph is redrawn when len > T)."""
+
+    def generate(
+        self, rng: np.random.Generator, *, n: int, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> Any:
+        """Draw ``size`` sets of ``n`` DAG tasks of total utilization ``utilization`` (``m`` is not used)."""
+        from rtsched.dag import DAGBatch
+        from rtsched.generators.dag import dag_tasksets
+
+        shape = params.get("shape", DAG_GENERATOR_DEFAULTS["shape"])
+        shape_params = dict(DAG_SHAPE_DEFAULTS.get(shape, {}))
+        shape_params.update({key: params[key] for key in DAG_SHAPE_KEYS.get(shape, ()) if key in params})
+        shape_params = {_DAG_SHAPE_ARGUMENT.get(key, key): value for key, value in shape_params.items()}
+        shape_params["wcet"] = params.get("wcet", DAG_GENERATOR_DEFAULTS["wcet"])
+        options = {key: params[key] for key in ("utilizations", "deadlines", "umax", "max_tries") if key in params}
+        try:
+            sets = dag_tasksets(
+                rng, n_tasks=n, utilization=utilization, size=size, shape=shape, shape_params=shape_params, **options
+            )
+        except InputError as err:
+            raise _dag_error(err, shape) from None
+        batch = DAGBatch.from_tasksets(sets)
+        per_task = batch.volume / batch.T
+        realized = np.add.reduceat(per_task, batch.task_offsets[:-1]) if batch.n_sets else np.zeros(0)
+        return _DrawnDAGs(batch, realized)
+
+    def join(self, batches: list[Any]) -> Any:
+        """One batch of the sets of ``batches``, in order."""
+        from rtsched.dag import DAGBatch
+
+        return DAGBatch.from_tasksets([s for b in batches for s in b])
+
+
+def _dag_error(err: InputError, shape: str) -> InputError:
+    """The generator's error with its field named as in the experiment file (``n_tasks`` is ``n``, gnp's ``n`` is ``vertices``)."""
+    field_, message = err.field, err.message
+    if field_ == "n_tasks":
+        field_, message = "n", message.replace("n_tasks", "n (tasks per set)", 1)
+    elif field_ == "n" and shape == "gnp":
+        field_, message = "vertices", message.replace("n must", "vertices must", 1)
+    elif field_ in ("max_tries", "utilization") and err.set_index is not None:
+        message = f"{shape} DAGs: {message}"
+    return InputError(message, field=field_)
+
+
 _TASKSET = GeneratorKind(
     name="taskset",
     inputs="task sets",
@@ -316,7 +519,18 @@ _GPU = GPUKind(
     labels=GPU_LABELS,
     workload=GPU_WORKLOADS,
 )
-_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU)}
+_DAG = DAGKind(
+    name="dag",
+    inputs="DAG task sets",
+    m_means="the number of identical processors",
+    defaults=DAG_GENERATOR_DEFAULTS,
+    value_types=_DAG_TYPES,
+    known_keys=tuple(_DAG_TYPES),
+    labels=DAG_LABELS,
+    workload=DAG_TASKSETS,
+    default_names="all",
+)
+_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU, _DAG)}
 
 #: The generator kinds (``[generator] kind``); the first is the default.
 KINDS = tuple(_BY_NAME)

@@ -23,6 +23,8 @@ from rtsched.sweep.units import configurations
 from rtsched.sweep.values import (
     Context,
     generator_value,
+    integer_range_value,
+    integer_value,
     no_unknown_keys,
     positive_float,
     positive_int,
@@ -191,6 +193,7 @@ def parse_experiment(
         # (and the TOML written from it) does not give it twice.
         if variable.startswith("generator."):
             generator.pop(variable.removeprefix("generator."), None)
+    kind.complete(ctx, generator, generator_table, {a.variable: a for a in (sweep_axis, by_axis) if a is not None})
     if "n" in swept:
         if "n" in generator_table:
             raise ctx.error("n is a swept variable; remove generator.n", "generator.n")
@@ -329,9 +332,9 @@ def _points(ctx: Context, raw: Any, key: str, variable: str, value_type: str | N
     Integers for n and m, else as the parameter's type says (strings, ranges, probabilities), else
     positive numbers.
     """
-    integer = variable in ("n", "m")
+    integer = variable in ("n", "m") or value_type == "integer"
     textual = value_type == "text"
-    ranges = value_type == "range"
+    ranges = value_type in ("range", "integer-range")
     probability = value_type == "probability"
     if isinstance(raw, Mapping):
         if textual or ranges:
@@ -378,10 +381,14 @@ def _points(ctx: Context, raw: Any, key: str, variable: str, value_type: str | N
     for i, value in enumerate(values):
         if textual:
             clean.append(string_value(ctx, value, f"{key}[{i}]"))
+        elif value_type == "integer-range":
+            clean.append(integer_range_value(ctx, value, key, f"point {i} of {variable}"))
         elif ranges:
             clean.append(range_value(ctx, value, key, f"point {i} of {variable}"))
         elif probability:
             clean.append(probability_value(ctx, value, key, f"point {i} of {variable}"))
+        elif value_type == "integer":
+            clean.append(integer_value(ctx, value, key, f"point {i} of {variable}"))
         elif integer:
             clean.append(positive_int(ctx, value, key, f"point {i} of {variable}"))
         else:
@@ -396,7 +403,7 @@ def _analyses(
 ) -> tuple[tuple[str, ...], str, tuple[tuple[str, tuple[str, ...]], ...]]:
     from rtsched import registry
 
-    raw = table.get("names", "featured")
+    raw = table.get("names", kind.default_names)
     refusal = kind.featured_refusal() if raw == "featured" else None
     if refusal is not None:
         raise ctx.error(refusal, "analyses.names")
@@ -407,21 +414,32 @@ def _analyses(
             if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
                 raise ctx.error(f"expected a non-empty list of strings, got {values!r}", f"analyses.{key}")
             filters.append((key, tuple(values)))
-    if raw == "featured":
-        entries = registry.all_entries(featured_only=True)
+    if raw in ("featured", "all"):
+        # The analyses of the kind's workload only: "all" of a DAG experiment is every analysis of
+        # DAG task sets, whatever its name (new ones join when they are registered).
+        entries = [e for e in registry.all_entries(featured_only=raw == "featured") if e.workload is kind.workload]
+        if not entries:
+            raise ctx.error(
+                f"no {'featured ' if raw == 'featured' else ''}analysis of {kind.workload.title} is registered"
+                + ('; use names = "all" or name the analyses' if raw == "featured" else ""),
+                "analyses.names",
+            )
         for key, values in filters:
             attr = "policy" if key == "policies" else "kind"
             entries = [e for e in entries if getattr(e, attr) in values]
         if not entries:
-            raise ctx.error("no featured analysis passes the filters", "analyses")
-        return tuple(e.name for e in entries), "featured", tuple(filters)
+            raise ctx.error(f"no {'featured ' if raw == 'featured' else ''}analysis passes the filters", "analyses")
+        return tuple(e.name for e in entries), raw, tuple(filters)
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, list) or not raw or not all(isinstance(v, str) for v in raw):
-        raise ctx.error(f'expected "featured" or a non-empty list of analysis names, got {raw!r}', "analyses.names")
+        raise ctx.error(
+            f'expected "featured", "all" or a non-empty list of analysis names, got {raw!r}', "analyses.names"
+        )
     if filters:
         raise ctx.error(
-            'policies and kinds filter names = "featured"; with a list, name the analyses', f"analyses.{filters[0][0]}"
+            'policies and kinds filter names = "featured" or "all"; with a list, name the analyses',
+            f"analyses.{filters[0][0]}",
         )
     resolved: list[str] = []
     for name in raw:

@@ -51,6 +51,8 @@ _POLICY_WORDS = {
     "edf": ("EDF", "Uniprocessor EDF"),
     "fp": ("FP", "Uniprocessor fixed priorities"),
     "np-edf": ("NP-EDF", "Non-preemptive EDF"),
+    "global-dm": ("G-DM", "Global deadline-monotonic"),
+    "federated": ("Federated", "Federated scheduling"),
 }
 #: Realized and target utilization differing by more than this (relative) switch the x-axis.
 REALIZED_TOLERANCE = 0.01
@@ -84,6 +86,20 @@ def _authors(citation: str) -> list[str]:
     return surnames if len(surnames) == len(names) else []
 
 
+def _dag_title(title: str) -> str:
+    """A DAG analysis's title without what a DAG plot says already (DAG tasks, the policy in words).
+
+    ``Melani et al. 2015: response-time analysis of DAG tasks under global FP (task order)``
+    becomes ``Melani et al. 2015: response-time analysis (task order)`` (the legend's prefix
+    ``G-FP`` and the caption name the policy and the DAG task model).
+    """
+    title = re.sub(r"\s*\(DAG tasks\)", "", title)
+    title = re.sub(r"\s+(?:of|for) DAG tasks\b", "", title)
+    title = re.sub(r"\s+under global (?:EDF|FP|DM)\b", "", title)
+    title = re.sub(r"\b(?:global (?:EDF|FP|DM)|G-(?:EDF|FP|DM)) ", "", title)
+    return re.sub(r"\s{2,}", " ", title).strip()
+
+
 def legend_label(name: str) -> tuple[str, str, str]:
     """``(label, policy, kind)`` of an analysis for legends, from its registry metadata.
 
@@ -101,6 +117,8 @@ def legend_label(name: str) -> tuple[str, str, str]:
         return name, "", "sufficient"
     title = re.sub(r"^(partitioned|global) (EDF|FP):\s*", "", entry.title)
     title = re.sub(r"\s*\((?:[GP]-)?(?:EDF|FP)\)", "", title)
+    if entry.workload.name == "dag":
+        title = _dag_title(title)
     authors = _authors(entry.citation)
     if authors and not any(a in title for a in authors):
         shown = "–".join(authors) if len(authors) <= 2 else f"{authors[0]} et al."
@@ -138,10 +156,16 @@ def _x_value(r: dict[str, str], variable: str, realized: bool) -> float:
 def _resolution_text(canonical: dict[str, Any], variable: str, realized: bool, worst: float) -> str:
     """A caption sentence: the time resolution and how realized and target utilization compare."""
     gen = canonical.get("generator", {})
-    if variable not in ("utilization", "U/m") or gen.get("kind", "taskset") != "taskset":
+    kind = gen.get("kind", "taskset")
+    if variable not in ("utilization", "U/m") or kind not in ("taskset", "dag"):
         return ""
-    periods = gen.get("periods", "swept")
-    text = f"Time resolution: integer ticks, periods {periods} ticks, C = max(1, round(u·T)); "
+    if kind == "dag":
+        wcet = gen.get("wcet", "swept")
+        wcet_text = f"[{wcet[0]}, {wcet[1]}]" if isinstance(wcet, list | tuple) else str(wcet)
+        text = f"Time resolution: integer ticks, vertex WCETs in {wcet_text} ticks, T = ceil(vol/u_i) ≥ vol/u_i; "
+    else:
+        periods = gen.get("periods", "swept")
+        text = f"Time resolution: integer ticks, periods {periods} ticks, C = max(1, round(u·T)); "
     what = "U/m" if variable == "U/m" else "U"
     if realized:
         return text + (

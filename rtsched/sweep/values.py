@@ -20,6 +20,8 @@ from rtsched.errors import InputError
 __all__ = [
     "Context",
     "generator_value",
+    "integer_range_value",
+    "integer_value",
     "line_of",
     "n_value",
     "no_unknown_keys",
@@ -123,6 +125,32 @@ def range_value(ctx: Context, value: Any, key: str, what: str) -> tuple[float, f
     return (lo, hi)
 
 
+def integer_value(ctx: Context, value: Any, key: str, what: str) -> int:
+    """A non-negative integer (a DAG generator parameter such as ``max_depth``; the generator checks its own bounds)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ctx.error(f"{what} must be a non-negative integer, got {value!r}", key)
+    return value
+
+
+def integer_range_value(ctx: Context, value: Any, key: str, what: str) -> tuple[int, int]:
+    """An integer range ``[lo, hi]`` with ``1 <= lo <= hi``, or one positive integer ``k`` read as ``[k, k]``.
+
+    The DAG generator's vertex WCETs (``wcet``) and layer widths (``width``), as a tuple.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value, value]
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise ctx.error(f"{what} is an integer or a range [lo, hi] of two integers, got {value!r}", key)
+    lo, hi = int(value[0]), int(value[1])
+    if not 1 <= lo <= hi:
+        raise ctx.error(f"{what} must be a range [lo, hi] of integers with 1 <= lo <= hi, got {list(value)}", key)
+    return (lo, hi)
+
+
 def probability_value(ctx: Context, value: Any, key: str, what: str) -> float:
     """A probability in [0, 1] (the GPU generator's share of non-preemptive kernels)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
@@ -155,4 +183,8 @@ def generator_value(ctx: Context, value_type: str | None, value: Any, key: str, 
         return range_value(ctx, value, key, what)
     if value_type == "probability":
         return probability_value(ctx, value, key, what)
+    if value_type == "integer":
+        return integer_value(ctx, value, key, what)
+    if value_type == "integer-range":
+        return integer_range_value(ctx, value, key, what)
     return value
