@@ -26,7 +26,8 @@ from typing import Annotated
 
 import typer
 
-from rtsched.commands import InputFormat, TaskSetFile, TimeUnit, check_image_path
+from rtsched.commands import TaskSetFile, TimeUnit, check_image_path
+from rtsched.commands._dag import AnyFormat, Kind
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.model import TaskSet
@@ -133,7 +134,15 @@ def simulate_command(
     ] = None,
     gantt_until: Annotated[int | None, typer.Option("--gantt-until", help="Last tick drawn (default: the end of the run).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per task set (with the event tables).")] = False,
-    fmt: InputFormat = None,
+    execution: Annotated[
+        str,
+        typer.Option(
+            "--execution",
+            help="DAG task sets: wcet (default, every vertex runs its WCET) or random (seeded by --seed, uniform in [1, WCET]).",
+        ),
+    ] = "wcet",
+    fmt: AnyFormat = None,
+    kind: Kind = "auto",
     time_unit: TimeUnit = None,
 ) -> None:
     """Simulate task sets under global or partitioned EDF or fixed priorities until the first deadline miss.
@@ -143,6 +152,12 @@ def simulate_command(
     beyond the simulated release pattern and tie rule (``rtsched check --tests exact`` decides
     small sets for every release pattern and every tie rule under G-EDF, ``--tests exact-gfp``
     under global FP). Fixed priorities (gfp, pfp) are the task order in the file.
+
+    DAG task sets (.dot/.gv files, YAML/JSON whose tasks have 'vertices', the DAG survey library's
+    YAML; --kind dag for stdin) are simulated vertex by vertex under gedf or gfp
+    (rtsched.dag.simulate_dag; default horizon: the hyperperiod if periodic, 200·max T if sporadic,
+    at most 10^6 ticks), and --gantt draws one row per processor, the vertices of one job in one
+    colour. See papers/dag-model.md, section "Simulator".
     """
     from rtsched.kernels import check_processors
     from rtsched.sim import parse_ties, simulate
@@ -164,6 +179,20 @@ def simulate_command(
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
     if gantt is not None:
         check_image_path(gantt, "--gantt")
+    from rtsched.commands._dag import dag_format
+
+    dag = dag_format(file, fmt, kind)
+    if dag is not None:
+        from rtsched.commands._dag import refuse_task_options, simulate_dag_file
+
+        refuse_task_options({"--time-unit": (time_unit, None), "--gantt-rows": (gantt_rows, "processors")})
+        status = simulate_dag_file(
+            file, dag, m, policy=policy, horizon=horizon, arrivals=arrivals, seed=seed, ties=ties, execution=execution,
+            gantt=gantt, gantt_since=gantt_since, gantt_until=gantt_until, as_json=as_json,
+        )  # fmt: skip
+        raise typer.Exit(status)
+    if execution != "wcet":
+        raise InputError("--execution applies to DAG task sets; the task simulator runs every job for its WCET", field="--execution")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
     any_miss = False
     for index, ts in enumerate(sets):
