@@ -105,7 +105,7 @@ def check(
     m:
         The platform: a number of identical processors, or a platform value
         (:class:`~rtsched.platform.Identical`, :class:`~rtsched.platform.Clustered`,
-        :class:`~rtsched.platform.GPU`).
+        :class:`~rtsched.platform.GPU`, :class:`~rtsched.platform.Typed` for typed DAG task sets).
     tests:
         Registry names (a list, or a comma-separated string). ``None`` runs every featured
         analysis that applies to the set and platform, except those whose default budget would
@@ -142,13 +142,14 @@ def check(
         why = plan.refusal(entry, workload, kind)
         if why and plan.default:  # the default list is "what applies": silently without the rest
             continue
-        why = why or (entry.default_skip(ts, size) if plan.default else None)
+        arg = _module_m(entry, platform, size)
+        why = why or (entry.default_skip(ts, arg) if plan.default else None)
         if why:
             skipped[entry.name] = why
             continue
-        verdict = _cold_reference(entry, "one", ts, size, extra) if _use_reference(entry, [ts], "one") else UNKNOWN
+        verdict = _cold_reference(entry, "one", ts, arg, extra) if _use_reference(entry, [ts], "one") else UNKNOWN
         if verdict == UNKNOWN:  # private entry point: platform and model checked above
-            verdict = entry._decide_one(ts, size, extra)
+            verdict = entry._decide_one(ts, arg, extra)
             _kernel_used(entry, "one")
         results.append(LazyResult(entry.name, verdict, size, entry.kind, _on(explain, platform), ts, entry.policy))
     heading = workload.describe(ts, platform)
@@ -181,11 +182,12 @@ def check_many(
     batches: dict[bytes, Any] = {}
     for entry, extra, _explain in plan.entries:
         run = np.zeros(len(sets), dtype=bool)
+        arg = _module_m(entry, platform, size)
         for i, ts in enumerate(sets):
             why = plan.refusal(entry, workload, kinds[i])
             if why and plan.default:
                 continue
-            why = why or (entry.default_skip(ts, size) if plan.default else None)
+            why = why or (entry.default_skip(ts, arg) if plan.default else None)
             if why:
                 skipped[i][entry.name] = why
             else:
@@ -193,7 +195,7 @@ def check_many(
         chosen = np.flatnonzero(run)
         if chosen.size and _use_reference(entry, [sets[i] for i in chosen], "batch"):
             for i in chosen.tolist():
-                verdicts[i][entry.name] = _cold_reference(entry, "batch", sets[i], size, extra)
+                verdicts[i][entry.name] = _cold_reference(entry, "batch", sets[i], arg, extra)
             run[[i for i in chosen.tolist() if verdicts[i][entry.name] != UNKNOWN]] = False
             chosen = np.flatnonzero(run)  # the kernel decides what the reference left "unknown"
         if chosen.size == 0:
@@ -201,7 +203,7 @@ def check_many(
         key = run.tobytes()
         if key not in batches:
             batches[key] = workload.batch_of([sets[i] for i in chosen])
-        codes = entry._decide_batch(batches[key], size, extra)  # private entry point: checked above
+        codes = entry._decide_batch(batches[key], arg, extra)  # private entry point: checked above
         _kernel_used(entry, "batch")
         for i, code in zip(chosen.tolist(), codes.tolist(), strict=True):
             verdicts[i][entry.name] = _VERDICT[code]
@@ -264,6 +266,13 @@ def _plan_cached(
         explain = entry.explain if value is None else functools.partial(_explain_with, entry, value)
         planned.append((entry, extra, explain))
     return _Plan(planned, platform, default)
+
+
+def _module_m(entry: Analysis, platform: Platform, size: int) -> Any:
+    """What ``entry``'s module takes as ``m``: the size, or a typed analysis's :class:`~rtsched.platform.Typed`."""
+    if entry.platform != "typed" or entry.refuses_platform(platform) is not None:
+        return size
+    return entry.module_platform(platform)
 
 
 def _explain_with(entry: Analysis, budget: int, ts: Any, m: Any) -> Any:

@@ -61,7 +61,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.errors import InputError, UnknownVerdictError
-from rtsched.platform import GPU, Clustered, Identical, Platform, as_platform
+from rtsched.platform import GPU, Clustered, Identical, Platform, Typed, as_platform
 from rtsched.result import Explanation, LazyResult, Result, Verdict, as_steps, count
 from rtsched.workloads import TASKSETS, WorkloadKind, kinds
 
@@ -93,8 +93,10 @@ _UNDECIDED = 2
 Kind = Literal["exact", "sufficient", "necessary"]
 #: The platform kinds an analysis is written for: ``identical`` (any ``Identical(m)``),
 #: ``uniprocessor`` (``Identical(1)``), ``clustered`` (``Clustered(m, k)`` or ``Identical(m)``,
-#: refined by the analysis's ``accepts``), ``gpu`` (``GPU(M)``; the inputs are GPU workloads).
-PlatformKind = Literal["identical", "uniprocessor", "clustered", "gpu"]
+#: refined by the analysis's ``accepts``), ``gpu`` (``GPU(M)``; the inputs are GPU workloads),
+#: ``typed`` (``Typed({type: units})``, or ``Identical(m)`` read as ``Typed({"cpu": m})``; the
+#: module receives the :class:`~rtsched.platform.Typed` value as its ``m``).
+PlatformKind = Literal["identical", "uniprocessor", "clustered", "gpu", "typed"]
 
 _VERDICTS: dict[int, Any] = {1: True, 0: False, -1: "unknown"}
 
@@ -263,6 +265,11 @@ class Analysis:
         elif kind == "identical":
             if not isinstance(p, Identical):
                 return f"needs identical processors under {self.policy}, not {p}"
+        elif kind == "typed":
+            if not isinstance(p, Typed | Identical):
+                return f"needs a typed platform (typed:<type>=<units>,...) or identical processors, not {p}"
+        elif isinstance(p, Typed):
+            return f"needs {kind} processors under {self.policy}, not {p}"
         return self._accepts(p) if self._accepts is not None else None
 
     def refuses_deadlines(self, model: str | None) -> str | None:
@@ -310,7 +317,8 @@ class Analysis:
         return self._default_skip(taskset, m) if self._default_skip is not None else None
 
     # -- argument checks --------------------------------------------------------------------------
-    def _size(self, platform: Platform | int) -> int:
+    def _size(self, platform: Platform | int) -> Any:
+        """What the module receives as ``m``: the platform's size, or a typed analysis's :class:`Typed`."""
         if type(platform) is int and self.platform == "identical" and self._accepts is None:
             if 1 <= platform <= 1_000_000:  # the common case, without building a platform value
                 return platform
@@ -318,7 +326,13 @@ class Analysis:
         why = self.refuses_platform(p)
         if why is not None:
             raise InputError(f"{self.name}: {why}", field="m")
+        if self.platform == "typed":
+            return p if isinstance(p, Typed) else Typed({"cpu": p.size})
         return p.size
+
+    def module_platform(self, platform: Platform | int) -> Any:
+        """What the analysis's module receives as ``m`` on ``platform`` (checked): an int, or a :class:`Typed`."""
+        return self._size(platform)
 
     def _budget_args(self, budget: int | None) -> tuple[int, ...]:
         if self.budget is None:
@@ -425,7 +439,7 @@ class Analysis:
         return Result(
             self.name,
             e.verdict,
-            size,
+            size.size if isinstance(size, Typed) else size,
             self.kind,
             e.summary,
             e.evidence,
@@ -437,7 +451,7 @@ class Analysis:
     def result(self, taskset: Any, m: Platform | int, budget: int | None = None) -> LazyResult:
         """The kernel's verdict now, the evidence (:meth:`explain`) when first read."""
         verdict = self.verdict(taskset, m, budget)
-        size = self._size(m)
+        size = as_platform(m).size
         return LazyResult(
             self.name, verdict, size, self.kind, lambda ts, _m: self.explain(ts, _m, budget), taskset, self.policy
         )
@@ -693,7 +707,7 @@ def get(name: str) -> Analysis:
     return entry
 
 
-_PLATFORM_ORDER = {"identical": 0, "uniprocessor": 1, "clustered": 2, "gpu": 3}
+_PLATFORM_ORDER = {"identical": 0, "uniprocessor": 1, "clustered": 2, "gpu": 3, "typed": 4}
 _KIND_ORDER = {"sufficient": 0, "exact": 1, "necessary": 2}
 
 
@@ -742,4 +756,4 @@ def resolve_list(tests: str | Sequence[str] | None) -> list[Analysis]:
     return [get(t) for t in tests]
 
 
-__all__ += ["GPU", "Clustered", "Identical"]
+__all__ += ["GPU", "Clustered", "Identical", "Typed"]

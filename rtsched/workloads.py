@@ -40,7 +40,7 @@ from rtsched.dag.model import DAGBatch, DAGTask, DAGTaskSet
 from rtsched.errors import InputError
 from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
 from rtsched.model import TaskSet, TaskSetBatch
-from rtsched.platform import GPU, Platform, as_platform
+from rtsched.platform import GPU, Platform, Typed, as_platform
 
 __all__ = [
     "DAG_TASKSETS",
@@ -210,8 +210,10 @@ class TaskSets(WorkloadKind):
         return "arbitrary"
 
     def refuses_platform(self, platform: Platform) -> str | None:
-        """GPU platforms take GPU workloads, not task sets."""
-        return "analyses task sets, not GPU workloads" if isinstance(platform, GPU) else None
+        """GPU platforms take GPU workloads, typed platforms typed DAG task sets; not task sets."""
+        if isinstance(platform, GPU):
+            return "analyses task sets, not GPU workloads"
+        return "analyses task sets, not typed DAG task sets (a typed platform)" if isinstance(platform, Typed) else None
 
     def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[TaskSetBatch, int]:
         """:func:`rtsched.warmup.probe_batch` (implicit deadlines where needed) on 1 or 2 processors."""
@@ -324,6 +326,7 @@ def probe_batch(deadlines: str = "constrained") -> TaskSetBatch:
 
 def probe_workloads() -> GPUWorkloadBatch:
     """Two small GPU workloads (for 2 compute clusters) for the GPU analyses: one fits, one does not."""
+
     def workload(first_cluster_wcets: list[int]) -> GPUWorkload:
         one = (Fraction(1), Fraction(1))
         kernels = tuple(
@@ -382,8 +385,28 @@ class DAGTaskSets(WorkloadKind):
         return str(item.deadline_kind if isinstance(item, DAGTaskSet) else item.deadlines)
 
     def refuses_platform(self, platform: Platform) -> str | None:
-        """GPU platforms take GPU workloads (typed DAGs on CPUs plus accelerators are a later platform)."""
+        """GPU platforms take GPU workloads; identical and typed platforms (:class:`~rtsched.platform.Typed`) run DAG sets."""
         return "analyses GPU workloads, not DAG task sets" if isinstance(platform, GPU) else None
+
+    def refuses_types(self, item: DAGTaskSet | DAGBatch, platform: Platform) -> str | None:
+        """``None`` if ``platform`` has a unit of every vertex type ``item`` uses, else why not (one line).
+
+        Only a :class:`~rtsched.platform.Typed` platform can lack a type; on identical processors every
+        vertex runs anywhere (types are ignored).
+        """
+        if not isinstance(platform, Typed):
+            return None
+        if isinstance(item, DAGBatch):
+            used = {item.type_names[int(c)] for c in np.unique(item.vertex_type)}
+        else:
+            used = {task.vertex_type(v) for task in item for v in range(task.n)}
+        missing = sorted(used - set(platform.types))
+        if not missing:
+            return None
+        return (
+            f"the DAG tasks use vertex type{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+            f"that the platform ({platform.spec}) has no unit of"
+        )
 
     def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[DAGBatch, int]:
         """A fork-join and a chain, with implicit or constrained deadlines, on 1 or 2 processors."""
@@ -412,16 +435,20 @@ class DAGTaskSets(WorkloadKind):
         return DAGBatch.from_tasksets(dag_tasksets(rng, size=size, **parameters))
 
     def simulate(self, item: DAGTaskSet, platform: Platform | int, **options: Any) -> Any:
-        """:func:`rtsched.dag.simulate_dag` (node-level global EDF or FP on identical processors)."""
+        """:func:`rtsched.dag.simulate_dag` (node-level global EDF or FP, per type on a typed platform)."""
         from rtsched.dag.sim import simulate_dag
 
-        return simulate_dag(item, as_platform(platform).size, **options)
+        p = as_platform(platform)
+        if isinstance(p, Typed):
+            return simulate_dag(item, platform=p, **options)
+        return simulate_dag(item, p.size, **options)
 
     def describe(self, item: DAGTaskSet, platform: Platform) -> str:
         """``DAG task set: n=… tasks, … vertices, m=…, U=…``."""
         vertices = sum(task.n for task in item.tasks)
         u = item.utilization
-        return f"{item.name or 'DAG task set'}: n={item.n} tasks, {vertices} vertices, m={platform.size}, U={float(u):.4g}"
+        on = platform.spec if isinstance(platform, Typed) else f"m={platform.size}"
+        return f"{item.name or 'DAG task set'}: n={item.n} tasks, {vertices} vertices, {on}, U={float(u):.4g}"
 
 
 #: Sporadic task sets (the default kind of an analysis).
@@ -479,4 +506,3 @@ def kind_of(value: Any) -> tuple[WorkloadKind, Any]:
     if item is None:
         raise InputError(f"cannot analyse a {type(value).__name__}: expected one of {', '.join(k.noun for k in _KINDS.values())}")
     return TASKSETS, item
-

@@ -1,9 +1,14 @@
-"""``simulate_dag``: a node-level simulator of sporadic DAG task sets on m identical processors.
+"""``simulate_dag``: a node-level simulator of sporadic DAG task sets (identical or typed units).
 
 Global EDF (``gedf``) or global fixed priorities (``gfp``, the task order, index 0 highest), at
 the level of vertices: at every instant the m highest-priority *ready* vertices run, where a
 vertex is ready when its job has been released, all its predecessors in that job have
-completed, and it has work left. Preemptive, work-conserving, integer time, event-driven. The
+completed, and it has work left. On a typed platform (:class:`~rtsched.platform.Typed`, e.g.
+``{"cpu": 4, "gpu": 2}``) a vertex runs only on a unit of its type (:attr:`DAGTask.types`): per
+type s, the m_s highest-priority ready vertices *of type s* run (global EDF or FP per type,
+work-conserving per type: a unit of type s idles only when no vertex of type s is ready). Units
+are numbered across types in the platform's type order (``cpu`` units 0..m_cpu − 1, then the
+next type's). Preemptive, work-conserving, integer time, event-driven. The
 semantics follow the task simulator (:mod:`rtsched.sim`, papers/simulator.md) wherever they
 apply; papers/dag-model.md, section "Simulator", states them and what a run proves.
 
@@ -26,12 +31,13 @@ from numpy.typing import NDArray
 from rtsched.dag.model import DAGTask, DAGTaskSet
 from rtsched.errors import InputError
 from rtsched.kernels import check_processors
+from rtsched.platform import Typed
 from rtsched.result import count
 from rtsched.sim.run import SPORADIC_PERIODS, parse_ties
 from rtsched.sim.trace import DeadlineMiss
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
     "DAG_MAX_HORIZON",
@@ -82,7 +88,7 @@ class DAGTrace:
     Attributes
     ----------
     taskset, m:
-        The simulated system.
+        The simulated system (``m``: processors, or all units of a typed platform together).
     policy:
         ``"gedf"`` or ``"gfp"``.
     arrivals:
@@ -112,6 +118,9 @@ class DAGTrace:
     segments:
         Recorded runs: rows ``(processor, start, end, task, job, vertex)``, the vertex ran on
         the processor during ``[start, end)``; in the order the segments ended.
+    platform:
+        The typed platform of a typed run (units numbered across types in its type order), or
+        ``None`` on identical processors.
     """
 
     taskset: DAGTaskSet
@@ -129,6 +138,7 @@ class DAGTrace:
     response_times: tuple[int | None, ...]
     releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 4))
     segments: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 6))
+    platform: Typed | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "releases", _frozen(self.releases, 4))
@@ -149,7 +159,8 @@ class DAGTrace:
     def summary(self) -> str:
         """One line: the outcome of the run."""
         ties = "task-order priorities" if self.policy == "gfp" else f"{self.ties} ties"
-        where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {self.execution} execution, {ties}"
+        on = f"m={self.m}" if self.platform is None else self.platform.spec
+        where = f"{self.policy} on {on}, {self.arrivals} arrivals, {self.execution} execution, {ties}"
         if self.miss is None:
             return f"no deadline miss in [0, {self.end_time}] ({count(self.jobs, 'job')}, {where})"
         miss = self.miss
@@ -215,10 +226,31 @@ class _Job:
         self.left = len(rem)
 
 
+def _typed_platform(m: Any, platform: Any, units: Any) -> Typed | None:
+    """The typed platform of a call (``m`` a Typed or a mapping, ``platform=``, ``units=``), or ``None``."""
+    given = [x for x in (platform, units) if x is not None]
+    if isinstance(m, Typed) or (m is not None and hasattr(m, "items")):
+        given.append(m)
+    elif m is not None and given:
+        raise InputError("give m (identical processors) or a typed platform, not both", field="platform")
+    if len(given) > 1:
+        raise InputError("give one typed platform (m, platform= or units=)", field="platform")
+    if not given:
+        return None
+    value = given[0]
+    if isinstance(value, Typed):
+        return value
+    if isinstance(value, int):
+        return None
+    return Typed(value)
+
+
 def simulate_dag(
     taskset: DAGTaskSet | Iterable[DAGTask],
-    m: int,
+    m: int | Typed | Mapping[str, int] | None = None,
     *,
+    platform: Typed | None = None,
+    units: Mapping[str, int] | None = None,
     policy: Policy = "gedf",
     arrivals: Arrivals = "periodic",
     seed: int | np.random.SeedSequence = 0,
@@ -230,14 +262,19 @@ def simulate_dag(
     p_delay: float = 0.5,
     max_extra: Sequence[int] | None = None,
 ) -> DAGTrace:
-    """Simulate a DAG task set on ``m`` identical processors, vertex by vertex.
+    """Simulate a DAG task set on ``m`` identical processors or a typed platform, vertex by vertex.
 
     Parameters
     ----------
     taskset:
         The DAG tasks (any deadlines: with D > T, jobs of one task may be pending together).
     m:
-        Number of processors.
+        Number of identical processors (vertex types are ignored), or a typed platform.
+    platform, units:
+        A typed platform (:class:`~rtsched.platform.Typed`) or its ``{type: units}`` mapping,
+        instead of ``m``: a vertex runs only on a unit of its type, and per type the highest
+        priority ready vertices of that type run. Every vertex type of the set needs a unit
+        (else :class:`InputError`, one line).
     policy:
         ``"gedf"``: a vertex's priority is its job's absolute deadline; ``"gfp"``: its task's
         index (task 0 highest). Equal priorities: the tie rule, then the job's release, then the
@@ -285,10 +322,32 @@ def simulate_dag(
     >>> simulate_dag(DAGTaskSet([fj]), 1).response_times, simulate_dag(DAGTaskSet([fj]), 3).response_times
     ((11,), (6,))
     """
-    m = check_processors(m)
+    typed = _typed_platform(m, platform, units)
     if not isinstance(taskset, DAGTaskSet):
         taskset = DAGTaskSet(taskset)
     n = taskset.n
+    tasks = taskset.tasks
+    if typed is None:
+        if m is None:
+            raise InputError("give the number of processors m or a typed platform (platform=)", field="m")
+        m = check_processors(m)
+        caps = [m]  # one pool: every vertex runs on any processor
+        pool_of = [[0] * t.n for t in tasks]
+    else:
+        names = typed.types
+        index = {name: k for k, name in enumerate(names)}
+        missing = sorted({t.vertex_type(v) for t in tasks for v in range(t.n)} - set(names))
+        if missing:
+            raise InputError(
+                f"the DAG tasks use vertex type{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                f"that the platform ({typed.spec}) has no unit of",
+                field="platform",
+            )
+        caps = [typed.count(name) for name in names]
+        pool_of = [[index[t.vertex_type(v)] for v in range(t.n)] for t in tasks]
+        m = typed.size
+    pools = len(caps)
+    first_unit = [sum(caps[:k]) for k in range(pools)]
     if policy not in DAG_POLICIES:
         raise InputError(f"unknown policy {policy!r}; choose one of {', '.join(DAG_POLICIES)}", field="policy")
     if releases is not None:
@@ -326,7 +385,6 @@ def simulate_dag(
     )
     tie_rng = np.random.default_rng(tie_seed)
 
-    tasks = taskset.tasks
     period = [t.T for t in tasks]
     rel_dead = [t.D for t in tasks]
     succ = [t.successors for t in tasks]
@@ -354,15 +412,16 @@ def simulate_dag(
         nr = [times[0] if times else _NEVER for times in explicit]
 
     # A ready vertex is (key, job, v) with key = (priority, tie, task, release, v): unique, so
-    # tuples never compare jobs. ``waiting`` is a heap; ``running`` holds at most m entries.
+    # tuples never compare jobs. Per pool k (one per type; one in all on identical processors)
+    # ``waiting[k]`` is a heap and ``running[k]`` holds at most caps[k] entries.
     Entry = tuple[tuple[int, int, int, int, int], _Job, int]
-    waiting: list[Entry] = []
-    running: list[Entry] = []
+    waiting: list[list[Entry]] = [[] for _ in range(pools)]
+    running: list[list[Entry]] = [[] for _ in range(pools)]
     deadlines: list[tuple[int, int, int, _Job]] = []  # (deadline, task, job, job): pending-job heap
     Key = tuple[int, int, int, int, int]
     on_cpu: dict[Key, tuple[int, int, _Job, int]] = {}  # running vertex -> (processor, start, job, v)
     last_proc: dict[Key, int] = {}  # preempted vertex -> the processor it last ran on
-    free = list(range(m))  # free processors, a heap (lowest first)
+    free = [list(range(first_unit[k], first_unit[k] + caps[k])) for k in range(pools)]  # heaps, lowest first
     seg_rows: list[tuple[int, int, int, int, int, int]] = []
     rel_rows: list[tuple[int, int, int, int]] = []
     response: list[int | None] = [None] * n
@@ -371,14 +430,14 @@ def simulate_dag(
 
     def make_ready(job: _Job, v: int) -> None:
         prio = job.deadline if gedf else job.task
-        heapq.heappush(waiting, ((prio, job.tie, job.task, job.release, v), job, v))
+        heapq.heappush(waiting[pool_of[job.task][v]], ((prio, job.tie, job.task, job.release, v), job, v))
 
     def close(key: Key, t: int) -> int:
         """End the running vertex's segment at ``t``, free its processor and return it."""
         p, start, job, v = on_cpu.pop(key)
         if record and t > start:
             seg_rows.append((p, start, t, job.task, job.job, v))
-        heapq.heappush(free, p)
+        heapq.heappush(free[pool_of[job.task][v]], p)
         return p
 
     t = 0
@@ -408,26 +467,30 @@ def simulate_dag(
                     make_ready(job, v)
                 nr[i] = next_release(i, t)
             next_rel = min(nr)
-        # -- dispatch: the m highest-priority ready vertices ----------------------------------
-        while waiting and (len(running) < m or waiting[0][0] < max(running)[0]):
-            if len(running) == m:
-                worst = max(running)
-                running.remove(worst)
-                heapq.heappush(waiting, worst)
-            running.append(heapq.heappop(waiting))
+        # -- dispatch: per pool, the caps[k] highest-priority ready vertices ------------------
+        for k in range(pools):
+            ready, run, cap = waiting[k], running[k], caps[k]
+            while ready and (len(run) < cap or ready[0][0] < max(run)[0]):
+                if len(run) == cap:
+                    worst = max(run)
+                    run.remove(worst)
+                    heapq.heappush(ready, worst)
+                run.append(heapq.heappop(ready))
         if on_cpu:
-            now = {e[0] for e in running}
+            now = {e[0] for run in running for e in run}
             for key in [k for k in on_cpu if k not in now]:  # preempted
                 last_proc[key] = close(key, t)
-        for key, job, v in running:
-            if key not in on_cpu:
-                p = last_proc.pop(key, -1)
-                if p >= 0 and p in free:
-                    free.remove(p)
-                    heapq.heapify(free)
-                else:
-                    p = heapq.heappop(free)
-                on_cpu[key] = (p, t, job, v)
+        for k in range(pools):
+            idle = free[k]
+            for key, job, v in running[k]:
+                if key not in on_cpu:
+                    p = last_proc.pop(key, -1)
+                    if p >= 0 and p in idle:
+                        idle.remove(p)
+                        heapq.heapify(idle)
+                    else:
+                        p = heapq.heappop(idle)
+                    on_cpu[key] = (p, t, job, v)
         # -- the next event -------------------------------------------------------------------
         t_next = horizon if horizon > t else t
         if next_rel < t_next:
@@ -436,18 +499,22 @@ def simulate_dag(
             heapq.heappop(deadlines)
         if deadlines and deadlines[0][0] < t_next:
             t_next = deadlines[0][0]
-        for _key, job, v in running:
-            if t + job.rem[v] < t_next:
-                t_next = t + job.rem[v]
+        for run in running:
+            for _key, job, v in run:
+                if t + job.rem[v] < t_next:
+                    t_next = t + job.rem[v]
         # -- advance to t_next: completions --------------------------------------------------
         delta = t_next - t
-        still: list[Entry] = []
-        for entry in running:
+        finished: list[Entry] = []
+        for k in range(pools):
+            still: list[Entry] = []
+            for entry in running[k]:
+                _key, job, v = entry
+                job.rem[v] -= delta
+                (still if job.rem[v] > 0 else finished).append(entry)
+            running[k] = still
+        for entry in finished:
             key, job, v = entry
-            job.rem[v] -= delta
-            if job.rem[v] > 0:
-                still.append(entry)
-                continue
             close(key, t_next)
             job.left -= 1
             if job.left == 0:
@@ -458,7 +525,6 @@ def simulate_dag(
                 job.npred[w] -= 1
                 if job.npred[w] == 0:
                     make_ready(job, w)
-        running = still
         t = t_next
         # -- deadline check: pending jobs whose deadline is t ---------------------------------
         stop = False
@@ -472,8 +538,9 @@ def simulate_dag(
                 break
         if stop or t >= horizon:
             break
-    for key, _job, _v in running:
-        close(key, t)
+    for run in running:
+        for key, _job, _v in run:
+            close(key, t)
     return DAGTrace(
         taskset=taskset,
         m=m,
@@ -490,4 +557,5 @@ def simulate_dag(
         response_times=tuple(response),
         releases=_frozen(rel_rows, 4),
         segments=_frozen(seg_rows, 6),
+        platform=typed,
     )
