@@ -1,0 +1,404 @@
+"""Response-time analysis of sporadic DAG tasks under global FP (Fonseca, Nelissen, Nélis, RTNS 2017).
+
+J. Fonseca, G. Nelissen, V. Nélis, "Improved response time analysis of sporadic DAG tasks for
+global FP scheduling", RTNS 2017 (CISTER-TR-170901); note: papers/fonseca2017-sp-dag.md.
+
+**Provenance of the equations.** The paper's text could not be read here (only its first page is
+in the stored pages). The equation, theorem and algorithm numbers below are those that the C++
+library of the 2023 DAG survey (Verucchi et al., github.com/mive93/DAG-scheduling,
+``src/tests/Fonseca2017.cpp``, read, not copied) gives in its comments; the formulas are rtsched's
+reading of that structure, each with its own soundness argument in the note. Where rtsched
+deliberately differs from that library (exact integer maximum over the splits, the caps of
+Theorems 2 and 4 used, the summation over the higher-priority tasks) the note says so.
+
+Model: sporadic DAG tasks, constrained deadlines D_i ≤ T_i, global fixed priorities in task order
+(task 0 highest, as :func:`rtsched.dag.simulate_dag` with ``policy="gfp"``), m identical cores,
+preemptive node-level scheduling, integer time.
+
+* **WD^UCI** (carry-in workload distribution): the schedule of one job on unlimited cores, each
+  vertex at its earliest start (EST_v = longest path to v, EFT_v = EST_v + C_v), as steps
+  (width w_j, height h_j = vertices running) between consecutive finishing times.
+* **WD^UCO** (carry-out workload distribution, Algorithm 1): on the series-parallel decomposition
+  tree, repeatedly take the largest set of vertices with work left that can run in parallel (a P
+  node unites its children's sets, an S node keeps the larger one, the earlier part on a tie), run
+  it for the smallest remaining WCET among them (width) with height = its size. A task whose DAG is
+  not series-parallel (the paper first turns it into a nested fork-join DAG by removing
+  "conflicting" edges) gets **rtsched's substitute**: the WD^UCI steps, i.e. the ASAP schedule
+  on unlimited cores, which bounds the work of the first x time units of any schedule vertex by
+  vertex (note).
+* (6) CI_i(x) = Σ_j h_j · max(0, min(w_j, x − T_i + R_i − Σ_{l>j} w_l)) (the carry-in job ends at
+  its response-time bound R_i, T_i − R_i before the next release); Theorem 2 caps it:
+  CI'_i(x) = min(CI_i(x), m · max(0, x − T_i + R_i)).
+* (9) CO_i(x) = Σ_j h_j · max(0, min(w_j, x − Σ_{l<j} w_l)); Theorem 4 caps it:
+  CO'_i(x) = min(CO_i(x), m · max(0, x), vol_i − max(0, len_i − x)) (0 for x ≤ 0).
+* Algorithm 2: the carry workload of a carry window of length Δ^C,
+  W^C_i(Δ^C) = max over integers 0 ≤ x ≤ Δ^C of CI'_i(x) + CO'_i(Δ^C − x) (rtsched takes the exact
+  maximum over every integer split; the functions change only where x − T_i + R_i or Δ^C − x lies
+  in [0, vol_i], so those points and the two ends suffice).
+* (11) Δ^C = Δ − max(0, ⌊(Δ − len_i)/T_i⌋) · T_i and (10) W_i(Δ) = W^C_i(Δ^C) +
+  max(0, ⌊(Δ − len_i)/T_i⌋) · vol_i.
+* RTA: R_k = len_k + ⌊(vol_k − len_k + Σ_{i<k} W_i(R_k)) / m⌋, iterated from R_k = len_k; the
+  iteration stops at the first R with f(R) ≤ R (then R bounds the response time: the critical-path
+  argument holds for any such R, so a non-monotone W cannot make it unsound) and fails when
+  R > D_k. Schedulable (proven) iff every task gets R_k ≤ D_k.
+
+Layers: :func:`reference` (Python ints, the formulas literally), :func:`explain` (per-task R_k,
+each higher-priority task's W_i(R_k), the failing task, steps) and :func:`codes` (the two
+workload distributions per task in Python, turned into cumulative arrays; a Numba ``prange``
+kernel over the sets does the RTA in int64).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from numba import prange
+from numpy.typing import NDArray
+
+from rtsched.dag.model import DAGBatch, DAGTask, DAGTaskSet, SPTree
+from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
+from rtsched.registry import Analysis
+from rtsched.result import Explanation, Step
+from rtsched.workloads import DAG_TASKSETS
+
+__all__ = [
+    "ANALYSES",
+    "carry_in",
+    "carry_out",
+    "carry_workload",
+    "codes",
+    "explain",
+    "reference",
+    "response_times",
+    "wd_uci",
+    "wd_uco",
+    "workload",
+]
+
+CITATION = (
+    "J. Fonseca, G. Nelissen, V. Nélis, 'Improved response time analysis of sporadic DAG tasks for "
+    "global FP scheduling', RTNS 2017: carry-in (Eq. 6, Thm 2) and carry-out (Eq. 9, Thm 4, Alg. 1 on "
+    "the series-parallel tree) workload distributions, carry workload (Alg. 2), W_i (Eqs. 10-11), "
+    "R_k = len_k + floor((vol_k - len_k + sum W_i(R_k))/m); priorities in task order"
+)
+NOTE = "papers/fonseca2017-sp-dag.md"
+
+Profile = list[tuple[int, int]]  # (width, height) steps
+
+
+# -- workload distributions -----------------------------------------------------------------------
+def _est(task: DAGTask) -> list[int]:
+    est = [0] * task.n
+    for v in task.topological_order:
+        for p in task.predecessors[v]:
+            est[v] = max(est[v], est[p] + task.wcets[p])
+    return est
+
+
+def wd_uci(task: DAGTask) -> Profile:
+    """WD^UCI: the ASAP schedule on unlimited cores as (width, height) steps; Σ widths = len."""
+    est = _est(task)
+    eft = [est[v] + task.wcets[v] for v in range(task.n)]
+    points = sorted({0, *eft})
+    out: Profile = []
+    for a, b in zip(points, points[1:], strict=False):
+        out.append((b - a, sum(1 for v in range(task.n) if est[v] <= a < eft[v])))
+    return out
+
+
+def _parallel(tree: SPTree, left: list[int]) -> list[int]:
+    """Algorithm 1's largest parallel set among the vertices with work left (P: union; S: larger, earlier on ties)."""
+    if isinstance(tree, int):
+        return [tree] if left[tree] > 0 else []
+    kind, a, b = tree
+    first, then = _parallel(a, left), _parallel(b, left)
+    if kind == "P":
+        return first + then
+    return then if len(then) > len(first) else first
+
+
+def wd_uco(task: DAGTask) -> Profile:
+    """WD^UCO (Algorithm 1) on the series-parallel tree; not series-parallel: rtsched's ASAP substitute."""
+    tree = task.series_parallel()
+    if tree is None:
+        return wd_uci(task)
+    left = list(task.wcets)
+    out: Profile = []
+    while True:
+        chosen = _parallel(tree, left)
+        if not chosen:
+            return out
+        width = min(left[v] for v in chosen)
+        for v in chosen:
+            left[v] -= width
+        out.append((width, len(chosen)))
+
+
+# -- workload bounds --------------------------------------------------------------------------------
+def carry_in(task: DAGTask, R: int, x: int, m: int, wd: Profile | None = None) -> int:
+    """Eq. (6) with Theorem 2's cap: the carry-in job's work in the first x units of the carry window."""
+    wd = wd_uci(task) if wd is None else wd
+    y = x - task.T + R  # the part of the window before the job's response-time bound
+    total = 0
+    for j, (w, h) in enumerate(wd):
+        later = sum(wl for wl, _ in wd[j + 1 :])
+        total += h * max(0, min(w, y - later))  # (6)
+    return min(total, m * max(0, y))  # Theorem 2
+
+
+def carry_out(task: DAGTask, x: int, m: int, wd: Profile | None = None) -> int:
+    """Eq. (9) with Theorem 4's caps: the carry-out job's work in the first x units after its release."""
+    if x <= 0:
+        return 0
+    wd = wd_uco(task) if wd is None else wd
+    total = 0
+    for j, (w, h) in enumerate(wd):
+        earlier = sum(wl for wl, _ in wd[:j])
+        total += h * max(0, min(w, x - earlier))  # (9)
+    return min(total, m * x, task.volume - max(0, task.length - x))  # Theorem 4
+
+
+def _splits(task: DAGTask, R: int, delta: int) -> list[int]:
+    """The carry-in lengths x where CI'(x) + CO'(Δ − x) can reach its maximum over 0 ≤ x ≤ Δ."""
+    vol, gap = task.volume, task.T - R
+    points = {0, delta}
+    points.update(range(max(0, gap), min(delta, gap + vol) + 1))  # CI' varies there only
+    points.update(range(max(0, delta - vol), delta + 1))  # CO'(Δ − x) varies there only
+    return sorted(points)
+
+
+def carry_workload(task: DAGTask, R: int, delta: int, m: int) -> int:
+    """Algorithm 2: max over integer splits x of the carry window Δ^C of CI'(x) + CO'(Δ^C − x)."""
+    ci, co = wd_uci(task), wd_uco(task)
+    return max(carry_in(task, R, x, m, ci) + carry_out(task, delta - x, m, co) for x in _splits(task, R, delta))
+
+
+def workload(task: DAGTask, R: int, delta: int, m: int) -> int:
+    """Eqs. (10)-(11): W_i(Δ) = W^C_i(Δ^C) + (body jobs) · vol_i with Δ^C = Δ − (body jobs) · T_i."""
+    body = max(0, (delta - task.length) // task.T)
+    return carry_workload(task, R, delta - body * task.T, m) + body * task.volume
+
+
+def response_times(ts: DAGTaskSet, m: int) -> list[int | None]:
+    """R_k per task in priority (task) order; ``None`` from the first task whose bound exceeds D_k on."""
+    R: list[int | None] = []
+    bounds: list[int] = []  # R_0 .. R_{k-1} while every one of them is within its deadline
+    for k, task in enumerate(ts):
+        if len(bounds) < k:
+            R.append(None)
+            continue
+        r = task.length
+        while True:
+            if r > task.D:
+                R.append(None)
+                break
+            interference = sum(workload(ts[i], bounds[i], r, m) for i in range(k))
+            nxt = task.length + (task.volume - task.length + interference) // m
+            if nxt <= r:
+                R.append(r)
+                bounds.append(r)
+                break
+            r = nxt
+    return R
+
+
+def reference(ts: DAGTaskSet, m: int) -> bool:
+    """Schedulable (proven) iff every task's R_k (task order = priority) is at most D_k."""
+    return all(r is not None for r in response_times(ts, m))
+
+
+def explain(ts: DAGTaskSet, m: int) -> Explanation:
+    """Per-task R_k with each higher-priority task's W_i(R_k), the failing task and the steps."""
+    R = response_times(ts, m)
+    failing = next((k for k, r in enumerate(R) if r is None), None)
+    R_known = [r for r in R if r is not None]  # a prefix: the bounds of the tasks before ``failing``
+    rows: list[dict[str, Any]] = []
+    for k, task in enumerate(ts):
+        row: dict[str, Any] = {
+            "task": ts.label(k),
+            "vol": task.volume,
+            "len": task.length,
+            "D": task.D,
+            "T": task.T,
+            "series_parallel": task.series_parallel() is not None,
+            "R": R[k],
+        }
+        rk = R[k]
+        if rk is not None:
+            row["interference"] = {ts.label(i): workload(ts[i], R_known[i], rk, m) for i in range(k)}
+        rows.append(row)
+    verdict = failing is None
+    if verdict:
+        summary = f"R_k ≤ D_k for all {ts.n} tasks (G-FP, task order, m = {m})"
+        term = None
+    else:
+        assert failing is not None
+        term = f"R of {ts.label(failing)} exceeds D = {ts[failing].D}"
+        summary = f"not proven: {term}"
+    return Explanation(
+        verdict=verdict,
+        summary=summary,
+        evidence={"R": tuple(R), "failing_task": failing, "failing_term": term},
+        per_task=rows,
+        steps=lambda: steps(ts, m),
+    )
+
+
+def steps(ts: DAGTaskSet, m: int) -> Iterator[Step | str]:
+    """The fixed-point iteration of every task, with each higher-priority W_i(R)."""
+    R: list[int] = []
+    for k, task in enumerate(ts):
+        yield Step(
+            f"{ts.label(k)}: vol = {{vol}}, len = {{len}}, D = {{D}}, T = {{T}}; WD^UCI = {wd_uci(task)}, "
+            f"WD^UCO = {wd_uco(task)}" + ("" if task.series_parallel() is not None else " (not SP: ASAP substitute)"),
+            {"vol": task.volume, "len": task.length, "D": task.D, "T": task.T},
+        )
+        r = task.length
+        while True:
+            if r > task.D:
+                yield Step("R = {r} > D = {D}: not proven", {"r": r, "D": task.D})
+                return
+            terms = [workload(ts[i], R[i], r, m) for i in range(k)]
+            nxt = task.length + (task.volume - task.length + sum(terms)) // m
+            yield Step(
+                "R = {r}: W = " + (" + ".join(str(t) for t in terms) or "0") + ", len + ⌊(vol − len + ΣW)/m⌋ = {nxt}",
+                {"r": r, "nxt": nxt},
+            )
+            if nxt <= r:
+                R.append(r)
+                yield Step(f"{ts.label(k)}: R = {{r}} ≤ D = {{D}}", {"r": r, "D": task.D})
+                break
+            r = nxt
+    yield "every task meets R_k ≤ D_k: schedulable under G-FP"
+
+
+# -- batch kernel -----------------------------------------------------------------------------------
+def _head_curve(wd: Profile, vol: int) -> list[int]:
+    """B[x] = Σ_j h_j · max(0, min(w_j, x − Σ_{l<j} w_l)) for x = 0..vol (Eq. 9 without caps)."""
+    rates: list[int] = []
+    for w, h in wd:
+        rates.extend([h] * w)
+    out = [0]
+    for x in range(vol):
+        out.append(out[-1] + (rates[x] if x < len(rates) else 0))
+    return out
+
+
+def _tail_curve(wd: Profile, vol: int) -> list[int]:
+    """A[y] = the work of the last y units of the steps, y = 0..vol (Eq. 6 without caps)."""
+    rates: list[int] = []
+    for w, h in reversed(wd):
+        rates.extend([h] * w)
+    out = [0]
+    for y in range(vol):
+        out.append(out[-1] + (rates[y] if y < len(rates) else 0))
+    return out
+
+
+@kernel
+def _workload(ci, co, vol, length, T, R, delta, m):
+    """W_i(Δ) (Eqs. 10-11, Algorithm 2) from the cumulative curves ci, co (index 0..vol)."""
+    body = (delta - length) // T
+    if body < 0:
+        body = 0
+    dc = delta - body * T
+    gap = T - R
+    best = 0
+    # the candidate splits: x = 0, x = Δ^C, gap ≤ x ≤ gap + vol, Δ^C − vol ≤ x ≤ Δ^C (within [0, Δ^C])
+    lo1, hi1 = max(0, gap), min(dc, gap + vol)
+    lo2 = max(0, dc - vol)
+    for part in range(3):
+        if part == 0:
+            a, b = 0, 0
+        elif part == 1:
+            a, b = lo1, hi1
+        else:
+            a, b = lo2, dc
+        for x in range(a, b + 1):
+            y = x - gap
+            cin = 0
+            if y > 0:
+                cin = ci[min(y, vol)]
+                if m * y < cin:
+                    cin = m * y
+            z = dc - x
+            cout = 0
+            if z > 0:
+                cout = co[min(z, vol)]
+                if m * z < cout:
+                    cout = m * z
+                rest = length - z
+                cap = vol - (rest if rest > 0 else 0)
+                if cap < cout:
+                    cout = cap
+            if cin + cout > best:
+                best = cin + cout
+    return best + body * vol
+
+
+@kernel
+def _rta_one(vol, length, D, T, ci, co, offs, m, R):
+    """One set: ACCEPT iff every task's fixed point stays within its deadline."""
+    n = vol.shape[0]
+    for k in range(n):
+        r = length[k]
+        while True:
+            if r > D[k]:
+                return REJECT
+            total = vol[k] - length[k]
+            for i in range(k):
+                total += _workload(
+                    ci[offs[i] : offs[i + 1]], co[offs[i] : offs[i + 1]], vol[i], length[i], T[i], R[i], r, m
+                )
+            nxt = length[k] + total // m
+            if nxt <= r:
+                R[k] = r
+                break
+            r = nxt
+    return ACCEPT
+
+
+@batch_kernel
+def _rta_sets(vol, length, D, T, ci, co, offs, task_offsets, m, out):
+    """``out[s]`` = ``_rta_one`` of set ``s``, in ``prange`` over the sets."""
+    for s in prange(out.shape[0]):
+        lo, hi = task_offsets[s], task_offsets[s + 1]
+        R = np.zeros(hi - lo, dtype=np.int64)
+        local = offs[lo : hi + 1] - offs[lo]
+        base = offs[lo]
+        out[s] = _rta_one(vol[lo:hi], length[lo:hi], D[lo:hi], T[lo:hi], ci[base:], co[base:], local, m, R)
+
+
+def curves(tasks: Sequence[DAGTask]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The cumulative carry-in (tail of WD^UCI) and carry-out (head of WD^UCO) curves, concatenated."""
+    ci: list[int] = []
+    co: list[int] = []
+    offs = [0]
+    for task in tasks:
+        ci.extend(_tail_curve(wd_uci(task), task.volume))
+        co.extend(_head_curve(wd_uco(task), task.volume))
+        offs.append(len(ci))
+    return np.array(ci, dtype=np.int64), np.array(co, dtype=np.int64), np.array(offs, dtype=np.int64)
+
+
+def codes(batch: DAGBatch, m: int) -> NDArray[np.int8]:
+    """ACCEPT/REJECT for every set of ``batch`` (exact int64; the curves are built per task in Python)."""
+    tasks = [task for s in range(batch.n_sets) for task in batch[s]]
+    ci, co, offs = curves(tasks)
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    _rta_sets(batch.volume, batch.length, batch.D, batch.T, ci, co, offs, batch.task_offsets, m, out)
+    return out
+
+
+ANALYSES = (
+    Analysis(
+        name="dag-gfp-fonseca2017", title="Fonseca, Nelissen, Nélis 2017: G-FP response-time analysis of DAG tasks (carry-in/out distributions)",
+        citation=CITATION, note=NOTE,
+        kind="sufficient", order=20, featured=False,
+        policy="global-fp", policy_order=4, platform="identical", deadlines=("implicit", "constrained"), workload=DAG_TASKSETS,
+        reference=reference, explain=explain, codes=codes,
+        compile_seconds=3.0,
+    ),
+)  # fmt: skip

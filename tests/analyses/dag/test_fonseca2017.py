@@ -1,0 +1,214 @@
+"""G-FP response-time analysis of DAG tasks after Fonseca, Nelissen, Nélis, RTNS 2017
+(analyses/dag/fonseca2017.py, registry name ``dag-gfp-fonseca2017``): the note's worked example by
+hand, the workload distributions, codes == reference on generated sets, and soundness against the
+node-level simulator under G-FP in task order."""
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+from rtsched import registry
+from rtsched.analyses.dag import fonseca2017 as fonseca
+from rtsched.dag import DAGBatch, DAGTask, DAGTaskSet, simulate_dag
+from rtsched.generators.dag import dag_tasksets
+
+NAME = "dag-gfp-fonseca2017"
+
+# papers/fonseca2017-sp-dag.md, worked example: a → {b, c, d} → z with C = 1, 1, 5, 5, 1.
+FJ = DAGTask([1, 1, 5, 5, 1], [(0, 1), (0, 2), (0, 3), (1, 4), (2, 4), (3, 4)], T=20, D=20)
+EXAMPLE = DAGTaskSet([FJ, FJ.replace(T=30, D=30)])
+# Not series-parallel: the "N" a → c, b → c, b → d.
+N_SHAPE = DAGTask([2, 3, 4, 1], [(0, 2), (1, 2), (1, 3)], T=20, D=15)
+
+
+def entry():
+    return registry.get(NAME)
+
+
+def verdicts(ts, m):
+    """reference, verdict (through codes) and explain agree; the common verdict."""
+    e = entry()
+    ref = e.reference(ts, m)
+    assert e.verdict(ts, m) == ref
+    assert e.explain(ts, m).verdict == ref
+    assert bool(e.batch(DAGBatch.from_tasksets([ts]), m)[0]) is ref
+    return ref
+
+
+def test_entry_declares_what_the_brief_says():
+    e = entry()
+    assert (e.kind, e.policy, e.platform, e.input, e.featured) == ("sufficient", "global-fp", "identical", "dag", False)
+    assert e.deadlines == ("implicit", "constrained")
+    late = DAGTaskSet([FJ.replace(T=10, D=12)])
+    assert e.supports(4, late) is not None
+
+
+# -- the worked example -------------------------------------------------------------------------
+def test_workload_distributions_by_hand():
+    assert FJ.series_parallel() is not None
+    # ASAP on unlimited cores: a [0,1), b c d from 1, b ends at 2, c d at 6, z [6,7)
+    assert fonseca.wd_uci(FJ) == [(1, 1), (1, 3), (4, 2), (1, 1)]
+    # Algorithm 1: {b, c, d} for 1, {c, d} for 4, then a, then z (the earlier S part on a tie)
+    assert fonseca.wd_uco(FJ) == [(1, 3), (4, 2), (1, 1), (1, 1)]
+    # not series-parallel: rtsched's substitute is the ASAP steps
+    assert N_SHAPE.series_parallel() is None
+    assert fonseca.wd_uco(N_SHAPE) == fonseca.wd_uci(N_SHAPE) == [(2, 2), (1, 1), (1, 2), (3, 1)]
+
+
+def test_carry_terms_by_hand():
+    # τ0 has R0 = 10, so the carry-in job ends T0 − R0 = 10 before the next release.
+    ci = [fonseca.carry_in(FJ, 10, 10 + k, 2) for k in range(8)]
+    assert ci == [0, 1, 3, 5, 7, 9, 12, 13]  # Eq. (6); the cap 2k of Theorem 2 bites at k = 6 only as equality
+    co = [fonseca.carry_out(FJ, z, 2) for z in range(8)]
+    assert co == [0, 2, 4, 6, 8, 10, 12, 13]  # Eq. (9) 3, 5, 7, ... capped by 2z and by 13 − (7 − z)
+    assert fonseca.carry_workload(FJ, 10, 16, 2) == 13  # Algorithm 2: x = 0, the whole carry-out job
+    assert fonseca.workload(FJ, 10, 7, 2) == 13
+    assert fonseca.workload(FJ, 10, 16, 2) == 13
+    assert fonseca.workload(FJ, 10, 27, 2) == 13 + 13  # one body job, Δ^C = 7
+
+
+def test_worked_example_by_hand():
+    # τ0: R = 7 + ⌊6/2⌋ = 10; τ1: 7 → 7 + ⌊(6 + 13)/2⌋ = 16 → 16 (W_0(16) = 13)
+    assert fonseca.response_times(EXAMPLE, 2) == [10, 16]
+    assert verdicts(EXAMPLE, 2) is True
+    r = entry().explain(EXAMPLE, 2)
+    assert r.evidence["R"] == (10, 16) and r.evidence["failing_term"] is None
+    assert r.per_task[1]["interference"] == {EXAMPLE.label(0): 13}
+    assert any("R = 16" in str(s) for s in r.steps)
+    # D1 = 15 < 16: the second task fails
+    tight = DAGTaskSet([FJ, FJ.replace(T=30, D=15)])
+    assert fonseca.response_times(tight, 2) == [10, None]
+    r = entry().explain(tight, 2)
+    assert r.verdict is False and r.evidence["failing_task"] == 1
+    assert verdicts(tight, 2) is False
+    # one core: R0 = 7 + 6 = 13 ≤ 20, τ1 cannot fit
+    assert verdicts(EXAMPLE, 1) is False
+
+
+def test_single_task_is_graham():
+    # no higher-priority task: R = len + ⌊(vol − len)/m⌋ (Graham), accepted iff ≤ D
+    for m in range(1, 6):
+        bound = FJ.length + (FJ.volume - FJ.length) // m
+        assert fonseca.response_times(DAGTaskSet([FJ]), m) == [bound]
+        assert verdicts(DAGTaskSet([FJ.replace(D=bound)]), m) is True
+        assert verdicts(DAGTaskSet([FJ.replace(D=bound - 1)]), m) is False
+
+
+# -- kernel == reference ------------------------------------------------------------------------
+def generated(seed, size, deadlines, utilization, n_tasks=3, shape="fork-join"):
+    if shape == "fork-join":
+        params = {"wcet": (1, 8), "max_depth": 2, "max_branches": 4, "p_par": 0.6, "p_term": 0.3}
+    else:
+        params = {"n": 7, "p": 0.3, "wcet": (1, 8)}
+    return dag_tasksets(
+        np.random.default_rng(seed), n_tasks=n_tasks, utilization=utilization, size=size, shape=shape,
+        shape_params=params, deadlines=deadlines, umax=1.5,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("seed", "deadlines", "shape"),
+    [(1, "implicit", "fork-join"), (2, "constrained", "fork-join"), (3, "constrained", "gnp")],
+)
+def test_codes_equal_the_reference(seed, deadlines, shape):
+    sets = generated(seed, 25, deadlines, utilization=2.0, shape=shape)
+    batch = DAGBatch.from_tasksets(sets)
+    seen = set()
+    for m in (1, 2, 3, 4, 8):
+        codes = entry().status(batch, m)
+        expected = [1 if fonseca.reference(ts, m) else 0 for ts in sets]
+        assert codes.tolist() == expected, (m, deadlines, shape)
+        seen.update(expected)
+    assert seen == {0, 1}
+
+
+def test_codes_on_hand_made_sets_in_one_batch():
+    sets = [
+        EXAMPLE,
+        DAGTaskSet([FJ]),
+        DAGTaskSet([N_SHAPE, FJ, N_SHAPE]),
+        DAGTaskSet([FJ.replace(T=11, D=9), FJ.replace(T=40, D=35), N_SHAPE]),
+    ]
+    batch = DAGBatch.from_tasksets(sets)
+    for m in range(1, 7):
+        assert entry().status(batch, m).tolist() == [int(fonseca.reference(ts, m)) for ts in sets]
+
+
+# -- the carry-out steps of Algorithm 1 against the ASAP schedule --------------------------------
+def _head(wd, x):
+    done, total = 0, 0
+    for w, h in wd:
+        total += h * max(0, min(w, x - done))
+        done += w
+    return total
+
+
+def test_algorithm_1_never_below_the_asap_schedule_on_generated_dags():
+    """Algorithm 1's steps bound the work of the first x units from above wherever the ASAP schedule
+    (a proven bound, vertex by vertex) does: checked on every generated series-parallel task."""
+    checked = 0
+    for ts in generated(11, 30, "constrained", utilization=2.0):
+        for task in ts:
+            if task.series_parallel() is None:
+                continue
+            uco, asap = fonseca.wd_uco(task), fonseca.wd_uci(task)
+            assert all(_head(uco, x) >= _head(asap, x) for x in range(task.volume + 1)), task
+            checked += 1
+    assert checked >= 60
+
+
+# -- soundness against the simulator ------------------------------------------------------------
+def horizon(ts, periods=10):
+    longest = max(t.T for t in ts)
+    return min(math.lcm(*[t.T for t in ts]), periods * longest)
+
+
+RUNS = [("periodic", "wcet"), ("periodic", "random"), ("sporadic", "wcet"), ("sporadic", "random")]
+SHAPES = [("constrained", "fork-join"), ("implicit", "fork-join"), ("constrained", "gnp")]
+
+
+def test_accepted_sets_meet_every_deadline_in_simulation():
+    """Each generated set at the smallest m in 1..10 that the analysis accepts: G-FP in task order,
+    periodic and sporadic arrivals, WCET and random execution times, never a miss."""
+    count = 0
+    for seed, (deadlines, shape) in enumerate(SHAPES):
+        for k, ts in enumerate(generated(200 + seed, 6, deadlines, utilization=1.5, shape=shape)):
+            m = next((m for m in range(1, 11) if fonseca.reference(ts, m)), None)
+            if m is None:
+                continue
+            count += 1
+            for arrivals, execution in RUNS:
+                trace = simulate_dag(
+                    ts, m, policy="gfp", arrivals=arrivals, execution=execution, seed=k, horizon=horizon(ts)
+                )
+                assert trace.miss is None, (ts, m, arrivals, execution, trace.miss)
+    assert count >= 9
+
+
+@pytest.mark.slow
+def test_observed_response_times_stay_within_the_bounds():
+    """Stronger than deadlines: every task k that gets a bound R_k (all higher-priority tasks got
+    theirs) never shows a longer response time in simulation, for m = 2, 3, 4 (RTSCHED_PROPERTY_EXAMPLES
+    sets per shape, default 40)."""
+    examples = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "0")) or 40
+    checked = 0
+    for seed, (deadlines, shape) in enumerate(SHAPES):
+        for k, ts in enumerate(generated(300 + seed, examples, deadlines, utilization=2.0, shape=shape)):
+            for m in (2, 3, 4):
+                bounds = fonseca.response_times(ts, m)
+                if bounds[0] is None:
+                    continue
+                for arrivals, execution in RUNS:
+                    trace = simulate_dag(
+                        ts, m, policy="gfp", arrivals=arrivals, execution=execution, seed=k,
+                        horizon=horizon(ts, 12), record=True,
+                    )  # fmt: skip
+                    for task, bound in enumerate(bounds):
+                        if bound is None:
+                            break
+                        seen = trace.response_times[task]
+                        assert seen is None or seen <= bound, (ts, m, arrivals, execution, task, seen, bounds)
+                        checked += 1
+    assert checked >= 100 * len(SHAPES)
