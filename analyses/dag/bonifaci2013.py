@@ -39,6 +39,7 @@ and :func:`codes_gdm`.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -63,6 +64,7 @@ __all__ = [
     "dbf",
     "explain_gdm",
     "explain_gedf",
+    "first_violation",
     "reference",
     "reference_gdm",
     "reference_gedf",
@@ -137,6 +139,31 @@ def _rows(ts: DAGTaskSet, m: int, k: int) -> list[dict[str, Any]]:
     ]
 
 
+def first_violation(ts: DAGTaskSet, m: int, k: int, upto: int, budget: int = BUDGET) -> int | None:
+    """The least step point t ≤ ``upto`` (t = D_i + j·T_i) with q·Σ dbf(τ_i, t) > m²·t, or None.
+
+    For :func:`explain`: QPA walks down from its bound and reports *a* violation; this scan, in
+    increasing order up to that point, reports the first one. At most ``budget`` points are
+    visited (None past that: the caller keeps QPA's point).
+    """
+    q, s = k * m - 1, m * m
+    heap = [(task.D, i) for i, task in enumerate(ts) if task.D <= upto]
+    heapq.heapify(heap)
+    visited = 0
+    while heap:
+        t = heap[0][0]
+        while heap and heap[0][0] == t:
+            _, i = heapq.heappop(heap)
+            if t + ts[i].T <= upto:
+                heapq.heappush(heap, (t + ts[i].T, i))
+        visited += 1
+        if visited > budget:
+            return None
+        if q * sum(dbf(x.volume, x.D, x.T, t) for x in ts) > s * t:
+            return t
+    return None
+
+
 def explain(ts: DAGTaskSet, m: int, k: int, budget: int = BUDGET) -> Explanation:
     """The verdict, each task's (L), the load condition's witness (or last point checked), the failing term, the steps."""
     q, s = k * m - 1, m * m
@@ -183,6 +210,11 @@ def explain(ts: DAGTaskSet, m: int, k: int, budget: int = BUDGET) -> Explanation
             assert trace.h is not None  # a violation names its point and demand
             t = Fraction(trace.t, s)
             work = Fraction(trace.h, q)
+            if t.denominator == 1:  # QPA's violations are at scaled deadlines m²·(D_i + j·T_i)
+                first = first_violation(ts, m, k, int(t), budget)
+                if first is not None:
+                    t = Fraction(first)
+                    work = Fraction(sum(dbf(x.volume, x.D, x.T, first) for x in ts))
             evidence["witness_t"] = t
             evidence["witness_demand"] = work
             evidence["failing_term"] = "(Λ) load"
@@ -230,11 +262,12 @@ def explain(ts: DAGTaskSet, m: int, k: int, budget: int = BUDGET) -> Explanation
             )
         elif verdict is False:
             yield Step(
-                "QPA finds t' = {tp} with scaled demand {h} > t', i.e. t = t'/m² = {t}: Σ dbf = {w} > m·t/b = {cap}: "
-                "(Λ) fails: not proven",
+                "QPA finds t' = {tp} with scaled demand {h} > t' (t'/m² = {tq}); the first violation is at "
+                "t = {t}: Σ dbf = {w} > m·t/b = {cap}: (Λ) fails: not proven",
                 {
                     "tp": trace.t,
                     "h": trace.h,
+                    "tq": Fraction(trace.t, s),
                     "t": evidence["witness_t"],
                     "w": evidence["witness_demand"],
                     "cap": Fraction(m) / b * evidence["witness_t"],
