@@ -11,7 +11,9 @@ Sets are drawn so that the exercise teaches something, by rejection sampling fro
 the Liu & Layland bound fails while response-time analysis decides (``uni-fp``); GFB, BAK and BCL
 disagree (``gedf-tests``); one bin-packing heuristic packs the set and another does not
 (``partitioning``); the interface has a partial unit of supply (β > 0) and a blackout, and the
-times asked include the blackout and the corrected case of the supply bound (``mpr``). Each
+times asked include the blackout and the corrected case of the supply bound (``mpr``); the DAG set
+has a heavy task that fits on some number of cores and federated scheduling accepts it or not as
+a coin decides (``dag``). Each
 accepted draw needs on average 2 to 60 tries (at most 233 over seeds 0-199 of every topic). Integers stay small
 (periods at most 20, supplies at most m'·Π ≤ 30) so that a student can work by hand.
 
@@ -28,7 +30,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -37,7 +39,20 @@ from rtsched.errors import InputError
 from rtsched.model import TaskSet
 from rtsched.result import Result, Step, exact_numbers, show_number, verdict_text
 
-__all__ = ["MAX_TRIES", "TOPICS", "Exercise", "make_exercise", "parse_tasksets", "sbf_steps", "seed_number"]
+if TYPE_CHECKING:
+    from rtsched.dag import DAGTask, DAGTaskSet
+
+__all__ = [
+    "MAX_TRIES",
+    "TOPICS",
+    "Exercise",
+    "graham_bound",
+    "make_exercise",
+    "parse_dag_tasksets",
+    "parse_tasksets",
+    "sbf_steps",
+    "seed_number",
+]
 
 #: Draws per exercise before giving up (each draw costs microseconds to a millisecond).
 MAX_TRIES = 20_000
@@ -59,7 +74,7 @@ class Exercise:
     sheet, key:
         Markdown text of the student's sheet and of the answer key.
     tasksets:
-        The task sets on the sheet, in order (empty for ``mpr``).
+        The task sets on the sheet, in order (empty for ``mpr``; DAG task sets for ``dag``).
     m:
         Processors of the platform the questions are about.
     analyses:
@@ -71,7 +86,7 @@ class Exercise:
     title: str
     sheet: str
     key: str
-    tasksets: tuple[TaskSet, ...]
+    tasksets: tuple[TaskSet, ...] | tuple[DAGTaskSet, ...]
     m: int
     analyses: tuple[str, ...]
 
@@ -477,6 +492,199 @@ def _mpr(topic: str, seed: int | str) -> Exercise:
     return Exercise(topic, seed, title, _text(sheet), _text(key), (), mp, ())
 
 
+#: Periods (= deadlines) of the ``dag`` topic's tasks.
+_DAG_PERIODS = (6, 8, 10, 12, 15, 16, 20)
+#: The analyses whose verdicts the ``dag`` key states.
+_DAG_ANALYSES = ("dag-federated", "dag-gedf-cab")
+
+
+def graham_bound(vol: int, length: int, m: int) -> Fraction:
+    """Graham's bound len + (vol − len)/m on the response time of one DAG job alone on m cores, exactly.
+
+    R. L. Graham, "Bounds on multiprocessing timing anomalies", SIAM J. Appl. Math. 17(2), 1969:
+    any work-conserving schedule of the job completes within it (papers/dag-model.md).
+    """
+    return length + Fraction(vol - length, m)
+
+
+def _one_job_response(task: DAGTask, m: int) -> int:
+    """The simulator's response time of one job of ``task`` alone on ``m`` cores (vertices by index)."""
+    from rtsched.dag import DAGTaskSet, simulate_dag
+
+    trace = simulate_dag(DAGTaskSet([task]), m, releases=[[0]], horizon=task.volume + 1, record=True)
+    response = trace.response_times[0]
+    assert response is not None  # the horizon is past the volume: the job completes
+    return response
+
+
+def _dag_block(ts: DAGTaskSet) -> list[str]:
+    """The set as tables of vertices (C, successors) and as a YAML block (rtsched's DAG format)."""
+    from rtsched.dag import dumps_dag
+
+    lines = ["## DAG task set", ""]
+    for i, task in enumerate(ts):
+        lines += [
+            f"### {ts.label(i)}: T = D = {task.T}"
+            if task.T == task.D
+            else f"### {ts.label(i)}: T = {task.T}, D = {task.D}"
+        ]
+        lines += ["", "| vertex | C | successors |", "|---|---|---|"]
+        for v in range(task.n):
+            successors = ", ".join(f"v{w}" for w in task.successors[v]) or "—"
+            lines.append(f"| v{v} | {task.wcets[v]} | {successors} |")
+        lines.append("")
+    lines += ["The same set in rtsched's DAG format (`rtsched.dag.loads_dag(text)`):", "", "```yaml"]
+    return [*lines, *dumps_dag(ts).rstrip("\n").splitlines(), "```", ""]
+
+
+def _dag(topic: str, seed: int | str) -> Exercise:
+    from rtsched.dag import DAGTask, DAGTaskSet
+    from rtsched.generators.dag import fork_join
+    from rtsched.registry import get
+
+    rng = _rng(topic, seed)
+    m = int(rng.integers(3, 5))
+    want = bool(rng.integers(0, 2))  # federated scheduling proves the set or not: both are instructive
+
+    def task() -> DAGTask:
+        while True:
+            wcets, edges = fork_join(rng, max_depth=2, max_branches=3, p_par=0.7, p_term=0.3, wcet=(1, 5))
+            period = int(rng.choice(_DAG_PERIODS))
+            if len(wcets) <= 7 and critical(wcets, edges) <= period:
+                return DAGTask(wcets, edges, T=period, D=period)
+
+    def critical(wcets: list[int], edges: list[tuple[int, int]]) -> int:
+        finish = list(wcets)
+        for u, v in sorted(edges):  # u < v: index order is a topological order
+            finish[v] = max(finish[v], finish[u] + wcets[v])
+        return max(finish)
+
+    def keep(ts: DAGTaskSet) -> bool:
+        heavy = [t for t in ts if t.volume > t.D]
+        if not heavy or any(t.length >= t.D for t in heavy) or len(heavy) == ts.n or ts.utilization > m:
+            return False  # heavy tasks that some number of cores can run, and a light task to place
+        return get("dag-federated").reference(ts, m) is want
+
+    ts = _search(rng, topic, lambda: DAGTaskSet([task() for _ in range(int(rng.integers(2, 4)))]), keep)
+    h = next(i for i, t in enumerate(ts) if t.volume > t.D)
+    heavy = ts[h]
+    title = "parallel DAG tasks: volume, length, Graham's bound, federated and global EDF"
+    intro = (
+        f"Sporadic DAG tasks (Baruah et al., RTSS 2012) with implicit deadlines on m = {m} identical cores. "
+        "vol = Σ C_v (the volume), len = the WCET sum of a longest path (the length, or critical path). Graham's bound "
+        "(Graham, SIAM J. Appl. Math. 17(2), 1969): one job alone on k cores, under any work-conserving scheduler, "
+        "completes within len + (vol − len)/k. Federated scheduling (Li et al., ECRTS 2014): a task with vol > D is "
+        "heavy and gets n = ⌈(vol − len)/(D − len)⌉ cores of its own; the light tasks run sequentially (C = vol) "
+        "under partitioned EDF (rtsched's p-edf: first fit, decreasing density, exact admission) on the other cores. "
+        "Global EDF's capacity augmentation bound (Li, Agrawal, Lu, Gill, ECRTS 2013): with b = 4 − 2/m, "
+        "Σ vol/T ≤ m/b and len ≤ D/b for every task."
+    )
+    questions = [
+        "For every task compute vol, len (give a longest path) and the utilization vol/T. Which tasks can no "
+        "single core run (vol > D)? Is Σ vol/T ≤ m (a necessary condition)?",
+        f"For {ts.label(h)} alone, compute Graham's bound on k = 1, …, {m} cores. On how many cores does the bound "
+        "guarantee its deadline?",
+        f"Federated scheduling on m = {m}: classify each task, compute n for the heavy ones and Σ n, then place the "
+        "light tasks on the remaining cores with first fit in decreasing density. Is the set schedulable?",
+        "Global EDF: compute b and check both conditions of the capacity augmentation bound.",
+        "Which analyses prove the set schedulable? Does a failed test prove that the set misses deadlines?",
+    ]
+    federated, cab = get("dag-federated").explain(ts, m), get("dag-gedf-cab").explain(ts, m)
+    rows = []
+    for i, t in enumerate(ts):
+        path = " → ".join(f"v{v}" for v in t.critical_path())
+        rows.append(
+            f"| {ts.label(i)} | {t.volume} | {t.length} ({path}) | {t.D} | {_frac(t.utilization)} | "
+            f"{'yes' if t.volume > t.D else 'no'} |"
+        )
+    least = next(k for k in range(1, heavy.volume + 1) if graham_bound(heavy.volume, heavy.length, k) <= heavy.D)
+    n_heavy = federated.evidence["n"][h]
+    assert least == n_heavy  # (F2) is the least k with Graham's bound ≤ D
+    simulated = {k: _one_job_response(heavy, k) for k in range(1, max(m, least) + 1)}
+    graham = [
+        f"k = {k}: {heavy.length} + ({heavy.volume} − {heavy.length})/{k} = "
+        f"{_frac(graham_bound(heavy.volume, heavy.length, k))} "
+        f"{'≤' if graham_bound(heavy.volume, heavy.length, k) <= heavy.D else '>'} D = {heavy.D}; "
+        f"the simulator (vertices by index) gives R = {simulated[k]}"
+        for k in range(1, m + 1)
+    ]
+    fewer = [k for k in range(1, least) if simulated[k] <= heavy.D]
+    if fewer:
+        order = (
+            f"The simulated schedule (one order of the vertices) meets the deadline already on k = {fewer[0]}: "
+            "Graham's bound holds for every work-conserving order, so it asks for more."
+        )
+    else:
+        order = f"The simulated schedule needs {least} cores too (R > D on fewer)."
+    proven = [name for name, r in (("dag-federated", federated), ("dag-gedf-cab", cab)) if r.verdict is True]
+    answers = [
+        "### 1. Volume, length, utilization",
+        "",
+        "| task | vol | len (a longest path) | D | vol/T | vol > D |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+        f"Σ vol/T = {_frac(ts.utilization)} {'≤' if ts.utilization <= m else '>'} m = {m}.",
+        "",
+        f"### 2. Graham's bound for {ts.label(h)} (vol = {heavy.volume}, len = {heavy.length}, D = {heavy.D})",
+        "",
+        "```text",
+        *graham,
+        "```",
+        "",
+        f"The bound guarantees the deadline from k = {least} cores on: exactly federated scheduling's "
+        f"n = ⌈({heavy.volume} − {heavy.length})/({heavy.D} − {heavy.length})⌉ = {n_heavy}. {order}",
+        "",
+        "### 3. Federated scheduling (dag-federated)",
+        "",
+        *_steps_block(federated),
+        "### 4. Global EDF, capacity augmentation bound (dag-gedf-cab)",
+        "",
+        *_steps_block(cab),
+        "### 5. Comparison",
+        "",
+        f"Proven schedulable by: {', '.join(proven) if proven else 'none'}. Both tests are sufficient: a failed test "
+        "proves nothing (a deadline miss in a legal run would).",
+        "",
+    ]
+    platform = [f"Platform: m = {m} identical cores.", ""]
+    verdicts = [("dag-federated", federated), ("dag-gedf-cab", cab)]
+    sheet = [*_header(title, topic, seed, intro, key=False), *_dag_block(ts), *platform, *_numbered(questions)]
+    key = [
+        *_header(title, topic, seed, intro, key=True),
+        *_dag_block(ts),
+        *platform,
+        "## Answers",
+        "",
+        *answers,
+        *_verdict_table(verdicts),
+        "Check: `rtsched.check(rtsched.dag.loads_dag(text)[0], "
+        + str(m)
+        + ", tests=["
+        + ", ".join(f'"{n}"' for n, _ in verdicts)
+        + "]).explain(steps=True)` with the YAML block as text.",
+        "",
+    ]
+    return Exercise(topic, seed, title, _text(sheet), _text(key), (ts,), m, _DAG_ANALYSES)
+
+
+def parse_dag_tasksets(sheet: str) -> list[DAGTaskSet]:
+    """The DAG task sets of a ``dag`` sheet, read back from its ```` ```yaml ```` blocks."""
+    from rtsched.dag import loads_dag
+
+    sets: list[DAGTaskSet] = []
+    block: list[str] | None = None
+    for line in sheet.splitlines():
+        if line.strip() == "```yaml":
+            block = []
+        elif line.strip() == "```" and block is not None:
+            sets += loads_dag("\n".join(block), "yaml", source="exercise sheet")
+            block = None
+        elif block is not None:
+            block.append(line)
+    return sets
+
+
 def _assemble(
     topic: str,
     seed: int | str,
@@ -506,9 +714,7 @@ def _assemble(
         + " --explain --steps --exact-numbers` with the set's `C D T` lines in set.txt.",
         "",
     ]
-    return Exercise(
-        topic, seed, title, _text(sheet), _text(key), tuple(sets), m, tuple(name for name, _ in verdicts)
-    )
+    return Exercise(topic, seed, title, _text(sheet), _text(key), tuple(sets), m, tuple(name for name, _ in verdicts))
 
 
 #: Topic name → (one-line description, generator).
@@ -521,6 +727,10 @@ TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
         _partitioning,
     ),
     "mpr": ("MPR interfaces: sbf and lsbf values, blackout and the partial supply β", _mpr),
+    "dag": (
+        "parallel DAG tasks: volume, length, Graham's bound, federated allocation and global EDF's bound",
+        _dag,
+    ),
 }
 
 
