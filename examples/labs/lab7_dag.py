@@ -274,6 +274,7 @@ SCENARIOS = [
 runs_g = [simulate_dag(SET_G, M, policy="gedf", **scenario) for scenario in SCENARIOS]
 assert all(run.miss is None for run in runs_g)
 assert one_job(SET_G[2:], M).response_times == (14,)  # τ2 alone on 3 cores: 14, Graham says ≤ 16
+assert runs_g[0].response_times[2] == 15  # with the light tasks, synchronous release: exactly D
 print(f"global EDF on m = {M}: no miss in {len(runs_g)} runs ({sum(r.jobs for r in runs_g)} jobs), e.g.", runs_g[0])
 
 # %% [markdown]
@@ -282,7 +283,8 @@ print(f"global EDF on m = {M}: no miss in {len(runs_g)} runs ({sum(r.jobs for r 
 # it cannot even be set up (Σ nᵢ = 6 > 3), and it would need m = 7 (exercise 4). Global EDF, which
 # shares the cores, met every deadline in every run above, including sporadic arrivals and
 # execution times shorter than the WCETs: τ2 alone on 3 cores finishes at 14, not at Graham's
-# 14 + 6/3 = 16. This is **observed, not proven**: neither `dag-gedf-cab` nor any other analysis
+# 14 + 6/3 = 16, and with the light tasks released with it at exactly 15 = D (the chart below: no
+# slack at all). This is **observed, not proven**: neither `dag-gedf-cab` nor any other analysis
 # in rtsched accepts set G on 3 cores, and simulations cover a few release patterns only.
 # Neither approach dominates: federated isolation protects a heavy task from interference (set F),
 # global sharing avoids the cores that (F2) over-provisions (set G).
