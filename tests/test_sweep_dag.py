@@ -247,6 +247,26 @@ def test_fingerprint_is_stable() -> None:
     assert parse_experiment(tiny_dag(generator={"wcet": "[1, 20]"})).fingerprint() == exp.fingerprint()
 
 
+def test_canonical_form_is_pinned() -> None:
+    """The canonical form (what the fingerprint hashes, with the rtsched version) of a DAG experiment.
+
+    A change here changes the fingerprint of every DAG experiment: stored results are then not
+    reused. Change it only on purpose.
+    """
+    assert parse_experiment(tiny_dag()).canonical() == {
+        "name": "tiny-dag",
+        "description": "",
+        "seed": 11,
+        "platform": {"m": [4]},
+        "generator": {
+            "kind": "dag", "deadlines": "implicit", "max_branches": 4, "max_depth": 2, "n": 3, "p_par": 0.7,
+            "p_term": 0.3, "shape": "fork-join", "umax": 1.0, "utilizations": "uunifast", "wcet": [1, 20],
+        },
+        "sweep": {"variable": "utilization", "points": [0.5, 1.5, 2.5], "sets_per_point": 12, "sets_per_unit": 4},
+        "analyses": {"names": [CAB], "selection": "list"},
+    }  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -258,12 +278,6 @@ def test_fingerprint_is_stable() -> None:
 )  # fmt: skip
 def test_fingerprint_covers_every_dag_parameter(change: dict[str, str]) -> None:
     assert parse_experiment(tiny_dag(generator=change)).fingerprint() != parse_experiment(tiny_dag()).fingerprint()
-
-
-def test_canonical_form_names_the_kind_and_the_analyses() -> None:
-    canonical = parse_experiment(tiny_dag()).canonical()
-    assert canonical["generator"]["kind"] == "dag"
-    assert canonical["analyses"] == {"names": [CAB], "selection": "list"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,6 +354,50 @@ def test_interrupted_sweep_resumes_with_identical_results(tmp_path: Path, monkey
     assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
     record = json.loads((out / "units" / "000000.json").read_text())
     assert set(record["accepted"]) == {CAB}
+
+
+@pytest.mark.slow  # a subprocess sweep of 90 units, killed, then resumed: tens of seconds on a loaded machine
+def test_killed_cli_sweep_resumes_with_identical_results(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    path = write(tmp_path, tiny_dag(points="[0.5, 1.0, 1.5]", sets=60, per_unit=2))  # 90 units
+    out = tmp_path / "killed"
+    command = [
+        sys.executable,
+        "-m",
+        "rtsched.cli",
+        "sweep",
+        str(path),
+        "--out",
+        str(out),
+        "--workers",
+        "0",
+        "-q",
+        "--no-plot",
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    units = out / "units"
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and process.poll() is None:
+            if units.is_dir() and sum(1 for p in units.iterdir() if p.suffix == ".json") >= 5:
+                break
+            time.sleep(0.005)
+        if process.poll() is not None:
+            err = process.stderr.read().decode() if process.stderr else ""
+            pytest.fail(f"the sweep ended before it could be killed: {err[-2000:]}")
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+        if process.stderr:
+            process.stderr.close()
+    done = sum(1 for p in units.iterdir() if p.suffix == ".json" and not p.name.startswith("."))
+    assert 5 <= done < 90, done
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    run(load_experiment(path), tmp_path / "clean", workers=0, progress="none", plot=False)
+    assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -53,7 +53,18 @@ _POLICY_WORDS = {
     "np-edf": ("NP-EDF", "Non-preemptive EDF"),
     "global-dm": ("G-DM", "Global deadline-monotonic"),
     "federated": ("Federated", "Federated scheduling"),
+    "typed-global": ("Typed G", "Typed DAGs, global scheduling per processor type"),
+    "typed-federated": ("Typed federated", "Typed DAGs, federated scheduling"),
 }
+
+
+def _policy_words(policy: str) -> tuple[str, str]:
+    """``(short, heading)`` words of a registry policy; a policy not listed is written out (``a-b`` → ``A b``)."""
+    known = _POLICY_WORDS.get(policy)
+    if known is not None:
+        return known
+    words = policy.replace("-", " ").replace(":", " ").strip().capitalize() or policy
+    return words, words
 #: Realized and target utilization differing by more than this (relative) switch the x-axis.
 REALIZED_TOLERANCE = 0.01
 #: Height of one caption line (7 pt text, 1.2 line spacing) in inches.
@@ -123,7 +134,7 @@ def legend_label(name: str) -> tuple[str, str, str]:
     if authors and not any(a in title for a in authors):
         shown = "–".join(authors) if len(authors) <= 2 else f"{authors[0]} et al."
         title = f"{title} ({shown})"
-    prefix = _POLICY_WORDS.get(entry.policy, (entry.policy, entry.policy))[0]
+    prefix = _policy_words(entry.policy)[0]
     return f"{prefix} · {title}", entry.policy, entry.kind
 
 
@@ -190,7 +201,7 @@ def _legend_entries(ax: Any, meta: dict[str, tuple[str, str, str]], analyses: li
             continue
         if len(policies) > 1 or policy:
             out_h.append(Patch(visible=False))
-            out_l.append(_POLICY_WORDS.get(policy, (policy, policy))[1] if policy else "other")
+            out_l.append(_policy_words(policy)[1] if policy else "other")
         for a in group:
             out_h.append(by_label[meta[a][0]])
             out_l.append("\n".join(textwrap.wrap(meta[a][0], 48, subsequent_indent="   ")))
@@ -289,7 +300,7 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
     handles, labels = _legend_entries(axes[0][0], meta, analyses)
     legend_title = "analysis (policy · test)"
     for policy in dict.fromkeys(meta[a][1] for a in analyses if meta[a][2] == "necessary"):
-        words = _POLICY_WORDS.get(policy, (policy, policy))[0]
+        words = _policy_words(policy)[0]
         legend_title += f"\ndashed: upper bound of {words} schedulability\n(not a test; no {words} test can exceed it)"
     fig.legend(handles, labels, loc="outside right upper", title=legend_title, fontsize=7.5, title_fontsize=8)
     fig.suptitle(f"Acceptance ratio — {name}", x=0.02, ha="left")
