@@ -356,6 +356,26 @@ def test_interrupted_sweep_resumes_with_identical_results(tmp_path: Path, monkey
     assert set(record["accepted"]) == {CAB}
 
 
+def test_units_record_the_dag_model_code_and_are_redrawn_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digest of a DAG unit covers rtsched.dag.model too (DAGBatch's volumes and lengths), not only the generators."""
+    from rtsched.sweep.kinds import DAGKind, kind_named
+    from rtsched.sweep.store import generator_digest
+
+    exp = parse_experiment(tiny_dag(points="[1.0]", sets=8))
+    out = tmp_path / "out"
+    first = run(exp, out, workers=0, progress="none", plot=False)
+    digest = json.loads((out / "units" / "000000.json").read_text())["generator"]
+    assert digest == kind_named("dag").code_digest(generator_digest()) != generator_digest()
+    assert kind_named("taskset").code_digest(generator_digest()) == generator_digest()  # task-set stores keep theirs
+    monkeypatch.setattr(DAGKind, "code_digest", lambda self, base: "another DAG model")
+    stream = io.StringIO()
+    again = run(exp, out, workers=0, progress="none", plot=False, stream=stream)
+    assert again.units_run == again.units_total == 2 and again.rows == first.rows
+    assert "generator" in stream.getvalue()
+
+
 @pytest.mark.slow  # a subprocess sweep of 90 units, killed, then resumed: tens of seconds on a loaded machine
 def test_killed_cli_sweep_resumes_with_identical_results(tmp_path: Path) -> None:
     import signal

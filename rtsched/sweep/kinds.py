@@ -136,6 +136,8 @@ DAG_SHAPE_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 #: Keys of each shape (``wcet`` belongs to every shape).
 DAG_SHAPE_KEYS: dict[str, tuple[str, ...]] = {shape: tuple(d) for shape, d in DAG_SHAPE_DEFAULTS.items()}
+#: Modules besides the generators whose code decides what a DAG unit draws (:meth:`DAGKind.code_digest`).
+_DAG_CODE_MODULES = ("rtsched.dag.model",)
 #: Names of ``[generator]`` keys in the shape functions' signatures, where they differ.
 _DAG_SHAPE_ARGUMENT = {"vertices": "n"}
 _DAG_TYPES = {
@@ -236,6 +238,15 @@ class GeneratorKind:
                 + (f' ([generator] kind = "{other}")' if other is not None else "")
             )
         return None
+
+    def code_digest(self, base: str) -> str:
+        """The digest of the code a unit's inputs come from (:func:`rtsched.sweep.store.generator_digest`).
+
+        ``base`` covers the generators, the task and GPU models and the sweep's own modules; a kind
+        whose inputs also depend on other code adds it here (stored units of another digest are
+        recomputed). Task sets and GPU workloads add nothing.
+        """
+        return base
 
     def complete(
         self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, Axis]
@@ -393,6 +404,19 @@ class DAGKind(GeneratorKind):
     def featured_refusal(self) -> str | None:
         """None: ``"featured"`` selects the featured DAG analyses (an error names them if there are none)."""
         return None
+
+    def code_digest(self, base: str) -> str:
+        """``base`` and :mod:`rtsched.dag.model` (DAGTask, DAGBatch: the volumes, lengths and arrays analyses read)."""
+        import hashlib
+        import importlib.util
+        from pathlib import Path
+
+        digest = hashlib.sha256(base.encode())
+        for name in _DAG_CODE_MODULES:
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.origin is not None:
+                digest.update(name.encode() + b"\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
+        return digest.hexdigest()
 
     def complete(
         self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, Axis]

@@ -19,6 +19,7 @@ from rtsched.errors import InputError
 from rtsched.result import count
 from rtsched.sweep.executors import choose_executor, run_units
 from rtsched.sweep.experiment import Experiment, load_experiment, parse_experiment
+from rtsched.sweep.kinds import kind_named
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
 from rtsched.sweep.store import Store, generator_digest
 from rtsched.sweep.units import Plan, UnitSpec, plan, run_unit
@@ -492,7 +493,7 @@ def run(
     the_plan = plan(exp)
     store = Store.open(out_dir, exp, len(the_plan.units), list(the_plan.analyses))
     implementations = analysis_implementations(the_plan.analyses)
-    generator = generator_digest()
+    generator = kind_named(exp.generator_kind).code_digest(generator_digest())
     finished = store.finished()
     for k, why in store.damaged:
         print(f"rtsched sweep: unit file {store.unit_path(k)} is {why}; recomputing unit {k}", file=stream)
