@@ -8,8 +8,9 @@ Modules: :mod:`~rtsched.sweep.experiment` (the file format; its public names com
 :mod:`~rtsched.sweep.parsing` (parse, validate), :mod:`~rtsched.sweep.identity` (canonical
 form, fingerprint, TOML writer) and :mod:`~rtsched.sweep.captions` (plot captions, axis labels)),
 :mod:`~rtsched.sweep.units` (unit list, seeding, ``run_unit``), :mod:`~rtsched.sweep.kinds`
-(what a unit draws: task sets, or GPU workloads with ``[generator] kind = "gpu"``; e.g.
-examples/gpu_experiment.toml), :mod:`~rtsched.sweep.store`
+(what a unit draws: task sets, GPU workloads with ``[generator] kind = "gpu"``, e.g.
+examples/gpu_experiment.toml, or DAG task sets with ``kind = "dag"``, e.g.
+examples/dag_experiment.toml), :mod:`~rtsched.sweep.store`
 (atomic per-unit files, resume), :mod:`~rtsched.sweep.executors` (inline, process pool,
 Dask), :mod:`~rtsched.sweep.stats` (Wilson intervals, weighted schedulability) and
 :mod:`~rtsched.sweep.plot`.

@@ -16,7 +16,8 @@ gets the same GPU workloads, so differences between panels are the layouts', not
 (before 2026-12-02 each panel drew its own; such experiments have a new fingerprint).
 
 The experiment's generator kind (:mod:`rtsched.sweep.kinds`) says what a unit draws: task sets
-(``taskset``, the default) or GPU workloads on ``m`` compute clusters (``gpu``).
+(``taskset``, the default), GPU workloads on ``m`` compute clusters (``gpu``) or sets of DAG
+tasks on ``m`` identical processors (``dag``).
 """
 
 from __future__ import annotations
