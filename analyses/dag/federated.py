@@ -72,7 +72,7 @@ def is_heavy(vol: int, D: int) -> bool:
 
 
 def heavy_processors(vol: int, length: int, D: int) -> int | None:
-    """(F2): n = ⌈(vol − len) / (D − len)⌉, or ``None`` when len ≥ D (no number of processors helps)."""
+    """(F2): n = ⌈(vol − len) / (D − len)⌉, or ``None`` when len ≥ D (Graham's bound then exceeds D for every n)."""
     if length >= D:
         return None
     return -((length - vol) // (D - length))
@@ -224,7 +224,11 @@ def explain(ts: DAGTaskSet, m: int, budget: int = BUDGET) -> Explanation:
                 out.append(Step(head + " ≤ 1: light", values))
             elif i in p.too_long:
                 out.append(
-                    Step(head + " > 1: heavy, but len = {len} ≥ D = {D}: no number of processors suffices", values)
+                    Step(
+                        head
+                        + " > 1: heavy, but len = {len} ≥ D = {D}: Graham's bound len + (vol − len)/n exceeds D for every n",
+                        values,
+                    )
                 )
             else:
                 where = f" → {_processor_range(first[i], p.n[i])}" if p.left >= 0 else ""

@@ -139,14 +139,23 @@ def steps(ts: DAGTaskSet, m: int) -> Iterator[Step]:
         ok = length * b <= d
         length_ok = length_ok and ok
         yield Step(
-            f"{ts.label(i)}: u = vol/T = {vol}/{t} = " + "{u}; (2) len·b = " + f"{length}·" + "{b} = {lb} "
-            + ("≤" if ok else ">") + f" D = {d}" + ("" if ok else ": fails"),
+            f"{ts.label(i)}: u = vol/T = {vol}/{t} = "
+            + "{u}; (2) len·b = "
+            + f"{length}·"
+            + "{b} = {lb} "
+            + ("≤" if ok else ">")
+            + f" D = {d}"
+            + ("" if ok else ": fails"),
             {"u": u, "b": b, "lb": length * b},
         )
     capacity = m / b
     ok1 = total <= capacity
     yield Step(
-        "(1) Σ u_i = {total} " + ("≤" if ok1 else ">") + f" m/b = {m}/" + "{b} = {capacity}" + ("" if ok1 else ": fails"),
+        "(1) Σ u_i = {total} "
+        + ("≤" if ok1 else ">")
+        + f" m/b = {m}/("
+        + "{b}) = {capacity}"
+        + ("" if ok1 else ": fails"),
         {"total": total, "b": b, "capacity": capacity},
     )
     if ok1 and length_ok:
@@ -196,10 +205,17 @@ def codes(batch: DAGBatch, m: int) -> NDArray[np.int8]:
 
 ANALYSES = (
     closed_form_global_edf(
-        name="dag-gedf-cab", title="Li et al. 2013: global EDF capacity augmentation bound 4 − 2/m (DAG tasks)", order=10, featured=False,
-        deadlines=("implicit",), workload=DAG_TASKSETS,
-        citation=CITATION, note="papers/li2013-gedf-dag.md",
-        reference=reference, explain=explain, codes=codes,
+        name="dag-gedf-cab",
+        title="Li et al. 2013: global EDF capacity augmentation bound 4 − 2/m (DAG tasks)",
+        order=10,
+        featured=False,
+        deadlines=("implicit",),
+        workload=DAG_TASKSETS,
+        citation=CITATION,
+        note="papers/li2013-gedf-dag.md",
+        reference=reference,
+        explain=explain,
+        codes=codes,
         compile_seconds=2.0,
     ),
 )

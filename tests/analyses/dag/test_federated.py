@@ -74,7 +74,8 @@ def test_check_of_a_dag_set_runs_federated():
 
 # -- edge cases ---------------------------------------------------------------------------------
 def test_heavy_task_whose_length_reaches_the_deadline_is_refused():
-    # vol = 12 > D = 6 (heavy), len = 6 = D: no number of processors suffices.
+    # vol = 12 > D = 6 (heavy), len = 6 = D: Graham's bound exceeds D for every n (the task may
+    # still meet its deadlines on enough processors: not proven is all the test can say).
     wide = DAGTask([1, 5, 5, 1], [(0, 1), (0, 2), (1, 3), (2, 3)], T=8, D=7)
     assert (wide.volume, wide.length) == (12, 7)
     assert federated.heavy_processors(12, 7, 7) is None
