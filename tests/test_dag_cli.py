@@ -304,3 +304,26 @@ def test_simulate_bad_options(files, capsys, args, option):
 def test_simulate_task_sets_refuse_execution(files, capsys):
     assert main(["simulate", str(files["tasks"]), "-m", "2", "--execution", "random"]) == 2
     assert "--execution" in capsys.readouterr().err
+
+
+def test_cold_check_answers_with_the_references(files, capsys, monkeypatch):
+    """With no kernel compiled, a small DAG file is decided by the references (no compile wait), same verdicts."""
+    import importlib
+
+    from rtsched import warmup
+    from rtsched.registry import Analysis
+
+    check_module = importlib.import_module("rtsched.check")  # the module, not rtsched.check the function
+    expected = _expected_reports(files["own"])[0].verdicts
+
+    def no_kernel(self, *args, **kwargs):
+        raise AssertionError(f"{self.name}: a kernel was used on a cold start")
+
+    monkeypatch.setattr(warmup, "is_compiled", lambda name: False)
+    monkeypatch.setattr(warmup, "mark", lambda name: None)
+    monkeypatch.setattr(check_module, "_KERNEL_USED", set())
+    monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
+    monkeypatch.setattr(Analysis, "_decide_batch", no_kernel)
+    monkeypatch.setattr(Analysis, "_decide_one", no_kernel)
+    assert main(["check", str(files["own"]), "-m", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdicts"] == expected
