@@ -95,9 +95,9 @@ def _expected_reports(path, fmt=None, m=4):
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
-        pytest.param("own", "sniff", id="own-yaml"),
-        pytest.param("json", "sniff", id="own-json"),
-        pytest.param("survey", "sniff", id="survey-yaml"),
+        pytest.param("own", "yaml", id="own-yaml"),
+        pytest.param("json", "json", id="own-json"),
+        pytest.param("survey", "survey", id="survey-yaml"),
         pytest.param("dot", "dot", id="dot"),
         pytest.param("gv", "dot", id="gv"),
         pytest.param("tasks", None, id="task-set-yaml"),
@@ -112,6 +112,7 @@ def test_detection_options(files):
     assert dag_format(str(files["own"]), None, "tasks") is None
     assert dag_format("-", None, "auto") is None and dag_format("-", None, "dag") == "sniff"
     assert dag_format("-", "dot", "auto") == "dot" and dag_format("x.yaml", "survey", "auto") == "survey"
+    assert dag_format(str(files["own"]), "json", "auto") == "json"  # JSON is YAML: --format decides the parser
 
 
 # -- check ------------------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ def _head(path: str) -> str:
 
 
 def dag_format(file: str, fmt: str | None, kind: str) -> str | None:
-    """The DAG format of ``file`` (``yaml``, ``json``, ``dot``, ``survey``; ``"sniff"``: tell by content), or None.
+    """The DAG format of ``file`` (``yaml``, ``json``, ``dot``, ``survey``; ``"sniff"``: tell when read), or None.
 
     ``None`` means a task-set file (read by :func:`rtsched.io.read_tasksets`). See the module
     docstring for the rules.
@@ -156,9 +156,9 @@ def dag_format(file: str, fmt: str | None, kind: str) -> str | None:
     if kind == "dag":
         return "sniff"
     sniffed = _sniff(_head(file))
-    if sniffed is None:
-        return None
-    return "sniff"
+    if sniffed == "yaml" and (given == "json" or (given is None and ext == "json")):
+        return "json"
+    return sniffed
 
 
 def read_dag_file(file: str, fmt: str) -> list[DAGTaskSet]:
