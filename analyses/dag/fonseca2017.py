@@ -36,7 +36,14 @@ preemptive node-level scheduling, integer time.
   maximum over every integer split; the functions change only where x − T_i + R_i or Δ^C − x lies
   in [0, vol_i], so those points and the two ends suffice).
 * (11) Δ^C = Δ − max(0, ⌊(Δ − len_i)/T_i⌋) · T_i and (10) W_i(Δ) = W^C_i(Δ^C) +
-  max(0, ⌊(Δ − len_i)/T_i⌋) · vol_i.
+  max(0, ⌊(Δ − len_i)/T_i⌋) · vol_i (:func:`workload_eq11`) are **refuted** as a workload bound by
+  the simulator (the note, "Refutation"; test ``test_eq_11_as_read_is_refuted_and_the_correction_is_not``):
+  fixing the number of body jobs from len_i can leave the carry window shorter than T_i − R_i,
+  where a late carry-in job still runs. **rtsched uses its correction** (:func:`workload`):
+  W_i(Δ) = max over integers 0 ≤ x ≤ min(T_i, Δ) of CI'_i(x) + b·vol_i + CO'_i(Δ − x − b·T_i) with
+  b = ⌊(Δ − x)/T_i⌋ (x: from the window's start to the first release of τ_i in it; the carry-in
+  job released T_i earlier, b body jobs, then the carry-out job). The maximum is exact: within
+  each value of b the two terms change only on the ranges listed in ``_first_releases``.
 * RTA: R_k = len_k + ⌊(vol_k − len_k + Σ_{i<k} W_i(R_k)) / m⌋, iterated from R_k = len_k; the
   iteration stops at the first R with f(R) ≤ R (then R bounds the response time: the critical-path
   argument holds for any such R, so a non-monotone W cannot make it unsound) and fails when
@@ -50,6 +57,7 @@ kernel over the sets does the RTA in int64).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -75,12 +83,14 @@ __all__ = [
     "wd_uci",
     "wd_uco",
     "workload",
+    "workload_eq11",
 ]
 
 CITATION = (
     "J. Fonseca, G. Nelissen, V. Nélis, 'Improved response time analysis of sporadic DAG tasks for "
     "global FP scheduling', RTNS 2017: carry-in (Eq. 6, Thm 2) and carry-out (Eq. 9, Thm 4, Alg. 1 on "
-    "the series-parallel tree) workload distributions, carry workload (Alg. 2), W_i (Eqs. 10-11), "
+    "the series-parallel tree) workload distributions, carry workload (Alg. 2), W_i (Eqs. 10-11 refuted as "
+    "read; rtsched's correction counts the body jobs from the first release in the window), "
     "R_k = len_k + floor((vol_k - len_k + sum W_i(R_k))/m); priorities in task order"
 )
 NOTE = "papers/fonseca2017-sp-dag.md"
@@ -169,16 +179,57 @@ def _splits(task: DAGTask, R: int, delta: int) -> list[int]:
     return sorted(points)
 
 
+@functools.lru_cache(maxsize=4096)
+def _profiles(task: DAGTask) -> tuple[Profile, Profile]:
+    return wd_uci(task), wd_uco(task)
+
+
 def carry_workload(task: DAGTask, R: int, delta: int, m: int) -> int:
     """Algorithm 2: max over integer splits x of the carry window Δ^C of CI'(x) + CO'(Δ^C − x)."""
-    ci, co = wd_uci(task), wd_uco(task)
+    ci, co = _profiles(task)  # read only
     return max(carry_in(task, R, x, m, ci) + carry_out(task, delta - x, m, co) for x in _splits(task, R, delta))
 
 
-def workload(task: DAGTask, R: int, delta: int, m: int) -> int:
-    """Eqs. (10)-(11): W_i(Δ) = W^C_i(Δ^C) + (body jobs) · vol_i with Δ^C = Δ − (body jobs) · T_i."""
+def workload_eq11(task: DAGTask, R: int, delta: int, m: int) -> int:
+    """Eqs. (10)-(11) as read: W^C_i(Δ^C) + b·vol_i with b = max(0, ⌊(Δ − len_i)/T_i⌋), Δ^C = Δ − b·T_i.
+
+    **Refuted** as a workload bound (papers/fonseca2017-sp-dag.md, "Refutation"): fixing b from len_i
+    squeezes the carry window below T_i − R_i, where a late carry-in job still runs; the
+    simulator shows more work in a window than this. Kept for the record; :func:`workload` is used.
+    """
     body = max(0, (delta - task.length) // task.T)
     return carry_workload(task, R, delta - body * task.T, m) + body * task.volume
+
+
+def _first_releases(task: DAGTask, R: int, delta: int) -> list[int]:
+    """The x (window start to the first release in it) where :func:`workload`'s maximum can lie."""
+    vol, T = task.volume, task.T
+    top = min(T, delta)
+    points = {0, top}
+    points.update(range(max(0, T - R), min(top, T - R + vol) + 1))  # CI'(x) varies there only
+    full = delta // T
+    for b in (full, full - 1):  # the two values of ⌊(Δ − x)/T⌋ for 0 ≤ x ≤ min(T, Δ)
+        end = delta - b * T  # the last x with this b; CO'(end − x) varies for end − vol ≤ x ≤ end
+        points.update(range(max(0, end - vol), min(top, end) + 1))
+        if 0 <= end + 1 <= top:
+            points.add(end + 1)  # the first x of the next b
+    return sorted(points)
+
+
+def workload(task: DAGTask, R: int, delta: int, m: int) -> int:
+    """The workload bound used: rtsched's correction of Eqs. (10)-(11).
+
+    W_i(Δ) = max over integers 0 ≤ x ≤ min(T_i, Δ) of CI'_i(x) + b·vol_i + CO'_i(Δ − x − b·T_i) with
+    b = ⌊(Δ − x)/T_i⌋: x is the distance from the window's start to the first release of τ_i in it; the carry-in job
+    is released T_i before, b body jobs follow, the next job is the carry-out job (the note).
+    """
+    ci, co = _profiles(task)  # read only
+    best = 0
+    for x in _first_releases(task, R, delta):
+        body = (delta - x) // task.T
+        rest = delta - x - body * task.T
+        best = max(best, carry_in(task, R, x, m, ci) + body * task.volume + carry_out(task, rest, m, co))
+    return best
 
 
 def response_times(ts: DAGTaskSet, m: int) -> list[int | None]:
@@ -298,44 +349,55 @@ def _tail_curve(wd: Profile, vol: int) -> list[int]:
 
 
 @kernel
+def _ci_cap(ci, vol, y, m):
+    """CI' from the cumulative tail curve: min(A[min(y, vol)], m·y), 0 for y ≤ 0."""
+    if y <= 0:
+        return 0
+    v = ci[min(y, vol)]
+    return min(v, m * y)
+
+
+@kernel
+def _co_cap(co, vol, length, z, m):
+    """CO' from the cumulative head curve: min(B[min(z, vol)], m·z, vol − max(0, len − z)), 0 for z ≤ 0."""
+    if z <= 0:
+        return 0
+    v = min(co[min(z, vol)], m * z)
+    rest = length - z
+    return min(v, vol - (rest if rest > 0 else 0))
+
+
+@kernel
 def _workload(ci, co, vol, length, T, R, delta, m):
-    """W_i(Δ) (Eqs. 10-11, Algorithm 2) from the cumulative curves ci, co (index 0..vol)."""
-    body = (delta - length) // T
-    if body < 0:
-        body = 0
-    dc = delta - body * T
-    gap = T - R
+    """:func:`workload` from the cumulative curves ci, co (index 0..vol): the same candidate x."""
+    top = min(T, delta)
+    full = delta // T
     best = 0
-    # the candidate splits: x = 0, x = Δ^C, gap ≤ x ≤ gap + vol, Δ^C − vol ≤ x ≤ Δ^C (within [0, Δ^C])
-    lo1, hi1 = max(0, gap), min(dc, gap + vol)
-    lo2 = max(0, dc - vol)
-    for part in range(3):
+    # the candidate ranges of ``_first_releases`` (a point in two ranges is evaluated twice)
+    for part in range(6):
         if part == 0:
             a, b = 0, 0
         elif part == 1:
-            a, b = lo1, hi1
-        else:
-            a, b = lo2, dc
+            a, b = top, top
+        elif part == 2:
+            a, b = max(0, T - R), min(top, T - R + vol)
+        elif part == 3:  # b = full: CO' varies for end − vol ≤ x ≤ end
+            end = delta - full * T
+            a, b = max(0, end - vol), min(top, end)
+        elif part == 4:  # b = full − 1
+            end = delta - (full - 1) * T
+            a, b = max(0, end - vol), min(top, end)
+        else:  # the first x with b = full − 1
+            a = b = delta - full * T + 1
+            if a > top:
+                continue
         for x in range(a, b + 1):
-            y = x - gap
-            cin = 0
-            if y > 0:
-                cin = ci[min(y, vol)]
-                if m * y < cin:
-                    cin = m * y
-            z = dc - x
-            cout = 0
-            if z > 0:
-                cout = co[min(z, vol)]
-                if m * z < cout:
-                    cout = m * z
-                rest = length - z
-                cap = vol - (rest if rest > 0 else 0)
-                if cap < cout:
-                    cout = cap
-            if cin + cout > best:
-                best = cin + cout
-    return best + body * vol
+            body = (delta - x) // T
+            rest = delta - x - body * T
+            w = _ci_cap(ci, vol, x - T + R, m) + body * vol + _co_cap(co, vol, length, rest, m)
+            if w > best:
+                best = w
+    return best
 
 
 @kernel
@@ -394,7 +456,7 @@ def codes(batch: DAGBatch, m: int) -> NDArray[np.int8]:
 
 ANALYSES = (
     Analysis(
-        name="dag-gfp-fonseca2017", title="Fonseca, Nelissen, Nélis 2017: G-FP response-time analysis of DAG tasks (carry-in/out distributions)",
+        name="dag-gfp-fonseca2017", title="Fonseca, Nelissen, Nélis 2017: G-FP response-time analysis of DAG tasks (carry-in/out distributions; rtsched's correction of Eq. 11)",
         citation=CITATION, note=NOTE,
         kind="sufficient", order=20, featured=False,
         policy="global-fp", policy_order=4, platform="identical", deadlines=("implicit", "constrained"), workload=DAG_TASKSETS,

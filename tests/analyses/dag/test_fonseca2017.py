@@ -96,6 +96,51 @@ def test_single_task_is_graham():
         assert verdicts(DAGTaskSet([FJ.replace(D=bound - 1)]), m) is False
 
 
+# -- the refutation of Eq. (11) as read --------------------------------------------------------
+#: The simulator's counterexample (papers/fonseca2017-sp-dag.md, "Refutation"): m = 2, sporadic
+#: arrivals (seed 3), WCET execution; τ_2 has R_2 = 69 and T_2 = 156.
+REFUTING = DAGTaskSet(
+    [
+        DAGTask([1], [], T=2, D=1),
+        DAGTask([6, 6, 6, 5], [(0, 1), (0, 2), (1, 3), (2, 3)], T=83, D=55),
+        DAGTask(
+            [2, 2, 2, 1, 4, 4, 2, 6, 2, 5, 1, 2, 4, 5, 2, 2, 5, 4, 5, 2],
+            [(0, 1), (0, 7), (0, 13), (0, 18), (1, 2), (1, 3), (1, 4), (1, 5), (2, 6), (3, 6), (4, 6), (5, 6),
+             (6, 19), (7, 8), (7, 9), (7, 10), (7, 11), (8, 12), (9, 12), (10, 12), (11, 12), (12, 19), (13, 14),
+             (13, 15), (13, 16), (14, 17), (15, 17), (16, 17), (17, 19), (18, 19)],
+            T=156, D=149,
+        ),
+    ]
+)  # fmt: skip
+
+
+def most_work_in_a_window(trace, task, length):
+    """The most work of ``task`` in any window [t, t + length) of a recorded run."""
+    end = max(int(row[2]) for row in trace.segments)
+    running = np.zeros(end + 1, dtype=np.int64)
+    for _processor, start, stop, who, _job, _vertex in trace.segments:
+        if who == task:
+            running[start:stop] += 1
+    prefix = np.concatenate([[0], np.cumsum(running)])
+    return int((prefix[length:] - prefix[:-length]).max())
+
+
+def test_eq_11_as_read_is_refuted_and_the_correction_is_not():
+    ts, m = REFUTING, 2
+    assert fonseca.response_times(ts, m) == [1, 26, 69]
+    task = ts[2]
+    assert (task.volume, task.length) == (62, 19)
+    trace = simulate_dag(ts, m, policy="gfp", arrivals="sporadic", execution="wcet", seed=3, horizon=1560, record=True)
+    assert trace.miss is None and trace.response_times[2] <= 69  # τ_2 keeps its bound R_2 ...
+    seen = most_work_in_a_window(trace, 2, 175)
+    assert seen == 112  # ... but does 112 units of work in a window of length T_2 + len_2 = 175
+    # Eq. (11): b = ⌊(175 − 19)/156⌋ = 1, Δ^C = 19 < T_2 − R_2 = 87: no carry-in, 62 + CO'(19) = 100
+    assert fonseca.workload_eq11(task, 69, 175, m) == 100 < seen
+    # the correction: x = 136 (window start 20 after a release), no body job, CI'(136) + CO'(39)
+    assert fonseca.carry_in(task, 69, 136, m) == 62 and fonseca.carry_out(task, 39, m) == 62
+    assert fonseca.workload(task, 69, 175, m) == 124 >= seen
+
+
 # -- kernel == reference ------------------------------------------------------------------------
 def generated(seed, size, deadlines, utilization, n_tasks=3, shape="fork-join"):
     if shape == "fork-join":
@@ -211,4 +256,32 @@ def test_observed_response_times_stay_within_the_bounds():
                         seen = trace.response_times[task]
                         assert seen is None or seen <= bound, (ts, m, arrivals, execution, task, seen, bounds)
                         checked += 1
-    assert checked >= 100 * len(SHAPES)
+    assert checked >= 10 * examples
+
+
+@pytest.mark.slow
+def test_observed_window_workloads_stay_within_w():
+    """The workload bound itself: for every task i with a bound R_i, the most work of τ_i seen in
+    any window of length Δ (1 ≤ Δ < 2·T_i + len_i) is at most W_i(Δ) (RTSCHED_PROPERTY_EXAMPLES sets
+    per shape, default 10; m = 2, 3)."""
+    examples = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "0")) or 10
+    checked = 0
+    for seed, (deadlines, shape) in enumerate(SHAPES):
+        for k, ts in enumerate(generated(400 + seed, examples, deadlines, utilization=2.0, shape=shape)):
+            for m in (2, 3):
+                known = [r for r in fonseca.response_times(ts, m) if r is not None]
+                if not known:
+                    continue
+                for arrivals, execution in RUNS[1:]:
+                    trace = simulate_dag(
+                        ts, m, policy="gfp", arrivals=arrivals, execution=execution, seed=k,
+                        horizon=horizon(ts, 8), record=True,
+                    )  # fmt: skip
+                    end = max(int(row[2]) for row in trace.segments)
+                    for i, bound in enumerate(known):
+                        task = ts[i]
+                        for length in range(1, min(2 * task.T + task.length, end)):
+                            seen = most_work_in_a_window(trace, i, length)
+                            assert seen <= fonseca.workload(task, bound, length, m), (ts, m, i, length, seen)
+                            checked += 1
+    assert checked >= 100 * examples
