@@ -13,6 +13,9 @@
     explain a test task by task (global EDF, global FP, partitioned tests).
 ``fp_rta``
     Fixed-priority response times on one processor (uniprocessor and partitioned FP).
+``graham``
+    Graham's bound on the response time of one DAG job on m processors, and its integer-time
+    form with interference (the DAG analyses).
 
 These modules import the core only, never a family of analyses.
 """
