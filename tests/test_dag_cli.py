@@ -328,3 +328,26 @@ def test_cold_check_answers_with_the_references(files, capsys, monkeypatch):
     monkeypatch.setattr(Analysis, "_decide_one", no_kernel)
     assert main(["check", str(files["own"]), "-m", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["verdicts"] == expected
+
+
+def test_check_typed_platform(files, capsys):
+    from rtsched.platform import Typed
+
+    expected = check_many(read_dag_tasksets(files["own"]), Typed({"cpu": 4}))[0]
+    status = main(["check", str(files["own"]), "--platform", "typed:cpu=4", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert record["verdicts"] == expected.verdicts and record["verdicts"]
+    assert status == (0 if expected.schedulable else 1)
+    assert main(["check", str(files["own"]), "-m", "3", "--platform", "typed:cpu=4"]) == 2
+    assert "-m 3 differs from the 4 units" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "policy", "status"),
+    [("own", "federated", 0), ("dot", "federated", 1), ("dot", "global-edf", 1), ("own", "no-such-policy", 2)],
+)
+def test_check_policy_decides_the_status(files, capsys, name, policy, status):
+    assert main(["check", str(files[name]), "-m", "2", "--policy", policy]) == status
+    if status < 2:
+        expected = _expected_reports(files[name], m=2)[0].schedulable_under(policy)
+        assert status == (0 if expected else 1)

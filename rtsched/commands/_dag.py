@@ -256,7 +256,7 @@ _CSV_COLUMNS = ("set", "name", "n", "m", "utilization", "analysis", "policy", "k
 def check_dag_file(
     file: str,
     fmt: str,
-    processors: int | None,
+    platform: Any,
     *,
     tests: str | None,
     policy: str | None,
@@ -266,7 +266,7 @@ def check_dag_file(
     as_csv: bool,
     budgets: Any,
 ) -> int:
-    """``rtsched check`` of a DAG file: the DAG analyses of the registry (workload kind DAG_TASKSETS).
+    """``rtsched check`` of a DAG file on ``platform`` (Identical or Typed): the registry's DAG analyses.
 
     Without ``tests``, every registered analysis of DAG task sets that applies to the set's
     deadline model runs (selected by workload kind, so new ones join without a change here).
@@ -277,18 +277,10 @@ def check_dag_file(
     """
     from rtsched.check import check_many
     from rtsched.commands.check import _csv_cell
-    from rtsched.kernels import check_processors
-    from rtsched.platform import Identical
     from rtsched.registry import all_entries, resolve_list
     from rtsched.result import table
     from rtsched.workloads import DAG_TASKSETS
 
-    if processors is None:
-        raise InputError("give the number of processors with -m M", field="-m")
-    try:
-        m = check_processors(processors)
-    except InputError as err:
-        raise InputError(err.message, field="-m") from None
     dag_entries = [e for e in all_entries() if e.workload is DAG_TASKSETS]
     if tests is not None:
         try:
@@ -312,7 +304,7 @@ def check_dag_file(
         raise InputError(f"no DAG analysis decides policy {policy!r}; known: {', '.join(known)}", field="--policy")
     sets = read_dag_file(file, fmt)
     # without --tests, check's default list: every DAG analysis that applies (the others silently)
-    reports = check_many(sets, Identical(m), selected if tests is not None else None, budgets)
+    reports = check_many(sets, platform, selected if tests is not None else None, budgets)
     all_proven = True
     if as_csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")

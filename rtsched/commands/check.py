@@ -65,7 +65,8 @@ def check_command(
             "--platform",
             help="identical (m processors, default), clustered:k=<k> (m processors in clusters of k; runs "
             "clustered:k=<k>, or the clustered analysis named with options such as clustered:k=2:physical), "
-            "or gpu:<M>[:ffd|bfd|exhaustive|single] (FILE is then a GPU workload).",
+            "or gpu:<M>[:ffd|bfd|exhaustive|single] (FILE is then a GPU workload); for DAG task sets identical "
+            "or typed:<type>=<units>,... (e.g. typed:cpu=4,gpu=1: typed DAGs on CPUs plus accelerators, no -m).",
         ),
     ] = "identical",
     budget: Annotated[
@@ -143,13 +144,10 @@ def check_command(
                 "--priorities": (priorities, "given"),
             }
         )
-        if platform.strip() not in ("identical", f"identical:{processors}"):
-            raise InputError(
-                f"DAG task sets run on identical processors (-m M), not --platform {platform}", field="--platform"
-            )
+        dag_platform = _dag_platform(platform, processors)
         raise typer.Exit(
             check_dag_file(
-                file, dag, processors, tests=tests, policy=policy, explain=explain, steps=steps, as_json=as_json,
+                file, dag, dag_platform, tests=tests, policy=policy, explain=explain, steps=steps, as_json=as_json,
                 as_csv=as_csv, budgets=budgets,
             )
         )  # fmt: skip
@@ -282,6 +280,36 @@ def _simso_defaults(
     if policy is None and tests is None:
         policy = platform.policy
     return (platform.processors if processors is None else processors), policy
+
+
+def _dag_platform(platform: str, processors: int | None) -> Any:
+    """The platform of a DAG file: ``Identical(m)``, or ``typed:<type>=<units>,...`` (then -m, if given, is their sum)."""
+    from rtsched.platform import Identical, Typed, parse_platform
+
+    spec = platform.strip()
+    if spec.startswith("typed"):
+        try:
+            typed = parse_platform(spec)
+        except InputError as err:
+            raise InputError(err.message, field="--platform") from None
+        assert isinstance(typed, Typed)
+        if processors is not None and processors != typed.size:
+            raise InputError(f"-m {processors} differs from the {typed.size} units of --platform {spec}", field="-m")
+        return typed
+    if spec not in ("identical", f"identical:{processors}"):
+        raise InputError(
+            f"DAG task sets run on identical processors (-m M) or a typed platform (typed:cpu=4,gpu=1), "
+            f"not --platform {platform}",
+            field="--platform",
+        )
+    if processors is None:
+        raise InputError("give the number of processors with -m M", field="-m")
+    from rtsched.kernels import check_processors
+
+    try:
+        return Identical(check_processors(processors))
+    except InputError as err:
+        raise InputError(err.message, field="-m") from None
 
 
 def _check_policy(policy: str, tests: str | None) -> None:
