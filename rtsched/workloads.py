@@ -343,8 +343,8 @@ class DAGTaskSets(WorkloadKind):
     name = "dag"
     title = "DAG task sets"
     noun = "DAG task set"
-    #: Compiling the DAG analyses' kernels took 47 s of CPU before ``rtsched check`` of a small
-    #: DAG file answered; their references answer it in milliseconds.
+    #: The DAG analyses' references decide a small set at once, where compiling their kernels
+    #: first would make the first ``rtsched check`` of a small DAG file wait for the compiler.
     cold_references = True
 
     def item_type(self) -> type:
