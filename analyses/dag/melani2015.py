@@ -259,6 +259,7 @@ def _per_task(ts: DAGTaskSet, m: int, run: Run) -> list[dict[str, Any]]:
                 "D": D,
                 "T": T,
                 "graham": graham_bound(vol, length, m),
+                "graham_int": graham_bound_int(vol, length, m),
                 "R": r,
                 "R <= D": None if r is None else r <= D,
             }
