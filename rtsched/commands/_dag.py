@@ -250,9 +250,6 @@ def _task_rows(ts: DAGTaskSet) -> list[dict[str, Any]]:
     ]
 
 
-_CSV_COLUMNS = ("set", "name", "n", "m", "utilization", "analysis", "policy", "kind", "verdict", "schedulable")
-
-
 def check_dag_file(
     file: str,
     fmt: str,
@@ -276,7 +273,7 @@ def check_dag_file(
     if given), else 1.
     """
     from rtsched.check import check_many
-    from rtsched.commands.check import _csv_cell
+    from rtsched.commands.check import _CSV_COLUMNS, _csv_cell
     from rtsched.registry import all_entries, resolve_list
     from rtsched.result import table
     from rtsched.workloads import DAG_TASKSETS
