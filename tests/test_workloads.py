@@ -205,7 +205,12 @@ def test_check_runs_the_dag_analyses_on_a_dag_task_set():
     assert {"dag-federated", "dag-gedf-cab"} <= set(dag_names)
     dag_set = DAGTaskSet([DAGTask((1, 2, 3, 1), ((0, 1), (0, 2), (1, 3), (2, 3)), 10, 8)])
     report = rtsched.check(dag_set, 2)  # no DAG analysis is featured: all of them, where they apply
-    assert report.verdicts == {"dag-federated": True} and report.schedulable  # dag-gedf-cab: implicit only
-    assert str(report).startswith("DAG task set: n=1 tasks, 4 vertices, m=2, U=0.7 -- federated: schedulable")
+    applicable = {name for name in dag_names if registry.get(name).supports(2, dag_set) is None}
+    assert "dag-gedf-cab" not in applicable  # implicit deadlines only; this set's D = 8 < T = 10
+    assert set(report.verdicts) == applicable
+    assert report.verdicts == {name: registry.get(name).verdict(dag_set, 2) for name in applicable}
+    assert report.verdicts["dag-federated"] is True and report.schedulable
+    assert str(report).startswith("DAG task set: n=1 tasks, 4 vertices, m=2, U=0.7 -- ")
+    assert "federated: schedulable" in str(report).splitlines()[0]
     report = rtsched.check(dag_set, 2, tests=["gfb"])
     assert report.skipped == {"gfb": "analyses task sets, not DAG task sets"}
