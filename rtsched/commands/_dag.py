@@ -62,6 +62,17 @@ _VERTICES_KEY = re.compile(r"""(?m)(^|[{,\[]|-\s)\s*["']?(vertices|vetices)["']?
 _SURVEY_KEY = re.compile(r"""(?m)(^|[{,]|-\s)\s*["']?[tdc]["']?\s*:""")
 
 
+#: Columns of ``rtsched check --csv`` (task sets and DAG task sets alike).
+_CSV_COLUMNS = ("set", "name", "n", "m", "utilization", "analysis", "policy", "kind", "verdict", "schedulable")
+
+
+def _csv_cell(value: object) -> object:
+    """A record value as written in ``--csv``: booleans as true/false, None as an empty cell."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
 def check_kind(value: str) -> str:
     """``--kind``: one of :data:`KINDS`."""
     if value not in KINDS:
@@ -273,7 +284,6 @@ def check_dag_file(
     if given), else 1.
     """
     from rtsched.check import check_many
-    from rtsched.commands.check import _CSV_COLUMNS, _csv_cell
     from rtsched.registry import all_entries, resolve_list
     from rtsched.result import table
     from rtsched.workloads import DAG_TASKSETS

@@ -13,7 +13,7 @@ import typer
 
 from rtsched.check import check_many
 from rtsched.commands import Deadlines, TaskSetFile, TimeUnit
-from rtsched.commands._dag import AnyFormat, Kind
+from rtsched.commands._dag import _CSV_COLUMNS, AnyFormat, Kind, _csv_cell
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
@@ -211,8 +211,6 @@ def check_command(
     raise typer.Exit(0 if all_proven else 1)
 
 
-_CSV_COLUMNS = ("set", "name", "n", "m", "utilization", "analysis", "policy", "kind", "verdict", "schedulable")
-
 #: Sets decided per batch call: the first batch, and the largest (a batch that took under
 #: :data:`_BATCH_SECONDS` doubles the next one).
 _FIRST_BATCH, _LARGEST_BATCH, _BATCH_SECONDS = 32, 4096, 1.0
@@ -251,13 +249,6 @@ def _reports(sets: list[Any], target: Any, tests: str | None, budgets: Any, stre
             shown = True
     if shown:
         print(file=stream, flush=True)
-
-
-def _csv_cell(value: object) -> object:
-    """A record value as written in ``--csv``: booleans as true/false, None as an empty cell."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else value
 
 
 def _simso_defaults(

@@ -56,8 +56,7 @@ from rtsched.workloads import DAG_TASKSETS, GPU_WORKLOADS, TASKSETS, WorkloadKin
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
-    from rtsched.sweep.identity import Axis
-    from rtsched.sweep.values import Context
+    from rtsched.sweep.values import Context, SweptAxis
 
 __all__ = [
     "DAG_GENERATOR_DEFAULTS",
@@ -249,7 +248,7 @@ class GeneratorKind:
         return base
 
     def complete(
-        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, Axis]
+        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
     ) -> None:
         """Check the generator parameters as a whole and fill in defaults that depend on others (in place).
 
@@ -419,7 +418,7 @@ class DAGKind(GeneratorKind):
         return digest.hexdigest()
 
     def complete(
-        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, Axis]
+        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
     ) -> None:
         """Refuse parameters of another shape than the experiment's; fill in the shape's defaults.
 

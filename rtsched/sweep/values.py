@@ -13,12 +13,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from rtsched.errors import InputError
 
 __all__ = [
     "Context",
+    "SweptAxis",
     "generator_value",
     "integer_range_value",
     "integer_value",
@@ -188,3 +189,21 @@ def generator_value(ctx: Context, value_type: str | None, value: Any, key: str, 
     if value_type == "integer-range":
         return integer_range_value(ctx, value, key, what)
     return value
+
+
+class SweptAxis(Protocol):
+    """What a generator kind reads of a swept variable: its points and the key they were given at.
+
+    :class:`rtsched.sweep.identity.Axis` is one. A protocol here, so that the kinds need not
+    import the experiment module that imports them.
+    """
+
+    @property
+    def points(self) -> tuple[Any, ...]:
+        """The swept values."""
+        ...
+
+    @property
+    def key(self) -> str:
+        """The dotted key of the points in the file."""
+        ...
