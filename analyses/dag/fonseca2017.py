@@ -42,8 +42,10 @@ preemptive node-level scheduling, integer time.
   where a late carry-in job still runs. **rtsched uses its correction** (:func:`workload`):
   W_i(Δ) = max over integers 0 ≤ x ≤ min(T_i, Δ) of CI'_i(x) + b·vol_i + CO'_i(Δ − x − b·T_i) with
   b = ⌊(Δ − x)/T_i⌋ (x: from the window's start to the first release of τ_i in it; the carry-in
-  job released T_i earlier, b body jobs, then the carry-out job). The maximum is exact: within
-  each value of b the two terms change only on the ranges listed in ``_first_releases``.
+  job released T_i earlier, b body jobs, then the carry-out job), and at least min(m·Δ, vol_i) (a
+  window without a release of τ_i, which Eq. (11) as read also misses: refuted for short windows
+  inside a job's parallel part). The maximum is exact: within each value of b the two terms
+  change only on the ranges listed in ``_first_releases``.
 * RTA: R_k = len_k + ⌊(vol_k − len_k + Σ_{i<k} W_i(R_k)) / m⌋, iterated from R_k = len_k; the
   iteration stops at the first R with f(R) ≤ R (then R bounds the response time: the critical-path
   argument holds for any such R, so a non-monotone W cannot make it unsound) and fails when
@@ -221,10 +223,12 @@ def workload(task: DAGTask, R: int, delta: int, m: int) -> int:
 
     W_i(Δ) = max over integers 0 ≤ x ≤ min(T_i, Δ) of CI'_i(x) + b·vol_i + CO'_i(Δ − x − b·T_i) with
     b = ⌊(Δ − x)/T_i⌋: x is the distance from the window's start to the first release of τ_i in it; the carry-in job
-    is released T_i before, b body jobs follow, the next job is the carry-out job (the note).
+    is released T_i before, b body jobs follow, the next job is the carry-out job (the note). A
+    window without a release of τ_i meets one job only: min(m·Δ, vol_i), the first term.
     """
     ci, co = _profiles(task)  # read only
-    best = 0
+    # no release of τ_i in the window: only one job runs in it (R_i ≤ T_i), at most m·Δ and vol_i
+    best = min(m * delta, task.volume)
     for x in _first_releases(task, R, delta):
         body = (delta - x) // task.T
         rest = delta - x - body * task.T
@@ -372,7 +376,7 @@ def _workload(ci, co, vol, length, T, R, delta, m):
     """:func:`workload` from the cumulative curves ci, co (index 0..vol): the same candidate x."""
     top = min(T, delta)
     full = delta // T
-    best = 0
+    best = min(m * delta, vol)  # no release in the window
     # the candidate ranges of ``_first_releases`` (a point in two ranges is evaluated twice)
     for part in range(6):
         if part == 0:
