@@ -8,11 +8,14 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rtsched import registry
 from rtsched.analyses.dag import fonseca2017 as fonseca
 from rtsched.dag import DAGBatch, DAGTask, DAGTaskSet, simulate_dag
 from rtsched.generators.dag import dag_tasksets
+from rtsched.testing import strategies as rst
 
 NAME = "dag-gfp-fonseca2017"
 
@@ -197,6 +200,19 @@ def test_codes_on_hand_made_sets_in_one_batch():
     batch = DAGBatch.from_tasksets(sets)
     for m in range(1, 7):
         assert entry().status(batch, m).tolist() == [int(fonseca.reference(ts, m)) for ts in sets]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sets=st.lists(
+        rst.dag_tasksets(max_size=4, max_vertices=7, max_period=40, deadlines="constrained"), min_size=1, max_size=4
+    ),
+    m=st.integers(1, 5),
+)
+def test_codes_equal_the_reference_on_drawn_sets(sets, m):
+    """Hypothesis: the kernel's verdict is the reference's on every drawn batch of integer sets."""
+    codes = entry().status(DAGBatch.from_tasksets(sets), m)
+    assert codes.tolist() == [int(fonseca.reference(ts, m)) for ts in sets]
 
 
 # -- the carry-out steps of Algorithm 1 against the ASAP schedule --------------------------------
