@@ -19,7 +19,9 @@ platforms (registry platform kind ``typed``) receives the :class:`Typed` value i
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rtsched.errors import InputError
 
@@ -116,9 +118,9 @@ class Typed:
     units: tuple[tuple[str, int], ...]
 
     def __init__(self, units: object) -> None:
-        pairs = list(units.items()) if hasattr(units, "items") else units  # type: ignore[attr-defined]
+        pairs: Any = list(units.items()) if isinstance(units, Mapping) else units
         try:
-            items = [(name, count) for name, count in pairs]  # type: ignore[union-attr]
+            items = [(name, count) for name, count in pairs]
         except (TypeError, ValueError):
             raise InputError(
                 f"a typed platform takes a mapping {{type: units}}, e.g. {{'cpu': 4, 'gpu': 2}}, got {units!r}",
