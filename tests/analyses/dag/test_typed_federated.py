@@ -210,3 +210,33 @@ def test_on_one_type_dag_federated_dominates(seed):
             assert not ours or theirs is True
             strict += theirs is True and not ours
     assert strict > 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    ts=rst.dag_tasksets(
+        min_size=1, max_size=3, max_vertices=6, max_wcet=6, min_period=8, max_period=30, types=("cpu", "gpu")
+    ),
+    m=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+    seed=st.integers(0, 2**16),
+)
+def test_soundness_hypothesis(ts, m, seed):
+    """Small drawn typed sets: if accepted, every task alone on its allocation meets every deadline (per-type
+    G-EDF, sporadic arrivals, random execution; and synchronous periodic WCET)."""
+    platform = Typed(dict(zip(("cpu", "gpu"), m, strict=True)))
+    if entry().reference(ts, platform) is not True:
+        return
+    for i, a in enumerate(entry().explain(ts, platform).evidence["allocation"]):
+        alone = DAGTaskSet([ts[i]])
+        for arrivals, execution in (("periodic", "wcet"), ("sporadic", "random")):
+            trace = simulate_dag(
+                alone, platform=Typed(a), arrivals=arrivals, execution=execution, seed=seed, horizon=8 * ts[i].T
+            )
+            assert trace.miss is None, (ts, i, a, arrivals, execution)
+
+
+def test_the_kinds_simulate_hook_takes_a_typed_platform():
+    from rtsched.workloads import DAG_TASKSETS
+
+    trace = DAG_TASKSETS.simulate(EXAMPLE, Typed({"cpu": 2, "gpu": 3}), record=True)
+    assert trace.platform == Typed({"cpu": 2, "gpu": 3}) and trace.miss is None
