@@ -134,3 +134,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         for nodeid, counts in table.items():
             shown = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
             terminalreporter.write_line(f"{nodeid}: {shown}")
+
+
+@pytest.fixture(scope="module")
+def one_numba_thread():
+    """One Numba thread for a module whose batches hold one or a few sets: waking the prange
+    thread pool would cost more than the work. Use with ``pytestmark = pytest.mark.usefixtures``."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(before)

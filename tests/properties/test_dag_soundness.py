@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 
-import numba
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -44,13 +43,7 @@ GLOBAL = [e for e in analyses.all_entries() if e.workload is DAG_TASKSETS and e.
 MAX_PERIOD = {"dag-gdm-bonifaci2013": 150}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_numba_thread():
-    """One set per call: waking the prange thread pool would cost more than the work itself."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_numba_thread")  # tests/conftest.py
 
 
 def in_priority_order(entry, ts: DAGTaskSet) -> DAGTaskSet:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 import os
 
-import numba
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -43,13 +42,7 @@ EXACT = analyses.get("exact")
 CODE = {True: int(ACCEPT), False: int(REJECT), "unknown": -1}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_numba_thread():
-    """One set per call: waking the prange thread pool would cost more than the work itself."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_numba_thread")  # tests/conftest.py
 
 
 def _entries(policy: str, kind: str | None = None, platform: str = "identical") -> list:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numba
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,13 +26,7 @@ IMPLICIT = DAGTaskSet([FORK_JOIN, WIDE])
 TIGHT = DAGTaskSet([FORK_JOIN.replace(D=10), WIDE.replace(D=20)])
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_numba_thread():
-    """Batches of one or a few sets: the thread pool's wake-up would cost more than the work."""
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_numba_thread")  # tests/conftest.py
 
 
 def decide(entry, ts: DAGTaskSet, m: int):
