@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DAG_DEADLINES",
+    "DAG_PRIORITY_ORDERS",
     "DAG_SHAPES",
     "DAG_UTILIZATION_METHODS",
     "Graph",
@@ -57,6 +58,9 @@ DAG_SHAPES = ("fork-join", "gnp", "layered")
 DAG_UTILIZATION_METHODS = ("uunifast", "uunifast-discard", "randfixedsum")
 #: Deadline models accepted by :func:`dag_tasksets` (``deadlines=``).
 DAG_DEADLINES = ("implicit", "constrained")
+#: Orders of the tasks in a generated set (their fixed priorities, index 0 highest): as drawn, or
+#: deadline-monotonic (shorter D first, ties in drawn order).
+DAG_PRIORITY_ORDERS = ("drawn", "deadline-monotonic")
 
 #: Default ``shape_params`` of :func:`dag_tasksets`, per shape.
 DEFAULT_SHAPE_PARAMS: dict[str, dict[str, Any]] = {
@@ -398,6 +402,7 @@ def dag_tasksets(
     shape_params: Mapping[str, Any] | None = None,
     utilizations: str = "uunifast",
     deadlines: str = "implicit",
+    priorities: str = "drawn",
     umax: float = 1.0,
     max_tries: int = 100,
 ) -> list[DAGTaskSet]:
@@ -457,6 +462,11 @@ def dag_tasksets(
         ``"uunifast"``, ``"uunifast-discard"`` or ``"randfixedsum"``.
     deadlines:
         ``"implicit"`` or ``"constrained"``.
+    priorities:
+        The order of the tasks in each set, which is their fixed priority (index 0 highest) for
+        the global FP analyses and simulator: ``"drawn"`` (as drawn) or ``"deadline-monotonic"``
+        (sorted by D, stable; as the DAG survey of Verucchi et al. orders tasks for its G-FP
+        tests). The order takes no random draw, so both give the same tasks.
     umax:
         Per-task utilization bound of ``"uunifast-discard"`` and ``"randfixedsum"``.
     max_tries:
@@ -486,6 +496,10 @@ def dag_tasksets(
     if deadlines not in DAG_DEADLINES:
         raise InputError(
             f"unknown deadline model {deadlines!r}; choose one of {', '.join(DAG_DEADLINES)}", field="deadlines"
+        )
+    if priorities not in DAG_PRIORITY_ORDERS:
+        raise InputError(
+            f"unknown priority order {priorities!r}; choose one of {', '.join(DAG_PRIORITY_ORDERS)}", field="priorities"
         )
     for value, name in ((utilization, "utilization"), (umax, "umax")):
         if (
@@ -531,6 +545,8 @@ def dag_tasksets(
                 deadline = period if deadlines == "implicit" else int(child.integers(length, period, endpoint=True))
                 tasks.append(DAGTask(wcets, edges, period, deadline))
             else:
+                if priorities == "deadline-monotonic":
+                    tasks.sort(key=lambda task: task.D)  # stable: equal deadlines keep the drawn order
                 sets.append(DAGTaskSet(tasks))
                 break
         else:

@@ -549,3 +549,15 @@ def test_worked_example_taskset():
     u = uunifast(rng(3).spawn(1)[0], 2, 1.5, 1)[0]  # the set's first draws
     assert [t.T for t in ts] == [math.ceil(t.volume / x) for t, x in zip(ts, u, strict=True)]
     assert abs(float(ts.utilization) - (40 / 59 + 9 / 12)) < 1e-15
+
+
+def test_dag_tasksets_deadline_monotonic_order_sorts_the_drawn_tasks():
+    """priorities="deadline-monotonic" gives the drawn tasks (no extra draw), sorted by D, stable."""
+    options = dict(n_tasks=6, utilization=2.5, size=20, deadlines="constrained", shape_params={"max_depth": 2})
+    drawn = dag_tasksets(np.random.default_rng(7), **options)
+    ordered = dag_tasksets(np.random.default_rng(7), priorities="deadline-monotonic", **options)
+    for a, b in zip(drawn, ordered, strict=True):
+        assert list(b.tasks) == sorted(a.tasks, key=lambda t: t.D)
+    assert any(list(a.tasks) != list(b.tasks) for a, b in zip(drawn, ordered, strict=True))
+    with pytest.raises(InputError, match="unknown priority order 'rm'"):
+        dag_tasksets(np.random.default_rng(7), priorities="rm", **options)

@@ -190,6 +190,7 @@ BAD_DAG_KEYS = {
     "wcet-float": ("wcet = [1, 20]", "wcet = [1.5, 20]", "generator.wcet", 15, ("integer",)),
     "deadline-model": ('deadlines = "implicit"', 'deadlines = "uniform"', "generator.deadlines", 16, ("implicit, constrained",)),
     "utilization-method": ('deadlines = "implicit"', 'utilizations = "dirichlet"', "generator.utilizations", 16, ("uunifast",)),
+    "priority-order": ('deadlines = "implicit"', 'deadlines = "implicit"\npriorities = "rm"', "generator.priorities", 17, ("'rm'", "drawn, deadline-monotonic")),
     "n-zero": ("n = 3", "n = 0", "generator.n", 9, ("positive integer",)),
     "gnp-vertices": (
         'shape = "fork-join"\nmax_depth = 2\nmax_branches = 4\np_par = 0.7\np_term = 0.3',

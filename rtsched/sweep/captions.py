@@ -170,6 +170,10 @@ def dag_caption(canonical: Mapping[str, Any]) -> str:
         "implicit": "implicit deadlines D = T",
         "constrained": "constrained deadlines D uniform in [len, T]",
     }.get(str(deadlines), f"deadlines {deadlines}")
+    if "generator.priorities" in swept:
+        d_text += "; task order (G-FP priorities) swept"
+    elif gen.get("priorities") == "deadline-monotonic":
+        d_text += "; tasks in deadline-monotonic order (the G-FP priorities)"
     return (
         f"Generator: DAG task sets, {n_text}, {_dag_shape_text(gen, swept)}; {method} task utilizations{cap}, "
         f"U = Σ vol/T; {fixed_u}T = ceil(vol/u_i) (graph redrawn if len > T); {d_text}; m = {ms} processors; "

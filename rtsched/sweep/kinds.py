@@ -144,6 +144,7 @@ _DAG_TYPES = {
     "shape": "text",
     "utilizations": "text",
     "deadlines": "text",
+    "priorities": "text",
     "umax": "positive",
     "wcet": "integer-range",
     "max_depth": "integer",
@@ -426,7 +427,7 @@ class DAGKind(GeneratorKind):
         canonical form); with the shape swept, each configuration takes the defaults of its shape
         for what the file leaves out, and the file may set the keys of any swept shape.
         """
-        from rtsched.generators.dag import DAG_DEADLINES, DAG_SHAPES, DAG_UTILIZATION_METHODS
+        from rtsched.generators.dag import DAG_DEADLINES, DAG_PRIORITY_ORDERS, DAG_SHAPES, DAG_UTILIZATION_METHODS
 
         axis = swept.get("generator.shape")
         shapes: tuple[Any, ...] = axis.points if axis is not None else (generator.get("shape"),)
@@ -434,12 +435,18 @@ class DAGKind(GeneratorKind):
         for shape in shapes:
             if shape not in DAG_SHAPES:
                 raise ctx.error(f"unknown DAG shape {shape!r}; choose one of {', '.join(DAG_SHAPES)}", where)
-        for key, choices in (("utilizations", DAG_UTILIZATION_METHODS), ("deadlines", DAG_DEADLINES)):
+        choices_of = (
+            ("utilizations", DAG_UTILIZATION_METHODS, "utilization method"),
+            ("deadlines", DAG_DEADLINES, "deadline model"),
+            ("priorities", DAG_PRIORITY_ORDERS, "priority order"),
+        )
+        for key, choices, what in choices_of:
             variable = f"generator.{key}"
             values = swept[variable].points if variable in swept else (generator.get(key),)
             for value in values:
+                if key == "priorities" and value is None:
+                    continue  # not given: the drawn order (kept out of the canonical form)
                 if value not in choices:
-                    what = "utilization method" if key == "utilizations" else "deadline model"
                     raise ctx.error(
                         f"unknown {what} {value!r} for DAG tasks; choose one of {', '.join(choices)}",
                         swept[variable].key if variable in swept else variable,
@@ -493,7 +500,9 @@ class DAGKind(GeneratorKind):
         shape_params.update({key: params[key] for key in DAG_SHAPE_KEYS.get(shape, ()) if key in params})
         shape_params = {_DAG_SHAPE_ARGUMENT.get(key, key): value for key, value in shape_params.items()}
         shape_params["wcet"] = params.get("wcet", DAG_GENERATOR_DEFAULTS["wcet"])
-        options = {key: params[key] for key in ("utilizations", "deadlines", "umax", "max_tries") if key in params}
+        options = {
+            key: params[key] for key in ("utilizations", "deadlines", "priorities", "umax", "max_tries") if key in params
+        }
         try:
             sets = dag_tasksets(
                 rng, n_tasks=n, utilization=utilization, size=size, shape=shape, shape_params=shape_params, **options
