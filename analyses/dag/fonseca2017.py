@@ -15,19 +15,28 @@ Model: sporadic DAG tasks, constrained deadlines D_i ≤ T_i, global fixed prior
 (task 0 highest, as :func:`rtsched.dag.simulate_dag` with ``policy="gfp"``), m identical cores,
 preemptive node-level scheduling, integer time.
 
-* **WD^UCI** (carry-in workload distribution): the schedule of one job on unlimited cores, each
-  vertex at its earliest start (EST_v = longest path to v, EFT_v = EST_v + C_v), as steps
-  (width w_j, height h_j = vertices running) between consecutive finishing times.
+* **WD^UCI** (carry-in workload distribution): in the survey code, the ASAP schedule of one job
+  on unlimited cores with WCETs (:func:`wd_asap`), read from its end. **rtsched does not use it**:
+  neither it nor the ALAP schedule with WCETs (:func:`wd_alap`) bounds the work of a job's last y
+  units once a vertex runs less than its WCET (note, "Carry-in"; test
+  ``test_wcet_schedules_are_not_carry_in_bounds``). rtsched's carry-in steps (:func:`wd_uci`) put
+  each vertex v in [L − h_v − C_v, L − h_v), h_v = the number of vertices on a longest chain of
+  successors of v; their last y units hold Σ_v min(C_v, max(0, y − h_v)), and **rtsched's carry-in
+  theorem** (proved in the note) bounds the work of any job in the last y units before its
+  completion by min(m·y, that sum), for integer execution times 1 ≤ c_v ≤ C_v.
 * **WD^UCO** (carry-out workload distribution, Algorithm 1): on the series-parallel decomposition
   tree, repeatedly take the largest set of vertices with work left that can run in parallel (a P
   node unites its children's sets, an S node keeps the larger one, the earlier part on a tie), run
   it for the smallest remaining WCET among them (width) with height = its size. A task whose DAG is
   not series-parallel (the paper first turns it into a nested fork-join DAG by removing
-  "conflicting" edges) gets **rtsched's substitute**: the WD^UCI steps, i.e. the ASAP schedule
-  on unlimited cores, which bounds the work of the first x time units of any schedule vertex by
-  vertex (note).
-* (6) CI_i(x) = Σ_j h_j · max(0, min(w_j, x − T_i + R_i − Σ_{l>j} w_l)) (the carry-in job ends at
-  its response-time bound R_i, T_i − R_i before the next release); Theorem 2 caps it:
+  "conflicting" edges) gets **rtsched's substitute** (:func:`wd_early`): v in [g_v, g_v + C_v),
+  g_v = the number of vertices on a longest chain of predecessors; its first z units hold
+  Σ_v min(C_v, max(0, z − g_v)), which bounds the work of any job in the first z units after its
+  release vertex by vertex for execution times 1 ≤ c_v ≤ C_v (note; the ASAP schedule with WCETs,
+  used here before, does not once a vertex runs shorter).
+* (6) CI_i(x) = Σ_j h_j · max(0, min(w_j, x − T_i + R_i − Σ_{l>j} w_l)) on rtsched's carry-in
+  steps (the carry-in job ends by its response-time bound R_i, T_i − R_i before the next release);
+  Theorem 2 caps it:
   CI'_i(x) = min(CI_i(x), m · max(0, x − T_i + R_i)).
 * (9) CO_i(x) = Σ_j h_j · max(0, min(w_j, x − Σ_{l<j} w_l)); Theorem 4 caps it:
   CO'_i(x) = min(CO_i(x), m · max(0, x), vol_i − max(0, len_i − x)) (0 for x ≤ 0).
@@ -53,7 +62,7 @@ preemptive node-level scheduling, integer time.
 
 Layers: :func:`reference` (Python ints, the formulas literally), :func:`explain` (per-task R_k,
 each higher-priority task's W_i(R_k), the failing task, steps) and :func:`codes` (the two
-workload distributions per task in Python, turned into cumulative arrays; a Numba ``prange``
+carry-in and carry-out steps per task in Python, turned into cumulative arrays; a Numba ``prange``
 kernel over the sets does the RTA in int64).
 """
 
@@ -80,8 +89,13 @@ __all__ = [
     "carry_workload",
     "codes",
     "explain",
+    "hops_after",
+    "hops_before",
     "reference",
     "response_times",
+    "wd_alap",
+    "wd_asap",
+    "wd_early",
     "wd_uci",
     "wd_uco",
     "workload",
@@ -90,7 +104,8 @@ __all__ = [
 
 CITATION = (
     "J. Fonseca, G. Nelissen, V. Nélis, 'Improved response time analysis of sporadic DAG tasks for "
-    "global FP scheduling', RTNS 2017: carry-in (Eq. 6, Thm 2) and carry-out (Eq. 9, Thm 4, Alg. 1 on "
+    "global FP scheduling', RTNS 2017: carry-in (Eq. 6, Thm 2; on rtsched's proven carry-in steps, not the "
+    "ASAP schedule) and carry-out (Eq. 9, Thm 4, Alg. 1 on "
     "the series-parallel tree) workload distributions, carry workload (Alg. 2), W_i (Eqs. 10-11 refuted as "
     "read; rtsched's correction counts the body jobs from the first release in the window), "
     "R_k = len_k + floor((vol_k - len_k + sum W_i(R_k))/m); priorities in task order"
@@ -101,6 +116,19 @@ Profile = list[tuple[int, int]]  # (width, height) steps
 
 
 # -- workload distributions -----------------------------------------------------------------------
+def _steps(spans: Sequence[tuple[int, int]]) -> Profile:
+    """The (width, height) steps of intervals [a, b) from the earliest a: height = intervals covering."""
+    points = sorted({a for a, _ in spans} | {b for _, b in spans})
+    out: Profile = []
+    for a, b in zip(points, points[1:], strict=False):
+        height = sum(1 for s, e in spans if s <= a < e)
+        if out and out[-1][1] == height:
+            out[-1] = (out[-1][0] + b - a, height)  # one step per height change
+        else:
+            out.append((b - a, height))
+    return out
+
+
 def _est(task: DAGTask) -> list[int]:
     est = [0] * task.n
     for v in task.topological_order:
@@ -109,15 +137,70 @@ def _est(task: DAGTask) -> list[int]:
     return est
 
 
-def wd_uci(task: DAGTask) -> Profile:
-    """WD^UCI: the ASAP schedule on unlimited cores as (width, height) steps; Σ widths = len."""
+def _tail(task: DAGTask) -> list[int]:
+    """tail_v: the longest WCET path strictly after v."""
+    tail = [0] * task.n
+    for v in reversed(task.topological_order):
+        for s in task.successors[v]:
+            tail[v] = max(tail[v], tail[s] + task.wcets[s])
+    return tail
+
+
+def hops_after(task: DAGTask) -> list[int]:
+    """h_v: the number of vertices on a longest chain of successors of v (0 for a sink)."""
+    h = [0] * task.n
+    for v in reversed(task.topological_order):
+        for s in task.successors[v]:
+            h[v] = max(h[v], h[s] + 1)
+    return h
+
+
+def hops_before(task: DAGTask) -> list[int]:
+    """g_v: the number of vertices on a longest chain of predecessors of v (0 for a source)."""
+    g = [0] * task.n
+    for v in task.topological_order:
+        for p in task.predecessors[v]:
+            g[v] = max(g[v], g[p] + 1)
+    return g
+
+
+def wd_asap(task: DAGTask) -> Profile:
+    """The ASAP schedule with WCETs on unlimited cores (the survey code's WD^UCI); Σ widths = len.
+
+    Kept for the record and for the tests: read from its end it is **not** a bound on the carry-in
+    job's last y units once a vertex runs less than its WCET (note, "Carry-in").
+    """
     est = _est(task)
-    eft = [est[v] + task.wcets[v] for v in range(task.n)]
-    points = sorted({0, *eft})
-    out: Profile = []
-    for a, b in zip(points, points[1:], strict=False):
-        out.append((b - a, sum(1 for v in range(task.n) if est[v] <= a < eft[v])))
-    return out
+    return _steps([(est[v], est[v] + task.wcets[v]) for v in range(task.n)])
+
+
+def wd_alap(task: DAGTask) -> Profile:
+    """The ALAP schedule with WCETs on unlimited cores ending at len; kept for the tests (not a bound either)."""
+    tail = _tail(task)
+    return _steps([(task.length - tail[v] - task.wcets[v], task.length - tail[v]) for v in range(task.n)])
+
+
+def wd_uci(task: DAGTask) -> Profile:
+    """The carry-in steps (rtsched's), read from their end: v in [L − h_v − C_v, L − h_v), L = max_v(h_v + C_v).
+
+    The work of the last y units of these steps is Σ_v min(C_v, max(0, y − h_v)), which bounds the
+    work of any job of the task in the last y units before its completion, for any integer
+    execution times 1 ≤ c_v ≤ C_v (rtsched's theorem, papers/fonseca2017-sp-dag.md, "Carry-in").
+    Σ widths = L ≤ len, Σ width·height = vol.
+    """
+    h = hops_after(task)
+    top = max(h[v] + task.wcets[v] for v in range(task.n))
+    return _steps([(top - h[v] - task.wcets[v], top - h[v]) for v in range(task.n)])
+
+
+def wd_early(task: DAGTask) -> Profile:
+    """The carry-out substitute (rtsched's) for a DAG that is not series-parallel: v in [g_v, g_v + C_v).
+
+    The work of the first z units is Σ_v min(C_v, max(0, z − g_v)), a bound on any job's work in the
+    first z units after its release for integer execution times 1 ≤ c_v ≤ C_v (the note).
+    """
+    g = hops_before(task)
+    return _steps([(g[v], g[v] + task.wcets[v]) for v in range(task.n)])
 
 
 def _parallel(tree: SPTree, left: list[int]) -> list[int]:
@@ -132,10 +215,10 @@ def _parallel(tree: SPTree, left: list[int]) -> list[int]:
 
 
 def wd_uco(task: DAGTask) -> Profile:
-    """WD^UCO (Algorithm 1) on the series-parallel tree; not series-parallel: rtsched's ASAP substitute."""
+    """WD^UCO (Algorithm 1) on the series-parallel tree; not series-parallel: rtsched's :func:`wd_early`."""
     tree = task.series_parallel()
     if tree is None:
-        return wd_uci(task)
+        return wd_early(task)
     left = list(task.wcets)
     out: Profile = []
     while True:
@@ -150,7 +233,11 @@ def wd_uco(task: DAGTask) -> Profile:
 
 # -- workload bounds --------------------------------------------------------------------------------
 def carry_in(task: DAGTask, R: int, x: int, m: int, wd: Profile | None = None) -> int:
-    """Eq. (6) with Theorem 2's cap: the carry-in job's work in the first x units of the carry window."""
+    """Eq. (6)'s shape on rtsched's steps with Theorem 2's cap: the carry-in job's work in the first x units.
+
+    With y = x − T_i + R_i: min(m·y, Σ_v min(C_v, max(0, y − h_v))) for y > 0, else 0 (the note's
+    carry-in theorem; Eq. (6) on :func:`wd_uci`).
+    """
     wd = wd_uci(task) if wd is None else wd
     y = x - task.T + R  # the part of the window before the job's response-time bound
     total = 0
@@ -306,8 +393,9 @@ def steps(ts: DAGTaskSet, m: int) -> Iterator[Step | str]:
     R: list[int] = []
     for k, task in enumerate(ts):
         yield Step(
-            f"{ts.label(k)}: vol = {{vol}}, len = {{len}}, D = {{D}}, T = {{T}}; WD^UCI = {wd_uci(task)}, "
-            f"WD^UCO = {wd_uco(task)}" + ("" if task.series_parallel() is not None else " (not SP: ASAP substitute)"),
+            f"{ts.label(k)}: vol = {{vol}}, len = {{len}}, D = {{D}}, T = {{T}}; carry-in steps = {wd_uci(task)}, "
+            f"WD^UCO = {wd_uco(task)}"
+            + ("" if task.series_parallel() is not None else " (not SP: rtsched's early steps)"),
             {"vol": task.volume, "len": task.length, "D": task.D, "T": task.T},
         )
         r = task.length
@@ -438,7 +526,7 @@ def _rta_sets(vol, length, D, T, ci, co, offs, task_offsets, m, out):
 
 
 def curves(tasks: Sequence[DAGTask]) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """The cumulative carry-in (tail of WD^UCI) and carry-out (head of WD^UCO) curves, concatenated."""
+    """The cumulative carry-in (tail of :func:`wd_uci`) and carry-out (head of WD^UCO) curves, concatenated."""
     ci: list[int] = []
     co: list[int] = []
     offs = [0]
