@@ -163,6 +163,7 @@ def fork_join(
     p_par: float,
     p_term: float,
     wcet: tuple[int, int] = (1, 100),
+    root_forks: bool = False,
 ) -> Graph:
     """A nested fork-join DAG drawn by the recursive expansion of Melani et al. (ECRTS 2015).
 
@@ -203,6 +204,11 @@ def fork_join(
         ``(0, 1]``).
     wcet:
         Vertex WCETs are uniform integers in ``[wcet[0], wcet[1]]`` (``1 <= wcet[0] <= wcet[1]``).
+    root_forks:
+        When true (and ``max_depth >= 1``), the node at depth 0 always forks, as in the DAG
+        survey library's re-implementation of this generator (Verucchi et al. 2023: every graph
+        is a fork-join with at least 2 branches, never one vertex). The root's uniform is still
+        drawn (and ignored), so the draws after it are the same as without the option.
 
     Returns
     -------
@@ -225,7 +231,7 @@ def fork_join(
 
     def expand(depth: int) -> tuple[int, int]:
         nonlocal count
-        if depth < depth_limit and rng.random() < q_par:
+        if depth < depth_limit and (rng.random() < q_par or (depth == 0 and root_forks)):
             b = int(rng.integers(2, branches, endpoint=True))
             fork = count
             count += 1

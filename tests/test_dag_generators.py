@@ -561,3 +561,21 @@ def test_dag_tasksets_deadline_monotonic_order_sorts_the_drawn_tasks():
     assert any(list(a.tasks) != list(b.tasks) for a, b in zip(drawn, ordered, strict=True))
     with pytest.raises(InputError, match="unknown priority order 'rm'"):
         dag_tasksets(np.random.default_rng(7), priorities="rm", **options)
+
+
+def test_fork_join_root_forks_same_draws_and_always_a_fork():
+    """root_forks=True: every graph forks at its root (>= 2 branches); where the root forked
+    anyway, the graph is the same as without the option (the root's uniform is still drawn)."""
+    from rtsched.generators.dag import fork_join
+
+    params = dict(max_depth=2, max_branches=4, p_par=0.5, p_term=0.5)
+    same = 0
+    for seed in range(200):
+        plain = fork_join(np.random.default_rng(seed), **params)
+        forced = fork_join(np.random.default_rng(seed), root_forks=True, **params)
+        wcets, edges = forced
+        assert len(wcets) >= 4 and sum(1 for u, _ in edges if u == 0) >= 2  # fork, >= 2 branches, join
+        if len(plain[0]) > 1:
+            assert plain == forced
+            same += 1
+    assert 50 < same < 200  # both cases occur

@@ -190,6 +190,7 @@ BAD_DAG_KEYS = {
     "wcet-float": ("wcet = [1, 20]", "wcet = [1.5, 20]", "generator.wcet", 15, ("integer",)),
     "deadline-model": ('deadlines = "implicit"', 'deadlines = "uniform"', "generator.deadlines", 16, ("implicit, constrained",)),
     "utilization-method": ('deadlines = "implicit"', 'utilizations = "dirichlet"', "generator.utilizations", 16, ("uunifast",)),
+    "root-rule": ("max_depth = 2", 'max_depth = 2\nroot = "always"', "generator.root", 12, ("'always'", "drawn, fork")),
     "priority-order": ('deadlines = "implicit"', 'deadlines = "implicit"\npriorities = "rm"', "generator.priorities", 17, ("'rm'", "drawn, deadline-monotonic")),
     "n-zero": ("n = 3", "n = 0", "generator.n", 9, ("positive integer",)),
     "gnp-vertices": (
@@ -455,3 +456,20 @@ def test_labels_and_legends_of_dag_sweeps() -> None:
         label, policy, _ = legend_label(name)
         assert policy == entry.policy and "DAG tasks" not in label, label
         assert not label.startswith(f"{entry.policy} ·"), f"{name}: the policy {entry.policy!r} has no words: {label}"
+
+
+def test_root_fork_and_deadline_monotonic_reach_the_generator():
+    """``root = "fork"`` and ``priorities = "deadline-monotonic"`` in [generator] are what the
+    DAG kind hands dag_tasksets: every task of every set forks at its root, tasks sorted by D."""
+    import numpy as np
+
+    from rtsched.sweep.kinds import kind_named
+
+    params = {"shape": "fork-join", "max_depth": 2, "root": "fork", "priorities": "deadline-monotonic",
+              "deadlines": "constrained"}  # fmt: skip
+    drawn = kind_named("dag").generate(np.random.default_rng(3), n=4, utilization=2.0, size=30, m=4, params=params)
+    sets = list(drawn.batch)
+    assert len(sets) == 30
+    for ts in sets:
+        assert all(task.n >= 4 for task in ts)  # fork, >= 2 branches, join
+        assert [task.D for task in ts] == sorted(task.D for task in ts)

@@ -144,7 +144,10 @@ def _dag_shape_text(gen: Mapping[str, Any], swept: set[Any]) -> str:
         text = (
             f"nested fork-join DAGs (Melani et al. 2015 generator without conditional branches: depth ≤ "
             f"{value('max_depth')}, 2..{value('max_branches')} branches, p_par = {value('p_par')}, "
-            f"p_term = {value('p_term')})"
+            f"p_term = {value('p_term')}"
+            + ("; the root always forks" if gen.get("root") == "fork" else "")
+            + ("; root rule swept" if "generator.root" in swept else "")
+            + ")"
         )
     elif shape == "gnp":
         text = f"G(n, p) DAGs ({value('vertices')} inner vertices, p = {value('p')}, dummy source and sink)"

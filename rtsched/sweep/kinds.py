@@ -61,7 +61,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DAG_GENERATOR_DEFAULTS",
     "DAG_SHAPE_DEFAULTS",
+    "DAG_ROOT_CHOICES",
     "DAG_SHAPE_KEYS",
+    "DAG_SHAPE_OPTIONAL_KEYS",
     "DEFAULT_KIND",
     "GENERATOR_DEFAULTS",
     "GPU_GENERATOR_DEFAULTS",
@@ -134,7 +136,14 @@ DAG_SHAPE_DEFAULTS: dict[str, dict[str, Any]] = {
     "layered": {"layers": 5, "width": (1, 5), "p": 0.2},
 }
 #: Keys of each shape (``wcet`` belongs to every shape).
-DAG_SHAPE_KEYS: dict[str, tuple[str, ...]] = {shape: tuple(d) for shape, d in DAG_SHAPE_DEFAULTS.items()}
+#: Optional shape keys, not in the defaults (an experiment that leaves them out keeps its canonical
+#: form): fork-join's ``root = "fork"`` makes every graph fork at its root (``root_forks``).
+DAG_SHAPE_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"fork-join": ("root",)}
+DAG_SHAPE_KEYS: dict[str, tuple[str, ...]] = {
+    shape: (*d, *DAG_SHAPE_OPTIONAL_KEYS.get(shape, ())) for shape, d in DAG_SHAPE_DEFAULTS.items()
+}
+#: Values of fork-join's ``root`` key.
+DAG_ROOT_CHOICES = ("drawn", "fork")
 #: Modules besides the generators whose code decides what a DAG unit draws (:meth:`DAGKind.code_digest`).
 _DAG_CODE_MODULES = ("rtsched.dag.model",)
 #: Names of ``[generator]`` keys in the shape functions' signatures, where they differ.
@@ -145,6 +154,7 @@ _DAG_TYPES = {
     "utilizations": "text",
     "deadlines": "text",
     "priorities": "text",
+    "root": "text",
     "umax": "positive",
     "wcet": "integer-range",
     "max_depth": "integer",
@@ -439,13 +449,14 @@ class DAGKind(GeneratorKind):
             ("utilizations", DAG_UTILIZATION_METHODS, "utilization method"),
             ("deadlines", DAG_DEADLINES, "deadline model"),
             ("priorities", DAG_PRIORITY_ORDERS, "priority order"),
+            ("root", DAG_ROOT_CHOICES, "root rule"),
         )
         for key, choices, what in choices_of:
             variable = f"generator.{key}"
             values = swept[variable].points if variable in swept else (generator.get(key),)
             for value in values:
-                if key == "priorities" and value is None:
-                    continue  # not given: the drawn order (kept out of the canonical form)
+                if key in ("priorities", "root") and value is None:
+                    continue  # not given: drawn order / drawn root (kept out of the canonical form)
                 if value not in choices:
                     raise ctx.error(
                         f"unknown {what} {value!r} for DAG tasks; choose one of {', '.join(choices)}",
@@ -498,6 +509,8 @@ class DAGKind(GeneratorKind):
         shape = params.get("shape", DAG_GENERATOR_DEFAULTS["shape"])
         shape_params = dict(DAG_SHAPE_DEFAULTS.get(shape, {}))
         shape_params.update({key: params[key] for key in DAG_SHAPE_KEYS.get(shape, ()) if key in params})
+        if "root" in shape_params:
+            shape_params["root_forks"] = shape_params.pop("root") == "fork"
         shape_params = {_DAG_SHAPE_ARGUMENT.get(key, key): value for key, value in shape_params.items()}
         shape_params["wcet"] = params.get("wcet", DAG_GENERATOR_DEFAULTS["wcet"])
         options = {
