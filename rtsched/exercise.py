@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from rtsched.analyses.theory.graham import graham_bound  # re-exported: the dag topic's keys use it
 from rtsched.analyses.theory.supply import MPRInterface, lsbf, sbf
 from rtsched.errors import InputError
 from rtsched.model import TaskSet
@@ -496,15 +497,6 @@ def _mpr(topic: str, seed: int | str) -> Exercise:
 _DAG_PERIODS = (6, 8, 10, 12, 15, 16, 20)
 #: The analyses whose verdicts the ``dag`` key states.
 _DAG_ANALYSES = ("dag-federated", "dag-gedf-cab")
-
-
-def graham_bound(vol: int, length: int, m: int) -> Fraction:
-    """Graham's bound len + (vol − len)/m on the response time of one DAG job alone on m cores, exactly.
-
-    R. L. Graham, "Bounds on multiprocessing timing anomalies", SIAM J. Appl. Math. 17(2), 1969:
-    any work-conserving schedule of the job completes within it (papers/dag-model.md).
-    """
-    return length + Fraction(vol - length, m)
 
 
 def _one_job_response(task: DAGTask, m: int) -> int:

@@ -513,22 +513,23 @@ def _edf_sets(vol, length, D, T, task_offsets, m, budget, R, out):
         out[s] = _edf_one(vol[lo:hi], length[lo:hi], D[lo:hi], T[lo:hi], m, budget, R[lo:hi])
 
 
-def codes_fp(batch: DAGBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
-    """``dag-gfp-melani2015`` codes (1 accept, 0 reject, -1 budget spent) for every set of ``batch``."""
+def _codes(kernel, batch: DAGBatch, m: int, budget: int) -> NDArray[np.int8]:
+    """Run one of the two set kernels over ``batch`` (one response-time workspace per task)."""
     _check_budget(budget)
     out = np.empty(batch.n_sets, dtype=np.int8)
     R = np.zeros(batch.volume.shape[0], dtype=np.int64)
-    _fp_sets(batch.volume, batch.length, batch.D, batch.T, batch.task_offsets, m, budget, R, out)
+    kernel(batch.volume, batch.length, batch.D, batch.T, batch.task_offsets, m, budget, R, out)
     return out
+
+
+def codes_fp(batch: DAGBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
+    """``dag-gfp-melani2015`` codes (1 accept, 0 reject, -1 budget spent) for every set of ``batch``."""
+    return _codes(_fp_sets, batch, m, budget)
 
 
 def codes_edf(batch: DAGBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:
     """``dag-gedf-melani2015`` codes (1 accept, 0 reject, -1 budget spent) for every set of ``batch``."""
-    _check_budget(budget)
-    out = np.empty(batch.n_sets, dtype=np.int8)
-    R = np.zeros(batch.volume.shape[0], dtype=np.int64)
-    _edf_sets(batch.volume, batch.length, batch.D, batch.T, batch.task_offsets, m, budget, R, out)
-    return out
+    return _codes(_edf_sets, batch, m, budget)
 
 
 ANALYSES = (
