@@ -8,7 +8,7 @@ Use the registry, never a module directly, from the CLI, sweeps and tests::
     entry.explain(taskset, m=4)      # Result with the evidence
 
 The modules are grouped by scheduler family, one subpackage each: ``uniprocessor``,
-``global_edf``, ``global_fp``, ``partitioned``, ``exact``, ``hierarchical``, ``gpu`` and ``dag`` (parallel DAG tasks). The theory
+``global_edf``, ``global_fp``, ``partitioned``, ``exact``, ``hierarchical``, ``gpu``, ``dag`` (parallel DAG tasks) and ``mixed_criticality`` (Vestal's dual-criticality tasks). The theory
 that several families share (processor demand and QPA, non-preemptive demand, supply bound
 functions, workload and interference bounds, fixed-priority response times) is the package
 ``theory``, which analyses and the core may import; a family imports the core and ``theory``,
@@ -37,7 +37,7 @@ from rtsched.registry import Analysis, Family, all_entries, get, names, resolve_
 __all__ = ["FAMILY_PACKAGES", "MOVED", "Analysis", "Family", "all_entries", "get", "names", "resolve_list"]
 
 #: The scheduler families, one subpackage each, in display order.
-FAMILY_PACKAGES = ("uniprocessor", "global_edf", "global_fp", "partitioned", "exact", "hierarchical", "gpu", "dag")
+FAMILY_PACKAGES = ("uniprocessor", "global_edf", "global_fp", "partitioned", "exact", "hierarchical", "gpu", "dag", "mixed_criticality")
 
 #: Old flat module name → its module(s) now. A name with several targets was split by paper; its
 #: old path offers the public names of all of them.
