@@ -23,7 +23,7 @@ See the note.
   the task is accepted if R_k ≤ D_k.
 * (M2) Carry-in workload of τ_i in any window of length L, its jobs finishing within R_i of
   their release (the carry-in job executes its whole volume on all m processors just before its
-  response time, the later jobs as early as possible)::
+  response time, the later jobs as early as possible; ``theory.dag_workload``)::
 
       W_i(L) = ⌊(L + R_i − vol_i/m) / T_i⌋ · vol_i + min(vol_i, m · ((L + R_i − vol_i/m) mod T_i))
 
@@ -70,6 +70,7 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
+from rtsched.analyses.theory.dag_workload import capped_product_nb, carry_in_workload, carry_in_workload_nb
 from rtsched.analyses.theory.graham import graham_bound, graham_bound_int, response_bound_int
 from rtsched.dag.model import DAGBatch, DAGTaskSet
 from rtsched.errors import InputError
@@ -110,18 +111,6 @@ BUDGET_UNIT = "response-time evaluations"
 
 
 # -- the bounds (Python ints) -------------------------------------------------------------------
-
-
-def carry_in_workload(vol_i: int, T_i: int, R_i: int, L: int, m: int) -> int:
-    """(M2) W_i(L): the work of τ_i in a window of length L, exactly.
-
-    ⌊(L + R_i − vol_i/m)/T_i⌋·vol_i + min(vol_i, m·((L + R_i − vol_i/m) mod T_i)), with both sides
-    of the floor and the modulo scaled by m: A = m·(L + R_i) − vol_i (≥ 0 whenever R_i ≥ vol_i/m,
-    which Graham's bound gives).
-    """
-    a = m * (L + R_i) - vol_i
-    q, r = divmod(a, m * T_i)
-    return q * vol_i + min(vol_i, r)
 
 
 def edf_interference(vol_i: int, D_i: int, T_i: int, R_i: int, D_k: int, m: int) -> int:
@@ -404,32 +393,13 @@ def explain_edf(ts: DAGTaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explana
 
 
 @kernel(inline="always")
-def _capped(q, vol, extra, cap):
-    """min(q·vol + extra, cap) without overflow (q, vol, extra ≥ 0; cap ≤ 2**53)."""
-    if q > 0 and vol > cap // q:
-        return cap
-    v = q * vol + extra
-    return v if v < cap else cap
-
-
-@kernel(inline="always")
-def _workload_nb(vol_i, T_i, R_i, L, m, cap):
-    """(M2) capped at ``cap``."""
-    a = m * (L + R_i) - vol_i
-    mt = m * T_i
-    q = a // mt
-    r = a - q * mt
-    return _capped(q, vol_i, min(vol_i, r), cap)
-
-
-@kernel(inline="always")
 def _edf_nb(vol_i, D_i, T_i, R_i, D_k, m, cap):
     """(M4) capped at ``cap``."""
     jobs = (D_k - D_i) // T_i + 1
     carry = D_k % T_i - (D_i - R_i)
     if carry < 0:
         carry = 0
-    return _capped(jobs, vol_i, min(vol_i, m * carry), cap)
+    return capped_product_nb(jobs, vol_i, min(vol_i, m * carry), cap)
 
 
 @kernel
@@ -450,7 +420,7 @@ def _fp_one(vol, length, D, T, m, budget, R):
             steps += 1
             acc = base
             for i in range(k):
-                acc += _workload_nb(vol[i], T[i], R[i], x, m, limit - acc + 1)
+                acc += carry_in_workload_nb(vol[i], T[i], R[i], x, m, limit - acc + 1)
                 if acc > limit:
                     return REJECT
             nxt = length[k] + acc // m
@@ -485,7 +455,7 @@ def _edf_one(vol, length, D, T, m, budget, R):
                 if i == k:
                     continue
                 cap = limit - acc + 1
-                w = _workload_nb(vol[i], T[i], R[i], x, m, cap)
+                w = carry_in_workload_nb(vol[i], T[i], R[i], x, m, cap)
                 e = _edf_nb(vol[i], D[i], T[i], R[i], D[k], m, cap)
                 acc += w if w < e else e
                 if acc > limit:

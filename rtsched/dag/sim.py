@@ -261,6 +261,7 @@ def simulate_dag(
     releases: Sequence[Sequence[int]] | None = None,
     p_delay: float = 0.5,
     max_extra: Sequence[int] | None = None,
+    vertex_priorities: Sequence[Sequence[int]] | None = None,
 ) -> DAGTrace:
     """Simulate a DAG task set on ``m`` identical processors or a typed platform, vertex by vertex.
 
@@ -278,7 +279,8 @@ def simulate_dag(
     policy:
         ``"gedf"``: a vertex's priority is its job's absolute deadline; ``"gfp"``: its task's
         index (task 0 highest). Equal priorities: the tie rule, then the job's release, then the
-        vertex index (so jobs of one task run in release order, vertices of a job by index).
+        vertex's intra-task priority (``vertex_priorities``; by default its index), so jobs of one
+        task run in release order and the ready vertices of a job by intra-task priority.
     arrivals:
         ``"periodic"`` (synchronous, at k·T), ``"sporadic"`` (the task simulator's law: each gap
         is T plus, with probability ``p_delay``, an extra delay uniform in ``[1, max_extra_i]``,
@@ -304,6 +306,9 @@ def simulate_dag(
         Explicit release times per task (implies ``arrivals="explicit"``; gaps >= T checked).
     p_delay, max_extra:
         The sporadic law (see ``arrivals``).
+    vertex_priorities:
+        Intra-task (vertex-level) fixed priorities, one list per task with one distinct integer
+        per vertex, lower = higher priority (He et al., TPDS 2019). Default: the vertex index.
 
     Returns
     -------
@@ -358,6 +363,18 @@ def simulate_dag(
         raise InputError("explicit arrivals need a list of release times per task", field="releases")
     if execution not in ("wcet", "random"):
         raise InputError(f"unknown execution {execution!r}; choose wcet or random", field="execution")
+    if vertex_priorities is None:
+        vrank = [list(range(t.n)) for t in tasks]
+    else:
+        vrank = [[int(x) for x in row] for row in vertex_priorities]
+        if len(vrank) != n:
+            raise InputError("vertex_priorities needs one list per task", field="vertex_priorities")
+        for i, (row, task) in enumerate(zip(vrank, tasks, strict=True)):
+            if len(row) != task.n or len(set(row)) != task.n:
+                raise InputError(
+                    f"task {task.name or i}: vertex_priorities needs {task.n} distinct integers, one per vertex",
+                    field="vertex_priorities",
+                )
     tie_rule, tie_seed = parse_ties(ties)
     if policy == "gfp" and tie_rule != "index":
         raise InputError(
@@ -430,7 +447,8 @@ def simulate_dag(
 
     def make_ready(job: _Job, v: int) -> None:
         prio = job.deadline if gedf else job.task
-        heapq.heappush(waiting[pool_of[job.task][v]], ((prio, job.tie, job.task, job.release, v), job, v))
+        key = (prio, job.tie, job.task, job.release, vrank[job.task][v])
+        heapq.heappush(waiting[pool_of[job.task][v]], (key, job, v))
 
     def close(key: Key, t: int) -> int:
         """End the running vertex's segment at ``t``, free its processor and return it."""
