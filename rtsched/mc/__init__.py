@@ -1,1 +1,15 @@
-"""Mixed-criticality (Vestal) task sets: the model, files, generators' output and the mode-switch simulator."""
+"""Mixed-criticality (Vestal) task sets: the model, files, generators' output and the mode-switch simulator.
+
+Vestal's model (S. Vestal, "Preemptive scheduling of multi-criticality systems with varying degrees
+of execution time assurance", RTSS 2007) with two levels, as analysed by Baruah, Burns and Davis
+(RTSS 2011) and Baruah et al. (ECRTS 2012): each task has a criticality (LO or HI) and one WCET per
+level up to its own, ``C(LO) <= C(HI)``. Definitions, notation and the generator's rules:
+papers/mc-model.md (issue #44).
+
+* :class:`MCTask`, :class:`MCTaskSet` (immutable, hashable; task order = FP priority order) and
+  :class:`MCBatch` (flat arrays for kernels), in :mod:`rtsched.mc.model`.
+"""
+
+from rtsched.mc.model import HI, LEVELS, LO, MCBatch, MCTask, MCTaskSet, level_index
+
+__all__ = ["HI", "LEVELS", "LO", "MCBatch", "MCTask", "MCTaskSet", "level_index"]

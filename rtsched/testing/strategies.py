@@ -19,9 +19,10 @@ from typing import Literal
 from hypothesis import strategies as st
 
 from rtsched.dag.model import DAGTask, DAGTaskSet
+from rtsched.mc.model import MCTask, MCTaskSet
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch
 
-__all__ = ["batches", "dag_tasks", "dag_tasksets", "on_a_bound", "tasks", "tasksets"]
+__all__ = ["batches", "dag_tasks", "dag_tasksets", "mc_tasks", "mc_tasksets", "on_a_bound", "tasks", "tasksets"]
 
 Deadlines = Literal["implicit", "constrained", "arbitrary"]
 
@@ -201,3 +202,74 @@ def dag_tasks(
 def dag_tasksets(draw: st.DrawFn, *, min_size: int = 1, max_size: int = 4, **task_options: object) -> DAGTaskSet:
     """A :class:`~rtsched.dag.DAGTaskSet` of ``min_size..max_size`` tasks drawn with :func:`dag_tasks`."""
     return DAGTaskSet(draw(st.lists(dag_tasks(**task_options), min_size=min_size, max_size=max_size)))  # type: ignore[arg-type]
+
+
+@st.composite
+def mc_tasks(
+    draw: st.DrawFn,
+    *,
+    min_period: int = 1,
+    max_period: int = 40,
+    deadlines: Deadlines = "constrained",
+    max_deadline_factor: int = 3,
+    hi: bool | None = None,
+) -> MCTask:
+    """One dual-criticality task (:class:`~rtsched.mc.MCTask`), valid by construction.
+
+    ``T`` in ``min_period..max_period``; ``D = T`` (``implicit``), ``D`` in ``1..T``
+    (``constrained``) or ``1..max_deadline_factor·T`` (``arbitrary``); then ``C(LO)`` in
+    ``1..min(D, T)`` and, for a HI task, ``C(HI)`` in ``C(LO)..min(D, T)`` (every WCET fits its
+    deadline and its period). ``hi``: the criticality, drawn when ``None``. Shrinks toward a LO
+    task with ``C = 1`` and small periods.
+    """
+    if not 1 <= min_period <= max_period <= MAX_TIME:
+        raise ValueError("need 1 <= min_period <= max_period <= MAX_TIME")
+    T = draw(st.integers(min_period, max_period))
+    if deadlines == "implicit":
+        D = T
+    elif deadlines == "constrained":
+        D = draw(st.integers(1, T))
+    elif deadlines == "arbitrary":
+        D = draw(st.integers(1, min(MAX_TIME, max_deadline_factor * T)))
+    else:
+        raise ValueError(f"unknown deadline model {deadlines!r}")
+    room = min(D, T)
+    C_lo = draw(st.integers(1, room))
+    if draw(st.booleans()) if hi is None else hi:
+        return MCTask.hi(C_lo, draw(st.integers(C_lo, room)), T, D)
+    return MCTask.lo(C_lo, T, D)
+
+
+@st.composite
+def mc_tasksets(
+    draw: st.DrawFn,
+    *,
+    min_size: int = 1,
+    max_size: int = 6,
+    max_utilization: float | None = None,
+    **task_options: object,
+) -> MCTaskSet:
+    """An :class:`~rtsched.mc.MCTaskSet` of ``min_size..max_size`` tasks drawn with :func:`mc_tasks`.
+
+    ``max_utilization`` caps both the LO-mode utilization ``U_LL + U_HL`` and the HI-mode
+    utilization ``U_HH`` by shrinking WCETs (never by filtering): the task with the largest
+    ``C(HI)/T`` above 1 tick has ``C(HI)`` halved (and ``C(LO)`` lowered to it if above), until both caps hold
+    or every WCET is 1. The task order (the FP priority order) is the drawn order.
+    """
+    tasks = draw(st.lists(mc_tasks(**task_options), min_size=min_size, max_size=max_size))  # type: ignore[arg-type]
+    if max_utilization is not None:
+        limit = Fraction(max_utilization).limit_denominator(10**6)
+        while True:
+            lo_mode = sum(t.utilization("LO") for t in tasks)
+            hi_mode = sum(t.utilization("HI") for t in tasks if t.is_hi)
+            if max(lo_mode, hi_mode) <= limit:
+                break
+            shrinkable = [j for j in range(len(tasks)) if tasks[j].C_hi > 1]
+            if not shrinkable:
+                break
+            i = max(shrinkable, key=lambda j: (tasks[j].utilization("HI"), -j))
+            t = tasks[i]
+            C_hi = max(1, t.C_hi // 2)
+            wcets = (min(t.C_lo, C_hi), C_hi) if t.is_hi else (C_hi,)
+            tasks[i] = t.replace(wcets=wcets)
+    return MCTaskSet(tasks)
