@@ -17,6 +17,10 @@ task, then ``T = ceil(volume / u_i)`` and ``D`` from the critical-path length; a
 critical path is longer than ``T`` is redrawn. The exact rules are in the docstring of
 :func:`dag_tasksets`.
 
+Vertex types (:func:`vertex_types`; ``types=`` of :func:`dag_tasksets`) make typed DAG tasks for
+heterogeneous platforms (CPU cores plus accelerator units, :class:`rtsched.platform.Typed`): each
+vertex draws its type with given probabilities, except the sources and sinks, which are ``"cpu"``.
+
 Every function takes a :class:`numpy.random.Generator` and draws only from it (never from a
 global state): the output is a function of the generator's state and the arguments.
 """
@@ -47,6 +51,8 @@ __all__ = [
     "fork_join",
     "gnp",
     "layered",
+    "type_weights",
+    "vertex_types",
 ]
 
 #: A generated graph: vertex WCETs and edges ``(u, v)`` with ``u < v``.
@@ -75,6 +81,10 @@ MAX_FORK_JOIN_DEPTH = 64
 
 #: WCET of the dummy source and sink vertices that :func:`gnp` and :func:`layered` add.
 DUMMY_WCET = 1
+
+#: The type of every source and sink vertex of a typed graph (:func:`vertex_types`): the host
+#: type, rtsched's default vertex type (:data:`rtsched.dag.model.DEFAULT_TYPE`).
+HOST_TYPE = "cpu"
 
 
 # --------------------------------------------------------------------------------------------
@@ -374,6 +384,105 @@ def layered(
 
 
 # --------------------------------------------------------------------------------------------
+# Vertex types (typed DAGs on heterogeneous platforms)
+# --------------------------------------------------------------------------------------------
+_TYPE_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def type_weights(types: Mapping[str, float]) -> tuple[tuple[str, float], ...]:
+    """Check a mapping ``{type: weight}`` and return its ``(type, probability)`` pairs sorted by type name.
+
+    Weights are finite numbers ``>= 0`` with a positive sum; they are divided by their sum (so
+    ``{"cpu": 0.8, "gpu": 0.2}`` and ``{"cpu": 4, "gpu": 1}`` are the same). Type names are
+    non-empty strings of letters, digits, ``_``, ``.`` and ``-`` (the names of
+    :class:`rtsched.platform.Typed`). The order of the mapping does not matter.
+    """
+    if not isinstance(types, Mapping) or not types:
+        raise InputError(
+            f"types must be a non-empty mapping {{type: probability}}, e.g. {{'cpu': 0.8, 'gpu': 0.2}}, got {types!r}",
+            field="types",
+        )
+    clean: dict[str, float] = {}
+    for name, weight in types.items():
+        if not isinstance(name, str) or not name or not set(name) <= _TYPE_NAME_CHARS:
+            raise InputError(f"a vertex type must be a name such as cpu or gpu, got {name!r}", field="types")
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, int | float | np.integer | np.floating)
+            or not (math.isfinite(weight) and weight >= 0)
+        ):
+            raise InputError(
+                f"the probability of type {name!r} must be a finite number >= 0, got {weight!r}", field="types"
+            )
+        clean[name] = float(weight)
+    total = math.fsum(clean.values())
+    if not total > 0:
+        raise InputError(f"the probabilities of the types sum to 0: {types!r}", field="types")
+    return tuple((name, clean[name] / total) for name in sorted(clean))
+
+
+def vertex_types(
+    rng: np.random.Generator, n_vertices: int, edges: Sequence[tuple[int, int]], types: Mapping[str, float]
+) -> list[str]:
+    """Seeded vertex types of a graph: sources and sinks are ``"cpu"``, every other vertex draws its type.
+
+    The rule: a vertex without a predecessor (a source) or without a successor (a sink) is of
+    type :data:`HOST_TYPE` (``"cpu"``: the host releases the job and collects its results; the
+    dummy source and sink of :func:`gnp` and :func:`layered` are bookkeeping, not accelerator
+    work); every other vertex independently takes type ``s`` with probability
+    ``types[s] / sum(types.values())``. So a one-vertex graph is all ``"cpu"``, a typed graph
+    always uses the host type, and a type of ``types`` may be absent from a graph (nothing
+    forces every type to appear). ``"cpu"`` need not be a key of ``types``
+    (``{"gpu": 1}`` puts every inner vertex on the accelerator).
+
+    Draws: ``n_vertices`` uniforms ``u_v`` in one call (sources and sinks draw theirs too, and
+    ignore it); vertex ``v`` takes the first type ``s_k``, in the sorted order of type names, with
+    ``u_v < p_1 + ... + p_k`` (the last bound taken as 1).
+
+    Parameters
+    ----------
+    rng:
+        The only source of randomness.
+    n_vertices:
+        The number of vertices (``>= 1``).
+    edges:
+        The graph's edges ``(u, v)`` (any order; only which vertices have a predecessor or a
+        successor matters).
+    types:
+        ``{type: weight}`` (:func:`type_weights`).
+
+    Returns
+    -------
+    list of str
+        The type of each vertex, in vertex order.
+    """
+    return _draw_types(rng, _int(n_vertices, "n_vertices", 1), edges, type_weights(types))
+
+
+def _draw_types(
+    rng: np.random.Generator, n: int, edges: Sequence[tuple[int, int]], pairs: tuple[tuple[str, float], ...]
+) -> list[str]:
+    """:func:`vertex_types` on checked ``(type, probability)`` pairs (:func:`type_weights`)."""
+    names = [name for name, _ in pairs]
+    bounds = np.cumsum([p for _, p in pairs])
+    bounds[-1] = 1.0
+    u = rng.random(n)
+    picks = np.searchsorted(bounds, u, side="right")
+    out = [names[min(int(k), len(names) - 1)] for k in picks]
+    has_pred = [False] * n
+    has_succ = [False] * n
+    for a, b in edges:
+        if not (0 <= a < n and 0 <= b < n):
+            raise InputError(f"edge ({a}, {b}) names a vertex outside 0..{n - 1}", field="edges")
+        has_succ[a] = True
+        has_pred[b] = True
+    for v in range(n):
+        if not has_pred[v] or not has_succ[v]:
+            out[v] = HOST_TYPE
+    return out
+
+
+# --------------------------------------------------------------------------------------------
 # Task sets
 # --------------------------------------------------------------------------------------------
 _SHAPES: dict[str, Callable[..., Graph]] = {"fork-join": fork_join, "gnp": gnp, "layered": layered}
@@ -411,6 +520,7 @@ def dag_tasksets(
     priorities: str = "drawn",
     umax: float = 1.0,
     max_tries: int = 100,
+    types: Mapping[str, float] | None = None,
 ) -> list[DAGTaskSet]:
     """Generate ``size`` sets of ``n_tasks`` DAG tasks with total utilization close to ``utilization``.
 
@@ -448,6 +558,15 @@ def dag_tasksets(
     A set in which some ``T`` would exceed ``MAX_TIME`` (``2**31 - 1``; a tiny ``u_i``) is drawn
     again from step 1 with the same child generator, up to ``max_tries`` times.
 
+    **Vertex types** (``types``, e.g. ``{"cpu": 0.8, "gpu": 0.2}``): each task's vertices get types
+    by :func:`vertex_types` (sources and sinks ``"cpu"``, every other vertex a type drawn with the
+    given probabilities), drawn from a stream of their own: the set's child generator spawns one
+    grandchild (``child.spawn(1)[0]``, which does not advance the child's own stream) and each
+    task, once its graph, period and deadline are final, draws its types from it, task after
+    task. So a typed set has exactly the graphs, periods and deadlines of the untyped set of the
+    same seed, only the types are added; and without ``types`` the draws are those of the
+    generator before the option existed.
+
     Parameters
     ----------
     rng:
@@ -477,6 +596,10 @@ def dag_tasksets(
         Per-task utilization bound of ``"uunifast-discard"`` and ``"randfixedsum"``.
     max_tries:
         Graph draws per task (and utilization draws per set) before giving up.
+    types:
+        ``{type: probability}`` of the vertices that are neither sources nor sinks (weights are
+        normalised; :func:`type_weights`), or ``None`` (the default): no types, every vertex
+        ``"cpu"`` (:attr:`rtsched.dag.DAGTask.types` is ``None``).
 
     Returns
     -------
@@ -514,6 +637,7 @@ def dag_tasksets(
             or not (math.isfinite(value) and value > 0)
         ):
             raise InputError(f"{name} must be a positive finite number, got {value!r}", field=name)
+    weights = None if types is None else type_weights(types)
     params = {**DEFAULT_SHAPE_PARAMS[shape], **(shape_params or {})}
     draw_graph = _SHAPES[shape]
     draw_graph(np.random.default_rng(0), **params)  # check the parameters once, before any set
@@ -523,6 +647,9 @@ def dag_tasksets(
 
     sets: list[DAGTaskSet] = []
     for s, child in enumerate(rng.spawn(count)):
+        # The types' own stream: spawning does not advance ``child``, so the graphs, periods and
+        # deadlines are the same with and without types.
+        type_rng = child.spawn(1)[0] if weights is not None else None
         for _ in range(tries):
             us = _draw_utilizations(child, utilizations, n, total, float(umax))
             tasks = []
@@ -549,7 +676,10 @@ def dag_tasksets(
                 if period is None:
                     break  # T above MAX_TIME: draw the set again
                 deadline = period if deadlines == "implicit" else int(child.integers(length, period, endpoint=True))
-                tasks.append(DAGTask(wcets, edges, period, deadline))
+                kinds = None
+                if type_rng is not None and weights is not None:
+                    kinds = _draw_types(type_rng, len(wcets), edges, weights)
+                tasks.append(DAGTask(wcets, edges, period, deadline, types=kinds))
             else:
                 if priorities == "deadline-monotonic":
                     tasks.sort(key=lambda task: task.D)  # stable: equal deadlines keep the drawn order

@@ -579,3 +579,114 @@ def test_fork_join_root_forks_same_draws_and_always_a_fork():
             assert plain == forced
             same += 1
     assert 50 < same < 200  # both cases occur
+
+
+# ---------------------------------------------------------------------------------------------
+# Vertex types (types=, vertex_types): typed DAGs for heterogeneous platforms
+# ---------------------------------------------------------------------------------------------
+@needs_model
+@pytest.mark.parametrize(
+    ("shape", "deadlines", "digest"),
+    [
+        pytest.param("fork-join", "implicit", "c2198a91eb61088b", id="fork-join-implicit"),
+        pytest.param("fork-join", "constrained", "a2b581dacf6bddc2", id="fork-join-constrained"),
+        pytest.param("gnp", "implicit", "9fd3356f16968772", id="gnp-implicit"),
+        pytest.param("gnp", "constrained", "f01fca42b7f9b05d", id="gnp-constrained"),
+        pytest.param("layered", "implicit", "b00c83efd62463cf", id="layered-implicit"),
+        pytest.param("layered", "constrained", "3019d06e16530eb1", id="layered-constrained"),
+    ],
+)
+def test_dag_tasksets_draws_are_pinned_and_types_add_only_types(shape, deadlines, digest):
+    """The digests were computed before ``types=`` existed: sets drawn without it are unchanged (the
+    sweep store's results depend on it); with it, the same graphs, periods and deadlines, types added."""
+    import hashlib
+
+    options = dict(
+        n_tasks=3, utilization=2.0, size=5, shape=shape, deadlines=deadlines, priorities="deadline-monotonic"
+    )
+    plain = dag_tasksets(rng(2026), **options)
+    typed = dag_tasksets(rng(2026), types={"cpu": 0.5, "gpu": 0.5}, **options)
+
+    def key(sets):
+        return repr([[(t.wcets, t.edges, t.T, t.D) for t in ts] for ts in sets])
+
+    assert hashlib.sha256(key(plain).encode()).hexdigest()[:16] == digest
+    assert key(typed) == key(plain)
+    assert all(t.types is None for ts in plain for t in ts)
+    assert {t.vertex_type(v) for ts in typed for t in ts for v in range(t.n)} == {"cpu", "gpu"}
+
+
+@needs_model
+def test_worked_example_typed_taskset():
+    """papers/dag-generators.md ("Vertex types"): seed 3 as in test_worked_example_taskset, types
+    {cpu: 0.2, gpu: 0.8}. The set's child (spawn key (0,)) spawns the types' stream (0, 0); task 0
+    (8 vertices, source 0, sink 7) draws its 8 uniforms first, then task 1 (one vertex) one."""
+    params = {"max_depth": 2, "max_branches": 3, "p_par": 0.6, "p_term": 0.4, "wcet": (1, 10)}
+    options = dict(n_tasks=2, utilization=1.5, size=1, shape_params=params, deadlines="constrained")
+    (ts,) = dag_tasksets(rng(3), types={"cpu": 0.2, "gpu": 0.8}, **options)
+    assert ts.rows() == [(40, 27, 46, 59), (9, 9, 10, 12)]  # as without types
+    u = rng(3).spawn(1)[0].spawn(1)[0].random(9)
+    assert [round(x, 3) for x in u[:8]] == [0.380, 0.162, 0.107, 0.240, 0.329, 0.088, 0.180, 0.102]
+    # vertices 1..6 are inner: u < 0.2 -> cpu, else gpu; 0 (source) and 7 (sink) are cpu whatever u
+    assert ts[0].types == ("cpu", "cpu", "cpu", "gpu", "gpu", "cpu", "cpu", "cpu")
+    assert ts[1].types is None  # one vertex: source and sink, so cpu (all-cpu types are stored as None)
+
+
+def test_vertex_types_rule_sources_and_sinks_on_cpu_and_frequencies():
+    """Sources and sinks are cpu; inner vertices take each type with its probability (chi-square)."""
+    counts: Counter[str] = Counter()
+    weights = {"cpu": 0.5, "gpu": 0.3, "npu": 0.2}
+    for seed in range(300):
+        g = np.random.default_rng(seed)
+        wcets, edges = gnp(g, n=10, p=0.2)
+        kinds = dag_module.vertex_types(g, len(wcets), edges, weights)
+        sources = {v for v in range(len(wcets)) if all(b != v for _, b in edges)}
+        sinks = {v for v in range(len(wcets)) if all(a != v for a, _ in edges)}
+        assert sources == {0} and sinks == {len(wcets) - 1}
+        assert kinds[0] == kinds[-1] == "cpu"
+        counts.update(kinds[1:-1])
+    total = sum(counts.values())
+    assert total == 3000
+    observed = [counts[s] for s in weights]
+    assert stats.chisquare(observed, [total * w for w in weights.values()]).pvalue > P_MIN
+
+
+def test_vertex_types_every_source_and_sink_of_a_graph_without_dummies():
+    # two independent chains 0->1->2 and 3->4: sources 0, 3; sinks 2, 4; only 1 draws (gpu for sure)
+    kinds = dag_module.vertex_types(rng(1), 5, [(0, 1), (1, 2), (3, 4)], {"gpu": 1.0})
+    assert kinds == ["cpu", "gpu", "cpu", "cpu", "cpu"]
+    assert dag_module.vertex_types(rng(1), 1, [], {"gpu": 1.0}) == ["cpu"]
+
+
+def test_vertex_types_reproducible_normalised_and_order_free():
+    edges = [(0, v) for v in range(1, 40)] + [(v, 40) for v in range(1, 40)]
+    a = dag_module.vertex_types(rng(4), 41, edges, {"cpu": 0.8, "gpu": 0.2})
+    assert a == dag_module.vertex_types(rng(4), 41, edges, {"gpu": 0.2, "cpu": 0.8})  # mapping order: none
+    assert a == dag_module.vertex_types(rng(4), 41, edges, {"cpu": 4, "gpu": 1})  # weights are normalised
+    assert a != dag_module.vertex_types(rng(5), 41, edges, {"cpu": 0.8, "gpu": 0.2})
+    assert dag_module.vertex_types(rng(4), 41, edges, {"cpu": 1, "gpu": 0}) == ["cpu"] * 41  # weight 0: never
+    # the documented draw: one uniform per vertex, the first type (sorted names) whose cumulative bound exceeds it
+    u = rng(4).random(41)
+    assert a[1:40] == ["cpu" if x < 0.8 else "gpu" for x in u[1:40]]
+
+
+@pytest.mark.parametrize(
+    ("types", "match"),
+    [
+        pytest.param({}, "non-empty mapping", id="empty"),
+        pytest.param(["cpu", "gpu"], "non-empty mapping", id="a-list"),
+        pytest.param({"cpu": -0.1, "gpu": 1}, "finite number >= 0", id="negative"),
+        pytest.param({"cpu": float("nan")}, "finite number >= 0", id="nan"),
+        pytest.param({"cpu": True}, "finite number >= 0", id="bool"),
+        pytest.param({"cpu": 0, "gpu": 0.0}, "sum to 0", id="zero-sum"),
+        pytest.param({"g pu": 1}, "vertex type must be a name", id="bad-name"),
+        pytest.param({"": 1}, "vertex type must be a name", id="empty-name"),
+    ],
+)
+def test_types_reject_bad_arguments(types, match):
+    with pytest.raises(InputError, match=match) as err:
+        dag_module.type_weights(types)
+    assert err.value.field == "types"
+    if importlib.util.find_spec("rtsched.dag") is not None:
+        with pytest.raises(InputError, match=match):
+            dag_tasksets(rng(), n_tasks=2, utilization=1.0, size=0, types=types)  # checked before any set
