@@ -52,6 +52,7 @@ _POLICY_WORDS = {
     "fp": ("FP", "Uniprocessor fixed priorities"),
     "np-edf": ("NP-EDF", "Non-preemptive EDF"),
     "global-dm": ("G-DM", "Global deadline-monotonic"),
+    "global-fp-vertex": ("G-FP (vertex prio.)", "Global fixed priorities with intra-task vertex priorities"),
     "federated": ("Federated", "Federated scheduling"),
     "typed-global": ("Typed G", "Typed DAGs, global scheduling per processor type"),
     "typed-federated": ("Typed federated", "Typed DAGs, federated scheduling"),

@@ -9,7 +9,8 @@ schedulable, :func:`rtsched.dag.simulate_dag` under the matching policy must fin
   every tie rule);
 * ``global-fp``: G-FP with the task order as the priority order (index 0 highest), which is the
   priority every DAG G-FP analysis here assumes; ``global-dm``: the set sorted by deadline
-  (stable) first;
+  (stable) first; ``global-fp-vertex``: G-FP in task order with the intra-task vertex priorities
+  of ``dag-gfp-he2019`` (critical path first);
 
 each with synchronous periodic releases and WCET execution, and with seeded sporadic releases
 and random execution times (a node may take less than its WCET: the scheduling anomalies of
@@ -31,12 +32,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rtsched import analyses
+from rtsched.analyses.dag.he2019 import vertex_priorities
 from rtsched.dag import DAGTaskSet, simulate_dag
 from rtsched.testing import strategies as rst
 from rtsched.workloads import DAG_TASKSETS
 
 EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
-SIMULATED = {"global-edf": "gedf", "global-fp": "gfp", "global-dm": "gfp"}
+SIMULATED = {"global-edf": "gedf", "global-fp": "gfp", "global-dm": "gfp", "global-fp-vertex": "gfp"}
 GLOBAL = [e for e in analyses.all_entries() if e.workload is DAG_TASKSETS and e.policy in SIMULATED]
 #: Longer periods (lighter sets) for tests that accept too few of the default sets to reach the
 #: count below: dag-gdm-bonifaci2013 (b = 3 − 1/m: load ≤ m²/(3m − 1), len ≤ D·m/(3m − 1)).
@@ -60,6 +62,9 @@ def assert_no_miss(entry, ts: DAGTaskSet, m: int, seed: int) -> None:
     runs = [dict(arrivals="periodic", execution="wcet", horizon=6 * longest)]
     runs.append(dict(arrivals="sporadic", execution="random", horizon=12 * longest, seed=seed))
     ties = ("index", "fifo", "random") if policy == "gedf" else ("index",)
+    if entry.policy == "global-fp-vertex":
+        for run in runs:
+            run["vertex_priorities"] = [vertex_priorities(t) for t in simulated]
     for run in runs:
         for tie in ties:
             trace = simulate_dag(simulated, m, policy=policy, ties=tie, **run)
