@@ -40,21 +40,6 @@ def verdict(ts, platform):
     return ref
 
 
-def typed_sets(seed, size, n_tasks=3, types=("cpu", "gpu"), utilization=None):
-    rng = np.random.default_rng(seed)
-    out = []
-    for shape, params in (("fork-join", {"wcet": (1, 10)}), ("gnp", {"n": 8, "p": 0.3, "wcet": (1, 10)})):
-        sets = dag_tasksets(
-            rng, n_tasks=n_tasks, utilization=utilization or 0.9 * n_tasks, size=size // 2, shape=shape,
-            shape_params=params, deadlines="constrained",
-        )  # fmt: skip
-        for ts in sets:
-            out.append(
-                DAGTaskSet([t.replace(types=[types[int(c)] for c in rng.integers(0, len(types), t.n)]) for t in ts])
-            )
-    return out
-
-
 def test_entry_metadata():
     e = entry()
     assert (e.kind, e.policy, e.platform, e.input, e.featured) == (
@@ -133,8 +118,10 @@ def test_codes_equal_the_reference_hypothesis(ts, m):
     assert entry().status(batch, platform).tolist() == [int(entry().reference(s, platform)) for s in (ts, ts[:1])]
 
 
-def test_codes_equal_the_reference_on_generated_sets():
-    sets = typed_sets(1, 60) + typed_sets(2, 40, types=("cpu", "gpu", "npu"))
+def test_codes_equal_the_reference_on_generated_sets(typed_sets):
+    sets = typed_sets(1, 60, n_tasks=3, utilization=2.7) + typed_sets(
+        2, 40, n_tasks=3, utilization=2.7, types=("cpu", "gpu", "npu")
+    )
     batch = DAGBatch.from_tasksets(sets)
     seen = set()
     for units in ({"cpu": 2, "gpu": 2, "npu": 1}, {"cpu": 4, "gpu": 3, "npu": 3}, {"cpu": 8, "gpu": 6, "npu": 6}):
@@ -145,22 +132,22 @@ def test_codes_equal_the_reference_on_generated_sets():
     assert seen == {0, 1}
 
 
-def test_codes_fall_back_to_the_reference_when_int64_could_overflow():
+def test_codes_fall_back_to_the_reference_when_int64_could_overflow(typed_sets):
     # (a few one- and two-task sets: with a million units per type the reference's search enumerates
     # many vectors for a task that needs many units)
     platform = Typed({"cpu": 999983, "gpu": 999979, "npu": 999961})
-    sets = typed_sets(3, 6, n_tasks=1, types=("cpu", "gpu", "npu")) + typed_sets(
-        4, 4, n_tasks=2, types=("cpu", "gpu", "npu")
+    sets = typed_sets(3, 6, n_tasks=1, utilization=0.9, types=("cpu", "gpu", "npu")) + typed_sets(
+        4, 4, n_tasks=2, utilization=1.8, types=("cpu", "gpu", "npu")
     )
     batch = DAGBatch.from_tasksets(sets)
     assert entry().status(batch, platform).tolist() == [int(entry().reference(ts, platform)) for ts in sets]
 
 
-def test_accepted_sets_meet_every_deadline_in_simulation():
+def test_accepted_sets_meet_every_deadline_in_simulation(typed_sets):
     """Accepted sets at the smallest (cpu = gpu) count in 2..16 that accepts them: each task alone on its
     allocation (a typed platform of its own), per-type G-EDF and G-FP, periodic/sporadic, WCET/random."""
     accepted = 0
-    for k, ts in enumerate(typed_sets(11, 60)):
+    for k, ts in enumerate(typed_sets(11, 60, n_tasks=3, utilization=2.7)):
         platform = next(
             (Typed({"cpu": m, "gpu": m}) for m in range(2, 17) if entry().reference(ts, Typed({"cpu": m, "gpu": m}))),
             None,

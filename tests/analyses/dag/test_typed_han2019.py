@@ -5,7 +5,6 @@ the int64-overflow fallback), soundness against the typed simulator, and monoton
 import os
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +12,6 @@ from hypothesis import strategies as st
 from rtsched import registry
 from rtsched.analyses.dag._typed import han_bound
 from rtsched.dag import DAGBatch, DAGTask, DAGTaskSet, simulate_dag
-from rtsched.generators.dag import dag_tasksets
 from rtsched.platform import Typed
 from rtsched.testing import strategies as rst
 
@@ -38,22 +36,6 @@ def verdict(ts, platform):
     assert e.verdict(ts, platform) == ref
     assert e.explain(ts, platform).verdict == ref
     return ref
-
-
-def typed_sets(seed, size, n_tasks=1, types=("cpu", "gpu"), deadlines="constrained", utilization=None):
-    """Generated fork-join / G(n, p) sets with seeded vertex types (the generator assigns none)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for shape, params in (("fork-join", {"wcet": (1, 10)}), ("gnp", {"n": 8, "p": 0.3, "wcet": (1, 10)})):
-        sets = dag_tasksets(
-            rng, n_tasks=n_tasks, utilization=utilization or 1.2 * n_tasks, size=size // 2, shape=shape,
-            shape_params=params, deadlines=deadlines,
-        )  # fmt: skip
-        for ts in sets:
-            out.append(
-                DAGTaskSet([t.replace(types=[types[int(c)] for c in rng.integers(0, len(types), t.n)]) for t in ts])
-            )
-    return out
 
 
 def test_entry_metadata():
@@ -119,8 +101,10 @@ def test_codes_equal_the_reference_hypothesis(ts, m):
     assert entry().status(batch, platform).tolist() == [int(entry().reference(s, platform)) for s in (ts, ts[:1])]
 
 
-def test_codes_equal_the_reference_on_generated_sets():
-    sets = typed_sets(1, 80) + typed_sets(2, 40, types=("cpu", "gpu", "npu"))
+def test_codes_equal_the_reference_on_generated_sets(typed_sets):
+    sets = typed_sets(1, 80, n_tasks=1, utilization=1.2) + typed_sets(
+        2, 40, n_tasks=1, utilization=1.2, types=("cpu", "gpu", "npu")
+    )
     batch = DAGBatch.from_tasksets(sets)
     seen = set()
     for units in ({"cpu": 1, "gpu": 1, "npu": 1}, {"cpu": 2, "gpu": 3, "npu": 2}, {"cpu": 4, "gpu": 4, "npu": 5}):
@@ -131,19 +115,19 @@ def test_codes_equal_the_reference_on_generated_sets():
     assert seen == {0, 1}
 
 
-def test_codes_fall_back_to_the_reference_when_int64_could_overflow():
+def test_codes_fall_back_to_the_reference_when_int64_could_overflow(typed_sets):
     # L = lcm of three primes near 10**6 (about 10**18): L·D would overflow int64
     platform = Typed({"cpu": 999983, "gpu": 999979, "npu": 999961})
-    sets = typed_sets(3, 20, types=("cpu", "gpu", "npu"))
+    sets = typed_sets(3, 20, n_tasks=1, utilization=1.2, types=("cpu", "gpu", "npu"))
     batch = DAGBatch.from_tasksets(sets)
     assert entry().status(batch, platform).tolist() == [int(entry().reference(ts, platform)) for ts in sets]
 
 
-def test_accepted_sets_meet_every_deadline_in_simulation():
+def test_accepted_sets_meet_every_deadline_in_simulation(typed_sets):
     """Every accepted one-task set, at the smallest gpu count in 1..6 that accepts it (cpu fixed at 1..3),
     simulated alone under per-type G-EDF and G-FP, periodic and sporadic, WCET and random execution."""
     accepted = 0
-    for k, ts in enumerate(typed_sets(7, 60)):
+    for k, ts in enumerate(typed_sets(7, 60, n_tasks=1, utilization=1.2)):
         for m_cpu in (1, 2, 3):
             platform = next(
                 (
