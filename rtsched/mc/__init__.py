@@ -7,9 +7,25 @@ level up to its own, ``C(LO) <= C(HI)``. Definitions, notation and the generator
 papers/mc-model.md (issue #44).
 
 * :class:`MCTask`, :class:`MCTaskSet` (immutable, hashable; task order = FP priority order) and
-  :class:`MCBatch` (flat arrays for kernels), in :mod:`rtsched.mc.model`.
+  :class:`MCBatch` (flat arrays for kernels), in :mod:`rtsched.mc.model`;
+* :func:`read_mc_tasksets`, :func:`write_mc_tasksets`, :func:`loads_mc`, :func:`dumps_mc`: YAML,
+  JSON and CSV, in :mod:`rtsched.mc.files`.
 """
 
+from rtsched.mc.files import MC_FORMATS, dumps_mc, loads_mc, read_mc_tasksets, write_mc_tasksets
 from rtsched.mc.model import HI, LEVELS, LO, MCBatch, MCTask, MCTaskSet, level_index
 
-__all__ = ["HI", "LEVELS", "LO", "MCBatch", "MCTask", "MCTaskSet", "level_index"]
+__all__ = [
+    "HI",
+    "LEVELS",
+    "LO",
+    "MC_FORMATS",
+    "MCBatch",
+    "MCTask",
+    "MCTaskSet",
+    "dumps_mc",
+    "level_index",
+    "loads_mc",
+    "read_mc_tasksets",
+    "write_mc_tasksets",
+]
