@@ -134,9 +134,15 @@ def interference_sets(task: DAGTask, rank: tuple[int, ...] | None = None) -> lis
     return out
 
 
-def self_bound(task: DAGTask, m: int) -> int:
-    """(H3) S = max_λ (m·len(λ) + vol(∪_{u∈λ} I(u))), by the edge recursion G."""
-    sets = interference_sets(task)
+def self_bound(task: DAGTask, m: int, rank: tuple[int, ...] | None = None) -> int:
+    """(H3) S = max_λ (m·len(λ) + vol(∪_{u∈λ} I(u))), by the edge recursion G.
+
+    ``rank``: the vertex priorities (default (H0)); they must comply with the topological order
+    (every vertex ranked after its predecessors), which (H3) needs.
+    """
+    if rank is not None and any(rank[p] > rank[v] for p, v in task.edges):
+        raise InputError("the edge recursion (H3) needs vertex priorities in a topological order", field="rank")
+    sets = interference_sets(task, rank)
     C = task.wcets
     G = [0] * task.n
     best = 0
@@ -147,9 +153,9 @@ def self_bound(task: DAGTask, m: int) -> int:
     return best
 
 
-def self_bound_by_paths(task: DAGTask, m: int) -> int:
-    """(H2) S by its definition: every path from a source to a sink (exponential; for tests)."""
-    sets = interference_sets(task)
+def self_bound_by_paths(task: DAGTask, m: int, rank: tuple[int, ...] | None = None) -> int:
+    """(H2) S by its definition: every path from a source to a sink (exponential; for tests); any ``rank``."""
+    sets = interference_sets(task, rank)
     C = task.wcets
     best = 0
 

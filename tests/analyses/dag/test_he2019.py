@@ -127,3 +127,36 @@ def test_accepted_sets_meet_every_deadline_with_vertex_priorities(ts, m, seed):
     ):
         trace = simulate_dag(ts, m, policy="gfp", vertex_priorities=ranks, **run)
         assert trace.miss is None, (ts, m, run, trace.miss)
+
+
+def _greedy_one_path(task: DAGTask, m: int, rank: tuple[int, ...]):
+    """A path choice that is NOT (H2): each vertex follows the predecessor with the largest bound so far and
+    counts that one path's length and interference (the DAG survey library's He2019.cpp computes this; here
+    re-stated from its arithmetic, not copied, to keep the counterexample of the note)."""
+    from fractions import Fraction
+
+    sets = he2019.interference_sets(task, rank)
+    C = task.wcets
+    R: dict[int, Fraction] = {}
+    path: dict[int, frozenset[int]] = {}
+    for v in task.topological_order:
+        preds = task.predecessors[v]
+        before = path[max(preds, key=lambda p: R[p])] if preds else frozenset()
+        union = set(sets[v]).union(*(sets[u] for u in before)) - {v}
+        R[v] = sum(C[u] for u in before) + C[v] + Fraction(sum(C[w] for w in union), m)
+        path[v] = before | {v}
+    return max(R.values())
+
+
+def test_one_path_greedy_choice_is_refuted_and_h2_is_not():
+    """papers/he2019-intra-task-priority.md, "The survey library": sources 0 (9) and 3 (2); 0 → 1 (1) → 2 (8),
+    4 (6), 5 (9); 3 → 5; m = 2, priorities by index. Schedule: 0 [0, 9), 3 [0, 2), 1 [9, 10), 2 [10, 18),
+    4 [10, 16), 5 [16, 25): R = 25. Following 5's predecessor with the larger bound (3: 2 + 18/2 = 11 against
+    1: 10) gives 23 < 25; (H2) takes the path 0-1-5 (19 + (8 + 6)/2 = 26)."""
+    task = DAGTask([9, 1, 8, 2, 6, 9], [(0, 1), (1, 2), (1, 4), (1, 5), (3, 5)], T=35, D=35)
+    rank = (0, 1, 2, 3, 4, 5)
+    assert _greedy_one_path(task, 2, rank) == 23
+    trace = simulate_dag(DAGTaskSet([task]), 2, policy="gfp", vertex_priorities=[rank], horizon=35)
+    assert trace.response_times == (25,)
+    # (H2) for the index ranks takes the path 0-1-5: 2·19 + vol({2, 4}) = 52, a bound of 26 ≥ 25
+    assert he2019.self_bound(task, 2, rank) == he2019.self_bound_by_paths(task, 2, rank) == 52
