@@ -18,10 +18,11 @@ and the CLI can hand it to analyses without knowing what it is:
 * how a report prints one item (:meth:`WorkloadKind.describe`).
 
 An analysis names its kind (``Analysis(..., workload=GPU_WORKLOADS)``; the default is
-:data:`TASKSETS`); the core dispatches on that object, never on a string. Three kinds are built
+:data:`TASKSETS`); the core dispatches on that object, never on a string. Four kinds are built
 in: :data:`TASKSETS` (sporadic task sets, :class:`~rtsched.model.TaskSet`), :data:`GPU_WORKLOADS`
 (real-time kernels on a GPU's compute clusters, :class:`~rtsched.gpu.GPUWorkload`) and
-:data:`DAG_TASKSETS` (sporadic parallel DAG tasks, :class:`~rtsched.dag.DAGTaskSet`). A new kind
+:data:`DAG_TASKSETS` (sporadic parallel DAG tasks, :class:`~rtsched.dag.DAGTaskSet`), and
+:data:`MC_TASKSETS` (dual-criticality sporadic tasks, :class:`~rtsched.mc.MCTaskSet`). A new kind
 subclasses :class:`WorkloadKind` and calls :func:`register` once; the README's "Adding a workload
 kind" shows a whole one.
 """
@@ -39,15 +40,18 @@ import numpy as np
 from rtsched.dag.model import DAGBatch, DAGTask, DAGTaskSet
 from rtsched.errors import InputError
 from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
+from rtsched.mc.model import MCBatch, MCTask, MCTaskSet
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.platform import GPU, Platform, Typed, as_platform
 
 __all__ = [
     "DAG_TASKSETS",
     "GPU_WORKLOADS",
+    "MC_TASKSETS",
     "TASKSETS",
     "DAGTaskSets",
     "GPUWorkloads",
+    "MCTaskSets",
     "TaskSets",
     "WorkloadKind",
     "kind_named",
@@ -454,12 +458,112 @@ class DAGTaskSets(WorkloadKind):
         return f"{item.name or 'DAG task set'}: n={item.n} tasks, {vertices} vertices, {on}, U={float(u):.4g}"
 
 
+class MCTaskSets(WorkloadKind):
+    """Sets of dual-criticality sporadic tasks (Vestal's model): :class:`~rtsched.mc.MCTaskSet`, :class:`~rtsched.mc.MCBatch` (papers/mc-model.md)."""
+
+    name = "mc"
+    title = "mixed-criticality task sets"
+    noun = "mixed-criticality task set"
+    #: Like the DAG kind: the references decide a small set at once, without compiling kernels.
+    cold_references = True
+
+    def item_type(self) -> type:
+        """:class:`~rtsched.mc.MCTaskSet`."""
+        return MCTaskSet
+
+    def batch_type(self) -> type:
+        """:class:`~rtsched.mc.MCBatch`."""
+        return MCBatch
+
+    def coerce(self, value: Any) -> MCTaskSet | None:
+        """A mixed-criticality task set; one :class:`~rtsched.mc.MCTask`, or a list of them, read as one."""
+        if isinstance(value, MCTaskSet):
+            return value
+        if isinstance(value, MCTask):
+            return MCTaskSet([value])
+        if isinstance(value, list | tuple) and value and all(isinstance(v, MCTask) for v in value):
+            return MCTaskSet(value)
+        return None
+
+    def count(self, batch: MCBatch) -> int:
+        """``batch.n_sets``."""
+        return batch.n_sets
+
+    def batch_of(self, items: Sequence[MCTaskSet]) -> MCBatch:
+        """:meth:`MCBatch.from_tasksets`."""
+        return MCBatch.from_tasksets(items)
+
+    def task_count(self, batch: MCBatch) -> int:
+        """Tasks over all sets."""
+        return batch.n_tasks
+
+    def kernel_arguments(self, batch: MCBatch) -> tuple[Any, ...]:
+        """``C_lo, C_hi, T, D, level, task_offsets`` (:class:`~rtsched.mc.MCBatch`; ``level`` is ``int8``)."""
+        return batch.C_lo, batch.C_hi, batch.T, batch.D, batch.level, batch.task_offsets
+
+    def deadline_model(self, item: Any) -> str:
+        """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a set (or a batch) meets."""
+        return str(item.deadline_model if isinstance(item, MCTaskSet) else item.deadlines)
+
+    def refuses_platform(self, platform: Platform) -> str | None:
+        """Identical processors (one core included) run mixed-criticality sets; GPU and typed platforms do not."""
+        if isinstance(platform, GPU):
+            return "analyses GPU workloads, not mixed-criticality task sets"
+        return "analyses typed DAG task sets, not mixed-criticality task sets" if isinstance(platform, Typed) else None
+
+    def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[MCBatch, int]:
+        """Two small dual-criticality sets (one fits one core, one overloads it in HI mode), on 1 or 2 processors."""
+        implicit = max(_MODEL_RANK[d] for d in accepted_deadlines) == 0
+        fits = MCTaskSet(
+            [MCTask.lo(1, 4), MCTask.hi(1, 2, 8, 8 if implicit else 6), MCTask.lo(2, 12, 12 if implicit else 10)]
+        )
+        heavy = MCTaskSet([MCTask.hi(2, 4, 5), MCTask.hi(1, 3, 6, 6 if implicit else 5), MCTask.lo(3, 10)])
+        return MCBatch.from_tasksets([fits, heavy]), 1 if platform_kind == "uniprocessor" else 2
+
+    def read(self, path: str | os.PathLike[str], **options: Any) -> list[MCTaskSet]:
+        """:func:`rtsched.mc.read_mc_tasksets` (YAML, JSON, CSV)."""
+        from rtsched.mc.files import read_mc_tasksets
+
+        return read_mc_tasksets(path, **options)
+
+    def write(self, items: Sequence[MCTaskSet], path: str | os.PathLike[str], **options: Any) -> None:
+        """:func:`rtsched.mc.write_mc_tasksets`."""
+        from rtsched.mc.files import write_mc_tasksets
+
+        write_mc_tasksets(list(items), path, **options)
+
+    def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> MCBatch:
+        """:func:`rtsched.generators.mc.mc_tasksets` (``n``, ``utilization``, ``cp``, ``cf``, ``periods``, ...), as a batch."""
+        from rtsched.generators.mc import mc_batch
+
+        return mc_batch(rng, size=size, **parameters)
+
+    def simulate(self, item: MCTaskSet, platform: Platform | int, **options: Any) -> Any:
+        """:func:`rtsched.mc.sim.simulate_mc` (mode switches; FP, EDF or EDF-VD, on one core or many)."""
+        try:
+            from rtsched.mc.sim import simulate_mc
+        except ImportError as err:
+            raise InputError(
+                f"the mixed-criticality simulator (rtsched.mc.sim.simulate_mc) is not available: {err}"
+            ) from None
+        return simulate_mc(item, as_platform(platform).size, **options)
+
+    def describe(self, item: MCTaskSet, platform: Platform) -> str:
+        """``mixed-criticality task set: n=… tasks (… HI), m=…, U_LL=…, U_HL=…, U_HH=…``."""
+        return (
+            f"{item.name or 'mixed-criticality task set'}: n={item.n} tasks ({len(item.hi_tasks())} HI), "
+            f"m={platform.size}, U_LL={float(item.U_LL):.4g}, U_HL={float(item.U_HL):.4g}, U_HH={float(item.U_HH):.4g}"
+        )
+
+
 #: Sporadic task sets (the default kind of an analysis).
 TASKSETS = TaskSets()
 #: Real-time kernels on a GPU's compute clusters.
 GPU_WORKLOADS = GPUWorkloads()
 #: Sets of sporadic parallel DAG tasks (the analyses of the family rtsched.analyses.dag).
 DAG_TASKSETS = DAGTaskSets()
+#: Sets of dual-criticality sporadic tasks (the analyses of the family rtsched.analyses.mixed_criticality).
+MC_TASKSETS = MCTaskSets()
 
 _KINDS: dict[str, WorkloadKind] = {}
 
@@ -478,6 +582,7 @@ def register(kind: WorkloadKind) -> WorkloadKind:
 register(TASKSETS)
 register(GPU_WORKLOADS)
 register(DAG_TASKSETS)
+register(MC_TASKSETS)
 
 
 def kinds() -> list[WorkloadKind]:
