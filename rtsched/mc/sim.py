@@ -83,6 +83,8 @@ MC_MAX_HORIZON = 10**6
 _EXECUTION_STREAM = 0x4D434558
 
 _NEVER = 2**62
+#: Subtracted from the keys of top-priority tasks (every scaled deadline is far smaller).
+_TOP = 2**200
 
 
 @dataclass(frozen=True)
@@ -146,9 +148,10 @@ class MCTrace:
     arrivals, seed, horizon:
         The release model, the seed of the sporadic arrivals and of the random demands, and the
         horizon (releases at ``t < horizon``, deadlines ``<= horizon`` checked).
-    partition, priorities, virtual_deadlines:
+    partition, priorities, virtual_deadlines, top_priority:
         The core of each task (partitioned), the FP priority order (task indices, highest
-        first; FP only) and each task's LO-mode relative deadline (EDF-VD; a ``Fraction``).
+        first; FP only), each task's LO-mode relative deadline (EDF-VD; a ``Fraction``) and the
+        tasks given top priority (fpEDF style).
     end_time:
         Where the run stopped: the first failure (unrecorded runs) or the horizon.
     jobs:
@@ -203,6 +206,7 @@ class MCTrace:
     partition: tuple[int, ...] | None = None
     priorities: tuple[int, ...] | None = None
     virtual_deadlines: tuple[Fraction, ...] | None = None
+    top_priority: tuple[int, ...] = ()
     overruns: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 3))
     releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 5))
     skipped_releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 3))
@@ -420,6 +424,7 @@ def simulate_mc(
     virtual_deadlines: Sequence[int | None] | None = None,
     partition: Sequence[int] | None = None,
     core_scheduler: CoreScheduler = "fp",
+    top_priority: Sequence[int] | None = None,
     p_overrun: float = 0.5,
     random_lo: bool = False,
     overruns: Mapping[tuple[int, int], int] | Iterable[Sequence[int]] | None = None,
@@ -469,6 +474,11 @@ def simulate_mc(
         ``partitioned``: the core (0..m-1) of each task.
     core_scheduler:
         ``partitioned``: ``"fp"`` (the priorities restricted to the core), ``"edf"`` or ``"edf-vd"``.
+    top_priority:
+        EDF-based schedulers: tasks whose jobs go before every other job whatever their deadline
+        (EDF among themselves), as fpEDF gives the heaviest tasks top priority (Baruah, IEEE TC
+        2004); with ``global-edf-vd`` this is the fpEDF-based scheduler that Li and Baruah
+        (ECRTS 2012) combine with virtual deadlines (see papers/mc-simulator.md).
     p_overrun:
         ``"random"``: the probability that a HI job overruns.
     random_lo:
@@ -632,6 +642,14 @@ def simulate_mc(
             vd_tuple = tuple(vd)
     elif x is not None or virtual_deadlines is not None:
         raise InputError(f"x and virtual_deadlines apply to edf-vd, not {kind}", field="x")
+    top = [False] * n
+    if top_priority is not None:
+        if fixed:
+            raise InputError("top_priority applies to the EDF-based schedulers, not fp", field="top_priority")
+        for i in top_priority:
+            if isinstance(i, bool) or not isinstance(i, Integral | np.integer) or not 0 <= int(i) < n:
+                raise InputError(f"top_priority: {i!r} is not a task index 0..{n - 1}", field="top_priority")
+            top[int(i)] = True
     # -- scenario -------------------------------------------------------------------------
     if scenario == "explicit":
         if overruns is None:
@@ -748,7 +766,8 @@ def simulate_mc(
         if fixed:
             return rank[job.task]
         rel = lo_rel[job.task] if mode[job.core] == LO else hi_rel[job.task]
-        return scale[job.core] * job.release + rel
+        key = scale[job.core] * job.release + rel
+        return key - _TOP if top[job.task] else key
 
     def close(job: _Job, t: int) -> int:
         """End the running job's segment at ``t``, free its processor and return it."""
@@ -937,6 +956,7 @@ def simulate_mc(
         partition=part_tuple,
         priorities=prio_tuple,
         virtual_deadlines=vd_tuple,
+        top_priority=tuple(i for i in range(n) if top[i]),
         overruns=_frozen(over_rows, 3),
         releases=_frozen(rel_rows, 5),
         skipped_releases=_frozen(skip_rows, 3),

@@ -491,3 +491,17 @@ def test_bad_processor_counts():
         simulate_mc(AMC_BEATS_SMC, 2, scheduler="partitioned", partition=[0, 2])
     with pytest.raises(InputError, match="one per core"):
         simulate_mc(AMC_BEATS_SMC, 2, scheduler="global-edf-vd", x=["1/2", "1/2"])
+
+
+def test_top_priority_tasks_go_first():
+    # fpEDF style: τ2 (deadline 8) goes before τ0 and τ1 (deadlines 4) on m = 2.
+    ts = MCTaskSet([MCTask.lo(2, T=4), MCTask.lo(2, T=4), MCTask.hi(3, 4, T=8)])
+    plain_run = simulate_mc(ts, 2, scheduler="global-edf-vd", x=1, scenario="lo", record=True, horizon=4)
+    assert sorted(plain_run.segments.tolist())[:2] == [[0, 0, 0, 0, 2], [0, 2, 0, 2, 4]]
+    top = simulate_mc(ts, 2, scheduler="global-edf-vd", x=1, top_priority=[2], scenario="lo", record=True, horizon=4)
+    assert sorted(top.segments.tolist()) == [[0, 2, 0, 0, 3], [1, 0, 0, 0, 2], [1, 1, 0, 2, 4]]
+    assert top.top_priority == (2,) and top.miss is None
+    with pytest.raises(InputError, match="not fp"):
+        simulate_mc(ts, top_priority=[2])
+    with pytest.raises(InputError, match="not a task index"):
+        simulate_mc(ts, scheduler="edf", top_priority=[3])
