@@ -17,9 +17,11 @@ from typing import Any
 __all__ = [
     "DAG_LABELS",
     "GPU_LABELS",
+    "MC_LABELS",
     "TASKSET_LABELS",
     "dag_caption",
     "gpu_caption",
+    "mc_caption",
     "parameter_label",
     "taskset_caption",
 ]
@@ -57,6 +59,15 @@ DAG_LABELS = {
     "generator.layers": "Layers of layered DAGs",
     "generator.width": "Vertices per layer of layered DAGs",
     "generator.wcet": "Range of vertex WCETs",
+}
+#: Axis labels of mixed-criticality experiments (issue #44); a variable not listed takes its task-set label.
+MC_LABELS = {
+    "utilization": "LO-mode utilization U = U_LL + U_HL = Σ C(LO)/T (dimensionless)",
+    "U/m": "Normalized LO-mode utilization U/m = Σ C(LO)/T / m (dimensionless)",
+    "n": "Number of tasks n (tasks per set)",
+    "m": "Number of processors m",
+    "generator.cp": "Probability CP that a task is HI-criticality",
+    "generator.cf": "Criticality factor CF = C(HI)/C(LO) of HI tasks",
 }
 _WILSON = "bands: 95% Wilson score intervals."
 
@@ -180,5 +191,35 @@ def dag_caption(canonical: Mapping[str, Any]) -> str:
     return (
         f"Generator: DAG task sets, {n_text}, {_dag_shape_text(gen, swept)}; {method} task utilizations{cap}, "
         f"U = Σ vol/T; {fixed_u}T = ceil(vol/u_i) (graph redrawn if len > T); {d_text}; m = {ms} processors; "
+        f"{canonical.get('sweep', {}).get('sets_per_point')} sets per point; seed {canonical.get('seed')}; " + _WILSON
+    )
+
+
+
+def mc_caption(canonical: Mapping[str, Any]) -> str:
+    """The caption of a mixed-criticality experiment (``[generator] kind = "mc"``): CP, CF, U, T and D rules."""
+    gen = dict(canonical.get("generator", {}))
+    swept = _swept(canonical)
+    for key in ("utilizations", "umax", "deadlines", "periods", "ticks", "cp", "cf", "priorities"):
+        if f"generator.{key}" in swept:
+            gen[key] = "swept"
+    n_text, fixed_u, ms = _caption_parts(canonical, gen, unit=" tasks", u_name="U", norm_name="U/m")
+    method = gen.get("utilizations")
+    cap = "" if method == "uunifast" else f" (u_i ≤ {gen.get('umax')})"
+    ticks = gen.get("ticks")
+    periods = f"periods {gen.get('periods')}" + ("" if ticks == 1 else f" × {ticks} ticks")
+    d_text = {
+        "implicit": "implicit deadlines D = T",
+        "constrained": "constrained deadlines D uniform in [C(own level), T]",
+    }.get(str(gen.get("deadlines")), f"deadlines {gen.get('deadlines')}")
+    if gen.get("priorities") == "deadline-monotonic":
+        d_text += "; tasks in deadline-monotonic order"
+    elif gen.get("priorities") == "swept":
+        d_text += "; task order swept"
+    return (
+        f"Generator: dual-criticality task sets (Baruah, Burns, Davis 2011 setup), {n_text}; {method} "
+        f"utilizations{cap} of LO-mode U = U_LL + U_HL; {fixed_u}HI with probability CP = {gen.get('cp')}, "
+        f"C(LO) = max(1, round(u_i·T)), C(HI) = round(CF·C(LO)), CF = {gen.get('cf')} (set redrawn if a WCET "
+        f"exceeds T); {periods}; {d_text}; m = {ms} processors; "
         f"{canonical.get('sweep', {}).get('sets_per_point')} sets per point; seed {canonical.get('seed')}; " + _WILSON
     )

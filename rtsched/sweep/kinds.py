@@ -22,6 +22,15 @@
     another shape is refused. The analyses are the registry entries of the DAG workload kind,
     whatever their names: ``names = "all"`` (the default of this kind) selects every one of
     them, ``"featured"`` the featured ones.
+``mc``
+    :func:`rtsched.generators.mc.mc_tasksets` draws sets of ``n`` dual-criticality tasks
+    (:class:`~rtsched.mc.MCBatch`; papers/mc-model.md) after Baruah, Burns and Davis (RTSS 2011):
+    the swept utilization is the LO-mode utilization U = U_LL + U_HL; ``cp`` (probability that a
+    task is HI), ``cf`` (C(HI) = round(cf·C(LO))), ``periods``, ``ticks``, ``deadlines``,
+    ``utilizations``, ``umax`` and ``priorities`` are keys of ``[generator]`` (each can be swept:
+    ``variable = "generator.cp"``). ``m`` is the number of identical processors (1 for the
+    uniprocessor tests). The analyses are the registry entries of the MC workload kind
+    (``names = "all"``, the default of this kind).
 
 Each kind is one :class:`GeneratorKind` object (:func:`kind_named`) that supplies everything the
 experiment parser, the canonical form, the captions and the work units need to know about it:
@@ -46,13 +55,15 @@ from rtsched.platform import GPU, Identical, Platform
 from rtsched.sweep.captions import (
     DAG_LABELS,
     GPU_LABELS,
+    MC_LABELS,
     TASKSET_LABELS,
     dag_caption,
     gpu_caption,
+    mc_caption,
     parameter_label,
     taskset_caption,
 )
-from rtsched.workloads import DAG_TASKSETS, GPU_WORKLOADS, TASKSETS, WorkloadKind
+from rtsched.workloads import DAG_TASKSETS, GPU_WORKLOADS, MC_TASKSETS, TASKSETS, WorkloadKind
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
@@ -69,6 +80,7 @@ __all__ = [
     "GPU_GENERATOR_DEFAULTS",
     "GPU_RANGE_KEYS",
     "KINDS",
+    "MC_GENERATOR_DEFAULTS",
     "GeneratorKind",
     "axis_label",
     "caption",
@@ -167,6 +179,33 @@ _DAG_TYPES = {
     "width": "integer-range",
     "max_tries": "integer",
 }
+
+#: Defaults of the mixed-criticality generator written into the canonical form (issue #44), so that
+#: the fingerprint does not depend on :func:`rtsched.generators.mc.mc_tasksets`' own defaults.
+MC_GENERATOR_DEFAULTS: dict[str, Any] = {
+    "cp": 0.5,
+    "cf": 2.0,
+    "periods": "log-uniform:10:1000",
+    "ticks": 1,
+    "deadlines": "implicit",
+    "utilizations": "uunifast",
+    "umax": 1.0,
+    "priorities": "drawn",
+}
+_MC_TYPES = {
+    "n": "count",
+    "cp": "probability",
+    "cf": "positive",
+    "periods": "text",
+    "ticks": "integer",
+    "deadlines": "text",
+    "utilizations": "text",
+    "umax": "positive",
+    "priorities": "text",
+    "max_tries": "integer",
+}
+#: Modules besides the generators whose code decides what an MC unit draws (:meth:`MCKind.code_digest`).
+_MC_CODE_MODULES = ("rtsched.mc.model",)
 
 #: Fields of GPUWorkloadSpec the engine sets itself (from m and the swept utilization).
 _GPU_ENGINE_FIELDS = ("clusters", "U1")
@@ -546,6 +585,116 @@ def _dag_error(err: InputError, shape: str) -> InputError:
     return InputError(message, field=field_)
 
 
+@dataclass(frozen=True)
+class _DrawnMC:
+    """An MC batch and the realized LO-mode utilization Σ C(LO)/T of each of its sets."""
+
+    batch: Any
+    realized_utilization: np.ndarray
+
+
+@dataclass(frozen=True)
+class MCKind(GeneratorKind):
+    """Sets of dual-criticality tasks on ``m`` identical processors (:func:`rtsched.generators.mc.mc_tasksets`)."""
+
+    def keys(self) -> tuple[str, ...]:
+        """The ``[generator]`` keys of MC experiments."""
+        return self.known_keys
+
+    def featured_refusal(self) -> str | None:
+        """None: ``"featured"`` selects the featured MC analyses (an error names them if there are none)."""
+        return None
+
+    def code_digest(self, base: str) -> str:
+        """``base`` and :mod:`rtsched.mc.model` (MCTask, MCBatch: the arrays analyses read)."""
+        import hashlib
+        import importlib.util
+        from pathlib import Path
+
+        digest = hashlib.sha256(base.encode())
+        for name in _MC_CODE_MODULES:
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.origin is not None:
+                digest.update(name.encode() + b"\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
+        return digest.hexdigest()
+
+    def complete(
+        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
+    ) -> None:
+        """Refuse unknown choices, a criticality factor below 1 and a bad period spec (swept points included)."""
+        from rtsched.generators import parse_periods
+        from rtsched.generators.mc import MC_DEADLINES, MC_PRIORITY_ORDERS, MC_UTILIZATION_METHODS
+
+        def values(key: str) -> tuple[tuple[Any, str], ...]:
+            variable = f"generator.{key}"
+            if variable in swept:
+                return tuple((v, swept[variable].key) for v in swept[variable].points)
+            return ((generator.get(key), variable),)
+
+        choices_of = (
+            ("utilizations", MC_UTILIZATION_METHODS, "utilization method"),
+            ("deadlines", MC_DEADLINES, "deadline model"),
+            ("priorities", MC_PRIORITY_ORDERS, "priority order"),
+        )
+        for key, choices, what in choices_of:
+            for value, where in values(key):
+                if value not in choices:
+                    raise ctx.error(
+                        f"unknown {what} {value!r} for mixed-criticality tasks; choose one of {', '.join(choices)}", where
+                    )
+        for value, where in values("cf"):
+            if value is None or value < 1:
+                raise ctx.error(f"the criticality factor cf = C(HI)/C(LO) must be at least 1, got {value!r}", where)
+        for value, where in values("ticks"):
+            if value is None or value < 1:
+                raise ctx.error(f"ticks must be a positive integer, got {value!r}", where)
+        for value, where in values("periods"):
+            try:
+                parse_periods(value)
+            except InputError as err:
+                raise ctx.error(err.message, where) from None
+
+    def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
+        """An analysis of another workload kind (task sets, DAG task sets, GPU workloads)."""
+        if entry.workload is not self.workload:
+            return (
+                f"analysis {entry.name!r} analyses {entry.workload.title}, but this experiment draws mixed-criticality "
+                'task sets ([generator] kind = "mc"); name analyses of mixed-criticality task sets, or leave names out '
+                '(names = "all": every analysis of mixed-criticality task sets)'
+            )
+        return None
+
+    def caption(self, canonical: Mapping[str, Any]) -> str:
+        """CP, CF, the utilization, period and deadline rules (U = U_LL + U_HL)."""
+        return mc_caption(canonical)
+
+    def checked(self, draws: Sequence[tuple[Mapping[str, Any], float]]) -> None:
+        """Nothing to warn about: a set whose WCET exceeds its period is redrawn (generators/mc.py, rule 5)."""
+
+    def generate(
+        self, rng: np.random.Generator, *, n: int, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> Any:
+        """Draw ``size`` sets of ``n`` dual-criticality tasks of LO-mode utilization ``utilization`` (``m`` is not used)."""
+        from rtsched.generators.mc import mc_tasksets
+        from rtsched.mc import MCBatch
+
+        options = {key: params[key] for key in _MC_TYPES if key != "n" and key in params}
+        try:
+            sets = mc_tasksets(rng, n=n, utilization=utilization, size=size, **options)
+        except InputError as err:
+            raise InputError(f"mixed-criticality tasks: {err.message}", field=err.field) from None
+        batch = MCBatch.from_tasksets(sets)
+        per_task = batch.C_lo / batch.T
+        realized = np.add.reduceat(per_task, batch.task_offsets[:-1]) if batch.n_sets else np.zeros(0)
+        return _DrawnMC(batch, realized)
+
+    def join(self, batches: list[Any]) -> Any:
+        """One batch of the sets of ``batches``, in order."""
+        from rtsched.mc import MCBatch
+
+        return MCBatch.from_tasksets([s for b in batches for s in b])
+
+
 _TASKSET = GeneratorKind(
     name="taskset",
     inputs="task sets",
@@ -575,7 +724,18 @@ _DAG = DAGKind(
     workload=DAG_TASKSETS,
     default_names="all",
 )
-_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU, _DAG)}
+_MC = MCKind(
+    name="mc",
+    inputs="mixed-criticality task sets",
+    m_means="the number of identical processors",
+    defaults=MC_GENERATOR_DEFAULTS,
+    value_types=_MC_TYPES,
+    known_keys=tuple(_MC_TYPES),
+    labels=MC_LABELS,
+    workload=MC_TASKSETS,
+    default_names="all",
+)
+_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU, _DAG, _MC)}
 
 #: The generator kinds (``[generator] kind``); the first is the default.
 KINDS = tuple(_BY_NAME)
