@@ -505,3 +505,54 @@ def test_top_priority_tasks_go_first():
         simulate_mc(ts, top_priority=[2])
     with pytest.raises(InputError, match="not a task index"):
         simulate_mc(ts, scheduler="edf", top_priority=[3])
+
+
+@settings(max_examples=60)
+@given(
+    ts=mc_sets(6),
+    m=st.integers(2, 3),
+    core_scheduler=st.sampled_from(["fp", "edf", "edf-vd"]),
+    policy=st.sampled_from(["amc", "smc"]),
+    data=st.data(),
+)
+def test_partitioned_is_independent_cores(ts, m, core_scheduler, policy, data):
+    """Each core of a partitioned run is the uniprocessor run of its own tasks (own mode, own x)."""
+    partition = data.draw(st.lists(st.integers(0, m - 1), min_size=ts.n, max_size=ts.n))
+    xs = [data.draw(st.sampled_from(["1/3", "1/2", "3/4", "1"])) for _ in range(m)]
+    overruns = {
+        (i, j): ts[i].C_hi
+        for i in ts.hi_tasks()
+        for j in range(8)
+        if ts[i].C_hi > ts[i].C_lo and data.draw(st.booleans())
+    }
+    horizon = 60
+    options = dict(policy=policy, horizon=horizon, record=True)
+    scenario = dict(scenario="explicit", overruns=overruns) if overruns else dict(scenario="lo")
+    x = xs if core_scheduler == "edf-vd" else None
+    whole = simulate_mc(
+        ts, m, scheduler="partitioned", partition=partition, core_scheduler=core_scheduler, x=x, **scenario, **options
+    )
+    per_core = ticks(whole, horizon)
+    for k in range(m):
+        mine = [i for i in range(ts.n) if partition[i] == k]
+        if not mine:
+            assert k not in per_core
+            continue
+        sub = MCTaskSet([ts[i] for i in mine])
+        sub_overruns = {(mine.index(i), j): c for (i, j), c in overruns.items() if i in mine}
+        sub_scenario = dict(scenario="explicit", overruns=sub_overruns) if sub_overruns else dict(scenario="lo")
+        alone = simulate_mc(
+            sub, scheduler=core_scheduler, x=xs[k] if core_scheduler == "edf-vd" else None, **sub_scenario, **options
+        )
+        expected = [
+            None if cell is None else (mine[cell[0]], cell[1])
+            for cell in ticks(alone, horizon).get(0, [None] * horizon)
+        ]
+        assert per_core.get(k, [None] * horizon) == expected
+        assert [s.time for s in whole.switches if s.core == k] == [s.time for s in alone.switches]
+        assert sorted((mine[d.task], d.job) for d in alone.dropped) == sorted(
+            (d.task, d.job) for d in whole.dropped if partition[d.task] == k
+        )
+        assert [(m_.time, mine[m_.task]) for m_ in alone.misses] == [
+            (m_.time, m_.task) for m_ in whole.misses if m_.core == k
+        ]
