@@ -556,3 +556,16 @@ def test_partitioned_is_independent_cores(ts, m, core_scheduler, policy, data):
         assert [(m_.time, mine[m_.task]) for m_ in alone.misses] == [
             (m_.time, m_.task) for m_ in whole.misses if m_.core == k
         ]
+
+
+def test_amc_note_example_one_stays_within_amc_max():
+    # Example 1 of tests/analyses/mixed_criticality/test_amc2011.py: AMC-max accepts τ2 with
+    # R* = 16 (worst switch s = 4), AMC-rtb and SMC reject it. Every single-overrun switch of the
+    # synchronous pattern (at 1, 5, 9, 11, 13) gives τ2 at most 12 in HI mode (AMC-max is an upper
+    # bound), while SMC misses at 16: τ1's LO jobs keep interfering after the switch at 1.
+    ts = MCTaskSet([MCTask.hi(1, 2, T=4), MCTask.lo(1, T=4), MCTask.hi(5, 6, T=16)])
+    amc_search = switch_search(ts, stop_at_failure=False)
+    assert amc_search.failures == () and amc_search.candidates == ((0, 0), (2, 0), (0, 1), (0, 2), (0, 3))
+    assert amc_search.response_lo == (1, 2, 11) and amc_search.response_hi == (2, None, 12)
+    smc = switch_search(ts, policy="smc").failure
+    assert smc is not None and smc.miss == MCDeadlineMiss(16, 2, 0, 2, release=0, deadline=16, mode="HI", core=0)
