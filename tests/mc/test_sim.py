@@ -569,3 +569,15 @@ def test_amc_note_example_one_stays_within_amc_max():
     assert amc_search.response_lo == (1, 2, 11) and amc_search.response_hi == (2, None, 12)
     smc = switch_search(ts, policy="smc").failure
     assert smc is not None and smc.miss == MCDeadlineMiss(16, 2, 0, 2, release=0, deadline=16, mode="HI", core=0)
+
+
+def test_fp_amc_drops_a_pending_lo_job_where_smc_misses():
+    # AMC_BEATS_SMC with a third, lowest-priority LO task τ2 (C = 1, T = D = 12): pending at the
+    # switch at 3, AMC drops it (1 tick left); SMC still misses τ1 at 6.
+    ts = MCTaskSet([*AMC_BEATS_SMC, MCTask.lo(1, T=12)])
+    amc = simulate_mc(ts, scenario="hi", record=True)
+    assert amc.dropped == (DroppedJob(time=3, task=2, job=0, release=0, deadline=12, remaining=1),)
+    assert amc.segments.tolist() == [[0, 0, 0, 0, 2], [0, 1, 0, 2, 5], [0, 1, 1, 6, 9]]
+    assert amc.miss is None and amc.skipped == 2 and amc.response_hi == (None, 5, None)
+    smc = simulate_mc(ts, policy="smc", scenario="hi")
+    assert smc.miss == MCDeadlineMiss(6, 1, 0, 1, release=0, deadline=6, mode="HI", core=0) and smc.dropped == ()
