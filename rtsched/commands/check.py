@@ -131,6 +131,26 @@ def check_command(
         raise typer.Exit(check_gpu_platform(file, platform, tests, as_json))
     if as_json and as_csv:
         raise InputError("give --json or --csv, not both", field="--csv")
+    from rtsched.commands._mc import mc_format
+
+    mc = mc_format(file, fmt, kind)
+    if mc is not None:  # mixed-criticality task sets (issue #44): rtsched.commands._mc
+        from rtsched.commands._mc import check_mc_file
+        from rtsched.commands._mc import refuse_task_options as refuse_for_mc
+
+        refuse_for_mc(
+            {
+                "--deadlines": (deadlines, "constrained"),
+                "--time-unit": (time_unit, None),
+                "--priorities": (priorities, "given"),
+            }
+        )
+        raise typer.Exit(
+            check_mc_file(
+                file, mc, processors, platform=platform, tests=tests, policy=policy, explain=explain, steps=steps,
+                as_json=as_json, as_csv=as_csv, budgets=budgets,
+            )
+        )  # fmt: skip
     from rtsched.commands._dag import dag_format
 
     dag = dag_format(file, fmt, kind)
