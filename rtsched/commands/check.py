@@ -110,6 +110,11 @@ def check_command(
     rows (classes, processors, response-time bounds). A task whose critical path is longer than
     its deadline (len > D) is bad input, like C > D for a sequential task.
 
+    Mixed-criticality task sets (YAML/JSON with C_LO/C_HI keys, CSV with a level column;
+    papers/mc-model.md): every analysis of mixed-criticality sets that applies runs on -m
+    identical processors (default 1), and the table is followed by the tasks' level, C(LO),
+    C(HI), D, T. C_HI < C_LO, a LO task with a HI budget, an unknown level or D > T is bad input.
+
     Exit status: 0 if every task set is proven schedulable by some analysis (of --policy, if
     given), 1 otherwise (including "unknown"), 2 on bad input.
     """
