@@ -369,6 +369,30 @@ def _overrun_table(taskset: MCTaskSet, overruns: Any) -> dict[tuple[int, int], i
     return table
 
 
+def _ints(values: Any, field: str) -> list[int]:
+    """``values`` as a list of ints, or one InputError line naming ``field``."""
+    try:
+        out = []
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, Integral | np.integer):
+                raise TypeError(v)
+            out.append(int(v))
+    except TypeError as exc:
+        raise InputError(f"expected a list of integers, got {values!r}", field=field) from exc
+    return out
+
+
+def _probability(value: Any, field: str) -> float:
+    """``value`` as a float in [0, 1], or one InputError line naming ``field``."""
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        p = float("nan")
+    if not 0.0 <= p <= 1.0:
+        raise InputError(f"{field} must be a probability, got {value!r}", field=field)
+    return p
+
+
 def _fraction(value: Any, what: str) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, Rational | Integral | str):
         raise InputError(
@@ -560,7 +584,7 @@ def simulate_mc(
             )
         if partition is None or len(partition) != n:
             raise InputError(f"partitioned needs one core index per task ({n})", field="partition")
-        core_of = [int(p) for p in partition]
+        core_of = _ints(partition, "partition")
         bad = [i for i, p in enumerate(core_of) if not 0 <= p < m]
         if bad:
             raise InputError(
@@ -582,7 +606,7 @@ def simulate_mc(
     if priorities is not None:
         if not fixed:
             raise InputError("priorities apply to fixed-priority scheduling (fp)", field="priorities")
-        order = [int(i) for i in priorities]
+        order = _ints(priorities, "priorities")
         if sorted(order) != list(range(n)):
             raise InputError(
                 f"priorities must be a permutation of the task indices 0..{n - 1}, got {order}", field="priorities"
@@ -659,9 +683,7 @@ def simulate_mc(
         raise InputError(f"overruns apply to the explicit scenario, not {scenario}", field="overruns")
     else:
         table = {}
-    p_overrun = float(p_overrun)
-    if not 0.0 <= p_overrun <= 1.0:
-        raise InputError(f"p_overrun must be a probability, got {p_overrun}", field="p_overrun")
+    p_overrun = _probability(p_overrun, "p_overrun")
     # -- arrivals -------------------------------------------------------------------------
     if releases is not None:
         arrivals = "explicit"
@@ -680,13 +702,16 @@ def simulate_mc(
         raise InputError(f"horizon must be a positive number of ticks, got {horizon!r}", field="horizon")
     horizon = int(horizon)
     explicit = _explicit(taskset, releases) if releases is not None else []
-    extra = [t.T for t in tasks] if max_extra is None else [int(v) for v in max_extra]
+    extra = [t.T for t in tasks] if max_extra is None else _ints(max_extra, "max_extra")
     if len(extra) != n or any(v < 0 for v in extra):
         raise InputError("max_extra needs one non-negative value per task", field="max_extra")
-    p_delay = float(p_delay)
-    if not 0.0 <= p_delay <= 1.0:
-        raise InputError(f"p_delay must be a probability, got {p_delay}", field="p_delay")
-    seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    p_delay = _probability(p_delay, "p_delay")
+    if isinstance(seed, np.random.SeedSequence):
+        seed_seq = seed
+    elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
+        raise InputError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}", field="seed")
+    else:
+        seed_seq = np.random.SeedSequence(int(seed))
     arrival_rng = np.random.default_rng(seed_seq)
     exec_rng = np.random.default_rng(
         np.random.SeedSequence(seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, _EXECUTION_STREAM))

@@ -284,7 +284,7 @@ def plain(ts):
     return TaskSet.from_tasks([(t.C_lo, t.D, t.T) for t in ts])
 
 
-@settings(max_examples=100)
+@settings(max_examples=60)
 @given(ts=mc_sets(5), scheduler=st.sampled_from(["fp", "edf"]), sporadic=st.booleans(), seed=st.integers(0, 2**32))
 def test_lo_scenario_equals_the_task_simulator(ts, scheduler, sporadic, seed):
     arrivals = "sporadic" if sporadic else "periodic"
@@ -476,6 +476,10 @@ def test_switch_search_later_switch_is_worse():
         pytest.param({"return_to_lo": "always"}, "return_to_lo", id="return"),
         pytest.param({"scheduler": "partitioned"}, "one core index per task", id="no-partition"),
         pytest.param({"partition": [0, 0]}, "partitioned scheduler", id="partition-fp"),
+        pytest.param({"priorities": ["a", 0]}, "list of integers", id="priorities-type"),
+        pytest.param({"p_delay": "x"}, "probability", id="p_delay-type"),
+        pytest.param({"seed": -1}, "non-negative integer", id="seed"),
+        pytest.param({"max_extra": [1.5, 1]}, "list of integers", id="max_extra-type"),
     ],
 )
 def test_bad_input_is_one_line(kwargs, message):
