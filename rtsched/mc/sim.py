@@ -235,6 +235,59 @@ class MCTrace:
             out[task].append(release)
         return out
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (tables as lists of rows, Fractions as strings such as ``"8/3"``)."""
+
+        def miss(m: MCDeadlineMiss) -> dict[str, Any]:
+            return {
+                "time": m.time, "task": m.task, "job": m.job, "remaining": m.remaining, "release": m.release,
+                "deadline": m.deadline, "mode": m.mode, "core": m.core,
+            }  # fmt: skip
+
+        return {
+            "taskset": [
+                {"level": LEVELS[t.level], "C_LO": t.C_lo, "C_HI": t.C_hi, "T": t.T, "D": t.D, "name": t.name}
+                for t in self.taskset
+            ],
+            "m": self.m,
+            "scheduler": self.scheduler,
+            "core_scheduler": self.core_scheduler,
+            "policy": self.policy,
+            "scenario": self.scenario,
+            "arrivals": self.arrivals,
+            "seed": self.seed,
+            "horizon": self.horizon,
+            "end_time": self.end_time,
+            "jobs": self.jobs,
+            "miss": None if self.miss is None else miss(self.miss),
+            "misses": [miss(m) for m in self.misses],
+            "late": [miss(m) for m in self.late],
+            "switches": [{"time": s.time, "core": s.core, "task": s.task, "job": s.job} for s in self.switches],
+            "returns": [list(r) for r in self.returns],
+            "dropped": [
+                {
+                    "time": d.time,
+                    "task": d.task,
+                    "job": d.job,
+                    "release": d.release,
+                    "deadline": d.deadline,
+                    "remaining": d.remaining,
+                }
+                for d in self.dropped
+            ],  # fmt: skip
+            "skipped": self.skipped,
+            "response_lo": list(self.response_lo),
+            "response_hi": list(self.response_hi),
+            "partition": None if self.partition is None else list(self.partition),
+            "priorities": None if self.priorities is None else list(self.priorities),
+            "virtual_deadlines": None if self.virtual_deadlines is None else [str(d) for d in self.virtual_deadlines],
+            "top_priority": list(self.top_priority),
+            "overruns": self.overruns.tolist(),
+            "releases": self.releases.tolist(),
+            "skipped_releases": self.skipped_releases.tolist(),
+            "segments": self.segments.tolist(),
+        }
+
     def summary(self) -> str:
         """One line: the outcome of the run."""
         sched = self.scheduler if self.scheduler != "partitioned" else f"partitioned {self.core_scheduler}"

@@ -585,3 +585,16 @@ def test_fp_amc_drops_a_pending_lo_job_where_smc_misses():
     assert amc.miss is None and amc.skipped == 2 and amc.response_hi == (None, 5, None)
     smc = simulate_mc(ts, policy="smc", scenario="hi")
     assert smc.miss == MCDeadlineMiss(6, 1, 0, 1, release=0, deadline=6, mode="HI", core=0) and smc.dropped == ()
+
+
+def test_to_dict_is_json_ready():
+    import json
+
+    trace = simulate_mc(EDF_VD_NEEDED, scheduler="edf-vd", x="1/2", scenario="hi", record=True, horizon=8)
+    data = json.loads(json.dumps(trace.to_dict()))
+    assert data["switches"] == [{"time": 1, "core": 0, "task": 1, "job": 0}]
+    assert data["dropped"] == [{"time": 1, "task": 0, "job": 0, "release": 0, "deadline": 4, "remaining": 2}]
+    assert data["virtual_deadlines"] == ["4", "2"] and data["segments"] == trace.segments.tolist()
+    assert data["taskset"][1] == {"level": "HI", "C_LO": 1, "C_HI": 3, "T": 4, "D": 4, "name": None}
+    missed = simulate_mc(AMC_BEATS_SMC, policy="smc", scenario="hi").to_dict()
+    assert missed["miss"]["mode"] == "HI" and missed["misses"] == [missed["miss"]]
