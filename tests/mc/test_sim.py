@@ -178,18 +178,34 @@ def test_explicit_priorities():
 
 
 # -- a naive tick-by-tick oracle ------------------------------------------------------------------
-def naive(ts, *, scheduler, policy, demands, horizon, x=None):
-    """One tick at a time, uniprocessor, synchronous periodic arrivals, index ties; ``demands`` maps
-    (task, job) to the demand (default C(LO)). Returns (per-tick jobs, failures, switch, dropped)."""
+@st.composite
+def mc_sets(draw, max_n=4):
+    tasks = []
+    for _ in range(draw(st.integers(1, max_n))):
+        T = draw(st.sampled_from([2, 3, 4, 5, 6, 8, 10, 12]))
+        c_lo = draw(st.integers(1, max(1, T // 2)))
+        D = draw(st.integers(c_lo, T))  # C(LO) <= D: the task simulator's TaskSet asks for it
+        if draw(st.booleans()):
+            tasks.append(MCTask.hi(c_lo, draw(st.integers(c_lo, T)), T=T, D=D))
+        else:
+            tasks.append(MCTask.lo(c_lo, T=T, D=D))
+    return MCTaskSet(tasks)
+
+
+def naive(ts, *, scheduler, policy, demands, horizon, releases, x=None, m=1, escalate=False):
+    """One tick at a time, global on m processors (m = 1: uniprocessor), the given release times,
+    index ties; ``demands`` maps (task, arrival index) to the demand (default C(LO)). Returns
+    (per tick the sorted (task, job) pairs that ran, failures, first switch, dropped jobs)."""
     mode, switch, trigger = "LO", None, False
     pending, run, failures, dropped = [], [], [], []
+    arrivals = {(r, i): j for i, times in enumerate(releases) for j, r in enumerate(times)}
 
     def key(job):
         i, j, r = job["task"], job["job"], job["release"]
         if scheduler == "fp":
             return (i, j)
         d = Fraction(ts[i].D)
-        if scheduler == "edf-vd" and ts[i].is_hi and mode == "LO":
+        if scheduler in ("edf-vd", "global-edf-vd") and ts[i].is_hi and mode == "LO":
             d *= x
         return (r + d, i, j)
 
@@ -205,78 +221,73 @@ def naive(ts, *, scheduler, policy, demands, horizon, x=None):
             if policy == "amc":
                 dropped += [(job["task"], job["job"]) for job in pending if not ts[job["task"]].is_hi]
                 pending = [job for job in pending if ts[job["task"]].is_hi]
+            if escalate:
+                for job in pending:
+                    if ts[job["task"]].is_hi:
+                        job["left"] = ts[job["task"]].C_hi - job["done"]
         if t == horizon:
             break
         for i, task in enumerate(ts):
-            if t % task.T == 0 and not (policy == "amc" and mode == "HI" and not task.is_hi):
-                j = t // task.T
-                pending.append(
-                    {
-                        "task": i,
-                        "job": j,
-                        "release": t,
-                        "left": demands.get((i, j), task.C_lo),
-                        "done": 0,
-                        "missed": False,
-                    }
-                )
-        if not pending:
-            run.append(None)
-            continue
-        job = min(pending, key=key)
-        run.append((job["task"], job["job"]))
-        job["left"] -= 1
-        job["done"] += 1
-        if job["left"] == 0:
-            pending.remove(job)
-        elif ts[job["task"]].is_hi and job["done"] == ts[job["task"]].C_lo and mode == "LO":
-            trigger = True
+            if (t, i) in arrivals and not (policy == "amc" and mode == "HI" and not task.is_hi):
+                j = arrivals[t, i]
+                demand = task.C_hi if escalate and mode == "HI" and task.is_hi else demands.get((i, j), task.C_lo)
+                pending.append({"task": i, "job": j, "release": t, "left": demand, "done": 0, "missed": False})
+        chosen = sorted(pending, key=key)[:m]
+        run.append(tuple(sorted((job["task"], job["job"]) for job in chosen)))
+        for job in chosen:
+            job["left"] -= 1
+            job["done"] += 1
+            if job["left"] == 0:
+                pending.remove(job)
+            elif ts[job["task"]].is_hi and job["done"] == ts[job["task"]].C_lo and mode == "LO":
+                trigger = True
     return run, failures, switch, dropped
 
 
-@st.composite
-def mc_sets(draw, max_n=4):
-    tasks = []
-    for _ in range(draw(st.integers(1, max_n))):
-        T = draw(st.sampled_from([2, 3, 4, 5, 6, 8, 10, 12]))
-        c_lo = draw(st.integers(1, max(1, T // 2)))
-        D = draw(st.integers(c_lo, T))  # C(LO) <= D: the task simulator's TaskSet asks for it
-        if draw(st.booleans()):
-            tasks.append(MCTask.hi(c_lo, draw(st.integers(c_lo, T)), T=T, D=D))
-        else:
-            tasks.append(MCTask.lo(c_lo, T=T, D=D))
-    return MCTaskSet(tasks)
+def running_sets(trace, until):
+    """Per tick, the sorted (task, job) pairs that ran on any processor."""
+    per = [[] for _ in range(until)]
+    for _p, task, job, start, end in trace.segments.tolist():
+        for k in range(start, min(end, until)):
+            per[k].append((task, job))
+    return [tuple(sorted(cell)) for cell in per]
 
 
 @settings(max_examples=150)
 @given(
-    ts=mc_sets(),
+    ts=mc_sets(5),
+    m=st.sampled_from([1, 1, 2, 3]),
     scheduler=st.sampled_from(["fp", "edf", "edf-vd"]),
     policy=st.sampled_from(["amc", "smc"]),
     x=st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1)]),
+    sporadic=st.booleans(),
+    escalate=st.booleans(),
     data=st.data(),
 )
-def test_against_the_naive_oracle(ts, scheduler, policy, x, data):
+def test_against_the_naive_oracle(ts, m, scheduler, policy, x, sporadic, escalate, data):
     horizon = 40
+    if m > 1:
+        scheduler = "global-edf-vd"
     overruns = {}
     for i in ts.hi_tasks():
         for j in range(horizon // ts[i].T + 1):
             if ts[i].C_hi > ts[i].C_lo and data.draw(st.integers(0, 3)) == 0:
                 overruns[(i, j)] = data.draw(st.integers(ts[i].C_lo + 1, ts[i].C_hi))
-    xs = x if scheduler == "edf-vd" else None
-    options = dict(scheduler=scheduler, policy=policy, x=xs, horizon=horizon, record=True)
-    trace = (
-        simulate_mc(ts, scenario="explicit", overruns=overruns, **options)
-        if overruns
-        else simulate_mc(ts, scenario="lo", **options)
-    )
+    xs = x if scheduler in ("edf-vd", "global-edf-vd") else None
+    arrivals = "sporadic" if sporadic else "periodic"
+    options = dict(scheduler=scheduler, policy=policy, x=xs, horizon=horizon, record=True, arrivals=arrivals, seed=m)
+    scenario = dict(scenario="explicit", overruns=overruns) if overruns else dict(scenario="lo")
+    trace = simulate_mc(ts, m, escalate=escalate, **scenario, **options)
     run, failures, switch, dropped = naive(
-        ts, scheduler=scheduler, policy=policy, demands=overruns, horizon=horizon, x=x
-    )
-    assert ticks(trace, horizon).get(0, [None] * horizon) == run
+        ts, scheduler=scheduler, policy=policy, demands=overruns, horizon=horizon, x=x, m=m,
+        releases=trace.release_times(), escalate=escalate,
+    )  # fmt: skip
+    assert running_sets(trace, horizon) == run
     assert [(miss.time, miss.task, miss.job) for miss in trace.misses] == failures
     assert trace.switch_time == switch
     assert sorted((d.task, d.job) for d in trace.dropped) == sorted(dropped)
+    if not sporadic:
+        assert trace.release_times() == [list(range(0, horizon, t.T)) for t in ts]
 
 
 # -- the scenario "lo" is the task simulator on the LO budgets ------------------------------------
