@@ -192,11 +192,12 @@ def mc_sets(draw, max_n=4):
     return MCTaskSet(tasks)
 
 
-def naive(ts, *, scheduler, policy, demands, horizon, releases, x=None, m=1, escalate=False):
+def naive(ts, *, scheduler, policy, demands, horizon, releases, x=None, m=1, escalate=False, back=False):
     """One tick at a time, global on m processors (m = 1: uniprocessor), the given release times,
     index ties; ``demands`` maps (task, arrival index) to the demand (default C(LO)). Returns
-    (per tick the sorted (task, job) pairs that ran, failures, first switch, dropped jobs)."""
-    mode, switch, trigger = "LO", None, False
+    (per tick the sorted (task, job) pairs that ran, failures, switch times, dropped jobs); ``back``:
+    return to LO mode at an idle instant."""
+    mode, switches, trigger = "LO", [], False
     pending, run, failures, dropped = [], [], [], []
     arrivals = {(r, i): j for i, times in enumerate(releases) for j, r in enumerate(times)}
 
@@ -217,7 +218,7 @@ def naive(ts, *, scheduler, policy, demands, horizon, releases, x=None, m=1, esc
                     failures.append((t, job["task"], job["job"]))
         if trigger:
             trigger, mode = False, "HI"
-            switch = switch if switch is not None else t
+            switches.append(t)
             if policy == "amc":
                 dropped += [(job["task"], job["job"]) for job in pending if not ts[job["task"]].is_hi]
                 pending = [job for job in pending if ts[job["task"]].is_hi]
@@ -225,6 +226,8 @@ def naive(ts, *, scheduler, policy, demands, horizon, releases, x=None, m=1, esc
                 for job in pending:
                     if ts[job["task"]].is_hi:
                         job["left"] = ts[job["task"]].C_hi - job["done"]
+        if back and mode == "HI" and not pending:
+            mode = "LO"
         if t == horizon:
             break
         for i, task in enumerate(ts):
@@ -241,7 +244,7 @@ def naive(ts, *, scheduler, policy, demands, horizon, releases, x=None, m=1, esc
                 pending.remove(job)
             elif ts[job["task"]].is_hi and job["done"] == ts[job["task"]].C_lo and mode == "LO":
                 trigger = True
-    return run, failures, switch, dropped
+    return run, failures, switches, dropped
 
 
 def running_sets(trace, until):
@@ -262,9 +265,10 @@ def running_sets(trace, until):
     x=st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(1)]),
     sporadic=st.booleans(),
     escalate=st.booleans(),
+    back=st.booleans(),
     data=st.data(),
 )
-def test_against_the_naive_oracle(ts, m, scheduler, policy, x, sporadic, escalate, data):
+def test_against_the_naive_oracle(ts, m, scheduler, policy, x, sporadic, escalate, back, data):
     horizon = 40
     if m > 1:
         scheduler = "global-edf-vd"
@@ -277,14 +281,14 @@ def test_against_the_naive_oracle(ts, m, scheduler, policy, x, sporadic, escalat
     arrivals = "sporadic" if sporadic else "periodic"
     options = dict(scheduler=scheduler, policy=policy, x=xs, horizon=horizon, record=True, arrivals=arrivals, seed=m)
     scenario = dict(scenario="explicit", overruns=overruns) if overruns else dict(scenario="lo")
-    trace = simulate_mc(ts, m, escalate=escalate, **scenario, **options)
-    run, failures, switch, dropped = naive(
+    trace = simulate_mc(ts, m, escalate=escalate, return_to_lo="idle" if back else "never", **scenario, **options)
+    run, failures, switches, dropped = naive(
         ts, scheduler=scheduler, policy=policy, demands=overruns, horizon=horizon, x=x, m=m,
-        releases=trace.release_times(), escalate=escalate,
+        releases=trace.release_times(), escalate=escalate, back=back,
     )  # fmt: skip
     assert running_sets(trace, horizon) == run
     assert [(miss.time, miss.task, miss.job) for miss in trace.misses] == failures
-    assert trace.switch_time == switch
+    assert [s.time for s in trace.switches] == switches
     assert sorted((d.task, d.job) for d in trace.dropped) == sorted(dropped)
     if not sporadic:
         assert trace.release_times() == [list(range(0, horizon, t.T)) for t in ts]
