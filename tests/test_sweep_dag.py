@@ -473,3 +473,134 @@ def test_root_fork_and_deadline_monotonic_reach_the_generator():
     for ts in sets:
         assert all(task.n >= 4 for task in ts)  # fork, >= 2 branches, join
         assert [task.D for task in ts] == sorted(task.D for task in ts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Typed DAGs: [generator] types and [platform] units (a typed platform)
+# ---------------------------------------------------------------------------------------------
+TYPED = ("dag-typed-han2019", "dag-typed-federated")
+
+
+def tiny_typed(*, units: str | None = "{gpu = 2}", types: str | None = "{cpu = 0.7, gpu = 0.3}", **options) -> str:
+    """tiny_dag with vertex types and a typed platform (m = 4 cpu units plus ``units``)."""
+    generator = {"types": types, "deadlines": '"constrained"', **options.pop("generator", {})}
+    options.setdefault("names", json.dumps(list(TYPED)))
+    text = tiny_dag(generator=generator, **options)
+    if units is not None:
+        text = text.replace("\nm = 4\n", f"\nm = 4\nunits = {units}\n", 1)
+    return text
+
+
+def test_typed_experiment_canonical_form_and_round_trip() -> None:
+    exp = parse_experiment(tiny_typed())
+    canonical = exp.canonical()
+    assert canonical["platform"] == {"m": [4], "units": {"gpu": 2}}
+    assert canonical["generator"]["types"] == {"cpu": 0.7, "gpu": 0.3}
+    assert exp.units == (("gpu", 2),) and dict(exp.generator)["types"] == (("cpu", 0.7), ("gpu", 0.3))
+    again = parse_experiment(exp.to_toml())
+    assert again.canonical() == canonical and again.fingerprint() == exp.fingerprint()
+    # the order of the table does not matter; the weights are part of the identity, and so are the units
+    assert parse_experiment(tiny_typed(types="{gpu = 0.3, cpu = 0.7}")).fingerprint() == exp.fingerprint()
+    assert parse_experiment(tiny_typed(types="{cpu = 0.6, gpu = 0.4}")).fingerprint() != exp.fingerprint()
+    assert parse_experiment(tiny_typed(units="{gpu = 3}")).fingerprint() != exp.fingerprint()
+    assert "vertex types cpu 0.7, gpu 0.3 (sources and sinks cpu)" in exp.caption()
+    assert "typed platform: m = 4 cpu units and 2 gpu units" in exp.caption()
+
+
+def test_untyped_dag_experiments_keep_their_canonical_form() -> None:
+    """Neither key is in the canonical form unless given (stored results of older experiments stay valid)."""
+    canonical = parse_experiment(tiny_dag()).canonical()
+    assert canonical["platform"] == {"m": [4]} and "types" not in canonical["generator"]
+    for name in ("dag_experiment", "dag_smoke"):
+        exp = load_experiment(Path(__file__).resolve().parents[1] / "examples" / f"{name}.toml")
+        assert "units" not in exp.canonical()["platform"] and "types" not in exp.canonical()["generator"]
+
+
+def test_typed_plan_runs_the_typed_analyses_on_the_typed_platform() -> None:
+    """names = "all": the typed analyses apply to typed:cpu=4,gpu=2, those of identical processors are skipped."""
+    from rtsched.platform import Typed
+    from rtsched.sweep.kinds import platform
+
+    exp = parse_experiment(tiny_typed(names='"all"'))
+    the_plan = plan(exp)
+    assert set(the_plan.analyses) == {e for e in dag_names() if registry.get(e).platform == "typed"} >= set(TYPED)
+    assert all(u.units == (("gpu", 2),) for u in the_plan.units)
+    assert platform("dag", 4, (("gpu", 2),)) == Typed({"cpu": 4, "gpu": 2})
+    skipped = dict(the_plan.skipped)
+    assert "dag-federated" in skipped and "typed:cpu=4,gpu=2" in skipped["dag-federated"]
+
+
+def test_typed_unit_draws_typed_sets_and_decides_them_on_the_typed_platform() -> None:
+    """A unit draws dag_tasksets(types=...) from its seed sequence and runs each analysis on Typed(cpu=4, gpu=2)."""
+    from rtsched.platform import Typed
+
+    exp = parse_experiment(tiny_typed(n="1"))
+    spec = plan(exp).units[4]  # U = 1.5, second chunk
+    result = run_unit(spec)
+    rng = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(4,)))
+    sets = dag_tasksets(
+        rng, n_tasks=1, utilization=1.5, size=4, shape="fork-join", deadlines="constrained", utilizations="uunifast",
+        umax=1.0, shape_params={"max_depth": 2, "max_branches": 4, "p_par": 0.7, "p_term": 0.3, "wcet": (1, 20)},
+        types={"cpu": 0.7, "gpu": 0.3},
+    )  # fmt: skip
+    assert any(t.types is not None and "gpu" in t.types for ts in sets for t in ts)
+    platform = Typed({"cpu": 4, "gpu": 2})
+    for name in TYPED:
+        expected = sum(registry.get(name).reference(ts, platform) for ts in sets)
+        assert result["accepted"][name] == expected, name
+    # n = 1: one task, where typed federated and Han et al.'s bound decide alike (proved; tests/analyses/dag)
+    assert result["accepted"]["dag-typed-han2019"] == result["accepted"]["dag-typed-federated"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "match"),
+    [
+        pytest.param(tiny_typed(units=None), "generator.types", r"no units of.*units = \{gpu = 1\}", id="no-gpu-units"),
+        pytest.param(tiny_typed(units="{npu = 1}"), "generator.types", "type gpu", id="other-units"),
+        pytest.param(tiny_typed(units="{cpu = 2}"), "platform.units.cpu", "platform.m", id="cpu-in-units"),
+        pytest.param(tiny_typed(units="{gpu = 0}"), "platform.units.gpu", "positive integer", id="zero-units"),
+        pytest.param(tiny_typed(units="{}"), "platform.units", "expected a table", id="empty-units"),
+        pytest.param(tiny_typed(units='{"g pu" = 1}'), "platform.units.g pu", "unit type", id="bad-unit-name"),
+        pytest.param(tiny_typed(types="{cpu = -1, gpu = 1}"), "generator.types", ">= 0", id="negative-weight"),
+        pytest.param(tiny_typed(types='"gpu"'), "generator.types", "expected a table", id="types-not-a-table"),
+        pytest.param(
+            tiny_typed(variable="U/m", points="[0.1, 0.2]"), "sweep.points", "U/m is not defined", id="u-over-m"
+        ),
+    ],
+)
+def test_bad_typed_keys_name_the_key(text: str, key: str, match: str) -> None:
+    with pytest.raises(InputError, match=match) as err:
+        parse_experiment(text, file="typed.toml")
+    assert err.value.field == key and err.value.file == "typed.toml"
+
+
+def test_types_cannot_be_swept_and_units_are_for_dag_experiments() -> None:
+    swept = tiny_typed(types=None).replace(
+        "[analyses]", 'by = "generator.types"\nby_points = [{cpu = 1}, {gpu = 1}]\n\n[analyses]'
+    )
+    with pytest.raises(InputError, match="cannot be swept") as err:
+        parse_experiment(swept)
+    assert err.value.field == "sweep.by_points"
+    taskset = experiment_toml(
+        name="t", seed=1, m="4\nunits = {gpu = 2}", generator={"n": "4"}, points="[0.5]", sets_per_point=2,
+        sets_per_unit=2, names='"featured"',
+    )  # fmt: skip
+    with pytest.raises(InputError, match="for DAG experiments") as err:
+        parse_experiment(taskset)
+    assert err.value.field == "platform.units"
+
+
+def test_typed_example_runs_end_to_end_at_tiny_size(tmp_path: Path) -> None:
+    """examples/dag_typed_experiment.toml, 4 sets per point: both panels, both typed analyses, a plot."""
+    exp = load_experiment(Path(__file__).resolve().parents[1] / "examples" / "dag_typed_experiment.toml")
+    assert exp.units == (("gpu", 3),) and exp.by is not None and exp.by.points == (1, 3)
+    small = exp.with_sizes(4, 4)
+    results = run(small, tmp_path / "typed", workers=0, progress="none", plot=True, stream=io.StringIO())
+    assert set(TYPED) <= set(results.analyses)
+    rows = list(results.rows)
+    accepted = {(r.by_value, r.analysis): 0 for r in rows}
+    for r in rows:
+        accepted[(r.by_value, r.analysis)] += r.accepted
+    assert accepted[(1, "dag-typed-han2019")] == accepted[(1, "dag-typed-federated")] > 0  # one task: the same
+    assert accepted[(3, "dag-typed-han2019")] == 0 < accepted[(3, "dag-typed-federated")]  # several: Han says no
+    assert (tmp_path / "typed" / "acceptance.png").stat().st_size > 0

@@ -188,9 +188,20 @@ def dag_caption(canonical: Mapping[str, Any]) -> str:
         d_text += "; task order (G-FP priorities) swept"
     elif gen.get("priorities") == "deadline-monotonic":
         d_text += "; tasks in deadline-monotonic order (the G-FP priorities)"
+    types = gen.get("types")
+    if isinstance(types, Mapping):
+        total = sum(types.values())
+        shares = ", ".join(f"{name} {weight / total:.3g}" for name, weight in types.items())
+        d_text += f"; vertex types {shares} (sources and sinks cpu)"
+    units = canonical.get("platform", {}).get("units")
+    if isinstance(units, Mapping) and units:
+        others = ", ".join(f"{count} {name}" for name, count in units.items())
+        platform_text = f"typed platform: m = {ms} cpu units and {others} units"
+    else:
+        platform_text = f"m = {ms} processors"
     return (
         f"Generator: DAG task sets, {n_text}, {_dag_shape_text(gen, swept)}; {method} task utilizations{cap}, "
-        f"U = Σ vol/T; {fixed_u}T = ceil(vol/u_i) (graph redrawn if len > T); {d_text}; m = {ms} processors; "
+        f"U = Σ vol/T; {fixed_u}T = ceil(vol/u_i) (graph redrawn if len > T); {d_text}; {platform_text}; "
         f"{canonical.get('sweep', {}).get('sets_per_point')} sets per point; seed {canonical.get('seed')}; " + _WILSON
     )
 

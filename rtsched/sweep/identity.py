@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rtsched._version import __version__
-from rtsched.sweep.kinds import DEFAULT_KIND, axis_label, caption
+from rtsched.sweep.kinds import DEFAULT_KIND, axis_label, caption, kind_named
 from rtsched.sweep.values import Context, positive_int
 
 __all__ = ["Axis", "Experiment"]
@@ -80,6 +80,10 @@ class Experiment:
         ``taskset`` (``generate_batch``), ``gpu`` (``generate_gpu_batch`` with ``clusters = m``)
         or ``dag`` (``dag_tasksets``); see :mod:`rtsched.sweep.kinds`. Part of the fingerprint (written as ``generator.kind``
         when it is not the default, so task-set experiments keep their fingerprints).
+    units:
+        ``[platform] units`` of a DAG experiment, ``(type, count)`` pairs sorted by type (e.g.
+        ``(("gpu", 2),)``): the platform is then ``Typed({"cpu": m, **units})``; empty (the
+        default, left out of the canonical form) for identical processors.
     """
 
     name: str
@@ -100,6 +104,7 @@ class Experiment:
     source: str | None = None
     text: str | None = None
     generator_kind: str = DEFAULT_KIND
+    units: tuple[tuple[str, int], ...] = ()
 
     # -- identity -------------------------------------------------------------------------------
     def canonical(self) -> dict[str, Any]:
@@ -110,6 +115,8 @@ class Experiment:
         for key, value in self.generator:
             if key == "n" and isinstance(value, tuple):
                 gen[key] = {"min": value[0], "max": value[1]}
+            elif kind_named(self.generator_kind).value_type(key) == "weights":
+                gen[key] = dict(value)  # (name, weight) pairs, sorted by name: a table
             else:
                 gen[key] = list(value) if isinstance(value, tuple) else value
         if self.utilization is not None:
@@ -130,11 +137,14 @@ class Experiment:
             analyses[key] = list(values)
         if self.budgets:
             analyses["budget"] = dict(self.budgets)
+        platform: dict[str, Any] = {"m": list(self.processors)}
+        if self.units:
+            platform["units"] = dict(self.units)
         return {
             "name": self.name,
             "description": self.description,
             "seed": self.seed,
-            "platform": {"m": list(self.processors)},
+            "platform": platform,
             "generator": gen,
             "sweep": sweep,
             "analyses": analyses,

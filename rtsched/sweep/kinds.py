@@ -21,7 +21,11 @@
     ``wcet`` for every shape), so each can be swept (``by = "generator.p_par"``); a key of
     another shape is refused. The analyses are the registry entries of the DAG workload kind,
     whatever their names: ``names = "all"`` (the default of this kind) selects every one of
-    them, ``"featured"`` the featured ones.
+    them, ``"featured"`` the featured ones. **Typed DAGs**: ``types = {cpu = 0.8, gpu = 0.2}``
+    gives the vertices seeded types (``dag_tasksets(types=...)``: sources and sinks on cpu), and
+    ``[platform] units = {gpu = 2}`` makes the platform typed, ``Typed({"cpu": m, "gpu": 2})``
+    (``m`` is then the number of cpu units); the analyses that accept the platform run
+    (the typed ones, ``platform = "typed"``), the others are skipped.
 ``mc``
     :func:`rtsched.generators.mc.mc_tasksets` draws sets of ``n`` dual-criticality tasks
     (:class:`~rtsched.mc.MCBatch`; papers/mc-model.md) after Baruah, Burns and Davis (RTSS 2011):
@@ -51,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rtsched.errors import InputError
-from rtsched.platform import GPU, Identical, Platform
+from rtsched.platform import GPU, Identical, Platform, Typed
 from rtsched.sweep.captions import (
     DAG_LABELS,
     GPU_LABELS,
@@ -178,6 +182,9 @@ _DAG_TYPES = {
     "layers": "integer",
     "width": "integer-range",
     "max_tries": "integer",
+    # Issue 42: seeded vertex types {type: probability} (typed DAGs); not in DAG_GENERATOR_DEFAULTS,
+    # so experiments without it keep their fingerprint.
+    "types": "weights",
 }
 
 #: Defaults of the mixed-criticality generator written into the canonical form (issue #44), so that
@@ -269,8 +276,10 @@ class GeneratorKind:
         ]
         return tuple(dict.fromkeys([*self.known_keys, *keys]))
 
-    def platform(self, m: int) -> Platform:
-        """The platform a unit's analyses run on."""
+    def platform(self, m: int, units: Sequence[tuple[str, int]] = ()) -> Platform:
+        """The platform a unit's analyses run on (``units``: other unit types, DAG experiments only)."""
+        if units:
+            raise InputError(f"a typed platform (platform.units) is for DAG experiments, not {self.inputs}")
         return Identical(m)
 
     def featured_refusal(self) -> str | None:
@@ -382,8 +391,10 @@ class GPUKind(GeneratorKind):
         names = [f.name for f in fields(GPUWorkloadSpec) if f.name not in _GPU_ENGINE_FIELDS]
         return tuple(dict.fromkeys([*self.known_keys, *names]))
 
-    def platform(self, m: int) -> Platform:
+    def platform(self, m: int, units: Sequence[tuple[str, int]] = ()) -> Platform:
         """``GPU(m)``: a GPU analysis refuses a plain processor count."""
+        if units:
+            raise InputError("a typed platform (platform.units) is for DAG experiments, not GPU workloads")
         return GPU(m)
 
     def featured_refusal(self) -> str | None:
@@ -449,6 +460,12 @@ class DAGKind(GeneratorKind):
     def keys(self) -> tuple[str, ...]:
         """The ``[generator]`` keys of DAG experiments (``n``, the common keys, every shape's keys)."""
         return self.known_keys
+
+    def platform(self, m: int, units: Sequence[tuple[str, int]] = ()) -> Platform:
+        """``Identical(m)``, or with ``units`` (``[platform] units``) ``Typed({"cpu": m, **units})``."""
+        if units:
+            return Typed({"cpu": m, **dict(units)})
+        return Identical(m)
 
     def featured_refusal(self) -> str | None:
         """None: ``"featured"`` selects the featured DAG analyses (an error names them if there are none)."""
@@ -555,6 +572,8 @@ class DAGKind(GeneratorKind):
         options = {
             key: params[key] for key in ("utilizations", "deadlines", "priorities", "umax", "max_tries") if key in params
         }
+        if params.get("types") is not None:
+            options["types"] = dict(params["types"])
         try:
             sets = dag_tasksets(
                 rng, n_tasks=n, utilization=utilization, size=size, shape=shape, shape_params=shape_params, **options
@@ -759,13 +778,14 @@ def gpu_generator_keys() -> tuple[str, ...]:
     return _GPU.keys()
 
 
-def platform(kind: str, m: int) -> Platform:
+def platform(kind: str, m: int, units: Sequence[tuple[str, int]] = ()) -> Platform:
     """The platform a unit's analyses run on: ``GPU(m)`` for GPU workloads, else ``Identical(m)``.
 
     The sweep passes it to the registry (``entry.status(batch, platform(kind, m))``): a GPU
-    analysis refuses a plain processor count.
+    analysis refuses a plain processor count. A DAG experiment with ``[platform] units``
+    (``units``, e.g. ``(("gpu", 2),)``) runs on ``Typed({"cpu": m, **units})``.
     """
-    return kind_named(kind).platform(m)
+    return kind_named(kind).platform(m, units) if units else kind_named(kind).platform(m)
 
 
 def gpu_refusal(entry: Analysis, m: int) -> str | None:

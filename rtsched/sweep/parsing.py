@@ -132,7 +132,7 @@ def parse_experiment(
     generator_table = table_value(ctx, data.get("generator", {}), "generator")
     sweep_table = table_value(ctx, data.get("sweep"), "sweep", required=True)
     analyses_table = table_value(ctx, data.get("analyses", {}), "analyses")
-    no_unknown_keys(ctx, platform, ("m",), "platform")
+    no_unknown_keys(ctx, platform, ("m", "units"), "platform")
     no_unknown_keys(ctx, sweep_table, _SWEEP_KEYS, "sweep")
     no_unknown_keys(ctx, analyses_table, _ANALYSES_KEYS, "analyses")
     kind_name = generator_table.get("kind", DEFAULT_KIND)
@@ -179,6 +179,14 @@ def parse_experiment(
                 )
             by_axis = Axis("m", processors, "platform.m")
 
+    units = _units(ctx, platform.get("units"), kind)
+    if units and ("U/m" in swept or "normalized_utilization" in generator_table):
+        raise ctx.error(
+            "U/m is not defined on a typed platform (platform.units): sweep or give the total utilization",
+            next((a.key for a in (sweep_axis, by_axis) if a is not None and a.variable == "U/m"),
+                 "generator.normalized_utilization"),
+        )  # fmt: skip
+
     # -- generator --------------------------------------------------------------------------------
     generator: dict[str, Any] = dict(kind.defaults)
     for key, value in generator_table.items():
@@ -194,6 +202,7 @@ def parse_experiment(
         if variable.startswith("generator."):
             generator.pop(variable.removeprefix("generator."), None)
     kind.complete(ctx, generator, generator_table, {a.variable: a for a in (sweep_axis, by_axis) if a is not None})
+    _types_on_platform(ctx, generator.get("types"), units)
     if "n" in swept:
         if "n" in generator_table:
             raise ctx.error("n is a swept variable; remove generator.n", "generator.n")
@@ -255,11 +264,55 @@ def parse_experiment(
         source=file,
         text=text,
         generator_kind=kind.name,
+        units=units,
     )
     if check_generator:
         _check_generator(ctx, experiment)
     kind.checked([(dict(config.generator), config.utilization) for config in configurations(experiment)])
     return experiment
+
+
+def _units(ctx: Context, raw: Any, kind: GeneratorKind) -> tuple[tuple[str, int], ...]:
+    """``[platform] units = {gpu = 2, ...}``: the units of the types besides cpu (whose count is ``m``)."""
+    if raw is None:
+        return ()
+    key = "platform.units"
+    if kind.name != "dag":
+        raise ctx.error(
+            f'a typed platform (units) is for DAG experiments ([generator] kind = "dag"), not {kind.inputs}', key
+        )
+    if not isinstance(raw, Mapping) or not raw:
+        raise ctx.error(
+            f"expected a table {{type = units, ...}} of the types besides cpu, e.g. {{gpu = 2}}, got {raw!r}", key
+        )
+    from rtsched.platform import Typed
+
+    out = []
+    for name, count in raw.items():
+        if name == "cpu":
+            raise ctx.error("the cpu units are platform.m; units gives the other types (e.g. {gpu = 2})", f"{key}.cpu")
+        positive_int(ctx, count, f"{key}.{name}", f"the number of {name} units")
+        try:
+            Typed({name: count})
+        except InputError as err:
+            raise ctx.error(err.message, f"{key}.{name}") from None
+        out.append((name, count))
+    return tuple(sorted(out))
+
+
+def _types_on_platform(ctx: Context, types: Any, units: tuple[tuple[str, int], ...]) -> None:
+    """Every vertex type the generator can draw (and cpu, of sources and sinks) must have units."""
+    if types is None:
+        return
+    have = {"cpu", *(name for name, _ in units)}
+    missing = [name for name, weight in types if weight > 0 and name not in have]
+    if missing:
+        hint = ", ".join(f"{name} = 1" for name in missing)
+        raise ctx.error(
+            f"the generator draws vertices of type {', '.join(missing)}, which the platform has no units of "
+            f"(m counts the cpu units); add them: [platform] units = {{{hint}}}",
+            "generator.types",
+        )
 
 
 def _budgets(ctx: Context, raw: Any, names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -332,6 +385,8 @@ def _points(ctx: Context, raw: Any, key: str, variable: str, value_type: str | N
     Integers for n and m, else as the parameter's type says (strings, ranges, probabilities), else
     positive numbers.
     """
+    if value_type == "weights":
+        raise ctx.error(f"{variable} is a table and cannot be swept; give it in [generator]", key)
     integer = variable in ("n", "m") or value_type == "integer"
     textual = value_type == "text"
     ranges = value_type in ("range", "integer-range")

@@ -58,12 +58,14 @@ class Configuration:
     keys: tuple[tuple[str, str], ...]  # (variable, dotted key of its points)
     analyses: tuple[str, ...] = ()
     kind: str = "taskset"  # generator kind (rtsched.sweep.kinds)
+    units: tuple[tuple[str, int], ...] = ()  # [platform] units of a typed DAG platform (besides m cpu units)
 
     def describe(self) -> str:
-        """``U/m = 0.5, m = 4`` (the swept values and m, for messages)."""
+        """``U/m = 0.5, m = 4`` (the swept values and m, for messages; a typed platform's other units too)."""
         parts = [f"{variable} = {value}" for variable, value in self.values]
         if "m" not in dict(self.values):
             parts.append(f"m = {self.m}")
+        parts.extend(f"{name} units = {count}" for name, count in self.units)
         return ", ".join(parts)
 
     def blame_key(self, field: str | None) -> str:
@@ -104,6 +106,7 @@ class UnitSpec:
     kind: str = "taskset"  # generator kind (rtsched.sweep.kinds)
     budgets: tuple[tuple[str, int], ...] = ()  # work budgets by analysis ([analyses] budget)
     stream: int | None = None  # the random stream (module docstring); None: ``index``
+    units: tuple[tuple[str, int], ...] = ()  # a typed DAG platform's units besides the m cpu units
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,7 @@ def configurations(experiment: Experiment) -> list[Configuration]:
                     values=tuple(values),
                     keys=tuple(keys),
                     kind=experiment.generator_kind,
+                    units=experiment.units,
                 )
             )
     return configs
@@ -180,7 +184,6 @@ def plan(experiment: Experiment) -> Plan:
     explicitly must apply somewhere.
     """
     from rtsched import registry
-    from rtsched.platform import Identical
 
     entries = [registry.get(name) for name in experiment.analyses]
     configs = configurations(experiment)
@@ -207,10 +210,11 @@ def plan(experiment: Experiment) -> Plan:
             key = config.generator
             if key not in model_of:
                 model_of[key] = _generate(np.random.default_rng(0), config, 1)[0].deadlines
-            identical = Identical(config.m)
+            target = platform(config.kind, config.m, config.units)
+            where = f"m = {config.m}" if not config.units else f"platform {target.spec}"  # type: ignore[union-attr]
             names = admit(
-                [entry.supports(identical, model_of[key]) for entry in entries],
-                f"m = {config.m}, {model_of[key]} deadlines",
+                [entry.supports(target, model_of[key]) for entry in entries],
+                f"{where}, {model_of[key]} deadlines",
             )
         applied.append(replace(config, analyses=names))
     skipped = tuple((e.name, reasons[e.name]) for e in entries if e.name not in used)
@@ -240,6 +244,7 @@ def plan(experiment: Experiment) -> Plan:
                     label=config.describe(),
                     kind=config.kind,
                     budgets=experiment.budgets,
+                    units=config.units,
                 )
             )
     return Plan(experiment, tuple(applied), tuple(units), analyses, skipped)
@@ -285,7 +290,7 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         for name in spec.analyses:
             entry = registry.get(name)
             start = time.perf_counter()
-            codes = entry.status(batch, platform(spec.kind, spec.m), dict(spec.budgets).get(entry.name))
+            codes = entry.status(batch, platform(spec.kind, spec.m, spec.units), dict(spec.budgets).get(entry.name))
             seconds[name] = time.perf_counter() - start
             if codes.shape != (batch.n_sets,):
                 raise RuntimeError(f"analysis {name!r} returned {codes.shape[0]} verdicts for {batch.n_sets} sets")

@@ -188,7 +188,29 @@ def generator_value(ctx: Context, value_type: str | None, value: Any, key: str, 
         return integer_value(ctx, value, key, what)
     if value_type == "integer-range":
         return integer_range_value(ctx, value, key, what)
+    if value_type == "weights":
+        return weights_value(ctx, value, key)
     return value
+
+
+def weights_value(ctx: Context, value: Any, key: str) -> tuple[tuple[str, float], ...]:
+    """A table ``{name = weight, ...}`` (e.g. vertex types ``{cpu = 0.8, gpu = 0.2}``): ``(name, weight)`` pairs sorted by name.
+
+    Checked by :func:`rtsched.generators.dag.type_weights` (names of letters, digits, ``_``, ``.``,
+    ``-``; finite weights >= 0 with a positive sum); the weights are kept as written (floats), so
+    that the canonical form writes back what the file says.
+    """
+    from rtsched.generators.dag import type_weights
+
+    if not isinstance(value, Mapping):
+        raise ctx.error(
+            f"expected a table {{type = probability, ...}}, e.g. {{cpu = 0.8, gpu = 0.2}}, got {value!r}", key
+        )
+    try:
+        type_weights(value)
+    except InputError as err:
+        raise ctx.error(err.message, key) from None
+    return tuple((name, float(value[name])) for name in sorted(value))
 
 
 class SweptAxis(Protocol):
