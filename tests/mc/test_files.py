@@ -259,3 +259,32 @@ def test_format_refusals(tmp_path):
         write_mc_tasksets(MCTaskSet([MCTask.lo(1, 2)]), 3)  # type: ignore[arg-type]
     with pytest.raises(InputError, match="No such file|not found|cannot"):
         read_mc_tasksets(tmp_path / "missing.yaml")
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "csv"])
+@given(ts=rst.mc_tasksets(min_size=1, max_size=6), data=st.data())
+def test_a_broken_budget_is_named_at_its_line(fmt, ts, data):
+    """Lower one HI task's C_HI below its C_LO (or give one LO task a larger C_HI) in a written file:
+    the reader names exactly that task, its line and the field C_HI."""
+    i = data.draw(st.integers(0, ts.n - 1))
+    task = ts[i]
+    lines = dumps_mc(ts, fmt).splitlines()
+    row = i + 1  # yaml: "tasks:" then one flow mapping per task; csv: the header then one row per task
+    bad = task.C_lo - 1 if task.is_hi and task.C_lo > 1 else task.C_lo + 1
+    if fmt == "yaml":
+        assert f"C_LO: {task.C_lo}" in lines[row]
+        if task.is_hi:
+            lines[row] = lines[row].replace(f"C_HI: {task.C_hi}", f"C_HI: {bad}")
+        else:
+            lines[row] = lines[row].replace(f"C_LO: {task.C_lo}", f"C_LO: {task.C_lo}, C_HI: {bad}")
+    else:
+        cells = lines[row].split(",")
+        cells[2] = str(bad)  # level, C_LO, C_HI, T, D (no name column: the drawn tasks are unnamed)
+        lines[row] = ",".join(cells)
+    text = "\n".join(lines) + "\n"
+    if task.is_hi and bad >= task.C_lo:  # C_LO = 1: no lower budget exists; a larger one is valid
+        assert loads_mc(text, fmt)[0][i].C_hi == bad
+        return
+    with pytest.raises(InputError) as info:
+        loads_mc(text, fmt, source=f"f.{fmt}")
+    assert str(info.value).startswith(f"f.{fmt}, line {row + 1}, task {i}, field C_HI: ")
