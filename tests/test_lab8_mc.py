@@ -139,6 +139,8 @@ def test_edf_vd_closed_form(name, x, U):
     assert (ts.U_LL, ts.U_HL, ts.U_HH) == U
     assert ts.U_LL + ts.U_HH > 1  # plain EDF is not proven by (V1)
     assert ts.U_HL / (1 - ts.U_LL) == x and x * ts.U_LL + ts.U_HH == 1
+    explained = check_many([ts], 1, tests=["mc-edf-vd"])[0]["mc-edf-vd"]
+    assert explained.verdict is True and (explained.evidence["x"], explained.evidence["hi_lhs"]) == (x, 1)
     for scenario in SCENARIOS:
         assert simulate_mc(ts, scheduler="edf-vd", x=x, **scenario).miss is None
     assert switch_search(ts, scheduler="edf-vd", x=x).failure is None

@@ -293,6 +293,10 @@ assert U_LL + U_HL / x == 1 and x * U_LL + U_HH == 1
 virtual_deadline = x * E[1].T
 assert virtual_deadline == 5
 print(f"U_LL = {U_LL}, U_HL = {U_HL}, U_HH = {U_HH}; x = {x}; τ1's virtual deadline x·T = {virtual_deadline}")
+edf_vd_e = rtsched.check(E, 1, tests=["mc-edf-vd"])["mc-edf-vd"]  # the library's EDF-VD, the same closed form
+print(edf_vd_e.text(steps=True))
+assert edf_vd_e.verdict is True and edf_vd_e.evidence["x"] == x
+assert edf_vd_e.evidence["virtual_deadlines"] == (10, 5)  # LO tasks keep D = T
 
 # %% [markdown]
 # The simulator, with τ1's first job overrunning. **Plain EDF** (x = 1): τ0's deadline 10 comes
@@ -411,6 +415,9 @@ x_max = (1 - F.U_HH) / F.U_LL  # the largest x the HI-mode condition allows
 assert x_max == x_f  # exactly one x works
 print("x =", x_f, "virtual deadlines:", [x_f * t.T for t in F if t.is_hi])
 assert [x_f * t.T for t in F if t.is_hi] == [3, 6]
+edf_vd_f = rtsched.check(F, 1, tests=["mc-edf-vd"])["mc-edf-vd"]
+print(edf_vd_f.text(steps=True))
+assert edf_vd_f.verdict is True and edf_vd_f.evidence["x"] == x_f and edf_vd_f.evidence["hi_lhs"] == 1
 assert switch_search(F, scheduler="edf-vd", x=x_f, stop_at_failure=False).failure is None
 plain = switch_search(F, scheduler="edf", stop_at_failure=False)
 print("plain EDF:", plain)
