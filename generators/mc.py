@@ -108,10 +108,13 @@ def _draw_set(
     shares = _utilizations(rng, utilizations, n, total, umax)
     periods = period_distribution.draw(rng, n) * ticks
     hi = rng.random(n) < cp
+    cf_num, cf_den = cf.numerator, cf.denominator
     rows = []
     for u, T, is_hi in zip(shares, periods.tolist(), hi.tolist(), strict=True):
-        C_lo = max(1, round_half_up(Fraction(u) * T))
-        C_hi = round_half_up(cf * C_lo) if is_hi else C_lo
+        # round_half_up(Fraction(u) * T) and round_half_up(cf * C_lo), in integers (the same values)
+        u_num, u_den = u.as_integer_ratio()
+        C_lo = max(1, (2 * u_num * T + u_den) // (2 * u_den))
+        C_hi = (2 * cf_num * C_lo + cf_den) // (2 * cf_den) if is_hi else C_lo
         if C_hi > T:
             return None
         rows.append((int(is_hi), C_lo, C_hi, T, T))

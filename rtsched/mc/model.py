@@ -53,6 +53,8 @@ def level_index(level: int | str, *, task: str | None = None, field: str = "leve
     >>> level_index("hi"), level_index(0)
     (1, 0)
     """
+    if type(level) is int and 0 <= level < len(LEVELS):  # the common case, without the ABC checks
+        return level
     if isinstance(level, str):
         key = level.strip().upper()
         if key in LEVELS:
