@@ -220,3 +220,18 @@ def test_strategy_caps_utilization(ts, data):
         assert max(ts.utilization_lo, ts.U_HH) <= Fraction(9, 10) or all(t.C_hi == 1 for t in ts)
     hi = data.draw(rst.mc_tasks(hi=True))
     assert hi.is_hi
+
+
+def test_strategy_shrinks_to_one_small_lo_task():
+    from hypothesis import find
+
+    smallest = find(rst.mc_tasksets(), lambda ts: True)
+    assert smallest == MCTaskSet([MCTask.lo(1, T=1)])
+    hi = find(rst.mc_tasksets(), lambda ts: bool(ts.hi_tasks()))
+    assert hi == MCTaskSet([MCTask.hi(1, 1, T=1)])
+
+
+@given(rst.mc_tasks(deadlines="arbitrary", max_deadline_factor=2, min_period=3, max_period=9))
+def test_strategy_arbitrary_deadlines(task):
+    assert 3 <= task.T <= 9 and 1 <= task.D <= 2 * task.T
+    assert task.C(task.level) <= min(task.D, task.T)
