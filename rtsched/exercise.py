@@ -13,8 +13,12 @@ disagree (``gedf-tests``); one bin-packing heuristic packs the set and another d
 (``partitioning``); the interface has a partial unit of supply (β > 0) and a blackout, and the
 times asked include the blackout and the corrected case of the supply bound (``mpr``); the DAG set
 has a heavy task that fits on some number of cores and federated scheduling accepts it or not as
-a coin decides (``dag``). Each
-accepted draw needs on average 2 to 60 tries (at most 233 over seeds 0-199 of every topic). Integers stay small
+a coin decides (``dag``); the dual-criticality set has a LO task above a HI task, passes LO mode,
+gives AMC-max more than one switch instant for some HI task, needs EDF-VD's virtual deadlines
+(U_LL + U_HH > 1), and either SMC fails while AMC-rtb passes or AMC-rtb fails across the switch, as
+a coin decides (``mc``). Each
+accepted draw needs on average 2 to 60 tries (at most 233 over seeds 0-199 of every topic but ``mc``, whose
+draws need 42 on average and at most 344 over those seeds, about 45 ms a sheet). Integers stay small
 (periods at most 20, supplies at most m'·Π ≤ 30) so that a student can work by hand.
 
 Example
@@ -42,6 +46,7 @@ from rtsched.result import Result, Step, exact_numbers, show_number, verdict_tex
 
 if TYPE_CHECKING:
     from rtsched.dag import DAGTask, DAGTaskSet
+    from rtsched.mc import MCTaskSet
 
 __all__ = [
     "MAX_TRIES",
@@ -50,6 +55,7 @@ __all__ = [
     "graham_bound",
     "make_exercise",
     "parse_dag_tasksets",
+    "parse_mc_tasksets",
     "parse_tasksets",
     "sbf_steps",
     "seed_number",
@@ -75,7 +81,8 @@ class Exercise:
     sheet, key:
         Markdown text of the student's sheet and of the answer key.
     tasksets:
-        The task sets on the sheet, in order (empty for ``mpr``; DAG task sets for ``dag``).
+        The task sets on the sheet, in order (empty for ``mpr``; DAG task sets for ``dag``;
+        mixed-criticality task sets for ``mc``).
     m:
         Processors of the platform the questions are about.
     analyses:
@@ -87,7 +94,7 @@ class Exercise:
     title: str
     sheet: str
     key: str
-    tasksets: tuple[TaskSet, ...] | tuple[DAGTaskSet, ...]
+    tasksets: tuple[TaskSet, ...] | tuple[DAGTaskSet, ...] | tuple[MCTaskSet, ...]
     m: int
     analyses: tuple[str, ...]
 
@@ -677,6 +684,196 @@ def parse_dag_tasksets(sheet: str) -> list[DAGTaskSet]:
     return sets
 
 
+#: The analyses whose verdicts the ``mc`` key states: the three FP tests with DM priorities, then EDF-VD.
+_MC_FP = ("mc-smc-dm", "mc-amc-rtb-dm", "mc-amc-max-dm")
+_MC_ANALYSES = (*_MC_FP, "mc-edf-vd")
+
+
+def _mc_block(ts: MCTaskSet) -> list[str]:
+    """The set as a table (level, C(LO), C(HI), D, T) and as a YAML block (rtsched's MC format)."""
+    from rtsched.mc import dumps_mc
+
+    lines = [
+        "## Mixed-criticality task set",
+        "",
+        "| task | level | C(LO) | C(HI) | D | T |",
+        "|---|---|---|---|---|---|",
+    ]
+    for i, t in enumerate(ts):
+        lines.append(f"| {ts.label(i)} | {t.criticality} | {t.C_lo} | {t.C_hi if t.is_hi else '—'} | {t.D} | {t.T} |")
+    lines += ["", "The same set in rtsched's MC format (`rtsched.mc.loads_mc(text)`):", "", "```yaml"]
+    return [*lines, *dumps_mc(ts).rstrip("\n").splitlines(), "```", ""]
+
+
+def _mc_rows(ts: MCTaskSet, result: Result) -> list[str]:
+    """The per-task table of an FP MC analysis's explanation, in priority order."""
+    rows = sorted(result.per_task, key=lambda row: row["priority"])
+    worst = any("worst_s" in row for row in rows)
+    head = "| priority | task | level | D | R_LO (4) | R_HI | passes |" + (" worst s |" if worst else "")
+    lines = [head, "|---|---|---|---|---|---|---|" + ("---|" if worst else "")]
+    for row in rows:
+        line = (
+            f"| {row['priority']} | {ts.label(row['task'])} | {row['level']} | {row['D']} | {row['R_LO']} | "
+            f"{row['R_HI']} | {'yes' if row['ok'] else 'no'} |"
+        )
+        lines.append(line + (f" {row.get('worst_s', '-')} |" if worst else ""))
+    return [*lines, ""]
+
+
+def _mc(topic: str, seed: int | str) -> Exercise:
+    from rtsched.analyses.mixed_criticality import amc2011
+    from rtsched.mc import MCTask, MCTaskSet
+    from rtsched.registry import get
+
+    rng = _rng(topic, seed)
+    want = bool(rng.integers(0, 2))  # SMC fails and AMC-rtb passes, or AMC-rtb fails across the switch
+
+    def task() -> MCTask:
+        T = int(rng.choice(_PERIODS))  # implicit deadlines: EDF-VD applies
+        c_lo = int(rng.integers(1, max(1, T // 3) + 1))
+        if rng.random() < 0.5:
+            return MCTask.hi(c_lo, int(rng.integers(c_lo + 1, min(T, 3 * c_lo) + 1)), T)
+        return MCTask.lo(c_lo, T)
+
+    def keep(ts: MCTaskSet) -> bool:
+        if not ts.lo_tasks() or not ts.hi_tasks() or ts.U_LL + ts.U_HL > 1 or ts.U_LL + ts.U_HH <= 1:
+            return False  # both criticalities, LO-mode utilization ≤ 1, and plain EDF not enough (EDF-VD's x matters)
+        order = amc2011.deadline_monotonic(ts)
+        if not any(ts[i].is_hi and any(not ts[j].is_hi for j in order[:p]) for p, i in enumerate(order)):
+            return False  # a LO task above a HI task: what SMC and AMC treat differently
+        results = [amc2011.task_test(ts, i, order[:p], "amc-rtb") for p, i in enumerate(order)]
+        if any(r.failing == "LO" for r in results):
+            return False  # LO mode passes: the switch is what the exercise is about
+        if not any(
+            ts[i].is_hi and len(amc2011.switch_instants(ts, order[:p], results[p].R_lo)) > 1
+            for p, i in enumerate(order)
+        ):
+            return False  # AMC-max has more than one switch instant to try for some HI task
+        if want:
+            return all(r.ok for r in results) and get("mc-smc-dm").reference(ts, 1) is False
+        return not all(r.ok for r in results)
+
+    ts = _search(rng, topic, lambda: MCTaskSet([task() for _ in range(int(rng.integers(3, 5)))]), keep)
+    order = amc2011.deadline_monotonic(ts)
+    fp = {name: get(name).explain(ts, 1) for name in _MC_FP}
+    edf_vd = get("mc-edf-vd").explain(ts, 1)
+    title = "mixed criticality: SMC, AMC-rtb and AMC-max response times, EDF-VD's virtual deadlines"
+    intro = (
+        "Dual-criticality sporadic tasks (Vestal, RTSS 2007) with implicit deadlines on one processor. The system "
+        "starts in LO mode; when a job runs for its C(LO) without completing, it switches to HI mode, where only the "
+        "HI tasks must meet their deadlines (with C(HI)). Fixed priorities, deadline-monotonic (ties: lower index "
+        "first); Baruah, Burns, Davis, RTSS 2011: SMC (3) R_i = C_i(L_i) + Σ_{hp(i)} ⌈R_i/T_j⌉·C_j(min(L_i, L_j)) "
+        "(LO jobs keep running after the switch); AMC (LO jobs dropped at the switch): LO mode (4) "
+        "R_i^LO = C_i(LO) + Σ_{hp(i)} ⌈R_i^LO/T_j⌉·C_j(LO) for every task, and for every HI task AMC-rtb (7) "
+        "R_i* = C_i(HI) + Σ_{hpH(i)} ⌈R_i*/T_j⌉·C_j(HI) + Σ_{hpL(i)} ⌈R_i^LO/T_k⌉·C_k(LO), or AMC-max, the maximum "
+        "over the switch instants s ∈ {0} ∪ {releases of the LO tasks above τi before R_i^LO}. EDF-VD (Baruah et al., "
+        "ECRTS 2012): with U_LL = Σ_LO C(LO)/T, U_HL = Σ_HI C(LO)/T, U_HH = Σ_HI C(HI)/T, plain EDF if "
+        "U_LL + U_HH ≤ 1, else x = U_HL/(1 − U_LL), HI jobs get the LO-mode deadline r + x·T, and the set is "
+        "schedulable if x·U_LL + U_HH ≤ 1."
+    )
+    questions = [
+        "Compute U_LL, U_HL and U_HH, and the deadline-monotonic priority order.",
+        "AMC, LO mode: compute the response time R^LO (4) of every task by iterating the recurrence. Does every "
+        "task meet its deadline in LO mode?",
+        "AMC-rtb: compute R* (7) of every HI task. Which HI tasks meet their deadlines across the switch?",
+        "SMC: compute R (3) of every HI task. Does SMC accept the set? Why can AMC-rtb accept sets SMC cannot?",
+        "AMC-max: for every HI task, list the switch instants s it checks. Which of SMC, AMC-rtb and AMC-max "
+        "accept the set with these priorities?",
+        "EDF-VD: does plain EDF suffice by U_LL + U_HH ≤ 1? Compute x, the condition x·U_LL + U_HH ≤ 1 and the "
+        "virtual deadlines x·T of the HI tasks. Is the set EDF-VD-schedulable?",
+    ]
+    instants = []
+    for p, i in enumerate(order):
+        if ts[i].is_hi:
+            r_lo = amc2011.lo_response(ts, i, order[:p])[0]
+            points = amc2011.switch_instants(ts, order[:p], r_lo)
+            instants.append(f"{ts.label(i)}: R^LO = {r_lo}, s ∈ {{{', '.join(map(str, points))}}}")
+    x = edf_vd.evidence["x"]  # EDF-VD's factor (V2), None if U_LL ≥ 1
+    virtual = [f"{ts.label(i)}: x·T = {_frac(x * t.T)}" for i, t in enumerate(ts) if t.is_hi] if x is not None else []
+    if edf_vd.verdict is True:
+        virtual_text = f"Virtual deadlines (LO mode) of the HI tasks: {'; '.join(virtual)}."
+    elif virtual:
+        virtual_text = (
+            f"The virtual deadlines would be {'; '.join(virtual)}, but the HI-mode condition fails: EDF-VD does not "
+            "prove the set."
+        )
+    else:
+        virtual_text = "No factor x exists (U_LL ≥ 1): EDF-VD does not prove the set."
+    accepted = [name for name in _MC_ANALYSES if (fp[name] if name in fp else edf_vd).verdict is True]
+    answers = [
+        "### 1. Utilizations and priorities",
+        "",
+        f"U_LL = {_frac(ts.U_LL)}, U_HL = {_frac(ts.U_HL)}, U_HH = {_frac(ts.U_HH)}; deadline-monotonic order "
+        "(highest first): " + " > ".join(ts.label(i) for i in order) + ".",
+        "",
+        "### 2–3. AMC: LO mode (4) and AMC-rtb (7) (mc-amc-rtb-dm)",
+        "",
+        *_mc_rows(ts, fp["mc-amc-rtb-dm"]),
+        *_steps_block(fp["mc-amc-rtb-dm"]),
+        "### 4. SMC (3) (mc-smc-dm)",
+        "",
+        *_mc_rows(ts, fp["mc-smc-dm"]),
+        *_steps_block(fp["mc-smc-dm"]),
+        "A HI task under SMC suffers every LO job released while it is pending, after the switch too; under AMC "
+        "the LO jobs are dropped at the switch, which happens before R^LO, so AMC-rtb charges the LO tasks only "
+        "⌈R^LO/T⌉ jobs.",
+        "",
+        "### 5. AMC-max (mc-amc-max-dm)",
+        "",
+        "Switch instants checked: " + "; ".join(instants) + ".",
+        "",
+        *_mc_rows(ts, fp["mc-amc-max-dm"]),
+        *_steps_block(fp["mc-amc-max-dm"]),
+        "Accepted with deadline-monotonic priorities by: "
+        + (", ".join(n for n in _MC_FP if fp[n].verdict is True) or "none")
+        + ". On the same priorities SMC ⇒ AMC-rtb ⇒ AMC-max (Baruah, Burns, Davis 2011): each accepts whatever "
+        "the one before it accepts.",
+        "",
+        "### 6. EDF-VD (mc-edf-vd)",
+        "",
+        *_steps_block(edf_vd),
+        virtual_text,
+        "",
+        f"Proven schedulable by: {', '.join(accepted) if accepted else 'none'}. Every test is sufficient: a failed "
+        "test proves nothing (a deadline miss in a legal run would; see `rtsched.mc.switch_search`).",
+        "",
+    ]
+    verdicts = [*((name, fp[name]) for name in _MC_FP), ("mc-edf-vd", edf_vd)]
+    sheet = [*_header(title, topic, seed, intro, key=False), *_mc_block(ts), "Platform: one processor.", ""]
+    sheet += _numbered(questions)
+    key = [
+        *_header(title, topic, seed, intro, key=True),
+        *_mc_block(ts),
+        "Platform: one processor.",
+        "",
+        "## Answers",
+        "",
+        *answers,
+        *_verdict_table(verdicts),
+        "Check: `rtsched check set.yaml --tests " + ",".join(_MC_ANALYSES) + " --explain --steps --exact-numbers` "
+        "with the YAML block in set.yaml.",
+        "",
+    ]
+    return Exercise(topic, seed, title, _text(sheet), _text(key), (ts,), 1, _MC_ANALYSES)
+
+
+def parse_mc_tasksets(sheet: str) -> list[MCTaskSet]:
+    """The mixed-criticality task sets of an ``mc`` sheet, read back from its ```` ```yaml ```` blocks."""
+    from rtsched.mc import loads_mc
+
+    sets: list[MCTaskSet] = []
+    block: list[str] | None = None
+    for line in sheet.splitlines():
+        if line.strip() == "```yaml":
+            block = []
+        elif line.strip() == "```" and block is not None:
+            sets += loads_mc("\n".join(block), "yaml", source="exercise sheet")
+            block = None
+        elif block is not None:
+            block.append(line)
+    return sets
+
+
 def _assemble(
     topic: str,
     seed: int | str,
@@ -722,6 +919,10 @@ TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
     "dag": (
         "parallel DAG tasks: volume, length, Graham's bound, federated allocation and global EDF's bound",
         _dag,
+    ),
+    "mc": (
+        "mixed criticality: LO/HI-mode response times under SMC, AMC-rtb, AMC-max; EDF-VD's x and virtual deadlines",
+        _mc,
     ),
 }
 
