@@ -67,6 +67,7 @@ from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.mc.model import HI, LO, MCBatch, MCTask, MCTaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step
+from rtsched.workloads import MC_TASKSETS
 
 __all__ = [
     "ANALYSES",
@@ -642,12 +643,8 @@ def _entry(test: str, priorities: str, order: float, workload: Any) -> Analysis:
 
 
 def _analyses() -> tuple[Analysis, ...]:
-    import rtsched.workloads as workloads
-
-    if not hasattr(workloads, "MC_TASKSETS"):  # the workload kind lands with rtsched.mc.files (issue #44)
-        return ()
     return tuple(
-        _entry(test, priorities, 10 * p + t, workloads.MC_TASKSETS)
+        _entry(test, priorities, 10 * p + t, MC_TASKSETS)
         for p, priorities in enumerate(("dm", "opa"))
         for t, test in enumerate(TESTS)
     )

@@ -49,6 +49,7 @@ from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, batch_kernel, gcd, k
 from rtsched.mc.model import MCBatch, MCTaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step
+from rtsched.workloads import MC_TASKSETS
 
 __all__ = ["ANALYSES", "CITATION", "FITS", "codes", "explain", "partition", "reference", "task_order"]
 
@@ -335,13 +336,9 @@ def _entry(fit: str, test: str, order: float, workload: Any) -> Analysis:
     )
 
 
-def _analyses() -> tuple[Any, ...]:
-    import rtsched.workloads as workloads
-
-    if not hasattr(workloads, "MC_TASKSETS"):  # the workload kind lands with rtsched.mc.files (issue #44)
-        return ()
+def _analyses() -> tuple[Analysis, ...]:
     return tuple(
-        _entry(fit, test, 10 * t + f, workloads.MC_TASKSETS)
+        _entry(fit, test, 10 * t + f, MC_TASKSETS)
         for t, test in enumerate(("amc-max", "amc-rtb"))
         for f, fit in enumerate(FITS)
     )

@@ -130,10 +130,6 @@ def test_smc_no_equals_smc_in_this_model(ts: MCTaskSet) -> None:
 
 
 def test_registry_entries() -> None:
-    import rtsched.workloads as workloads
-
-    if not hasattr(workloads, "MC_TASKSETS"):
-        pytest.skip("the MC workload kind is not registered yet (rtsched.workloads.MC_TASKSETS)")
     from rtsched.registry import get
 
     batch = MCBatch.from_tasksets([EXAMPLE_1, EXAMPLE_2])

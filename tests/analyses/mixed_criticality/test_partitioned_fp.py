@@ -137,10 +137,6 @@ def test_soundness_against_simulator() -> None:
 
 
 def test_registry_entries() -> None:
-    import rtsched.workloads as workloads
-
-    if not hasattr(workloads, "MC_TASKSETS"):
-        pytest.skip("the MC workload kind is not registered yet (rtsched.workloads.MC_TASKSETS)")
     from rtsched.registry import get
 
     batch = MCBatch.from_tasksets([EXAMPLE])
