@@ -50,9 +50,10 @@ from rtsched.mc.sim import simulate_mc, switch_search
 #   deadlines with the LO budgets. When a job runs for its C(LO) without completing (only a HI job
 #   can: LO jobs are stopped at C(LO)), the system switches to HI mode, where only the HI tasks
 #   must meet their deadlines, with their C(HI).
-# * **Fixed-priority analyses** (Baruah, Burns & Davis, RTSS 2011; equation numbers of that paper,
-#   as `papers/baruah-burns-davis2011-amc.md` records them; hp(i) = the tasks above τᵢ, hpH(i) and
-#   hpL(i) its HI and LO ones):
+# * **Fixed-priority analyses** (Baruah, Burns & Davis, RTSS 2011; equation numbers of that paper
+#   as `papers/baruah-burns-davis2011-amc.md` records them — (4), (5), (7) checked against a
+#   secondary source, (2), (3) not; hp(i) = the tasks above τᵢ, hpH(i) and hpL(i) its HI and LO
+#   ones):
 #   - **SMC** (static mixed criticality; LO tasks keep running after the switch, within C(LO)):
 #     Rᵢ = Cᵢ(Lᵢ) + Σ_{j∈hp(i)} ⌈Rᵢ/Tⱼ⌉·Cⱼ(min(Lᵢ, Lⱼ)) ≤ Dᵢ (3). A HI task counts the HI budgets
 #     of the HI tasks above it *and* all the LO jobs. **SMC-no** (2), Vestal's original test without
@@ -64,13 +65,16 @@ from rtsched.mc.sim import simulate_mc, switch_search
 #     LO jobs can only interfere *before* the switch, which happens before Rᵢ^LO;
 #     **AMC-max** takes the maximum over the switch instants s of a bound Rᵢ(s) that counts the LO
 #     jobs released up to s and the HI tasks' jobs at C(HI) only if they can run after s.
-#   - **Dominance** (proved in the same paper, Section IV, on the same priority order):
-#     SMC-no ⇒ SMC ⇒ AMC-rtb ⇒ AMC-max (each accepts every set the one before it accepts).
-#   - **Priorities**: these tests look only at the *set* of tasks above τᵢ, so Audsley's algorithm
-#     (N. Audsley, "On priority assignment in fixed priority scheduling", IPL 79(1), 2001) is
-#     optimal for each of them (Vestal 2007 for his test; Baruah, Burns & Davis 2011, Section V, for
-#     AMC). rtsched: `mc-smc-no-dm`, `mc-smc-dm`, `mc-amc-rtb-dm`, `mc-amc-max-dm`, and `-opa` for
-#     Audsley's order.
+#   - **Dominance** on the same priority order (Baruah, Burns & Davis 2011, whose abstract states
+#     that the new scheme formally dominates those previously published):
+#     SMC-no ⇒ SMC ⇒ AMC-rtb ⇒ AMC-max (each accepts every set the one before it accepts). The
+#     paper's full text could not be read for this lab; a proof of each implication, term by term,
+#     is in `papers/baruah-burns-davis2011-amc.md`, and rtsched holds them as property tests.
+#   - **Priorities**: these tests look only at the *set* of tasks above τᵢ (and are monotone in it),
+#     so Audsley's algorithm (N. Audsley, "On priority assignment in fixed priority scheduling",
+#     IPL 79(1), 2001) is optimal for each of them (Vestal 2007 for his test; Baruah, Burns & Davis
+#     2011 for AMC). rtsched: `mc-smc-no-dm`, `mc-smc-dm`, `mc-amc-rtb-dm`, `mc-amc-max-dm`, and
+#     `-opa` for Audsley's order.
 # * **EDF-VD** (Baruah, Bonifaci, D'Angelo, Li, Marchetti-Spaccamela, van der Ster & Stougie, "The
 #   preemptive uniprocessor scheduling of mixed-criticality implicit-deadline sporadic task
 #   systems", ECRTS 2012), D = T: with U_LL = Σ_LO C(LO)/T, U_HL = Σ_HI C(LO)/T and
@@ -108,8 +112,9 @@ def passes(ts, order, test):
 #
 # Vestal (RTSS 2007) showed that in the multi-criticality model neither deadline-monotonic (DM)
 # nor criticality-monotonic priorities (HI tasks first) are optimal, and that Audsley's algorithm
-# is. His paper's numbers could not be read for this lab, so the set below is our own, the
-# smallest integer example we found of his observation (three tasks):
+# is. His paper's text could not be read for this lab, so the set below is our own, found by a
+# small search over integer 3-task sets. Three tasks is the fewest: with two, if DM and
+# criticality-monotonic differ, they are the only two orders, and Audsley has nothing else to find.
 #
 # | task | level | C(LO) | C(HI) | D | T |
 # |---|---|---|---|---|---|
