@@ -487,7 +487,7 @@ def tiny_typed(*, units: str | None = "{gpu = 2}", types: str | None = "{cpu = 0
     options.setdefault("names", json.dumps(list(TYPED)))
     text = tiny_dag(generator=generator, **options)
     if units is not None:
-        text = text.replace("\nm = 4\n", f"\nm = 4\nunits = {units}\n", 1)
+        text = text.replace("\n[generator]", f"units = {units}\n\n[generator]", 1)
     return text
 
 
@@ -604,3 +604,18 @@ def test_typed_example_runs_end_to_end_at_tiny_size(tmp_path: Path) -> None:
     assert accepted[(1, "dag-typed-han2019")] == accepted[(1, "dag-typed-federated")] > 0  # one task: the same
     assert accepted[(3, "dag-typed-han2019")] == 0 < accepted[(3, "dag-typed-federated")]  # several: Han says no
     assert (tmp_path / "typed" / "acceptance.png").stat().st_size > 0
+
+
+def test_m_counts_the_cpu_units_of_a_typed_platform_and_can_be_swept() -> None:
+    """``m = [2, 4]`` with ``units = {gpu = 2}``: two panels, on typed:cpu=2,gpu=2 and typed:cpu=4,gpu=2."""
+    from rtsched.platform import Typed
+    from rtsched.sweep.kinds import platform
+
+    exp = parse_experiment(tiny_typed(m="[2, 4]", units="{gpu = 2}"))
+    assert exp.by is not None and exp.by.variable == "m"
+    assert exp.canonical()["platform"] == {"m": [2, 4], "units": {"gpu": 2}}
+    the_plan = plan(exp)
+    platforms = {platform(u.kind, u.m, u.units) for u in the_plan.units}
+    assert platforms == {Typed({"cpu": 2, "gpu": 2}), Typed({"cpu": 4, "gpu": 2})}
+    assert {u.label.split(", ")[-1] for u in the_plan.units} == {"gpu units = 2"}
+    assert parse_experiment(exp.to_toml()).fingerprint() == exp.fingerprint()
