@@ -74,6 +74,17 @@ processors; U is Σ vol/T::
 
 Each shape's keys can be swept (``by = "generator.p_par"``); a key of another shape is refused.
 A DAG experiment takes only analyses of DAG task sets, and a task-set experiment none of them.
+Typed DAGs on a CPU + accelerator platform (examples/dag_typed_experiment.toml)::
+
+    [platform]
+    m = 4                              # cpu units
+    units = {gpu = 2}                  # other unit types: the platform is typed:cpu=4,gpu=2
+
+    [generator]
+    kind = "dag"
+    types = {cpu = 0.8, gpu = 0.2}     # vertex types (sources and sinks cpu); each needs units
+
+The analyses that refuse a typed platform (those of identical processors) are skipped.
 
 Every error is an :class:`~rtsched.errors.InputError` whose ``field`` is the dotted key
 (``sweep.points``) and whose ``file``/``line`` say where, when they can be found.
