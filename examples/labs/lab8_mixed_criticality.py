@@ -126,8 +126,9 @@ def passes(ts, order, test):
 # its C(HI) and the LO jobs above it: R = 4 + ⌈R/4⌉·1 + ⌈R/5⌉·1 gives 4 + 1 + 1 = 6, then
 # 4 + 2 + 2 = 8 > 6 — **fails**. *Criticality-monotonic* (τ2 > τ0 > τ1): τ0 now waits for τ2's
 # C(LO) = 2 (a LO task only suffers LO budgets): R = 1 + 2 = 3 > D = 2 — **fails**. *Audsley*:
-# from the lowest priority up — τ1 at the bottom: R = 1 + ⌈R/4⌉·1 + ⌈R/6⌉·2 gives 4, then 4 ≤ 5:
-# it fits; then τ2 below τ0: R = 4 + ⌈R/4⌉·1 gives 5, then 6, and 6 ≤ 6: it fits; τ0 on top.
+# from the lowest priority up — τ2 at the bottom fails (R = 8, as in DM); τ1 at the bottom:
+# R = 1 + ⌈R/4⌉·1 + ⌈R/6⌉·2 gives 4, then 4 ≤ 5: it fits; then τ2 below τ0: R = 4 + ⌈R/4⌉·1
+# gives 5, then 6, and 6 ≤ 6: it fits; τ0 on top.
 # The order τ0 > τ2 > τ1 is neither by deadline nor by criticality.
 
 # %%
