@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -215,6 +215,33 @@ def mc_tasksets(
     """
     from rtsched.mc.model import MCTask, MCTaskSet
 
+    rows = _rows(
+        rng, n=n, utilization=utilization, size=size, cp=cp, cf=cf, periods=periods, deadlines=deadlines,
+        utilizations=utilizations, umax=umax, priorities=priorities, ticks=ticks, max_tries=max_tries,
+    )  # fmt: skip
+    return [
+        MCTaskSet(MCTask((C_lo, C_hi) if level else (C_lo,), T, D, level) for level, C_lo, C_hi, T, D in one)
+        for one in rows
+    ]
+
+
+def _rows(
+    rng: np.random.Generator,
+    *,
+    n: int,
+    utilization: float,
+    size: int,
+    cp: float,
+    cf: float,
+    periods: str | PeriodDistribution,
+    deadlines: str,
+    utilizations: str,
+    umax: float,
+    priorities: str,
+    ticks: int,
+    max_tries: int,
+) -> list[list[tuple[int, int, int, int, int]]]:
+    """The sets of :func:`mc_tasksets` as rows ``(level, C_lo, C_hi, T, D)`` (the arguments checked here)."""
     count_n = _int(n, "n", 1)
     count = _int(size, "size", 0)
     tries = _int(max_tries, "max_tries", 1)
@@ -234,7 +261,7 @@ def mc_tasksets(
         raise InputError(
             f"periods up to {longest} times ticks = {scale} exceed {MAX_TIME} ticks; lower ticks", field="ticks"
         )
-    out: list[MCTaskSet] = []
+    out: list[list[tuple[int, int, int, int, int]]] = []
     for s, child in enumerate(rng.spawn(count)):
         for _ in range(tries):
             rows = _draw_set(child, count_n, total, p_hi, factor, distribution, utilizations, deadlines, bound, scale)
@@ -248,14 +275,38 @@ def mc_tasksets(
             )
         if priorities == "deadline-monotonic":
             rows.sort(key=lambda row: row[4])  # stable: ties keep the drawn order
-        out.append(
-            MCTaskSet(MCTask((C_lo, C_hi) if level else (C_lo,), T, D, level) for level, C_lo, C_hi, T, D in rows)
-        )
+        out.append(rows)
     return out
 
 
-def mc_batch(rng: np.random.Generator, **parameters: Any) -> MCBatch:
-    """:func:`mc_tasksets` packed into an :class:`~rtsched.mc.MCBatch` (what sweeps and kernels take)."""
+def mc_batch(
+    rng: np.random.Generator,
+    *,
+    n: int,
+    utilization: float,
+    size: int,
+    cp: float = 0.5,
+    cf: float = 2.0,
+    periods: str | PeriodDistribution = MC_DEFAULT_PERIODS,
+    deadlines: str = "implicit",
+    utilizations: str = "uunifast",
+    umax: float = 1.0,
+    priorities: str = "drawn",
+    ticks: int = 1,
+    max_tries: int = 1000,
+) -> MCBatch:
+    """The sets of :func:`mc_tasksets` (same arguments, same draws) as one :class:`~rtsched.mc.MCBatch`.
+
+    What sweeps and kernels take, built from the drawn rows without a task object per task (the
+    rows are valid by construction: 1 ≤ C(LO) ≤ C(HI) ≤ T, D in [C(HI), T]), so ``batch.tasksets()``
+    equals ``mc_tasksets(rng, ...)`` for a generator in the same state.
+    """
     from rtsched.mc.model import MCBatch
 
-    return MCBatch.from_tasksets(mc_tasksets(rng, **parameters))
+    rows = _rows(
+        rng, n=n, utilization=utilization, size=size, cp=cp, cf=cf, periods=periods, deadlines=deadlines,
+        utilizations=utilizations, umax=umax, priorities=priorities, ticks=ticks, max_tries=max_tries,
+    )  # fmt: skip
+    flat = np.array([row for one in rows for row in one], dtype=np.int64).reshape(-1, 5)
+    offsets = np.cumsum([0, *(len(one) for one in rows)], dtype=np.int64)
+    return MCBatch(flat[:, 1], flat[:, 2], flat[:, 3], flat[:, 4], flat[:, 0].astype(np.int8), offsets, validate=False)

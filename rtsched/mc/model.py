@@ -489,6 +489,27 @@ class MCBatch:
             validate=False,
         )
 
+    @classmethod
+    def concatenate(cls, batches: Iterable[MCBatch]) -> MCBatch:
+        """The sets of ``batches``, in order, as one batch (arrays joined, no task objects built)."""
+        parts = list(batches)
+        if not parts:
+            return cls.from_tasksets([])
+        offsets = [np.zeros(1, dtype=np.int64)]
+        base = 0
+        for b in parts:
+            offsets.append(b.task_offsets[1:] + base)
+            base += b.n_tasks
+        return cls(
+            np.concatenate([b.C_lo for b in parts]),
+            np.concatenate([b.C_hi for b in parts]),
+            np.concatenate([b.T for b in parts]),
+            np.concatenate([b.D for b in parts]),
+            np.concatenate([b.level for b in parts]),
+            np.concatenate(offsets),
+            validate=False,
+        )
+
     # -- data ---------------------------------------------------------------------------------
     @property
     def C_lo(self) -> NDArray[np.int64]:

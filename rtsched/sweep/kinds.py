@@ -694,15 +694,13 @@ class MCKind(GeneratorKind):
         self, rng: np.random.Generator, *, n: int, utilization: float, size: int, m: int, params: Mapping[str, Any]
     ) -> Any:
         """Draw ``size`` sets of ``n`` dual-criticality tasks of LO-mode utilization ``utilization`` (``m`` is not used)."""
-        from rtsched.generators.mc import mc_tasksets
-        from rtsched.mc import MCBatch
+        from rtsched.generators.mc import mc_batch
 
         options = {key: params[key] for key in _MC_TYPES if key != "n" and key in params}
         try:
-            sets = mc_tasksets(rng, n=n, utilization=utilization, size=size, **options)
+            batch = mc_batch(rng, n=n, utilization=utilization, size=size, **options)
         except InputError as err:
             raise InputError(f"mixed-criticality tasks: {err.message}", field=err.field) from None
-        batch = MCBatch.from_tasksets(sets)
         per_task = batch.C_lo / batch.T
         realized = np.add.reduceat(per_task, batch.task_offsets[:-1]) if batch.n_sets else np.zeros(0)
         return _DrawnMC(batch, realized)
@@ -711,7 +709,7 @@ class MCKind(GeneratorKind):
         """One batch of the sets of ``batches``, in order."""
         from rtsched.mc import MCBatch
 
-        return MCBatch.from_tasksets([s for b in batches for s in b])
+        return MCBatch.concatenate(batches)
 
 
 _TASKSET = GeneratorKind(

@@ -188,3 +188,31 @@ def test_bad_arguments(change, field):
 def test_bad_periods():
     with pytest.raises(InputError, match="period"):
         mc_tasksets(np.random.default_rng(0), n=3, utilization=0.5, size=1, periods="log-uniform:100:10")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param({}, id="defaults"),
+        pytest.param({"deadlines": "constrained", "priorities": "deadline-monotonic"}, id="constrained-dm"),
+        pytest.param({"ticks": 1000, "cp": 0.8, "cf": 3.0}, id="ticks"),
+        pytest.param({"utilizations": "randfixedsum", "umax": 0.3, "utilization": 1.5}, id="multiprocessor"),
+    ],
+)
+def test_batch_path_draws_the_same_sets(options):
+    """mc_batch builds its arrays from the drawn rows (no task objects): the same sets as mc_tasksets."""
+    params = {"n": 6, "utilization": 0.7, "size": 25, **options}
+    batch = mc_batch(np.random.default_rng(11), **params)
+    sets = mc_tasksets(np.random.default_rng(11), **params)
+    reference = MCBatch.from_tasksets(sets)
+    for name in ("C_lo", "C_hi", "T", "D", "level", "task_offsets"):
+        assert np.array_equal(getattr(batch, name), getattr(reference, name)), name
+    assert batch.tasksets() == sets
+
+
+def test_concatenate_joins_batches_in_order():
+    a = mc_batch(np.random.default_rng(3), n=3, utilization=0.5, size=4)
+    b = mc_batch(np.random.default_rng(4), n=5, utilization=0.6, size=2)
+    joined = MCBatch.concatenate([a, b])
+    assert joined.tasksets() == a.tasksets() + b.tasksets()
+    assert MCBatch.concatenate([]).n_sets == 0
