@@ -1,0 +1,180 @@
+"""Ekberg & Yi (ECRTS 2012) demand test with tuned virtual deadlines: dbf forms, check points, worked sets, codes == reference, soundness."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtsched import analyses
+from rtsched.analyses.mixed_criticality import edf_vd2012 as vd
+from rtsched.analyses.mixed_criticality import ekberg_yi2012 as ey
+from rtsched.kernels import UNDECIDED, UNKNOWN
+from rtsched.mc import MCBatch, MCTask, MCTaskSet
+from rtsched.mc.sim import simulate_mc, switch_search
+from rtsched.testing.strategies import mc_tasksets
+
+EY = analyses.get("mc-edf-ey")
+LO, HI = MCTask.lo, MCTask.hi
+
+
+def paper_dbf_hi(C_lo: int, C_hi: int, D: int, D_lo: int, T: int, ell: int) -> int:
+    """(E2) as Ekberg & Yi write it: full − done with n = ℓ mod T (papers/ekberg-yi2012-mc-demand.md)."""
+    a = D - D_lo
+    full = max(0, ((ell - a) // T + 1) * C_hi) if ell >= a else 0
+    n = ell % T
+    done = max(0, C_lo - n + a) if a <= n < D else 0
+    return full - done
+
+
+@st.composite
+def hi_task_with_virtual_deadline(draw: st.DrawFn) -> tuple[int, int, int, int, int]:
+    T = draw(st.integers(1, 30))
+    D = draw(st.integers(1, T))
+    C_lo = draw(st.integers(1, D))
+    return C_lo, draw(st.integers(C_lo, 3 * T)), D, draw(st.integers(C_lo, D)), T
+
+
+@settings(max_examples=300)
+@given(hi_task_with_virtual_deadline())
+def test_dbf_hi_is_the_papers_full_minus_done(task):
+    for ell in range(0, 4 * task[4] + 5):
+        assert ey.dbf_hi(*task, ell) == paper_dbf_hi(*task, ell)
+
+
+@settings(max_examples=200)
+@given(st.lists(hi_task_with_virtual_deadline(), min_size=1, max_size=4))
+def test_check_points_and_bound_cover_every_integer(rows):
+    """The note's lemma: Σ dbf_HI(ℓ) − ℓ is at most 0 everywhere iff at every point a + kT, a + kT + C(LO) below L."""
+    U_HH = sum(Fraction(c_hi, t) for _, c_hi, _, _, t in rows)
+    if U_HH >= 1:
+        return
+    L = ey.hi_demand_bound(rows, U_HH)
+
+    def excess(ell: int) -> int:
+        return sum(ey.dbf_hi(*r, ell) for r in rows) - ell
+
+    points = {
+        a + k * t + off for c, _, d, dl, t in rows for a in [d - dl] for k in range(int(L) // t + 2) for off in (0, c)
+    }
+    by_points = all(excess(p) <= 0 for p in points if p < L)
+    horizon = int(L) + 2 * max(r[4] for r in rows) + 2
+    assert by_points == all(excess(ell) <= 0 for ell in range(horizon))
+    assert all(excess(ell) <= 0 for ell in range(int(L) + 1, horizon))
+
+
+#: Hand-worked in papers/ekberg-yi2012-mc-demand.md ("Worked example"): τ0 HI (1, 2, T = D = 4), τ1 LO (1, 4).
+HAND = MCTaskSet([HI(1, 2, 4), LO(1, 4)])
+
+
+def test_hand_worked_example():
+    tu = ey.tune(HAND, work=None)
+    # D' = 4: a = 0, ℓ = 0 gives dbf_HI = 2 − 1 = 1 > 0; lowering D' to 3 drops it by 1.
+    assert tu.decrements == ((0, 1, 0),)
+    # D' = 3: a = 1, L = 2·(4 − 1)/4 / (1 − 1/2) = 3; points 1 (dbf 1 ≤ 1) and 2 (dbf 2 ≤ 2), next 5 ≥ L.
+    assert tu.L == 3 and tu.D_lo == (3, 4) and tu.verdict is True and tu.reason == "ok"
+    r = EY.explain(HAND, 1)
+    assert r.verdict is True and r.evidence["virtual_deadlines"] == (3, None)
+    assert [row["virtual_D"] for row in r.per_task] == [3, None]
+    assert any("(E4) fails at ℓ = 0" in str(s) for s in r.steps)
+
+
+WORKED = [
+    pytest.param(HAND, True, (3, 4), id="hand-worked"),
+    pytest.param(MCTaskSet([LO(2, 5), HI(1, 4, 10), HI(1, 2, 6)]), True, (5, 5, 5), id="EDF-VD-x=4/9-set"),
+    pytest.param(MCTaskSet([LO(12, 24), HI(6, 21, 24)]), True, (24, 9), id="EY-only-not-EDF-VD"),
+    pytest.param(MCTaskSet([HI(1, 1, 2), HI(6, 11, 24)]), False, None, id="EDF-VD-only-greedy-stuck"),
+    pytest.param(MCTaskSet([HI(1, 10, 10)]), False, None, id="U_HH=1-not-handled"),
+    pytest.param(MCTaskSet([LO(3, 4), HI(2, 2, 4, 3)]), False, None, id="LO-mode-fails"),
+]
+
+
+@pytest.mark.parametrize(("ts", "verdict", "D_lo"), WORKED)
+def test_worked_examples(ts, verdict, D_lo):
+    tu = ey.tune(ts, work=None)
+    assert tu.verdict is verdict
+    if D_lo is not None:
+        assert tu.D_lo == D_lo
+    assert EY.verdict(ts, 1) is verdict
+    assert bool(EY.batch(MCBatch.from_tasksets([ts]), 1)[0]) is verdict
+
+
+def test_incomparable_with_edf_vd_on_implicit_sets():
+    """No dominance either way is proved; these witnesses show none holds for rtsched's greedy (note, "Relations")."""
+    ey_only = MCTaskSet([LO(12, 24), HI(6, 21, 24)])
+    vd_only = MCTaskSet([HI(1, 1, 2), HI(6, 11, 24)])
+    assert ey.reference(ey_only) is True and vd.reference(ey_only) is False
+    assert ey.reference(vd_only) is False and vd.reference(vd_only) is True
+    assert ey.tune(vd_only).reason == "stuck"
+    assert ey.tune(MCTaskSet([HI(1, 10, 10)])).reason == "hi-full"
+
+
+def test_budget_gives_unknown_never_false():
+    ts = MCTaskSet([LO(2, 5), HI(1, 4, 10), HI(1, 2, 6)])
+    assert ey.reference(ts, budget=1) == "unknown"
+    assert int(ey.codes(MCBatch.from_tasksets([ts]), budget=1)[0]) == UNKNOWN
+    assert ey.reference(ts, budget=6) is True
+
+
+def codes_redecided(sets: list[MCTaskSet]) -> list[object]:
+    out = ey.codes(MCBatch.from_tasksets(sets))
+    return [
+        ey.reference(ts, work_budget=None) if c == UNDECIDED else {1: True, 0: False, -1: "unknown"}[int(c)]
+        for ts, c in zip(sets, out, strict=True)
+    ]
+
+
+constrained_sets = mc_tasksets(min_size=1, max_size=6, max_period=30, deadlines="constrained", max_utilization=1.05)
+
+
+@settings(max_examples=200)
+@given(st.lists(constrained_sets, min_size=1, max_size=4))
+def test_codes_equal_reference(sets):
+    assert codes_redecided(sets) == [ey.reference(ts, work_budget=None) for ts in sets]
+
+
+# -- soundness against the mode-switch simulator -------------------------------------------------
+
+PERIODS = (2, 3, 4, 6, 8, 12, 24)
+
+
+def small_hyperperiod_set(rng: random.Random, deadlines: str) -> MCTaskSet:
+    """2-5 tasks, periods in PERIODS (hyperperiod ≤ 24); HI tasks with a small C(LO)."""
+    tasks = []
+    for _ in range(rng.randint(2, 5)):
+        T = rng.choice(PERIODS)
+        D = T if deadlines == "implicit" else rng.randint(max(1, T // 2), T)
+        if rng.random() < 0.5:
+            c_lo = rng.randint(1, max(1, D // 4))
+            tasks.append(HI(c_lo, rng.randint(max(c_lo, D // 3), D), T, D))
+        else:
+            tasks.append(LO(rng.randint(1, max(1, D // 2)), T, D))
+    return MCTaskSet(tasks)
+
+
+@pytest.mark.parametrize("deadlines", ["implicit", "constrained"])
+def test_sound_against_the_simulator(deadlines):
+    """Seeded sets until 60 are accepted (at least 60 with a lowered virtual deadline); each run under AMC with its D'."""
+    rng = random.Random(2012 + len(deadlines))
+    accepted = 0
+    for _ in range(20000):
+        if accepted >= 60:
+            break
+        ts = small_hyperperiod_set(rng, deadlines)
+        tu = ey.tune(ts, work=None)
+        if tu.verdict is not True or not tu.decrements:
+            continue
+        accepted += 1
+        vds = [tu.D_lo[i] if t.is_hi else None for i, t in enumerate(ts)]
+        for arrivals in ("periodic", "sporadic"):
+            search = switch_search(ts, scheduler="edf-vd", virtual_deadlines=vds, arrivals=arrivals, seed=5)
+            assert search.failure is None, (ts, vds, search.summary())
+        for scenario in ("lo", "hi", "random"):
+            trace = simulate_mc(
+                ts, scheduler="edf-vd", virtual_deadlines=vds, scenario=scenario, random_lo=True, seed=3
+            )
+            assert trace.miss is None, (ts, vds, scenario, str(trace))
+    assert accepted >= 60
