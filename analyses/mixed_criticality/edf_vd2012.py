@@ -47,7 +47,17 @@ from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step
 from rtsched.workloads import MC_TASKSETS
 
-__all__ = ["ANALYSES", "CITATION", "EDFVDPlan", "codes", "explain", "plan", "reference", "virtual_deadlines"]
+__all__ = [
+    "ANALYSES",
+    "CITATION",
+    "EDFVDPlan",
+    "codes",
+    "explain",
+    "plan",
+    "reference",
+    "sums_code",
+    "virtual_deadlines",
+]
 
 CITATION = (
     "Baruah, Bonifaci, D'Angelo, Li, Marchetti-Spaccamela, van der Ster, Stougie, 'The preemptive "
@@ -196,6 +206,12 @@ def _edf_vd_one(C_lo, C_hi, T, level):
         else:
             uhl += C_lo[i] / T[i]
             uhh += C_hi[i] / T[i]
+    return sums_code(ull, uhl, uhh, n)
+
+
+@kernel
+def sums_code(ull, uhl, uhh, n):
+    """EDF-VD's verdict code from float64 sums U_LL, U_HL, U_HH of at most ``n`` terms each (margins of ``_edf_vd_one``)."""
     v1 = margin_verdict(ull + uhh - 1.0, 4.0 * (n + 2) * EPS * (ull + uhh + 1.0))
     if v1 == ACCEPT:
         return ACCEPT
