@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rtsched import analyses
 from rtsched.analyses.mixed_criticality import edf_vd2012 as vd
 from rtsched.analyses.mixed_criticality import ekberg_yi2012 as ey
+from rtsched.analyses.theory.edf_demand import qpa_reference
 from rtsched.kernels import UNDECIDED, UNKNOWN
 from rtsched.mc import MCBatch, MCTask, MCTaskSet
 from rtsched.mc.sim import simulate_mc, switch_search
@@ -110,6 +111,29 @@ def test_incomparable_with_edf_vd_on_implicit_sets():
     assert ey.reference(vd_only) is False and vd.reference(vd_only) is True
     assert ey.tune(vd_only).reason == "stuck"
     assert ey.tune(MCTaskSet([HI(1, 10, 10)])).reason == "hi-full"
+
+
+def test_no_virtual_deadlines_pass_for_the_edf_vd_only_set():
+    """The EDF-VD-only witness is the test's limit, not the greedy's: no D' passes (E1) and (E4)."""
+    ts = MCTaskSet([HI(1, 1, 2), HI(6, 11, 24)])
+    for d0 in (1, 2):
+        for d1 in range(6, 25):
+            D_lo = (d0, d1)
+            lo = qpa_reference([(t.C_lo, D_lo[i], t.T) for i, t in enumerate(ts)])
+            hi = all(
+                sum(ey.dbf_hi(t.C_lo, t.C_hi, t.D, D_lo[i], t.T, ell) for i, t in enumerate(ts)) <= ell
+                for ell in range(400)
+            )
+            assert not (lo and hi), D_lo
+
+
+def test_freezing_saves_a_set():
+    """rtsched's freezing (note, "Tuning"): lowering τ0's D' at ℓ = 21 breaks LO mode; undone, τ0 frozen, τ2 lowered instead."""
+    ts = MCTaskSet([HI(1, 5, 12, 11), LO(1, 2), HI(1, 4, 8, 6)])
+    tu = ey.tune(ts, work=None)
+    assert tu.verdict is True and tu.frozen == ((21, 0),) and tu.D_lo == (3, 2, 1)
+    assert ey.explain(ts).evidence["frozen"] == (0,)
+    assert switch_search(ts, scheduler="edf-vd", virtual_deadlines=[3, None, 1]).failure is None
 
 
 def test_budget_gives_unknown_never_false():
