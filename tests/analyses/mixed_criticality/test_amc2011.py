@@ -82,6 +82,17 @@ def test_kernel_equals_reference(sets: list[MCTaskSet]) -> None:
             assert got == want, (test, priorities)
 
 
+@settings(max_examples=max(10, EXAMPLES // 5), deadline=None)
+@given(st.lists(mc_tasksets(min_size=1, max_size=5, min_period=10**6, max_period=2**31 - 1), min_size=1, max_size=4))
+def test_kernel_equals_reference_on_large_times(sets: list[MCTaskSet]) -> None:
+    """Times near MAX_TIME: the int64 terms ⌈R/T⌉·C reach 2**62 and stay exact."""
+    batch = MCBatch.from_tasksets(sets)
+    for priorities in ("dm", "opa"):
+        for test in amc.TESTS:
+            got = amc.codes(batch, test=test, priorities=priorities).tolist()
+            assert got == [int(amc.reference(ts, test=test, priorities=priorities)) for ts in sets]
+
+
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(small_sets)
 def test_dominance_and_opa(ts: MCTaskSet) -> None:
