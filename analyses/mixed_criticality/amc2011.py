@@ -81,6 +81,7 @@ __all__ = [
     "deadline_monotonic",
     "explain",
     "fits_lowest",
+    "hi_response",
     "lo_response",
     "order_for",
     "reference",
@@ -152,6 +153,17 @@ def smc_response(ts: MCTaskSet, i: int, higher: Sequence[int], *, monitored: boo
         return C_i + sum(_ceil(R, T) * c for T, c in costs)  # (3) / (2)
 
     return _least_fixed_point(f, C_i + sum(c for _, c in costs), task.D)
+
+
+def hi_response(ts: MCTaskSet, i: int, higher: Sequence[int]) -> tuple[int, bool]:
+    """(5) AMC, stable HI mode: R_i^HI = C_i(HI) + Σ_{j∈hpH(i)} ⌈R_i^HI/T_j⌉ C_j(HI) (shown; implied by (7))."""
+    task = ts[i]
+    hpH = [ts[j] for j in higher if ts[j].level == HI]
+
+    def f(R: int) -> int:
+        return task.C_hi + sum(_ceil(R, t.T) * t.C_hi for t in hpH)  # (5)
+
+    return _least_fixed_point(f, task.C_hi + sum(t.C_hi for t in hpH), task.D)
 
 
 def amc_rtb_response(ts: MCTaskSet, i: int, higher: Sequence[int], R_lo: int) -> tuple[int, bool]:
@@ -318,8 +330,18 @@ def reference(ts: MCTaskSet, m: int = 1, *, test: str = "amc-max", priorities: s
 _EQUATION = {"smc-no": "(2)", "smc": "(3)", "amc-rtb": "(7)", "amc-max": "AMC-max"}
 
 
+def _shown(R: int, D: int) -> int | str:
+    """A response time for a table: the value if ≤ D, else "> D" (the iteration stopped above D)."""
+    return R if R <= D else f"> {D}"
+
+
 def explain(ts: MCTaskSet, m: int = 1, *, test: str = "amc-max", priorities: str = "dm") -> Explanation:
-    """Per-task LO-mode (4) and HI-criticality response times (and AMC-max's worst switch instant), the failing term."""
+    """Per-task response times and the failing term.
+
+    Rows: ``R_LO`` (4); ``R_HI``: SMC's (3) / SMC-no's (2) of a HI task, or under AMC the stable
+    HI-mode (5); ``R_switch`` (AMC): the mode-switch bound (7) or AMC-max's R^* with ``worst_s``,
+    its worst switch instant. A value above D shows as "> D".
+    """
     order = order_for(ts, priorities, test)
     evidence: dict[str, object] = {"test": test, "priorities": priorities}
     if order is None:  # OPA found no order: show DM's rows and where OPA stuck
@@ -348,12 +370,19 @@ def explain(ts: MCTaskSet, m: int = 1, *, test: str = "amc-max", priorities: str
             "C_HI": task.C_hi,
             "T": task.T,
             "D": task.D,
-            "R_LO": r.R_lo if r.R_lo <= task.D else f"> {task.D}",
-            "R_HI": "-" if r.R_hi is None else (r.R_hi if r.R_hi <= task.D else f"> {task.D}"),
+            "R_LO": _shown(r.R_lo, task.D),
             "ok": r.ok,
         }
+        if test in ("smc", "smc-no"):  # one static bound: (3) / (2) of a HI task
+            row["R_HI"] = "-" if r.R_hi is None else _shown(r.R_hi, task.D)
+        elif task.level == HI:  # AMC: stable HI mode (5) and the switch bound (7) / AMC-max
+            row["R_HI"] = _shown(*hi_response(ts, i, order[: rank[i]])[:1], task.D)
+            row["R_switch"] = "-" if r.R_hi is None else _shown(r.R_hi, task.D)
+        else:
+            row["R_HI"] = row["R_switch"] = "-"
         if test == "amc-max" and task.level == HI:
             row["worst_s"] = "-" if r.s is None else r.s
+        row["ok"] = row.pop("ok")  # last column
         per_task.append(row)
     if verdict is None:
         verdict = first_fail is None

@@ -56,8 +56,11 @@ def test_example_1_by_hand() -> None:
     assert amc.switch_instants(ts, hp, 11) == [0, 4, 8]
     assert [amc._amc_max_at(ts, 2, hp, s) for s in (0, 4, 8)] == [(15, True), (16, True), (16, True)]
     assert amc.amc_max_response(ts, 2, hp, 11) == (16, True, 4)
+    assert amc.hi_response(ts, 2, hp) == (12, True)  # (5): 8 -> 10 -> 12 -> 12
     rows = amc.explain(ts, test="amc-max").per_task
-    assert (rows[2]["R_LO"], rows[2]["R_HI"], rows[2]["worst_s"]) == (11, 16, 4)
+    assert (rows[2]["R_LO"], rows[2]["R_HI"], rows[2]["R_switch"], rows[2]["worst_s"]) == (11, 12, 16, 4)
+    assert amc.explain(ts, test="amc-rtb").per_task[2]["R_switch"] == "> 16"
+    assert amc.explain(ts, test="smc").per_task[2]["R_HI"] == "> 16"
     failing = amc.explain(ts, test="amc-rtb").evidence
     assert failing["failing_task"] == 2
     assert "(7)" in str(failing["failing_term"])
