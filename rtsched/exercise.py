@@ -706,7 +706,12 @@ def _mc_block(ts: MCTaskSet) -> list[str]:
 
 
 def _mc_rows(ts: MCTaskSet, result: Result) -> list[str]:
-    """The per-task table of an FP MC analysis's explanation, in priority order."""
+    """The per-task table of an FP MC analysis's explanation, in priority order.
+
+    R_HI is the HI-criticality bound the test decides by: SMC's (3), AMC-rtb's mode-switch bound (7),
+    AMC-max's maximum over the switch instants (the explanation's ``R_switch``; its ``R_HI`` under
+    AMC is the stable HI-mode bound (5)).
+    """
     rows = sorted(result.per_task, key=lambda row: row["priority"])
     worst = any("worst_s" in row for row in rows)
     head = "| priority | task | level | D | R_LO (4) | R_HI | passes |" + (" worst s |" if worst else "")
@@ -714,14 +719,23 @@ def _mc_rows(ts: MCTaskSet, result: Result) -> list[str]:
     for row in rows:
         line = (
             f"| {row['priority']} | {ts.label(row['task'])} | {row['level']} | {row['D']} | {row['R_LO']} | "
-            f"{row['R_HI']} | {'yes' if row['ok'] else 'no'} |"
+            f"{row.get('R_switch', row['R_HI'])} | {'yes' if row['ok'] else 'no'} |"
         )
         lines.append(line + (f" {row.get('worst_s', '-')} |" if worst else ""))
     return [*lines, ""]
 
 
+def _mc_switch_instants(ts: MCTaskSet, order: list[int], i: int, r_lo: int) -> list[int]:
+    """AMC-max's switch instants of τi (Baruah, Burns, Davis 2011): 0 and every release a·T_k (a ≥ 1) of a LO task above it before R_i^LO."""
+    points = {0}
+    for k in order[: order.index(i)]:
+        if not ts[k].is_hi:
+            points.update(range(ts[k].T, r_lo, ts[k].T))
+    return sorted(points)
+
+
 def _mc(topic: str, seed: int | str) -> Exercise:
-    from rtsched.analyses.mixed_criticality import amc2011
+    # The analyses are reached through the registry (rtsched's layers: the core imports no family).
     from rtsched.mc import MCTask, MCTaskSet
     from rtsched.registry import get
 
@@ -738,24 +752,26 @@ def _mc(topic: str, seed: int | str) -> Exercise:
     def keep(ts: MCTaskSet) -> bool:
         if not ts.lo_tasks() or not ts.hi_tasks() or ts.U_LL + ts.U_HL > 1 or ts.U_LL + ts.U_HH <= 1:
             return False  # both criticalities, LO-mode utilization ≤ 1, and plain EDF not enough (EDF-VD's x matters)
-        order = amc2011.deadline_monotonic(ts)
+        rtb = get("mc-amc-rtb-dm").explain(ts, 1)
+        order = list(rtb.evidence["order"])  # deadline-monotonic: increasing D, ties in the given order
         if not any(ts[i].is_hi and any(not ts[j].is_hi for j in order[:p]) for p, i in enumerate(order)):
             return False  # a LO task above a HI task: what SMC and AMC treat differently
-        results = [amc2011.task_test(ts, i, order[:p], "amc-rtb") for p, i in enumerate(order)]
-        if any(r.failing == "LO" for r in results):
-            return False  # LO mode passes: the switch is what the exercise is about
+        rows = {row["task"]: row for row in rtb.per_task}
+        if any(not isinstance(rows[i]["R_LO"], int) for i in order):
+            return False  # LO mode passes (R^LO ≤ D for every task): the switch is what the exercise is about
         if not any(
-            ts[i].is_hi and len(amc2011.switch_instants(ts, order[:p], results[p].R_lo)) > 1
-            for p, i in enumerate(order)
+            ts[i].is_hi and len(_mc_switch_instants(ts, order, i, int(rows[i]["R_LO"]))) > 1
+            for i in order
         ):
             return False  # AMC-max has more than one switch instant to try for some HI task
         if want:
-            return all(r.ok for r in results) and get("mc-smc-dm").reference(ts, 1) is False
-        return not all(r.ok for r in results)
+            return rtb.verdict is True and get("mc-smc-dm").reference(ts, 1) is False
+        return rtb.verdict is not True
 
     ts = _search(rng, topic, lambda: MCTaskSet([task() for _ in range(int(rng.integers(3, 5)))]), keep)
-    order = amc2011.deadline_monotonic(ts)
     fp = {name: get(name).explain(ts, 1) for name in _MC_FP}
+    order = list(fp["mc-amc-rtb-dm"].evidence["order"])
+    lo_rows = {row["task"]: row for row in fp["mc-amc-rtb-dm"].per_task}
     edf_vd = get("mc-edf-vd").explain(ts, 1)
     title = "mixed criticality: SMC, AMC-rtb and AMC-max response times, EDF-VD's virtual deadlines"
     intro = (
@@ -783,10 +799,10 @@ def _mc(topic: str, seed: int | str) -> Exercise:
         "virtual deadlines x·T of the HI tasks. Is the set EDF-VD-schedulable?",
     ]
     instants = []
-    for p, i in enumerate(order):
+    for i in order:
         if ts[i].is_hi:
-            r_lo = amc2011.lo_response(ts, i, order[:p])[0]
-            points = amc2011.switch_instants(ts, order[:p], r_lo)
+            r_lo = int(lo_rows[i]["R_LO"])
+            points = _mc_switch_instants(ts, order, i, r_lo)
             instants.append(f"{ts.label(i)}: R^LO = {r_lo}, s ∈ {{{', '.join(map(str, points))}}}")
     x = edf_vd.evidence["x"]  # EDF-VD's factor (V2), None if U_LL ≥ 1
     virtual = [f"{ts.label(i)}: x·T = {_frac(x * t.T)}" for i, t in enumerate(ts) if t.is_hi] if x is not None else []
