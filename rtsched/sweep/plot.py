@@ -56,6 +56,10 @@ _POLICY_WORDS = {
     "federated": ("Federated", "Federated scheduling"),
     "typed-global": ("Typed G", "Typed DAGs, global scheduling per processor type"),
     "typed-federated": ("Typed federated", "Typed DAGs, federated scheduling"),
+    "mc-fp": ("MC FP", "Mixed criticality, fixed priorities on one processor"),
+    "mc-edf-vd": ("MC EDF", "Mixed criticality, EDF with virtual deadlines on one processor"),
+    "mc-partitioned-fp": ("MC P-FP", "Mixed criticality, partitioned fixed priorities"),
+    "mc-partitioned-edf-vd": ("MC P-EDF-VD", "Mixed criticality, partitioned EDF with virtual deadlines"),
 }
 
 
