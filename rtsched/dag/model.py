@@ -17,13 +17,14 @@ import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from numbers import Integral
-from typing import Any, NoReturn, TypeAlias, overload
+from typing import Any, NoReturn, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from rtsched._tasksets import ObjectTaskSet
 from rtsched.errors import InputError, TaskError
-from rtsched.model import MAX_TASKS, MAX_TIME, DeadlineModel, fraction_sum
+from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 
 __all__ = [
     "DEFAULT_TYPE",
@@ -618,7 +619,7 @@ def _components(members: int, neighbours: Any) -> list[int]:
     return parts
 
 
-class DAGTaskSet(Sequence[DAGTask]):
+class DAGTaskSet(ObjectTaskSet[DAGTask]):
     """An immutable, hashable set of DAG tasks (a sequence: the order is the tasks' order).
 
     Parameters
@@ -635,48 +636,11 @@ class DAGTaskSet(Sequence[DAGTask]):
     Fraction(1, 1)
     """
 
-    __slots__ = ("_tasks", "_name", "_hash")
+    __slots__ = ()
 
-    def __init__(self, tasks: Iterable[DAGTask], *, name: str | None = None) -> None:
-        items = tuple(tasks)
-        if not items:
-            raise InputError("a DAG task set needs at least one task")
-        if len(items) > MAX_TASKS:
-            raise InputError(f"a task set may have at most {MAX_TASKS} tasks, got {len(items)}")
-        for i, task in enumerate(items):
-            if not isinstance(task, DAGTask):
-                raise TaskError(f"expected a DAGTask, got {type(task).__name__}", task=i)
-        if name is not None and not isinstance(name, str):
-            raise InputError(f"a task set name must be a string, got {name!r}", field="name")
-        self._tasks = items
-        self._name = name
-        self._hash: int | None = None
-
-    @property
-    def tasks(self) -> tuple[DAGTask, ...]:
-        """The tasks."""
-        return self._tasks
-
-    @property
-    def name(self) -> str | None:
-        """The name of the set, or ``None``."""
-        return self._name
-
-    @property
-    def n(self) -> int:
-        """Number of tasks."""
-        return len(self._tasks)
-
-    @property
-    def names(self) -> tuple[str | None, ...] | None:
-        """The task names, or ``None`` when no task is named."""
-        names = tuple(t.name for t in self._tasks)
-        return names if any(x is not None for x in names) else None
-
-    def label(self, i: int) -> str:
-        """How task ``i`` is shown to a person: ``τ3`` or ``τ3 (camera)``."""
-        nm = self._tasks[i].name
-        return f"τ{i}" if nm is None else f"τ{i} ({nm})"
+    _TASK = DAGTask
+    _WHAT = "a DAG task set"
+    _EXPECTED = "a DAGTask"
 
     def rows(self) -> list[tuple[int, int, int, int]]:
         """The tasks as ``[(volume, length, D, T), ...]`` of Python ints."""
@@ -697,45 +661,8 @@ class DAGTaskSet(Sequence[DAGTask]):
         """Total density Σ vol/min(D, T), exactly."""
         return fraction_sum(t.density for t in self._tasks)
 
-    @property
-    def deadline_kind(self) -> DeadlineModel:
-        """The tightest deadline model every task meets: ``implicit``, ``constrained`` or ``arbitrary``."""
-        kinds = {t.deadline_kind for t in self._tasks}
-        if kinds == {"implicit"}:
-            return "implicit"
-        return "arbitrary" if "arbitrary" in kinds else "constrained"
-
-    def __len__(self) -> int:
-        return len(self._tasks)
-
-    @overload
-    def __getitem__(self, i: int) -> DAGTask: ...
-    @overload
-    def __getitem__(self, i: slice) -> DAGTaskSet: ...
-    def __getitem__(self, i: int | slice) -> DAGTask | DAGTaskSet:
-        if isinstance(i, slice):
-            return DAGTaskSet(self._tasks[i], name=self._name)
-        return self._tasks[i]
-
-    def __iter__(self) -> Iterator[DAGTask]:
-        return iter(self._tasks)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DAGTaskSet):
-            return NotImplemented
-        return self._tasks == other._tasks and self._name == other._name
-
-    def __hash__(self) -> int:
-        if self._hash is None:
-            self._hash = hash((self._tasks, self._name))
-        return self._hash
-
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_set, (self._tasks, self._name))
-
-    def __repr__(self) -> str:
-        extra = f", name={self._name!r}" if self._name is not None else ""
-        return f"DAGTaskSet({list(self._tasks)!r}{extra})"
 
 
 def _rebuild_set(tasks: Any, name: Any) -> DAGTaskSet:

@@ -27,13 +27,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from rtsched._tasksets import ObjectTaskSet
 from rtsched.errors import InputError, TaskError
-from rtsched.model import MAX_TASKS, MAX_TIME, DeadlineModel, fraction_sum
+from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 
 __all__ = ["HI", "LEVELS", "LO", "MCBatch", "MCTask", "MCTaskSet", "level_index"]
 
@@ -239,7 +240,7 @@ class MCTask:
         return f"MCTask({self.wcets!r}, T={self.T}, D={self.D}, level={self.level}{extra})"  # pragma: no cover
 
 
-class MCTaskSet(Sequence[MCTask]):
+class MCTaskSet(ObjectTaskSet[MCTask]):
     """An immutable, hashable set of mixed-criticality tasks; the order is the priority order for FP.
 
     Index 0 is the highest priority under fixed-priority scheduling (EDF analyses ignore the order).
@@ -258,48 +259,16 @@ class MCTaskSet(Sequence[MCTask]):
     (Fraction(1, 5), Fraction(1, 6), Fraction(1, 2), (1,))
     """
 
-    __slots__ = ("_tasks", "_name", "_cache")
+    __slots__ = ()
 
-    def __init__(self, tasks: Iterable[MCTask], *, name: str | None = None) -> None:
-        items = tuple(tasks)
-        if not items:
-            raise InputError("a mixed-criticality task set needs at least one task")
-        if len(items) > MAX_TASKS:
-            raise InputError(f"a task set may have at most {MAX_TASKS} tasks, got {len(items)}")
-        for i, task in enumerate(items):
-            if not isinstance(task, MCTask):
-                raise TaskError(f"expected an MCTask, got {type(task).__name__}", task=i)
-        if name is not None and not isinstance(name, str):
-            raise InputError(f"a task set name must be a string, got {name!r}", field="name")
-        self._tasks = items
-        self._name = name
-        self._cache: dict[Any, Any] = {}
+    _TASK = MCTask
+    _WHAT = "a mixed-criticality task set"
+    _EXPECTED = "an MCTask"
 
     @property
     def tasks(self) -> tuple[MCTask, ...]:
         """The tasks, highest priority first."""
         return self._tasks
-
-    @property
-    def name(self) -> str | None:
-        """The name of the set, or ``None``."""
-        return self._name
-
-    @property
-    def n(self) -> int:
-        """Number of tasks."""
-        return len(self._tasks)
-
-    @property
-    def names(self) -> tuple[str | None, ...] | None:
-        """The task names, or ``None`` when no task is named."""
-        names = tuple(t.name for t in self._tasks)
-        return names if any(x is not None for x in names) else None
-
-    def label(self, i: int) -> str:
-        """How task ``i`` is shown to a person: ``τ3`` or ``τ3 (camera)``."""
-        nm = self._tasks[i].name
-        return f"τ{i}" if nm is None else f"τ{i} ({nm})"
 
     def lo_tasks(self) -> tuple[int, ...]:
         """Indices of the LO tasks, increasing."""
@@ -339,47 +308,15 @@ class MCTaskSet(Sequence[MCTask]):
         """LO-mode utilization of all tasks, ``U_LL + U_HL`` (the generators' target utilization)."""
         return self.U_LL + self.U_HL
 
-    @property
-    def deadline_model(self) -> DeadlineModel:
-        """The tightest deadline model every task meets: ``implicit``, ``constrained`` or ``arbitrary``."""
-        kinds = {t.deadline_kind for t in self._tasks}
-        if kinds == {"implicit"}:
-            return "implicit"
-        return "arbitrary" if "arbitrary" in kinds else "constrained"
-
-    #: The name :class:`~rtsched.dag.DAGTaskSet` uses.
-    deadline_kind = deadline_model
+    #: The tightest deadline model every task meets: ``implicit``, ``constrained`` or ``arbitrary``
+    #: (:attr:`deadline_kind`, the name :class:`~rtsched.dag.DAGTaskSet` uses).
+    deadline_model = ObjectTaskSet.deadline_kind
 
     def permuted(self, order: Sequence[int]) -> MCTaskSet:
         """The set with its tasks in ``order`` (a permutation of the indices): a new priority order."""
         if sorted(order) != list(range(self.n)):
             raise InputError(f"{list(order)!r} is not a permutation of 0..{self.n - 1}")
         return MCTaskSet((self._tasks[i] for i in order), name=self._name)
-
-    def __len__(self) -> int:
-        return len(self._tasks)
-
-    @overload
-    def __getitem__(self, i: int) -> MCTask: ...
-    @overload
-    def __getitem__(self, i: slice) -> MCTaskSet: ...
-    def __getitem__(self, i: int | slice) -> MCTask | MCTaskSet:
-        if isinstance(i, slice):
-            return MCTaskSet(self._tasks[i], name=self._name)
-        return self._tasks[i]
-
-    def __iter__(self) -> Iterator[MCTask]:
-        return iter(self._tasks)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MCTaskSet):
-            return NotImplemented
-        return self._tasks == other._tasks and self._name == other._name
-
-    def __hash__(self) -> int:
-        if "hash" not in self._cache:
-            self._cache["hash"] = hash((self._tasks, self._name))
-        return self._cache["hash"]
 
     def __setattr__(self, name: str, value: Any) -> None:
         if hasattr(self, "_cache"):  # set once in __init__
@@ -388,10 +325,6 @@ class MCTaskSet(Sequence[MCTask]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_set, (self._tasks, self._name))
-
-    def __repr__(self) -> str:
-        extra = f", name={self._name!r}" if self._name is not None else ""
-        return f"MCTaskSet({list(self._tasks)!r}{extra})"
 
 
 def _rebuild_set(tasks: Any, name: Any) -> MCTaskSet:
