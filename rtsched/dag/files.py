@@ -45,38 +45,39 @@ import yaml
 from rtsched.dag.model import DEFAULT_TYPE, DAGTask, DAGTaskSet
 from rtsched.errors import InputError
 from rtsched.io import (
-    LineLoader,
     Node,
     Scalar,
     check_keys,
     describe_node,
-    node_from_json,
-    node_from_yaml,
     node_text,
     node_to_int,
     read_text,
     scalar_to_int,
-    yaml_error,
 )
 from rtsched.io.numbers import clip
+from rtsched.io.workload_files import (
+    check_format,
+    doc_sets,
+    in_source,
+    parse_document,
+    source_and_format,
+    task_label,
+    write_document,
+)
 
 __all__ = ["DAG_FORMATS", "dumps_dag", "loads_dag", "read_dag_tasksets", "write_dag_tasksets"]
 
 #: The formats :func:`loads_dag` and :func:`dumps_dag` understand.
 DAG_FORMATS = ("yaml", "json", "dot", "survey")
 _EXTENSIONS = {"yaml": "yaml", "yml": "yaml", "json": "json", "dot": "dot", "gv": "dot", "survey": "survey"}
+#: The formats told by a file's extension (the survey's YAML is told by ``format="survey"`` only).
+_BY_EXTENSION = {ext: fmt for ext, fmt in _EXTENSIONS.items() if ext != "survey"}
+_CANNOT_TELL = "DAG task sets are .yaml, .yml, .json, .dot or .gv files (format='survey' for the survey library's YAML)"
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 def _check_format(format: str) -> str:
-    fmt = _EXTENSIONS.get(str(format).lower().lstrip("."))
-    if fmt is None:
-        raise InputError(f"unknown DAG format {format!r}; choose one of {', '.join(DAG_FORMATS)}")
-    return fmt
-
-
-def _task_label(i: int, name: str | None) -> int | str:
-    return i if name is None else f"{i} ({name})"
+    return check_format(format, _EXTENSIONS, "DAG", DAG_FORMATS)
 
 
 # -- YAML, JSON and the survey's YAML: documents of nodes ------------------------------------------
@@ -96,30 +97,20 @@ class _Schema:
 
 
 _OWN = _Schema("T", "D", "C", ("vertices",), ("name", "T", "D", "vertices", "edges"), ("id", "C", "type"), False)
-_SURVEY = _Schema("t", "d", "c", ("vertices", "vetices"), ("t", "d", "vertices", "vetices", "edges"), ("id", "c", "p", "s"), True)
+_SURVEY = _Schema(
+    "t", "d", "c", ("vertices", "vetices"), ("t", "d", "vertices", "vetices", "edges"), ("id", "c", "p", "s"), True
+)
 
 
 def _vertex_id(node: Node, survey: bool, **where: Any) -> str:
     value = node.value
     if not isinstance(value, Scalar) or value.kind in ("bool", "null") or not value.text:
-        raise InputError(f"a vertex id must be a string or an integer, got {describe_node(node)}", line=node.line, **where)
+        raise InputError(
+            f"a vertex id must be a string or an integer, got {describe_node(node)}", line=node.line, **where
+        )
     if survey:
         return str(node_to_int(node, "", **where))
     return value.text  # as written: a quoted id keeps its blanks
-
-
-def _doc_sets(root: Node) -> tuple[list[Node], bool]:
-    """The set nodes of a document and whether it holds several (see the module docstring)."""
-    value = root.value
-    if isinstance(value, dict) and "tasksets" in value:
-        check_keys(root, ["tasksets"], [])
-        sets = value["tasksets"]
-        if not isinstance(sets.value, list):
-            raise InputError(f"'tasksets' must be a list, got {describe_node(sets)}", line=sets.line, field="tasksets")
-        return sets.value, True
-    if isinstance(value, list) and value and isinstance(value[0].value, dict) and "tasks" in value[0].value:
-        return value, True
-    return [root], False
 
 
 def _set_from_node(node: Node, schema: _Schema) -> DAGTaskSet:
@@ -150,7 +141,7 @@ def _task_from_node(node: Node, i: int, schema: _Schema) -> DAGTask:
         )
     v = node.value
     name = node_text(v.get("name"), task=i) if not schema.survey else None
-    label = _task_label(i, name)
+    label = task_label(i, name)
     vkey = next((k for k in schema.vertices if k in v), schema.vertices[0])
     check_keys(node, schema.task_keys, [schema.T, schema.D, vkey], task=label)
     T = node_to_int(v[schema.T], "", task=label, field=schema.T)
@@ -237,17 +228,29 @@ def _edges_from_node(
     if node is None or (isinstance(node.value, Scalar) and node.value.kind == "null"):
         return [], []
     if not isinstance(node.value, list):
-        raise InputError(f"'edges' must be a list, got {describe_node(node)}", line=node.line, task=label, field="edges")
+        raise InputError(
+            f"'edges' must be a list, got {describe_node(node)}", line=node.line, task=label, field="edges"
+        )
     edges, lines = [], []
     for k, enode in enumerate(node.value):
         if schema.survey:
             if not isinstance(enode.value, dict):
-                raise InputError(f"edge {k}: expected {{from: .., to: ..}}, got {describe_node(enode)}", line=enode.line, task=label, field="edges")
+                raise InputError(
+                    f"edge {k}: expected {{from: .., to: ..}}, got {describe_node(enode)}",
+                    line=enode.line,
+                    task=label,
+                    field="edges",
+                )
             check_keys(enode, ["from", "to"], ["from", "to"], task=label)
             ends = [enode.value["from"], enode.value["to"]]
         else:
             if not isinstance(enode.value, list) or len(enode.value) != 2:
-                raise InputError(f"edge {k}: expected [from, to], got {describe_node(enode)}", line=enode.line, task=label, field="edges")
+                raise InputError(
+                    f"edge {k}: expected [from, to], got {describe_node(enode)}",
+                    line=enode.line,
+                    task=label,
+                    field="edges",
+                )
             ends = enode.value
         pair = []
         for end in ends:
@@ -266,7 +269,9 @@ def _edges_from_node(
     return edges, lines
 
 
-def _error_line(err: InputError, node: Node, c_lines: list[int | None], edge_lines: list[int | None], schema: _Schema) -> int | None:
+def _error_line(
+    err: InputError, node: Node, c_lines: list[int | None], edge_lines: list[int | None], schema: _Schema
+) -> int | None:
     """The line of what a model error is about: its edge, its vertex's C, or its field."""
     edge, vertex = getattr(err, "edge", None), getattr(err, "vertex", None)
     if edge is not None and edge < len(edge_lines):
@@ -278,23 +283,11 @@ def _error_line(err: InputError, node: Node, c_lines: list[int | None], edge_lin
     return child.line if child is not None else node.line
 
 
-def _parse_document(text: str, fmt: str) -> Node:
-    if fmt == "json":
-        return node_from_json(text)
-    try:
-        composed = yaml.compose(text, Loader=LineLoader)
-    except yaml.YAMLError as err:
-        raise yaml_error(err, text) from None
-    if composed is None:
-        raise InputError("the file is empty")
-    return node_from_yaml(composed)
-
-
 def _read_document(text: str, fmt: str) -> list[DAGTaskSet]:
-    root = _parse_document(text, fmt)
+    root = parse_document(text, fmt)
     if fmt == "survey":
         return [_set_from_node(root, _SURVEY)]
-    nodes, many = _doc_sets(root)
+    nodes, many = doc_sets(root)
     out = []
     for s, node in enumerate(nodes):
         try:
@@ -317,7 +310,7 @@ def _task_doc(task: DAGTask, i: int, s: int | None) -> dict[str, Any]:
         raise InputError(
             "the vertex ids collide (an unnamed vertex is written with its index as id); name every vertex",
             set_index=s,
-            task=_task_label(i, task.name),
+            task=task_label(i, task.name),
             field="vertex_names",
         )
     doc: dict[str, Any] = {} if task.name is None else {"name": task.name}
@@ -346,7 +339,7 @@ def _survey_doc(ts: DAGTaskSet) -> dict[str, Any]:
                     raise InputError(
                         f"vertex {task.vertex_label(v)}: the survey format has engine indices only; "
                         f"the type {clip(ty)!r} must be 'cpu' or s1, s2, ... to be written",
-                        task=_task_label(i, task.name),
+                        task=task_label(i, task.name),
                         field="types",
                     )
                 vdoc["s"] = int(ty[1:])
@@ -460,7 +453,7 @@ class _DotParser:
         name = None
         if self.peek().kind == "id":
             name = self.take().text
-            self.task = _task_label(i, name)
+            self.task = task_label(i, name)
         self.expect("{", "'{'")
         attrs: dict[str, tuple[str, _Token]] = {}
         ids: dict[str, int] = {}
@@ -487,7 +480,9 @@ class _DotParser:
                     self.attributes(attrs, ("T", "D"), "graph")
                     continue
                 if token.text in ("node", "edge"):
-                    self.fail(f"'{token.text} [...]' default attributes are not supported; give C on each vertex", token)
+                    self.fail(
+                        f"'{token.text} [...]' default attributes are not supported; give C on each vertex", token
+                    )
                 self.fail(f"invalid DOT: {token.text!r} is not supported here (no subgraphs)", token)
             if token.kind == "{":
                 self.fail("subgraphs are not supported", token)
@@ -534,11 +529,19 @@ class _DotParser:
                     self.take()
             self.take()
 
-    def put(self, into: dict[str, tuple[str, _Token]], key: _Token, value: _Token, allowed: tuple[str, ...], owner: str) -> None:
+    def put(
+        self, into: dict[str, tuple[str, _Token]], key: _Token, value: _Token, allowed: tuple[str, ...], owner: str
+    ) -> None:
         if key.text not in allowed:
-            self.fail(f"{owner}: unknown attribute {clip(key.text)!r} (expected {', '.join(allowed)})", key, key.text if key.text.isprintable() else None)
+            self.fail(
+                f"{owner}: unknown attribute {clip(key.text)!r} (expected {', '.join(allowed)})",
+                key,
+                key.text if key.text.isprintable() else None,
+            )
         if key.text in into:
-            self.fail(f"{owner}: {key.text} is given twice (lines {into[key.text][1].line} and {key.line})", key, key.text)
+            self.fail(
+                f"{owner}: {key.text} is given twice (lines {into[key.text][1].line} and {key.line})", key, key.text
+            )
         into[key.text] = (value.text, value)
 
     def build(
@@ -603,14 +606,16 @@ def _dot_id(text: str, *, task: int | str, field: str) -> str:
     if _PLAIN_ID.fullmatch(text) and text.lower() not in _KEYWORDS:
         return text
     if "\\" in text or "\n" in text or "\r" in text:
-        raise InputError(f"{clip(text)!r} cannot be written in DOT (it holds a backslash or a line break)", task=task, field=field)
+        raise InputError(
+            f"{clip(text)!r} cannot be written in DOT (it holds a backslash or a line break)", task=task, field=field
+        )
     return '"' + text.replace('"', '\\"') + '"'
 
 
 def _dump_dot(ts: DAGTaskSet) -> str:
     blocks = []
     for i, task in enumerate(ts):
-        label = _task_label(i, task.name)
+        label = task_label(i, task.name)
         ids = [str(_id_doc(task, v)) for v in range(task.n)]
         if len(set(ids)) != len(ids):
             raise InputError("the vertex ids collide; name every vertex", task=label, field="vertex_names")
@@ -653,17 +658,16 @@ def loads_dag(text: str, format: str = "yaml", *, source: str = "<string>") -> l
         Naming the source, line, task set (when there are several), task and field of the first
         problem, and the vertex in its message.
     """
-    try:
+
+    def parse() -> list[DAGTaskSet]:
         fmt = _check_format(format)
         if not text.strip():
             raise InputError("the file is empty")
         if fmt == "dot":
             return [DAGTaskSet(_DotParser(text).tasks())]
         return _read_document(text, fmt)
-    except InputError as err:
-        raise err.located(file=source) from None
-    except RecursionError:
-        raise InputError("the document is nested too deeply", file=source) from None
+
+    return in_source(source, parse)
 
 
 def dumps_dag(sets: DAGTaskSet | Iterable[DAGTaskSet], format: str = "yaml") -> str:
@@ -705,21 +709,7 @@ def dumps_dag(sets: DAGTaskSet | Iterable[DAGTaskSet], format: str = "yaml") -> 
 
 
 def _format_of(path: str | os.PathLike[str], format: str | None) -> tuple[str, str]:
-    name = os.fsdecode(path)
-    source = "<stdin>" if name == "-" else name
-    if format is not None:
-        try:
-            return source, _check_format(format)
-        except InputError as err:
-            raise err.located(file=source) from None
-    ext = os.path.splitext(name)[1].lstrip(".").lower()
-    if ext not in _EXTENSIONS or ext == "survey":
-        raise InputError(
-            "cannot tell the format: DAG task sets are .yaml, .yml, .json, .dot or .gv files "
-            "(format='survey' for the survey library's YAML)",
-            file=source,
-        )
-    return source, _EXTENSIONS[ext]
+    return source_and_format(path, format, _check_format, _BY_EXTENSION, _CANNOT_TELL)
 
 
 def read_dag_tasksets(path: str | os.PathLike[str], format: str | None = None) -> list[DAGTaskSet]:
@@ -767,9 +757,4 @@ def write_dag_tasksets(
         As :func:`dumps_dag`, naming the file.
     """
     source, fmt = _format_of(path, format)
-    try:
-        text = dumps_dag(sets, fmt)
-    except InputError as err:
-        raise err.located(file=source) from None
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    write_document(path, source, lambda: dumps_dag(sets, fmt))

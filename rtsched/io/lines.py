@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rtsched.errors import InputError
@@ -16,15 +16,16 @@ from rtsched.io.numbers import clip, field_name, set_number
 from rtsched.io.raw import RawSet, RawTask, flat_task
 from rtsched.model import FIELDS, TaskSet
 
-# The readers and writers, for rtsched.io.tasksets (not re-exported by rtsched.io).
-__all__ = ["dump_csv", "dump_txt", "parse_csv", "parse_txt"]
+# The readers and writers, for rtsched.io.tasksets, and the CSV pieces rtsched.mc.files shares
+# (not re-exported by rtsched.io).
+__all__ = ["csv_columns", "csv_group", "csv_rows", "dump_csv", "dump_txt", "parse_csv", "parse_txt"]
 
 
 _CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "priority": "priority", "set": "set"}
 
 
-def parse_csv(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
-    """A CSV document's task sets (rows grouped by the ``set`` column) and their reader."""
+def csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV document that have a non-blank cell, each with the line it starts on."""
     reader = csv.reader(io.StringIO(text, newline=""))
     rows, start = [], 1
     try:
@@ -34,35 +35,57 @@ def parse_csv(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
             start = reader.line_num + 1
     except csv.Error as err:
         raise InputError(f"invalid CSV: {err}", line=reader.line_num) from None
-    if not rows:
-        return [], _identity
-    head_line, header = rows[0]
+    return rows
+
+
+def csv_columns(
+    head_line: int, header: list[str], columns: dict[str, str], example: str, required: Sequence[str], named: str
+) -> dict[str, int]:
+    """The index of each column a CSV header names (``columns``: lower-case cell to column).
+
+    An unknown or repeated column, or a missing ``required`` one, is an InputError at
+    ``head_line``; ``example`` is a header the error shows, ``named`` says what it must name.
+    """
     cols: dict[str, int] = {}
     for j, cell in enumerate(header):
-        key = _CSV_COLUMNS.get(cell.strip().lower())
+        key = columns.get(cell.strip().lower())
         if key is None:
             raise InputError(
-                f"unknown column {clip(cell.strip())!r}; the first row must be a header such as "
-                "C,D,T[,name][,priority][,set]",
+                f"unknown column {clip(cell.strip())!r}; the first row must be a header such as {example}",
                 line=head_line,
                 field=field_name(cell.strip()),
             )
         if key in cols:
             raise InputError(f"duplicate column {key}", line=head_line, field=key)
         cols[key] = j
-    for field in FIELDS:
+    for field in required:
         if field not in cols:
-            raise InputError(f"missing column {field} (the header must name C, D and T)", line=head_line, field=field)
+            raise InputError(f"missing column {field} (the header must name {named})", line=head_line, field=field)
+    return cols
+
+
+def csv_group(cells: list[str], header: list[str], cols: dict[str, int], line: int) -> int:
+    """The set number of a row (its ``set`` cell, 0 without that column); a row of the wrong length is an error."""
+    if len(cells) != len(header):
+        raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
+    if "set" not in cols:
+        return 0
+    number = set_number(cells[cols["set"]])
+    if number is None:
+        raise InputError(f"{clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
+    return number
+
+
+def parse_csv(text: str) -> tuple[list[Any], Callable[[Any], RawSet]]:
+    """A CSV document's task sets (rows grouped by the ``set`` column) and their reader."""
+    rows = csv_rows(text)
+    if not rows:
+        return [], _identity
+    head_line, header = rows[0]
+    cols = csv_columns(head_line, header, _CSV_COLUMNS, "C,D,T[,name][,priority][,set]", FIELDS, "C, D and T")
     groups: dict[int, RawSet] = {}
     for line, cells in rows[1:]:
-        if len(cells) != len(header):
-            raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
-        group = 0
-        if "set" in cols:
-            number = set_number(cells[cols["set"]])
-            if number is None:
-                raise InputError(f"{clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
-            group = number
+        group = csv_group(cells, header, cols, line)
         name = cells[cols["name"]] if "name" in cols else None
         priority = cells[cols["priority"]] if "priority" in cols else None
         groups.setdefault(group, RawSet([], None, line)).tasks.append(

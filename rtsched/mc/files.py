@@ -38,20 +38,26 @@ import yaml
 
 from rtsched.errors import InputError
 from rtsched.io import (
-    LineLoader,
     Node,
     Scalar,
     check_keys,
     describe_node,
-    node_from_json,
-    node_from_yaml,
     node_text,
     node_to_int,
     read_text,
     scalar_to_int,
-    yaml_error,
 )
-from rtsched.io.numbers import clip, field_name, set_number
+from rtsched.io.lines import csv_columns, csv_group, csv_rows
+from rtsched.io.numbers import clip
+from rtsched.io.workload_files import (
+    check_format,
+    doc_sets,
+    in_source,
+    parse_document,
+    source_and_format,
+    task_label,
+    write_document,
+)
 from rtsched.mc.model import LEVELS, MCTask, MCTaskSet
 from rtsched.model import DeadlineModel, check_model
 
@@ -68,14 +74,7 @@ _CSV_COLUMNS = {"name": "name", "level": "level", "c_lo": "C_LO", "c_hi": "C_HI"
 
 
 def _check_format(format: str) -> str:
-    fmt = _EXTENSIONS.get(str(format).lower().lstrip("."))
-    if fmt is None:
-        raise InputError(f"unknown mixed-criticality format {format!r}; choose one of {', '.join(MC_FORMATS)}")
-    return fmt
-
-
-def _task_label(i: int, name: str | None) -> int | str:
-    return i if name is None else f"{i} ({name})"
+    return check_format(format, _EXTENSIONS, "mixed-criticality", MC_FORMATS)
 
 
 def _level_text(text: str, **where: Any) -> int:
@@ -96,7 +95,7 @@ def _build(
     deadlines: DeadlineModel,
 ) -> MCTask:
     """The task of the read ``values`` (level index, ints; ``C_HI``/``D`` may be absent), errors at the field's line."""
-    label = _task_label(i, name)
+    label = task_label(i, name)
     level = values["level"]
     wcets = (values["C_LO"],) if values.get("C_HI") is None else (values["C_LO"], values["C_HI"])
     T = values["T"]
@@ -140,22 +139,6 @@ def _ticks(text: str, **where: Any) -> int:
 # -- YAML and JSON --------------------------------------------------------------------------------
 
 
-def _doc_sets(root: Node) -> tuple[list[Node], bool]:
-    """The set nodes of a document and whether it holds several (see the module docstring)."""
-    value = root.value
-    if isinstance(value, dict) and "tasksets" in value:
-        check_keys(root, ["tasksets"], [])
-        sets = value["tasksets"]
-        if not isinstance(sets.value, list):
-            raise InputError(f"'tasksets' must be a list, got {describe_node(sets)}", line=sets.line, field="tasksets")
-        if not sets.value:
-            raise InputError("'tasksets' holds no task set", line=sets.line, field="tasksets")
-        return sets.value, True
-    if isinstance(value, list) and value and isinstance(value[0].value, dict) and "tasks" in value[0].value:
-        return value, True
-    return [root], False
-
-
 def _set_from_node(node: Node, deadlines: DeadlineModel) -> MCTaskSet:
     value, name = node.value, None
     if isinstance(value, dict):
@@ -186,7 +169,7 @@ def _task_from_node(node: Node, i: int, deadlines: DeadlineModel) -> MCTask:
         )
     v: dict[str, Node] = node.value
     name = node_text(v.get("name"), task=i)
-    label = _task_label(i, name)
+    label = task_label(i, name)
     check_keys(node, _TASK_KEYS, _REQUIRED, task=label)
     values: dict[str, Any] = {}
     lines: dict[str, int | None] = {}
@@ -208,20 +191,8 @@ def _task_from_node(node: Node, i: int, deadlines: DeadlineModel) -> MCTask:
     return _build(values, lines, node.line, i, name, deadlines)
 
 
-def _parse_document(text: str, fmt: str) -> Node:
-    if fmt == "json":
-        return node_from_json(text)
-    try:
-        composed = yaml.compose(text, Loader=LineLoader)
-    except yaml.YAMLError as err:
-        raise yaml_error(err, text) from None
-    if composed is None:
-        raise InputError("the file is empty")
-    return node_from_yaml(composed)
-
-
 def _read_document(text: str, fmt: str, deadlines: DeadlineModel) -> list[MCTaskSet]:
-    nodes, many = _doc_sets(_parse_document(text, fmt))
+    nodes, many = doc_sets(parse_document(text, fmt), none_is_error=True)
     out = []
     for s, node in enumerate(nodes):
         try:
@@ -249,51 +220,20 @@ def _set_doc(ts: MCTaskSet) -> dict[str, Any]:
 
 
 def _read_csv(text: str, deadlines: DeadlineModel) -> list[MCTaskSet]:
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows, start = [], 1
-    try:
-        for cells in reader:
-            if any(c.strip() for c in cells):
-                rows.append((start, cells))
-            start = reader.line_num + 1
-    except csv.Error as err:
-        raise InputError(f"invalid CSV: {err}", line=reader.line_num) from None
+    rows = csv_rows(text)
     if not rows:
         raise InputError("the file is empty")
     head_line, header = rows[0]
-    cols: dict[str, int] = {}
-    for j, cell in enumerate(header):
-        key = _CSV_COLUMNS.get(cell.strip().lower())
-        if key is None:
-            raise InputError(
-                f"unknown column {clip(cell.strip())!r}; the first row must be a header such as "
-                "name,level,C_LO,C_HI,T,D[,set]",
-                line=head_line,
-                field=field_name(cell.strip()),
-            )
-        if key in cols:
-            raise InputError(f"duplicate column {key}", line=head_line, field=key)
-        cols[key] = j
-    for key in _REQUIRED:
-        if key not in cols:
-            raise InputError(
-                f"missing column {key} (the header must name level, C_LO and T)", line=head_line, field=key
-            )
+    cols = csv_columns(
+        head_line, header, _CSV_COLUMNS, "name,level,C_LO,C_HI,T,D[,set]", _REQUIRED, "level, C_LO and T"
+    )
     groups: dict[int, tuple[list[MCTask], int]] = {}
     for line, cells in rows[1:]:
-        if len(cells) != len(header):
-            raise InputError(f"expected {len(header)} cells as in the header, got {len(cells)}", line=line)
-        group = 0
-        if "set" in cols:
-            number = set_number(cells[cols["set"]])
-            if number is None:
-                raise InputError(f"{clip(cells[cols['set']])!r} is not an integer set number", line=line, field="set")
-            group = number
-        tasks, s = groups.setdefault(group, ([], len(groups)))
+        tasks, s = groups.setdefault(csv_group(cells, header, cols, line), ([], len(groups)))
         where: dict[str, Any] = {"line": line, "set_index": s if "set" in cols else None}
         i = len(tasks)
         name = cells[cols["name"]] if "name" in cols and cells[cols["name"]] != "" else None
-        label = _task_label(i, name)
+        label = task_label(i, name)
         values: dict[str, Any] = {"level": _level_text(cells[cols["level"]], task=label, **where)}
         for key in ("C_LO", "C_HI", "T", "D"):
             if key not in cols or (key in ("C_HI", "D") and not cells[cols[key]].strip()):
@@ -361,16 +301,15 @@ def loads_mc(
         One line naming the source, line, task set (when there are several), task and field of
         the first problem.
     """
-    try:
+
+    def parse() -> list[MCTaskSet]:
         fmt = _check_format(format)
         model = check_model(deadlines)
         if not text.strip():
             raise InputError("the file is empty")
         return _read_csv(text, model) if fmt == "csv" else _read_document(text, fmt, model)
-    except InputError as err:
-        raise err.located(file=source) from None
-    except RecursionError:
-        raise InputError("the document is nested too deeply", file=source) from None
+
+    return in_source(source, parse)
 
 
 def dumps_mc(sets: MCTaskSet | Iterable[MCTaskSet], format: str = "yaml") -> str:
@@ -404,19 +343,9 @@ def dumps_mc(sets: MCTaskSet | Iterable[MCTaskSet], format: str = "yaml") -> str
 
 
 def _format_of(path: str | os.PathLike[str], format: str | None) -> tuple[str, str]:
-    name = os.fsdecode(path)
-    source = "<stdin>" if name == "-" else name
-    if format is not None:
-        try:
-            return source, _check_format(format)
-        except InputError as err:
-            raise err.located(file=source) from None
-    ext = os.path.splitext(name)[1].lstrip(".").lower()
-    if ext not in _EXTENSIONS:
-        raise InputError(
-            "cannot tell the format: mixed-criticality task sets are .yaml, .yml, .json or .csv files", file=source
-        )
-    return source, _EXTENSIONS[ext]
+    return source_and_format(
+        path, format, _check_format, _EXTENSIONS, "mixed-criticality task sets are .yaml, .yml, .json or .csv files"
+    )
 
 
 def read_mc_tasksets(
@@ -475,9 +404,4 @@ def write_mc_tasksets(
     if not isinstance(path, str | os.PathLike):
         raise InputError(f"expected a file path, got {type(path).__name__}")
     source, fmt = _format_of(path, format)
-    try:
-        text = dumps_mc(sets, fmt)  # type: ignore[arg-type]
-    except InputError as err:
-        raise err.located(file=source) from None
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    write_document(path, source, lambda: dumps_mc(sets, fmt))  # type: ignore[arg-type]
