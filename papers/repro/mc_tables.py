@@ -73,9 +73,11 @@ def acceptance(directory: Path) -> str:
     for u in points:
         row = accepted[u]
         for order in ("dm", "opa"):
-            chain = [row.get(f"mc-{t}-{order}") for t in CHAIN]
-            if None not in chain and chain != sorted(chain):
-                broken.append(f"U = {u}: {order} chain {chain}")
+            names = [f"mc-{t}-{order}" for t in CHAIN]
+            if all(name in row for name in names):
+                chain = [row[name] for name in names]
+                if chain != sorted(chain):
+                    broken.append(f"U = {u}: {order} chain {chain}")
         for t in CHAIN:
             dm, opa = row.get(f"mc-{t}-dm"), row.get(f"mc-{t}-opa")
             if dm is not None and opa is not None and dm > opa:
