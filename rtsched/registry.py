@@ -472,8 +472,19 @@ class Analysis:
 
     @property
     def own_implementation(self) -> str:
-        """SHA-256 (hex) of the analysis's own module and its imports, without ``calls``."""
-        module = getattr(self._reference, "__module__", None) or ""
+        """SHA-256 (hex) of the analysis's own module and its imports, without ``calls``.
+
+        The module is the reference's; a reference given as a :func:`functools.partial` (or a
+        chain of them) is unwrapped to the function it calls, whose module it is (a partial has
+        no ``__module__`` of its own, which would hash no source at all and keep stale stored
+        verdicts after the analysis changed).
+        """
+        target = self._reference
+        while isinstance(target, functools.partial):
+            target = target.func
+        module = getattr(target, "__module__", None) or ""
+        if not module:
+            raise RuntimeError(f"analysis {self.name!r}: its reference has no module, so its source cannot be hashed")
         return _source_digest(module)
 
     @property
