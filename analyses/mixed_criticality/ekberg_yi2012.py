@@ -13,6 +13,18 @@ relative deadline D'_i, C_i(LO) ≤ D'_i ≤ D_i (LO tasks keep D_i); at the mod
 take their real deadlines and the LO tasks are dropped (AMC). EDF schedules by those deadlines
 (the simulator's ``edf-vd`` with ``virtual_deadlines``).
 
+* (E0) rtsched's first step, not the paper's: if EDF with the real deadlines (D' = D) meets every
+  deadline when every job runs its own level's WCET (C(LO) for a LO task, C(HI) for a HI task), the
+  set is accepted with D' = D and no tuning: the processor-demand criterion on the rows
+  (C(own level), D, T), by QPA. Proof (papers/ekberg-yi2012-mc-demand.md, "(E0)"): with D' = D the
+  run-time scheduler is plain EDF in both modes; every job's demand is at most its own-level WCET,
+  and dropping the LO jobs at the switch only removes work, so every job set the system can
+  produce is a job-by-job reduction of one that the demand criterion proves EDF-feasible, and EDF
+  is optimal on one processor. Without it, (E2)-(E4) reject every set with a HI task whose
+  C(HI) > C(LO) until its D' is lowered (a carry-over job with zero slack at ℓ = 0), and the greedy
+  tuning can get stuck on sets that plain EDF schedules (an all-HI set with U_HH = 23/24, and sets
+  of the mc example at U = 0.2-0.6: papers/mc-experiments.md). ``tune(..., plain_edf=False)`` runs
+  the paper's steps alone.
 * (E1) LO mode: Σ_LO dbf(C(LO), D, T, ℓ) + Σ_HI dbf(C(LO), D', T, ℓ) ≤ ℓ for every ℓ ≥ 0: the
   processor-demand criterion on the rows (C(LO), D', T), decided by QPA (Zhang & Burns 2009;
   :mod:`rtsched.analyses.theory.edf_demand`).
@@ -86,7 +98,8 @@ __all__ = [
 
 CITATION = (
     "Ekberg, Yi, 'Bounding and shaping the demand of mixed-criticality sporadic tasks', ECRTS 2012: "
-    "LO- and HI-mode demand bound functions with per-task virtual deadlines, tuned greedily"
+    "LO- and HI-mode demand bound functions with per-task virtual deadlines, tuned greedily; "
+    "rtsched's step (E0) first: plain EDF with the real deadlines on the own-level WCETs"
 )
 NOTE = "papers/ekberg-yi2012-mc-demand.md"
 #: Default work budget: QPA steps per LO-mode check, and deadline decrements of the tuning.
@@ -125,13 +138,14 @@ def hi_demand_bound(rows: list[tuple[int, int, int, int, int]], U_HH: Fraction) 
 class Tuning:
     """The outcome of (E1)-(E5) on one set.
 
-    ``reason``: ``"ok"``, ``"lo-fails"`` ((E1) fails with D' = D), ``"hi-over"`` (U_HH > 1),
+    ``reason``: ``"edf"`` ((E0): plain EDF with D' = D passes), ``"ok"``, ``"lo-fails"`` ((E1) fails with D' = D), ``"hi-over"`` (U_HH > 1),
     ``"hi-full"`` (U_HH = 1), ``"stuck"`` (no decrement lowers the HI demand at ``ell``),
     ``"budget"`` (decrements and frozen tasks), ``"lo-budget"`` (a QPA run out of steps),
     ``"work"`` (the reference's Python budget). ``D_lo`` the LO-mode deadlines (D for LO tasks);
     ``ell``/``demand`` the last failing point and its HI demand, ``decrements`` the list of
     (ℓ, demand at ℓ, task) per kept decrement, ``frozen`` the (ℓ, task) of each undone one,
-    ``lo_start`` the QPA trace with D' = D, ``U_HH``, ``L`` the final bound.
+    ``lo_start`` the QPA trace with D' = D, ``U_HH``, ``L`` the final bound; ``plain`` the QPA trace
+    of (E0) (``None`` when not run).
     """
 
     verdict: Verdict
@@ -144,10 +158,11 @@ class Tuning:
     lo_start: DemandTrace | None
     U_HH: Fraction | None
     L: Fraction | None
+    plain: DemandTrace | None = None
 
 
-def tune(ts: MCTaskSet, budget: int = BUDGET, work: Work | None = None) -> Tuning:
-    """(E1)-(E5) on ``ts``, exactly (Python ints and Fractions)."""
+def tune(ts: MCTaskSet, budget: int = BUDGET, work: Work | None = None, *, plain_edf: bool = True) -> Tuning:
+    """(E0)-(E5) on ``ts``, exactly (Python ints and Fractions); ``plain_edf=False`` skips rtsched's (E0)."""
     work = Work() if work is None else work
     n = ts.n
     D_lo = [t.D for t in ts]
@@ -157,6 +172,8 @@ def tune(ts: MCTaskSet, budget: int = BUDGET, work: Work | None = None) -> Tunin
     frozen_at: list[tuple[int, int]] = []  # (ℓ, task) where a decrement broke (E1)
     U_HH: Fraction | None = None
     L: Fraction | None = None
+
+    plain: DemandTrace | None = None
 
     def done(verdict: Verdict, reason: str, **kw: Any) -> Tuning:
         return Tuning(
@@ -170,6 +187,7 @@ def tune(ts: MCTaskSet, budget: int = BUDGET, work: Work | None = None) -> Tunin
             kw.get("lo_start"),
             U_HH,
             L,
+            kw.get("plain", plain),
         )
 
     try:
@@ -178,6 +196,11 @@ def tune(ts: MCTaskSet, budget: int = BUDGET, work: Work | None = None) -> Tunin
             return done(UNKNOWN_VERDICT, "work" if lo_start.reason == "work" else "lo-budget", lo_start=lo_start)
         if lo_start.verdict is False:
             return done(False, "lo-fails", lo_start=lo_start)
+        plain = None
+        if plain_edf:  # (E0) rtsched's: plain EDF, D' = D, every job at its own level's WCET
+            plain = qpa_trace([(t.C_hi, t.D, t.T) for t in ts], budget, work)
+            if plain.verdict is True:
+                return done(True, "edf", lo_start=lo_start, plain=plain)
         work.spend(n)
         U_HH = ts.U_HH
         if U_HH > 1:
@@ -240,6 +263,7 @@ def reference(ts: MCTaskSet, m: int = 1, budget: int = BUDGET, work_budget: int 
 
 
 _MESSAGES = {
+    "edf": "(E0) plain EDF with the real deadlines: the own-level WCETs' demand fits, no virtual deadline needed",
     "ok": "tuned virtual deadlines pass both modes",
     "lo-fails": "LO mode fails even with the real deadlines (EDF on C(LO))",
     "hi-over": "U_HH > 1: the HI tasks overload the processor in HI mode",
@@ -257,6 +281,13 @@ def _steps(ts: MCTaskSet, tu: Tuning) -> Iterator[Step | str]:
     if tu.reason == "lo-fails":
         yield "lowering virtual deadlines only adds LO-mode demand: not proven"
         return
+    if tu.plain is not None:
+        yield (
+            "(E0) plain EDF with D' = D (QPA on (C(own level), D, T)): "
+            + ("holds: accepted without virtual deadlines" if tu.plain.verdict is True else "does not hold")
+        )
+        if tu.reason == "edf":
+            return
     if tu.U_HH is not None:
         yield Step("U_HH = {U}", {"U": tu.U_HH})
     if tu.reason in ("hi-over", "hi-full"):
@@ -299,7 +330,9 @@ def explain(ts: MCTaskSet, m: int = 1, budget: int = BUDGET, work_budget: int | 
         }
         for i, t in enumerate(ts)
     ]
-    if tu.reason == "ok":
+    if tu.reason == "edf":
+        summary = _MESSAGES["edf"]
+    elif tu.reason == "ok":
         shown = ", ".join(f"{ts.label(i)}: {tu.D_lo[i]}" for i in ts.hi_tasks()) or "none (no HI task)"
         summary = f"virtual deadlines {shown}; both modes pass ({len(tu.decrements)} decrements)"
     elif tu.reason == "stuck":
@@ -370,13 +403,17 @@ def _bound_up(C_hi, D, D_lo, T, level, n, uhh):
 
 
 @kernel
-def _ey_one(C_lo, C_hi, D, T, level, budget):
+def _ey_one(C_lo, C_hi, D, T, level, budget, plain_edf):
     """One set: the code of :func:`tune`'s verdict (UNDECIDED for U_HH within a margin of 1 or a bound past int64)."""
     n = T.shape[0]
     Dl = D.copy()
     code = qpa_one(C_lo, D, T, budget)  # (E1) with D' = D
     if code != ACCEPT:
         return code
+    if plain_edf:
+        code = qpa_one(C_hi, D, T, budget)  # (E0): C_hi of a LO task is its C(LO)
+        if code == ACCEPT or code == UNDECIDED:
+            return code
     uhh = 0.0
     has_hi = False
     for i in range(n):
@@ -440,24 +477,24 @@ def _ey_one(C_lo, C_hi, D, T, level, budget):
 
 
 @batch_kernel
-def _ey_sets(C_lo, C_hi, D, T, level, task_offsets, budget, out):
+def _ey_sets(C_lo, C_hi, D, T, level, task_offsets, budget, plain_edf, out):
     """``out[s]`` = ``_ey_one`` of set ``s``, in ``prange`` over the sets."""
     for s in prange(out.shape[0]):
         lo, hi = task_offsets[s], task_offsets[s + 1]
-        out[s] = _ey_one(C_lo[lo:hi], C_hi[lo:hi], D[lo:hi], T[lo:hi], level[lo:hi], budget)
+        out[s] = _ey_one(C_lo[lo:hi], C_hi[lo:hi], D[lo:hi], T[lo:hi], level[lo:hi], budget, plain_edf)
 
 
-def codes(batch: MCBatch, m: int = 1, budget: int = BUDGET) -> NDArray[np.int8]:
+def codes(batch: MCBatch, m: int = 1, budget: int = BUDGET, *, plain_edf: bool = True) -> NDArray[np.int8]:
     """Codes for every set of ``batch`` (UNDECIDED ones are re-decided by the registry with :func:`reference`)."""
     out = np.empty(batch.n_sets, dtype=np.int8)
-    _ey_sets(batch.C_lo, batch.C_hi, batch.D, batch.T, batch.level, batch.task_offsets, budget, out)
+    _ey_sets(batch.C_lo, batch.C_hi, batch.D, batch.T, batch.level, batch.task_offsets, budget, plain_edf, out)
     return out
 
 
 ANALYSES = (
     Analysis(
         name="mc-edf-ey",
-        title="Ekberg & Yi 2012: EDF with greedily tuned virtual deadlines, LO/HI demand bound functions",
+        title="Ekberg & Yi 2012: EDF with greedily tuned virtual deadlines, LO/HI demand bound functions (plain EDF first)",
         citation=CITATION,
         kind="sufficient",
         policy="mc-edf-vd",

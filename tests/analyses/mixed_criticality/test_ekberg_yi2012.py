@@ -72,45 +72,61 @@ HAND = MCTaskSet([HI(1, 2, 4), LO(1, 4)])
 
 
 def test_hand_worked_example():
-    tu = ey.tune(HAND, work=None)
+    """The paper's steps alone (``plain_edf=False``); the registry's test accepts HAND at (E0) already."""
+    tu = ey.tune(HAND, work=None, plain_edf=False)
     # D' = 4: a = 0, ℓ = 0 gives dbf_HI = 2 − 1 = 1 > 0; lowering D' to 3 drops it by 1.
     assert tu.decrements == ((0, 1, 0),)
     # D' = 3: a = 1, L = 2·(4 − 1)/4 / (1 − 1/2) = 3; points 1 (dbf 1 ≤ 1) and 2 (dbf 2 ≤ 2), next 5 ≥ L.
     assert tu.L == 3 and tu.D_lo == (3, 4) and tu.verdict is True and tu.reason == "ok"
-    r = EY.explain(HAND, 1)
-    assert r.verdict is True and r.evidence["virtual_deadlines"] == (3, None)
-    assert [row["virtual_D"] for row in r.per_task] == [3, None]
-    assert any("(E4) fails at ℓ = 0" in str(s) for s in r.steps)
+    r = EY.explain(HAND, 1)  # (E0): own-level demand 2/4 + 1/4 ≤ 1 with D' = D
+    assert r.verdict is True and r.evidence["reason"] == "edf" and r.evidence["virtual_deadlines"] == (4, None)
+    assert any("(E0) plain EDF" in str(s) for s in r.steps)
+    hard = MCTaskSet([HI(1, 3, 4), LO(2, 4)])  # own level 3/4 + 2/4 > 1: (E0) fails, the tuning runs
+    r = EY.explain(hard, 1)
+    assert r.evidence["reason"] != "edf"
+    assert any("(E0) plain EDF" in str(s) and "does not hold" in str(s) for s in r.steps)
 
 
+#: (set, the paper's steps' verdict, their D', the registry's verdict with rtsched's (E0) first).
 WORKED = [
-    pytest.param(HAND, True, (3, 4), id="hand-worked"),
-    pytest.param(MCTaskSet([LO(2, 5), HI(1, 4, 10), HI(1, 2, 6)]), True, (5, 5, 5), id="EDF-VD-x=4/9-set"),
-    pytest.param(MCTaskSet([LO(12, 24), HI(6, 21, 24)]), True, (24, 9), id="EY-only-not-EDF-VD"),
-    pytest.param(MCTaskSet([HI(1, 1, 2), HI(6, 11, 24)]), False, None, id="EDF-VD-only-greedy-stuck"),
-    pytest.param(MCTaskSet([HI(1, 10, 10)]), False, None, id="U_HH=1-not-handled"),
-    pytest.param(MCTaskSet([LO(3, 4), HI(2, 2, 4, 3)]), False, None, id="LO-mode-fails"),
+    pytest.param(HAND, True, (3, 4), True, id="hand-worked"),
+    pytest.param(MCTaskSet([LO(2, 5), HI(1, 4, 10), HI(1, 2, 6)]), True, (5, 5, 5), True, id="EDF-VD-x=4/9-set"),
+    pytest.param(MCTaskSet([LO(12, 24), HI(6, 21, 24)]), True, (24, 9), True, id="EY-only-not-EDF-VD"),
+    pytest.param(MCTaskSet([HI(1, 1, 2), HI(6, 11, 24)]), False, None, True, id="EDF-VD-only-greedy-stuck-E0-accepts"),
+    pytest.param(MCTaskSet([HI(1, 10, 10)]), False, None, True, id="U_HH=1-not-handled-E0-accepts"),
+    pytest.param(MCTaskSet([LO(3, 4), HI(2, 2, 4, 3)]), False, None, False, id="LO-mode-fails"),
 ]
 
 
-@pytest.mark.parametrize(("ts", "verdict", "D_lo"), WORKED)
-def test_worked_examples(ts, verdict, D_lo):
-    tu = ey.tune(ts, work=None)
+@pytest.mark.parametrize(("ts", "verdict", "D_lo", "registry"), WORKED)
+def test_worked_examples(ts, verdict, D_lo, registry):
+    tu = ey.tune(ts, work=None, plain_edf=False)
     assert tu.verdict is verdict
     if D_lo is not None:
         assert tu.D_lo == D_lo
-    assert EY.verdict(ts, 1) is verdict
-    assert bool(EY.batch(MCBatch.from_tasksets([ts]), 1)[0]) is verdict
+    assert int(ey.codes(MCBatch.from_tasksets([ts]), plain_edf=False)[0]) in (int(verdict), UNDECIDED)
+    assert ey.tune(ts, work=None).verdict is registry
+    assert EY.verdict(ts, 1) is registry
+    assert bool(EY.batch(MCBatch.from_tasksets([ts]), 1)[0]) is registry
 
 
 def test_incomparable_with_edf_vd_on_implicit_sets():
-    """No dominance either way is proved; these witnesses show none holds for rtsched's greedy (note, "Relations")."""
+    """The paper's steps alone and EDF-VD: no dominance either way (note, "Relations"); (E0) closes the EDF-VD-only witness."""
     ey_only = MCTaskSet([LO(12, 24), HI(6, 21, 24)])
     vd_only = MCTaskSet([HI(1, 1, 2), HI(6, 11, 24)])
     assert ey.reference(ey_only) is True and vd.reference(ey_only) is False
-    assert ey.reference(vd_only) is False and vd.reference(vd_only) is True
-    assert ey.tune(vd_only).reason == "stuck"
-    assert ey.tune(MCTaskSet([HI(1, 10, 10)])).reason == "hi-full"
+    assert ey.tune(vd_only, plain_edf=False).verdict is False and vd.reference(vd_only) is True
+    assert ey.tune(vd_only, plain_edf=False).reason == "stuck"
+    assert ey.tune(vd_only).reason == "edf"
+    assert ey.tune(MCTaskSet([HI(1, 10, 10)]), plain_edf=False).reason == "hi-full"
+
+
+@settings(max_examples=200)
+@given(mc_tasksets(min_size=1, max_size=6, max_period=30, deadlines="implicit", max_utilization=1.05))
+def test_accepts_every_set_of_edf_vds_plain_edf_branch(ts):
+    """Proved in the note ("(E0)"): with implicit deadlines, U_LL + U_HH ≤ 1 gives (E1) (U_LL + U_HL ≤ 1) and (E0)."""
+    if ts.U_LL + ts.U_HH <= 1:
+        assert ey.reference(ts, work_budget=None) is True
 
 
 def test_no_virtual_deadlines_pass_for_the_edf_vd_only_set():
@@ -143,10 +159,10 @@ def test_budget_gives_unknown_never_false():
     assert ey.reference(ts, budget=6) is True
 
 
-def codes_redecided(sets: list[MCTaskSet]) -> list[object]:
-    out = ey.codes(MCBatch.from_tasksets(sets))
+def codes_redecided(sets: list[MCTaskSet], plain_edf: bool = True) -> list[object]:
+    out = ey.codes(MCBatch.from_tasksets(sets), plain_edf=plain_edf)
     return [
-        ey.reference(ts, work_budget=None) if c == UNDECIDED else {1: True, 0: False, -1: "unknown"}[int(c)]
+        ey.tune(ts, plain_edf=plain_edf).verdict if c == UNDECIDED else {1: True, 0: False, -1: "unknown"}[int(c)]
         for ts, c in zip(sets, out, strict=True)
     ]
 
@@ -158,6 +174,7 @@ constrained_sets = mc_tasksets(min_size=1, max_size=6, max_period=30, deadlines=
 @given(st.lists(constrained_sets, min_size=1, max_size=4))
 def test_codes_equal_reference(sets):
     assert codes_redecided(sets) == [ey.reference(ts, work_budget=None) for ts in sets]
+    assert codes_redecided(sets, plain_edf=False) == [ey.tune(ts, plain_edf=False).verdict for ts in sets]
 
 
 # -- soundness against the mode-switch simulator -------------------------------------------------
@@ -188,7 +205,7 @@ def test_sound_against_the_simulator(deadlines):
         if accepted >= 60:
             break
         ts = small_hyperperiod_set(rng, deadlines)
-        tu = ey.tune(ts, work=None)
+        tu = ey.tune(ts, work=None, plain_edf=False)
         if tu.verdict is not True or not tu.decrements:
             continue
         accepted += 1
@@ -202,3 +219,28 @@ def test_sound_against_the_simulator(deadlines):
             )
             assert trace.miss is None, (ts, vds, scenario, str(trace))
     assert accepted >= 60
+
+
+@pytest.mark.parametrize("deadlines", ["implicit", "constrained"])
+def test_e0_acceptances_are_sound_against_the_simulator(deadlines):
+    """Sets accepted at (E0) (plain EDF, D' = D) that the paper's steps alone reject: AMC runs with D' = D miss nothing."""
+    rng = random.Random(1969 + len(deadlines))
+    accepted = 0
+    for _ in range(40000):
+        if accepted >= 40:
+            break
+        ts = small_hyperperiod_set(rng, deadlines)
+        tu = ey.tune(ts, work=None)
+        if tu.reason != "edf" or ey.tune(ts, work=None, plain_edf=False).verdict is True:
+            continue
+        accepted += 1
+        vds = [t.D if t.is_hi else None for t in ts]
+        for arrivals in ("periodic", "sporadic"):
+            search = switch_search(ts, scheduler="edf-vd", virtual_deadlines=vds, arrivals=arrivals, seed=7)
+            assert search.failure is None, (ts, search.summary())
+        for scenario in ("hi", "random"):
+            trace = simulate_mc(
+                ts, scheduler="edf-vd", virtual_deadlines=vds, scenario=scenario, random_lo=True, seed=4
+            )
+            assert trace.miss is None, (ts, scenario, str(trace))
+    assert accepted >= 40
