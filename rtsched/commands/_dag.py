@@ -28,6 +28,7 @@ import csv
 import os
 import re
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -71,6 +72,89 @@ def _csv_cell(value: object) -> object:
     if isinstance(value, bool):
         return "true" if value else "false"
     return "" if value is None else value
+
+
+def refuse_options_for(options: dict[str, tuple[Any, Any]], what: str) -> None:
+    """Refuse options (name: (value, default)) of the task-set path that mean nothing for ``what`` (``"DAG task sets"``)."""
+    for option, (value, default) in options.items():
+        if value != default:
+            raise InputError(f"{option} applies to task-set files, not to {what}", field=option)
+
+
+def kind_analyses(workload: Any, tests: str | None, policy: str | None, what: str, fallback: str = "") -> list[str]:
+    """The analyses ``rtsched check`` runs on a file of ``workload`` (``what``: ``"DAG"``): ``--tests``' or all.
+
+    Every name in ``tests`` must analyse ``workload`` (else the error lists the registered ones, or
+    ``fallback`` when there are none), one analysis at least must be registered, and ``policy``
+    must be one an analysis decides.
+    """
+    from rtsched.registry import all_entries, resolve_list
+
+    entries = [e for e in all_entries() if e.workload is workload]
+    if tests is not None:
+        try:
+            named = resolve_list(tests)
+        except InputError as err:
+            raise err.located(field="--tests") from None
+        for entry in named:
+            if entry.workload is not workload:
+                raise InputError(
+                    f"{entry.name} analyses {entry.workload.title}, not {what} task sets; for {what} files use "
+                    + (", ".join(e.name for e in entries) or fallback),
+                    field="--tests",
+                )
+        selected = [e.name for e in named]
+    else:
+        selected = [e.name for e in entries]
+    if not selected:
+        raise InputError(f"no analysis of {what} task sets is registered", field="--tests")
+    if policy is not None and not any(e.policy == policy for e in resolve_list(selected)):
+        known = sorted({e.policy for e in entries})
+        raise InputError(f"no {what} analysis decides policy {policy!r}; known: {', '.join(known)}", field="--policy")
+    return selected
+
+
+def echo_reports(
+    sets: Sequence[Any],
+    reports: Iterable[Any],
+    policy: str | None,
+    *,
+    explain: bool,
+    steps: bool,
+    as_json: bool,
+    as_csv: bool,
+    task_rows: Callable[[Any], list[dict[str, Any]]] | None = None,
+) -> bool:
+    """Print ``rtsched check``'s reports of ``sets`` (table, ``--explain``, ``--json`` or ``--csv``).
+
+    ``reports`` may be computed as they are printed. ``task_rows``: the table of a set's tasks
+    printed under its report (not with ``--explain``). Returns whether every set is proven
+    schedulable (under ``policy`` if given).
+    """
+    from rtsched.result import table
+
+    all_proven = True
+    if as_csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(_CSV_COLUMNS)
+    for index, report in enumerate(reports):
+        all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
+        if as_csv:
+            for record in report.to_records(index=index):
+                writer.writerow([_csv_cell(record[key]) for key in _CSV_COLUMNS])
+            continue
+        if as_json:
+            typer.echo(report.to_json(index=index, explain=explain or steps, steps=steps))
+            continue
+        if len(sets) > 1:
+            typer.echo(f"[{index}] ", nl=False)
+        typer.echo(report.explain(steps) if explain or steps else str(report))
+        if task_rows is not None and not (explain or steps):
+            typer.echo("")
+            typer.echo("\n".join(table(task_rows(sets[index]))))
+        if len(sets) > 1:
+            typer.echo("")
+    return all_proven
 
 
 def check_kind(value: str) -> str:
@@ -239,9 +323,7 @@ def _deadline_line(text: str, fmt: str, s: int, i: int) -> int | None:
 
 def refuse_task_options(options: dict[str, tuple[Any, Any]]) -> None:
     """Refuse options (name: (value, default)) of the task-set path that mean nothing for DAG task sets."""
-    for option, (value, default) in options.items():
-        if value != default:
-            raise InputError(f"{option} applies to task-set files, not to DAG task sets", field=option)
+    refuse_options_for(options, "DAG task sets")
 
 
 def _task_rows(ts: DAGTaskSet) -> list[dict[str, Any]]:
@@ -284,55 +366,15 @@ def check_dag_file(
     if given), else 1.
     """
     from rtsched.check import check_many
-    from rtsched.registry import all_entries, resolve_list
-    from rtsched.result import table
     from rtsched.workloads import DAG_TASKSETS
 
-    dag_entries = [e for e in all_entries() if e.workload is DAG_TASKSETS]
-    if tests is not None:
-        try:
-            named = resolve_list(tests)
-        except InputError as err:
-            raise err.located(field="--tests") from None
-        for entry in named:
-            if entry.workload is not DAG_TASKSETS:
-                raise InputError(
-                    f"{entry.name} analyses {entry.workload.title}, not DAG task sets; for DAG files use "
-                    + ", ".join(e.name for e in dag_entries),
-                    field="--tests",
-                )
-        selected = [e.name for e in named]
-    else:
-        selected = [e.name for e in dag_entries]
-    if not selected:
-        raise InputError("no analysis of DAG task sets is registered", field="--tests")
-    if policy is not None and not any(e.policy == policy for e in resolve_list(selected)):
-        known = sorted({e.policy for e in dag_entries})
-        raise InputError(f"no DAG analysis decides policy {policy!r}; known: {', '.join(known)}", field="--policy")
+    selected = kind_analyses(DAG_TASKSETS, tests, policy, "DAG")
     sets = read_dag_file(file, fmt)
     # without --tests, check's default list: every DAG analysis that applies (the others silently)
     reports = check_many(sets, platform, selected if tests is not None else None, budgets)
-    all_proven = True
-    if as_csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(_CSV_COLUMNS)
-    for index, (ts, report) in enumerate(zip(sets, reports, strict=True)):
-        all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
-        if as_csv:
-            for record in report.to_records(index=index):
-                writer.writerow([_csv_cell(record[key]) for key in _CSV_COLUMNS])
-            continue
-        if as_json:
-            typer.echo(report.to_json(index=index, explain=explain or steps, steps=steps))
-            continue
-        if len(sets) > 1:
-            typer.echo(f"[{index}] ", nl=False)
-        typer.echo(report.explain(steps) if explain or steps else str(report))
-        if not (explain or steps):
-            typer.echo("")
-            typer.echo("\n".join(table(_task_rows(ts))))
-        if len(sets) > 1:
-            typer.echo("")
+    all_proven = echo_reports(
+        sets, reports, policy, explain=explain, steps=steps, as_json=as_json, as_csv=as_csv, task_rows=_task_rows
+    )
     return 0 if all_proven else 1
 
 

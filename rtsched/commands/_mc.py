@@ -19,11 +19,9 @@ from __future__ import annotations
 import csv
 import os
 import re
-import sys
 from typing import TYPE_CHECKING, Any
 
-import typer
-
+from rtsched.commands._dag import _head, echo_reports, kind_analyses, refuse_options_for
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
@@ -36,14 +34,6 @@ SNIFF_BYTES = 1 << 20
 
 _MC_KEY = re.compile(r"""(?m)(^|[{,\[]|-\s)\s*["']?(C_LO|C_HI)["']?\s*:""")
 _MC_COLUMNS = {"level", "c_lo", "c_hi"}
-
-
-def _head(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            return f.read(SNIFF_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return ""  # the task-set reader names the problem
 
 
 def mc_format(file: str, fmt: str | None, kind: str) -> str | None:
@@ -68,9 +58,7 @@ def mc_format(file: str, fmt: str | None, kind: str) -> str | None:
 
 def refuse_task_options(options: dict[str, tuple[Any, Any]]) -> None:
     """Refuse options (name: (value, default)) of the task-set path that mean nothing for mixed-criticality sets."""
-    for option, (value, default) in options.items():
-        if value != default:
-            raise InputError(f"{option} applies to task-set files, not to mixed-criticality task sets", field=option)
+    refuse_options_for(options, "mixed-criticality task sets")
 
 
 def _task_rows(ts: MCTaskSet) -> list[dict[str, Any]]:
@@ -112,11 +100,8 @@ def check_mc_file(
     given), else 1.
     """
     from rtsched.check import check_many
-    from rtsched.commands._dag import _CSV_COLUMNS, _csv_cell
     from rtsched.mc.files import read_mc_tasksets
     from rtsched.platform import Identical
-    from rtsched.registry import all_entries, resolve_list
-    from rtsched.result import table
     from rtsched.workloads import MC_TASKSETS
 
     m = 1 if processors is None else processors
@@ -127,50 +112,10 @@ def check_mc_file(
             f"mixed-criticality task sets run on identical processors (-m M, default 1), not {platform!r}",
             field="--platform",
         )
-    mc_entries = [e for e in all_entries() if e.workload is MC_TASKSETS]
-    if tests is not None:
-        try:
-            named = resolve_list(tests)
-        except InputError as err:
-            raise err.located(field="--tests") from None
-        for entry in named:
-            if entry.workload is not MC_TASKSETS:
-                raise InputError(
-                    f"{entry.name} analyses {entry.workload.title}, not mixed-criticality task sets; for "
-                    "mixed-criticality files use " + (", ".join(e.name for e in mc_entries) or "an mc-* analysis"),
-                    field="--tests",
-                )
-        selected = [e.name for e in named]
-    else:
-        selected = [e.name for e in mc_entries]
-    if not selected:
-        raise InputError("no analysis of mixed-criticality task sets is registered", field="--tests")
-    if policy is not None and not any(e.policy == policy for e in resolve_list(selected)):
-        known = sorted({e.policy for e in mc_entries})
-        raise InputError(
-            f"no mixed-criticality analysis decides policy {policy!r}; known: {', '.join(known)}", field="--policy"
-        )
+    selected = kind_analyses(MC_TASKSETS, tests, policy, "mixed-criticality", "an mc-* analysis")
     sets = read_mc_tasksets(file, fmt)
     reports = check_many(sets, Identical(m), selected if tests is not None else None, budgets)
-    all_proven = True
-    if as_csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(_CSV_COLUMNS)
-    for index, (ts, report) in enumerate(zip(sets, reports, strict=True)):
-        all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
-        if as_csv:
-            for record in report.to_records(index=index):
-                writer.writerow([_csv_cell(record[key]) for key in _CSV_COLUMNS])
-            continue
-        if as_json:
-            typer.echo(report.to_json(index=index, explain=explain or steps, steps=steps))
-            continue
-        if len(sets) > 1:
-            typer.echo(f"[{index}] ", nl=False)
-        typer.echo(report.explain(steps) if explain or steps else str(report))
-        if not (explain or steps):
-            typer.echo("")
-            typer.echo("\n".join(table(_task_rows(ts))))
-        if len(sets) > 1:
-            typer.echo("")
+    all_proven = echo_reports(
+        sets, reports, policy, explain=explain, steps=steps, as_json=as_json, as_csv=as_csv, task_rows=_task_rows
+    )
     return 0 if all_proven else 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 import sys
 from collections.abc import Iterator
@@ -13,7 +12,7 @@ import typer
 
 from rtsched.check import check_many
 from rtsched.commands import Deadlines, TaskSetFile, TimeUnit
-from rtsched.commands._dag import _CSV_COLUMNS, AnyFormat, Kind, _csv_cell
+from rtsched.commands._dag import AnyFormat, Kind, echo_reports
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
@@ -214,25 +213,8 @@ def check_command(
             raise InputError(f"analysis {name!r} does not apply to this platform: {why}", field="--tests")
     if policy is not None:
         _check_policy(policy, tests)
-    explain = explain or steps
-    all_proven = True
-    if as_csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(_CSV_COLUMNS)
-    for index, report in enumerate(_reports(sets, target, tests, budgets)):
-        all_proven &= report.schedulable if policy is None else report.schedulable_under(policy)
-        if as_csv:
-            for record in report.to_records(index=index):
-                writer.writerow([_csv_cell(record[key]) for key in _CSV_COLUMNS])
-            continue
-        if as_json:
-            typer.echo(report.to_json(index=index, explain=explain, steps=steps))
-            continue
-        if len(sets) > 1:
-            typer.echo(f"[{index}] ", nl=False)
-        typer.echo(report.explain(steps) if explain else str(report))
-        if len(sets) > 1:
-            typer.echo("")
+    reports = _reports(sets, target, tests, budgets)  # decided as they are printed
+    all_proven = echo_reports(sets, reports, policy, explain=explain, steps=steps, as_json=as_json, as_csv=as_csv)
     raise typer.Exit(0 if all_proven else 1)
 
 
