@@ -12,12 +12,22 @@ section "Simulator".
 from __future__ import annotations
 
 import colorsys
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rtsched.errors import InputError
-from rtsched.sim.gantt import TASK_COLOURS, gantt_window, mark_deadline, mark_miss, mark_release, time_axis
+from rtsched.sim.gantt import (
+    TASK_COLOURS,
+    chart_title,
+    chart_width,
+    gantt_window,
+    mark_deadline,
+    mark_miss,
+    mark_release,
+    own_axes,
+    require_recorded,
+    save_axes,
+    time_axis,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -102,15 +112,12 @@ def plot_dag_gantt(
     >>> len(ax.patches)  # v0, v1, v2, v3 and v4 once each: no preemption on 2 processors
     5
     """
-    if trace.jobs and not trace.releases.shape[0]:
-        raise InputError("the run was not recorded: simulate with record=True to draw it", field="trace")
+    require_recorded(trace)
     ts = trace.taskset
     start_at, end, window_note = gantt_window(trace.end_time, since, until)
-    width = min(16.0, max(8.0, 0.25 * (end - start_at) + 2.0))
+    width = chart_width(start_at, end)
     if ax is None:
-        from matplotlib.figure import Figure  # no pyplot: no global state
-
-        ax = Figure(figsize=(width, 1.2 + 0.8 * trace.m), layout="constrained").add_subplot()
+        ax = own_axes(width, 1.2 + 0.8 * trace.m)
     missed = None if trace.miss is None else (trace.miss.task, trace.miss.job)
     job_row: dict[tuple[int, int], int] = {}
     last_row: dict[tuple[int, int], int] = {}
@@ -154,12 +161,10 @@ def plot_dag_gantt(
         mark_miss(ax, trace.miss.time, y, text, start_at, end)
     time_axis(ax, [f"P{p}" for p in range(trace.m)], start_at, end)
     if title is None:
-        chars = int(width * 11)  # about what fits on one line at fontsize 10
         tasks = ", ".join(
             f"{ts.label(i)}=(vol={vol}, len={length}, D={d}, T={t})" for i, (vol, length, d, t) in enumerate(ts.rows())
         )
-        lines = [*textwrap.wrap(trace.summary(), chars), *textwrap.wrap(tasks, chars)]
-        title = "\n".join([*lines, window_note] if window_note else lines)
+        title = chart_title(trace.summary(), tasks, width, window_note)
     ax.set_title(title, fontsize=10)
     return ax
 
@@ -168,8 +173,4 @@ def save_dag_gantt(
     trace: DAGTrace, path: str | Path, *, since: int | None = None, until: int | None = None, dpi: int = 150
 ) -> Path:
     """Draw ``trace`` with :func:`plot_dag_gantt` and write it to ``path`` (PNG, PDF or SVG by extension)."""
-    path = Path(path)
-    figure = plot_dag_gantt(trace, since=since, until=until).get_figure(root=True)
-    assert figure is not None  # the axes of a figure of their own
-    figure.savefig(path, dpi=dpi)
-    return path
+    return save_axes(plot_dag_gantt(trace, since=since, until=until), path, dpi)

@@ -13,13 +13,23 @@ red cross with a caption. The semantics: papers/mc-simulator.md.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rtsched.errors import InputError
 from rtsched.mc.model import LEVELS
-from rtsched.sim.gantt import TASK_COLOURS, gantt_window, mark_deadline, mark_miss, mark_release, time_axis
+from rtsched.sim.gantt import (
+    TASK_COLOURS,
+    chart_title,
+    chart_width,
+    gantt_window,
+    mark_deadline,
+    mark_miss,
+    mark_release,
+    own_axes,
+    require_recorded,
+    save_axes,
+    time_axis,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -84,15 +94,12 @@ def plot_mc_gantt(
     >>> len(ax.patches), [line.get_gid() for line in ax.lines if line.get_gid()]
     (3, ['switch,0'])
     """
-    if trace.jobs and not trace.releases.shape[0]:
-        raise InputError("the run was not recorded: simulate with record=True to draw it", field="trace")
+    require_recorded(trace)
     ts = trace.taskset
     start_at, end, window_note = gantt_window(trace.end_time, since, until)
-    width = min(16.0, max(8.0, 0.25 * (end - start_at) + 2.0))
+    width = chart_width(start_at, end)
     if ax is None:
-        from matplotlib.figure import Figure  # no pyplot: no global state
-
-        ax = Figure(figsize=(width, 1.4 + 0.75 * ts.n), layout="constrained").add_subplot()
+        ax = own_axes(width, 1.4 + 0.75 * ts.n)
     partitioned = trace.partition is not None
 
     def rows_of(core: int) -> list[int]:
@@ -186,13 +193,11 @@ def plot_mc_gantt(
         mark_miss(ax, trace.miss.time, trace.miss.task, miss_text, start_at, end)
     time_axis(ax, [f"{ts.label(i)} {LEVELS[ts[i].level]}" for i in range(ts.n)], start_at, end)
     if title is None:
-        chars = int(width * 11)  # about what fits on one line at fontsize 10
         tasks = ", ".join(
             f"{ts.label(i)}=({t.criticality}, C={'/'.join(map(str, t.wcets))}, D={t.D}, T={t.T})"
             for i, t in enumerate(ts)
         )
-        lines = [*textwrap.wrap(trace.summary(), chars), *textwrap.wrap(tasks, chars)]
-        title = "\n".join([*lines, window_note] if window_note else lines)
+        title = chart_title(trace.summary(), tasks, width, window_note)
     ax.set_title(title, fontsize=10)
     return ax
 
@@ -201,8 +206,4 @@ def save_mc_gantt(
     trace: MCTrace, path: str | Path, *, since: int | None = None, until: int | None = None, dpi: int = 150
 ) -> Path:
     """Draw ``trace`` with :func:`plot_mc_gantt` and write it to ``path`` (PNG, PDF or SVG by extension)."""
-    path = Path(path)
-    figure = plot_mc_gantt(trace, since=since, until=until).get_figure(root=True)
-    assert figure is not None  # the axes of a figure of their own
-    figure.savefig(path, dpi=dpi)
-    return path
+    return save_axes(plot_mc_gantt(trace, since=since, until=until), path, dpi)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rtsched.errors import InputError
 
@@ -25,11 +25,16 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_WINDOW",
     "TASK_COLOURS",
+    "chart_title",
+    "chart_width",
     "gantt",
     "gantt_window",
     "mark_deadline",
     "mark_miss",
     "mark_release",
+    "own_axes",
+    "require_recorded",
+    "save_axes",
     "save_gantt",
     "time_axis",
 ]
@@ -59,6 +64,40 @@ def gantt_window(end_time: int, since: int | None, until: int | None) -> tuple[i
     if start_at >= end:
         raise InputError(f"empty Gantt window [{start_at}, {end}]")
     return start_at, end, window_note
+
+
+def chart_width(start: int, end: int) -> float:
+    """The width in inches of a chart of the ticks ``[start, end]``: a quarter inch a tick, 8 to 16."""
+    return min(16.0, max(8.0, 0.25 * (end - start) + 2.0))
+
+
+def chart_title(summary: str, tasks: str, width: float, window_note: str) -> str:
+    """The default title: the run's ``summary`` and the ``tasks``, wrapped to the width, then the window note."""
+    chars = int(width * 11)  # about what fits on one line at fontsize 10
+    lines = [*textwrap.wrap(summary, chars), *textwrap.wrap(tasks, chars)]
+    return "\n".join([*lines, window_note] if window_note else lines)
+
+
+def require_recorded(trace: Any) -> None:
+    """Refuse a run that ran jobs but recorded nothing to draw (simulated without ``record=True``)."""
+    if trace.jobs and not trace.releases.shape[0]:
+        raise InputError("the run was not recorded: simulate with record=True to draw it", field="trace")
+
+
+def own_axes(width: float, height: float) -> Axes:
+    """The axes of a new figure of their own (made without pyplot: no global state, any backend)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained").add_subplot()
+
+
+def save_axes(ax: Axes, path: str | Path, dpi: int) -> Path:
+    """Write the figure of ``ax`` (axes of a figure of their own) to ``path`` (PNG, PDF or SVG by extension)."""
+    path = Path(path)
+    figure = ax.get_figure(root=True)
+    assert figure is not None  # the axes of a figure of their own
+    figure.savefig(path, dpi=dpi)
+    return path
 
 
 def mark_release(ax: Axes, time: int, y: float, colour: str) -> None:
@@ -130,7 +169,7 @@ def gantt(
     ts = trace.taskset
     start_at, end, window_note = gantt_window(trace.end_time, since, until)
     n_rows = trace.m if rows == "processors" else ts.n
-    width = min(16.0, max(8.0, 0.25 * (end - start_at) + 2.0))
+    width = chart_width(start_at, end)
     fig = Figure(figsize=(width, 1.0 + 0.75 * n_rows), layout="constrained")
     ax = fig.add_subplot()
     palette = TASK_COLOURS
@@ -197,9 +236,7 @@ def gantt(
     time_axis(ax, labels, start_at, end)
     rows_text = ", ".join(f"{ts.label(i)}=(C={c}, D={d}, T={t})" for i, (c, d, t) in enumerate(ts.rows()))
     if title is None:
-        chars = int(width * 11)  # about what fits on one line at fontsize 10
-        lines = [*textwrap.wrap(trace.summary(), chars), *textwrap.wrap(rows_text, chars)]
-        title = "\n".join([*lines, window_note] if window_note else lines)
+        title = chart_title(trace.summary(), rows_text, width, window_note)
     ax.set_title(title, fontsize=10)
     return fig
 
