@@ -21,7 +21,6 @@ per preemption, and each event (a release, a completion, a deadline) costs ``O(m
 from __future__ import annotations
 
 import heapq
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -33,7 +32,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import check_processors
 from rtsched.platform import Typed
 from rtsched.result import count
-from rtsched.sim.run import SPORADIC_PERIODS, parse_ties
+from rtsched.sim.run import capped_horizon, parse_ties
 from rtsched.sim.trace import DeadlineMiss
 
 if TYPE_CHECKING:
@@ -184,12 +183,7 @@ def default_dag_horizon(
     * sporadic: 200 times the largest period;
     * explicit: one tick after the last release plus the largest deadline (not capped).
     """
-    if arrivals == "periodic":
-        return int(min(math.lcm(*(t.T for t in taskset)), DAG_MAX_HORIZON))
-    if arrivals == "sporadic":
-        return int(min(SPORADIC_PERIODS * max(t.T for t in taskset), DAG_MAX_HORIZON))
-    last = max((max(r) for r in (releases or []) if len(r)), default=0)
-    return int(last + max(t.D for t in taskset) + 1)
+    return capped_horizon(taskset, arrivals, releases, DAG_MAX_HORIZON)
 
 
 def _explicit(taskset: DAGTaskSet, releases: Sequence[Sequence[int]]) -> list[list[int]]:

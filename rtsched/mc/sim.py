@@ -44,7 +44,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import check_processors
 from rtsched.mc.model import HI, LEVELS, LO, MCTask, MCTaskSet
 from rtsched.result import count
-from rtsched.sim.run import SPORADIC_PERIODS, parse_ties
+from rtsched.sim.run import capped_horizon, parse_ties
 from rtsched.sim.trace import DeadlineMiss
 
 __all__ = [
@@ -361,12 +361,7 @@ def default_mc_horizon(taskset: MCTaskSet, arrivals: Arrivals, releases: Sequenc
     * sporadic: 200 times the largest period;
     * explicit: one tick after the last release plus the largest deadline (not capped).
     """
-    if arrivals == "periodic":
-        return int(min(math.lcm(*(t.T for t in taskset)), MC_MAX_HORIZON))
-    if arrivals == "sporadic":
-        return int(min(SPORADIC_PERIODS * max(t.T for t in taskset), MC_MAX_HORIZON))
-    last = max((max(r) for r in (releases or []) if len(r)), default=0)
-    return int(last + max(t.D for t in taskset) + 1)
+    return capped_horizon(taskset, arrivals, releases, MC_MAX_HORIZON)
 
 
 def _explicit(taskset: MCTaskSet, releases: Sequence[Sequence[int]]) -> list[list[int]]:

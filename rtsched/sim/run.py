@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -45,7 +45,15 @@ from rtsched.sim.engine import (
 )
 from rtsched.sim.trace import DeadlineMiss, Trace
 
-__all__ = ["DEFAULT_MAX_HORIZON", "POLICIES", "TIE_RULES", "default_horizon", "parse_ties", "simulate"]
+__all__ = [
+    "DEFAULT_MAX_HORIZON",
+    "POLICIES",
+    "TIE_RULES",
+    "capped_horizon",
+    "default_horizon",
+    "parse_ties",
+    "simulate",
+]
 
 Arrivals = Literal["periodic", "sporadic", "explicit"]
 Policy = Literal["gedf", "pedf", "gfp", "pfp"]
@@ -128,6 +136,20 @@ def default_horizon(taskset: TaskSet, arrivals: Arrivals, releases: Sequence[Seq
         return SPORADIC_PERIODS * int(taskset.T.max())
     last = max((max(r) for r in (releases or []) if len(r)), default=0)
     return int(last + taskset.D.max() + 1)
+
+
+def capped_horizon(tasks: Sequence[Any], arrivals: Arrivals, releases: Sequence[Sequence[int]] | None, cap: int) -> int:
+    """The default horizon of task objects with ``T`` and ``D`` (the DAG and mixed-criticality simulators).
+
+    Periodic: the hyperperiod; sporadic: :data:`SPORADIC_PERIODS` times the largest period; both
+    at most ``cap``. Explicit: one tick after the last release plus the largest deadline (not capped).
+    """
+    if arrivals == "periodic":
+        return int(min(math.lcm(*(t.T for t in tasks)), cap))
+    if arrivals == "sporadic":
+        return int(min(SPORADIC_PERIODS * max(t.T for t in tasks), cap))
+    last = max((max(r) for r in (releases or []) if len(r)), default=0)
+    return int(last + max(t.D for t in tasks) + 1)
 
 
 def _explicit_arrays(taskset: TaskSet, releases: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
