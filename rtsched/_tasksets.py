@@ -1,4 +1,4 @@
-"""The plumbing task sets of task objects share: :class:`ObjectTaskSet`.
+"""The plumbing task sets of task objects and their batches share: :class:`ObjectTaskSet`, :class:`ObjectBatch`.
 
 :class:`~rtsched.dag.DAGTaskSet` and :class:`~rtsched.mc.MCTaskSet` hold a tuple of task objects
 (not the flat arrays of :class:`~rtsched.model.TaskSet`); what they have in common (validation of
@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
+import numpy as np
+from numpy.typing import NDArray
+
 from rtsched.errors import InputError, TaskError
 from rtsched.model import MAX_TASKS, DeadlineModel
 
-__all__ = ["ObjectTaskSet"]
+__all__ = ["ObjectBatch", "ObjectTaskSet"]
 
 
 class _Task(Protocol):
@@ -119,3 +122,66 @@ class ObjectTaskSet(Sequence[TaskT], Generic[TaskT]):
     def __repr__(self) -> str:
         extra = f", name={self._name!r}" if self._name is not None else ""
         return f"{type(self).__name__}({list(self._tasks)!r}{extra})"
+
+
+SetT = TypeVar("SetT")
+
+
+class ObjectBatch(Generic[SetT]):
+    """What the batches of task-object sets share (:class:`~rtsched.dag.DAGBatch`, :class:`~rtsched.mc.MCBatch`).
+
+    A subclass keeps one row per task in ``_T`` and ``_D``, the sets' bounds in ``_task_offsets``
+    (set ``s`` is tasks ``_task_offsets[s]:_task_offsets[s + 1]``), builds task ``k`` with
+    ``_task(k)`` and names its set class in ``_SET``.
+    """
+
+    __slots__ = ()
+
+    _SET: ClassVar[type]
+    _T: NDArray[np.int64]
+    _D: NDArray[np.int64]
+    _task_offsets: NDArray[np.int64]
+
+    def _task(self, k: int) -> Any:
+        raise NotImplementedError  # pragma: no cover
+
+    def _set(self, s: int) -> SetT:
+        """Set ``s`` (negative: from the end) as a task set, or an IndexError."""
+        if not -self.n_sets <= s < self.n_sets:
+            raise IndexError(f"task set {s} out of range for a batch of {self.n_sets}")
+        s %= self.n_sets
+        lo, hi = int(self._task_offsets[s]), int(self._task_offsets[s + 1])
+        result: SetT = self._SET(self._task(k) for k in range(lo, hi))
+        return result
+
+    @property
+    def task_offsets(self) -> NDArray[np.int64]:
+        """Set ``s``'s tasks are ``task_offsets[s]:task_offsets[s + 1]``."""
+        return self._task_offsets
+
+    @property
+    def n_sets(self) -> int:
+        """Number of task sets."""
+        return int(self._task_offsets.shape[0] - 1)
+
+    @property
+    def n_tasks(self) -> int:
+        """Number of tasks over all sets."""
+        return int(self._T.shape[0])
+
+    @property
+    def deadlines(self) -> DeadlineModel:
+        """The tightest deadline model every task meets (as a sweep unit reads it)."""
+        if np.all(self._D == self._T):
+            return "implicit"
+        return "constrained" if np.all(self._D <= self._T) else "arbitrary"
+
+    def __len__(self) -> int:
+        return self.n_sets
+
+    def __getitem__(self, s: int) -> SetT:
+        return self._set(s)
+
+    def __iter__(self) -> Iterator[SetT]:
+        for s in range(self.n_sets):
+            yield self[s]

@@ -22,7 +22,7 @@ from typing import Any, NoReturn, TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from rtsched._tasksets import ObjectTaskSet
+from rtsched._tasksets import ObjectBatch, ObjectTaskSet
 from rtsched.errors import InputError, TaskError
 from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 
@@ -679,7 +679,7 @@ def _readonly(values: ArrayLike) -> NDArray[np.int64]:
 _ARRAYS = ("C", "T", "D", "vertex_offsets", "edge_offsets", "src", "dst", "task_offsets", "vertex_type")
 
 
-class DAGBatch:
+class DAGBatch(ObjectBatch[DAGTaskSet]):
     """Many DAG task sets in flat, read-only, C-contiguous ``int64`` arrays (structure of arrays).
 
     Task ``k`` (over all sets) has vertices ``vertex_offsets[k]:vertex_offsets[k + 1]`` of ``C``
@@ -706,6 +706,8 @@ class DAGBatch:
         "_volume",
         "_length",
     )
+
+    _SET = DAGTaskSet
 
     def __init__(
         self,
@@ -869,11 +871,6 @@ class DAGBatch:
         return self._dst
 
     @property
-    def task_offsets(self) -> NDArray[np.int64]:
-        """Set ``s``'s tasks are ``task_offsets[s]:task_offsets[s + 1]``."""
-        return self._task_offsets
-
-    @property
     def vertex_type(self) -> NDArray[np.int64]:
         """Type code of each vertex, an index into :attr:`type_names`."""
         return self._vertex_type
@@ -892,37 +889,6 @@ class DAGBatch:
     def length(self) -> NDArray[np.int64]:
         """Length (critical path) of each task."""
         return self._length
-
-    @property
-    def n_sets(self) -> int:
-        """Number of task sets."""
-        return int(self._task_offsets.shape[0] - 1)
-
-    @property
-    def n_tasks(self) -> int:
-        """Number of tasks over all sets."""
-        return int(self._T.shape[0])
-
-    @property
-    def deadlines(self) -> DeadlineModel:
-        """The tightest deadline model every task meets (as a sweep unit reads it)."""
-        if np.all(self._D == self._T):
-            return "implicit"
-        return "constrained" if np.all(self._D <= self._T) else "arbitrary"
-
-    def __len__(self) -> int:
-        return self.n_sets
-
-    def __getitem__(self, s: int) -> DAGTaskSet:
-        if not -self.n_sets <= s < self.n_sets:
-            raise IndexError(f"task set {s} out of range for a batch of {self.n_sets}")
-        s %= self.n_sets
-        lo, hi = int(self._task_offsets[s]), int(self._task_offsets[s + 1])
-        return DAGTaskSet(self._task(k) for k in range(lo, hi))
-
-    def __iter__(self) -> Iterator[DAGTaskSet]:
-        for s in range(self.n_sets):
-            yield self[s]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DAGBatch):

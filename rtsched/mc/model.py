@@ -23,7 +23,7 @@ the same model later.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from rtsched._tasksets import ObjectTaskSet
+from rtsched._tasksets import ObjectBatch, ObjectTaskSet
 from rtsched.errors import InputError, TaskError
 from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 
@@ -341,7 +341,7 @@ def _readonly(values: ArrayLike, dtype: Any = np.int64) -> NDArray[Any]:
 _ARRAYS = ("C_lo", "C_hi", "T", "D", "level", "task_offsets")
 
 
-class MCBatch:
+class MCBatch(ObjectBatch[MCTaskSet]):
     """Many mixed-criticality task sets in flat, read-only, C-contiguous arrays: one row per task.
 
     Task ``k`` (over all sets) is ``C_lo[k], C_hi[k], T[k], D[k], level[k]`` (``int64``; ``level``
@@ -353,6 +353,8 @@ class MCBatch:
     """
 
     __slots__ = ("_C_lo", "_C_hi", "_T", "_D", "_level", "_task_offsets")
+
+    _SET = MCTaskSet
 
     _C_lo: NDArray[np.int64]
     _C_hi: NDArray[np.int64]
@@ -469,49 +471,13 @@ class MCBatch:
         """Criticality of each task: 0 = LO, 1 = HI."""
         return self._level
 
-    @property
-    def task_offsets(self) -> NDArray[np.int64]:
-        """Set ``s``'s tasks are ``task_offsets[s]:task_offsets[s + 1]``."""
-        return self._task_offsets
-
-    @property
-    def n_sets(self) -> int:
-        """Number of task sets."""
-        return int(self._task_offsets.shape[0] - 1)
-
-    @property
-    def n_tasks(self) -> int:
-        """Number of tasks over all sets."""
-        return int(self._T.shape[0])
-
-    @property
-    def deadlines(self) -> DeadlineModel:
-        """The tightest deadline model every task meets (as a sweep unit reads it)."""
-        if np.all(self._D == self._T):
-            return "implicit"
-        return "constrained" if np.all(self._D <= self._T) else "arbitrary"
-
     def taskset(self, s: int) -> MCTaskSet:
         """Set ``s`` as an :class:`MCTaskSet`."""
-        if not -self.n_sets <= s < self.n_sets:
-            raise IndexError(f"task set {s} out of range for a batch of {self.n_sets}")
-        s %= self.n_sets
-        lo, hi = int(self._task_offsets[s]), int(self._task_offsets[s + 1])
-        return MCTaskSet(self._task(k) for k in range(lo, hi))
+        return self._set(s)
 
     def tasksets(self) -> list[MCTaskSet]:
         """Every set, in order."""
         return [self.taskset(s) for s in range(self.n_sets)]
-
-    def __len__(self) -> int:
-        return self.n_sets
-
-    def __getitem__(self, s: int) -> MCTaskSet:
-        return self.taskset(s)
-
-    def __iter__(self) -> Iterator[MCTaskSet]:
-        for s in range(self.n_sets):
-            yield self.taskset(s)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MCBatch):
