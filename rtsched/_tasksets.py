@@ -155,6 +155,16 @@ class ObjectBatch(Generic[SetT]):
         return result
 
     @property
+    def T(self) -> NDArray[np.int64]:
+        """Period of each task."""
+        return self._T
+
+    @property
+    def D(self) -> NDArray[np.int64]:
+        """Relative deadline of each task."""
+        return self._D
+
+    @property
     def task_offsets(self) -> NDArray[np.int64]:
         """Set ``s``'s tasks are ``task_offsets[s]:task_offsets[s + 1]``."""
         return self._task_offsets

@@ -841,16 +841,6 @@ class DAGBatch(ObjectBatch[DAGTaskSet]):
         return self._C
 
     @property
-    def T(self) -> NDArray[np.int64]:
-        """Period of each task."""
-        return self._T
-
-    @property
-    def D(self) -> NDArray[np.int64]:
-        """Relative deadline of each task."""
-        return self._D
-
-    @property
     def vertex_offsets(self) -> NDArray[np.int64]:
         """Task ``k``'s vertices are ``vertex_offsets[k]:vertex_offsets[k + 1]``."""
         return self._vertex_offsets

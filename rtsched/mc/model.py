@@ -457,16 +457,6 @@ class MCBatch(ObjectBatch[MCTaskSet]):
         return self._C_hi
 
     @property
-    def T(self) -> NDArray[np.int64]:
-        """Period of each task."""
-        return self._T
-
-    @property
-    def D(self) -> NDArray[np.int64]:
-        """Relative deadline of each task."""
-        return self._D
-
-    @property
     def level(self) -> NDArray[np.int8]:
         """Criticality of each task: 0 = LO, 1 = HI."""
         return self._level
