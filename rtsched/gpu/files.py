@@ -33,19 +33,16 @@ from rtsched.gpu.model import (
 )
 from rtsched.gpu.profiles import KernelSlowdowns, read_slowdown_csv, read_wcet_csv
 from rtsched.io import (
-    LineLoader,
     Node,
     Scalar,
     check_keys,
     describe_node,
-    node_from_json,
-    node_from_yaml,
     node_text,
     node_to_int,
     read_text,
     scalar_to_fraction,
-    yaml_error,
 )
+from rtsched.io.workload_files import in_source, parse_document
 
 __all__ = ["dumps_gpu", "loads_gpu", "read_gpu_workload"]
 
@@ -314,26 +311,15 @@ def loads_gpu(text: str, format: str = "yaml", *, source: str = "<string>", base
         Naming the source, line, kernel and field of the first problem.
     """
     fmt = format.lower().lstrip(".")
-    try:
+
+    def parse() -> GPUWorkload:
         if not text.strip():
             raise InputError("the file is empty")
-        if fmt in ("yaml", "yml"):
-            try:
-                composed = yaml.compose(text, Loader=LineLoader)
-            except yaml.YAMLError as err:
-                raise yaml_error(err, text) from None
-            if composed is None:
-                raise InputError("the file is empty")
-            root = node_from_yaml(composed)
-        elif fmt == "json":
-            root = node_from_json(text)
-        else:
+        if fmt not in ("yaml", "yml", "json"):
             raise InputError(f"GPU workloads are read from YAML or JSON, not {format!r}")
-        return _workload(root, base)
-    except InputError as err:
-        raise err.located(file=source) from None
-    except RecursionError:
-        raise InputError("the document is nested too deeply", file=source) from None
+        return _workload(parse_document(text, fmt), base)
+
+    return in_source(source, parse)
 
 
 def read_gpu_workload(path: str | os.PathLike[str], *, format: str | None = None) -> GPUWorkload:

@@ -1,6 +1,7 @@
 """The plumbing of the readers and writers of the workload kinds' own files (DAG, mixed criticality).
 
-Each kind (:mod:`rtsched.dag.files`, :mod:`rtsched.mc.files`) keeps its schema and its messages;
+Each kind (:mod:`rtsched.dag.files`, :mod:`rtsched.mc.files`; :mod:`rtsched.gpu.files` for the
+parsing and the file's name in errors) keeps its schema and its messages;
 what they do alike is here once: telling the format from a name or an extension, parsing a YAML or
 JSON document into line-keeping :class:`~rtsched.io.documents.Node` s, finding the task sets of a
 document, naming the file in every error, and writing a file.
