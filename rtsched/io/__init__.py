@@ -72,7 +72,8 @@ Modules
 JSON lines, and the line-keeping nodes other readers build on), :mod:`~rtsched.io.lines` (CSV,
 txt), :mod:`~rtsched.io.raw` (written values to task sets, priorities), :mod:`~rtsched.io.numbers`
 (the number rule above), :mod:`~rtsched.io.stream` (the limits and the streaming reader) and
-:mod:`~rtsched.io.xml_formats` (SimSo, SchedCAT).
+:mod:`~rtsched.io.xml_formats` (SimSo, SchedCAT); :mod:`~rtsched.io.workload_files` holds what the
+readers of the DAG, mixed-criticality and GPU files share.
 """
 
 from rtsched.io.documents import (
