@@ -114,19 +114,30 @@ def test_one_job_never_exceeds_its_self_bound_in_simulation(task, m, seed):
         assert trace.response_times[0] <= bound
 
 
-@settings(max_examples=120, deadline=None)
-@given(ts=rst.dag_tasksets(max_size=3, max_vertices=6), m=st.integers(1, 4), seed=st.integers(0, 2**16))
-def test_accepted_sets_meet_every_deadline_with_vertex_priorities(ts, m, seed):
-    if HE.reference(ts, m) is not True:
-        return
-    ranks = [he2019.vertex_priorities(t) for t in ts]
-    longest = max(t.T for t in ts)
-    for run in (
-        dict(arrivals="periodic", execution="wcet", horizon=6 * longest),
-        dict(arrivals="sporadic", execution="random", horizon=12 * longest, seed=seed),
-    ):
-        trace = simulate_dag(ts, m, policy="gfp", vertex_priorities=ranks, **run)
-        assert trace.miss is None, (ts, m, run, trace.miss)
+def test_accepted_sets_meet_every_deadline_with_vertex_priorities():
+    """Whenever dag-gfp-he2019 accepts, G-FP with the same vertex priorities misses nothing (periodic/WCET and
+    sporadic/random execution); at least a tenth of the drawn sets are accepted (derandomized: the count is fixed)."""
+    reach = {"accepted": 0}
+
+    @settings(max_examples=150, deadline=None, derandomize=True)
+    @given(
+        ts=rst.dag_tasksets(max_size=3, max_vertices=6, max_period=80), m=st.integers(1, 4), seed=st.integers(0, 2**16)
+    )
+    def prop(ts, m, seed):
+        if HE.reference(ts, m) is not True:
+            return
+        reach["accepted"] += 1
+        ranks = [he2019.vertex_priorities(t) for t in ts]
+        longest = max(t.T for t in ts)
+        for run in (
+            dict(arrivals="periodic", execution="wcet", horizon=6 * longest),
+            dict(arrivals="sporadic", execution="random", horizon=12 * longest, seed=seed),
+        ):
+            trace = simulate_dag(ts, m, policy="gfp", vertex_priorities=ranks, **run)
+            assert trace.miss is None, (ts, m, run, trace.miss)
+
+    prop()
+    assert reach["accepted"] >= 15, reach  # 150 draws
 
 
 def _greedy_one_path(task: DAGTask, m: int, rank: tuple[int, ...]):
