@@ -189,7 +189,7 @@ print(report_a)
 print(report_a["mc-amc-rtb-dm"].text(steps=True))
 assert [report_a[n].verdict for n in ("mc-smc-dm", "mc-smc-opa", "mc-amc-rtb-dm")] == [False, False, True]
 rows_a = {row["task"]: row for row in report_a["mc-amc-rtb-dm"].per_task}
-assert (rows_a[1]["R_LO"], rows_a[1]["R_HI"], rows_a[2]["R_LO"]) == (3, 6, 6)
+assert (rows_a[1]["R_LO"], rows_a[1]["R_switch"], rows_a[2]["R_LO"]) == (3, 6, 6)
 assert report_a["mc-smc-dm"].evidence["failing_term"] == "(3): R ≥ 7 > D = 6"
 
 # %% [markdown]
