@@ -48,7 +48,8 @@ Layers: :func:`reference` (Python ints: (H1) as sets, (H3) as written, (H4)), :f
 (the definition (H2) over every path, exponential, for tests), :func:`explain` (each task's S_k/m,
 Graham's bound, R_k, the vertex order, the failing task with its carry-in terms) and the kernel
 ``_set_codes`` (``prange`` over the sets of a :class:`~rtsched.dag.DAGBatch`; per task the ranks,
-the ancestor matrix and (H3) in int64, then (H4) as melani2015's G-FP kernel).
+the ancestor matrix and (H3) in int64, then (H4) by ``theory.dag_workload.gfp_fixed_points_nb``, the
+G-FP iteration melani2015's kernel runs too).
 
 Exactness: all quantities are integers; the kernel computes in int64 what the reference computes
 in Python ints (S_k ≤ m·vol_k, below 2**62 for times below 2**31 and m below 2**30; sums in (H4)
@@ -66,11 +67,11 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from rtsched.analyses.theory.dag_workload import carry_in_workload, carry_in_workload_nb
+from rtsched.analyses.theory.dag_workload import carry_in_workload, gfp_fixed_points_nb
 from rtsched.analyses.theory.graham import graham_bound_int
 from rtsched.dag.model import DAGBatch, DAGTask, DAGTaskSet
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import batch_kernel, kernel
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict
@@ -441,34 +442,6 @@ def _self_bound_nb(C, src, dst, m):
     return S
 
 
-@kernel
-def _fp_one(S, vol, D, T, m, budget, R):
-    """(H4) on one set: ACCEPT, REJECT or UNKNOWN (budget); ``R`` (length n) receives the bounds."""
-    n = vol.shape[0]
-    steps = 0
-    for k in range(n):
-        # a right side numerator above limit gives R_k > D_k
-        limit = m * (D[k] + 1) - 1
-        if S[k] > limit:
-            return REJECT
-        x = S[k] // m
-        while True:
-            if steps == budget:
-                return UNKNOWN
-            steps += 1
-            acc = S[k]
-            for i in range(k):
-                acc += carry_in_workload_nb(vol[i], T[i], R[i], x, m, limit - acc + 1)
-                if acc > limit:
-                    return REJECT
-            nxt = acc // m
-            if nxt == x:
-                break
-            x = nxt
-        R[k] = x
-    return ACCEPT
-
-
 @batch_kernel
 def _set_codes(C, vertex_offsets, edge_offsets, src, dst, vol, D, T, task_offsets, m, budget, S, R, out):
     """``out[s]``: (H3) for every task of set ``s``, then (H4) (``prange`` over the sets)."""
@@ -478,7 +451,7 @@ def _set_codes(C, vertex_offsets, edge_offsets, src, dst, vol, D, T, task_offset
             a, b = vertex_offsets[k], vertex_offsets[k + 1]
             c, d = edge_offsets[k], edge_offsets[k + 1]
             S[k] = _self_bound_nb(C[a:b], src[c:d], dst[c:d], m)
-        out[s] = _fp_one(S[lo:hi], vol[lo:hi], D[lo:hi], T[lo:hi], m, budget, R[lo:hi])
+        out[s] = gfp_fixed_points_nb(S[lo:hi], vol[lo:hi], D[lo:hi], T[lo:hi], m, budget, R[lo:hi])  # (H4)
 
 
 def codes(batch: DAGBatch, m: int, budget: int = DEFAULT_BUDGET) -> NDArray[np.int8]:

@@ -43,7 +43,8 @@ See the note.
 
 Layers: :func:`reference_fp` / :func:`reference_edf` (Python ints; the equations tagged),
 :func:`explain_fp` / :func:`explain_edf` (each task's R_k, the failing task with its interference
-terms, the iteration steps) and the kernels ``_fp_one`` / ``_edf_one`` (one set, int64) driven by
+terms, the iteration steps) and the kernels (one set, int64: ``theory.dag_workload.gfp_fixed_points_nb``
+with S_k = m·len_k + vol_k − len_k for G-FP, ``_edf_one``) driven by
 ``_fp_sets`` / ``_edf_sets`` (``prange`` over the sets of a :class:`~rtsched.dag.DAGBatch`) through
 ``codes=``: the analyses need only each task's volume and length, which a DAGBatch holds exactly.
 
@@ -70,7 +71,12 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from rtsched.analyses.theory.dag_workload import capped_product_nb, carry_in_workload, carry_in_workload_nb
+from rtsched.analyses.theory.dag_workload import (
+    capped_product_nb,
+    carry_in_workload,
+    carry_in_workload_nb,
+    gfp_fixed_points_nb,
+)
 from rtsched.analyses.theory.graham import graham_bound, graham_bound_int, response_bound_int
 from rtsched.dag.model import DAGBatch, DAGTaskSet
 from rtsched.errors import InputError
@@ -403,35 +409,6 @@ def _edf_nb(vol_i, D_i, T_i, R_i, D_k, m, cap):
 
 
 @kernel
-def _fp_one(vol, length, D, T, m, budget, R):
-    """One set under G-FP: ACCEPT, REJECT or UNKNOWN (budget); ``R`` (length n) receives the bounds."""
-    n = vol.shape[0]
-    steps = 0
-    for k in range(n):
-        base = vol[k] - length[k]
-        # a right side numerator above limit gives R_k > D_k
-        limit = m * (D[k] - length[k] + 1) - 1
-        if base > limit:
-            return REJECT
-        x = length[k] + base // m
-        while True:
-            if steps == budget:
-                return UNKNOWN
-            steps += 1
-            acc = base
-            for i in range(k):
-                acc += carry_in_workload_nb(vol[i], T[i], R[i], x, m, limit - acc + 1)
-                if acc > limit:
-                    return REJECT
-            nxt = length[k] + acc // m
-            if nxt == x:
-                break
-            x = nxt
-        R[k] = x
-    return ACCEPT
-
-
-@kernel
 def _edf_one(vol, length, D, T, m, budget, R):
     """One set under G-EDF: ACCEPT, REJECT or UNKNOWN (budget); ``R`` (length n) holds the bounds."""
     n = vol.shape[0]
@@ -469,10 +446,11 @@ def _edf_one(vol, length, D, T, m, budget, R):
 
 @batch_kernel
 def _fp_sets(vol, length, D, T, task_offsets, m, budget, R, out):
-    """``out[s]`` = ``_fp_one`` of set ``s`` (``prange`` over the sets; ``R`` a workspace per task)."""
+    """``out[s]``: (M1)/(M3) on set ``s`` by ``theory.dag_workload.gfp_fixed_points_nb`` (``prange`` over the sets)."""
     for s in prange(out.shape[0]):
         lo, hi = task_offsets[s], task_offsets[s + 1]
-        out[s] = _fp_one(vol[lo:hi], length[lo:hi], D[lo:hi], T[lo:hi], m, budget, R[lo:hi])
+        S = m * length[lo:hi] + vol[lo:hi] - length[lo:hi]  # (M1) as ⌊(S_k + I_k)/m⌋: the Graham numerator
+        out[s] = gfp_fixed_points_nb(S, vol[lo:hi], D[lo:hi], T[lo:hi], m, budget, R[lo:hi])
 
 
 @batch_kernel

@@ -15,14 +15,17 @@ may use it (``dag-gfp-melani2015``, ``dag-gfp-he2019``). It needs R_i ≥ vol_i/
 response-time bound satisfies (a job cannot finish its volume faster on m processors).
 
 Functions: :func:`carry_in_workload` (Python ints) and its Numba twin :func:`carry_in_workload_nb`
-(int64, capped at ``cap`` so that sums of them cannot overflow).
+(int64, capped at ``cap`` so that sums of them cannot overflow), and :func:`gfp_fixed_points_nb`,
+the G-FP response-time iteration both analyses share in their kernels:
+R_k = ⌊(S_k + Σ_{i<k} W_i(R_k))/m⌋ from ⌊S_k/m⌋, where S_k is the analysis's own numerator of one
+job's bound (Melani et al.'s Graham form m·len_k + vol_k − len_k; He et al.'s path bound).
 """
 
 from __future__ import annotations
 
-from rtsched.kernels import kernel
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, kernel
 
-__all__ = ["capped_product_nb", "carry_in_workload", "carry_in_workload_nb"]
+__all__ = ["capped_product_nb", "carry_in_workload", "carry_in_workload_nb", "gfp_fixed_points_nb"]
 
 
 def carry_in_workload(vol_i: int, T_i: int, R_i: int, L: int, m: int) -> int:
@@ -53,3 +56,35 @@ def carry_in_workload_nb(vol_i, T_i, R_i, L, m, cap):
     q = a // mt
     r = a - q * mt
     return capped_product_nb(q, vol_i, min(vol_i, r), cap)
+
+
+@kernel
+def gfp_fixed_points_nb(S, vol, D, T, m, budget, R):
+    """G-FP in task order on one set: ACCEPT, REJECT or UNKNOWN (after ``budget`` right-side evaluations).
+
+    ``R`` (length n) receives each task's least fixed point of R = ⌊(S_k + Σ_{i<k} W_i(R))/m⌋,
+    iterated from ⌊S_k/m⌋ (W_i: (M2) with the higher-priority task's R_i); a right-side numerator
+    above m·(D_k + 1) − 1 means R_k > D_k (sums are capped there, so nothing overflows).
+    """
+    n = vol.shape[0]
+    steps = 0
+    for k in range(n):
+        limit = m * (D[k] + 1) - 1
+        if S[k] > limit:
+            return REJECT
+        x = S[k] // m
+        while True:
+            if steps == budget:
+                return UNKNOWN
+            steps += 1
+            acc = S[k]
+            for i in range(k):
+                acc += carry_in_workload_nb(vol[i], T[i], R[i], x, m, limit - acc + 1)
+                if acc > limit:
+                    return REJECT
+            nxt = acc // m
+            if nxt == x:
+                break
+            x = nxt
+        R[k] = x
+    return ACCEPT
