@@ -1,0 +1,31 @@
+"""CPU–GPU segmented tasks (issue #43): the model, files, simulator and Gantt chart.
+
+A task runs on one CPU core and alternates CPU segments and GPU segments; each GPU segment has a
+CPU-side part (launch, copies) and a GPU part, and names the GPU or GPU partition it runs on.
+While its GPU part runs, the task busy-waits on its core or suspends. Notation and rules:
+papers/cpu-gpu-model.md.
+
+* :class:`GPUSegment`, :class:`SegmentedTask`, :class:`SegmentedTaskSet` (immutable, hashable;
+  task order = priority order) and :class:`SegmentedBatch` (flat arrays for kernels), in
+  :mod:`rtsched.segmented.model`.
+"""
+
+from rtsched.segmented.model import (
+    DEFAULT_DEVICE,
+    MODES,
+    GPUSegment,
+    SegmentedBatch,
+    SegmentedTask,
+    SegmentedTaskSet,
+    WaitMode,
+)
+
+__all__ = [
+    "DEFAULT_DEVICE",
+    "MODES",
+    "GPUSegment",
+    "SegmentedBatch",
+    "SegmentedTask",
+    "SegmentedTaskSet",
+    "WaitMode",
+]
