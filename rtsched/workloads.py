@@ -20,9 +20,10 @@ and the CLI can hand it to analyses without knowing what it is:
 An analysis names its kind (``Analysis(..., workload=GPU_WORKLOADS)``; the default is
 :data:`TASKSETS`); the core dispatches on that object, never on a string. Four kinds are built
 in: :data:`TASKSETS` (sporadic task sets, :class:`~rtsched.model.TaskSet`), :data:`GPU_WORKLOADS`
-(real-time kernels on a GPU's compute clusters, :class:`~rtsched.gpu.GPUWorkload`) and
-:data:`DAG_TASKSETS` (sporadic parallel DAG tasks, :class:`~rtsched.dag.DAGTaskSet`), and
-:data:`MC_TASKSETS` (dual-criticality sporadic tasks, :class:`~rtsched.mc.MCTaskSet`). A new kind
+(real-time kernels on a GPU's compute clusters, :class:`~rtsched.gpu.GPUWorkload`),
+:data:`DAG_TASKSETS` (sporadic parallel DAG tasks, :class:`~rtsched.dag.DAGTaskSet`),
+:data:`MC_TASKSETS` (dual-criticality sporadic tasks, :class:`~rtsched.mc.MCTaskSet`) and
+:data:`SEGMENTED_TASKSETS` (CPU–GPU segmented tasks, :class:`~rtsched.segmented.SegmentedTaskSet`). A new kind
 subclasses :class:`WorkloadKind` and calls :func:`register` once; the README's "Adding a workload
 kind" shows a whole one.
 """
@@ -43,15 +44,18 @@ from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
 from rtsched.mc.model import MCBatch, MCTask, MCTaskSet
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.platform import GPU, Platform, Typed, as_platform
+from rtsched.segmented.model import GPUSegment, SegmentedBatch, SegmentedTask, SegmentedTaskSet
 
 __all__ = [
     "DAG_TASKSETS",
     "GPU_WORKLOADS",
     "MC_TASKSETS",
+    "SEGMENTED_TASKSETS",
     "TASKSETS",
     "DAGTaskSets",
     "GPUWorkloads",
     "MCTaskSets",
+    "SegmentedTaskSets",
     "TaskSets",
     "WorkloadKind",
     "kind_named",
@@ -556,6 +560,126 @@ class MCTaskSets(WorkloadKind):
         )
 
 
+class SegmentedTaskSets(WorkloadKind):
+    """Sets of CPU–GPU segmented tasks: :class:`~rtsched.segmented.SegmentedTaskSet`, :class:`~rtsched.segmented.SegmentedBatch` (papers/cpu-gpu-model.md).
+
+    The platform's size is the number of CPU cores; the devices are the names the GPU segments
+    give (each its own mutually exclusive resource, papers/cpu-gpu-model.md).
+    """
+
+    name = "segmented"
+    title = "CPU–GPU segmented task sets"
+    noun = "segmented task set"
+    #: Like the DAG and MC kinds: the references decide a small set at once, without compiling kernels.
+    cold_references = True
+
+    def item_type(self) -> type:
+        """:class:`~rtsched.segmented.SegmentedTaskSet`."""
+        return SegmentedTaskSet
+
+    def batch_type(self) -> type:
+        """:class:`~rtsched.segmented.SegmentedBatch`."""
+        return SegmentedBatch
+
+    def coerce(self, value: Any) -> SegmentedTaskSet | None:
+        """A segmented task set; one :class:`~rtsched.segmented.SegmentedTask`, or a list of them, read as one."""
+        if isinstance(value, SegmentedTaskSet):
+            return value
+        if isinstance(value, SegmentedTask):
+            return SegmentedTaskSet([value])
+        if isinstance(value, list | tuple) and value and all(isinstance(v, SegmentedTask) for v in value):
+            return SegmentedTaskSet(value)
+        return None
+
+    def count(self, batch: SegmentedBatch) -> int:
+        """``batch.n_sets``."""
+        return batch.n_sets
+
+    def batch_of(self, items: Sequence[SegmentedTaskSet]) -> SegmentedBatch:
+        """:meth:`SegmentedBatch.from_tasksets`."""
+        return SegmentedBatch.from_tasksets(items)
+
+    def task_count(self, batch: SegmentedBatch) -> int:
+        """Tasks over all sets."""
+        return batch.n_tasks
+
+    def kernel_arguments(self, batch: SegmentedBatch) -> tuple[Any, ...]:
+        """``cpu, G_m, G_e, device, T, D, core, mode, gpu_offsets, task_offsets`` (:class:`~rtsched.segmented.SegmentedBatch`)."""
+        return (
+            batch.cpu,
+            batch.G_m,
+            batch.G_e,
+            batch.device,
+            batch.T,
+            batch.D,
+            batch.core,
+            batch.mode,
+            batch.gpu_offsets,
+            batch.task_offsets,
+        )
+
+    def deadline_model(self, item: Any) -> str:
+        """``implicit``, ``constrained`` or ``arbitrary``: the tightest model a set (or a batch) meets."""
+        return str(item.deadline_model if isinstance(item, SegmentedTaskSet) else item.deadlines)
+
+    def refuses_platform(self, platform: Platform) -> str | None:
+        """Identical CPU cores (the devices are named by the tasks); GPU-cluster and typed platforms do not run them."""
+        if isinstance(platform, GPU):
+            return "analyses GPU workloads, not CPU–GPU segmented task sets"
+        return "analyses typed DAG task sets, not CPU–GPU segmented task sets" if isinstance(platform, Typed) else None
+
+    def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[SegmentedBatch, int]:
+        """Two small sets on two cores sharing one GPU (one fits, one does not)."""
+        implicit = max(_MODEL_RANK[d] for d in accepted_deadlines) == 0
+        fits = SegmentedTaskSet(
+            [
+                SegmentedTask((1, 1), (GPUSegment(1, 2),), 20, 20 if implicit else 18, core=0),
+                SegmentedTask((2,), (), 10, 10, core=0),
+                SegmentedTask((1, 2), (GPUSegment(1, 3),), 30, 30 if implicit else 25, core=1),
+            ]
+        )
+        heavy = SegmentedTaskSet(
+            [
+                SegmentedTask((3, 3), (GPUSegment(2, 6),), 12, 12 if implicit else 11, core=0),
+                SegmentedTask((4, 2), (GPUSegment(2, 8),), 14, 14, core=1),
+            ]
+        )
+        return SegmentedBatch.from_tasksets([fits, heavy]), 1 if platform_kind == "uniprocessor" else 2
+
+    def read(self, path: str | os.PathLike[str], **options: Any) -> list[SegmentedTaskSet]:
+        """:func:`rtsched.segmented.files.read_segmented_tasksets` (YAML, JSON)."""
+        from rtsched.segmented.files import read_segmented_tasksets
+
+        return read_segmented_tasksets(path, **options)
+
+    def write(self, items: Sequence[SegmentedTaskSet], path: str | os.PathLike[str], **options: Any) -> None:
+        """:func:`rtsched.segmented.files.write_segmented_tasksets`."""
+        from rtsched.segmented.files import write_segmented_tasksets
+
+        write_segmented_tasksets(list(items), path, **options)
+
+    def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> SegmentedBatch:
+        """:func:`rtsched.generators.segmented.segmented_batch` (the GCAPS experiment's setup), as a batch."""
+        from rtsched.generators.segmented import segmented_batch
+
+        return segmented_batch(rng, size=size, **parameters)
+
+    def simulate(self, item: SegmentedTaskSet, platform: Platform | int, **options: Any) -> Any:
+        """:func:`rtsched.segmented.sim.simulate_segmented` (partitioned FP cores, GPU devices under a protocol)."""
+        try:
+            from rtsched.segmented.sim import simulate_segmented
+        except ImportError as err:
+            raise InputError(f"the CPU–GPU simulator (rtsched.segmented.sim) is not available: {err}") from None
+        return simulate_segmented(item, as_platform(platform).size, **options)
+
+    def describe(self, item: SegmentedTaskSet, platform: Platform) -> str:
+        """``segmented task set: n=… tasks (… use a GPU), m=…, devices=…, U=…``."""
+        return (
+            f"{item.name or 'segmented task set'}: n={item.n} tasks ({len(item.gpu_tasks())} use a GPU), "
+            f"m={platform.size}, devices={','.join(item.devices) or '-'}, U={float(item.utilization):.4g}"
+        )
+
+
 #: Sporadic task sets (the default kind of an analysis).
 TASKSETS = TaskSets()
 #: Real-time kernels on a GPU's compute clusters.
@@ -564,6 +688,8 @@ GPU_WORKLOADS = GPUWorkloads()
 DAG_TASKSETS = DAGTaskSets()
 #: Sets of dual-criticality sporadic tasks (the analyses of the family rtsched.analyses.mixed_criticality).
 MC_TASKSETS = MCTaskSets()
+#: Sets of CPU–GPU segmented tasks (the analyses of the family rtsched.analyses.segmented).
+SEGMENTED_TASKSETS = SegmentedTaskSets()
 
 _KINDS: dict[str, WorkloadKind] = {}
 
@@ -583,6 +709,7 @@ register(TASKSETS)
 register(GPU_WORKLOADS)
 register(DAG_TASKSETS)
 register(MC_TASKSETS)
+register(SEGMENTED_TASKSETS)
 
 
 def kinds() -> list[WorkloadKind]:
