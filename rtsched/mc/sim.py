@@ -16,8 +16,9 @@ Schedulers: on one processor ``fp`` (the task order, index 0 highest, or ``prior
 ``edf`` and ``edf-vd`` (in LO mode a HI job's deadline is virtual, ``r + x·D`` with an exact
 ``Fraction`` x, or ``r + D'`` with per-task ``virtual_deadlines``; in HI mode and for LO jobs the
 real ``r + D``); on ``m`` processors ``partitioned`` (``partition[i]`` is task i's core; every
-core runs ``core_scheduler`` and has its *own* mode) and ``global-edf-vd`` (global EDF on the
-virtual deadlines, one system-wide mode).
+core runs ``core_scheduler`` and has its *own* mode), ``global-edf-vd`` (global EDF on the
+virtual deadlines, one system-wide mode) and ``global-fp`` (global fixed priorities, the task order
+or ``priorities=``, one system-wide mode).
 
 Time is integer ticks, the run is event-driven (releases, completions, deadlines and the
 instants where a HI job exhausts ``C(LO)``), pure Python with heaps. The arrivals are the task
@@ -63,14 +64,14 @@ __all__ = [
     "switch_search",
 ]
 
-Scheduler = Literal["fp", "edf", "edf-vd", "partitioned", "global-edf-vd"]
+Scheduler = Literal["fp", "edf", "edf-vd", "partitioned", "global-edf-vd", "global-fp"]
 CoreScheduler = Literal["fp", "edf", "edf-vd"]
 Policy = Literal["amc", "smc"]
 Scenario = Literal["lo", "hi", "random", "explicit"]
 Arrivals = Literal["periodic", "sporadic", "explicit"]
 
-#: Schedulers: uniprocessor FP, EDF and EDF-VD; partitioned (one of those per core); global EDF-VD.
-MC_SCHEDULERS: tuple[str, ...] = ("fp", "edf", "edf-vd", "partitioned", "global-edf-vd")
+#: Schedulers: uniprocessor FP, EDF and EDF-VD; partitioned (one of those per core); global EDF-VD; global FP.
+MC_SCHEDULERS: tuple[str, ...] = ("fp", "edf", "edf-vd", "partitioned", "global-edf-vd", "global-fp")
 #: What each core of a ``partitioned`` system runs.
 CORE_SCHEDULERS: tuple[str, ...] = ("fp", "edf", "edf-vd")
 #: What happens to LO tasks at the switch: dropped (``amc``) or kept within C(LO) (``smc``).
@@ -139,8 +140,8 @@ class MCTrace:
     taskset, m:
         The simulated system.
     scheduler, core_scheduler:
-        ``"fp"``, ``"edf"``, ``"edf-vd"``, ``"partitioned"`` or ``"global-edf-vd"``; what each core
-        runs (the scheduler itself unless partitioned).
+        ``"fp"``, ``"edf"``, ``"edf-vd"``, ``"partitioned"``, ``"global-edf-vd"`` or ``"global-fp"``;
+        what each core runs (the scheduler itself unless partitioned; ``"fp"`` for ``global-fp``).
     policy:
         ``"amc"`` (LO jobs dropped at the switch) or ``"smc"`` (kept within C(LO)).
     scenario:
@@ -150,8 +151,8 @@ class MCTrace:
         horizon (releases at ``t < horizon``, deadlines ``<= horizon`` checked).
     partition, priorities, virtual_deadlines, top_priority:
         The core of each task (partitioned), the FP priority order (task indices, highest
-        first; FP only), each task's LO-mode relative deadline (EDF-VD; a ``Fraction``) and the
-        tasks given top priority (fpEDF style).
+        first; fp, global-fp and partitioned fp), each task's LO-mode relative deadline
+        (EDF-VD; a ``Fraction``) and the tasks given top priority (fpEDF style).
     end_time:
         Where the run stopped: the first failure (unrecorded runs) or the horizon.
     jobs:
@@ -518,13 +519,15 @@ def simulate_mc(
     taskset:
         The MC tasks (LO or HI; any deadlines, though the analyses assume D <= T).
     m:
-        Number of processors: 1 for ``fp``, ``edf``, ``edf-vd``; any for ``partitioned`` and
-        ``global-edf-vd``.
+        Number of processors: 1 for ``fp``, ``edf``, ``edf-vd``; any for ``partitioned``,
+        ``global-edf-vd`` and ``global-fp``.
     scheduler:
         ``"fp"`` (priority: the task order, index 0 highest, or ``priorities``), ``"edf"``,
         ``"edf-vd"`` (needs ``x`` or ``virtual_deadlines``), ``"partitioned"`` (needs
         ``partition``; every core runs ``core_scheduler`` and switches on its own) or
-        ``"global-edf-vd"`` (global EDF on the virtual deadlines, a system-wide switch).
+        ``"global-edf-vd"`` (global EDF on the virtual deadlines, a system-wide switch) or
+        ``"global-fp"`` (the m highest-priority pending jobs run, priority as for ``fp``; a
+        system-wide switch: the first HI job to exhaust C(LO) on any processor switches all).
     policy:
         ``"amc"``: at a switch the pending LO jobs (of that core) are dropped and no LO job is
         released while in HI mode; ``"smc"``: LO jobs keep running, within their C(LO).
@@ -534,7 +537,8 @@ def simulate_mc(
         ``p_overrun``, its demand then uniform in (C(LO), C(HI)]) or ``"explicit"`` (the jobs in
         ``overruns`` overrun, the others do not).
     priorities:
-        FP: the task indices from the highest priority to the lowest (default the task order).
+        FP (``fp``, ``global-fp``, partitioned ``fp``): the task indices from the highest
+        priority to the lowest (default the task order).
     x:
         EDF-VD: the deadline scaling factor, an exact number in (0, 1] (``Fraction``, int or a
         string such as ``"3/4"``): a HI job released at r has the virtual deadline ``r + x·D``
@@ -621,7 +625,8 @@ def simulate_mc(
         raise InputError(f"unknown return_to_lo {return_to_lo!r}; choose never or idle", field="return_to_lo")
     if scheduler in CORE_SCHEDULERS and m != 1:
         raise InputError(
-            f"{scheduler} is a uniprocessor scheduler (m = 1); on m = {m} use partitioned or global-edf-vd", field="m"
+            f"{scheduler} is a uniprocessor scheduler (m = 1); on m = {m} use partitioned, global-edf-vd or global-fp",
+            field="m",
         )
     # -- cores ("pools"): one per processor (partitioned), or one of m processors -------------
     if scheduler == "partitioned":
@@ -645,7 +650,7 @@ def simulate_mc(
             raise InputError(f"partition applies to the partitioned scheduler, not {scheduler}", field="partition")
         core_of = [0] * n
         pools, caps = 1, [m]
-        kind = "edf-vd" if scheduler == "global-edf-vd" else scheduler
+        kind = {"global-edf-vd": "edf-vd", "global-fp": "fp"}.get(scheduler, scheduler)
         part_tuple = None
     fixed = kind == "fp"
     # -- priorities (FP) ------------------------------------------------------------------
