@@ -650,7 +650,12 @@ def simulate_mc(
             raise InputError(f"partition applies to the partitioned scheduler, not {scheduler}", field="partition")
         core_of = [0] * n
         pools, caps = 1, [m]
-        kind = {"global-edf-vd": "edf-vd", "global-fp": "fp"}.get(scheduler, scheduler)
+        if scheduler == "global-edf-vd":
+            kind = "edf-vd"
+        elif scheduler == "global-fp":
+            kind = "fp"
+        else:
+            kind = scheduler
         part_tuple = None
     fixed = kind == "fp"
     # -- priorities (FP) ------------------------------------------------------------------

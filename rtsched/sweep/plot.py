@@ -60,6 +60,7 @@ _POLICY_WORDS = {
     "mc-edf-vd": ("MC EDF", "Mixed criticality, EDF with virtual deadlines on one processor"),
     "mc-partitioned-fp": ("MC P-FP", "Mixed criticality, partitioned fixed priorities"),
     "mc-partitioned-edf-vd": ("MC P-EDF-VD", "Mixed criticality, partitioned EDF with virtual deadlines"),
+    "mc-global-fp": ("MC G-FP", "Mixed criticality, global fixed priorities"),
 }
 
 
