@@ -5,6 +5,7 @@ student version (solution cells stubbed) still runs top to bottom."""
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,11 +93,37 @@ def test_build_is_deterministic(tmp_path):
     assert _build(lab, tmp_path, False) == first
 
 
-def test_markdown_lines_must_be_comments(tmp_path):
+def _build_module():
     spec = importlib.util.spec_from_file_location("labs_build", BUILD)
     build = importlib.util.module_from_spec(spec)
     sys.modules["labs_build"] = build  # dataclasses look their module up there
     spec.loader.exec_module(build)
+    return build
+
+
+@pytest.mark.parametrize("lab", LABS, ids=[p.stem for p in LABS])
+def test_students_see_every_exercise(lab):
+    """Every exercise's question is in a cell students get, and each has its solution after it.
+
+    (Lab 2's Exercise 4 once sat inside Solution 3's cell, so students never saw it.)
+    """
+    cells = _build_module().parse(lab.read_text(encoding="utf-8"), str(lab))
+    asked: list[str] = []
+    solved: list[str] = []
+    for cell in cells:
+        text = "\n".join(cell.lines)
+        for word, found in (("Exercise", asked), ("Solution", solved)):
+            for number in re.findall(rf"\*\*{word} (\w+)", text):
+                found.append(number)
+                assert (word == "Exercise") == ("solution" not in cell.tags), (
+                    f"{lab.name}: **{word} {number}** is in a {'solution' if 'solution' in cell.tags else 'student'} cell"
+                )
+    assert asked, f"{lab.name} has no exercise"
+    assert sorted(set(solved)) == sorted(set(asked)), f"{lab.name}: exercises {asked}, solutions {solved}"
+
+
+def test_markdown_lines_must_be_comments(tmp_path):
+    build = _build_module()
     cells = build.parse('# %% [markdown]\n# text\n\n# %% solution\n# Q?\nx = 1\n# %% tags=["solution", "x"]\ny = 2\n')
     assert [(c.kind, c.tags) for c in cells] == [("markdown", []), ("code", ["solution"]), ("code", ["solution", "x"])]
     assert cells[0].lines == ["text"]

@@ -248,6 +248,7 @@ for label, rows in (("a", [(1, 2, 3), (1, 3, 4), (6, 8, 8)]), ("b", [(1, 2, 3), 
 # implementation. `exact:index` breaks ties by the lowest index, which here favours τ₁ (index
 # 1 < 2) too, so it finds the same miss; with τ₁ and τ₂ swapped in the file it would not.
 
+# %% [markdown]
 # **Exercise 4 (priorities in global FP).** Reorder the Dhall set so that the heavy task has the
 # highest priority. What do `gfp-rta` and `exact-gfp` say? Draw the G-FP schedule
 # (`simulate(ts, 2, policy="gfp")`). Is there a task order for which global FP schedules the
