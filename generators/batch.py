@@ -41,7 +41,20 @@ from rtsched.generators.utilizations import (
 )
 from rtsched.model import MAX_TASKS, TaskSetBatch
 
-__all__ = ["GeneratedBatch", "generate_batch", "integer_tasks", "parse_utilizations"]
+__all__ = ["GENERATE_DEFAULTS", "GeneratedBatch", "generate_batch", "integer_tasks", "parse_utilizations"]
+
+#: The generator options every entry point defaults to: :func:`generate_batch`, ``rtsched generate``
+#: and ``rtsched sweep``'s default experiment (rtsched.sweep.kinds.GENERATOR_DEFAULTS, the same
+#: values, written into an experiment's canonical form; a test holds the two equal). Before issue
+#: #46, :func:`generate_batch` defaulted to plain UUniFast, periods 10-1000 and implicit deadlines,
+#: so ``generate_batch(rng, n=10, utilization=0.2, size=...)`` realised U = 0.32 (the rounding rule
+#: C >= 1 inflates light tasks with short periods) where the CLI realised 0.20.
+GENERATE_DEFAULTS: dict[str, object] = {
+    "utilizations": "uunifast-discard",
+    "periods": "log-uniform:1000:100000",
+    "deadlines": "uniform",
+    "umax": 1.0,
+}
 
 #: Tasks generated per chunk in :func:`generate_batch` (a constant: results must not depend on it
 #: varying between runs).
@@ -124,9 +137,9 @@ def generate_batch(
     n: int,
     utilization: float,
     size: int,
-    utilizations: str = "uunifast",
-    periods: str = "log-uniform:10:1000",
-    deadlines: str = "implicit",
+    utilizations: str = "uunifast-discard",
+    periods: str = "log-uniform:1000:100000",
+    deadlines: str = "uniform",
     umax: float = 1.0,
     order: str = "drawn",
 ) -> GeneratedBatch:
@@ -143,12 +156,17 @@ def generate_batch(
     size:
         Number of task sets.
     utilizations:
-        ``"uunifast"``, ``"uunifast-discard"``, ``"randfixedsum"`` or ``"cfs"``.
+        ``"uunifast"``, ``"uunifast-discard"`` (the default), ``"randfixedsum"`` or ``"cfs"``.
     periods:
-        Period spec, see :func:`rtsched.generators.parse_periods`.
+        Period spec, see :func:`rtsched.generators.parse_periods` (default
+        ``"log-uniform:1000:100000"``).
     deadlines:
-        ``"implicit"``, ``"uniform"`` or ``"uniform:X"``, see
+        ``"implicit"``, ``"uniform"`` (the default: D uniform in [C, T]) or ``"uniform:X"``, see
         :func:`rtsched.generators.parse_deadlines`.
+
+    The defaults are :data:`GENERATE_DEFAULTS`, those of ``rtsched generate`` and of
+    ``rtsched sweep``'s default experiment: the same call draws the same sets from every entry
+    point.
     umax:
         Per-task utilization bound for UUniFast-Discard, RandFixedSum and CFS (ignored by
         UUniFast, whose tasks above 1 are capped at ``C = T`` by the rounding rule).

@@ -538,3 +538,23 @@ def test_sweep_experiment_with_plain_uunifast_above_one_warns():
     with pytest.warns(UtilizationLossWarning, match="U = 2.4 > 1"):
         parse_experiment(text, check_generator=False)
     parse_experiment(text.replace("[0.2, 0.6]", "[0.1, 0.25]"), check_generator=False)  # U <= 1: silent
+
+
+def test_generate_batch_defaults_are_every_entry_points():
+    """generate_batch, `rtsched generate` and the default sweep share their defaults (issue #46).
+
+    generate_batch once defaulted to UUniFast with periods 10-1000, so that
+    ``generate_batch(rng, n=10, utilization=0.2, size=...)`` realised U = 0.32 where the CLI
+    realised 0.20.
+    """
+    import inspect
+
+    from rtsched.generators.batch import GENERATE_DEFAULTS
+    from rtsched.sweep.kinds import GENERATOR_DEFAULTS
+
+    assert GENERATE_DEFAULTS == GENERATOR_DEFAULTS
+    signature = inspect.signature(generate_batch).parameters
+    assert {key: signature[key].default for key in GENERATE_DEFAULTS} == GENERATE_DEFAULTS
+    out = generate_batch(np.random.default_rng(0), n=10, utilization=0.2, size=2000)
+    assert abs(float(np.mean(out.realized_utilization)) - 0.2) < 0.002
+    assert not np.all(out.batch.D == out.batch.T)  # deadlines uniform in [C, T], as the CLI's
