@@ -8,8 +8,17 @@ papers/cpu-gpu-model.md.
 * :class:`GPUSegment`, :class:`SegmentedTask`, :class:`SegmentedTaskSet` (immutable, hashable;
   task order = priority order) and :class:`SegmentedBatch` (flat arrays for kernels), in
   :mod:`rtsched.segmented.model`.
+* :func:`read_segmented_tasksets`, :func:`write_segmented_tasksets`, :func:`loads_segmented`,
+  :func:`dumps_segmented`: YAML and JSON files (:mod:`rtsched.segmented.files`).
 """
 
+from rtsched.segmented.files import (
+    SEGMENTED_FORMATS,
+    dumps_segmented,
+    loads_segmented,
+    read_segmented_tasksets,
+    write_segmented_tasksets,
+)
 from rtsched.segmented.model import (
     DEFAULT_DEVICE,
     MODES,
@@ -28,4 +37,9 @@ __all__ = [
     "SegmentedTask",
     "SegmentedTaskSet",
     "WaitMode",
+    "SEGMENTED_FORMATS",
+    "dumps_segmented",
+    "loads_segmented",
+    "read_segmented_tasksets",
+    "write_segmented_tasksets",
 ]

@@ -21,8 +21,20 @@ from hypothesis import strategies as st
 from rtsched.dag.model import DAGTask, DAGTaskSet
 from rtsched.mc.model import MCTask, MCTaskSet
 from rtsched.model import MAX_TIME, Task, TaskSet, TaskSetBatch
+from rtsched.segmented.model import GPUSegment, SegmentedTask, SegmentedTaskSet
 
-__all__ = ["batches", "dag_tasks", "dag_tasksets", "mc_tasks", "mc_tasksets", "on_a_bound", "tasks", "tasksets"]
+__all__ = [
+    "batches",
+    "dag_tasks",
+    "dag_tasksets",
+    "mc_tasks",
+    "mc_tasksets",
+    "on_a_bound",
+    "segmented_tasks",
+    "segmented_tasksets",
+    "tasks",
+    "tasksets",
+]
 
 Deadlines = Literal["implicit", "constrained", "arbitrary"]
 
@@ -273,3 +285,117 @@ def mc_tasksets(
             wcets = (min(t.C_lo, C_hi), C_hi) if t.is_hi else (C_hi,)
             tasks[i] = t.replace(wcets=wcets)
     return MCTaskSet(tasks)
+
+
+@st.composite
+def segmented_tasks(
+    draw: st.DrawFn,
+    *,
+    m: int = 2,
+    min_period: int = 1,
+    max_period: int = 40,
+    max_gpu_segments: int = 3,
+    devices: tuple[str, ...] = ("gpu",),
+    deadlines: Deadlines = "constrained",
+    modes: tuple[str | None, ...] = (None, "busy", "suspend"),
+    max_deadline_factor: int = 3,
+) -> SegmentedTask:
+    """One CPU–GPU segmented task (:class:`~rtsched.segmented.SegmentedTask`), valid by construction.
+
+    ``T`` in ``min_period..max_period``; ``η`` GPU segments in ``0..min(max_gpu_segments, T)``;
+    the total work ``W = C + G_m + G_e`` in ``max(1, η)..T``, one tick of it given to each GPU
+    segment's ``G_e`` and the rest spread over the ``3η + 1`` parts (``C_1, G_m, G_e, C_2, ...``,
+    each part drawn in ``0..`` what is left, the last CPU segment taking the remainder), so every
+    GPU segment has ``G_e >= 1`` and ``W <= T``; ``D = T`` (``implicit``), ``D`` in ``W..T``
+    (``constrained``) or in ``W..max_deadline_factor·T`` (``arbitrary``); ``core`` in ``0..m-1``
+    (``m = 0``: no core, ``None``); ``mode`` from ``modes``; each segment's device from
+    ``devices``. Shrinks toward a CPU-only task with small ``T``, work on its last segment and
+    ``D = W``.
+    """
+    if not 1 <= min_period <= max_period <= MAX_TIME:
+        raise ValueError("need 1 <= min_period <= max_period <= MAX_TIME")
+    if m < 0 or max_gpu_segments < 0 or not devices or not modes:
+        raise ValueError("need m >= 0, max_gpu_segments >= 0 and some devices and modes")
+    T = draw(st.integers(min_period, max_period))
+    eta = draw(st.integers(0, min(max_gpu_segments, T)))
+    work = draw(st.integers(max(1, eta), T))
+    rest = work - eta
+    parts = []
+    for _ in range(3 * eta):
+        x = draw(st.integers(0, rest))
+        parts.append(x)
+        rest -= x
+    parts.append(rest)  # the last CPU segment
+    cpu = [parts[3 * j] for j in range(eta)] + [parts[-1]]
+    gpu = [GPUSegment(parts[3 * j + 1], parts[3 * j + 2] + 1, draw(st.sampled_from(devices))) for j in range(eta)]
+    if deadlines == "implicit":
+        D = T
+    elif deadlines == "constrained":
+        D = draw(st.integers(work, T))
+    elif deadlines == "arbitrary":
+        D = draw(st.integers(work, min(MAX_TIME, max_deadline_factor * T)))
+    else:
+        raise ValueError(f"unknown deadline model {deadlines!r}")
+    core = draw(st.integers(0, m - 1)) if m > 0 else None
+    mode = draw(st.sampled_from(modes))
+    return SegmentedTask(tuple(cpu), tuple(gpu), T, D, core, mode)  # type: ignore[arg-type]
+
+
+@st.composite
+def segmented_tasksets(
+    draw: st.DrawFn,
+    *,
+    min_size: int = 1,
+    max_size: int = 6,
+    max_utilization: float | None = None,
+    **task_options: object,
+) -> SegmentedTaskSet:
+    """A :class:`~rtsched.segmented.SegmentedTaskSet` of ``min_size..max_size`` tasks drawn with :func:`segmented_tasks`.
+
+    The task order (the fixed-priority order, index 0 highest) is the drawn order.
+    ``max_utilization`` caps each core's load ``Σ (C + G_m + G_e)/T`` over its tasks (a busy
+    waiter's load) by shrinking work, never by filtering: on the most loaded core above the cap
+    where something can shrink, the largest part (CPU segment, ``G_m`` or ``G_e``) of its task
+    with the largest utilization is halved (rounded down; ``G_e`` kept at least 1, the work at
+    least 1), until every core meets the cap or nothing on the cores above it can shrink (tiny
+    periods: a core with two tasks of ``T = 1`` stays at load 2). ``D`` is kept (it stays at
+    least the work). Tasks without a core count as one core.
+    """
+    tasks = list(draw(st.lists(segmented_tasks(**task_options), min_size=min_size, max_size=max_size)))  # type: ignore[arg-type]
+    if max_utilization is not None:
+        limit = Fraction(max_utilization).limit_denominator(10**6)
+        while True:
+            load: dict[int | None, Fraction] = {}
+            for t in tasks:
+                load[t.core] = load.get(t.core, Fraction(0)) + t.utilization
+            over = sorted((c for c in load if load[c] > limit), key=lambda c: -load[c])
+            if not any(_shrink_one(tasks, core) for core in over):
+                break
+    return SegmentedTaskSet(tasks)
+
+
+def _shrink_one(tasks: list[SegmentedTask], core: int | None) -> bool:
+    """Halve the largest shrinkable part of the heaviest task on ``core`` (in place); False if none can shrink."""
+    order = sorted((i for i, t in enumerate(tasks) if t.core == core), key=lambda i: (-tasks[i].utilization, i))
+    for i in order:
+        t = tasks[i]
+        cpu, gpu = list(t.cpu), list(t.gpu)
+        # the parts that can shrink: a CPU segment or G_m above 0, G_e above 1 (every GPU segment
+        # keeps G_e >= 1); the total work stays positive (checked below)
+        options = [(c, "cpu", j) for j, c in enumerate(cpu) if c > 0]
+        options += [(g.G_m, "G_m", j) for j, g in enumerate(gpu) if g.G_m > 0]
+        options += [(g.G_e, "G_e", j) for j, g in enumerate(gpu) if g.G_e > 1]
+        if not options:
+            continue
+        _, kind, j = max(options, key=lambda o: (o[0], o[1], -o[2]))
+        if kind == "cpu":
+            cpu[j] //= 2
+        elif kind == "G_m":
+            gpu[j] = GPUSegment(gpu[j].G_m // 2, gpu[j].G_e, gpu[j].device)
+        else:
+            gpu[j] = GPUSegment(gpu[j].G_m, max(1, gpu[j].G_e // 2), gpu[j].device)
+        if sum(cpu) + sum(g.G for g in gpu) == 0:
+            continue
+        tasks[i] = t.replace(cpu=tuple(cpu), gpu=tuple(gpu))
+        return True
+    return False

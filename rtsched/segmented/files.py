@@ -1,0 +1,423 @@
+"""CPU–GPU segmented task-set files: YAML and JSON of rtsched's own (issue #43).
+
+Format (papers/cpu-gpu-model.md)
+--------------------------------
+``yaml`` (``.yaml``, ``.yml``) and ``json`` (``.json``)
+    One task set, written as a list of tasks or as ``{name: optional, tasks: [...]}``, or several:
+    ``{tasksets: [...]}`` or a list whose first element is an object with ``tasks``. A task is::
+
+        {name: optional, T, D: optional, core: optional, mode: optional,
+         segments: [C_1, {G_m, G_e, device: optional}, C_2, ...]}
+
+    ``segments`` lists the task's segments in execution order: an integer is a CPU segment, a GPU
+    segment is ``{G_m: .., G_e: .., device: ..}`` or the list ``[G_m, G_e]`` or
+    ``[G_m, G_e, device]`` (``device`` defaults to ``gpu``). A GPU segment first, last or right
+    after another GPU segment has a zero CPU segment beside it
+    (:meth:`~rtsched.segmented.SegmentedTask.from_segments`); two CPU segments in a row are an
+    error (write their sum). ``D`` defaults to ``T``; ``core`` is a core index ``0, 1, ...`` (or
+    absent/null: not assigned); ``mode`` is ``busy`` or ``suspend`` (or absent/null: the
+    analysis's or simulator's mode applies).
+
+``D > T`` is refused unless the reader is given ``deadlines="arbitrary"`` (the analyses of issue
+#43 need constrained deadlines). Unknown keys are refused.
+
+The tasks' order is their fixed priority, first = highest; the writers keep it, always write
+``D``, write every CPU segment (zeros included) so that a file reads back to an equal set, and
+write ``core``, ``mode`` and ``device`` only when they are set (``device`` when it is not ``gpu``).
+Values follow the number rule of :mod:`rtsched.io` (integers written with the digits 0-9), and every
+error is one :class:`~rtsched.errors.InputError` naming the file, the line, the task set (when the
+file holds several), the task (its index in the set, and its name) and the field, e.g.
+``set.yaml, line 7, task 1 (camera), field segment 2 G_e: G_e must be non-negative, got -3``.
+Fields: ``T``, ``D``, ``core``, ``mode``, ``name``, ``segments``, ``C_j`` (the j-th CPU segment)
+and ``segment j``, ``segment j G_m``, ``segment j G_e``, ``segment j device`` (the j-th GPU
+segment), numbered from 1 as in the model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import yaml
+
+from rtsched.errors import InputError
+from rtsched.io import Node, Scalar, check_keys, describe_node, node_text, node_to_int, read_text
+from rtsched.io.numbers import clip
+from rtsched.io.workload_files import (
+    check_format,
+    doc_sets,
+    in_source,
+    parse_document,
+    source_and_format,
+    task_label,
+    write_document,
+)
+from rtsched.model import DeadlineModel, check_model
+from rtsched.segmented.model import DEFAULT_DEVICE, MODES, GPUSegment, SegmentedTask, SegmentedTaskSet
+
+__all__ = [
+    "SEGMENTED_FORMATS",
+    "dumps_segmented",
+    "loads_segmented",
+    "read_segmented_tasksets",
+    "write_segmented_tasksets",
+]
+
+#: The formats :func:`loads_segmented` and :func:`dumps_segmented` understand.
+SEGMENTED_FORMATS = ("yaml", "json")
+_EXTENSIONS = {"yaml": "yaml", "yml": "yaml", "json": "json"}
+#: The keys of a task object, in the order they are written.
+_TASK_KEYS = ("name", "T", "D", "core", "mode", "segments")
+_REQUIRED = ("T", "segments")
+_SEGMENT_KEYS = ("G_m", "G_e", "device")
+
+
+def _check_format(format: str) -> str:
+    return check_format(format, _EXTENSIONS, "segmented task set", SEGMENTED_FORMATS)
+
+
+def _is_null(node: Node | None) -> bool:
+    return node is None or (isinstance(node.value, Scalar) and node.value.kind == "null")
+
+
+def _int(node: Node, **where: Any) -> int:
+    """The integer number of ticks a node holds (the number rule of :mod:`rtsched.io`), or an InputError."""
+    try:
+        return node_to_int(node, "", **where)
+    except InputError as err:
+        if "time unit" not in err.message:
+            raise
+        text = node.value.text.strip() if isinstance(node.value, Scalar) else "the value"
+        raise InputError(f"{clip(text)} is not an integer number of ticks").located(line=node.line, **where) from None
+
+
+def _text(node: Node, what: str, **where: Any) -> str:
+    if not isinstance(node.value, Scalar) or node.value.kind != "str":
+        raise InputError(f"{what}, got {describe_node(node)}", line=node.line, **where)
+    return str(node.value.text)
+
+
+def _gpu_segment(node: Node, j: int, label: int | str) -> tuple[GPUSegment, dict[str, int | None]]:
+    """GPU segment ``j`` (from 1) of a task, from ``{G_m, G_e, device}`` or ``[G_m, G_e(, device)]``, and its lines."""
+    field = f"segment {j}"
+    parts: dict[str, Node] = {}
+    if isinstance(node.value, dict):
+        try:
+            check_keys(node, _SEGMENT_KEYS, ("G_m", "G_e"), task=label)
+        except InputError as err:  # name the segment as well as the key
+            raise InputError(
+                err.message, line=err.line, task=label, field=f"{field} {err.field or ''}".strip()
+            ) from None
+        parts = node.value
+    elif isinstance(node.value, list):
+        items = node.value
+        if len(items) not in (2, 3):
+            raise InputError(
+                f"a GPU segment is [G_m, G_e] or [G_m, G_e, device], got a list of {len(items)} items",
+                line=node.line,
+                task=label,
+                field=field,
+            )
+        parts = dict(zip(_SEGMENT_KEYS, items, strict=False))
+    lines: dict[str, int | None] = {field: node.line}
+    values: dict[str, Any] = {}
+    for key in ("G_m", "G_e"):
+        child = parts[key]
+        lines[f"{field} {key}"] = child.line
+        values[key] = _int(child, task=label, field=f"{field} {key}")
+    device = DEFAULT_DEVICE
+    if "device" in parts and not _is_null(parts["device"]):
+        child = parts["device"]
+        lines[f"{field} device"] = child.line
+        device = _text(child, "a device name is a word such as gpu or mig0", task=label, field=f"{field} device")
+    try:
+        segment = GPUSegment(values["G_m"], values["G_e"], device)
+    except InputError as err:
+        sub = f"{field} {err.field}" if err.field else field
+        raise InputError(err.message, line=lines.get(sub) or node.line, task=label, field=sub) from None
+    return segment, lines
+
+
+def _segments(node: Node, label: int | str) -> tuple[list[int], list[GPUSegment], dict[str, int | None]]:
+    """The CPU and GPU segments of a ``segments`` list (the rule of ``SegmentedTask.from_segments``), and their lines."""
+    if not isinstance(node.value, list):
+        raise InputError(
+            f"'segments' must be a list [C_1, {{G_m, G_e}}, C_2, ...], got {describe_node(node)}",
+            line=node.line,
+            task=label,
+            field="segments",
+        )
+    if not node.value:
+        raise InputError("'segments' is empty: a task needs some work", line=node.line, task=label, field="segments")
+    cpu: list[int] = []
+    gpu: list[GPUSegment] = []
+    lines: dict[str, int | None] = {}
+    expect_cpu = True
+    for item in node.value:
+        if isinstance(item.value, Scalar):
+            field = f"C_{len(cpu) + 1}"
+            if not expect_cpu:
+                raise InputError(
+                    f"two CPU segments in a row ({cpu[-1]} and then {clip(str(item.value.text))}): write their sum",
+                    line=item.line,
+                    task=label,
+                    field=field,
+                )
+            lines[field] = item.line
+            cpu.append(_int(item, task=label, field=field))
+            expect_cpu = False
+        elif isinstance(item.value, dict | list):
+            if expect_cpu:
+                lines[f"C_{len(cpu) + 1}"] = item.line
+                cpu.append(0)
+            segment, where = _gpu_segment(item, len(gpu) + 1, label)
+            gpu.append(segment)
+            lines.update(where)
+            expect_cpu = True
+    if expect_cpu:
+        lines[f"C_{len(cpu) + 1}"] = node.value[-1].line
+        cpu.append(0)
+    return cpu, gpu, lines
+
+
+def _task_from_node(node: Node, i: int, deadlines: DeadlineModel) -> SegmentedTask:
+    if not isinstance(node.value, dict):
+        raise InputError(
+            f"expected a task {{T: .., D: .., core: .., mode: .., segments: [C_1, {{G_m: .., G_e: ..}}, C_2]}}, "
+            f"got {describe_node(node)}",
+            line=node.line,
+            task=i,
+        )
+    v: dict[str, Node] = node.value
+    name = node_text(v.get("name"), task=i)
+    label = task_label(i, name)
+    check_keys(node, _TASK_KEYS, _REQUIRED, task=label)
+    lines: dict[str, int | None] = {key: v[key].line for key in _TASK_KEYS if key in v}
+    T = _int(v["T"], task=label, field="T")
+    D = None if _is_null(v.get("D")) else _int(v["D"], task=label, field="D")
+    core = None if _is_null(v.get("core")) else _int(v["core"], task=label, field="core")
+    mode = None
+    if not _is_null(v.get("mode")):
+        mode = _text(v["mode"], f"mode must be {' or '.join(MODES)}", task=label, field="mode")
+    cpu, gpu, segment_lines = _segments(v["segments"], label)
+    lines.update(segment_lines)
+    try:
+        task = SegmentedTask(tuple(cpu), tuple(gpu), T, T if D is None else D, core, mode, name)  # type: ignore[arg-type]
+    except InputError as err:
+        field = err.field or ""
+        where = lines.get(field) or lines.get(" ".join(field.split()[:2])) or node.line
+        raise type(err)(err.message, line=where, task=label, field=err.field) from None
+    if deadlines == "constrained" and task.D > task.T:
+        raise InputError(
+            f"D = {task.D} exceeds T = {task.T}, which the constrained-deadline model forbids "
+            "(the analyses of segmented task sets need D <= T; deadlines='arbitrary' reads it)",
+            line=lines.get("D") or node.line,
+            task=label,
+            field="D",
+        )
+    if deadlines == "implicit" and task.D != task.T:
+        raise InputError(
+            f"D = {task.D} differs from T = {task.T} under the implicit-deadline model",
+            line=lines.get("D") or node.line,
+            task=label,
+            field="D",
+        )
+    return task
+
+
+def _set_from_node(node: Node, deadlines: DeadlineModel) -> SegmentedTaskSet:
+    value, name = node.value, None
+    if isinstance(value, dict):
+        check_keys(node, ["name", "tasks"], ["tasks"])
+        name = node_text(value.get("name"))
+        tasks = value["tasks"]
+        if not isinstance(tasks.value, list):
+            raise InputError(f"'tasks' must be a list, got {describe_node(tasks)}", line=tasks.line, field="tasks")
+        items, line = tasks.value, tasks.line
+    elif isinstance(value, list):
+        items, line = value, node.line
+    else:
+        raise InputError(
+            f"expected a segmented task set, a list of tasks or {{name: .., tasks: [...]}}, got {describe_node(node)}",
+            line=node.line,
+        )
+    if not items:
+        raise InputError("a segmented task set needs at least one task", line=line, field="tasks")
+    return SegmentedTaskSet([_task_from_node(t, i, deadlines) for i, t in enumerate(items)], name=name)
+
+
+def _read_document(text: str, fmt: str, deadlines: DeadlineModel) -> list[SegmentedTaskSet]:
+    nodes, many = doc_sets(parse_document(text, fmt), none_is_error=True)
+    out = []
+    for s, node in enumerate(nodes):
+        try:
+            out.append(_set_from_node(node, deadlines))
+        except InputError as err:
+            raise err.located(set_index=s) if many else err from None
+    return out
+
+
+def _segment_doc(g: GPUSegment) -> dict[str, Any]:
+    doc: dict[str, Any] = {"G_m": g.G_m, "G_e": g.G_e}
+    if g.device != DEFAULT_DEVICE:
+        doc["device"] = g.device
+    return doc
+
+
+def _task_doc(task: SegmentedTask) -> dict[str, Any]:
+    doc: dict[str, Any] = {} if task.name is None else {"name": task.name}
+    doc["T"], doc["D"] = task.T, task.D
+    if task.core is not None:
+        doc["core"] = task.core
+    if task.mode is not None:
+        doc["mode"] = task.mode
+    doc["segments"] = [_segment_doc(s) if isinstance(s, GPUSegment) else s for s in task.segments()]
+    return doc
+
+
+def _set_doc(ts: SegmentedTaskSet) -> dict[str, Any]:
+    return ({} if ts.name is None else {"name": ts.name}) | {"tasks": [_task_doc(t) for t in ts]}
+
+
+# -- public functions -----------------------------------------------------------------------------
+
+
+def loads_segmented(
+    text: str, format: str = "yaml", *, source: str = "<string>", deadlines: str = "constrained"
+) -> list[SegmentedTaskSet]:
+    """Parse CPU–GPU segmented task sets from text.
+
+    Parameters
+    ----------
+    text:
+        The document.
+    format:
+        ``"yaml"`` or ``"json"`` (or an extension such as ``"yml"``).
+    source:
+        The name errors give as the file.
+    deadlines:
+        ``"constrained"`` (the default: ``D > T`` is an error, as the analyses of issue #43 need
+        ``D <= T``), ``"implicit"`` (``D = T`` required) or ``"arbitrary"`` (any ``D``).
+
+    Returns
+    -------
+    list of SegmentedTaskSet
+        The sets, in the order of the document.
+
+    Raises
+    ------
+    InputError
+        One line naming the source, line, task set (when there are several), task and field of
+        the first problem.
+
+    Examples
+    --------
+    >>> (ts,) = loads_segmented("- {T: 20, core: 0, segments: [2, {G_m: 1, G_e: 4}, 3]}")
+    >>> ts[0].cpu, ts[0].gpu
+    ((2, 3), (GPUSegment(1, 4),))
+    """
+
+    def parse() -> list[SegmentedTaskSet]:
+        fmt = _check_format(format)
+        model = check_model(deadlines)
+        if not text.strip():
+            raise InputError("the file is empty")
+        return _read_document(text, fmt, model)
+
+    return in_source(source, parse)
+
+
+def dumps_segmented(sets: SegmentedTaskSet | Iterable[SegmentedTaskSet], format: str = "yaml") -> str:
+    """Write segmented task sets as text that :func:`loads_segmented` reads back to equal sets.
+
+    Parameters
+    ----------
+    sets:
+        One :class:`~rtsched.segmented.SegmentedTaskSet` or several.
+    format:
+        As for :func:`loads_segmented`.
+
+    Returns
+    -------
+    str
+        The document: one set as ``{name, tasks}`` (``tasks`` alone without a name), several as
+        ``{tasksets: [...]}``.
+    """
+    items = [sets] if isinstance(sets, SegmentedTaskSet) else list(sets)
+    if not items:
+        raise InputError("no task set to write")
+    for s, ts in enumerate(items):
+        if not isinstance(ts, SegmentedTaskSet):
+            raise InputError(f"expected SegmentedTaskSet objects, got {type(ts).__name__}", set_index=s)
+    fmt = _check_format(format)
+    doc: Any = {"tasksets": [_set_doc(ts) for ts in items]} if len(items) != 1 else _set_doc(items[0])
+    if fmt == "json":
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
+
+
+def _format_of(path: str | os.PathLike[str], format: str | None) -> tuple[str, str]:
+    return source_and_format(
+        path, format, _check_format, _EXTENSIONS, "segmented task sets are .yaml, .yml or .json files"
+    )
+
+
+def read_segmented_tasksets(
+    path: str | os.PathLike[str], format: str | None = None, *, deadlines: str = "constrained"
+) -> list[SegmentedTaskSet]:
+    """Read the CPU–GPU segmented task sets of a file.
+
+    Parameters
+    ----------
+    path:
+        The file; ``"-"`` is standard input (then give ``format``).
+    format:
+        One of :data:`SEGMENTED_FORMATS`; by default told by the extension (``.yaml``, ``.yml``,
+        ``.json``).
+    deadlines:
+        As for :func:`loads_segmented` (default ``"constrained"``).
+
+    Returns
+    -------
+    list of SegmentedTaskSet
+        The sets of the file.
+
+    Raises
+    ------
+    InputError
+        One line naming the file, line, task set, task and field.
+    """
+    source, fmt = _format_of(path, format)
+    return loads_segmented(read_text(path, source), fmt, source=source, deadlines=deadlines)
+
+
+def write_segmented_tasksets(
+    sets: SegmentedTaskSet | Iterable[SegmentedTaskSet] | str | os.PathLike[str],
+    path: str | os.PathLike[str] | SegmentedTaskSet | Iterable[SegmentedTaskSet],
+    format: str | None = None,
+) -> None:
+    """Write segmented task sets to a file (format as for :func:`read_segmented_tasksets`).
+
+    Parameters
+    ----------
+    sets:
+        One :class:`~rtsched.segmented.SegmentedTaskSet` or several.
+    path:
+        The file, replaced if it exists. The order ``(path, sets)`` of
+        :func:`rtsched.dag.write_dag_tasksets` is accepted too.
+    format:
+        One of :data:`SEGMENTED_FORMATS`; by default told by the extension.
+
+    Raises
+    ------
+    InputError
+        As :func:`dumps_segmented`, naming the file.
+    """
+    if isinstance(sets, str | os.PathLike):
+        sets, path = path, sets
+    if not isinstance(path, str | os.PathLike):
+        raise InputError(f"expected a file path, got {type(path).__name__}")
+    source, fmt = _format_of(path, format)
+    write_document(path, source, lambda: dumps_segmented(sets, fmt))  # type: ignore[arg-type]
