@@ -10,6 +10,9 @@ papers/cpu-gpu-model.md.
   :mod:`rtsched.segmented.model`.
 * :func:`read_segmented_tasksets`, :func:`write_segmented_tasksets`, :func:`loads_segmented`,
   :func:`dumps_segmented`: YAML and JSON files (:mod:`rtsched.segmented.files`).
+* :func:`simulate_segmented` (partitioned FP cores, devices under MPCP, FMLP+ or no contention,
+  busy or suspend) and its :class:`SegmentedTrace` and :class:`SegmentedMiss`, in
+  :mod:`rtsched.segmented.sim`.
 """
 
 from rtsched.segmented.files import (
@@ -28,6 +31,7 @@ from rtsched.segmented.model import (
     SegmentedTaskSet,
     WaitMode,
 )
+from rtsched.segmented.sim import SegmentedMiss, SegmentedTrace, simulate_segmented
 
 __all__ = [
     "DEFAULT_DEVICE",
@@ -42,4 +46,7 @@ __all__ = [
     "loads_segmented",
     "read_segmented_tasksets",
     "write_segmented_tasksets",
+    "SegmentedMiss",
+    "SegmentedTrace",
+    "simulate_segmented",
 ]
