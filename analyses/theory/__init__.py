@@ -13,6 +13,9 @@
     explain a test task by task (global EDF, global FP, partitioned tests).
 ``fp_rta``
     Fixed-priority response times on one processor (uniprocessor and partitioned FP).
+``jitter_rta``
+    Fixed-priority response times with release jitter on one processor (the contention-free
+    analyses of CPU–GPU segmented tasks).
 ``graham``
     Graham's bound on the response time of one DAG job on m processors, and its integer-time
     form with interference (the DAG analyses).
