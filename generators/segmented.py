@@ -1,0 +1,396 @@
+"""Random CPU–GPU segmented task sets, seeded (issue #43); the rules are in ``papers/cpu-gpu-generators.md``.
+
+The setup of the general schedulability experiment of Wang, Liu, Wong and Kim, "GCAPS: GPU
+context-aware preemptive priority-based scheduling for real-time tasks", ECRTS 2024 (Section 7,
+Figure 8; the parameters as issue #43 states them and as the paper's public scripts draw them):
+``m = 4`` CPUs, 3–6 tasks per CPU, 40–60 % of the tasks use the GPU, periods in 30–500 ms,
+per-CPU utilization 0.4–0.6 split over the CPU's tasks by UUniFast, 1–3 GPU segments per GPU
+task, GPU/CPU time ratio ``G/C`` in 0.2–2, copy share ``G_m/G`` in 0.1–0.3, rate-monotonic
+priorities, each task on the CPU it was drawn for. rtsched's times are integer ticks, so the
+times are rounded by the rules of :func:`segmented_tasksets`, and the realized utilization is
+reported (:func:`per_cpu_utilization`).
+
+Every function draws only from the :class:`numpy.random.Generator` it is given; set ``s`` of a
+call draws from the child generator ``rng.spawn(size)[s]`` (as :mod:`rtsched.generators.mc`), so
+the first sets do not depend on ``size``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from rtsched.errors import InputError
+from rtsched.generators.periods import PeriodDistribution, parse_periods
+from rtsched.generators.utilizations import uunifast
+from rtsched.model import MAX_TIME
+
+if TYPE_CHECKING:
+    from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet
+
+__all__ = [
+    "SEGMENTED_DEADLINES",
+    "SEGMENTED_DEFAULTS",
+    "SEGMENTED_DEVICE_ASSIGNMENTS",
+    "apportion",
+    "per_cpu_utilization",
+    "segmented_batch",
+    "segmented_tasksets",
+]
+
+#: Deadline models of :func:`segmented_tasksets` (``deadlines=``).
+SEGMENTED_DEADLINES = ("implicit", "constrained")
+#: How GPU segments are given devices when ``devices`` names several (``device_assignment=``).
+SEGMENTED_DEVICE_ASSIGNMENTS = ("round-robin", "random")
+#: The GCAPS experiment's setup (ECRTS 2024, Figure 8; issue #43 item 4), the defaults of
+#: :func:`segmented_tasksets`. Periods are in milliseconds, times ``ticks`` ticks per ms.
+SEGMENTED_DEFAULTS: dict[str, Any] = {
+    "m": 4,
+    "tasks_per_cpu": (3, 6),
+    "utilization": (0.4, 0.6),
+    "gpu_tasks": (0.4, 0.6),
+    "periods": "uniform:30:500",
+    "ticks": 10,
+    "gpu_segments": (1, 3),
+    "gpu_ratio": (0.2, 2.0),
+    "copy_share": (0.1, 0.3),
+    "devices": ("gpu",),
+    "device_assignment": "round-robin",
+    "deadlines": "implicit",
+    "mode": None,
+}
+
+
+def _round_half_up(x: Fraction) -> int:
+    return (2 * x.numerator + x.denominator) // (2 * x.denominator)
+
+
+def apportion(total: int, weights: Sequence[float]) -> list[int]:
+    """``total`` split into non-negative integers in proportion to ``weights`` (largest remainders).
+
+    Each part is ``floor(total·w_i/Σw)`` plus one for the ``total - Σ floors`` parts with the
+    largest remainders (ties: the first). Exact: the floats are taken as their rational values.
+    Equal weights of zero sum split evenly.
+
+    Examples
+    --------
+    >>> apportion(10, [0.5, 0.3, 0.2]), apportion(7, [1, 1, 1]), apportion(0, [0.2, 0.8])
+    ([5, 3, 2], [3, 2, 2], [0, 0])
+    """
+    exact = [Fraction(w) for w in weights]
+    whole = sum(exact)
+    if whole <= 0:
+        exact, whole = [Fraction(1)] * len(exact), Fraction(len(exact))
+    shares = [total * w / whole for w in exact]
+    parts = [math.floor(x) for x in shares]
+    left = total - sum(parts)
+    order = sorted(range(len(parts)), key=lambda i: (-(shares[i] - parts[i]), i))
+    for i in order[:left]:
+        parts[i] += 1
+    return parts
+
+
+# -- parameter checks ---------------------------------------------------------------------------
+
+
+def _number(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise InputError(f"{name} must be a number or a range [lo, hi], got {value!r}", field=name)
+    x = float(value)
+    if not math.isfinite(x):
+        raise InputError(f"{name} must be finite, got {value!r}", field=name)
+    return x
+
+
+def _range(value: object, name: str, low: float, high: float | None, *, open_low: bool = False) -> tuple[float, float]:
+    """A number ``x`` (read as ``[x, x]``) or a range ``[lo, hi]`` inside ``[low, high]`` (``(low, ..`` if ``open_low``)."""
+    if isinstance(value, list | tuple):
+        if len(value) != 2:
+            raise InputError(f"{name} must be a number or a range [lo, hi], got {list(value)!r}", field=name)
+        lo, hi = _number(value[0], name), _number(value[1], name)
+    else:
+        lo = hi = _number(value, name)
+    bad_low = lo < low or (open_low and lo == low)
+    if bad_low or (high is not None and hi > high) or lo > hi:
+        bounds = (
+            f"{'(' if open_low else '['}{low}, {high if high is not None else 'inf'}{']' if high is not None else ')'}"
+        )
+        raise InputError(f"{name} must be in {bounds} with lo <= hi, got {value!r}", field=name)
+    return lo, hi
+
+
+def _int_range(value: object, name: str, low: int) -> tuple[int, int]:
+    """An integer ``k`` (read as ``[k, k]``) or an integer range ``[lo, hi]`` with ``low <= lo <= hi``."""
+    items = list(value) if isinstance(value, list | tuple) else [value, value]
+    ints = [int(v) for v in items if not isinstance(v, bool) and isinstance(v, int | np.integer)]
+    if len(ints) != 2 or len(items) != 2 or min(ints) < low or ints[0] > ints[1]:
+        raise InputError(
+            f"{name} must be an integer >= {low} or a range [lo, hi] of such integers, got {value!r}", field=name
+        )
+    return ints[0], ints[1]
+
+
+def _int(value: object, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or int(value) < low:
+        raise InputError(f"{name} must be an integer >= {low}, got {value!r}", field=name)
+    return int(value)
+
+
+def _choice(value: object, allowed: tuple[str, ...], name: str, what: str) -> str:
+    if value not in allowed:
+        raise InputError(f"unknown {what} {value!r}; choose one of {', '.join(allowed)}", field=name)
+    return str(value)
+
+
+class _Spec:
+    """The checked parameters of one call."""
+
+    def __init__(self, **p: Any) -> None:
+        from rtsched.segmented.model import MODES, GPUSegment
+
+        unknown = sorted(set(p) - set(SEGMENTED_DEFAULTS))
+        if unknown:
+            raise InputError(
+                f"unknown parameter {unknown[0]!r} of the segmented generator; known: {', '.join(SEGMENTED_DEFAULTS)}",
+                field=unknown[0],
+            )
+        p = SEGMENTED_DEFAULTS | p
+        self.m = _int(p["m"], "m", 1)
+        self.tasks_per_cpu = _int_range(p["tasks_per_cpu"], "tasks_per_cpu", 1)
+        self.utilization = _range(p["utilization"], "utilization", 0.0, 1.0, open_low=True)
+        self.gpu_tasks = _range(p["gpu_tasks"], "gpu_tasks", 0.0, 1.0)
+        self.gpu_segments = _int_range(p["gpu_segments"], "gpu_segments", 1)
+        self.gpu_ratio = _range(p["gpu_ratio"], "gpu_ratio", 0.0, None, open_low=True)
+        self.copy_share = _range(p["copy_share"], "copy_share", 0.0, 1.0)
+        self.ticks = _int(p["ticks"], "ticks", 1)
+        self.deadlines = _choice(p["deadlines"], SEGMENTED_DEADLINES, "deadlines", "deadline model")
+        self.device_assignment = _choice(
+            p["device_assignment"], SEGMENTED_DEVICE_ASSIGNMENTS, "device_assignment", "device assignment"
+        )
+        if p["mode"] is not None and p["mode"] not in MODES:
+            raise InputError(f"mode must be busy, suspend or None, got {p['mode']!r}", field="mode")
+        self.mode = p["mode"]
+        devices = p["devices"]
+        if isinstance(devices, str):
+            devices = (devices,)
+        if not isinstance(devices, list | tuple) or not devices or len(set(devices)) != len(devices):
+            raise InputError(
+                f"devices must be a non-empty list of distinct device names, got {devices!r}", field="devices"
+            )
+        for d in devices:
+            try:
+                GPUSegment(1, 1, d)
+            except InputError as err:
+                raise InputError(err.message, field="devices") from None
+        self.devices = tuple(devices)
+        try:
+            self.periods: PeriodDistribution = parse_periods(p["periods"])
+        except InputError as err:
+            raise InputError(err.message, field="periods") from None
+        longest = int(getattr(self.periods, "high", None) or max(getattr(self.periods, "values", (1,))))
+        if longest * self.ticks > MAX_TIME:
+            raise InputError(
+                f"periods up to {longest} ms times ticks = {self.ticks} exceed {MAX_TIME} ticks; lower ticks",
+                field="ticks",
+            )
+
+
+def _uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
+    """A uniform draw in ``[lo, hi]``; no draw when ``lo == hi`` (a fixed value)."""
+    return lo if lo == hi else float(rng.uniform(lo, hi))
+
+
+def _integer(rng: np.random.Generator, lo: int, hi: int) -> int:
+    return lo if lo == hi else int(rng.integers(lo, hi, endpoint=True))
+
+
+def _simplex(rng: np.random.Generator, k: int) -> list[float]:
+    """``k`` weights uniform on the simplex (UUniFast of total 1); no draw for ``k = 1``."""
+    return [1.0] if k == 1 else [float(x) for x in uunifast(rng, k, 1.0, 1)[0]]
+
+
+_Row = tuple[list[int], list[tuple[int, int, int]], int, int, int]  # cpu, gpu (G_m, G_e, device), T, D, core
+
+
+def _task(rng: np.random.Generator, spec: _Spec, u: float, T: int, core: int, gpu: bool) -> _Row:
+    """One task's segments (rules 4-6 of :func:`segmented_tasksets`); devices are filled in later (-1)."""
+    u_num, u_den = u.as_integer_ratio()
+    work = (2 * u_num * T + u_den) // (2 * u_den)  # round_half_up(u·T), exactly
+    if not gpu:
+        return [max(1, work)], [], T, T, core
+    ratio = _uniform(rng, *spec.gpu_ratio)
+    eta = _integer(rng, *spec.gpu_segments)
+    work = max(work, eta)
+    g_total = max(eta, work - _round_half_up(Fraction(work) / (1 + Fraction(ratio))))
+    c_total = work - g_total
+    g_parts = [g + 1 for g in apportion(g_total - eta, _simplex(rng, eta))]
+    segments = []
+    for g in g_parts:
+        share = _uniform(rng, *spec.copy_share)
+        G_m = min(g - 1, _round_half_up(Fraction(share) * g))
+        segments.append((G_m, g - G_m, -1))
+    cpu = apportion(c_total, _simplex(rng, eta + 1))
+    if work > T:
+        raise InputError(f"{eta} GPU segments need {eta} ticks, more than the period T = {T}", field="gpu_segments")
+    return cpu, segments, T, T, core
+
+
+def _draw_set(rng: np.random.Generator, spec: _Spec) -> list[_Row]:
+    """One set's rows in priority order (the rules of :func:`segmented_tasksets`)."""
+    per_cpu: list[tuple[int, list[float]]] = []
+    for core in range(spec.m):
+        n = _integer(rng, *spec.tasks_per_cpu)
+        total = _uniform(rng, *spec.utilization)
+        per_cpu.append((core, [total] if n == 1 else [float(x) for x in uunifast(rng, n, total, 1)[0]]))
+    owners = [(core, u) for core, shares in per_cpu for u in shares]
+    N = len(owners)
+    fraction = _uniform(rng, *spec.gpu_tasks)
+    k = _round_half_up(Fraction(fraction) * N)
+    gpu_set = set(rng.choice(N, size=k, replace=False).tolist()) if 0 < k < N else set(range(N)) if k else set()
+    periods = (spec.periods.draw(rng, N) * spec.ticks).tolist()
+    rows = [
+        _task(rng, spec, u, int(T), core, i in gpu_set)
+        for i, ((core, u), T) in enumerate(zip(owners, periods, strict=True))
+    ]
+    order = sorted(range(N), key=lambda i: rows[i][2])  # rate monotonic, stable
+    rows = [rows[i] for i in order]
+    n_devices = len(spec.devices)
+    q = 0
+    for _cpu, gpu, *_ in rows:
+        for j, (G_m, G_e, _) in enumerate(gpu):
+            d = q % n_devices if spec.device_assignment == "round-robin" else int(rng.integers(n_devices))
+            gpu[j] = (G_m, G_e, d)
+            q += 1
+    if spec.deadlines == "constrained":
+        rows = [
+            (cpu, gpu, T, int(rng.integers(sum(cpu) + sum(a + b for a, b, _ in gpu), T, endpoint=True)), core)
+            for cpu, gpu, T, _, core in rows
+        ]
+    return rows
+
+
+def _rows(rng: np.random.Generator, size: object, parameters: dict[str, Any]) -> tuple[_Spec, list[list[_Row]]]:
+    count = _int(size, "size", 0)
+    spec = _Spec(**parameters)
+    return spec, [_draw_set(child, spec) for child in rng.spawn(count)]
+
+
+def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -> list[SegmentedTaskSet]:
+    """Draw ``size`` CPU–GPU segmented task sets after the GCAPS experiment (ECRTS 2024, Figure 8).
+
+    Per set ``s``, everything is drawn from the child generator ``rng.spawn(size)[s]``, in order:
+
+    1. for each CPU ``c = 0..m-1``: its number of tasks ``n_c`` uniform on the integers of
+       ``tasks_per_cpu``; its utilization ``U_c`` uniform in ``utilization`` (no draw for a
+       number); the tasks' utilizations ``u_i`` by UUniFast summing to ``U_c`` (Bini & Buttazzo
+       2005). A task's utilization is ``(C + G_m + G_e)/T``, all its work over its period;
+    2. the GPU-using tasks: a fraction ``f`` uniform in ``gpu_tasks``, then ``round(f·N)`` of the
+       ``N = Σ n_c`` tasks chosen uniformly without replacement (so 40–60 % of every set's tasks
+       use the GPU, up to rounding);
+    3. the periods: ``N`` draws (in ms) from ``periods`` (default ``uniform:30:500``: integer ms
+       uniform in 30..500, as the GCAPS scripts draw them, not log-uniform), times ``ticks``;
+    4. the task's work ``W = round(u_i·T)`` ticks (``round``: to nearest, halves up, exactly from
+       the float ``u_i``), at least 1 tick (a CPU-only task is the one segment ``C_1 = W``);
+    5. a GPU task: the ratio ``r = G/C`` uniform in ``gpu_ratio``; ``η`` uniform on the integers
+       of ``gpu_segments``; ``W`` raised to ``η`` if below; ``G = max(η, W - round(W/(1+r)))``,
+       ``C = W - G``; ``G`` split over the ``η`` segments as ``G_j = 1 + a_j`` with the ``a_j``
+       the largest-remainder apportionment (:func:`apportion`) of ``G - η`` by weights uniform
+       on the simplex; per segment a copy share ``s_j`` uniform in ``copy_share``,
+       ``G_m,j = min(G_j - 1, round(s_j·G_j))``, ``G_e,j = G_j - G_m,j >= 1``; ``C`` apportioned
+       over the ``η + 1`` CPU segments by weights uniform on the simplex (zeros possible);
+    6. priorities: the tasks sorted by ``T`` (rate monotonic; stable, ties keep the order of
+       steps 1-2: CPU by CPU); each task's ``core`` is the CPU it was drawn for;
+    7. devices: the GPU segments, in priority order then segment order, get ``devices``
+       round-robin (``device_assignment="round-robin"``, no draw) or each one uniformly at random
+       (``"random"``, one draw per segment); by default every segment is on ``gpu``;
+    8. deadlines: ``D = T`` (``implicit``) or ``D`` uniform on the integers of ``[W, T]``
+       (``constrained``, one draw per task after steps 1-7, so both models give the same tasks).
+       ``mode``: every task's waiting mode (``None``: none, the analysis chooses).
+
+    Parameters
+    ----------
+    rng:
+        The only source of randomness (it must have a seed sequence, as ``default_rng`` gives).
+    size:
+        Number of sets.
+    **parameters:
+        ``m`` (CPUs, 4), ``tasks_per_cpu`` (an integer or ``[lo, hi]``, ``(3, 6)``),
+        ``utilization`` (per-CPU utilization, a number in (0, 1] or a range, ``(0.4, 0.6)``),
+        ``gpu_tasks`` (fraction of GPU tasks, ``(0.4, 0.6)``), ``periods`` (a period spec of
+        :func:`rtsched.generators.parse_periods`, in ms, ``"uniform:30:500"``), ``ticks`` (ticks
+        per ms, 10: periods of 300..5000 ticks), ``gpu_segments`` (``(1, 3)``), ``gpu_ratio``
+        (``G/C``, ``(0.2, 2.0)``), ``copy_share`` (``G_m/G`` per segment, ``(0.1, 0.3)``),
+        ``devices`` (``("gpu",)``), ``device_assignment``, ``deadlines`` (``"implicit"``) and
+        ``mode`` (``None``): :data:`SEGMENTED_DEFAULTS`. A range may be given as a number (fixed).
+
+    Returns
+    -------
+    list of SegmentedTaskSet
+        ``size`` sets, tasks in priority order, every task on its core.
+
+    Raises
+    ------
+    InputError
+        For an unknown or bad parameter (one line naming it as the field).
+    """
+    from rtsched.segmented.model import GPUSegment, SegmentedTask, SegmentedTaskSet
+
+    spec, sets = _rows(rng, size, parameters)
+    return [
+        SegmentedTaskSet(
+            SegmentedTask(
+                tuple(cpu), tuple(GPUSegment(a, b, spec.devices[d]) for a, b, d in gpu), T, D, core, spec.mode
+            )
+            for cpu, gpu, T, D, core in rows
+        )
+        for rows in sets
+    ]
+
+
+def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> SegmentedBatch:
+    """The sets of :func:`segmented_tasksets` (same arguments, same draws) as one :class:`~rtsched.segmented.SegmentedBatch`.
+
+    Built from the drawn rows without a task object per task (valid by construction: every
+    segment non-negative, every GPU segment with ``G_e >= 1``, ``1 <= W <= D <= T``), so
+    ``batch.tasksets()`` equals ``segmented_tasksets(rng, ...)`` for a generator in the same state.
+    Its ``device_names`` are ``devices`` (all of them, in order).
+    """
+    from rtsched.segmented.model import _MODE_CODE, SegmentedBatch
+
+    spec, sets = _rows(rng, size, parameters)
+    rows = [row for one in sets for row in one]
+    cpu = [c for r in rows for c in r[0]]
+    gpu = [g for r in rows for g in r[1]]
+    return SegmentedBatch(
+        cpu,
+        [g[0] for g in gpu],
+        [g[1] for g in gpu],
+        [g[2] for g in gpu],
+        [r[2] for r in rows],
+        [r[3] for r in rows],
+        [r[4] for r in rows],
+        [_MODE_CODE[spec.mode]] * len(rows),
+        np.cumsum([0, *(len(r[1]) for r in rows)]),
+        np.cumsum([0, *(len(one) for one in sets)]),
+        device_names=spec.devices,
+        validate=False,
+    )
+
+
+def per_cpu_utilization(batch: SegmentedBatch, m: int) -> NDArray[np.float64]:
+    """The realized utilization ``Σ (C + G_m + G_e)/T`` of each CPU ``0..m-1`` of each set: shape ``(n_sets, m)``.
+
+    Tasks without a core (``-1``) or on a core ``>= m`` are not counted. The mean over the CPUs
+    is what the sweep plots against the target per-CPU utilization.
+    """
+    work = (batch.C + batch.G_m_total + batch.G_e_total) / batch.T
+    sets = np.repeat(np.arange(batch.n_sets), np.diff(batch.task_offsets))
+    out = np.zeros((batch.n_sets, m))
+    ok = (batch.core >= 0) & (batch.core < m)
+    np.add.at(out, (sets[ok], batch.core[ok]), work[ok])
+    return out
