@@ -35,6 +35,17 @@
     ``variable = "generator.cp"``). ``m`` is the number of identical processors (1 for the
     uniprocessor tests). The analyses are the registry entries of the MC workload kind
     (``names = "all"``, the default of this kind).
+``segmented``
+    :func:`rtsched.generators.segmented.segmented_batch` draws CPU–GPU segmented task sets
+    (:class:`~rtsched.segmented.SegmentedBatch`; papers/cpu-gpu-generators.md) after the GCAPS
+    experiment (Wang et al., ECRTS 2024): ``m`` is the number of CPUs, ``n`` the number of
+    **tasks per CPU** (default ``{min = 3, max = 6}``, each CPU draws its own) and the swept
+    ``utilization`` the **utilization per CPU** (each CPU's tasks share it by UUniFast;
+    ``utilization_spread = s`` draws each CPU's in ``[U - s, U + s]``); ``U/m`` is refused.
+    ``gpu_tasks``, ``gpu_segments``, ``gpu_ratio``, ``copy_share`` (a number or ``[lo, hi]``),
+    ``periods`` (in ms), ``ticks`` (per ms), ``devices``, ``device_assignment``, ``deadlines`` and
+    ``mode`` are keys of ``[generator]``. The analyses are the registry entries of the
+    segmented workload kind (``names = "all"``, the default of this kind).
 
 Each kind is one :class:`GeneratorKind` object (:func:`kind_named`) that supplies everything the
 experiment parser, the canonical form, the captions and the work units need to know about it:
@@ -67,7 +78,7 @@ from rtsched.sweep.captions import (
     parameter_label,
     taskset_caption,
 )
-from rtsched.workloads import DAG_TASKSETS, GPU_WORKLOADS, MC_TASKSETS, TASKSETS, WorkloadKind
+from rtsched.workloads import DAG_TASKSETS, GPU_WORKLOADS, MC_TASKSETS, SEGMENTED_TASKSETS, TASKSETS, WorkloadKind
 
 if TYPE_CHECKING:
     from rtsched.registry import Analysis
@@ -85,6 +96,7 @@ __all__ = [
     "GPU_RANGE_KEYS",
     "KINDS",
     "MC_GENERATOR_DEFAULTS",
+    "SEGMENTED_GENERATOR_DEFAULTS",
     "GeneratorKind",
     "axis_label",
     "caption",
@@ -570,7 +582,9 @@ class DAGKind(GeneratorKind):
         shape_params = {_DAG_SHAPE_ARGUMENT.get(key, key): value for key, value in shape_params.items()}
         shape_params["wcet"] = params.get("wcet", DAG_GENERATOR_DEFAULTS["wcet"])
         options = {
-            key: params[key] for key in ("utilizations", "deadlines", "priorities", "umax", "max_tries") if key in params
+            key: params[key]
+            for key in ("utilizations", "deadlines", "priorities", "umax", "max_tries")
+            if key in params
         }
         if params.get("types") is not None:
             options["types"] = dict(params["types"])
@@ -659,7 +673,8 @@ class MCKind(GeneratorKind):
             for value, where in values(key):
                 if value not in choices:
                     raise ctx.error(
-                        f"unknown {what} {value!r} for mixed-criticality tasks; choose one of {', '.join(choices)}", where
+                        f"unknown {what} {value!r} for mixed-criticality tasks; choose one of {', '.join(choices)}",
+                        where,
                     )
         for value, where in values("cf"):
             if value is None or value < 1:
@@ -712,6 +727,212 @@ class MCKind(GeneratorKind):
         return MCBatch.concatenate(batches)
 
 
+#: Defaults of the CPU–GPU segmented generator written into the canonical form (issue #43): the
+#: GCAPS experiment's setup (rtsched.generators.segmented.SEGMENTED_DEFAULTS, frozen here so that
+#: the fingerprint does not depend on the generator module's own defaults). ``n`` is the number
+#: of tasks per CPU.
+SEGMENTED_GENERATOR_DEFAULTS: dict[str, Any] = {
+    "n": (3, 6),
+    "utilization_spread": 0.0,
+    "gpu_tasks": (0.4, 0.6),
+    "periods": "uniform:30:500",
+    "ticks": 10,
+    "gpu_segments": (1, 3),
+    "gpu_ratio": (0.2, 2.0),
+    "copy_share": (0.1, 0.3),
+    "devices": ("gpu",),
+    "device_assignment": "round-robin",
+    "deadlines": "implicit",
+}
+#: Value types of the segmented generator's keys; ``gpu_tasks``, ``gpu_segments``, ``gpu_ratio``,
+#: ``copy_share`` (a number or ``[lo, hi]``) and ``devices`` (a list of names) have none: the
+#: parser passes them as written, :meth:`SegmentedKind.complete` makes lists tuples, and the
+#: generator checks them (one draw per configuration at parse time).
+_SEGMENTED_TYPES = {
+    "n": "count",
+    "utilization_spread": "probability",
+    "periods": "text",
+    "ticks": "integer",
+    "deadlines": "text",
+    "device_assignment": "text",
+    "mode": "text",
+}
+_SEGMENTED_UNTYPED = ("gpu_tasks", "gpu_segments", "gpu_ratio", "copy_share", "devices")
+#: Axis labels of segmented experiments; a variable not listed takes its task-set label.
+SEGMENTED_LABELS = {
+    "utilization": "Utilization per CPU U = Σ (C + G_m + G_e)/T of a CPU's tasks (dimensionless)",
+    "n": "Number of tasks per CPU n",
+    "m": "Number of CPUs m",
+    "generator.gpu_tasks": "Fraction of GPU-using tasks",
+    "generator.gpu_ratio": "GPU/CPU time ratio G/C of GPU tasks",
+    "generator.copy_share": "Copy share G_m/G of GPU segments",
+    "generator.gpu_segments": "GPU segments per GPU task η",
+    "generator.utilization_spread": "Spread s of the per-CPU utilization (U ± s)",
+}
+
+
+@dataclass(frozen=True)
+class _DrawnSegmented:
+    """A segmented batch and the realized mean per-CPU utilization of each of its sets."""
+
+    batch: Any
+    realized_utilization: np.ndarray
+
+
+def _plain_text(value: Any) -> str:
+    if isinstance(value, tuple | list) and len(value) == 2:
+        return f"{value[0]}–{value[1]}"
+    return str(value)
+
+
+def segmented_caption(canonical: Mapping[str, Any]) -> str:
+    """The caption of a segmented experiment: the GCAPS setup's parameters as the file gives them."""
+    gen = dict(canonical.get("generator", {}))
+    sweep = canonical.get("sweep", {})
+    swept = {sweep.get("variable"), sweep.get("by")}
+    for key in (*SEGMENTED_GENERATOR_DEFAULTS, "mode"):
+        if f"generator.{key}" in swept:
+            gen[key] = "swept"
+    n = gen.get("n")
+    n_text = f"{n['min']}..{n['max']} (uniform)" if isinstance(n, Mapping) else "swept" if n is None else str(n)
+    u = gen.get("utilization")
+    spread = gen.get("utilization_spread") or 0
+    u_text = "swept" if u is None else (f"{u} ± {spread}" if spread else str(u))
+    ms = ", ".join(str(m) for m in canonical.get("platform", {}).get("m", []))
+    return (
+        f"Generator: CPU–GPU segmented tasks after the GCAPS setup (Wang et al., ECRTS 2024); m = {ms} CPUs, "
+        f"{n_text} tasks per CPU; per-CPU utilization {u_text} (UUniFast over the CPU's tasks, U = Σ (C + G)/T); "
+        f"GPU tasks {_plain_text(gen.get('gpu_tasks'))}; periods {gen.get('periods')} ms x {gen.get('ticks')} "
+        f"ticks/ms; {_plain_text(gen.get('gpu_segments'))} GPU segments; G/C {_plain_text(gen.get('gpu_ratio'))}; "
+        f"G_m/G {_plain_text(gen.get('copy_share'))}; devices {', '.join(gen.get('devices') or ['gpu'])}; "
+        f"deadlines {gen.get('deadlines')}; RM priorities; {sweep.get('sets_per_point')} sets per point; "
+        f"seed {canonical.get('seed')}; bands: 95% Wilson score intervals."
+    )
+
+
+@dataclass(frozen=True)
+class SegmentedKind(GeneratorKind):
+    """CPU–GPU segmented task sets on ``m`` CPUs (:func:`rtsched.generators.segmented.segmented_batch`)."""
+
+    def keys(self) -> tuple[str, ...]:
+        """The ``[generator]`` keys of segmented experiments."""
+        return self.known_keys
+
+    def featured_refusal(self) -> str | None:
+        """None: ``"featured"`` selects the featured segmented analyses (an error names them if there are none)."""
+        return None
+
+    def code_digest(self, base: str) -> str:
+        """``base`` and :mod:`rtsched.segmented.model` (SegmentedTask, SegmentedBatch: the arrays analyses read)."""
+        import hashlib
+        import importlib.util
+        from pathlib import Path
+
+        digest = hashlib.sha256(base.encode())
+        spec = importlib.util.find_spec("rtsched.segmented.model")
+        if spec is not None and spec.origin is not None:
+            digest.update(b"rtsched.segmented.model\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
+        return digest.hexdigest()
+
+    def complete(
+        self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
+    ) -> None:
+        """Refuse U/m and unknown choices; make the untyped lists tuples; drop the default n when n is swept."""
+        from rtsched.generators import parse_periods
+        from rtsched.generators.segmented import SEGMENTED_DEADLINES, SEGMENTED_DEVICE_ASSIGNMENTS
+        from rtsched.segmented.model import MODES
+
+        if "U/m" in swept or "normalized_utilization" in given:
+            where = swept["U/m"].key if "U/m" in swept else "generator.normalized_utilization"
+            raise ctx.error(
+                "U/m is not defined for segmented task sets: utilization is the utilization per CPU "
+                "(sweep or give utilization)",
+                where,
+            )
+        if "n" in swept:
+            generator.pop("n", None)
+        for key in _SEGMENTED_UNTYPED:
+            if isinstance(generator.get(key), list):
+                generator[key] = tuple(generator[key])
+
+        def values(key: str) -> tuple[tuple[Any, str], ...]:
+            variable = f"generator.{key}"
+            if variable in swept:
+                return tuple((v, swept[variable].key) for v in swept[variable].points)
+            return ((generator.get(key), variable),)
+
+        choices_of = (
+            ("deadlines", SEGMENTED_DEADLINES, "deadline model"),
+            ("device_assignment", SEGMENTED_DEVICE_ASSIGNMENTS, "device assignment"),
+        )
+        for key, choices, what in choices_of:
+            for value, where in values(key):
+                if value not in choices:
+                    raise ctx.error(
+                        f"unknown {what} {value!r} for segmented task sets; choose one of {', '.join(choices)}", where
+                    )
+        for value, where in values("mode"):
+            if value is not None and value not in MODES:
+                raise ctx.error(f"mode must be busy or suspend (or left out), got {value!r}", where)
+        for value, where in values("periods"):
+            try:
+                parse_periods(value)
+            except InputError as err:
+                raise ctx.error(err.message, where) from None
+
+    def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
+        """An analysis of another workload kind."""
+        if entry.workload is not self.workload:
+            return (
+                f"analysis {entry.name!r} analyses {entry.workload.title}, but this experiment draws CPU–GPU "
+                'segmented task sets ([generator] kind = "segmented"); name analyses of segmented task sets, or leave '
+                'names out (names = "all": every analysis of segmented task sets)'
+            )
+        return None
+
+    def caption(self, canonical: Mapping[str, Any]) -> str:
+        """The GCAPS setup's parameters (per-CPU utilization, tasks per CPU, GPU shares)."""
+        return segmented_caption(canonical)
+
+    def checked(self, draws: Sequence[tuple[Mapping[str, Any], float]]) -> None:
+        """Nothing to warn about: per-CPU utilizations are at most 1 (the generator refuses more)."""
+
+    def generate(
+        self, rng: np.random.Generator, *, n: Any, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> Any:
+        """Draw ``size`` sets on ``m`` CPUs with ``n`` tasks per CPU (a number or a range) at per-CPU ``utilization``."""
+        from rtsched.generators.segmented import per_cpu_utilization, segmented_batch
+
+        options = {key: value for key, value in params.items() if key != "utilization_spread"}
+        if isinstance(options.get("gpu_segments"), float) and float(options["gpu_segments"]).is_integer():
+            options["gpu_segments"] = int(options["gpu_segments"])  # a swept point (points are floats)
+        spread = float(params.get("utilization_spread") or 0.0)
+        target: Any = (utilization - spread, utilization + spread) if spread else utilization
+        try:
+            batch = segmented_batch(rng, size, m=m, tasks_per_cpu=n, utilization=target, **options)
+        except InputError as err:
+            field_ = {"tasks_per_cpu": "n"}.get(err.field or "", err.field)
+            message = err.message.replace("tasks_per_cpu", "n (tasks per CPU)", 1)
+            if err.field == "utilization" and spread:
+                message += f" (utilization {utilization} ± utilization_spread {spread})"
+            raise InputError(f"segmented task sets: {message}", field=field_) from None
+        realized = per_cpu_utilization(batch, m).mean(axis=1) if batch.n_sets else np.zeros(0)
+        return _DrawnSegmented(batch, realized)
+
+    def draw(
+        self, rng: np.random.Generator, *, n: Any, utilization: float, size: int, m: int, params: Mapping[str, Any]
+    ) -> tuple[Any, float]:
+        """Draw ``size`` sets; a range ``n = (lo, hi)`` is each CPU's own draw (not one size per set)."""
+        out = self.generate(rng, n=n, utilization=utilization, size=size, m=m, params=params)
+        return out.batch, float(np.sum(out.realized_utilization))
+
+    def join(self, batches: list[Any]) -> Any:
+        """One batch of the sets of ``batches``, in order."""
+        from rtsched.segmented import SegmentedBatch
+
+        return SegmentedBatch.concatenate(batches)
+
+
 _TASKSET = GeneratorKind(
     name="taskset",
     inputs="task sets",
@@ -752,7 +973,18 @@ _MC = MCKind(
     workload=MC_TASKSETS,
     default_names="all",
 )
-_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU, _DAG, _MC)}
+_SEGMENTED = SegmentedKind(
+    name="segmented",
+    inputs="CPU–GPU segmented task sets",
+    m_means="the number of CPUs",
+    defaults=SEGMENTED_GENERATOR_DEFAULTS,
+    value_types=_SEGMENTED_TYPES,
+    known_keys=(*SEGMENTED_GENERATOR_DEFAULTS, "mode"),
+    labels=SEGMENTED_LABELS,
+    workload=SEGMENTED_TASKSETS,
+    default_names="all",
+)
+_BY_NAME = {kind.name: kind for kind in (_TASKSET, _GPU, _DAG, _MC, _SEGMENTED)}
 
 #: The generator kinds (``[generator] kind``); the first is the default.
 KINDS = tuple(_BY_NAME)
