@@ -614,10 +614,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
     def _task(self, k: int) -> SegmentedTask:
         lo, hi = int(self._gpu_offsets[k]), int(self._gpu_offsets[k + 1])
         try:
-            gpu = tuple(
-                GPUSegment(int(self._G_m[j]), int(self._G_e[j]), self._device_names[int(self._device[j])])
-                for j in range(lo, hi)
-            )
+            gpu = tuple(self._segment(j, j - lo + 1) for j in range(lo, hi))
             cpu = tuple(int(c) for c in self._cpu[lo + k : hi + k + 1])
             core = int(self._core[k])
             return SegmentedTask(
@@ -631,6 +628,13 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         except InputError as err:
             s = int(np.searchsorted(self._task_offsets, k, side="right") - 1)
             raise type(err)(err.message, set_index=s, task=k - int(self._task_offsets[s]), field=err.field) from None
+
+    def _segment(self, j: int, number: int) -> GPUSegment:
+        """GPU segment ``j`` of the arrays, the task's ``number``-th (its errors name ``segment number``)."""
+        try:
+            return GPUSegment(int(self._G_m[j]), int(self._G_e[j]), self._device_names[int(self._device[j])])
+        except InputError as err:
+            raise TaskError(err.message, field=f"segment {number} {err.field}") from None
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
