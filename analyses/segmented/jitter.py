@@ -113,7 +113,7 @@ def _entry(mode: WaitMode, order: float) -> Analysis:
             f"(tasks without a mode: {mode})"
         ),
         kind="sufficient",
-        policy="partitioned-fp-gpu",
+        policy="partitioned-fp-gpu-none",
         platform="identical",
         deadlines=("implicit", "constrained"),
         workload=SEGMENTED_TASKSETS,
