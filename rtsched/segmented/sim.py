@@ -105,6 +105,8 @@ class Interval:
 
     In :attr:`SegmentedTrace.holds`, ``what`` is ``"hold"``: the job held the device from its
     grant (``start``) to its release (``end``; equal for a segment whose parts were all zero).
+    In :attr:`SegmentedTrace.waits`, ``what`` is ``"wait"``: the job waited in the device's
+    queue from its request to its grant (or to the end of the run).
     """
 
     resource: str
@@ -159,7 +161,11 @@ class SegmentedTrace:
     intervals:
         Recorded runs: what ran where (:class:`Interval`), by resource then start.
     holds:
-        Recorded runs (protocols ``mpcp`` and ``fmlp+``): each device hold, grant to release.
+        Recorded runs (protocols ``mpcp`` and ``fmlp+``): each device hold, grant to release
+        (one still held at the horizon ends there).
+    waits:
+        Recorded runs (``mpcp`` and ``fmlp+``): each wait in a device queue that took time,
+        request to grant (one still waiting at the horizon ends there).
     releases:
         Recorded runs: rows ``(task, job, release, deadline, completion)`` (completion ``-1``:
         not complete by the horizon), in release order.
@@ -181,6 +187,7 @@ class SegmentedTrace:
     response_times: tuple[int | None, ...]
     intervals: tuple[Interval, ...] = ()
     holds: tuple[Interval, ...] = ()
+    waits: tuple[Interval, ...] = ()
     releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 5))
     demands: tuple[tuple[int, ...], ...] = ()
 
@@ -262,6 +269,7 @@ class SegmentedTrace:
             "response_times": list(self.response_times),
             "intervals": [interval(iv) for iv in self.intervals],
             "holds": [interval(iv) for iv in self.holds],
+            "waits": [interval(iv) for iv in self.waits],
             "releases": self.releases.tolist(),
             "demands": [list(d) for d in self.demands],
         }
@@ -414,7 +422,7 @@ def simulate_segmented(
     p_delay, max_extra:
         The sporadic law, as in :func:`rtsched.sim.simulate`.
     record:
-        Record the intervals, holds, releases and demands (for the Gantt chart and tests).
+        Record the intervals, holds, waits, releases and demands (for the Gantt chart and tests).
 
     Returns
     -------
@@ -565,6 +573,7 @@ def _run(
     all_jobs: list[_Job] = []
     intervals: list[Interval] = []
     holds: list[Interval] = []
+    waits: list[Interval] = []
     core_open: list[tuple[_Job, str, int] | None] = [None] * m
     gpu_open: dict[_Job, int] = {}
     core_names = [f"core{k}" for k in range(m)]
@@ -671,6 +680,8 @@ def _run(
                 waiting.remove(job)
                 holder[d] = job
                 job.granted = t
+                if record and t > job.requested:
+                    waits.append(Interval(gpu_names[d], job.task, job.job, job.requested, t, "wait"))
                 job.pos += 1
                 job.rem = job.steps[job.pos][1]
                 settle(job, t)
@@ -771,6 +782,8 @@ def _run(
         for job in sorted(ended, key=lambda j: (j.task, j.job)):
             settle(job, t)
         if t >= horizon:
+            if locking:
+                grants(t)  # the instant is taken whole (a grant of zero parts can complete a job here)
             break
     # close what is open at the horizon; judge the jobs that did not complete
     if record:
@@ -780,13 +793,21 @@ def _run(
                 intervals.append(Interval(core_names[k], opened[0].task, opened[0].job, opened[2], t, opened[1]))
         for job in list(gpu_open):
             close_gpu(job, t)
+        for d, waiting in enumerate(queue):
+            for job in waiting:
+                if t > job.requested:
+                    waits.append(Interval(gpu_names[d], job.task, job.job, job.requested, t, "wait"))
+        for d, held in enumerate(holder):
+            if held is not None:
+                holds.append(Interval(gpu_names[d], held.task, held.job, held.granted, t, "hold"))
     for job in all_jobs:
         if job.completion < 0 and job.deadline <= horizon:
             misses.append(SegmentedMiss(job.task, job.job, job.release, job.deadline, None))
     misses.sort(key=lambda x: (x.deadline, x.task, x.job))
     order = {name: k for k, name in enumerate([*core_names, *gpu_names])}
     intervals.sort(key=lambda iv: (order[iv.resource], iv.start, iv.task, iv.job))
-    holds.sort(key=lambda iv: (order[iv.resource], iv.start, iv.task, iv.job))
+    holds.sort(key=lambda iv: (order[iv.resource], iv.start, iv.end, iv.task, iv.job))
+    waits.sort(key=lambda iv: (order[iv.resource], iv.start, iv.end, iv.task, iv.job))
     rows = [(j.task, j.job, j.release, j.deadline, j.completion) for j in all_jobs] if record else []
     return SegmentedTrace(
         taskset=taskset,
@@ -802,6 +823,7 @@ def _run(
         response_times=tuple(resp),
         intervals=tuple(intervals),
         holds=tuple(holds),
+        waits=tuple(waits),
         releases=_frozen(rows, 5),
         demands=tuple(j.demands for j in all_jobs) if record else (),
     )
