@@ -8,6 +8,9 @@ Partitioned fixed priority on the CPU cores; GPU segments on devices under a pro
 ``seg-jitter-suspend``, ``seg-jitter-busy`` (jitter.py)
     Suspension-aware jitter-based analysis, protocol ``none``: suspending higher-priority tasks
     as CPU demand C + G_m with release jitter R − (C + G_m), busy ones as CPU work.
+``seg-oblivious-ffd``, ``seg-oblivious-wfd``, ``seg-jitter-suspend-ffd``, ``seg-jitter-suspend-wfd`` (assignment.py)
+    Task-to-core assignment (first fit / worst fit by decreasing utilization) with one of the two
+    analyses above as the admission test per core; the tasks' own cores are ignored.
 MPCP and FMLP+ (mpcp.py, fmlp.py)
     Lock-based GPU access (see those modules).
 

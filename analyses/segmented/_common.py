@@ -39,6 +39,7 @@ __all__ = [
     "MODE_CODE",
     "RULE_BUSY",
     "RULE_JITTER",
+    "RowRule",
     "TaskBound",
     "check_batch_cores",
     "check_cores",
