@@ -130,6 +130,7 @@ class TaskBound:
     R: int | None = None
     failing: str | None = None
     blocking: int | None = None
+    quiet_tried: bool = False
 
     @property
     def ok(self) -> bool:
@@ -308,6 +309,7 @@ def analyse(ts: SegmentedTaskSet, m: int, mode: WaitMode, protocol: str, *, stop
                     if beta[i]:
                         rows.append(JitterRow(beta[i], t.T, t.D - beta[i]))
                     rq = jitter_response(own, t.D, rows)  # (RQ)
+                    b.quiet_tried = True
                     b.R_quiet = rq.response
                 found = [x for x in (b.R_jitter, b.R_quiet) if x is not None]
                 if found:
@@ -328,6 +330,12 @@ def analyse(ts: SegmentedTaskSet, m: int, mode: WaitMode, protocol: str, *, stop
 def reference(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str) -> bool:
     """(R) for every task: True iff every task's bound is at most its deadline."""
     return analyse(ts, m, mode, protocol, stop=True).verdict
+
+
+def _shown(value: int | None, tried: bool, D: int) -> int | str:
+    if value is not None:
+        return value
+    return f"> {D}" if tried else "-"
 
 
 def explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str) -> Explanation:
@@ -353,8 +361,8 @@ def explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str) -> E
                 or "-",
                 "own": "-" if b.own is None else b.own,
                 "E": "-" if b.E is None else b.E,
-                "R_jitter": "-" if b.R_jitter is None else b.R_jitter,
-                "R_quiet": "-" if b.R_quiet is None else b.R_quiet,
+                "R_jitter": _shown(b.R_jitter, b.own is not None and b.E is not None, t.D),
+                "R_quiet": _shown(b.R_quiet, b.quiet_tried, t.D),
                 "blocking": "-" if b.blocking is None else b.blocking,
                 "R": b.R if b.R is not None else ("not computed" if not b.computed else f"> {t.D}"),
                 "ok": b.ok,

@@ -1,0 +1,290 @@
+"""seg-mpcp-busy / seg-mpcp-suspend: MPCP for GPU access (papers/patel2018-mpcp-gpu.md).
+
+Worked example by hand (the note's), adversarial schedules built by hand (remote blocking by a
+lower-priority holder, boosting on the same core, the zero-length chain that refutes the classic
+"one boosted section per ready interval" count), kernel == reference, soundness against
+rtsched.segmented.sim.simulate_segmented(protocol="mpcp") with a reach count, and the proved
+relations (no GPU: uniprocessor FP RTA per core through the registry's uni-rta; a task's own mode
+beats the default).
+"""
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rtsched.testing.strategies as rst
+from rtsched import registry
+from rtsched.errors import TaskError
+from rtsched.model import TaskSet
+from rtsched.segmented.model import GPUSegment, SegmentedBatch, SegmentedTask, SegmentedTaskSet
+from rtsched.segmented.sim import simulate_segmented
+
+BUSY = registry.get("seg-mpcp-busy")
+SUSPEND = registry.get("seg-mpcp-suspend")
+ENTRIES = {"busy": BUSY, "suspend": SUSPEND}
+
+#: The note's worked example: two cores, two devices, one CPU-only task (task order = priority).
+WORKED = SegmentedTaskSet(
+    [
+        SegmentedTask((1, 1), ((2, 4, "g0"),), 30, core=0),
+        SegmentedTask((2, 1), ((2, 3, "g1"),), 40, core=1),
+        SegmentedTask((1, 2), ((2, 5, "g1"),), 50, core=0),
+        SegmentedTask((1, 1), ((2, 6, "g0"),), 60, core=1),
+        SegmentedTask((4,), (), 60, core=0),
+    ]
+)
+
+
+def _bounds(entry, ts, m):
+    return entry.explain(ts, m).evidence["response_times"]
+
+
+def test_worked_example_by_hand():
+    """The note's hand computation: (H-MPCP) 6, 5, 11, 12; (W-MPCP) 12, 11, 5, 6; R = 24, 23, 23, 21, 17."""
+    result = SUSPEND.explain(WORKED, 2)
+    ev = result.evidence
+    assert result.verdict is True
+    assert [h[3] for h in ev["holding"]] == [6, 5, 11, 12]
+    assert ev["waiting"] == ((("g0", 12),), (("g1", 11),), (("g1", 5),), (("g0", 6),), ())
+    assert ev["response_times"] == (24, 23, 23, 21, 17)
+    assert [row["own"] for row in result.per_task] == [20, 19, 15, 16, 4]
+    assert [row["E"] for row in result.per_task] == [4, 5, 5, 4, 4]
+    assert SUSPEND.status(SegmentedBatch.from_tasksets([WORKED]), 2).tolist() == [1]
+    # the worked set never does worse in simulation than its bounds
+    for run in (dict(arrivals="periodic", execution="wcet"), dict(arrivals="sporadic", execution="random", seed=3)):
+        trace = simulate_segmented(WORKED, 2, protocol="mpcp", mode="suspend", horizon=600, **run)
+        assert trace.schedulable_so_far
+        assert all(r <= b for r, b in zip(trace.response_times, ev["response_times"], strict=True) if r is not None)
+
+
+def test_worked_example_busy_spins_and_fails_where_it_must():
+    """Busy: τ2 spins boosted through its G_e (b = 7) on τ0's core, τ3 holds g0 for (H-MPCP) 18: τ0's own
+    work is 2 + 6 + 18 = 26 and one boosted section of τ2 makes (RJ) 33 > 30 (the note's busy column)."""
+    result = BUSY.explain(WORKED, 2)
+    assert result.verdict is False
+    assert [h[3] for h in result.evidence["holding"]] == [6, 5, 19, 18]
+    assert result.per_task[0]["own"] == 26
+    assert result.evidence["failing_term"] == "τ0: (R) response time ≥ 33 > D = 30"
+    assert result.per_task[0]["R_jitter"] == "> 30"
+    assert BUSY.status(SegmentedBatch.from_tasksets([WORKED]), 2).tolist() == [0]
+
+
+def test_lower_priority_holder_on_another_core_blocks_a_request():
+    """τ1 (core 1, lower priority) holds the GPU for 10 when τ0 asks at t = 1: τ0 waits 9, completes at 13."""
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((0, 1), (GPUSegment(0, 2),), 20, core=0),
+            SegmentedTask((0, 0), (GPUSegment(0, 10),), 40, core=1),
+        ]
+    )
+    R = _bounds(SUSPEND, ts, 2)
+    assert R[0] == 13  # own = C + G + W = 1 + 2 + 10
+    trace = simulate_segmented(ts, 2, protocol="mpcp", releases=[[1, 21], [0]], horizon=41)
+    assert trace.response_times[0] == 12
+    assert trace.response_times[0] <= R[0]
+
+
+def test_boosted_lower_priority_task_preempts_on_the_same_core():
+    """τ1's copy-in and copy-out run boosted over τ0 (released at 1): τ0 completes at 9, response 8."""
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((5,), (), 20, core=0),
+            SegmentedTask((0, 0), (GPUSegment(4, 1),), 40, core=0),
+        ]
+    )
+    trace = simulate_segmented(ts, 1, protocol="mpcp", releases=[[1, 21], [0]], horizon=41)
+    assert trace.response_times[0] == 8
+    R = _bounds(SUSPEND, ts, 1)
+    assert R[0] is not None and R[0] >= 8
+
+
+@pytest.mark.parametrize("protocol", ["mpcp", "fmlp+"])
+def test_zero_length_chain_refutes_one_boosted_section_per_ready_interval(protocol):
+    """A lower-priority task whose copy-out and next CPU segment take 0 goes from one grant to the next
+    without being scheduled: three boosted sections while τ0 stays ready (the classic count allows one).
+
+    τ0 (C = 6, never suspends: one ready interval) and τ1 (three segments G_m = 1, G_e = 1, CPU
+    segments 0), both released at 0 on one core: τ1 is granted at 0, 2, 4 and each copy-in
+    preempts τ0, which completes at 9 (6 + 3), not 7 (6 + one section). The analyses count
+    boosted sections per window (papers/patel2018-mpcp-gpu.md) and bound it.
+    """
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((6,), (), 30, core=0),
+            SegmentedTask((0, 0, 0, 0), ((1, 1, "g0"), (1, 1, "g0"), (1, 1, "g0")), 30, core=0),
+        ]
+    )
+    trace = simulate_segmented(ts, 1, protocol=protocol, mode="suspend", horizon=30, record=True)
+    boosted = [iv for iv in trace.intervals if iv.task == 1 and iv.what == "G_m" and iv.start < 9]
+    assert len(boosted) == 3
+    assert trace.response_times[0] == 9 > 6 + 1  # the per-ready-interval count would give 7
+    entry = registry.get(f"seg-{'mpcp' if protocol == 'mpcp' else 'fmlp'}-suspend")
+    assert _bounds(entry, ts, 1)[0] >= 9
+
+
+def test_task_without_a_core_is_refused():
+    ts = SegmentedTaskSet([SegmentedTask((1,), (), 10)])
+    with pytest.raises(TaskError, match="core"):
+        SUSPEND.reference(ts, 1)
+    with pytest.raises(TaskError, match="core"):
+        BUSY.explain(SegmentedTaskSet([SegmentedTask((1,), (), 10, core=3)]), 2)
+
+
+def test_failing_term_names_the_task_and_the_equation():
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((0, 1), (GPUSegment(0, 5),), 10, core=0),
+            SegmentedTask((0, 0), (GPUSegment(0, 8),), 40, core=1),
+        ]
+    )
+    result = SUSPEND.explain(ts, 2)
+    assert result.verdict is False
+    assert result.evidence["failing_task"] == 0
+    assert "W" in result.evidence["failing_term"] and "τ0" in result.evidence["failing_term"]
+    assert SUSPEND.status(SegmentedBatch.from_tasksets([ts]), 2).tolist() == [0]
+
+
+def _sets(m_max=4):
+    return st.integers(1, m_max).flatmap(
+        lambda m: st.tuples(
+            st.just(m),
+            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
+                lambda devs: rst.segmented_tasksets(max_size=5, max_utilization=0.6, m=m, max_period=40, devices=devs)
+            ),
+        )
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=_sets(), mode=st.sampled_from(["busy", "suspend"]))
+def test_codes_equal_reference(case, mode):
+    m, ts = case
+    entry = ENTRIES[mode]
+    expected = entry.reference(ts, m)
+    assert entry.status(SegmentedBatch.from_tasksets([ts]), m).tolist() == [int(expected)]
+    assert entry.explain(ts, m).verdict == expected
+
+
+def test_codes_over_one_batch_equal_reference():
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    sets = []
+    for _ in range(60):
+        m = int(rng.integers(1, 4))
+        tasks = []
+        for _ in range(int(rng.integers(1, 6))):
+            T = int(rng.integers(10, 50))
+            eta = int(rng.integers(0, 3))
+            gpu = tuple((int(rng.integers(0, 3)), int(rng.integers(1, 5)), f"g{int(rng.integers(0, 2))}") for _ in range(eta))
+            cpu = tuple(int(rng.integers(0, 4)) for _ in range(eta + 1))
+            work = sum(cpu) + sum(a + b for a, b, _ in gpu)
+            if work == 0:
+                cpu = (1, *cpu[1:])
+                work = 1
+            tasks.append(SegmentedTask(cpu, gpu, T, min(T, max(work, T - int(rng.integers(0, 5)))), core=int(rng.integers(0, m))))
+        sets.append((SegmentedTaskSet(tasks), m))
+    for mode, entry in ENTRIES.items():
+        for m in (1, 2, 3):
+            chosen = [ts for ts, mm in sets if mm <= m]
+            got = entry.status(SegmentedBatch.from_tasksets(chosen), m).tolist()
+            assert got == [int(entry.reference(ts, m)) for ts in chosen], mode
+
+
+def _contended_sets():
+    """Two to five tasks on 1..4 cores, per-core load at most 0.3: about a fifth accepted with a shared device."""
+    return st.integers(1, 4).flatmap(
+        lambda m: st.tuples(
+            st.just(m),
+            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
+                lambda devs: rst.segmented_tasksets(
+                    min_size=2, max_size=5, max_utilization=0.3, m=m, max_period=60, devices=devs
+                )
+            ),
+        )
+    )
+
+
+def _shared(ts):
+    return any(sum(1 for t in ts if d in t.devices()) >= 2 for d in ts.devices)
+
+
+def _soundness(mode, examples, at_least):
+    """Accepted sets never miss and never exceed a bound under MPCP (periodic/WCET, sporadic/random, seeds)."""
+    entry = ENTRIES[mode]
+    reach = {"accepted": 0, "shared": 0}
+
+    @settings(max_examples=examples, deadline=None, derandomize=True)
+    @given(case=_contended_sets(), seed=st.integers(0, 2**16))
+    def prop(case, seed):
+        m, ts = case
+        if entry.reference(ts, m) is not True:
+            return
+        reach["accepted"] += 1
+        reach["shared"] += _shared(ts)
+        bounds = _bounds(entry, ts, m)
+        horizon = 6 * max(t.T for t in ts)
+        for run in (
+            dict(arrivals="periodic", execution="wcet"),
+            dict(arrivals="sporadic", execution="random", seed=seed),
+            dict(arrivals="sporadic", execution="random", seed=seed + 1),
+            dict(arrivals="periodic", execution="random", seed=seed + 2),
+        ):
+            trace = simulate_segmented(ts, m, protocol="mpcp", mode=mode, horizon=horizon, **run)
+            assert trace.schedulable_so_far, (ts, m, run, trace.misses[:1])
+            for r, b in zip(trace.response_times, bounds, strict=True):
+                assert r is None or r <= b, (ts, m, run, trace.response_times, bounds)
+
+    prop()
+    assert reach["shared"] >= at_least, reach  # accepted sets where two tasks share a device
+
+
+@pytest.mark.parametrize("mode", ["busy", "suspend"])
+def test_accepted_sets_meet_every_deadline_in_simulation(mode):
+    _soundness(mode, 120, 15)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["busy", "suspend"])
+def test_accepted_sets_meet_every_deadline_in_simulation_long(mode):
+    n = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
+    _soundness(mode, n, n // 6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=_sets(), mode=st.sampled_from(["busy", "suspend"]))
+def test_a_task_keeps_its_own_mode(case, mode):
+    """Every task naming ``mode`` makes the default irrelevant: -busy and -suspend agree on ts.with_mode(mode)."""
+    m, ts = case
+    ts = ts.with_mode(mode)
+    assert BUSY.reference(ts, m) == SUSPEND.reference(ts, m)
+    assert _bounds(BUSY, ts, m) == _bounds(SUSPEND, ts, m)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    case=st.integers(1, 3).flatmap(
+        lambda m: st.tuples(st.just(m), rst.segmented_tasksets(max_size=6, m=m, max_period=40, max_gpu_segments=0))
+    ),
+    mode=st.sampled_from(["busy", "suspend"]),
+)
+def test_without_gpu_segments_it_is_uniprocessor_rta_per_core(case, mode):
+    """No GPU segment: no waiting, no boosting, (RQ) is the response-time equation per core: uni-rta's verdicts and R."""
+    m, ts = case
+    uni = registry.get("uni-rta")
+    ok = True
+    expected = [None] * ts.n
+    for core in range(m):
+        on = ts.on_core(core)
+        if not on:
+            continue
+        result = uni.explain(TaskSet.from_tasks([(ts[i].C, ts[i].D, ts[i].T) for i in on]), 1)
+        ok = ok and result.verdict is True
+        for i, row in zip(on, result.per_task, strict=True):
+            expected[i] = row["response_time"] if isinstance(row["response_time"], int) else None
+    entry = ENTRIES[mode]
+    assert entry.reference(ts, m) == ok
+    if ok:
+        assert list(_bounds(entry, ts, m)) == expected
