@@ -26,7 +26,9 @@ higher-priority work): its proof, and the proof of (JIT-S) for this model, are i
 A task's waiting mode is its own, else the analysis's: ``seg-jitter-suspend`` (default
 ``suspend``) and ``seg-jitter-busy`` (default ``busy``). Where every task ends up busy, (JIT)
 is (OBL) of ``seg-oblivious`` row by row, so the verdicts are equal (held as a test). Where tasks
-suspend, neither analysis dominates the other (the note has a worked pair, held as tests).
+suspend, neither analysis dominates the other (the note has a worked pair, held as tests), except
+that (JIT) dominates (OBL) when every suspending task has C + G_m ≤ G_e (proved in the note, held
+as a test).
 
 Layers: :func:`reference` (Python ints, through
 :func:`rtsched.analyses.theory.jitter_rta.jitter_response`), :func:`explain` (per-task rows:

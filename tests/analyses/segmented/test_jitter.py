@@ -168,6 +168,33 @@ def test_neither_dominates_where_tasks_suspend():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
+@given(drawn=small_sets(modes=("suspend",)))
+def test_jitter_dominates_oblivious_where_suspensions_are_long(drawn):
+    """Proved (the note, "Relations"): if every suspending task has C + G_m ≤ G_e, then for R ≥ 1 each (JIT-S) term
+    ⌈(R + J_h)/T_h⌉·X_h ≤ (⌈R/T_h⌉ + 1)·X_h ≤ ⌈R/T_h⌉·(X_h + G_e_h), the (OBL) term (J_h = R_h − X_h ≤ T_h − X_h),
+    so every (JIT) bound is at most the (OBL) bound: seg-jitter-suspend accepts whatever seg-oblivious accepts.
+    Tasks with C + G_m > G_e are made busy."""
+    ts, m = drawn
+    ts = SegmentedTaskSet([t if t.C + t.G_m <= t.G_e else t.replace(mode="busy") for t in ts])
+    if OBL.reference(ts, m) is True:
+        assert JIT["suspend"].reference(ts, m) is True
+    obl = OBL.explain(ts, m).evidence["response_times"]
+    jit = JIT["suspend"].explain(ts, m).evidence["response_times"]
+    for a, b in zip(obl, jit, strict=True):
+        if a is not None:
+            assert b is not None and b <= a
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(drawn=small_sets(), mode=st.sampled_from(("suspend", "busy")))
+def test_devices_do_not_matter(drawn, mode):
+    """Protocol none: every segment moved to one device gives the same verdict."""
+    ts, m = drawn
+    one = SegmentedTaskSet([t.replace(gpu=tuple(GPUSegment(g.G_m, g.G_e, "gpu") for g in t.gpu)) for t in ts])
+    assert JIT[mode].reference(one, m) is JIT[mode].reference(ts, m)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(drawn=small_sets(), mode=st.sampled_from(("suspend", "busy")), data=st.data())
 def test_removing_a_task_keeps_an_accepted_set_accepted(drawn, mode, data):
     """Removing a task removes terms from (JIT) and lowers the bounds R_h, hence the jitters J_h = R_h − X_h of the
