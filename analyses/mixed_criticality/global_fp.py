@@ -405,7 +405,7 @@ def explain(ts: MCTaskSet, m: int, *, carry: str = "rta", priorities: str = "dm"
         summary = (
             f"{what}: R ≤ D for every task in priority order "
             + " > ".join(ts.label(i) for i in order)
-            + f"; tightest {ts.label(tight)}"
+            + f"; tightest {ts.label(tight)}: R = {results[tight].bound} ≤ D = {ts[tight].D}"  # type: ignore[union-attr]
         )
         verdict = True
     return Explanation(
