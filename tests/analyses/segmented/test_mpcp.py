@@ -178,13 +178,17 @@ def test_codes_over_one_batch_equal_reference():
         for _ in range(int(rng.integers(1, 6))):
             T = int(rng.integers(10, 50))
             eta = int(rng.integers(0, 3))
-            gpu = tuple((int(rng.integers(0, 3)), int(rng.integers(1, 5)), f"g{int(rng.integers(0, 2))}") for _ in range(eta))
+            gpu = tuple(
+                (int(rng.integers(0, 3)), int(rng.integers(1, 5)), f"g{int(rng.integers(0, 2))}") for _ in range(eta)
+            )
             cpu = tuple(int(rng.integers(0, 4)) for _ in range(eta + 1))
             work = sum(cpu) + sum(a + b for a, b, _ in gpu)
             if work == 0:
                 cpu = (1, *cpu[1:])
                 work = 1
-            tasks.append(SegmentedTask(cpu, gpu, T, min(T, max(work, T - int(rng.integers(0, 5)))), core=int(rng.integers(0, m))))
+            tasks.append(
+                SegmentedTask(cpu, gpu, T, min(T, max(work, T - int(rng.integers(0, 5)))), core=int(rng.integers(0, m)))
+            )
         sets.append((SegmentedTaskSet(tasks), m))
     for mode, entry in ENTRIES.items():
         for m in (1, 2, 3):
