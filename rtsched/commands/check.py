@@ -114,6 +114,12 @@ def check_command(
     identical processors (default 1), and the table is followed by the tasks' level, C(LO),
     C(HI), D, T. C_HI < C_LO, a LO task with a HI budget, an unknown level or D > T is bad input.
 
+    CPU–GPU segmented task sets (YAML/JSON whose tasks have 'segments'; papers/cpu-gpu-model.md):
+    every analysis of segmented task sets that applies runs on -m CPU cores (default: the largest
+    core a task names, plus one), and the table is followed by the tasks' core, mode, η, C, G_m,
+    G_e, D, T, U. A negative or non-integer segment, two CPU segments in a row, a task without a
+    core or on a core >= m, or D > T is bad input.
+
     Exit status: 0 if every task set is proven schedulable by some analysis (of --policy, if
     given), 1 otherwise (including "unknown"), 2 on bad input.
     """
@@ -153,6 +159,26 @@ def check_command(
             check_mc_file(
                 file, mc, processors, platform=platform, tests=tests, policy=policy, explain=explain, steps=steps,
                 as_json=as_json, as_csv=as_csv, budgets=budgets,
+            )
+        )  # fmt: skip
+    from rtsched.commands._segmented import segmented_format
+
+    segmented = segmented_format(file, fmt, kind)
+    if segmented is not None:  # CPU–GPU segmented task sets (issue #43): rtsched.commands._segmented
+        from rtsched.commands._segmented import check_segmented_file
+        from rtsched.commands._segmented import refuse_task_options as refuse_for_segmented
+
+        refuse_for_segmented(
+            {
+                "--deadlines": (deadlines, "constrained"),
+                "--time-unit": (time_unit, None),
+                "--priorities": (priorities, "given"),
+            }
+        )
+        raise typer.Exit(
+            check_segmented_file(
+                file, segmented, processors, platform=platform, tests=tests, policy=policy, explain=explain,
+                steps=steps, as_json=as_json, as_csv=as_csv, budgets=budgets,
             )
         )  # fmt: skip
     from rtsched.commands._dag import dag_format
