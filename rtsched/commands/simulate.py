@@ -138,9 +138,25 @@ def simulate_command(
         str,
         typer.Option(
             "--execution",
-            help="DAG task sets: wcet (default, every vertex runs its WCET) or random (seeded by --seed, uniform in [1, WCET]).",
+            help="DAG task sets: wcet (default, every vertex runs its WCET) or random (seeded by --seed, uniform in [1, WCET]); "
+            "CPU–GPU segmented sets: wcet or random (each segment part uniform in [0, WCET]).",
         ),
     ] = "wcet",
+    protocol: Annotated[
+        str,
+        typer.Option(
+            "--protocol",
+            help="CPU–GPU segmented task sets: GPU access protocol mpcp (priority queue, default), fmlp+ (FIFO queue) "
+            "or none (no contention).",
+        ),
+    ] = "mpcp",
+    mode: Annotated[
+        str,
+        typer.Option(
+            "--mode",
+            help="CPU–GPU segmented task sets: how tasks that name no mode wait for the GPU, suspend (default) or busy.",
+        ),
+    ] = "suspend",
     fmt: AnyFormat = None,
     kind: Kind = "auto",
     time_unit: TimeUnit = None,
@@ -158,6 +174,13 @@ def simulate_command(
     (rtsched.dag.simulate_dag; default horizon: the hyperperiod if periodic, 200·max T if sporadic,
     at most 10^6 ticks), and --gantt draws one row per processor, the vertices of one job in one
     colour. See papers/dag-model.md, section "Simulator".
+
+    CPU–GPU segmented task sets (YAML/JSON whose tasks have 'segments') are simulated on -m CPU
+    cores, partitioned fixed priority (each task's core), the GPU devices under --protocol
+    (mpcp, fmlp+ or none) and --mode for the tasks that name no mode
+    (rtsched.segmented.simulate_segmented; default horizon: the hyperperiod if periodic, 200·max T
+    if sporadic, at most 10^6 ticks); --gantt draws a row per core and per device. See
+    papers/cpu-gpu-simulator.md.
     """
     from rtsched.kernels import check_processors
     from rtsched.sim import parse_ties, simulate
@@ -179,6 +202,28 @@ def simulate_command(
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
     if gantt is not None:
         check_image_path(gantt, "--gantt")
+    from rtsched.commands._segmented import segmented_format
+
+    segmented = segmented_format(file, fmt, kind)
+    if segmented is not None:  # CPU–GPU segmented task sets (issue #43)
+        from rtsched.commands._segmented import refuse_task_options as refuse_for_segmented
+
+        refuse_for_segmented(
+            {
+                "--policy": (policy, "gedf"),
+                "--ties": (ties, "index"),
+                "--time-unit": (time_unit, None),
+                "--gantt-rows": (gantt_rows, "processors"),
+            }
+        )
+        status = _simulate_segmented_file(
+            file, segmented, m, protocol=protocol, mode=mode, horizon=horizon, arrivals=arrivals, seed=seed,
+            execution=execution, gantt=gantt, gantt_since=gantt_since, gantt_until=gantt_until, as_json=as_json,
+        )  # fmt: skip
+        raise typer.Exit(status)
+    for option, value, default in (("--protocol", protocol, "mpcp"), ("--mode", mode, "suspend")):
+        if value != default:
+            raise InputError(f"{option} applies to CPU–GPU segmented task sets", field=option)
     from rtsched.commands._dag import dag_format
 
     dag = dag_format(file, fmt, kind)
@@ -225,6 +270,64 @@ def simulate_command(
             if gantt is not None:
                 typer.echo(f"{' ' * len(prefix)}Gantt chart: {path}")
     raise typer.Exit(1 if any_miss else 0)
+
+
+def _simulate_segmented_file(
+    file: str,
+    fmt: str,
+    m: int,
+    *,
+    protocol: str,
+    mode: str,
+    horizon: int | None,
+    arrivals: str,
+    seed: int,
+    execution: str,
+    gantt: str | None,
+    gantt_since: int | None,
+    gantt_until: int | None,
+    as_json: bool,
+) -> int:
+    """``rtsched simulate`` of a CPU–GPU segmented file (:func:`rtsched.segmented.simulate_segmented`).
+
+    Prints each set's outcome (the first miss, or none), writes a Gantt chart per set with
+    ``gantt`` (:func:`rtsched.segmented.gantt.save_segmented_gantt`) and returns the exit status:
+    1 if a set missed a deadline, else 0. A task without a core, or with one beyond ``-m``, is
+    bad input naming the file, the set and the task.
+    """
+    from rtsched.segmented.files import read_segmented_tasksets
+    from rtsched.segmented.gantt import save_segmented_gantt
+    from rtsched.segmented.sim import simulate_segmented
+
+    sets = read_segmented_tasksets(file, fmt)
+    any_miss = False
+    for index, ts in enumerate(sets):
+        try:
+            ts.check_cores(m)
+        except InputError as err:
+            raise err.located(file=file, set_index=index if len(sets) > 1 else None) from None
+        try:
+            trace = simulate_segmented(
+                ts, m, protocol=protocol, mode=mode, horizon=horizon, arrivals=arrivals, execution=execution,  # type: ignore[arg-type]
+                seed=seed, record=gantt is not None or as_json,
+            )  # fmt: skip
+        except InputError as err:
+            raise InputError(err.message, task=err.task, field=f"--{err.field}" if err.field else None) from None
+        any_miss |= not trace.schedulable_so_far
+        path = None
+        if gantt is not None:
+            path = Path(gantt)
+            if len(sets) > 1:
+                path = path.with_name(f"{path.stem}-{index}{path.suffix}")
+            save_segmented_gantt(trace, path, since=gantt_since, until=gantt_until)
+        if as_json:
+            typer.echo(json.dumps({"index": index, **trace.to_dict()}))
+        else:
+            prefix = f"[{index}] " if len(sets) > 1 else ""
+            typer.echo(prefix + trace.summary())
+            if path is not None:
+                typer.echo(f"{' ' * len(prefix)}Gantt chart: {path}")
+    return 1 if any_miss else 0
 
 
 def register(app: typer.Typer) -> None:
