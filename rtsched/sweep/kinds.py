@@ -760,7 +760,7 @@ _SEGMENTED_TYPES = {
 _SEGMENTED_UNTYPED = ("gpu_tasks", "gpu_segments", "gpu_ratio", "copy_share", "devices")
 #: Axis labels of segmented experiments; a variable not listed takes its task-set label.
 SEGMENTED_LABELS = {
-    "utilization": "Utilization per CPU U = Σ (C + G_m + G_e)/T of a CPU's tasks (dimensionless)",
+    "utilization": "Utilization per CPU U = Σ (C + G)/T (dimensionless)",
     "n": "Number of tasks per CPU n",
     "m": "Number of CPUs m",
     "generator.gpu_tasks": "Fraction of GPU-using tasks",

@@ -191,3 +191,41 @@ def test_bad_size():
 def test_apportion(total, weights, expected):
     assert apportion(total, weights) == expected
     assert sum(apportion(total, weights)) == total
+
+
+class _Script:
+    """A stand-in for numpy's Generator that returns scripted draws (the worked example of the note)."""
+
+    def __init__(self, uniform, integers, random):
+        self._uniform, self._integers, self._random = list(uniform), list(integers), list(random)
+
+    def uniform(self, lo, hi):
+        x = self._uniform.pop(0)
+        assert lo <= x <= hi
+        return x
+
+    def integers(self, lo, hi, endpoint=False):
+        return self._integers.pop(0)
+
+    def random(self, shape):
+        return np.array(self._random.pop(0), dtype=float).reshape(shape)
+
+
+def test_worked_example_of_the_note():
+    """papers/cpu-gpu-generators.md, "Worked example": one GPU task's integer segments, by hand.
+
+    u = 0.137, T = 470 ticks: W = round(64.39) = 64; r = G/C = 1: C = round(64/2) = 32, G = 32;
+    η = 2, weights (0.25, 0.75) (UUniFast uniform 0.75): G - η = 30 gives 7.5 and 22.5, floors 7
+    and 22, the tick left to the first tie: (8, 22), so G_1 = 9, G_2 = 23; copy shares 0.2:
+    G_m = round(1.8) = 2 and round(4.6) = 5, G_e = 7 and 18; C over weights (0.5, 0.3, 0.2)
+    (uniforms 0.25, 0.4): 16, 9.6, 6.4, floors 16, 9, 6, the tick left to 9.6: (16, 10, 6).
+    """
+    from rtsched.generators.segmented import _Spec, _task
+
+    rng = _Script(uniform=[1.0, 0.2, 0.2], integers=[2], random=[[0.75], [0.25, 0.4]])
+    cpu, gpu, T, D, core = _task(rng, _Spec(), 0.137, 470, 3, True)  # type: ignore[arg-type]
+    assert cpu == [16, 10, 6] and gpu == [(2, 7, -1), (5, 18, -1)] and (T, D, core) == (470, 470, 3)
+    assert sum(cpu) + sum(a + b for a, b, _ in gpu) == 64
+    assert not rng._uniform and not rng._integers and not rng._random  # every scripted draw used
+    # a CPU-only task draws nothing: W = round(0.001 · 470) = 0 is raised to 1 tick
+    assert _task(_Script([], [], []), _Spec(), 0.001, 470, 0, False) == ([1], [], 470, 470, 0)  # type: ignore[arg-type]
