@@ -4,6 +4,7 @@ reproducible random demands and sporadic arrivals, bad input, and properties on 
 (work conservation on each core, one holder per device, executed time = demand, the same demands
 under every protocol, agreement with a naive tick-by-tick simulator of papers/cpu-gpu-model.md)."""
 
+import math
 import os
 from collections import defaultdict
 
@@ -482,6 +483,25 @@ def test_same_demands_under_every_protocol(ts, mode, seed):
         ts, 2, protocol="fmlp+", mode=mode, arrivals="sporadic", execution="random", seed=seed, horizon=120
     )
     assert plain.misses == runs[1].misses and plain.response_times == runs[1].response_times
+
+
+@settings(max_examples=40)
+@given(
+    ts=segmented_tasksets(m=2, max_size=4, max_period=12, devices=("g0", "g1"), max_gpu_segments=2),
+    protocol=st.sampled_from(PROTOCOLS),
+    mode=st.sampled_from(MODES),
+)
+def test_one_hyperperiod_decides_the_periodic_wcet_run(ts, protocol, mode):
+    # the default horizon's argument (papers/cpu-gpu-simulator.md): with D <= T, a run without a
+    # miss in [0, H] is back in its initial state at H, so a second hyperperiod repeats the first
+    hyper = math.lcm(*(t.T for t in ts))
+    one = simulate_segmented(ts, 2, protocol=protocol, mode=mode)
+    assert one.horizon == hyper
+    two = simulate_segmented(ts, 2, protocol=protocol, mode=mode, horizon=2 * hyper)
+    if one.schedulable_so_far:
+        assert two.schedulable_so_far and two.response_times == one.response_times
+    else:
+        assert not two.schedulable_so_far
 
 
 # -- a naive tick-by-tick simulator of papers/cpu-gpu-model.md as an oracle -----------------------
