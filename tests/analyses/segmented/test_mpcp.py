@@ -146,6 +146,31 @@ def test_failing_term_names_the_task_and_the_equation():
     assert SUSPEND.status(SegmentedBatch.from_tasksets([ts]), 2).tolist() == [0]
 
 
+def test_holding_time_above_every_deadline_fails_the_waiting_tasks():
+    """(H-MPCP) of τ2 (G = 30 on g0, τ0's boosted copies of 8 every 10 on its core) climbs past max D = 100:
+    τ1, which may wait for it, fails; the kernel agrees."""
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((1, 0), ((8, 1, "g1"),), 10, core=0),
+            SegmentedTask((1, 1), ((0, 2, "g0"),), 100, core=1),
+            SegmentedTask((0, 0), ((0, 30, "g0"),), 100, core=0),
+        ]
+    )
+    result = SUSPEND.explain(ts, 2)
+    assert result.evidence["holding"][2][3] is None
+    assert result.evidence["failing_task"] == 1
+    assert "above max D" in result.evidence["failing_term"]
+    assert SUSPEND.status(SegmentedBatch.from_tasksets([ts]), 2).tolist() == [0]
+
+
+def test_work_above_the_deadline_fails_at_once():
+    ts = SegmentedTaskSet([SegmentedTask((5, 0), ((3, 4),), 10, core=0)])
+    result = BUSY.explain(ts, 1)
+    assert result.verdict is False
+    assert result.evidence["failing_term"] == "τ0: C + G = 12 > D = 10"
+    assert BUSY.status(SegmentedBatch.from_tasksets([ts]), 1).tolist() == [0]
+
+
 def _sets(m_max=4):
     return st.integers(1, m_max).flatmap(
         lambda m: st.tuples(
