@@ -1,4 +1,4 @@
-"""CPU–GPU segmented task-set files in ``rtsched check`` (issue #43).
+"""CPU–GPU segmented task-set files in ``rtsched check``, and ``rtsched generate --kind segmented`` (issue #43).
 
 Which files are segmented task sets (``--kind auto``, the default): ``.yaml`` / ``.yml`` /
 ``.json`` files with a ``segments`` key in their first :data:`SNIFF_BYTES` bytes. A task-set,
@@ -25,7 +25,7 @@ from rtsched.errors import InputError
 if TYPE_CHECKING:
     from rtsched.segmented.model import SegmentedTaskSet
 
-__all__ = ["check_segmented_file", "refuse_task_options", "segmented_format"]
+__all__ = ["check_segmented_file", "generate_segmented", "refuse_task_options", "segmented_format"]
 
 _SEGMENTS_KEY = re.compile(r"""(?m)(^|[{,\[]|-\s)\s*["']?segments["']?\s*:""")
 
@@ -116,3 +116,102 @@ def check_segmented_file(
         sets, reports, policy, explain=explain, steps=steps, as_json=as_json, as_csv=as_csv, task_rows=_task_rows
     )
     return 0 if all_proven else 1
+
+
+def _param_value(text: str) -> Any:
+    """A ``--param`` value: ``a:b`` a range, ``a,b,...`` a list of names, an integer, a number or a word."""
+
+    def scalar(part: str) -> Any:
+        part = part.strip()
+        for cast in (int, float):
+            try:
+                return cast(part)
+            except ValueError:
+                pass
+        return part
+
+    if ":" in text and not any(c.isalpha() for c in text):
+        return tuple(scalar(p) for p in text.split(":"))
+    if "," in text:
+        return tuple(p.strip() for p in text.split(","))
+    value = scalar(text)
+    return None if value == "none" else value
+
+
+def generate_segmented(
+    *,
+    n: int,
+    utilization: float,
+    m: int,
+    periods: str | None,
+    deadlines: str | None,
+    params: list[str],
+    count: int,
+    seed: int,
+    output: str,
+    fmt: str | None,
+    quiet: bool,
+) -> int:
+    """``rtsched generate --kind segmented``: CPU–GPU segmented task sets (the GCAPS setup), written as YAML or JSON.
+
+    ``n`` tasks per CPU on ``m`` CPUs at per-CPU utilization ``utilization``; ``periods`` (ms) and
+    ``deadlines`` (``implicit`` or ``constrained``) when given, else the generator's defaults;
+    ``params``: ``KEY=VALUE`` for the other parameters of
+    :func:`rtsched.generators.segmented.segmented_tasksets` (``gpu_ratio=0.2:2``,
+    ``devices=mig0,mig1``, ``ticks=100``, ...). Returns the exit status (0).
+    """
+    import numpy as np
+    import typer
+
+    from rtsched.generators.segmented import SEGMENTED_DEFAULTS, per_cpu_utilization, segmented_batch
+    from rtsched.segmented.files import SEGMENTED_FORMATS, dumps_segmented
+
+    options: dict[str, Any] = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InputError(f"expected KEY=VALUE, got {item!r}", field="--param")
+        if key in ("m", "tasks_per_cpu", "utilization"):
+            flag = {"m": "-m", "tasks_per_cpu": "--n", "utilization": "--utilization"}[key]
+            raise InputError(f"give {key} with {flag}, not --param", field="--param")
+        if key not in SEGMENTED_DEFAULTS:
+            known = ", ".join(k for k in SEGMENTED_DEFAULTS if k not in ("m", "tasks_per_cpu", "utilization"))
+            raise InputError(f"unknown generator parameter {key!r}; one of {known}", field="--param")
+        if key in options:
+            raise InputError(f"{key} is given twice", field="--param")
+        options[key] = _param_value(value)
+    if periods is not None:
+        options["periods"] = periods
+    if deadlines is not None:
+        options["deadlines"] = deadlines
+    if count < 1:
+        raise InputError(f"must be a positive number of task sets, got {count}", field="--count")
+    if seed < 0:
+        raise InputError(f"must be a non-negative integer, got {seed}", field="--seed")
+    if fmt is not None and fmt.lower().lstrip(".") not in (*SEGMENTED_FORMATS, "yml"):
+        raise InputError(f"segmented task sets are written as yaml or json, not {fmt!r}", field="--format")
+    flags = {"m": "-m", "tasks_per_cpu": "--n", "utilization": "--utilization", "periods": "--periods"}
+    flags["deadlines"] = "--deadlines"
+    try:
+        batch = segmented_batch(
+            np.random.default_rng(seed), count, m=m, tasks_per_cpu=n, utilization=utilization, **options
+        )
+    except InputError as err:
+        raise InputError(err.message, field=flags.get(err.field or "", "--param")) from None
+    sets = batch.tasksets()
+    if output == "-":
+        typer.echo(dumps_segmented(sets, fmt or "yaml"), nl=False)
+    else:
+        from rtsched.segmented.files import write_segmented_tasksets
+
+        write_segmented_tasksets(sets, output, fmt)
+    if not quiet:
+        per_cpu = per_cpu_utilization(batch, m)
+        typer.echo(
+            f"rtsched: wrote {count} segmented task set(s) of {n} tasks per CPU on m = {m} CPUs to {output}; "
+            f"target utilization per CPU {utilization}, realised mean {per_cpu.mean():.6g} "
+            f"(min {per_cpu.min():.6g}, max {per_cpu.max():.6g})",
+            err=True,
+        )
+    return 0

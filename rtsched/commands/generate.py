@@ -41,9 +41,9 @@ def generate_command(
     deadlines: Annotated[
         str, typer.Option("--deadlines", help="implicit, uniform or uniform:X (D in [C+X(T-C), T]).")
     ] = _DEFAULT["deadlines"],
-    umax: Annotated[
-        float, typer.Option("--umax", help="Largest task utilization (not for uunifast).")
-    ] = _DEFAULT["umax"],
+    umax: Annotated[float, typer.Option("--umax", help="Largest task utilization (not for uunifast).")] = _DEFAULT[
+        "umax"
+    ],
     count: Annotated[int, typer.Option("--count", help="Number of task sets.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random generator (numpy default_rng).")] = 0,
     output: Annotated[str, typer.Option("-o", "--output", help="Output file, or - for standard output.")] = "-",
@@ -52,15 +52,61 @@ def generate_command(
         typer.Option("--format", help="yaml, json, jsonl, csv or txt (default: by extension; jsonl on stdout)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Do not print the utilization summary.")] = False,
+    kind: Annotated[
+        str,
+        typer.Option(
+            "--kind",
+            help="taskset (default) or segmented: CPU–GPU segmented task sets after the GCAPS setup "
+            "(--n tasks per CPU, --utilization per CPU, -m CPUs, --periods in ms; papers/cpu-gpu-generators.md).",
+        ),
+    ] = "taskset",
+    cpus: Annotated[int, typer.Option("-m", "--cpus", help="--kind segmented: number of CPUs.")] = 4,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="--kind segmented: another generator parameter KEY=VALUE, repeatable (gpu_tasks=0.4:0.6, "
+            "gpu_segments=1:3, gpu_ratio=0.2:2, copy_share=0.1:0.3, ticks=10, devices=mig0,mig1, "
+            "device_assignment=random, mode=busy).",
+        ),
+    ] = None,
 ) -> int:
-    """Generate random integer task sets (C, D, T) and write them to a file.
+    """Generate random integer task sets (C, D, T), or CPU–GPU segmented task sets, and write them to a file.
 
     C = round(u * T) (half to even), at least 1 and at most T; D is drawn after rounding, so
     C <= D <= T. The realised utilization of the sets is printed on standard error. The defaults
     are those of `rtsched sweep` (UUniFast-Discard, periods of 1,000-100,000 ticks, D uniform in
     [C, T]). Plain uunifast with --utilization above 1 draws task utilizations above 1, which the
     rounding caps at C = T: a warning says so.
+
+    --kind segmented draws CPU–GPU segmented task sets after the GCAPS experiment (ECRTS 2024):
+    --n tasks on each of -m CPUs (default 4), each CPU's utilization --utilization split by
+    UUniFast, 40-60 % GPU tasks, periods uniform in 30-500 ms (--periods, in ms) times 10 ticks
+    per ms, rate-monotonic priorities, every task on its CPU; --param KEY=VALUE sets the other
+    parameters (papers/cpu-gpu-generators.md). Written as YAML (default, also on stdout) or JSON.
     """
+    if kind == "segmented":
+        from rtsched.commands._segmented import generate_segmented
+
+        for option, value, default in (
+            ("--utilizations", utilizations, _DEFAULT["utilizations"]),
+            ("--umax", umax, _DEFAULT["umax"]),
+        ):
+            if value != default:
+                raise InputError("applies to --kind taskset, not to segmented task sets", field=option)
+        raise typer.Exit(
+            generate_segmented(
+                n=n, utilization=utilization, m=cpus,
+                periods=None if periods == _DEFAULT["periods"] else periods,
+                deadlines=None if deadlines == _DEFAULT["deadlines"] else deadlines,
+                params=list(param or ()), count=count, seed=seed, output=output, fmt=fmt, quiet=quiet,
+            )
+        )  # fmt: skip
+    if kind != "taskset":
+        raise InputError(f"unknown kind {kind!r}; choose taskset or segmented", field="--kind")
+    for option, given in (("-m", cpus != 4), ("--param", bool(param))):
+        if given:
+            raise InputError("applies to --kind segmented only", field=option)
     # Check every option before drawing anything, so that errors name the option.
     parse_utilizations(utilizations)
     parse_periods(periods)

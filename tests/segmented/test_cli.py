@@ -128,3 +128,54 @@ def test_registered_analyses_run_on_a_small_file(files, capsys):
     # the demo set is light (each core's load at most 1/2): every seg-* test of this family accepts it
     (ts,) = read_segmented_tasksets(files["set.yaml"])
     assert ts.utilization < 1 and status == 0
+
+
+def test_generate_segmented_is_reproducible_and_readable(tmp_path, capsys):
+    first, second, other = tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "c.json"
+    base = ["generate", "--kind", "segmented", "--n", "3", "--utilization", "0.5", "--count", "4"]
+    extra = ["-m", "2", "--param", "gpu_ratio=0.5:1", "--param", "devices=a,b", "--deadlines", "constrained"]
+    assert main([*base, *extra, "--seed", "5", "-o", str(first)]) == 0
+    err = capsys.readouterr().err
+    assert "4 segmented task set(s) of 3 tasks per CPU on m = 2 CPUs" in err and "realised mean" in err
+    assert main([*base, *extra, "--seed", "5", "-o", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert main([*base, *extra, "--seed", "6", "-o", str(other)]) == 0
+    sets = read_segmented_tasksets(first)
+    assert len(sets) == 4 and all(ts.n == 6 and ts.cores == (0, 1) for ts in sets)
+    assert {d for ts in sets for d in ts.devices} <= {"a", "b"}
+    assert all(t.C + t.G <= t.D <= t.T for ts in sets for t in ts)
+    assert read_segmented_tasksets(other) != sets
+    capsys.readouterr()
+    assert main([*base, "--seed", "5", "-q"]) == 0  # YAML on stdout, the GCAPS defaults (m = 4)
+    out = capsys.readouterr().out
+    (path := tmp_path / "stdout.yaml").write_text(out)
+    assert all(ts.cores == (0, 1, 2, 3) for ts in read_segmented_tasksets(path))
+
+
+@pytest.mark.parametrize(
+    ("args", "field", "message"),
+    [
+        (["--param", "gpu_ratio=-1"], "--param", "gpu_ratio must be in (0.0, inf)"),
+        (["--param", "foo=1"], "--param", "unknown generator parameter 'foo'"),
+        (["--param", "m=3"], "--param", "give m with -m"),
+        (["--param", "ticks"], "--param", "expected KEY=VALUE"),
+        (["--utilizations", "randfixedsum"], "--utilizations", "applies to --kind taskset"),
+        (["--periods", "uniform:500:30"], "--periods", "LO = 500 exceeds HI = 30"),
+        (["--deadlines", "arbitrary"], "--deadlines", "unknown deadline model 'arbitrary'"),
+        (["-m", "0"], "-m", "m must be an integer >= 1"),
+        (["--format", "csv"], "--format", "yaml or json"),
+    ],
+)
+def test_generate_segmented_bad_options(capsys, tmp_path, args, field, message):
+    target = tmp_path / "never.yaml"
+    status = main(["generate", "--kind", "segmented", "--n", "3", "--utilization", "0.5", *args, "-o", str(target)])
+    err = capsys.readouterr().err
+    assert status == 2 and f"field {field}: " in err and message in err and err.count("\n") == 1, err
+    assert not target.exists()
+
+
+def test_generate_task_sets_refuse_segmented_options(capsys):
+    assert main(["generate", "--n", "3", "--utilization", "0.5", "-m", "2"]) == 2
+    assert "field -m: applies to --kind segmented only" in capsys.readouterr().err
+    assert main(["generate", "--kind", "dag", "--n", "3", "--utilization", "0.5"]) == 2
+    assert "unknown kind 'dag'; choose taskset or segmented" in capsys.readouterr().err
