@@ -148,7 +148,17 @@ def test_lo_tasks_only_reduce_to_global_fp(ts: MCTaskSet, m: int) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _simulate_every_way(ts: MCTaskSet, m: int, order: list[int], seed: int, horizon: int) -> None:
+def _within_bounds(run, bounds: list[gfp.TaskResult | None]) -> None:
+    """Every job that completed in LO mode took at most R^LO, every one completed in HI mode at most R^HI (Lemmas 2, 3)."""
+    for k, r in enumerate(bounds):
+        assert r is not None
+        lo, hi = run.response_lo[k], run.response_hi[k]
+        assert lo is None or lo <= r.R_lo, (k, lo, r)
+        assert hi is None or (r.R_hi is not None and hi <= r.R_hi), (k, hi, r)
+
+
+def _simulate_every_way(ts: MCTaskSet, m: int, order: list[int], seed: int, horizon: int, carry: str) -> None:
+    bounds = gfp.response_pass(ts, m, order, carry)
     options = {"scheduler": "global-fp", "priorities": order, "policy": "amc"}
     for scenario in ("lo", "hi", "random"):
         for arrivals in ("periodic", "sporadic"):
@@ -158,8 +168,10 @@ def _simulate_every_way(ts: MCTaskSet, m: int, order: list[int], seed: int, hori
                     **options,
                 )  # fmt: skip
                 assert trace.miss is None, (ts, m, order, str(trace))
+                _within_bounds(trace, bounds)
     search = switch_search(ts, m, **options)
     assert search.failure is None, (ts, m, order, search.summary())
+    _within_bounds(search, bounds)
 
 
 def _random_set(rng: random.Random, m: int) -> MCTaskSet:
@@ -176,7 +188,8 @@ def _random_set(rng: random.Random, m: int) -> MCTaskSet:
 
 
 def test_soundness_seeded_sets(reach) -> None:
-    """60 seeded sets on m = 2, 3, 4 that some variant accepts run without a failure in every scenario."""
+    """60 seeded sets on m = 2, 3, 4 that some variant accepts run without a failure in every scenario, and every
+    observed response time is within the task's bound (R^LO in LO mode, R^HI in HI mode)."""
     rng = random.Random(2012)
     checked = 0
     while checked < 60:
@@ -189,7 +202,7 @@ def test_soundness_seeded_sets(reach) -> None:
             order = gfp.order_for(ts, m, priorities)
             assert order is not None
             reach[f"accepted {carry}-{priorities}"] += 1
-            _simulate_every_way(ts, m, order, checked, 300)
+            _simulate_every_way(ts, m, order, checked, 300, carry)
         if any(gfp.reference(ts, m, carry=c, priorities=p) for c, p in VARIANTS):
             checked += 1
     assert reach["accepted rta-dm"] >= 30 and reach["accepted da-opa"] >= 45, reach
@@ -206,7 +219,7 @@ def test_soundness_derandomized(reach) -> None:
                 reach[f"accepted {carry}-{priorities}"] += 1
                 order = gfp.order_for(ts, m, priorities)
                 assert order is not None
-                _simulate_every_way(ts, m, order, 7, 200)
+                _simulate_every_way(ts, m, order, 7, 200, carry)
 
     prop()
     assert reach["accepted rta-dm"] >= 25, reach
