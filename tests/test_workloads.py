@@ -55,9 +55,15 @@ def test_every_analysis_names_a_registered_kind():
     for entry in registry.all_entries():
         assert entry.workload in kinds(), entry.name
         assert entry.input == entry.workload.name
-    from rtsched.workloads import DAG_TASKSETS, MC_TASKSETS
+    from rtsched.workloads import DAG_TASKSETS, MC_TASKSETS, SEGMENTED_TASKSETS
 
-    assert {e.workload for e in registry.all_entries()} == {TASKSETS, GPU_WORKLOADS, DAG_TASKSETS, MC_TASKSETS}
+    assert {e.workload for e in registry.all_entries()} == {
+        TASKSETS,
+        GPU_WORKLOADS,
+        DAG_TASKSETS,
+        MC_TASKSETS,
+        SEGMENTED_TASKSETS,
+    }
     assert registry.get("gpu:ffd").workload is GPU_WORKLOADS and registry.get("gfb").workload is TASKSETS
 
 
