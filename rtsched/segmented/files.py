@@ -197,6 +197,8 @@ def _task_from_node(node: Node, i: int, deadlines: DeadlineModel) -> SegmentedTa
     lines: dict[str, int | None] = {key: v[key].line for key in _TASK_KEYS if key in v}
     T = _int(v["T"], task=label, field="T")
     D = None if _is_null(v.get("D")) else _int(v["D"], task=label, field="D")
+    if D is not None and D < 1:  # the model reads D = 0 as "D = T": a file's 0 is an error
+        raise InputError(f"D must be positive, got {D}", line=v["D"].line, task=label, field="D")
     core = None if _is_null(v.get("core")) else _int(v["core"], task=label, field="core")
     mode = None
     if not _is_null(v.get("mode")):

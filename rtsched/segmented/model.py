@@ -617,6 +617,8 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             gpu = tuple(self._segment(j, j - lo + 1) for j in range(lo, hi))
             cpu = tuple(int(c) for c in self._cpu[lo + k : hi + k + 1])
             core = int(self._core[k])
+            if int(self._D[k]) < 1:  # SegmentedTask reads D = 0 as "D = T"; an array's 0 is an error
+                raise TaskError(f"D must be positive, got {int(self._D[k])}", field="D")
             return SegmentedTask(
                 cpu,
                 gpu,

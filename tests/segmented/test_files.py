@@ -192,6 +192,12 @@ def test_several_sets_and_segment_forms():
             "- {T: 0, segments: [1]}\n", "set.yaml, line 1, task 0, field T", "T must be positive", id="zero-t"
         ),
         pytest.param(
+            "- {T: 10,\n   D: 0, segments: [1]}\n",
+            "set.yaml, line 2, task 0, field D",
+            "D must be positive",
+            id="zero-d",
+        ),
+        pytest.param(
             "- {T: 10, segments: [0]}\n",
             "set.yaml, line 1, task 0, field C_1",
             "a task needs some work",

@@ -290,6 +290,11 @@ def test_batch_pickling_equality_and_checks():
     short[0] = batch.cpu[:-1]
     with pytest.raises(InputError, match="cpu must have one entry per GPU segment plus one per task"):
         SegmentedBatch(*short, device_names=batch.device_names)
+    zero_d = list(args)
+    zero_d[5] = np.array([20, 0, 60])
+    with pytest.raises(TaskError, match=r"task set 0, task 1, field D: D must be positive, got 0"):
+        SegmentedBatch(*zero_d, device_names=batch.device_names)  # not read as D = T, as SegmentedTask's default
+    assert SegmentedTask((1,), (), 10, 0).D == 10  # the constructor's D = 0 is "D = T" (its default)
     codes = list(args)
     codes[7] = np.array([0, 3, 1])
     with pytest.raises(InputError, match="mode codes"):
