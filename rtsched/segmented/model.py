@@ -619,6 +619,8 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             core = int(self._core[k])
             if int(self._D[k]) < 1:  # SegmentedTask reads D = 0 as "D = T"; an array's 0 is an error
                 raise TaskError(f"D must be positive, got {int(self._D[k])}", field="D")
+            if core < -1:  # -1 is "no core"; other negatives would read as None too
+                raise TaskError(f"core must be a core index 0, 1, ... or -1 (none), got {core}", field="core")
             return SegmentedTask(
                 cpu,
                 gpu,

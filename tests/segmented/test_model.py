@@ -295,6 +295,10 @@ def test_batch_pickling_equality_and_checks():
     with pytest.raises(TaskError, match=r"task set 0, task 1, field D: D must be positive, got 0"):
         SegmentedBatch(*zero_d, device_names=batch.device_names)  # not read as D = T, as SegmentedTask's default
     assert SegmentedTask((1,), (), 10, 0).D == 10  # the constructor's D = 0 is "D = T" (its default)
+    bad_core = list(args)
+    bad_core[6] = np.array([1, -2, 1])
+    with pytest.raises(TaskError, match=r"task set 0, task 1, field core: core must be a core index 0, 1, ... or -1"):
+        SegmentedBatch(*bad_core, device_names=batch.device_names)
     codes = list(args)
     codes[7] = np.array([0, 3, 1])
     with pytest.raises(InputError, match="mode codes"):
