@@ -14,8 +14,11 @@ the switch every pending LO job is abandoned and no LO job is released afterward
 must meet its deadline while the system is in LO mode, HI jobs always. hp(k) are the tasks above
 τk, hpH(k) / hpL(k) those of them that are HI / LO. W(C, T, R; L) is the work-conserving workload
 bound of a task whose jobs (each executing at most C, released ≥ T apart) execute only within R
-of their release, in any window of length L (Bertogna & Cirinei, RTSS 2007, Eq. (4)/(8);
-``analyses/global_fp/_workload.py`` ``workload_response``)::
+of their release, in any window of length L (Bertogna & Cirinei, RTSS 2007, Eq. (4)/(8)): the
+shared theory's ``theory.workload.carry_in_workload`` with slack S = D − R (what the global FP
+family's ``_workload.workload_response`` wraps; families do not import each other, see
+``.importlinter``) and, in the kernel, ``theory.dag_workload.carry_in_workload_nb`` with m = 1
+(the DAG form (M2) is this bound for vol = C, m = 1; it returns min(W, cap))::
 
     W(C, T, R; L) = N C + min(C, L + R − C − N T),   N = ⌊(L + R − C)/T⌋
 
@@ -73,8 +76,9 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from rtsched.analyses.global_fp._workload import workload_response, workload_response_nb
 from rtsched.analyses.mixed_criticality.amc2011 import _dm_order_nb, deadline_monotonic
+from rtsched.analyses.theory.dag_workload import carry_in_workload_nb
+from rtsched.analyses.theory.workload import carry_in_workload
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.mc.model import HI, LO, MCBatch, MCTaskSet
 from rtsched.registry import Analysis
@@ -113,6 +117,11 @@ CARRY = ("rta", "da")
 # ---------------------------------------------------------------------------------------------
 
 
+def _workload(C: int, D: int, T: int, rho: int, L: int) -> int:
+    """(W): W(C, T, ρ; L), Bertogna & Cirinei's carry-in workload with slack D − ρ (RTSS 2007, Eq. (4)/(8))."""
+    return carry_in_workload(C, D, T, D - rho, L)
+
+
 def lo_value(
     ts: MCTaskSet, k: int, higher: Sequence[int], rho_lo: Sequence[int], m: int, x: int
 ) -> tuple[int, list[dict[str, int]]]:
@@ -123,7 +132,7 @@ def lo_value(
     C_k = ts[k].C_lo
     cap = x - C_k + 1
     terms = [
-        {"task": i, "I": min(workload_response(ts[i].C_lo, ts[i].D, ts[i].T, rho_lo[i], x), cap)}  # (LO)
+        {"task": i, "I": min(_workload(ts[i].C_lo, ts[i].D, ts[i].T, rho_lo[i], x), cap)}  # (LO)
         for i in higher
     ]
     return C_k + sum(t["I"] for t in terms) // m, terms
@@ -151,9 +160,9 @@ def hi_value(
     for i in higher:
         t = ts[i]
         if t.level == HI:
-            w = workload_response(t.C_hi, t.D, t.T, rho[i], x)  # (HI), hpH term
+            w = _workload(t.C_hi, t.D, t.T, rho[i], x)  # (HI), hpH term
         else:
-            w = workload_response(t.C_lo, t.D, t.T, rho_lo[i], lo_window)  # (HI), hpL term
+            w = _workload(t.C_lo, t.D, t.T, rho_lo[i], lo_window)  # (HI), hpL term
         terms.append({"task": i, "level": "HI" if t.level == HI else "LO", "I": min(w, cap)})
     return C_k + sum(t["I"] for t in terms) // m, terms
 
@@ -461,7 +470,7 @@ def _lo_nb(C_lo, T, hp, nh, k, m, D_k, rho_lo):
         total = 0
         for a in range(nh):
             i = hp[a]
-            total += min(workload_response_nb(C_lo[i], T[i], rho_lo[i], x), cap)
+            total += carry_in_workload_nb(C_lo[i], T[i], rho_lo[i], x, 1, cap)
         value = C_k + total // m
         if value > D_k or value == x:
             return value
@@ -482,10 +491,9 @@ def _hi_nb(C_lo, C_hi, T, level, hp, nh, k, m, D_k, rho_lo, rho, R_lo):
         for a in range(nh):
             i = hp[a]
             if level[i] == 1:
-                w = workload_response_nb(C_hi[i], T[i], rho[i], x)
+                total += carry_in_workload_nb(C_hi[i], T[i], rho[i], x, 1, cap)
             else:
-                w = workload_response_nb(C_lo[i], T[i], rho_lo[i], window)
-            total += min(w, cap)
+                total += carry_in_workload_nb(C_lo[i], T[i], rho_lo[i], window, 1, cap)
         value = C_k + total // m
         if value > D_k or value == x:
             return value
