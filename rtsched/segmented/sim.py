@@ -17,7 +17,16 @@ It implements the run-time semantics of papers/cpu-gpu-model.md, which every ana
   boosted, ``⌈G_m/2⌉`` on the core, ``G_e`` on the device (a ``busy`` job spins on its core,
   boosted; a ``suspend`` job is suspended), ``⌊G_m/2⌋`` on the core, and release the device to
   the head of its queue. Under ``"none"`` the CPU-side parts and the spinning run at the base
-  priority and ``G_e`` starts at once.
+  priority and ``G_e`` starts at once;
+* **preemptive GPU scheduling**, protocols ``"gcaps"`` and ``"tsg-rr"``: no lock and no boosting;
+  a job's CPU-side parts run at its base priority and its ``G_e`` is *submitted* to the device
+  once ``⌈G_m/2⌉`` is done (a ``busy`` job spins on its core at its base priority until the
+  ``G_e`` is finished, a ``suspend`` job is suspended). A device runs at most one ``G_e`` at a
+  time: under ``"gcaps"`` the submitted part of highest GPU priority (``gpu_priorities``, default
+  the task order), preemptively; under ``"tsg-rr"`` round robin in submission order (ties by
+  priority), each part for at most ``time_slice`` ticks of progress while another waits (a part
+  alone keeps the device). Each context switch (the device starts a part other than the one it
+  ran last) costs ``epsilon`` device ticks, recorded as ``ctx`` intervals on the device.
 
 Time is integer ticks; the run jumps from event to event (releases, ends of segment parts) in
 pure Python with small per-core lists (as :mod:`rtsched.mc.sim`). At one instant the events are
@@ -25,8 +34,11 @@ taken in this order: (1) the parts that end there (a CPU segment, a CPU-side par
 and the device releases they lead to; (2) the releases of new jobs; (3) the grants: every free
 device goes to the head of its queue, among every request made up to and at that instant (a
 grant that leads to a release at the same instant, all its parts being zero, frees the device for
-the next one at once); (4) on each core, the highest-priority job that needs the core runs until
-the next event. Zero-length parts take no time and are passed at once.
+the next one at once); under ``gcaps`` and ``tsg-rr`` each device instead chooses its part among
+every part submitted up to and at that instant (a part finished at that instant is gone; a
+``tsg-rr`` slice that ends there sends its part behind the parts submitted at that instant); (4) on
+each core, the highest-priority job that needs the core runs until the next event. Zero-length
+parts take no time and are passed at once (a zero-length ``G_e`` is not submitted).
 
 A job of a task starts only when the task's previous job has completed (a late job keeps
 running, its successor waits). A *miss* is a job not complete at ``release + D``; it is
@@ -62,6 +74,7 @@ from rtsched.sim.run import SPORADIC_PERIODS, capped_horizon
 __all__ = [
     "ARRIVALS",
     "EXECUTIONS",
+    "PREEMPTIVE",
     "PROTOCOLS",
     "SEGMENTED_MAX_HORIZON",
     "WHATS",
@@ -72,21 +85,26 @@ __all__ = [
     "simulate_segmented",
 ]
 
-Protocol = Literal["mpcp", "fmlp+", "none"]
+Protocol = Literal["mpcp", "fmlp+", "none", "gcaps", "tsg-rr"]
 Mode = Literal["busy", "suspend"]
 Arrivals = Literal["periodic", "sporadic", "explicit"]
 Execution = Literal["wcet", "random"]
 
-#: Device access protocols: priority queue (MPCP), FIFO queue (FMLP+), no contention (none).
-PROTOCOLS: tuple[str, ...] = ("mpcp", "fmlp+", "none")
+#: Device access protocols: priority queue (MPCP), FIFO queue (FMLP+), no contention (none),
+#: preemptive GPU priorities (GCAPS), the driver's time-sliced round robin (TSG RR).
+PROTOCOLS: tuple[str, ...] = ("mpcp", "fmlp+", "none", "gcaps", "tsg-rr")
+#: The protocols that schedule ``G_e`` parts preemptively on the device (no lock, no boosting).
+PREEMPTIVE: tuple[str, ...] = ("gcaps", "tsg-rr")
 #: Release models.
 ARRIVALS: tuple[str, ...] = ("periodic", "sporadic", "explicit")
 #: Execution-time models: every part its WCET, or each part uniform in 0..WCET (seeded).
 EXECUTIONS: tuple[str, ...] = ("wcet", "random")
 #: What an :class:`Interval` shows: on a core ``cpu`` (a CPU segment), ``G_m`` (a CPU-side part of
 #: a GPU segment), ``spin-wait`` (a busy job spinning while it waits for its device),
-#: ``spin-gpu`` (a busy job spinning while its G_e runs); on a device ``G_e``.
-WHATS: tuple[str, ...] = ("cpu", "G_m", "spin-wait", "spin-gpu", "G_e")
+#: ``spin-gpu`` (a busy job spinning while its G_e runs, or, under ``gcaps`` and ``tsg-rr``, while
+#: it is submitted and not finished); on a device ``G_e``, and ``ctx`` (a context switch of
+#: ``gcaps`` / ``tsg-rr`` towards the interval's job: ``epsilon`` ticks of device time).
+WHATS: tuple[str, ...] = ("cpu", "G_m", "spin-wait", "spin-gpu", "G_e", "ctx")
 #: Cap on the default horizon (pure Python, as the DAG and MC simulators).
 SEGMENTED_MAX_HORIZON = 10**6
 #: Spawn key that separates the execution demands' generator from the arrivals' generator.
@@ -106,7 +124,9 @@ class Interval:
     In :attr:`SegmentedTrace.holds`, ``what`` is ``"hold"``: the job held the device from its
     grant (``start``) to its release (``end``; equal for a segment whose parts were all zero).
     In :attr:`SegmentedTrace.waits`, ``what`` is ``"wait"``: the job waited in the device's
-    queue from its request to its grant (or to the end of the run).
+    queue from its request to its grant (or to the end of the run); under ``gcaps`` and
+    ``tsg-rr``, its submitted ``G_e`` did not progress (another part or a context switch ran on
+    the device) during ``[start, end)``.
     """
 
     resource: str
@@ -165,13 +185,18 @@ class SegmentedTrace:
         (one still held at the horizon ends there).
     waits:
         Recorded runs (``mpcp`` and ``fmlp+``): each wait in a device queue that took time,
-        request to grant (one still waiting at the horizon ends there).
+        request to grant (one still waiting at the horizon ends there). Under ``gcaps`` and
+        ``tsg-rr``: each stretch of time during which a submitted ``G_e`` did not progress (so
+        a job's ``G_e`` intervals and waits cover its submission to its end).
     releases:
         Recorded runs: rows ``(task, job, release, deadline, completion)`` (completion ``-1``:
         not complete by the horizon), in release order.
     demands:
         Recorded runs: per row of :attr:`releases`, the job's demand of each part in execution
         order: ``C_1, ⌈G_m/2⌉_1, G_e_1, ⌊G_m/2⌋_1, C_2, ...``.
+    time_slice, epsilon, gpu_priorities:
+        Protocol ``tsg-rr``: the time slice; ``gcaps`` and ``tsg-rr``: the context-switch cost
+        (else 0); ``gcaps``: each task's GPU rank (0 highest; the task order when not given).
     """
 
     taskset: SegmentedTaskSet
@@ -190,6 +215,9 @@ class SegmentedTrace:
     waits: tuple[Interval, ...] = ()
     releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 5))
     demands: tuple[tuple[int, ...], ...] = ()
+    time_slice: int | None = None
+    epsilon: int = 0
+    gpu_priorities: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "releases", _frozen(self.releases, 5))
@@ -216,7 +244,7 @@ class SegmentedTrace:
     def summary(self) -> str:
         """One line: the outcome of the run."""
         where = (
-            f"{self.protocol} on m={self.m}, {self.mode} mode, {self.arrivals} arrivals, "
+            f"{self.protocol_text()} on m={self.m}, {self.mode} mode, {self.arrivals} arrivals, "
             f"{self.execution} execution, {count(self.jobs, 'job')}"
         )
         if not self.misses:
@@ -232,6 +260,16 @@ class SegmentedTrace:
     def __str__(self) -> str:
         return self.summary()
 
+    def protocol_text(self) -> str:
+        """The protocol with its parameters: ``mpcp``, ``tsg-rr (time slice 4, ε = 1)``, ``gcaps (ε = 0)``, ..."""
+        if self.protocol not in PREEMPTIVE:
+            return self.protocol
+        parts = [] if self.time_slice is None else [f"time slice {self.time_slice}"]
+        if self.gpu_priorities is not None:
+            parts.append(f"GPU priorities {','.join(map(str, self.gpu_priorities))}")
+        parts.append(f"ε = {self.epsilon}")
+        return f"{self.protocol} ({', '.join(parts)})"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (intervals as dicts, releases as rows)."""
 
@@ -241,7 +279,7 @@ class SegmentedTrace:
                 "what": iv.what,
             }  # fmt: skip
 
-        return {
+        out: dict[str, Any] = {
             "taskset": [
                 {
                     "name": t.name,
@@ -273,6 +311,11 @@ class SegmentedTrace:
             "releases": self.releases.tolist(),
             "demands": [list(d) for d in self.demands],
         }
+        if self.protocol in PREEMPTIVE:
+            out["time_slice"] = self.time_slice
+            out["epsilon"] = self.epsilon
+            out["gpu_priorities"] = None if self.gpu_priorities is None else list(self.gpu_priorities)
+        return out
 
 
 def default_segmented_horizon(
@@ -320,6 +363,8 @@ class _Job:
         "core",
         "completion",
         "row",
+        "submitted",
+        "wait_from",
     )
 
     def __init__(self, task: int, job: int, release: int, deadline: int, core: int, busy: bool) -> None:
@@ -338,6 +383,8 @@ class _Job:
         self.core = core
         self.completion = -1
         self.row = -1
+        self.submitted = -1  # gcaps / tsg-rr: when its current G_e was submitted (-1: none)
+        self.wait_from = -1  # gcaps / tsg-rr, recorded runs: since when its submitted G_e has not progressed
 
 
 def _explicit(taskset: SegmentedTaskSet, releases: Any) -> list[list[int]]:
@@ -378,6 +425,51 @@ def _probability(value: Any, name: str) -> float:
     return p
 
 
+def _tick_count(value: Any) -> int | None:
+    """``value`` as an int if it is an integer (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, Integral | np.integer):
+        return None
+    return int(value)
+
+
+def _preemptive_options(
+    taskset: SegmentedTaskSet, protocol: str, time_slice: Any, epsilon: Any, gpu_priorities: Any
+) -> tuple[int | None, int, tuple[int, ...] | None]:
+    """Check ``time_slice``, ``epsilon`` and ``gpu_priorities`` against ``protocol``; return them clean."""
+    if protocol == "tsg-rr":
+        if time_slice is None:
+            raise InputError("protocol tsg-rr needs time_slice=, a positive number of ticks", field="time_slice")
+        slice_ = _tick_count(time_slice)
+        if slice_ is None or slice_ <= 0:
+            raise InputError(f"time_slice must be a positive number of ticks, got {time_slice!r}", field="time_slice")
+    elif time_slice is not None:
+        raise InputError(f"time_slice applies to protocol tsg-rr, not {protocol}", field="time_slice")
+    else:
+        slice_ = None
+    eps = _tick_count(epsilon)
+    if eps is None or eps < 0:
+        raise InputError(f"epsilon must be a non-negative number of ticks, got {epsilon!r}", field="epsilon")
+    if eps and protocol not in PREEMPTIVE:
+        raise InputError(f"epsilon applies to protocols gcaps and tsg-rr, not {protocol}", field="epsilon")
+    if gpu_priorities is None:
+        return slice_, eps, None
+    if protocol != "gcaps":
+        raise InputError(f"gpu_priorities applies to protocol gcaps, not {protocol}", field="gpu_priorities")
+    n = taskset.n
+    ranks = (
+        [_tick_count(r) for r in gpu_priorities]
+        if isinstance(gpu_priorities, Sequence | np.ndarray) and not isinstance(gpu_priorities, str | bytes)
+        else None
+    )
+    if ranks is None or sorted(r if r is not None else -1 for r in ranks) != list(range(n)):
+        raise InputError(
+            f"gpu_priorities must list each task's GPU rank, a permutation of 0..{n - 1} (0 highest), "
+            f"got {gpu_priorities!r}",
+            field="gpu_priorities",
+        )
+    return slice_, eps, tuple(int(r) for r in ranks)  # type: ignore[arg-type]
+
+
 def simulate_segmented(
     taskset: SegmentedTaskSet | Iterable[SegmentedTask],
     m: int | None = None,
@@ -392,6 +484,9 @@ def simulate_segmented(
     p_delay: float = 0.5,
     max_extra: Sequence[int] | None = None,
     record: bool = False,
+    time_slice: int | None = None,
+    epsilon: int = 0,
+    gpu_priorities: Sequence[int] | None = None,
 ) -> SegmentedTrace:
     """Simulate a CPU–GPU segmented task set up to the horizon; see the module docstring.
 
@@ -402,7 +497,7 @@ def simulate_segmented(
     m:
         Number of CPU cores (default: the largest core named plus one).
     protocol:
-        ``"mpcp"``, ``"fmlp+"`` or ``"none"`` (:data:`PROTOCOLS`).
+        ``"mpcp"``, ``"fmlp+"``, ``"none"``, ``"gcaps"`` or ``"tsg-rr"`` (:data:`PROTOCOLS`).
     mode:
         ``"busy"`` or ``"suspend"``: the waiting mode of the tasks that name none.
     horizon:
@@ -423,6 +518,15 @@ def simulate_segmented(
         The sporadic law, as in :func:`rtsched.sim.simulate`.
     record:
         Record the intervals, holds, waits, releases and demands (for the Gantt chart and tests).
+    time_slice:
+        Protocol ``"tsg-rr"`` (required there, refused elsewhere): the time slice, a positive
+        number of ticks of progress a part gets before the next queued part's turn.
+    epsilon:
+        Protocols ``"gcaps"`` and ``"tsg-rr"`` (elsewhere only 0): the device ticks each context
+        switch costs (a non-negative integer, default 0).
+    gpu_priorities:
+        Protocol ``"gcaps"`` (refused elsewhere): ``gpu_priorities[i]`` is task ``i``'s GPU rank,
+        0 highest, a permutation of ``0..n-1``; default: the task order.
 
     Returns
     -------
@@ -433,7 +537,9 @@ def simulate_segmented(
     ------
     InputError
         One line naming the parameter (and the task) for any bad argument: an unknown protocol,
-        mode, arrival or execution model, a task without a core or with a core ``>= m``.
+        mode, arrival or execution model, a task without a core or with a core ``>= m``, a
+        missing or bad time slice, a bad ``epsilon`` or ``gpu_priorities``, or one of them
+        given for a protocol that has no use for it.
 
     Examples
     --------
@@ -447,6 +553,8 @@ def simulate_segmented(
     ((8, 12), True)
     >>> simulate_segmented(ts, protocol="none").response_times
     (8, 7)
+    >>> simulate_segmented(ts, protocol="gcaps", epsilon=1).response_times
+    (9, 13)
     """
     if not isinstance(taskset, SegmentedTaskSet):
         taskset = SegmentedTaskSet(taskset)
@@ -463,6 +571,7 @@ def simulate_segmented(
         raise InputError(f"unknown protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}", field="protocol")
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}; choose busy or suspend", field="mode")
+    slice_, eps, ranks = _preemptive_options(taskset, protocol, time_slice, epsilon, gpu_priorities)
     if execution not in EXECUTIONS:
         raise InputError(f"unknown execution {execution!r}; choose wcet or random", field="execution")
     if releases is not None:
@@ -501,7 +610,7 @@ def simulate_segmented(
     )
     return _run(
         taskset, m, protocol, mode, arrivals, explicit, execution, horizon, arrival_rng, exec_rng, p_delay, extra,
-        record, seed if isinstance(seed, int) else None,
+        record, seed if isinstance(seed, int) else None, slice_, eps, ranks,
     )  # fmt: skip
 
 
@@ -520,13 +629,20 @@ def _run(
     extra: list[int],
     record: bool,
     seed: int | None,
+    time_slice: int | None = None,
+    epsilon: int = 0,
+    gpu_priorities: tuple[int, ...] | None = None,
 ) -> SegmentedTrace:
     tasks = taskset.tasks
     n = taskset.n
     devices = taskset.devices
     device_index = {d: k for k, d in enumerate(devices)}
-    locking = protocol != "none"
+    preemptive = protocol in PREEMPTIVE
+    locking = protocol in ("mpcp", "fmlp+")
     fifo = protocol == "fmlp+"
+    round_robin = protocol == "tsg-rr"
+    slice_length = time_slice or 0
+    gpu_rank = list(gpu_priorities) if gpu_priorities is not None else list(range(n))
     period = [task.T for task in tasks]
     busy_of = [taskset.mode_of(i, mode) == "busy" for i in range(n)]  # type: ignore[arg-type]
     core_of = [int(task.core) for task in tasks]  # type: ignore[arg-type]
@@ -578,6 +694,17 @@ def _run(
     gpu_open: dict[_Job, int] = {}
     core_names = [f"core{k}" for k in range(m)]
     gpu_names = [f"gpu:{d}" for d in devices]
+    # gcaps / tsg-rr: per device the submitted parts (tsg-rr: in queue order), those submitted at
+    # this instant, the job it works for (switching to it or running it), the ticks left of the
+    # context switch in progress, the part whose context it holds ((task, job, step), or None
+    # while it switches), the progress left in the running part's slice, and what it records
+    submitted: list[list[_Job]] = [[] for _ in devices]
+    fresh: list[list[_Job]] = [[] for _ in devices]
+    serving: list[_Job | None] = [None] * len(devices)
+    switching = [0] * len(devices)
+    loaded: list[tuple[int, int, int] | None] = [None] * len(devices)
+    slice_left = [0] * len(devices)
+    device_open: list[tuple[_Job, int, str, int] | None] = [None] * len(devices)
 
     def make_job(i: int, a: int, t: int) -> _Job:
         job = _Job(i, a, t, t + tasks[i].D, core_of[i], busy_of[i])
@@ -651,10 +778,23 @@ def _run(
                 job.granted = -1
                 job.requested = -1
             elif job.rem > 0:
-                if kind == _GE and job not in gpu_open:
-                    gpu_open[job] = t
-                    in_gpu.append(job)
+                if kind == _GE:
+                    if preemptive:
+                        if job.submitted < 0:
+                            job.submitted = t
+                            fresh[job.device].append(job)
+                            if record:
+                                job.wait_from = t
+                    elif job not in gpu_open:
+                        gpu_open[job] = t
+                        in_gpu.append(job)
                 return
+            elif kind == _GE and preemptive:
+                if job.submitted >= 0:  # its G_e ran to its end on the device
+                    job.submitted = -1
+                    d = job.device
+                    submitted[d].remove(job)
+                    serving[d] = None
             elif kind == _GE and job in gpu_open:
                 close_gpu(job, t)
                 in_gpu.remove(job)
@@ -686,6 +826,56 @@ def _run(
                 job.rem = job.steps[job.pos][1]
                 settle(job, t)
                 changed = True
+
+    def device_dispatch(t: int) -> None:
+        """Under gcaps / tsg-rr, each device chooses the part it works for from ``t`` among every part submitted by ``t``."""
+        for d in range(len(devices)):
+            queue_d = submitted[d]
+            if fresh[d]:
+                queue_d.extend(sorted(fresh[d], key=lambda j: (j.task, j.job)))  # same instant: by priority
+                fresh[d].clear()
+            current_part = serving[d]
+            if not round_robin:
+                want = min(queue_d, key=lambda j: gpu_rank[j.task]) if queue_d else None
+            else:
+                if current_part is not None and switching[d] == 0 and slice_left[d] == 0:
+                    # its slice ends at t: behind every other queued part (those submitted at t
+                    # included), or a new slice if it is alone
+                    if len(queue_d) > 1:
+                        queue_d.remove(current_part)
+                        queue_d.append(current_part)
+                    slice_left[d] = slice_length
+                want = queue_d[0] if queue_d else None
+            if want is not current_part:
+                serving[d] = want
+                if want is not None:
+                    part = (want.task, want.job, want.pos)
+                    if part == loaded[d] or epsilon == 0:
+                        switching[d] = 0
+                        loaded[d] = part
+                    else:  # a context switch (an unfinished one towards another part is abandoned)
+                        switching[d] = epsilon
+                        loaded[d] = None
+                    slice_left[d] = slice_length
+            if record:
+                runner = serving[d]
+                what = "" if runner is None else ("ctx" if switching[d] else "G_e")
+                opened = device_open[d]
+                if opened is not None and (runner is None or opened[0] is not runner or opened[1] != runner.pos
+                                           or opened[2] != what):  # fmt: skip
+                    if t > opened[3]:
+                        intervals.append(Interval(gpu_names[d], opened[0].task, opened[0].job, opened[3], t, opened[2]))
+                    device_open[d] = None
+                if runner is not None and device_open[d] is None:
+                    device_open[d] = (runner, runner.pos, what, t)
+                for job in queue_d:
+                    progressing = job is runner and switching[d] == 0
+                    if progressing and job.wait_from >= 0:
+                        if t > job.wait_from:
+                            waits.append(Interval(gpu_names[d], job.task, job.job, job.wait_from, t, "wait"))
+                        job.wait_from = -1
+                    elif not progressing and job.wait_from < 0:
+                        job.wait_from = t
 
     def needs_core(job: _Job) -> str | None:
         kind = job.steps[job.pos][0]
@@ -729,9 +919,11 @@ def _run(
             next_rel = min(nr)
             if not record and len(all_jobs) > 4 * n:
                 all_jobs = [j for j in all_jobs if j.completion < 0]
-        # (3) grants
+        # (3) grants (gcaps / tsg-rr: each device chooses its part)
         if locking:
             grants(t)
+        elif preemptive:
+            device_dispatch(t)
         # (4) dispatch, and the next event
         t_next = horizon
         if next_rel < t_next:
@@ -763,6 +955,16 @@ def _run(
         for job in in_gpu:
             if t + job.rem < t_next:
                 t_next = t + job.rem
+        if preemptive:
+            for d, runner in enumerate(serving):
+                if runner is None:
+                    continue
+                if switching[d]:
+                    left = switching[d]
+                else:
+                    left = runner.rem if not round_robin or runner.rem < slice_left[d] else slice_left[d]
+                if t + left < t_next:
+                    t_next = t + left
         # advance to t_next
         delta = t_next - t
         ended: list[_Job] = []
@@ -776,6 +978,20 @@ def _run(
             job.rem -= delta
             if job.rem == 0:
                 ended.append(job)
+        if preemptive:
+            for d, runner in enumerate(serving):
+                if runner is None:
+                    continue
+                if switching[d]:
+                    switching[d] -= delta
+                    if switching[d] == 0:
+                        loaded[d] = (runner.task, runner.job, runner.pos)
+                        slice_left[d] = slice_length
+                else:
+                    runner.rem -= delta
+                    slice_left[d] -= delta
+                    if runner.rem == 0:
+                        ended.append(runner)
         t = t_next
         # (1) the parts that end at t, and the device releases they lead to (at the horizon too:
         # a job completing exactly there, at its deadline, has not missed)
@@ -784,6 +1000,8 @@ def _run(
         if t >= horizon:
             if locking:
                 grants(t)  # the instant is taken whole (a grant of zero parts can complete a job here)
+            elif preemptive:
+                device_dispatch(t)
             break
     # close what is open at the horizon; judge the jobs that did not complete
     if record:
@@ -793,6 +1011,14 @@ def _run(
                 intervals.append(Interval(core_names[k], opened[0].task, opened[0].job, opened[2], t, opened[1]))
         for job in list(gpu_open):
             close_gpu(job, t)
+        for d, on_device in enumerate(device_open):
+            if on_device is not None and t > on_device[3]:
+                runner, _, what, since = on_device
+                intervals.append(Interval(gpu_names[d], runner.task, runner.job, since, t, what))
+        for d, queue_d in enumerate(submitted):
+            for job in queue_d:
+                if job.wait_from >= 0 and t > job.wait_from:
+                    waits.append(Interval(gpu_names[d], job.task, job.job, job.wait_from, t, "wait"))
         for d, waiting in enumerate(queue):
             for job in waiting:
                 if t > job.requested:
@@ -826,4 +1052,7 @@ def _run(
         waits=tuple(waits),
         releases=_frozen(rows, 5),
         demands=tuple(j.demands for j in all_jobs) if record else (),
+        time_slice=time_slice,
+        epsilon=epsilon,
+        gpu_priorities=gpu_priorities,
     )
