@@ -191,3 +191,14 @@ def test_tiny_sweep_runs_and_resumes_with_identical_results(stub, tmp_path):
     after = {p.name: record(p) for p in sorted((out / "units").glob("*.json"))}
     assert after == before  # the missing unit is recomputed with identical draws and verdicts
     assert {p.name: p.stat().st_mtime_ns for p in paths[1:]} == kept  # the others are not rerun
+
+
+def test_sweep_defaults_are_the_generators():
+    """The frozen canonical defaults equal the generator's (the GCAPS setup); a change of either shows here."""
+    from rtsched.generators.segmented import SEGMENTED_DEFAULTS
+
+    frozen = dict(SEGMENTED_GENERATOR_DEFAULTS)
+    assert frozen.pop("n") == SEGMENTED_DEFAULTS["tasks_per_cpu"]
+    assert frozen.pop("utilization_spread") == 0.0
+    assert frozen == {k: SEGMENTED_DEFAULTS[k] for k in frozen}
+    assert set(SEGMENTED_DEFAULTS) - set(frozen) == {"m", "tasks_per_cpu", "utilization", "mode"}
