@@ -25,16 +25,22 @@ core P_k, mode, GPU segments s with device d_{k,s}, G_{k,s} = G^m_{k,s} + G^e_{k
 (W-MPCP) W_i^d = least fixed point of
        W = max_{l>i, d_{l,s}=d} H_{l,s} + Σ_{h<i} ⌈(W + R_h)/T_h⌉ · Σ_{s: d_{h,s}=d} H_{h,s}
 (W-FMLP) W_i^d = Σ_{k≠i} max_{s: d_{k,s}=d} H_{k,s}  (at most one request per other task ahead)
-(OWN)  own_i = C_i + G_i + Σ_j W_i^{d_{i,j}}
-(E)    E_h = own_h for a task that never suspends (busy, or without GPU segments: NS), else
+(WJ-MPCP) job-driven: all of τ_i's waiting in a window of length t is at most
+       Σ_d [ n_i^d · max_{l>i} H_{l,s}^{(d)} + Σ_{h<i} ⌈(t + R_h)/T_h⌉ · Σ_{s: d_{h,s}=d} H_{h,s} ]
+(WJ-FMLP) Σ_d Σ_{k≠i} min(n_i^d, ⌈(t + X_k)/T_k⌉ · n_k^d) · max_{s: d_{k,s}=d} H_{k,s}
+       (n_k^d: k's segments on d; X_k = R_k above τ_i, D_k below it)
+(OWN)  own_i(t) = C_i + G_i + min(Σ_j W_i^{d_{i,j}}, (WJ)(t))  (request-driven or job-driven,
+       whichever is smaller: the "hybrid" idea of Patel et al.'s abstract, in rtsched's form)
+(E)    E_h = own_h(R_h) for a task that never suspends (busy, or without GPU segments: NS), else
        C_h + G^m_h (S: suspending tasks): the core time of one job.
-(RJ)   R = own_i + Σ_{h<i, P_h=P_i} ⌈(R + R_h − E_h)/T_h⌉·E_h + Σ_{l>i, P_l=P_i} ⌈(R + max(0, D_l − β_l))/T_l⌉·β_l
-(RQ)   R = own_i + Σ_{h∈NS} ⌈R/T_h⌉·E_h + Σ_{h∈S} ⌈(R + R_h − E_h)/T_h⌉·E_h
+(RJ)   R = own_i(R) + Σ_{h<i, P_h=P_i} ⌈(R + R_h − E_h)/T_h⌉·E_h + Σ_{l>i, P_l=P_i} ⌈(R + max(0, D_l − β_l))/T_l⌉·β_l
+(RQ)   R = own_i(R) + Σ_{h∈NS} ⌈R/T_h⌉·E_h + Σ_{h∈S} ⌈(R + R_h − E_h)/T_h⌉·E_h
            + Σ_{l>i, P_l=P_i} ⌈(R + max(0, D_l − β_l))/T_l⌉·β_l + ⌈(R + D_i − β_i)/T_i⌉·β_i
        (only when some higher-priority task on P_i never suspends; the window starts at the last
        instant with no such job pending, so their jobs carry no jitter, but τ_i's earlier jobs
        may run boosted in it: the last term)
-(R)    R_i = min(RJ, RQ) ≤ D_i for every task, in priority order; a task with C + G > D fails at once.
+(R)    R_i = min(RJ, RQ) ≤ D_i for every task, in priority order, each least fixed point iterated
+       from C_i + G_i; a task with C + G > D fails at once.
 
 Why a boosted lower-priority task is bounded per *window* and not "one section per ready
 interval" (the classic MPCP argument): a job may pass a CPU segment whose execution is 0 without
@@ -131,6 +137,9 @@ class TaskBound:
     failing: str | None = None
     blocking: int | None = None
     quiet_tried: bool = False
+    jitter_tried: bool = False
+    sum_W: int | None = None
+    job_W: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -247,11 +256,77 @@ def _never_suspends(ts: SegmentedTaskSet, h: int, modes: Sequence[str]) -> bool:
     return modes[h] == "busy" or not ts[h].gpu
 
 
-def _needs(ts: SegmentedTaskSet, i: int, proto: int) -> list[int]:
-    """The higher-priority tasks whose R task i's bound uses: those on its core, and (MPCP) those sharing a device."""
+def _needs(ts: SegmentedTaskSet, i: int) -> list[int]:
+    """The higher-priority tasks whose R task i's bound uses: those on its core and those sharing a device."""
     t = ts[i]
     devices = set(t.devices())
-    return [h for h in range(i) if ts[h].core == t.core or (proto == MPCP and devices.intersection(ts[h].devices()))]
+    return [h for h in range(i) if ts[h].core == t.core or devices.intersection(ts[h].devices())]
+
+
+@dataclass(frozen=True)
+class JobRow:
+    """One term of (WJ): ``min(cap, ⌈(t + J)/T⌉·mult) · X`` (``cap`` None: no cap)."""
+
+    X: int
+    T: int
+    J: int
+    mult: int
+    cap: int | None
+
+
+def _job_rows(
+    ts: SegmentedTaskSet, i: int, proto: int, holdings: Sequence[Sequence[Holding]], R: Sequence[int | None]
+) -> tuple[int, list[JobRow]] | str:
+    """(WJ-MPCP)/(WJ-FMLP): the constant and the terms of the job-driven waiting bound, or the device of a too-long holding."""
+    t = ts[i]
+    const = 0
+    rows: list[JobRow] = []
+    for d in t.devices():
+        n_i = sum(1 for g in t.gpu if g.device == d)
+        on_d = [[h.H for h in holdings[k] if h.device == d] for k in range(ts.n)]
+        if any(H is None for k in range(ts.n) if k != i for H in on_d[k]):
+            return d
+        held = [[H for H in on_d[k] if H is not None] for k in range(ts.n)]
+        for k in range(ts.n):
+            if k == i or not held[k]:
+                continue
+            u = ts[k]
+            R_k = R[k]
+            if proto == MPCP:
+                if k < i:
+                    assert R_k is not None
+                    rows.append(JobRow(sum(held[k]), u.T, R_k, 1, None))
+            else:
+                J = u.D if k > i or R_k is None else R_k
+                rows.append(JobRow(max(held[k]), u.T, J, len(held[k]), n_i))
+        if proto == MPCP:
+            const += n_i * max((H for k in range(i + 1, ts.n) for H in held[k]), default=0)
+    return const, rows
+
+
+def _job_waiting(const: int, rows: Sequence[JobRow], t: int) -> int:
+    """(WJ) at window length t."""
+    total = const
+    for r in rows:
+        count = _ceil(t + r.J, r.T) * r.mult
+        total += (count if r.cap is None else min(r.cap, count)) * r.X
+    return total
+
+
+def _response(
+    base: int, sum_W: int | None, const: int, jrows: Sequence[JobRow], rows: Sequence[JitterRow], D: int
+) -> tuple[int | None, int, int]:
+    """Least fixed point of R = base + min(ΣW, (WJ)(R)) + Σ ⌈(R + J)/T⌉·X from R = base: (R or None, last value, waiting at R)."""
+    t = base
+    while True:
+        jd = _job_waiting(const, jrows, t)
+        waiting = jd if sum_W is None else min(sum_W, jd)  # (OWN)
+        value = base + waiting + sum(_ceil(t + r.J, r.T) * r.X for r in rows)
+        if value > D:
+            return None, value, waiting
+        if value == t:
+            return t, value, waiting
+        t = value
 
 
 def analyse(ts: SegmentedTaskSet, m: int, mode: WaitMode, protocol: str, *, stop: bool = True) -> LockAnalysis:
@@ -278,47 +353,52 @@ def analyse(ts: SegmentedTaskSet, m: int, mode: WaitMode, protocol: str, *, stop
     first_fail: int | None = None
     for i, t in enumerate(ts):
         b = bounds[i]
-        if any(R[h] is None for h in _needs(ts, i, proto)):
+        if any(R[h] is None for h in _needs(ts, i)):
             continue  # not computed: a task it depends on has no bound
         b.computed = True
         b.waits = _waits(ts, i, proto, holdings, R)
-        failed_wait = next((w for w in b.waits if w.W is None), None)
-        if failed_wait is not None:
-            b.failing = f"(W) waiting for {failed_wait.device} exceeds D = {t.D}: {failed_wait.terms}"
+        job = _job_rows(ts, i, proto, holdings, R)
+        if isinstance(job, str):
+            b.failing = f"(W) a holding time on {job} is above max D: the waiting exceeds D = {t.D}"
         else:
-            own = t.C + t.G + sum(w.requests * w.W for w in b.waits if w.W is not None)  # (OWN)
-            b.own = own
-            if own > t.D:
-                b.failing = f"(OWN) own work {own} > D = {t.D}"
-            else:
-                E[i] = own if _never_suspends(ts, i, modes) else t.C + t.G_m  # (E)
+            const, jrows = job
+            per_request = [w.requests * w.W for w in b.waits if w.W is not None]
+            sum_W = sum(per_request) if len(per_request) == len(b.waits) else None
+            b.sum_W = sum_W
+            base = t.C + t.G
+            hp = [h for h in range(i) if ts[h].core == t.core]
+            lp = [x for x in range(i + 1, ts.n) if ts[x].core == t.core and beta[x]]
+            lp_rows = [JitterRow(beta[x], ts[x].T, max(0, ts[x].D - beta[x])) for x in lp]
+            hp_jitter = [JitterRow(E[h], ts[h].T, R[h] - E[h]) for h in hp]  # type: ignore[operator]
+            rj = _response(base, sum_W, const, jrows, hp_jitter + lp_rows, t.D)  # (RJ)
+            b.R_jitter = rj[0]
+            b.jitter_tried = True
+            b.quiet_tried = any(_never_suspends(ts, h, modes) for h in hp)
+            values = [rj[1]]
+            if b.quiet_tried:
+                rows = [
+                    JitterRow(E[h], ts[h].T, 0) if _never_suspends(ts, h, modes) else hp_jitter[n]
+                    for n, h in enumerate(hp)
+                ]
+                rows += lp_rows
+                if beta[i]:
+                    rows.append(JitterRow(beta[i], t.T, t.D - beta[i]))
+                rq = _response(base, sum_W, const, jrows, rows, t.D)  # (RQ)
+                b.R_quiet = rq[0]
+                values.append(rq[1])
+            found = [x for x in (b.R_jitter, b.R_quiet) if x is not None]
+            if found:
+                b.R = min(found)  # (R)
+                R[i] = b.R
+                b.job_W = _job_waiting(const, jrows, b.R)
+                waiting = b.job_W if sum_W is None else min(sum_W, b.job_W)
+                b.own = base + waiting
+                E[i] = b.own if _never_suspends(ts, i, modes) else t.C + t.G_m  # (E)
                 b.E = E[i]
-                hp = [h for h in range(i) if ts[h].core == t.core]
-                lp = [x for x in range(i + 1, ts.n) if ts[x].core == t.core and beta[x]]
-                lp_rows = [JitterRow(beta[x], ts[x].T, max(0, ts[x].D - beta[x])) for x in lp]
-                hp_jitter = [JitterRow(E[h], ts[h].T, R[h] - E[h]) for h in hp]  # type: ignore[operator]
-                rj = jitter_response(own, t.D, hp_jitter + lp_rows)  # (RJ)
-                b.R_jitter = rj.response
-                rq = None
-                if any(_never_suspends(ts, h, modes) for h in hp):
-                    rows = [
-                        JitterRow(E[h], ts[h].T, 0) if _never_suspends(ts, h, modes) else hp_jitter[n]
-                        for n, h in enumerate(hp)
-                    ]
-                    rows += lp_rows
-                    if beta[i]:
-                        rows.append(JitterRow(beta[i], t.T, t.D - beta[i]))
-                    rq = jitter_response(own, t.D, rows)  # (RQ)
-                    b.quiet_tried = True
-                    b.R_quiet = rq.response
-                found = [x for x in (b.R_jitter, b.R_quiet) if x is not None]
-                if found:
-                    b.R = min(found)  # (R)
-                    R[i] = b.R
-                    b.blocking = sum(_ceil(b.R + r.J, r.T) * r.X for r in lp_rows)
-                else:
-                    values = [rj.value] + ([rq.value] if rq is not None else [])
-                    b.failing = f"(R) response time ≥ {min(values)} > D = {t.D}"
+                b.blocking = sum(_ceil(b.R + r.J, r.T) * r.X for r in lp_rows)
+            else:
+                b.own = base + rj[2]  # at (RJ)'s last iterate
+                b.failing = f"(R) response time ≥ {min(values)} > D = {t.D}"
         if b.R is None and first_fail is None:
             first_fail = i
             if stop:
@@ -359,9 +439,11 @@ def explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str) -> E
                     f"{w.device}: {w.W if w.W is not None else f'> {t.D}'} ×{w.requests}" for w in b.waits
                 )
                 or "-",
+                "ΣW": "-" if not b.jitter_tried else ("> D" if b.sum_W is None else b.sum_W),
+                "W_job(R)": "-" if b.job_W is None else b.job_W,
                 "own": "-" if b.own is None else b.own,
                 "E": "-" if b.E is None else b.E,
-                "R_jitter": _shown(b.R_jitter, b.own is not None and b.E is not None, t.D),
+                "R_jitter": _shown(b.R_jitter, b.jitter_tried, t.D),
                 "R_quiet": _shown(b.R_quiet, b.quiet_tried, t.D),
                 "blocking": "-" if b.blocking is None else b.blocking,
                 "R": b.R if b.R is not None else ("not computed" if not b.computed else f"> {t.D}"),
@@ -399,7 +481,8 @@ def explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str) -> E
                 yield Step(f"  {head}: W({w.device}) = {w.terms} → {w.W if w.W is not None else f'> {t.D}'}")
             if b.R is not None:
                 yield Step(
-                    f"  {head}: own = {b.own}, (RJ) {b.R_jitter if b.R_jitter is not None else '> D'}, "
+                    f"  {head}: per request ΣW = {'> D' if b.sum_W is None else b.sum_W}, job-driven (WJ)(R) = "
+                    f"{b.job_W}, own = C + G + min = {b.own}; (RJ) {b.R_jitter if b.R_jitter is not None else '> D'}, "
                     f"(RQ) {'-' if b.R_quiet is None else b.R_quiet}: R = {b.R} ≤ D"
                 )
             else:
@@ -451,6 +534,95 @@ def _holding_nb(k, s, C, T, D, core, md, go, sG_m, sG_e, sdev, proto, cap, rX, r
 
 
 @kernel
+def _request_wait_nb(i, d, T, go, sdev, H, s0, R, Di, proto, rX, rT, rJ):
+    """(W-MPCP)/(W-FMLP) of a request of τ_i for device d: the bound, or a value above D_i."""
+    n = T.shape[0]
+    if proto == 1:
+        W = 0
+        for k in range(n):
+            if k == i:
+                continue
+            best = 0
+            for y in range(go[k], go[k + 1]):
+                if sdev[y] == d and H[y - s0] > best:
+                    best = H[y - s0]
+            W += best
+            if W > Di:
+                return W
+        return W
+    lp = 0
+    for k in range(i + 1, n):
+        for y in range(go[k], go[k + 1]):
+            if sdev[y] == d and H[y - s0] > lp:
+                lp = H[y - s0]
+    if lp > Di:
+        return lp
+    nr = 0
+    W = lp
+    for h in range(i):
+        x = 0
+        for y in range(go[h], go[h + 1]):
+            if sdev[y] == d:
+                x += H[y - s0]
+        if x > 0:
+            if x > Di:
+                return x
+            rX[nr] = x
+            rT[nr] = T[h]
+            rJ[nr] = R[h]
+            nr += 1
+            W += x
+    # W ≤ D_i < 2**31 and R_h ≤ D_h ≤ T_h keep ⌈(W + R_h)/T_h⌉·X below 2**63 (X ≤ D_i)
+    while True:
+        if W > Di:
+            return W
+        v = lp
+        for x in range(nr):
+            v += ((W + rJ[x] + rT[x] - 1) // rT[x]) * rX[x]
+            if v > Di:
+                return v
+        if v == W:
+            return W
+        W = v
+
+
+@kernel
+def _job_waiting_nb(t, jd0, jX, jT, jJ, jM, jC, nj, limit):
+    """(WJ) at window length t, or a value above ``limit`` (rows with jC ≥ 0 capped: min(jC, ⌈(t + J)/T⌉·M))."""
+    w = jd0
+    for x in range(nj):
+        q = (t + jJ[x] + jT[x] - 1) // jT[x]
+        if jC[x] >= 0 and q >= (jC[x] + jM[x] - 1) // jM[x]:
+            c = jC[x]
+        else:
+            c = q * jM[x]
+        w += c * jX[x]  # c < 2**32 and X ≤ D_i < 2**31 (checked): below 2**63
+        if w > limit:
+            return w
+    return w
+
+
+@kernel
+def _response_nb(base, sumW, jd0, jX, jT, jJ, jM, jC, nj, rX, rT, rJ, nr, D):
+    """Least fixed point of R = base + min(ΣW, (WJ)(R)) + Σ ⌈(R + J)/T⌉·X from base, or a value above D."""
+    t = base
+    while True:
+        w = _job_waiting_nb(t, jd0, jX, jT, jJ, jM, jC, nj, D)
+        if sumW >= 0 and sumW < w:
+            w = sumW
+        v = base + w
+        if v > D:
+            return v
+        for x in range(nr):
+            v += ((t + rJ[x] + rT[x] - 1) // rT[x]) * rX[x]
+            if v > D:
+                return v
+        if v == t:
+            return t
+        t = v
+
+
+@kernel
 def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_m, sG_e, sdev, default_mode, proto):
     """ACCEPT iff every task of the set meets (R) (the arrays are the set's tasks; go indexes the segment arrays)."""
     n = T.shape[0]
@@ -475,64 +647,77 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_m, sG_e, sdev, defau
             H[s - s0] = _holding_nb(k, s, C, T, D, core, md, go, sG_m, sG_e, sdev, proto, cap, rX, rT, rJ, idx)
     R = np.zeros(n, dtype=np.int64)
     E = np.zeros(n, dtype=np.int64)
+    rows = n * (go[n] - s0 + 1) + 1  # job-driven rows: at most one per other task and device of τ_i
+    jX = np.empty(rows, dtype=np.int64)
+    jT = np.empty(rows, dtype=np.int64)
+    jJ = np.empty(rows, dtype=np.int64)
+    jM = np.empty(rows, dtype=np.int64)
+    jC = np.empty(rows, dtype=np.int64)
     for i in range(n):
         Di = D[i]
-        own = C[i] + G_m_tot[i] + G_e_tot[i]
+        base = C[i] + G_m_tot[i] + G_e_tot[i]
+        # per request (W-MPCP)/(W-FMLP): sumW = -1 when one is above D_i (then only (WJ) counts)
+        sumW = 0
+        for s in range(go[i], go[i + 1]):
+            W = _request_wait_nb(i, sdev[s], T, go, sdev, H, s0, R, Di, proto, rX, rT, rJ)
+            if sumW >= 0:
+                sumW = sumW + W if W <= Di else -1
+                if sumW > Di:
+                    sumW = -1
+        # job-driven (WJ-MPCP)/(WJ-FMLP): one row per other task and device of τ_i
+        nj = 0
+        jd0 = 0
         for s in range(go[i], go[i + 1]):
             d = sdev[s]
-            if proto == 1:  # (W-FMLP)
-                W = 0
-                for k in range(n):
-                    if k == i:
+            seen = False
+            for s2 in range(go[i], s):
+                if sdev[s2] == d:
+                    seen = True
+            if seen:
+                continue
+            n_i = 0
+            for s2 in range(go[i], go[i + 1]):
+                if sdev[s2] == d:
+                    n_i += 1
+            lpmax = 0
+            for k in range(n):
+                if k == i:
+                    continue
+                cnt = 0
+                mx = 0
+                sm = 0
+                for y in range(go[k], go[k + 1]):
+                    if sdev[y] == d:
+                        cnt += 1
+                        sm += H[y - s0]
+                        if H[y - s0] > mx:
+                            mx = H[y - s0]
+                if cnt == 0:
+                    continue
+                if mx > Di:  # a holding above D_i (or too long): every bound of τ_i's waiting exceeds D_i
+                    return REJECT
+                if proto == 0:
+                    if k > i:
+                        if mx > lpmax:
+                            lpmax = mx
                         continue
-                    best = -1
-                    for y in range(go[k], go[k + 1]):
-                        if sdev[y] == d and H[y - s0] > best:
-                            best = H[y - s0]
-                    if best > 0:
-                        W += best
-                if W > Di:
-                    return REJECT
-            else:  # (W-MPCP)
-                lp = 0
-                for k in range(i + 1, n):
-                    for y in range(go[k], go[k + 1]):
-                        if sdev[y] == d and H[y - s0] > lp:
-                            lp = H[y - s0]
-                if lp > Di:
-                    return REJECT
-                nr = 0
-                W = lp
-                for h in range(i):
-                    x = 0
-                    for y in range(go[h], go[h + 1]):
-                        if sdev[y] == d:
-                            x += H[y - s0]
-                    if x > 0:
-                        if x > Di:
-                            return REJECT
-                        rX[nr] = x
-                        rT[nr] = T[h]
-                        rJ[nr] = R[h]
-                        nr += 1
-                        W += x
-                # W ≤ D_i < 2**31 and R_h ≤ D_h ≤ T_h keep ⌈(W + R_h)/T_h⌉·X below 2**63 (X ≤ D_i)
-                while True:
-                    if W > Di:
+                    if sm > Di:
                         return REJECT
-                    v = lp
-                    for x in range(nr):
-                        v += ((W + rJ[x] + rT[x] - 1) // rT[x]) * rX[x]
-                        if v > Di:
-                            return REJECT
-                    if v == W:
-                        break
-                    W = v
-            own += W
-            if own > Di:
+                    jX[nj] = sm
+                    jT[nj] = T[k]
+                    jJ[nj] = R[k]
+                    jM[nj] = 1
+                    jC[nj] = -1
+                else:
+                    jX[nj] = mx
+                    jT[nj] = T[k]
+                    jJ[nj] = R[k] if k < i else D[k]
+                    jM[nj] = cnt
+                    jC[nj] = n_i
+                nj += 1
+            jd0 += n_i * lpmax
+            if jd0 > Di:
                 return REJECT
-        suspends = md[i] == 2 and go[i + 1] > go[i]
-        E[i] = C[i] + G_m_tot[i] if suspends else own
         # (RJ): every higher-priority task with jitter R_h − E_h, lower-priority boosted sections
         nr = 0
         has_ns = False
@@ -550,7 +735,7 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_m, sG_e, sdev, defau
                 rT[nr] = T[x]
                 rJ[nr] = D[x] - beta[x]
                 nr += 1
-        best = jitter_response_nb(own, Di, rX, rT, rJ, idx, nr)
+        best = _response_nb(base, sumW, jd0, jX, jT, jJ, jM, jC, nj, rX, rT, rJ, nr, Di)
         if has_ns:  # (RQ): the never-suspending ones without jitter, τ_i's earlier jobs' boosted work
             x = 0
             for h in range(i):
@@ -563,12 +748,20 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_m, sG_e, sdev, defau
                 rT[nr] = T[i]
                 rJ[nr] = Di - beta[i]
                 nr += 1
-            q = jitter_response_nb(own, Di, rX, rT, rJ, idx, nr)
+            q = _response_nb(base, sumW, jd0, jX, jT, jJ, jM, jC, nj, rX, rT, rJ, nr, Di)
             if q < best:
                 best = q
         if best > Di:
             return REJECT
         R[i] = best
+        suspends = md[i] == 2 and go[i + 1] > go[i]
+        if suspends:
+            E[i] = C[i] + G_m_tot[i]
+        else:
+            w = _job_waiting_nb(best, jd0, jX, jT, jJ, jM, jC, nj, Di)
+            if sumW >= 0 and sumW < w:
+                w = sumW
+            E[i] = base + w
     return ACCEPT
 
 

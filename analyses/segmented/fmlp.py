@@ -16,7 +16,9 @@ project's tools; the tags are rtsched's and the note proves each. The shared equ
 
 (at most one request of every other task is ahead in the FIFO queue: with D ≤ T and no deadline
 missed so far each task has at most one pending job, and a job at most one pending request), then
-(OWN), (E), (RJ), (RQ), (R) as in ``_locking``.
+(WJ-FMLP) Σ_d Σ_{k≠i} min(n_i^d, ⌈(t + X_k)/T_k⌉ · n_k^d) · max_s H_{k,s}^{(d)} (job-driven; X_k = R_k
+above τ_i, D_k below), then (OWN) own_i(t) = C_i + G_i + min(Σ_j W, (WJ)(t)), (E), (RJ), (RQ), (R)
+as in ``_locking``.
 
 Per-task modes: a task with its own mode keeps it; the registered mode applies to the others.
 

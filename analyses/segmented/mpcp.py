@@ -15,7 +15,10 @@ The shared equations are in :mod:`rtsched.analyses.segmented._locking`; the MPCP
 (H-MPCP) H_{k,s} = G_{k,s} + Σ_{h<k, P_h=P_k} ⌈(H + max(0, D_h − β_h^{≠d}))/T_h⌉ · β_h^{≠d}
 (W-MPCP) W_i^d = max_{l>i} H_{l,s}^{(d)} + Σ_{h<i} ⌈(W + R_h)/T_h⌉ · Σ_{s: d_{h,s}=d} H_{h,s}
 
-then (OWN), (E), (RJ), (RQ), (R) as in ``_locking``: R_i = min((RJ), (RQ)) ≤ D_i for every task.
+(WJ-MPCP) Σ_d [n_i^d · max_{l>i} H_l^{(d)} + Σ_{h<i} ⌈(t + R_h)/T_h⌉ · Σ_{s: d_{h,s}=d} H_{h,s}]  (job-driven)
+
+then (OWN) own_i(t) = C_i + G_i + min(Σ_j W, (WJ)(t)), (E), (RJ), (RQ), (R) as in ``_locking``:
+R_i = min((RJ), (RQ)) ≤ D_i for every task.
 
 Per-task modes: a task with its own mode keeps it; the registered mode applies to the others
 (``seg-mpcp-busy``: busy, ``seg-mpcp-suspend``: suspend).

@@ -61,12 +61,13 @@ def test_worked_example_by_hand():
 
 def test_worked_example_busy_spins_and_fails_where_it_must():
     """Busy: τ2 spins boosted through its G_e (b = 7) on τ0's core, τ3 holds g0 for (H-MPCP) 18: τ0's own
-    work is 2 + 6 + 18 = 26 and one boosted section of τ2 makes (RJ) 33 > 30 (the note's busy column)."""
+    work is 2 + 6 + 18 = 26, and (RJ) from C + G = 8 gives 8 + 18 + ⌈(8 + 43)/50⌉·7 = 40 > 30 (the note's
+    busy paragraph): τ2's boosted sections alone push τ0 past its deadline."""
     result = BUSY.explain(WORKED, 2)
     assert result.verdict is False
     assert [h[3] for h in result.evidence["holding"]] == [6, 5, 19, 18]
     assert result.per_task[0]["own"] == 26
-    assert result.evidence["failing_term"] == "τ0: (R) response time ≥ 33 > D = 30"
+    assert result.evidence["failing_term"] == "τ0: (R) response time ≥ 40 > D = 30"
     assert result.per_task[0]["R_jitter"] == "> 30"
     assert BUSY.status(SegmentedBatch.from_tasksets([WORKED]), 2).tolist() == [0]
 
@@ -124,6 +125,29 @@ def test_zero_length_chain_refutes_one_boosted_section_per_ready_interval(protoc
     assert _bounds(entry, ts, 1)[0] >= 9
 
 
+@pytest.mark.parametrize("protocol", ["mpcp", "fmlp+"])
+def test_job_driven_waiting_counts_a_rare_request_once(protocol):
+    """τ1 (three requests, T 40) and τ0 (one request of 4, T 100) share the GPU on two cores.
+
+    Per request each of τ1's requests may wait for τ0's 4: ΣW = 12, R1 = 10 + 12 = 22. Per job only one
+    τ0 request falls in τ1's window ((WJ): ⌈(R + 7)/100⌉·4 = 4 under MPCP, min(3, ⌈(R + 7)/100⌉)·4 = 4 under
+    FMLP+): R1 = 10 + 4 = 14. τ0: own 1 + 4 + 2 (one holding of τ1) = 7.
+    """
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((0, 1), ((0, 4),), 100, core=0),
+            SegmentedTask((1, 1, 1, 1), ((0, 2), (0, 2), (0, 2)), 40, core=1),
+        ]
+    )
+    entry = registry.get(f"seg-{'mpcp' if protocol == 'mpcp' else 'fmlp'}-suspend")
+    result = entry.explain(ts, 2)
+    assert result.evidence["response_times"] == (7, 14)
+    assert result.per_task[1]["ΣW"] == 12 and result.per_task[1]["W_job(R)"] == 4
+    for run in (dict(arrivals="periodic"), dict(releases=[[3, 103], [0, 40, 80]])):
+        trace = simulate_segmented(ts, 2, protocol=protocol, horizon=120, **run)
+        assert all(r is None or r <= b for r, b in zip(trace.response_times, (7, 14), strict=True))
+
+
 def test_task_without_a_core_is_refused():
     ts = SegmentedTaskSet([SegmentedTask((1,), (), 10)])
     with pytest.raises(TaskError, match="core"):
@@ -142,7 +166,8 @@ def test_failing_term_names_the_task_and_the_equation():
     result = SUSPEND.explain(ts, 2)
     assert result.verdict is False
     assert result.evidence["failing_task"] == 0
-    assert "W" in result.evidence["failing_term"] and "τ0" in result.evidence["failing_term"]
+    assert result.evidence["failing_term"] == "τ0: (R) response time ≥ 14 > D = 10"
+    assert result.per_task[0]["ΣW"] == 8 and result.per_task[0]["own"] == 14
     assert SUSPEND.status(SegmentedBatch.from_tasksets([ts]), 2).tolist() == [0]
 
 
