@@ -16,7 +16,11 @@ has a heavy task that fits on some number of cores and federated scheduling acce
 a coin decides (``dag``); the dual-criticality set has a LO task above a HI task, passes LO mode,
 gives AMC-max more than one switch instant for some HI task, needs EDF-VD's virtual deadlines
 (U_LL + U_HH > 1), and either SMC fails while AMC-rtb passes or AMC-rtb fails across the switch, as
-a coin decides (``mc``). Each
+a coin decides (``mc``); the CPU–GPU set on two cores and one GPU has two GPU tasks on different cores
+(remote blocking), a task below a GPU task on its core (busy waiting matters), bounds for the
+highest-priority GPU task in both modes, and either MPCP proves it with suspension but not with busy
+waiting or MPCP does not prove it, as a coin decides (``seg``: 15 tries on average, at most 60 over
+seeds 0-49, about 30 ms a sheet). Each
 accepted draw needs on average 2 to 60 tries (at most 233 over seeds 0-199 of every topic but ``mc``, whose
 draws need 42 on average and at most 344 over those seeds, about 45 ms a sheet). Integers stay small
 (periods at most 20, supplies at most m'·Π ≤ 30) so that a student can work by hand.
@@ -47,6 +51,7 @@ from rtsched.result import Result, Step, exact_numbers, show_number, verdict_tex
 if TYPE_CHECKING:
     from rtsched.dag import DAGTask, DAGTaskSet
     from rtsched.mc import MCTaskSet
+    from rtsched.segmented import SegmentedTaskSet
 
 __all__ = [
     "MAX_TRIES",
@@ -56,6 +61,7 @@ __all__ = [
     "make_exercise",
     "parse_dag_tasksets",
     "parse_mc_tasksets",
+    "parse_segmented_tasksets",
     "parse_tasksets",
     "sbf_steps",
     "seed_number",
@@ -82,7 +88,7 @@ class Exercise:
         Markdown text of the student's sheet and of the answer key.
     tasksets:
         The task sets on the sheet, in order (empty for ``mpr``; DAG task sets for ``dag``;
-        mixed-criticality task sets for ``mc``).
+        mixed-criticality task sets for ``mc``; CPU–GPU segmented task sets for ``seg``).
     m:
         Processors of the platform the questions are about.
     analyses:
@@ -94,7 +100,7 @@ class Exercise:
     title: str
     sheet: str
     key: str
-    tasksets: tuple[TaskSet, ...] | tuple[DAGTaskSet, ...] | tuple[MCTaskSet, ...]
+    tasksets: tuple[TaskSet, ...] | tuple[DAGTaskSet, ...] | tuple[MCTaskSet, ...] | tuple[SegmentedTaskSet, ...]
     m: int
     analyses: tuple[str, ...]
 
@@ -890,6 +896,181 @@ def parse_mc_tasksets(sheet: str) -> list[MCTaskSet]:
     return sets
 
 
+#: The analyses whose verdicts the ``seg`` key states: MPCP busy and suspend, FMLP+ suspend (the FIFO question).
+_SEG_ANALYSES = ("seg-mpcp-busy", "seg-mpcp-suspend", "seg-fmlp-suspend")
+#: Periods (= deadlines) of the ``seg`` topic's tasks.
+_SEG_PERIODS = (10, 12, 15, 20, 24, 30, 40)
+
+
+def _seg_block(ts: SegmentedTaskSet) -> list[str]:
+    """The set as a table (core, segments, T = D) and as a YAML block (rtsched's segmented format)."""
+    from rtsched.segmented import dumps_segmented
+
+    lines = [
+        "## CPU–GPU task set (priority order: τ0 highest)",
+        "",
+        "| task | core | segments C, (G_m, G_e), C | C | G_m | G_e | T = D |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for i, t in enumerate(ts):
+        segments = ", ".join(str(s) if isinstance(s, int) else f"({s.G_m}, {s.G_e})" for s in t.segments())
+        lines.append(f"| {ts.label(i)} | {t.core} | {segments} | {t.C} | {t.G_m} | {t.G_e} | {t.T} |")
+    lines += ["", "The same set in rtsched's segmented format (`rtsched.segmented.loads_segmented(text)`):", ""]
+    return [*lines, "```yaml", *dumps_segmented(ts).rstrip("\n").splitlines(), "```", ""]
+
+
+def _seg_rows(ts: SegmentedTaskSet, result: Result) -> list[str]:
+    """Per task: the waiting bound W per request and the response-time bound R of a locking analysis's explanation."""
+    waits, bounds = result.evidence["waiting"], result.evidence["response_times"]
+    lines = ["| task | core | mode | W per request | R | D | passes |", "|---|---|---|---|---|---|---|"]
+    for i, row in enumerate(result.per_task):
+        w = "; ".join(f"{d}: {'> D' if v is None else v}" for d, v in waits[i]) if i < len(waits) else ""
+        r = bounds[i]
+        lines.append(
+            f"| {ts.label(i)} | {row['core']} | {row['mode']} | {w or '-'} | {r if r is not None else row['R']} | "
+            f"{ts[i].D} | {'yes' if row['ok'] else 'no'} |"
+        )
+    return [*lines, ""]
+
+
+def _seg(topic: str, seed: int | str) -> Exercise:
+    # The analyses are reached through the registry (rtsched's layers: the core imports no family).
+    from rtsched.registry import get
+    from rtsched.segmented import GPUSegment, SegmentedTask, SegmentedTaskSet
+
+    rng = _rng(topic, seed)
+    m = 2
+    want = bool(rng.integers(0, 2))  # suspend proven while busy is not, or neither proven: both are instructive
+
+    def task() -> SegmentedTask:
+        T = int(rng.choice(_SEG_PERIODS))
+        core = int(rng.integers(0, m))
+        if rng.random() < 0.6:
+            c1, c2 = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+            g_m, g_e = int(rng.integers(0, 3)), int(rng.integers(1, max(2, T // 4) + 1))
+            return SegmentedTask((c1, c2), (GPUSegment(g_m, g_e),), T=T, core=core)
+        return SegmentedTask((int(rng.integers(1, max(2, T // 4) + 1)),), (), T=T, core=core)
+
+    def draw() -> SegmentedTaskSet:
+        tasks = [task() for _ in range(int(rng.integers(3, 5)))]
+        order = sorted(range(len(tasks)), key=lambda i: (tasks[i].T, i))  # rate monotonic, ties by draw order
+        return SegmentedTaskSet(tasks[i] for i in order)
+
+    def keep(ts: SegmentedTaskSet) -> bool:
+        gpu = ts.gpu_tasks()
+        if len(gpu) < 2 or len({ts[i].core for i in gpu}) < 2 or len(set(ts.cores)) < 2:
+            return False  # two GPU tasks on different cores: remote blocking
+        h = gpu[0]
+        if not any(ts[k].core == ts[i].core for i in gpu for k in range(i + 1, ts.n)):
+            return False  # a task below a GPU task on its core: busy and suspend differ
+        suspend = get("seg-mpcp-suspend").explain(ts, m)
+        if (
+            suspend.evidence["response_times"][h] is None
+            or get("seg-mpcp-busy").explain(ts, m).evidence["response_times"][h] is None
+        ):
+            return False  # the highest-priority GPU task's bounds exist in both modes (questions 2-3)
+        if want:
+            return suspend.verdict is True and get("seg-mpcp-busy").reference(ts, m) is False
+        return suspend.verdict is not True
+
+    ts = _search(rng, topic, draw, keep)
+    h = ts.gpu_tasks()[0]
+    results = {name: get(name).explain(ts, m) for name in _SEG_ANALYSES}
+    busy, suspend, fifo = (results[name] for name in _SEG_ANALYSES)
+    title = "CPU–GPU tasks: the GPU lock under MPCP, busy waiting against suspension"
+    intro = (
+        f"Sporadic CPU–GPU tasks on m = {m} cores (partitioned fixed priority, the table's order, τ0 highest) and one "
+        "GPU (papers/cpu-gpu-model.md). A task runs C_1, (G_m, G_e), C_2: a GPU segment runs ⌈G_m/2⌉ on its core, "
+        "G_e on the GPU, ⌊G_m/2⌋ on its core, and holds the GPU from grant to end, boosted on its core. While G_e "
+        "runs a busy task spins on its core, a suspending one leaves it. MPCP (Patel, Baek, Kim, Rajkumar, RTAS 2018): "
+        "the GPU queue is ordered by priority; FMLP+ (Brandenburg, ECRTS 2014): in request order. rtsched's analysis "
+        "after these papers (papers/patel2018-mpcp-gpu.md): holding time H = G_m + G_e here (one GPU: no other "
+        "holder on the core can delay the copies); waiting (W-MPCP) W_i = max_{l lower} H_l + Σ_{h higher} "
+        "⌈(W_i + R_h)/T_h⌉·H_h, (W-FMLP) W_i = Σ_{k ≠ i} H_k; own_i = C_i + G_i + W_i (or a smaller bound on a "
+        "job's total wait, where the analysis has one: see its steps); then the response time "
+        "R_i = own_i + Σ_{h higher on the core} ⌈(R_i + R_h − E_h)/T_h⌉·E_h + (boosted work of lower tasks on the "
+        "core), with E_h = C_h + G_m,h for a suspending task and its own work for a busy one (a tighter variant "
+        "from a quiet instant is also tried)."
+    )
+    questions = [
+        "Compute the holding time H of every GPU segment.",
+        f"MPCP: compute the waiting bound W of {ts.label(h)}, the highest-priority task that uses the GPU. Which task "
+        "can block it, and why only one of the lower-priority ones?",
+        f"MPCP, suspend mode: compute {ts.label(h)}'s own work and its response-time bound R. Then in busy mode.",
+        "Is the set proven schedulable under MPCP with every task busy-waiting? With every task suspending? Which "
+        "task fails where, and why does busy waiting hurt the tasks below a GPU task on its core?",
+        f"FMLP+ (FIFO queue), suspend mode: what is {ts.label(h)}'s waiting bound now? Is the set proven schedulable?",
+    ]
+    holding = suspend.evidence["holding"]
+    w_h = suspend.evidence["waiting"][h]
+    answers = [
+        "### 1. Holding times",
+        "",
+        *(f"- {label}, segment {s} on {d}: H = {H}" for label, s, d, H in holding),
+        "",
+        f"### 2–3. MPCP, suspend mode ({_SEG_ANALYSES[1]})",
+        "",
+        f"{ts.label(h)} waits at most W = " + "; ".join(f"{d}: {v}" for d, v in w_h) + " per request: a lower-priority "
+        "request is served ahead of it only if it holds the GPU when it asks (the queue is by priority), so one lower "
+        "holding counts, plus every higher-priority request that can get ahead.",
+        "",
+        *_seg_rows(ts, suspend),
+        *_steps_block(suspend),
+        f"### 3–4. MPCP, busy mode ({_SEG_ANALYSES[0]}), and the verdicts",
+        "",
+        *_seg_rows(ts, busy),
+        *_steps_block(busy),
+        "A busy task occupies its core for C + G_m + G_e (spinning while it waits and while G_e runs), a suspending "
+        "one for C + G_m only: the tasks below it on its core see the difference.",
+        "",
+        f"### 5. FMLP+, suspend mode ({_SEG_ANALYSES[2]})",
+        "",
+        f"{ts.label(h)} waits at most W = " + "; ".join(f"{d}: {v}" for d, v in fifo.evidence["waiting"][h])
+        if fifo.evidence["waiting"][h]
+        else f"{ts.label(h)}'s waiting bound is not computed (a task it depends on has no bound).",
+        "",
+        *_seg_rows(ts, fifo),
+        *_steps_block(fifo),
+        "Proven schedulable by: "
+        + (", ".join(name for name in _SEG_ANALYSES if results[name].verdict is True) or "none")
+        + ". Every test is sufficient: a failed test proves nothing; a deadline miss in a legal run would "
+        "(`rtsched.segmented.simulate_segmented`).",
+        "",
+    ]
+    platform = [f"Platform: m = {m} cores, one GPU (device `gpu`).", ""]
+    sheet = [*_header(title, topic, seed, intro, key=False), *_seg_block(ts), *platform, *_numbered(questions)]
+    key = [
+        *_header(title, topic, seed, intro, key=True),
+        *_seg_block(ts),
+        *platform,
+        "## Answers",
+        "",
+        *answers,
+        *_verdict_table((name, results[name]) for name in _SEG_ANALYSES),
+        f"Check: `rtsched check set.yaml -m {m} --tests {','.join(_SEG_ANALYSES)} --explain --steps` with the YAML "
+        "block in set.yaml.",
+        "",
+    ]
+    return Exercise(topic, seed, title, _text(sheet), _text(key), (ts,), m, _SEG_ANALYSES)
+
+
+def parse_segmented_tasksets(sheet: str) -> list[SegmentedTaskSet]:
+    """The CPU–GPU task sets of a ``seg`` sheet, read back from its ```` ```yaml ```` blocks."""
+    from rtsched.segmented import loads_segmented
+
+    sets: list[SegmentedTaskSet] = []
+    block: list[str] | None = None
+    for line in sheet.splitlines():
+        if line.strip() == "```yaml":
+            block = []
+        elif line.strip() == "```" and block is not None:
+            sets += loads_segmented("\n".join(block), "yaml", source="exercise sheet")
+            block = None
+        elif block is not None:
+            block.append(line)
+    return sets
+
+
 def _assemble(
     topic: str,
     seed: int | str,
@@ -939,6 +1120,10 @@ TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
     "mc": (
         "mixed criticality: LO/HI-mode response times under SMC, AMC-rtb, AMC-max; EDF-VD's x and virtual deadlines",
         _mc,
+    ),
+    "seg": (
+        "CPU–GPU tasks: MPCP holding and waiting bounds, response times busy against suspend, FMLP+'s FIFO wait",
+        _seg,
     ),
 }
 
