@@ -79,10 +79,11 @@ def response_times(report, name):
 #   - `seg-mpcp-busy`, `seg-mpcp-suspend`, `seg-fmlp-busy`, `seg-fmlp-suspend`: lock-based GPU access.
 #     Holding time H of a segment (grant to release, G plus the boosted work that can delay its
 #     copies on the same core); **waiting time** W of a request under MPCP (W-MPCP):
-#     W = max_{l<i's priority} H_l + Σ_{h ∈ hp(i)} ⌈(W + R_h)/T_h⌉·H_h — one lower-priority holder
+#     W = max_{l ∈ lp(i)} H_l + Σ_{h ∈ hp(i)} ⌈(W + R_h)/T_h⌉·H_h — one lower-priority holder
 #     (the one holding the device at the request), then every higher-priority request that can get
 #     ahead; under FMLP+ (W-FMLP): W = Σ_{k ≠ i} max H_k — one request of every other task. Then
-#     own = C + G + ΣW and a response-time recurrence with jitter (RJ) or from a quiet instant (RQ).
+#     own = C + G + ΣW (the analysis may also bound a job's total wait more tightly; its steps say
+#     which bound it used) and a response-time recurrence with jitter (RJ) or from a quiet instant (RQ).
 #     Only the papers' abstracts could be read, so these equations are **rtsched's own, "after" the
 #     papers**, each proved in `papers/patel2018-mpcp-gpu.md` and
 #     `papers/brandenburg2014-fmlp-plus.md`.
@@ -374,11 +375,11 @@ assert (converse_miss.task, converse_miss.completion) == (0, 14)  # a proven mis
 #
 # `rtsched.generators.segmented.segmented_tasksets` draws sets after the GCAPS paper's experiment
 # (Wang et al., ECRTS 2024: 3–6 tasks per CPU, 40–60 % of them GPU tasks with 1–3 segments,
-# GPU/CPU time ratio 0.2–2, copy share 0.1–0.3, rate-monotonic priorities; note
-# `papers/cpu-gpu-generators.md`). Here m = 2 cores and one GPU, per-CPU utilization (C + G)/T from
-# 0.2 to 0.9, and each analysis's acceptance ratio. Proven relations you can check on the plot:
-# `seg-jitter-busy` equals `seg-oblivious` where every task busy-waits; nothing else is ordered in
-# general (examples 1, 3 and 4).
+# GPU/CPU time ratio 0.2–2, copy share 0.1–0.3, rate-monotonic priorities; the rules are in the
+# module's docstring). Here m = 2 cores and one GPU, per-CPU utilization (C + G)/T from 0.2 to 0.9,
+# and each analysis's acceptance ratio. The one proven relation among these analyses, checked below
+# on sets where every task busy-waits: `seg-jitter-busy` equals `seg-oblivious` there. Nothing else
+# is ordered in general (worked examples 1, 3 and 4).
 
 # %%
 size = 15 if SMALL else 120
@@ -488,12 +489,14 @@ assert late.response_times[1] == 8 and late.schedulable_so_far
 # %% [markdown] tags=["solution"]
 # **Solution 2.** Busy: τ0 is a CPU task of 10 ticks, R1 = 4 + ⌈R1/12⌉·10: 14, 24, 24 — busy is
 # proven only for D1 = 24 = T1, and for every D1 < 24 the synchronous run misses (τ1 completes at
-# 24, after τ0's second job): the analysis is exact here, and busy waiting is infeasible for any
-# deadline shorter than the period. Suspend: R1 = 4 + ⌈(R1 + 6)/12⌉·4 = 12, proven for D1 ≥ 12. The periodic
-# run completes τ1 at 6; released at 8 (as τ0 copies out), τ1 is preempted by the end of τ0's job
-# and the start of the next one and completes at 16, a response of 8. So D1 = 8 is **not proven**,
-# and no run we tried misses: *observed only*. The jitter bound charges two of τ0's jobs at full
-# X = 4, which no schedule seems to realise: sufficient analyses can be pessimistic.
+# 24, after τ0's second job): the analysis is exact here, and busy waiting makes this set infeasible
+# for any deadline shorter than the period. Suspend: R1 = 4 + ⌈(R1 + 6)/12⌉·4 = 12, proven for
+# D1 ≥ 12. The periodic run completes τ1 at 6; released at 8 (as τ0 copies out), τ1 is preempted by
+# the end of τ0's job and the start of the next one and completes at 16, a response of 8. So D1 = 8
+# is **not proven**, and the runs we tried (periodic, and this release) meet it: *observed only*.
+# The jitter bound charges two of τ0's jobs at full X = 4; in this schedule τ1 met 2 + 2 ticks of
+# τ0's work, not 4 + 4. Sufficient analyses can be pessimistic, and a simulation cannot tell us by
+# how much.
 
 # %% [markdown]
 # **Exercise 3 (choose a core assignment).** Set P, one GPU, suspend, D = T, priorities in this
