@@ -7,7 +7,9 @@ CPU-side part of a GPU segment (``G_m``: launch, copies) a bar with a thick edge
 **boosted** (``G_m`` and spinning on the GPU under MPCP or FMLP+) are hatched ``///``. On a device
 a ``G_e`` is a plain bar, and a thin band along the bottom of the row shows who holds the device
 (grant to release, which includes its ``G_m`` parts); under protocol ``none`` segments that
-share a device at once are drawn in lanes of the row. Releases are solid up arrows and deadlines
+share a device at once are drawn in lanes of the row. Under the preemptive protocols ``gcaps`` and
+``tsg-rr`` (no lock: no boosting, no holder band) a device row shows each ``G_e`` slice where it
+ran and each context switch (``ctx``, ``epsilon`` ticks) as a black bar. Releases are solid up arrows and deadlines
 dashed down arrows on the task's core row, as in the task chart; the first miss is a red cross
 with a caption and the bars of every job that missed have red edges. The semantics:
 papers/cpu-gpu-model.md and papers/cpu-gpu-simulator.md.
@@ -37,7 +39,15 @@ if TYPE_CHECKING:
 
     from rtsched.segmented.sim import Interval, SegmentedTrace
 
-__all__ = ["BAR_HEIGHT", "BOOST_HATCH", "MISS_EDGE", "SPIN_HATCH", "plot_segmented_gantt", "save_segmented_gantt"]
+__all__ = [
+    "BAR_HEIGHT",
+    "BOOST_HATCH",
+    "CTX_COLOUR",
+    "MISS_EDGE",
+    "SPIN_HATCH",
+    "plot_segmented_gantt",
+    "save_segmented_gantt",
+]
 
 #: Height of a bar (rows are 1 apart), as in the task Gantt chart.
 BAR_HEIGHT = 0.7
@@ -45,6 +55,8 @@ BAR_HEIGHT = 0.7
 BOOST_HATCH = "///"
 #: Hatch of spinning (busy waiting).
 SPIN_HATCH = "..."
+#: Colour of a context switch on a device (protocols gcaps and tsg-rr).
+CTX_COLOUR = "black"
 #: Edge colour of the bars of a job that missed its deadline.
 MISS_EDGE = "red"
 #: Height of the band that shows a device's holder.
@@ -99,7 +111,8 @@ def plot_segmented_gantt(
     matplotlib.axes.Axes
         The axes. Each interval is one :class:`~matplotlib.patches.Rectangle` in ``ax.patches``
         whose ``get_gid()`` is ``"task,job,resource,what"`` (``what`` as in
-        :data:`rtsched.segmented.sim.WHATS`, or ``hold`` for a device's holder band).
+        :data:`rtsched.segmented.sim.WHATS`, ``ctx`` for a context switch towards that job's
+        part, or ``hold`` for a device's holder band).
 
     Raises
     ------
@@ -126,7 +139,8 @@ def plot_segmented_gantt(
     width = chart_width(start_at, end)
     if ax is None:
         ax = own_axes(width + 2.0, 1.4 + 0.75 * len(names))
-    locking = trace.protocol != "none"
+    locking = trace.protocol in ("mpcp", "fmlp+")
+    preemptive = trace.protocol in ("gcaps", "tsg-rr")
     missed = {(x.task, x.job) for x in trace.misses}
     min_label = max(1.0, (end - start_at) / 60)
     by_row: dict[str, list[Interval]] = {}
@@ -142,7 +156,8 @@ def plot_segmented_gantt(
             lane, count = lanes[iv]
             height = BAR_HEIGHT / count
             y = y_row - BAR_HEIGHT / 2 + lane * height + height / 2
-            colour = TASK_COLOURS[iv.task % len(TASK_COLOURS)]
+            switch = iv.what == "ctx"
+            colour = CTX_COLOUR if switch else TASK_COLOURS[iv.task % len(TASK_COLOURS)]
             spinning = iv.what.startswith("spin")
             boosted = locking and iv.what in ("G_m", "spin-gpu")
             hatch = (BOOST_HATCH if boosted else "") + (SPIN_HATCH if spinning else "")
@@ -159,7 +174,7 @@ def plot_segmented_gantt(
                 gid=f"{iv.task},{iv.job},{iv.resource},{iv.what}",
                 zorder=2,
             )
-            if labels and not spinning and hi - lo >= min_label:
+            if labels and not spinning and not switch and hi - lo >= min_label:
                 ax.text(
                     (lo + hi) / 2, y, f"{iv.job}", ha="center", va="center", fontsize=8, color="white",
                     fontweight="bold", zorder=4,
@@ -190,7 +205,7 @@ def plot_segmented_gantt(
         text = f"{ts.label(first.task)} job {first.job} misses"
         mark_miss(ax, first.deadline, row_of[f"core{ts[first.task].core}"], text, start_at, end)
     time_axis(ax, names, start_at, end)
-    _legend(ax, locking)
+    _legend(ax, locking, preemptive)
     if title is None:
         tasks = ", ".join(
             f"{ts.label(i)}=({'/'.join(_segment_text(s) for s in t.segments())}, T={t.T}, D={t.D}, "
@@ -208,7 +223,7 @@ def _segment_text(segment: object) -> str:
     return f"[{segment.G_m}+{segment.G_e}]"  # type: ignore[attr-defined]
 
 
-def _legend(ax: Axes, locking: bool) -> None:
+def _legend(ax: Axes, locking: bool, preemptive: bool = False) -> None:
     """What the bar styles mean, outside the axes on the right (never over a bar)."""
     from matplotlib.patches import Patch
 
@@ -222,9 +237,13 @@ def _legend(ax: Axes, locking: bool) -> None:
         Patch(facecolor=(0.53, 0.53, 0.53, 0.35), edgecolor="black", linewidth=0.6, hatch=SPIN_HATCH, label="spin-wait"),
         Patch(
             facecolor=(0.53, 0.53, 0.53, 0.35), edgecolor="black", linewidth=0.6,
-            hatch=(BOOST_HATCH if locking else "") + SPIN_HATCH, label="spin during G_e" + (" (boosted)" if locking else ""),
+            hatch=(BOOST_HATCH if locking else "") + SPIN_HATCH,
+            label="spin while G_e submitted" if preemptive else "spin during G_e" + (" (boosted)" if locking else ""),
         ),
     ]  # fmt: skip
+    if preemptive:  # no one waits for a lock: no spin-wait
+        handles = [h for h in handles if h.get_label() != "spin-wait"]
+        handles.append(Patch(facecolor=CTX_COLOUR, edgecolor="black", linewidth=0.6, label="context switch (ε)"))
     if locking:
         handles.append(Patch(facecolor=grey, edgecolor="none", label="device held (band)"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)

@@ -653,3 +653,31 @@ def test_agrees_with_a_naive_tick_simulator(ts, protocol, mode, data):
 @given(ts=small_sets, protocol=st.sampled_from(PREEMPTIVE), mode=st.sampled_from(MODES), data=st.data())
 def test_agrees_with_a_naive_tick_simulator_long(ts, protocol, mode, data):
     check_against_naive(ts, protocol, mode, data)
+
+
+# -- the Gantt chart ------------------------------------------------------------------------------
+def test_gantt_shows_context_switches(tmp_path):
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    from matplotlib.colors import to_rgba
+
+    from rtsched.segmented.gantt import CTX_COLOUR, SPIN_HATCH, plot_segmented_gantt, save_segmented_gantt
+
+    trace = simulate_segmented(PREEMPT, protocol="gcaps", epsilon=1, mode="busy", record=True)
+    ax = plot_segmented_gantt(trace)
+    bars = {}
+    for p in ax.patches:
+        if p.get_gid():
+            bars.setdefault(p.get_gid(), []).append(p)
+    # the three switches, black, on the device row; no boosting (spinning only dotted), no holder band
+    ctx = [(p.get_x(), p.get_width()) for gid, ps in bars.items() if gid.endswith(",ctx") for p in ps]
+    assert sorted(ctx) == [(0, 1), (2, 1), (6, 1)]
+    assert all(p.get_facecolor() == to_rgba(CTX_COLOUR) for gid, ps in bars.items() if gid.endswith(",ctx") for p in ps)
+    assert bars["0,0,core0,spin-gpu"][0].get_hatch() == SPIN_HATCH
+    assert bars["0,0,gpu:gpu,G_e"][0].get_x() == 3 and not any(gid.endswith("hold") for gid in bars)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "context switch (ε)" in legend and "spin-wait" not in legend
+    assert "gcaps (ε = 1)" in ax.get_title()
+    path = save_segmented_gantt(
+        simulate_segmented(THREE, protocol="tsg-rr", time_slice=2, epsilon=1, record=True), tmp_path / "rr.png"
+    )
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
