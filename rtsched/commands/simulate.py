@@ -146,10 +146,31 @@ def simulate_command(
         str,
         typer.Option(
             "--protocol",
-            help="CPU–GPU segmented task sets: GPU access protocol mpcp (priority queue, default), fmlp+ (FIFO queue) "
-            "or none (no contention).",
+            help="CPU–GPU segmented task sets: GPU access protocol mpcp (priority queue, default), fmlp+ (FIFO queue), "
+            "none (no contention), gcaps (preemptive GPU priorities) or tsg-rr (the driver's round robin, needs "
+            "--time-slice).",
         ),
     ] = "mpcp",
+    time_slice: Annotated[
+        int | None,
+        typer.Option("--time-slice", help="CPU–GPU segmented task sets, --protocol tsg-rr: the time slice in ticks."),
+    ] = None,
+    epsilon: Annotated[
+        int,
+        typer.Option(
+            "--epsilon",
+            help="CPU–GPU segmented task sets, --protocol gcaps or tsg-rr: device ticks each GPU context switch costs "
+            "(default 0).",
+        ),
+    ] = 0,
+    gpu_priorities: Annotated[
+        str | None,
+        typer.Option(
+            "--gpu-priorities",
+            help="CPU–GPU segmented task sets, --protocol gcaps: each task's GPU rank, comma-separated in task order, "
+            "0 highest (default: the task order).",
+        ),
+    ] = None,
     mode: Annotated[
         str,
         typer.Option(
@@ -177,7 +198,9 @@ def simulate_command(
 
     CPU–GPU segmented task sets (YAML/JSON whose tasks have 'segments') are simulated on -m CPU
     cores, partitioned fixed priority (each task's core), the GPU devices under --protocol
-    (mpcp, fmlp+ or none) and --mode for the tasks that name no mode
+    (mpcp, fmlp+, none, or the preemptive gcaps with --gpu-priorities and tsg-rr with
+    --time-slice, both with --epsilon ticks per GPU context switch) and --mode for the tasks
+    that name no mode
     (rtsched.segmented.simulate_segmented; default horizon: the hyperperiod if periodic, 200·max T
     if sporadic, at most 10^6 ticks); --gantt draws a row per core and per device. See
     papers/cpu-gpu-simulator.md.
@@ -219,9 +242,16 @@ def simulate_command(
         status = _simulate_segmented_file(
             file, segmented, m, protocol=protocol, mode=mode, horizon=horizon, arrivals=arrivals, seed=seed,
             execution=execution, gantt=gantt, gantt_since=gantt_since, gantt_until=gantt_until, as_json=as_json,
+            time_slice=time_slice, epsilon=epsilon, gpu_priorities=gpu_priorities,
         )  # fmt: skip
         raise typer.Exit(status)
-    for option, value, default in (("--protocol", protocol, "mpcp"), ("--mode", mode, "suspend")):
+    for option, value, default in (
+        ("--protocol", protocol, "mpcp"),
+        ("--mode", mode, "suspend"),
+        ("--time-slice", time_slice, None),
+        ("--epsilon", epsilon, 0),
+        ("--gpu-priorities", gpu_priorities, None),
+    ):
         if value != default:
             raise InputError(f"{option} applies to CPU–GPU segmented task sets", field=option)
     from rtsched.commands._dag import dag_format
@@ -287,18 +317,30 @@ def _simulate_segmented_file(
     gantt_since: int | None,
     gantt_until: int | None,
     as_json: bool,
+    time_slice: int | None = None,
+    epsilon: int = 0,
+    gpu_priorities: str | None = None,
 ) -> int:
     """``rtsched simulate`` of a CPU–GPU segmented file (:func:`rtsched.segmented.simulate_segmented`).
 
     Prints each set's outcome (the first miss, or none), writes a Gantt chart per set with
     ``gantt`` (:func:`rtsched.segmented.gantt.save_segmented_gantt`) and returns the exit status:
     1 if a set missed a deadline, else 0. A task without a core, or with one beyond ``-m``, is
-    bad input naming the file, the set and the task.
+    bad input naming the file, the set and the task. ``gpu_priorities`` is the text of
+    ``--gpu-priorities`` (comma-separated ranks in task order).
     """
     from rtsched.segmented.files import read_segmented_tasksets
     from rtsched.segmented.gantt import save_segmented_gantt
     from rtsched.segmented.sim import simulate_segmented
 
+    ranks: list[int] | None = None
+    if gpu_priorities is not None:
+        try:
+            ranks = [int(cell) for cell in gpu_priorities.split(",")]
+        except ValueError:
+            raise InputError(
+                f"expected comma-separated integer ranks, got {gpu_priorities!r}", field="--gpu-priorities"
+            ) from None
     sets = read_segmented_tasksets(file, fmt)
     any_miss = False
     for index, ts in enumerate(sets):
@@ -309,10 +351,12 @@ def _simulate_segmented_file(
         try:
             trace = simulate_segmented(
                 ts, m, protocol=protocol, mode=mode, horizon=horizon, arrivals=arrivals, execution=execution,  # type: ignore[arg-type]
-                seed=seed, record=gantt is not None or as_json,
+                seed=seed, record=gantt is not None or as_json, time_slice=time_slice, epsilon=epsilon,
+                gpu_priorities=ranks,
             )  # fmt: skip
         except InputError as err:
-            raise InputError(err.message, task=err.task, field=f"--{err.field}" if err.field else None) from None
+            field = f"--{err.field.replace('_', '-')}" if err.field else None
+            raise InputError(err.message, task=err.task, field=field) from None
         any_miss |= not trace.schedulable_so_far
         path = None
         if gantt is not None:

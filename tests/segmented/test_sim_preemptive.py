@@ -681,3 +681,95 @@ def test_gantt_shows_context_switches(tmp_path):
         simulate_segmented(THREE, protocol="tsg-rr", time_slice=2, epsilon=1, record=True), tmp_path / "rr.png"
     )
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- the CLI: rtsched simulate --protocol gcaps|tsg-rr --time-slice --epsilon --gpu-priorities ----
+# core 0: camera C 1, G (2, 2), C 1; core 1: detect C 2, G (0, 4), C 1, D = 7. Both submit at 2.
+# gcaps: camera's G_e [2, 4) first, detect's [4, 8), C [8, 9): a miss. --gpu-priorities 1,0:
+# detect [2, 6), C [6, 7): on its deadline; camera [6, 8), copy-out [8, 9), C [9, 10). tsg-rr,
+# slice 1: camera [2, 3), detect [3, 4), camera [4, 5) (done), detect [5, 8), C [8, 9): a miss.
+# gcaps with ε = 1: switch [2, 3), camera [3, 5), switch [5, 6), detect [6, 10), C [10, 11).
+CLI_YAML = """\
+name: demo
+tasks:
+  - {name: camera, T: 20, core: 0, segments: [1, {G_m: 2, G_e: 2}, 1]}
+  - {name: detect, T: 20, D: 7, core: 1, segments: [2, [0, 4], 1]}
+"""
+
+
+@pytest.fixture
+def cli_file(tmp_path):
+    path = tmp_path / "set.yaml"
+    path.write_text(CLI_YAML)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "text"),
+    [
+        pytest.param(["--protocol", "gcaps"], 1, "completed at 9) (gcaps (ε = 0) on m=2", id="gcaps"),
+        pytest.param(
+            ["--protocol", "gcaps", "--gpu-priorities", "1,0"], 0,
+            "no deadline miss in [0, 20] (gcaps (GPU priorities 1,0, ε = 0) on m=2", id="gcaps-gpu-priorities",
+        ),
+        pytest.param(
+            ["--protocol", "tsg-rr", "--time-slice", "1"], 1, "completed at 9) (tsg-rr (time slice 1, ε = 0) on m=2",
+            id="tsg-rr",
+        ),
+        pytest.param(
+            ["--protocol", "gcaps", "--epsilon", "1"], 1, "completed at 11) (gcaps (ε = 1) on m=2", id="epsilon",
+        ),
+    ],
+)  # fmt: skip
+def test_cli(cli_file, capsys, args, status, text):
+    from rtsched.cli import main
+
+    assert main(["simulate", cli_file, "-m", "2", *args]) == status
+    assert text in capsys.readouterr().out
+
+
+def test_cli_json_and_gantt(cli_file, tmp_path, capsys):
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import json
+
+    from rtsched.cli import main
+
+    png = tmp_path / "rr.png"
+    args = ["--protocol", "tsg-rr", "--time-slice", "1", "--epsilon", "1", "--json", "--gantt", str(png)]
+    assert main(["simulate", cli_file, "-m", "2", *args]) == 1
+    out = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert out["protocol"] == "tsg-rr" and out["time_slice"] == 1 and out["epsilon"] == 1
+    assert "ctx" in {iv["what"] for iv in out["intervals"]}
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(["--protocol", "tsg-rr"], "field --time-slice: protocol tsg-rr needs", id="no-slice"),
+        pytest.param(["--protocol", "tsg-rr", "--time-slice", "0"], "field --time-slice: time_slice must", id="slice-0"),
+        pytest.param(["--protocol", "gcaps", "--gpu-priorities", "a,b"], "field --gpu-priorities: expected", id="text"),
+        pytest.param(["--protocol", "gcaps", "--gpu-priorities", "0,0"], "field --gpu-priorities: gpu_priorities must",
+                     id="not-a-permutation"),
+        pytest.param(["--gpu-priorities", "1,0"], "field --gpu-priorities: gpu_priorities applies to protocol gcaps",
+                     id="ranks-mpcp"),
+        pytest.param(["--epsilon", "1"], "field --epsilon: epsilon applies to protocols gcaps and tsg-rr", id="eps-mpcp"),
+        pytest.param(["--protocol", "gcaps", "--epsilon", "-1"], "field --epsilon: epsilon must", id="eps-negative"),
+    ],
+)  # fmt: skip
+def test_cli_bad_input_is_one_line_exit_2(cli_file, capsys, args, message):
+    from rtsched.cli import main
+
+    assert main(["simulate", cli_file, "-m", "2", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize("option", [["--time-slice", "2"], ["--epsilon", "1"], ["--gpu-priorities", "0"]])
+def test_cli_options_refused_for_other_files(tmp_path, capsys, option):
+    from rtsched.cli import main
+
+    path = tmp_path / "tasks.csv"
+    path.write_text("C,D,T\n1,4,4\n")
+    assert main(["simulate", str(path), "-m", "1", *option]) == 2
+    assert f"{option[0]} applies to CPU–GPU segmented task sets" in capsys.readouterr().err
