@@ -105,7 +105,7 @@ def _sets(m_max=4):
     return st.integers(1, m_max).flatmap(
         lambda m: st.tuples(
             st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
+            st.sampled_from([("gpu",), ("g0", "g1"), ("g0", "g1", "g2")]).flatmap(
                 lambda devs: rst.segmented_tasksets(max_size=5, max_utilization=0.6, m=m, max_period=40, devices=devs)
             ),
         )
