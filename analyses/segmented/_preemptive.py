@@ -1,0 +1,594 @@
+"""Preemptive GPU scheduling (GCAPS priorities, the driver's TSG round robin): the analysis both share (private module).
+
+Model and run-time semantics: papers/cpu-gpu-model.md (issue #43), item "Preemptive GPU
+scheduling (protocols gcaps and tsg-rr)". No lock, no queue of requests, no boosting: a job's
+CPU-side parts run at its base priority on its core; its ``G_e`` part is *submitted* to its device
+once ``⌈G_m/2⌉`` is done and the job spins (``busy``, base priority, preemptible) or is suspended
+(``suspend``) until the device has finished it; a zero-length ``G_e`` is not submitted. A device
+runs one part at a time: ``gcaps`` the submitted part of highest GPU priority, preemptively;
+``tsg-rr`` round robin in submission order, at most ``L`` (``time_slice``) ticks of progress per
+slice while another part waits. Every context switch (the device starts a part other than the one
+it ran last) costs ``ε`` (``epsilon``) device ticks before the part progresses.
+
+The analysis is **rtsched's own, "after"** Y. Wang, C. Liu, D. Wong, H. Kim, "GCAPS: GPU
+context-aware preemptive priority-based scheduling for real-time tasks", ECRTS 2024 (LIPIcs 298,
+14): the paper's Section 6 bounds the same kinds of interference (its Eq. (1)–(14): CPU
+preemption, GPU direct preemption, indirect delay, interleaved execution), but for its own
+overhead model (a runlist update ε = α + θ partly on the CPU, rt-mutex blocking); this module
+bounds the semantics note's model, device by device and segment by segment. Tags are rtsched's;
+proofs and every difference from the paper and its scripts are in papers/wang2024-gcaps.md.
+
+Notation: task k on core P_k, GPU rank ρ_k (``gpu_priorities[k]``, 0 highest; default the task
+order), segments s with ``G^e_{k,s}`` on device ``d_{k,s}``; for a device d:
+``E^d_k = Σ_{s: d_{k,s}=d} G^e_{k,s}``, ``η^d_k = #{s: d_{k,s}=d, G^e_{k,s} > 0}``,
+``M^d_k = max_{s: d_{k,s}=d} G^e_{k,s}``. ``R̂_h`` is R_h once computed (h before the task under
+analysis in the task order), else D_h (every bound is at most its deadline in an accepted set).
+
+(DEV-G) gcaps, segment (i, s) on d with g = G^e_{i,s} > 0: B_{i,s} = least fixed point of
+        B = g + ε + Σ_{h: ρ_h < ρ_i, η^d_h > 0} ( ⌈(B + R̂_h − E^d_h)/T_h⌉·E^d_h + ⌈(B + R̂_h)/T_h⌉·2ε·η^d_h )
+        (the level-ρ_i busy window of the device: the part's own work and first switch, the
+        higher-GPU-priority work submitted in it, two switches per such part: its start and
+        the resumption of the part it preempted).
+(DEV-R) tsg-rr, the same segment: with r = ⌈g/L⌉ rounds and K the other tasks with a part on d,
+        B_{i,s} = g + ε + (r − 1)·ε·[K ≠ ∅] + r·Σ_{k∈K} (ε + min(L, M^d_k))
+        (at most one pending part per other task, each at most one slice and its switch per
+        round; the part's own switch at each of its slices after another part ran).
+        B_{i,s} = 0 when g = 0 (nothing is submitted).
+(OWN-P) own_i = C_i + G^m_i + Σ_s B_{i,s}.
+(X-P)   what a higher-priority task h on P_i costs the core per job: suspending
+        (``suspend`` with G^e_h > 0) X_h = C_h + G^m_h, J_h = R_h − X_h; never suspending
+        (``busy``, or no G^e) X_h = own_h = C_h + G^m_h + Σ_s B_{h,s} (busy spinning), J_h = 0.
+(R-P)   R_i = least fixed point of R = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h ≤ D_i for
+        every task, in task order (JRTA of :mod:`rtsched.analyses.theory.jitter_rta`).
+
+Layers: :func:`analyse` (Python ints, every term kept), :func:`explain` (per-task rows: core,
+mode, per-segment device bounds, own work, R and its terms, the X and J imposed below, the
+failing term; steps) and :func:`preemptive_codes` (the Numba kernel, ``prange`` over the sets of
+a :class:`~rtsched.segmented.SegmentedBatch`, the reference's evaluations in int64: every value
+is abandoned as soon as it exceeds a deadline below 2**31).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import prange
+from numpy.typing import NDArray
+
+from rtsched.analyses.segmented._common import MODE_CODE, check_batch_cores, check_cores, effective_modes
+from rtsched.analyses.theory.jitter_rta import JitterRow, JitterSearch, jitter_response, jitter_response_nb
+from rtsched.errors import InputError
+from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
+from rtsched.result import Explanation, Step, Verdict
+from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
+
+__all__ = [
+    "GCAPS",
+    "PROTOCOLS",
+    "TSG",
+    "DeviceBound",
+    "PreemptiveAnalysis",
+    "TaskBound",
+    "analyse",
+    "check_options",
+    "explain",
+    "gcaps_device_bound",
+    "preemptive_codes",
+    "tsg_device_bound",
+]
+
+#: Protocol codes of the kernel.
+GCAPS = 0
+TSG = 1
+PROTOCOLS: dict[str, int] = {"gcaps": GCAPS, "tsg-rr": TSG}
+_NAMES = {GCAPS: "GCAPS", TSG: "TSG round robin"}
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True)
+class DeviceBound:
+    """(DEV-G)/(DEV-R) for one GPU segment: submission to completion of its ``G_e`` (None: above D_i)."""
+
+    task: int
+    segment: int
+    device: str
+    G_e: int
+    B: int | None
+    terms: str
+
+
+@dataclass
+class TaskBound:
+    """One task's bound: device bounds, own work, (X-P) rows of the tasks above it, the (R-P) search."""
+
+    task: int
+    core: int
+    mode: str
+    computed: bool = False
+    devices: list[DeviceBound] = field(default_factory=list)
+    own: int | None = None
+    hp: tuple[int, ...] = ()
+    rows: tuple[JitterRow, ...] = ()
+    search: JitterSearch | None = None
+    failing: str | None = None
+
+    @property
+    def R(self) -> int | None:
+        """The response-time bound (None: above D, or not computed)."""
+        return None if self.search is None else self.search.response
+
+    @property
+    def ok(self) -> bool:
+        """Whether the bound is computed and at most D."""
+        return self.R is not None
+
+
+@dataclass(frozen=True)
+class PreemptiveAnalysis:
+    """The whole analysis of one set: options, modes, per-task bounds, verdict, first failing task."""
+
+    protocol: int
+    epsilon: int
+    time_slice: int | None
+    ranks: tuple[int, ...]
+    modes: tuple[str, ...]
+    bounds: tuple[TaskBound, ...]
+    verdict: bool
+    failing_task: int | None
+
+
+def _count(value: Any, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or int(value) < minimum:
+        what = "a positive" if minimum >= 1 else "a non-negative"
+        raise InputError(f"{name} must be {what} integer number of ticks, got {value!r}", field=name)
+    return int(value)
+
+
+def check_options(
+    n: int, protocol: str, epsilon: Any, time_slice: Any, gpu_priorities: Any
+) -> tuple[int, int, int | None, tuple[int, ...]]:
+    """The protocol code, ε, L and each task's GPU rank (0 highest), checked; an InputError names the option."""
+    if protocol not in PROTOCOLS:
+        raise InputError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}", field="protocol")
+    proto = PROTOCOLS[protocol]
+    eps = _count(epsilon, "epsilon", 0)
+    L: int | None = None
+    if proto == TSG:
+        if time_slice is None:
+            raise InputError("protocol tsg-rr needs time_slice=, a positive number of ticks", field="time_slice")
+        L = _count(time_slice, "time_slice", 1)
+    if gpu_priorities is None:
+        return proto, eps, L, tuple(range(n))
+    if proto != GCAPS:
+        raise InputError("gpu_priorities applies to protocol gcaps only", field="gpu_priorities")
+    ranks = tuple(gpu_priorities) if isinstance(gpu_priorities, Sequence | np.ndarray) else None
+    if (
+        ranks is None
+        or any(isinstance(r, bool) or not isinstance(r, int | np.integer) for r in ranks)
+        or sorted(int(r) for r in ranks) != list(range(n))
+    ):
+        raise InputError(
+            f"gpu_priorities must list each task's GPU rank, a permutation of 0..{n - 1} (0 highest), "
+            f"got {gpu_priorities!r}",
+            field="gpu_priorities",
+        )
+    return proto, eps, L, tuple(int(r) for r in ranks)
+
+
+def _on_device(ts: SegmentedTaskSet, k: int, d: str) -> tuple[int, int, int]:
+    """(E^d_k, η^d_k, M^d_k): k's G_e on d, its parts with G_e > 0 there, its largest part there."""
+    parts = [g.G_e for g in ts[k].gpu if g.device == d]
+    return sum(parts), sum(1 for x in parts if x > 0), max(parts, default=0)
+
+
+def gcaps_device_bound(
+    ts: SegmentedTaskSet, i: int, s: int, eps: int, ranks: Sequence[int], R_hat: Sequence[int], cap: int
+) -> DeviceBound:
+    """(DEV-G) for segment s of task i: the least fixed point, None if it exceeds ``cap`` (= D_i)."""
+    g = ts[i].gpu[s]
+    if g.G_e == 0:
+        return DeviceBound(i, s, g.device, 0, 0, "0 (G_e = 0: nothing submitted)")
+    base = g.G_e + eps
+    rows: list[tuple[int, int, int, int, int]] = []  # (h, E, T, J, switch charge), with R̂_h
+    for h in range(ts.n):
+        if h == i or ranks[h] >= ranks[i]:
+            continue
+        E, eta, _ = _on_device(ts, h, g.device)
+        if eta == 0:
+            continue
+        rows.append((h, E, ts[h].T, R_hat[h], 2 * eps * eta))
+    B = base + sum(E + w for _, E, _, _, w in rows)  # every ceiling ≥ 1 at B ≥ 1: below the least fixed point
+    value = B
+    while B <= cap:
+        value = base + sum(
+            _ceil(B + max(0, Rh - E), T) * E + (_ceil(B + Rh, T) * w if w else 0) for _, E, T, Rh, w in rows
+        )  # (DEV-G), right side
+        if value == B:
+            break
+        B = value
+    parts = [f"{g.G_e} + {eps}"] + [
+        f"⌈(B + {max(0, Rh - E)})/{T}⌉·{E}" + (f" + ⌈(B + {Rh})/{T}⌉·{w}" if w else "") + f" ({ts.label(h)})"
+        for h, E, T, Rh, w in rows
+    ]
+    shown = B if B <= cap else None
+    return DeviceBound(i, s, g.device, g.G_e, shown, " + ".join(parts) + f" = {value}")
+
+
+def tsg_device_bound(ts: SegmentedTaskSet, i: int, s: int, eps: int, L: int, cap: int) -> DeviceBound:
+    """(DEV-R) for segment s of task i (closed form), None if it exceeds ``cap`` (= D_i)."""
+    g = ts[i].gpu[s]
+    if g.G_e == 0:
+        return DeviceBound(i, s, g.device, 0, 0, "0 (G_e = 0: nothing submitted)")
+    rounds = _ceil(g.G_e, L)
+    others = []
+    for k in range(ts.n):
+        if k == i:
+            continue
+        _, eta, M = _on_device(ts, k, g.device)
+        if eta:
+            others.append((k, eps + min(L, M)))
+    own_switches = eps + (rounds - 1) * eps * (1 if others else 0)
+    B = g.G_e + own_switches + rounds * sum(x for _, x in others)  # (DEV-R)
+    terms = (
+        f"{g.G_e} + {own_switches} + {rounds}·(" + (" + ".join(f"{x} ({ts.label(k)})" for k, x in others) or "0") + ")"
+    )
+    return DeviceBound(i, s, g.device, g.G_e, B if B <= cap else None, terms + f" = {B}")
+
+
+def _suspends(ts: SegmentedTaskSet, h: int, modes: Sequence[str]) -> bool:
+    return modes[h] == "suspend" and ts[h].G_e > 0
+
+
+def _row(ts: SegmentedTaskSet, h: int, modes: Sequence[str], b: TaskBound) -> JitterRow:
+    """(X-P) for a higher-priority task h with a computed bound."""
+    t = ts[h]
+    assert b.R is not None and b.own is not None
+    if _suspends(ts, h, modes):
+        X = t.C + t.G_m
+        return JitterRow(X=X, T=t.T, J=b.R - X)
+    return JitterRow(X=b.own, T=t.T, J=0)
+
+
+def analyse(
+    ts: SegmentedTaskSet,
+    m: int,
+    mode: WaitMode,
+    protocol: str,
+    *,
+    epsilon: int = 0,
+    time_slice: int | None = None,
+    gpu_priorities: Sequence[int] | None = None,
+    stop: bool = True,
+) -> PreemptiveAnalysis:
+    """Every equation of the module docstring for ``ts`` on ``m`` cores (Python ints).
+
+    ``stop``: return at the first failing task (the verdict needs no more); otherwise a task whose
+    bound needs a failed task's R is marked not computed.
+    """
+    proto, eps, L, ranks = check_options(ts.n, protocol, epsilon, time_slice, gpu_priorities)
+    check_cores(ts, m)
+    modes = effective_modes(ts, mode)
+    bounds = [TaskBound(i, t.core, modes[i]) for i, t in enumerate(ts)]  # type: ignore[arg-type]
+    first_fail: int | None = None
+    for i, t in enumerate(ts):
+        b = bounds[i]
+        hp = tuple(h for h in range(i) if ts[h].core == t.core)
+        devices = set(t.devices())
+        needs = set(hp)
+        if proto == GCAPS:
+            needs |= {h for h in range(i) if ranks[h] < ranks[i] and devices.intersection(g.device for g in ts[h].gpu)}
+        if any(not bounds[h].ok for h in needs):
+            continue  # not computed: a task it depends on has no bound
+        b.computed = True
+        b.hp = hp
+        R_hat = [bounds[h].R if h < i else ts[h].D for h in range(ts.n)]
+        for s in range(t.eta):
+            if proto == GCAPS:
+                db = gcaps_device_bound(ts, i, s, eps, ranks, R_hat, t.D)  # type: ignore[arg-type]
+            else:
+                assert L is not None
+                db = tsg_device_bound(ts, i, s, eps, L, t.D)
+            b.devices.append(db)
+        failed = next((db for db in b.devices if db.B is None), None)
+        if failed is not None:
+            tag = "(DEV-G)" if proto == GCAPS else "(DEV-R)"
+            b.failing = f"{tag} segment {failed.segment + 1} on {failed.device}: {failed.terms} > D = {t.D}"
+        else:
+            own = t.C + t.G_m + sum(db.B for db in b.devices if db.B is not None)  # (OWN-P)
+            b.own = own
+            if own > t.D:
+                b.failing = f"(OWN-P) own work {own} > D = {t.D}"
+            else:
+                b.rows = tuple(_row(ts, h, modes, bounds[h]) for h in hp)
+                b.search = jitter_response(own, t.D, b.rows)  # (R-P)
+                if b.search.response is None:
+                    b.failing = f"(R-P) reaches {b.search.value} > D = {t.D}"
+        if b.R is None and first_fail is None:
+            first_fail = i
+            if stop:
+                break
+    return PreemptiveAnalysis(proto, eps, L, ranks, modes, tuple(bounds), first_fail is None, first_fail)
+
+
+def _shown(b: TaskBound, D: int) -> int | str:
+    if not b.computed:
+        return "not computed"
+    return b.R if b.R is not None else f"> {D}"
+
+
+def explain(
+    ts: SegmentedTaskSet,
+    m: int,
+    *,
+    mode: WaitMode,
+    protocol: str,
+    epsilon: int = 0,
+    time_slice: int | None = None,
+    gpu_priorities: Sequence[int] | None = None,
+) -> Explanation:
+    """Per-task rows (core, mode, device bounds, own work, R and terms, X and J below), failing term, steps."""
+    a = analyse(
+        ts, m, mode, protocol, epsilon=epsilon, time_slice=time_slice, gpu_priorities=gpu_priorities, stop=False
+    )
+    name = _NAMES[a.protocol]
+    per_task: list[dict[str, Any]] = []
+    contrib: dict[int, JitterRow] = {b.task: _row(ts, b.task, a.modes, b) for b in a.bounds if b.ok}
+    for b in a.bounds:
+        t = ts[b.task]
+        terms = "-"
+        if b.search is not None:
+            R = b.search.last
+            parts = [f"⌈({R} + {r.J})/{r.T}⌉·{r.X}" if r.J else f"⌈{R}/{r.T}⌉·{r.X}" for r in b.rows]
+            terms = " + ".join([str(b.own), *parts]) + f" = {b.search.value}"
+        c = contrib.get(b.task)
+        per_task.append(
+            {
+                "task": ts.label(b.task),
+                "core": b.core,
+                "mode": b.mode,
+                "gpu_rank": a.ranks[b.task],
+                "C": t.C,
+                "G_m": t.G_m,
+                "G_e": t.G_e,
+                "T": t.T,
+                "D": t.D,
+                "device_bounds": "; ".join(
+                    f"{db.device}: {db.B if db.B is not None else f'> {t.D}'}" for db in b.devices
+                )
+                or "-",
+                "own": "-" if b.own is None else b.own,
+                "hp": ", ".join(ts.label(h) for h in b.hp) or "-",
+                "R": _shown(b, t.D),
+                "terms": terms,
+                "X": "-" if c is None else c.X,
+                "J": "-" if c is None else c.J,
+                "ok": b.ok,
+            }
+        )
+    failing_term = None
+    if a.failing_task is not None:
+        failing_term = f"{ts.label(a.failing_task)}: {a.bounds[a.failing_task].failing}"
+    evidence: dict[str, Any] = {
+        "protocol": protocol,
+        "mode": mode,
+        "epsilon": a.epsilon,
+        "time_slice": a.time_slice,
+        "gpu_priorities": a.ranks,
+        "response_times": tuple(b.R for b in a.bounds),
+        "device_bounds": tuple(tuple(db.B for db in b.devices) for b in a.bounds),
+        "own": tuple(b.own for b in a.bounds),
+        "failing_task": a.failing_task,
+        "failing_term": failing_term,
+    }
+    opts = f"ε = {a.epsilon}" + (f", time slice {a.time_slice}" if a.time_slice is not None else "")
+    what = f"{name} preemptive GPU RTA (default mode {mode}, {opts})"
+    verdict: Verdict = a.verdict
+    summary = f"{what}: R ≤ D for every task" if verdict else f"{what}: not proven: {failing_term}"
+    tag = "(DEV-G)" if a.protocol == GCAPS else "(DEV-R)"
+
+    def steps() -> Iterator[Step | str]:
+        yield Step(f"{what}: rtsched's analysis after Wang et al., ECRTS 2024 (papers/cpu-gpu-model.md semantics)")
+        yield Step(
+            f"each GPU segment: device bound B {tag}; own = C + G_m + Σ B (OWN-P); "
+            "R = own + Σ_hp ⌈(R + J_h)/T_h⌉·X_h (R-P), X/J by (X-P)"
+        )
+        for b in a.bounds:
+            t = ts[b.task]
+            head = f"{ts.label(b.task)} (core {b.core}, {b.mode}, GPU rank {a.ranks[b.task]}, D = {t.D})"
+            if not b.computed:
+                yield Step(head + ": not computed (a task it depends on has no bound)")
+                continue
+            for db in b.devices:
+                yield Step(f"  {head}: segment {db.segment + 1} on {db.device}: B = {db.terms}")
+            if b.ok:
+                yield Step(f"  {head}: R = {per_task[b.task]['terms']} ≤ D: passes")
+            else:
+                yield Step(f"  {head}: fails: {b.failing}")
+        yield Step("every task passes: schedulable" if verdict else "not proven schedulable")
+
+    return Explanation(verdict=verdict, summary=summary, evidence=evidence, per_task=per_task, steps=steps)
+
+
+# ---------------------------------------------------------------------------------------------
+# kernel (int64): the reference's evaluations; values are abandoned as soon as they exceed D_i
+# ---------------------------------------------------------------------------------------------
+
+
+@kernel
+def _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, cap):
+    """(DEV-G)/(DEV-R) of segment s (absolute index) of task i (set-local arrays); above cap: cap + 1."""
+    n = T.shape[0]
+    g = sG_e[s]
+    if g == 0:
+        return 0
+    d = sdev[s]
+    if proto == 1:
+        rounds = (g + L - 1) // L
+        per_round = 0
+        any_other = False
+        for k in range(n):
+            if k == i:
+                continue
+            M = 0
+            found = False
+            for y in range(go[k], go[k + 1]):
+                if sdev[y] == d and sG_e[y] > 0:
+                    found = True
+                    if sG_e[y] > M:
+                        M = sG_e[y]
+            if found:
+                any_other = True
+                per_round += eps + (M if M < L else L)
+                if per_round > cap:
+                    return cap + 1
+        B = g + eps
+        if any_other:
+            B += (rounds - 1) * eps
+        B += rounds * per_round  # rounds ≤ g ≤ cap and per_round ≤ cap: below 2**62
+        return B if B <= cap else cap + 1
+    base = g + eps
+    B = base
+    for h in range(n):
+        if h == i or ranks[h] >= ranks[i]:
+            continue
+        for y in range(go[h], go[h + 1]):
+            if sdev[y] == d and sG_e[y] > 0:
+                B += sG_e[y] + 2 * eps
+    if B > cap:
+        return cap + 1
+    while True:
+        value = base
+        for h in range(n):
+            if h == i or ranks[h] >= ranks[i]:
+                continue
+            E = 0
+            eta = 0
+            for y in range(go[h], go[h + 1]):
+                if sdev[y] == d and sG_e[y] > 0:
+                    E += sG_e[y]
+                    eta += 1
+            if eta == 0:
+                continue
+            J = R_hat[h] - E
+            if J < 0:
+                J = 0
+            c = (B + J + T[h] - 1) // T[h]  # B ≤ cap and J ≤ D_h: below 2**32
+            if c > cap // E:  # c·E > cap (checked before the product: no overflow)
+                return cap + 1
+            value += c * E
+            if eps > 0:
+                w = 2 * eps * eta  # eps ≤ cap (base ≤ cap)
+                c = (B + R_hat[h] + T[h] - 1) // T[h]
+                if c > cap // w:
+                    return cap + 1
+                value += c * w
+            if value > cap:
+                return cap + 1
+        if value == B:
+            return B
+        B = value
+
+
+@kernel
+def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, default_mode, proto, eps, L):
+    """ACCEPT iff every task of the set meets (R-P) (set-local task arrays; go indexes the segment arrays)."""
+    n = T.shape[0]
+    md = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        md[k] = mode[k] if mode[k] != 0 else default_mode
+    R_hat = D.copy()
+    own = np.zeros(n, dtype=np.int64)
+    X = np.zeros(n, dtype=np.int64)
+    J = np.zeros(n, dtype=np.int64)
+    hp = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        Di = D[i]
+        o = C[i] + G_m_tot[i]
+        if o > Di:
+            return REJECT
+        for s in range(go[i], go[i + 1]):
+            o += _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, Di)
+            if o > Di:
+                return REJECT
+        nh = 0
+        for h in range(i):
+            if core[h] == core[i]:
+                hp[nh] = h
+                nh += 1
+        R = jitter_response_nb(o, Di, X, T, J, hp, nh)
+        if R > Di:
+            return REJECT
+        R_hat[i] = R
+        own[i] = o
+        if md[i] == 2 and G_e_tot[i] > 0:  # suspending: X = C + G_m, J = R − X
+            X[i] = C[i] + G_m_tot[i]
+            J[i] = R - X[i]
+        else:  # never suspends: X = own, J = 0
+            X[i] = o
+            J[i] = 0
+    return ACCEPT
+
+
+@batch_kernel
+def _preemptive_sets(
+    C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, task_offsets, default_mode, proto, eps, L, out
+):
+    """``out[s]`` = ``_set_code`` of set s, in ``prange`` over the sets."""
+    for s in prange(out.shape[0]):
+        lo, hi = task_offsets[s], task_offsets[s + 1]
+        out[s] = _set_code(
+            C[lo:hi], G_m_tot[lo:hi], G_e_tot[lo:hi], T[lo:hi], D[lo:hi], core[lo:hi], mode[lo:hi],
+            go[lo : hi + 1], sG_e, sdev, ranks[lo:hi], default_mode, proto, eps, L,
+        )  # fmt: skip
+
+
+def preemptive_codes(
+    batch: SegmentedBatch,
+    m: int,
+    mode: WaitMode,
+    protocol: str,
+    *,
+    epsilon: int = 0,
+    time_slice: int | None = None,
+    gpu_priorities: Sequence[int] | NDArray[np.int64] | None = None,
+) -> NDArray[np.int8]:
+    """Codes per set (1 accept, 0 reject): the kernel of (R-P) under ``protocol`` (``gcaps`` or ``tsg-rr``).
+
+    ``gpu_priorities`` (gcaps): every task's GPU rank within its set, flat over the batch (length
+    ``n_tasks``, a permutation of 0..n−1 per set); default the task order.
+    """
+    if mode not in MODE_CODE:
+        raise InputError(f"mode must be busy or suspend, got {mode!r}", field="mode")
+    proto, eps, L, _ = check_options(0, protocol, epsilon, time_slice, None)
+    check_batch_cores(batch, m)
+    offsets = batch.task_offsets
+    if gpu_priorities is None:
+        ranks = np.arange(batch.n_tasks, dtype=np.int64) - np.repeat(offsets[:-1], np.diff(offsets))
+    else:
+        if proto != GCAPS:
+            raise InputError("gpu_priorities applies to protocol gcaps only", field="gpu_priorities")
+        ranks = np.asarray(gpu_priorities, dtype=np.int64)
+        if ranks.shape != (batch.n_tasks,):
+            raise InputError(
+                f"gpu_priorities must give one rank per task of the batch ({batch.n_tasks}), got {ranks.shape}",
+                field="gpu_priorities",
+            )
+        for s in range(batch.n_sets):
+            lo, hi = int(offsets[s]), int(offsets[s + 1])
+            if sorted(ranks[lo:hi].tolist()) != list(range(hi - lo)):
+                raise InputError(
+                    f"gpu_priorities of set {s} must be a permutation of 0..{hi - lo - 1}", field="gpu_priorities"
+                )
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    _preemptive_sets(
+        batch.C, batch.G_m_total, batch.G_e_total, batch.T, batch.D, batch.core, batch.mode,
+        batch.gpu_offsets, batch.G_e, batch.device, ranks, batch.task_offsets, MODE_CODE[mode], proto, eps,
+        L if L is not None else 1, out,
+    )  # fmt: skip
+    return out

@@ -1,0 +1,119 @@
+"""GCAPS: preemptive priority-based GPU scheduling, busy and suspend (``seg-gcaps-busy``, ``seg-gcaps-suspend``).
+
+After Y. Wang, C. Liu, D. Wong, H. Kim, "GCAPS: GPU context-aware preemptive priority-based
+scheduling for real-time tasks", ECRTS 2024, LIPIcs 298, 14 (arXiv 2406.05221), Sections 5 and
+6.3. Note: papers/wang2024-gcaps.md. Semantics: papers/cpu-gpu-model.md, protocol ``"gcaps"``: a
+job's ``G_e`` part is submitted to its device after ``⌈G_m/2⌉``; each device runs the submitted
+part of highest GPU priority, preemptively; every context switch costs ``ε`` device ticks.
+
+**rtsched's own analysis, "after" the paper**: the paper's equations (1), (2), (4), (9)–(15)
+bound a different overhead model (a runlist update ε = α + θ with CPU-side IOCTL cost and
+rt-mutex blocking) by summing every higher-priority task's GPU work over the whole response
+window; rtsched bounds the semantics note's model per GPU segment on its device (DEV-G) and then
+per core (R-P), with the proofs in the note and the equations in
+:mod:`rtsched.analyses.segmented._preemptive`:
+
+(DEV-G) B_{i,s} = g + ε + Σ_{h: ρ_h < ρ_i on d} ( ⌈(B + R̂_h − E^d_h)/T_h⌉·E^d_h + ⌈(B + R̂_h)/T_h⌉·2ε·η^d_h )
+(OWN-P) own_i = C_i + G^m_i + Σ_s B_{i,s}
+(R-P)   R_i = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h ≤ D_i, (X-P): suspending h
+        X = C + G^m, J = R_h − X; busy h X = own_h, J = 0.
+
+Python keywords (not reachable through the registry, whose entries use the defaults):
+``epsilon`` (context-switch cost ε in ticks, default 0) and ``gpu_priorities`` (each task's GPU
+rank, a permutation of 0..n−1, 0 highest; default the task order), the same keywords as
+:func:`rtsched.segmented.sim.simulate_segmented`. The paper's GPU-priority assignment (its
+Section 5.3, Audsley's search with R_h replaced by D_h) is not registered: see the note.
+
+Per-task modes: a task with its own mode keeps it; the registered mode applies to the others.
+
+Layers: :func:`reference` (Python ints), :func:`explain` (per-task rows: core, mode, GPU rank,
+per-segment device bounds, own work, R and its terms, X and J imposed below, the failing term;
+steps) and :func:`codes` (Numba, ``prange`` over the sets of a
+:class:`~rtsched.segmented.SegmentedBatch`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from rtsched.analyses.segmented import _preemptive
+from rtsched.registry import Analysis
+from rtsched.result import Explanation
+from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
+from rtsched.workloads import SEGMENTED_TASKSETS
+
+__all__ = ["ANALYSES", "CITATION", "NOTE", "codes", "explain", "reference"]
+
+CITATION = (
+    "rtsched's analysis after Y. Wang, C. Liu, D. Wong, H. Kim, 'GCAPS: GPU context-aware preemptive "
+    "priority-based scheduling for real-time tasks', ECRTS 2024, LIPIcs 298:14, Sec. 6.1 and 6.3 "
+    "(Eq. (1), (10)-(15)); per-segment device bound (DEV-G) and per-core (R-P) proved in the note"
+)
+NOTE = "papers/wang2024-gcaps.md"
+
+
+def reference(
+    ts: SegmentedTaskSet,
+    m: int,
+    *,
+    mode: WaitMode = "suspend",
+    epsilon: int = 0,
+    gpu_priorities: Sequence[int] | None = None,
+) -> bool:
+    """True iff (R-P) holds for every task under GCAPS (Python ints)."""
+    a = _preemptive.analyse(ts, m, mode, "gcaps", epsilon=epsilon, gpu_priorities=gpu_priorities, stop=True)
+    return a.verdict
+
+
+def explain(
+    ts: SegmentedTaskSet,
+    m: int,
+    *,
+    mode: WaitMode = "suspend",
+    epsilon: int = 0,
+    gpu_priorities: Sequence[int] | None = None,
+) -> Explanation:
+    """Per-task rows (device bounds, own work, R), the failing term and the steps (GCAPS)."""
+    return _preemptive.explain(ts, m, mode=mode, protocol="gcaps", epsilon=epsilon, gpu_priorities=gpu_priorities)
+
+
+def codes(
+    batch: SegmentedBatch,
+    m: int,
+    *,
+    mode: WaitMode = "suspend",
+    epsilon: int = 0,
+    gpu_priorities: Sequence[int] | NDArray[np.int64] | None = None,
+) -> NDArray[np.int8]:
+    """Codes per set (1 accept, 0 reject); ``gpu_priorities`` flat over the batch (ranks within each set)."""
+    return _preemptive.preemptive_codes(batch, m, mode, "gcaps", epsilon=epsilon, gpu_priorities=gpu_priorities)
+
+
+def _entry(mode: WaitMode, order: float) -> Analysis:
+    return Analysis(
+        name=f"seg-gcaps-{mode}",
+        title=(
+            "GCAPS preemptive priority-based GPU scheduling, response-time analysis "
+            f"(GPU priority = task order, ε = 0; tasks without a mode: {mode})"
+        ),
+        kind="sufficient",
+        policy="partitioned-fp-gpu-gcaps",
+        platform="identical",
+        deadlines=("implicit", "constrained"),
+        workload=SEGMENTED_TASKSETS,
+        citation=CITATION,
+        note=NOTE,
+        reference=functools.partial(reference, mode=mode),
+        explain=functools.partial(explain, mode=mode),
+        codes=functools.partial(codes, mode=mode),
+        featured=False,
+        order=order,
+        shares_kernels_with=None if mode == "busy" else "seg-gcaps-busy",
+    )
+
+
+ANALYSES = (_entry("busy", 30), _entry("suspend", 31))

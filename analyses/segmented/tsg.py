@@ -1,0 +1,117 @@
+"""The vendor driver's TSG round robin (NOT a real-time protocol), busy and suspend (``seg-tsg-busy``, ``seg-tsg-suspend``).
+
+The default GPU scheduling of the Nvidia Tegra driver as Y. Wang, C. Liu, D. Wong, H. Kim
+describe and analyse it ("GCAPS: GPU context-aware preemptive priority-based scheduling for
+real-time tasks", ECRTS 2024, LIPIcs 298, 14, Sections 2 and 6.2): work-conserving time-sliced
+round robin over the processes' channels (TSGs), blind to task priorities. Note:
+papers/wang2024-gcaps.md. Semantics: papers/cpu-gpu-model.md, protocol ``"tsg-rr"``: submitted
+parts queue in submission order; the head runs for at most ``L`` ticks of progress (one time
+slice), then goes to the tail if another part waits; every context switch costs ``ε``.
+
+**rtsched's own analysis, "after" the paper**: the paper's Eq. (3), (5)–(8) count ν·⌈G^e/L⌉
+slices of every other GPU-using task (of length L + θ) per segment but not the segment's own
+context switches; under the semantics note's model that published form is refuted by the
+simulator (the note's counterexample, held as a test) and is not registered. rtsched's equations
+(in :mod:`rtsched.analyses.segmented._preemptive`):
+
+(DEV-R) B_{i,s} = g + ε + (r − 1)·ε·[K ≠ ∅] + r·Σ_{k ∈ K} (ε + min(L, M^d_k)),  r = ⌈g/L⌉
+        (K: the other tasks with a part on the device; one pending part each, one slice per round)
+(OWN-P) own_i = C_i + G^m_i + Σ_s B_{i,s}
+(R-P)   R_i = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h ≤ D_i  ((X-P) as for GCAPS)
+
+Time slice: keyword ``time_slice`` (ticks, required by the protocol); the registry entries use
+:data:`DEFAULT_TIME_SLICE` = 10 ticks, the driver's 1024 µs at the segmented generator's default
+of 10 ticks per ms (1.024 ms rounded to whole ticks), and ``epsilon`` = 0 (keyword ``epsilon``).
+Both keywords are those of :func:`rtsched.segmented.sim.simulate_segmented`.
+
+Layers: :func:`reference`, :func:`explain`, :func:`codes` as in :mod:`.gcaps`.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numpy.typing import NDArray
+
+from rtsched.analyses.segmented import _preemptive
+from rtsched.registry import Analysis
+from rtsched.result import Explanation
+from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
+from rtsched.workloads import SEGMENTED_TASKSETS
+
+__all__ = ["ANALYSES", "CITATION", "DEFAULT_TIME_SLICE", "NOTE", "codes", "explain", "reference"]
+
+#: The registry's time slice in ticks: the driver's 1024 µs at 10 ticks per ms (the generator's default).
+DEFAULT_TIME_SLICE = 10
+
+CITATION = (
+    "rtsched's analysis of the default driver's time-sliced round robin after Y. Wang, C. Liu, D. Wong, H. Kim, "
+    "'GCAPS: GPU context-aware preemptive priority-based scheduling for real-time tasks', ECRTS 2024, "
+    "LIPIcs 298:14, Sec. 6.2 (Eq. (3), (5)-(8)); (DEV-R) counts the segment's own context switches, "
+    "which Eq. (3) omits (refuted under the semantics note, see the note)"
+)
+NOTE = "papers/wang2024-gcaps.md"
+
+
+def reference(
+    ts: SegmentedTaskSet,
+    m: int,
+    *,
+    mode: WaitMode = "suspend",
+    time_slice: int = DEFAULT_TIME_SLICE,
+    epsilon: int = 0,
+) -> bool:
+    """True iff (R-P) holds for every task under TSG round robin (Python ints)."""
+    a = _preemptive.analyse(ts, m, mode, "tsg-rr", epsilon=epsilon, time_slice=time_slice, stop=True)
+    return a.verdict
+
+
+def explain(
+    ts: SegmentedTaskSet,
+    m: int,
+    *,
+    mode: WaitMode = "suspend",
+    time_slice: int = DEFAULT_TIME_SLICE,
+    epsilon: int = 0,
+) -> Explanation:
+    """Per-task rows (device bounds, own work, R), the failing term and the steps (TSG round robin)."""
+    return _preemptive.explain(ts, m, mode=mode, protocol="tsg-rr", epsilon=epsilon, time_slice=time_slice)
+
+
+def codes(
+    batch: SegmentedBatch,
+    m: int,
+    *,
+    mode: WaitMode = "suspend",
+    time_slice: int = DEFAULT_TIME_SLICE,
+    epsilon: int = 0,
+) -> NDArray[np.int8]:
+    """Codes per set (1 accept, 0 reject): the family's preemptive kernel under ``tsg-rr``."""
+    return _preemptive.preemptive_codes(batch, m, mode, "tsg-rr", epsilon=epsilon, time_slice=time_slice)
+
+
+def _entry(mode: WaitMode, order: float) -> Analysis:
+    return Analysis(
+        name=f"seg-tsg-{mode}",
+        title=(
+            "default GPU driver's time-sliced round robin (TSG RR, not a real-time protocol), response-time "
+            f"analysis (time slice {DEFAULT_TIME_SLICE} ticks, ε = 0; tasks without a mode: {mode})"
+        ),
+        kind="sufficient",
+        policy="partitioned-fp-gpu-tsg-rr",
+        platform="identical",
+        deadlines=("implicit", "constrained"),
+        workload=SEGMENTED_TASKSETS,
+        citation=CITATION,
+        note=NOTE,
+        reference=functools.partial(reference, mode=mode),
+        explain=functools.partial(explain, mode=mode),
+        codes=functools.partial(codes, mode=mode),
+        featured=False,
+        order=order,
+        shares_kernels_with="seg-gcaps-busy",
+    )
+
+
+ANALYSES = (_entry("busy", 40), _entry("suspend", 41))
