@@ -101,6 +101,24 @@ def test_boosted_lower_priority_task_preempts_on_the_same_core():
     assert R[0] is not None and R[0] >= 8
 
 
+def test_a_holders_copy_waits_for_a_boosted_holder_of_another_device_on_its_core():
+    """τ2 (core 0) holds g0 from 0; τ0 (core 0, higher priority) is granted g1 at 1 and its boosted copy-in
+    (5) runs before τ2's copy-out: g0 is released at 7, not 3, and τ1 (core 1), asking for g0 at 1, completes
+    at 9 (response 8). A holding time of G = 3 would bound τ1 by 2 + 3 = 5: (H-MPCP) adds the delay (23)."""
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((0, 0), ((10, 1, "g1"),), 100, core=0),
+            SegmentedTask((0, 0), ((0, 2, "g0"),), 100, core=1),
+            SegmentedTask((0, 0), ((2, 1, "g0"),), 100, core=0),
+        ]
+    )
+    trace = simulate_segmented(ts, 2, protocol="mpcp", releases=[[1], [1], [0]], horizon=100)
+    assert trace.response_times[1] == 8 > 2 + ts[2].G
+    result = SUSPEND.explain(ts, 2)
+    assert result.evidence["holding"][2][3] == 23
+    assert result.evidence["response_times"][1] >= 8
+
+
 @pytest.mark.parametrize("protocol", ["mpcp", "fmlp+"])
 def test_zero_length_chain_refutes_one_boosted_section_per_ready_interval(protocol):
     """A lower-priority task whose copy-out and next CPU segment take 0 goes from one grant to the next
