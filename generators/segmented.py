@@ -360,7 +360,7 @@ def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> S
     ``batch.tasksets()`` equals ``segmented_tasksets(rng, ...)`` for a generator in the same state.
     Its ``device_names`` are ``devices`` (all of them, in order).
     """
-    from rtsched.segmented.model import _MODE_CODE, SegmentedBatch
+    from rtsched.segmented.model import MODE_CODES, SegmentedBatch
 
     spec, sets = _rows(rng, size, parameters)
     rows = [row for one in sets for row in one]
@@ -374,7 +374,7 @@ def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> S
         [r[2] for r in rows],
         [r[3] for r in rows],
         [r[4] for r in rows],
-        [_MODE_CODE[spec.mode]] * len(rows),
+        [MODE_CODES[spec.mode]] * len(rows),
         np.cumsum([0, *(len(r[1]) for r in rows)]),
         np.cumsum([0, *(len(one) for one in sets)]),
         device_names=spec.devices,

@@ -44,6 +44,7 @@ from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 __all__ = [
     "DEFAULT_DEVICE",
     "MODES",
+    "MODE_CODES",
     "GPUSegment",
     "SegmentedBatch",
     "SegmentedTask",
@@ -58,7 +59,7 @@ MODES: tuple[str, ...] = ("busy", "suspend")
 DEFAULT_DEVICE = "gpu"
 _DEVICE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:\-]*$")
 #: ``mode`` codes of :class:`SegmentedBatch` (0: none given).
-_MODE_CODE = {None: 0, "busy": 1, "suspend": 2}
+MODE_CODES: dict[str | None, int] = {None: 0, "busy": 1, "suspend": 2}
 _MODE_OF = {0: None, 1: "busy", 2: "suspend"}
 
 
@@ -659,7 +660,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             [t.T for t in tasks],
             [t.D for t in tasks],
             [-1 if t.core is None else t.core for t in tasks],
-            [_MODE_CODE[t.mode] for t in tasks],
+            [MODE_CODES[t.mode] for t in tasks],
             np.cumsum([0, *(t.eta for t in tasks)]),
             np.cumsum([0, *(ts.n for ts in sets)]),
             device_names=tuple(names) or (DEFAULT_DEVICE,),
