@@ -61,3 +61,12 @@ def test_readme_mc_example_runs(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-W", "error", str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "True"]  # what the comments say
+
+
+def test_readme_segmented_example_runs(tmp_path: Path) -> None:
+    code = section_code("CPU–GPU tasks")
+    script = tmp_path / "seg.py"
+    script.write_text(code, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-W", "error", str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "True"]  # what the comments say
