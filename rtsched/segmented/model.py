@@ -32,19 +32,32 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from rtsched._tasksets import ObjectBatch, ObjectTaskSet
 from rtsched.errors import InputError, TaskError
+from rtsched.gpu.model import (
+    CLASSES,
+    INTERFERENCE_MODES,
+    AmdahlWCET,
+    GPUWorkload,
+    Kernel,
+    SaturatingWCET,
+    Slowdown,
+    TableWCET,
+    WCETProfile,
+    _validate_kernel,
+)
 from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 
 __all__ = [
     "DEFAULT_DEVICE",
     "MODES",
     "MODE_CODES",
+    "GPUDescription",
     "GPUSegment",
     "SegmentedBatch",
     "SegmentedTask",
@@ -109,11 +122,17 @@ class GPUSegment:
     G_m: int
     G_e: int
     device: str = DEFAULT_DEVICE
+    profile: WCETProfile | None = None
+    klass: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "G_m", _ticks(self.G_m, task=None, field="G_m", minimum=0))
         object.__setattr__(self, "G_e", _ticks(self.G_e, task=None, field="G_e", minimum=0))
         object.__setattr__(self, "device", _device(self.device, task=None, field="device"))
+        if self.profile is not None:
+            _check_profile(self.profile)
+        if self.klass is not None and (not isinstance(self.klass, str) or not self.klass):
+            raise TaskError(f"a co-runner class is a name such as memory, got {self.klass!r}", field="class")
         if self.G_m + self.G_e == 0:
             raise TaskError("a GPU segment needs G_m + G_e >= 1", field="G_e")
         if self.G_m + self.G_e > MAX_TIME:
@@ -124,9 +143,119 @@ class GPUSegment:
         """``G_m + G_e``: the segment's length when nothing else delays it."""
         return self.G_m + self.G_e
 
+    def wcet_on(self, size: int, clusters: int) -> int | None:
+        """C(size): the GPU part's WCET on a partition of ``size`` of the GPU's ``clusters`` clusters, alone.
+
+        The profile's value (papers/cpu-gpu-partitions.md, rule (P)); without a profile ``G_e`` on
+        the whole GPU (``size == clusters``), 0 everywhere when ``G_e = 0``, else ``None``
+        (not measured: the segment cannot run on a smaller partition).
+        """
+        if self.profile is not None:
+            return self.profile.at(size)
+        if self.G_e == 0 or size >= clusters:
+            return self.G_e
+        return None
+
     def __repr__(self) -> str:
         dev = "" if self.device == DEFAULT_DEVICE else f", {self.device!r}"
-        return f"GPUSegment({self.G_m}, {self.G_e}{dev})"
+        extra = "" if self.profile is None else f", profile={self.profile!r}"
+        extra += "" if self.klass is None else f", klass={self.klass!r}"
+        return f"GPUSegment({self.G_m}, {self.G_e}{dev}{extra})"
+
+
+def _check_profile(profile: Any) -> None:
+    """A WCET profile of :mod:`rtsched.gpu.model` (A1: non-increasing), or a TaskError on ``profile``."""
+    if not isinstance(profile, TableWCET | AmdahlWCET | SaturatingWCET):
+        raise TaskError(
+            f"a WCET profile is a TableWCET, AmdahlWCET or SaturatingWCET of rtsched.gpu, got {profile!r}",
+            field="profile",
+        )
+    try:
+        _validate_kernel(Kernel(profile, MAX_TIME, MAX_TIME), 0, None)
+    except InputError as err:
+        field = "profile" + (err.field or "C")[1:]
+        raise TaskError(err.message, field=field) from None
+
+
+@dataclass(frozen=True)
+class GPUDescription:
+    """The GPU a set's segments on ``device`` run on, to be split into partitions (papers/cpu-gpu-partitions.md).
+
+    rtsched's GPU partition model (:mod:`rtsched.gpu`, papers/zahaf2021-gpu-partitioning.md):
+    ``clusters`` M compute clusters, the ``layout`` space of legal partition sizes (``free``,
+    ``tpc:<k>``, ``mig:a100``, ``mig:h100``), the slowdown f(k) of a GPU part when k other
+    partitions are active (``slowdown``, a :class:`~rtsched.gpu.Slowdown`; required: there is no
+    default contention), co-runner rows f(k | c) (``slowdown_by``, least interfering class
+    first, capped by ``slowdown``), the memory-intensity ``classes`` and the ``interference``
+    model (``co-runner`` or ``count-only``). The same factors apply to every GPU segment on
+    ``device`` (a segment's own class says what it does to the others). Segments on other
+    devices are left as they are.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> GPUDescription(4, Slowdown((), Fraction(6, 5))).factor(1, None)
+    Fraction(6, 5)
+    """
+
+    clusters: int
+    slowdown: Slowdown
+    layout: str = "free"
+    device: str = DEFAULT_DEVICE
+    interference: str = "co-runner"
+    slowdown_by: tuple[tuple[str, Slowdown], ...] = ()
+    classes: tuple[str, ...] = CLASSES
+
+    def __post_init__(self) -> None:
+        from rtsched.gpu.layouts import layout_space
+
+        object.__setattr__(self, "slowdown_by", tuple((c, r) for c, r in self.slowdown_by))
+        object.__setattr__(self, "classes", tuple(self.classes))
+        object.__setattr__(self, "device", _device(self.device, task=None, field="gpu device"))
+        if not isinstance(self.slowdown, Slowdown):
+            raise InputError(f"slowdown must be a rtsched.gpu.Slowdown, got {self.slowdown!r}", field="gpu slowdown")
+        if self.interference not in INTERFERENCE_MODES:
+            raise InputError(
+                f"interference must be one of {', '.join(INTERFERENCE_MODES)}, got {self.interference!r}",
+                field="gpu interference",
+            )
+        try:
+            GPUWorkload(
+                (self._row_kernel(),),
+                self.clusters,
+                layout=self.layout,
+                interference=self.interference,
+                classes=self.classes,
+            )
+            object.__setattr__(self, "layout", layout_space(self.layout, self.clusters).spec)
+        except InputError as err:
+            field = {"C": "clusters"}.get(err.field or "", err.field or "layout")
+            raise InputError(err.message, field=f"gpu {field}") from None
+
+    def _row_kernel(self) -> Kernel:
+        """The slowdown rows as a kernel of :mod:`rtsched.gpu.model` (its validation and factor rule)."""
+        return Kernel(
+            TableWCET((1,)),
+            1,
+            1,
+            slowdown=self.slowdown.factors,
+            slowdown_beyond=self.slowdown.beyond,
+            slowdown_by=self.slowdown_by,
+        )
+
+    def factor(self, others: int, worst: int | None) -> Fraction | None:
+        """f(others | classes[worst]) (``worst`` None or count-only: f(others)); None where not measured.
+
+        The rule of :meth:`rtsched.gpu.Kernel.corunner_factor`: a class without a row takes the
+        row of the next more interfering class that has one, and ``slowdown`` above the last.
+        """
+        if self.interference == "count-only":
+            worst = None
+        return self._row_kernel().corunner_factor(others, worst, self.classes)
+
+    def class_index(self, klass: str | None) -> int:
+        """Index of ``klass`` in ``classes`` (None: the last, the most interfering: worst case)."""
+        return len(self.classes) - 1 if klass is None else self.classes.index(klass)
 
 
 def _segment(value: Any, *, task: str | None, index: int) -> GPUSegment:
@@ -136,11 +265,19 @@ def _segment(value: Any, *, task: str | None, index: int) -> GPUSegment:
         if isinstance(value, GPUSegment):
             return value
         if isinstance(value, dict):
-            unknown = set(value) - {"G_m", "G_e", "device"}
+            unknown = set(value) - {"G_m", "G_e", "device", "profile", "klass"}
             if unknown:
-                raise TaskError(f"unknown GPU segment fields {sorted(unknown)} (G_m, G_e, device)", field="G_e")
-            return GPUSegment(value.get("G_m", 0), value.get("G_e", 0), value.get("device", DEFAULT_DEVICE))
-        if isinstance(value, tuple | list) and len(value) in (2, 3):
+                raise TaskError(
+                    f"unknown GPU segment fields {sorted(unknown)} (G_m, G_e, device, profile, klass)", field="G_e"
+                )
+            return GPUSegment(
+                value.get("G_m", 0),
+                value.get("G_e", 0),
+                value.get("device", DEFAULT_DEVICE),
+                value.get("profile"),
+                value.get("klass"),
+            )
+        if isinstance(value, tuple | list) and len(value) in (2, 3, 4, 5):
             return GPUSegment(*value)
     except TaskError as err:
         raise TaskError(err.message, task=task, field=f"{where} {err.field}") from None
@@ -365,6 +502,13 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
     name:
         Optional name of the set (kept by the file formats).
 
+    gpu:
+        Optional :class:`GPUDescription`: the GPU that the segments on its ``device`` run on may be
+        split into partitions (the ``seg-*-part`` analyses, papers/cpu-gpu-partitions.md). With it,
+        every segment on that device that has a WCET profile must have ``profile.at(M) == G_e``
+        (``G_e`` stays the WCET on the whole GPU), and every segment's class must be one of its
+        ``classes``.
+
     Examples
     --------
     >>> ts = SegmentedTaskSet([
@@ -375,7 +519,67 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
     (('gpu',), (0, 1), (0,), (1,))
     """
 
-    __slots__ = ()
+    __slots__ = ("_gpu",)
+
+    def __init__(
+        self, tasks: Iterable[SegmentedTask], *, name: str | None = None, gpu: GPUDescription | None = None
+    ) -> None:
+        if gpu is not None and not isinstance(gpu, GPUDescription):
+            raise InputError(f"gpu must be a GPUDescription or None, got {gpu!r}", field="gpu")
+        object.__setattr__(self, "_gpu", gpu)
+        super().__init__(tasks, name=name)
+        if gpu is not None:
+            self._check_gpu(gpu)
+
+    def _check_gpu(self, gpu: GPUDescription) -> None:
+        for i, t in enumerate(self._tasks):
+            label = t.name if t.name is not None else i
+            for j, g in enumerate(t.gpu, 1):
+                if g.klass is not None and g.klass not in gpu.classes:
+                    raise TaskError(
+                        f"unknown co-runner class {g.klass!r}; the GPU's classes are {', '.join(gpu.classes)}",
+                        task=label,
+                        field=f"segment {j} class",
+                    )
+                if g.device == gpu.device and g.profile is not None and g.profile.at(gpu.clusters) != g.G_e:
+                    raise TaskError(
+                        f"the profile gives C({gpu.clusters}) = {g.profile.at(gpu.clusters)} on the whole GPU "
+                        f"of {gpu.clusters} clusters, but G_e = {g.G_e} (G_e is the WCET on the whole GPU)",
+                        task=label,
+                        field=f"segment {j} profile",
+                    )
+
+    @property
+    def gpu(self) -> GPUDescription | None:
+        """The partitionable GPU of the set (None: the devices are as the segments name them)."""
+        return self._gpu
+
+    def with_gpu(self, gpu: GPUDescription | None) -> SegmentedTaskSet:
+        """The set with its GPU description replaced (validated again)."""
+        return SegmentedTaskSet(self._tasks, name=self._name, gpu=gpu)
+
+    @overload
+    def __getitem__(self, i: int) -> SegmentedTask: ...
+    @overload
+    def __getitem__(self, i: slice) -> SegmentedTaskSet: ...
+    def __getitem__(self, i: int | slice) -> SegmentedTask | SegmentedTaskSet:
+        if isinstance(i, slice):
+            return SegmentedTaskSet(self._tasks[i], name=self._name, gpu=self._gpu)
+        return self._tasks[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SegmentedTaskSet):
+            return NotImplemented
+        return self._tasks == other._tasks and self._name == other._name and self._gpu == other._gpu
+
+    def __hash__(self) -> int:
+        if "hash" not in self._cache:
+            self._cache["hash"] = hash((self._tasks, self._name, self._gpu))
+        return int(self._cache["hash"])
+
+    def __repr__(self) -> str:
+        text = super().__repr__()
+        return text if self._gpu is None else f"{text[:-1]}, gpu={self._gpu!r})"
 
     _TASK = SegmentedTask
     _WHAT = "a segmented task set"
@@ -450,17 +654,19 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
         """The set with task ``i`` on ``cores[i]``."""
         if len(cores) != self.n:
             raise InputError(f"{len(cores)} cores given for {self.n} tasks")
-        return SegmentedTaskSet((t.replace(core=c) for t, c in zip(self._tasks, cores, strict=True)), name=self._name)
+        return SegmentedTaskSet(
+            (t.replace(core=c) for t, c in zip(self._tasks, cores, strict=True)), name=self._name, gpu=self._gpu
+        )
 
     def with_mode(self, mode: WaitMode | None) -> SegmentedTaskSet:
         """The set with every task's waiting mode set to ``mode``."""
-        return SegmentedTaskSet((t.replace(mode=mode) for t in self._tasks), name=self._name)
+        return SegmentedTaskSet((t.replace(mode=mode) for t in self._tasks), name=self._name, gpu=self._gpu)
 
     def permuted(self, order: Sequence[int]) -> SegmentedTaskSet:
         """The set with its tasks in ``order`` (a permutation of the indices): a new priority order."""
         if sorted(order) != list(range(self.n)):
             raise InputError(f"{list(order)!r} is not a permutation of 0..{self.n - 1}")
-        return SegmentedTaskSet((self._tasks[i] for i in order), name=self._name)
+        return SegmentedTaskSet((self._tasks[i] for i in order), name=self._name, gpu=self._gpu)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if hasattr(self, "_cache"):  # set once in __init__
@@ -468,11 +674,11 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
         object.__setattr__(self, name, value)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_set, (self._tasks, self._name))
+        return (_rebuild_set, (self._tasks, self._name, self._gpu))
 
 
-def _rebuild_set(tasks: Any, name: Any) -> SegmentedTaskSet:
-    return SegmentedTaskSet(tasks, name=name)
+def _rebuild_set(tasks: Any, name: Any, gpu: Any = None) -> SegmentedTaskSet:
+    return SegmentedTaskSet(tasks, name=name, gpu=gpu)
 
 
 def _readonly(values: ArrayLike, dtype: Any = np.int64) -> NDArray[Any]:
@@ -481,6 +687,25 @@ def _readonly(values: ArrayLike, dtype: Any = np.int64) -> NDArray[Any]:
         out = out.reshape(-1) if out.size == 0 else out
     out.setflags(write=False)
     return out
+
+
+@dataclass(frozen=True)
+class _Extras:
+    """What a :class:`SegmentedBatch` keeps beside its arrays for the GPU partition model (Python objects).
+
+    ``profiles[j]`` and ``klasses[j]``: GPU segment j's WCET profile and co-runner class;
+    ``gpus[s]``: set s's :class:`GPUDescription` (None where absent). The batch kernels ignore
+    them; :meth:`SegmentedBatch.taskset` puts them back.
+    """
+
+    profiles: tuple[WCETProfile | None, ...]
+    klasses: tuple[str | None, ...]
+    gpus: tuple[GPUDescription | None, ...]
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing is set (the batch then keeps None, as before the partition model)."""
+        return all(x is None for x in (*self.profiles, *self.klasses, *self.gpus))
 
 
 #: The arrays of a :class:`SegmentedBatch`, in the order of its constructor.
@@ -514,6 +739,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         "_task_offsets",
         "_device_names",
         "_totals",
+        "_extras",
     )
 
     _SET = SegmentedTaskSet
@@ -527,6 +753,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
     _gpu_offsets: NDArray[np.int64]
     _device_names: tuple[str, ...]
     _totals: dict[str, NDArray[np.int64]]
+    _extras: _Extras | None
 
     def __init__(
         self,
@@ -543,6 +770,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         *,
         device_names: Sequence[str] = (DEFAULT_DEVICE,),
         validate: bool = True,
+        extras: _Extras | None = None,
     ) -> None:
         for name, values in (
             ("cpu", cpu),
@@ -562,6 +790,11 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             _device(nm, task=None, field="device")
         object.__setattr__(self, "_device_names", names)
         self._check_shapes()
+        if extras is not None and extras.empty:
+            extras = None
+        if extras is not None and (len(extras.profiles) != self.n_gpu_segments or len(extras.gpus) != self.n_sets):
+            raise InputError("extras must have one profile and class per GPU segment and one GPU per set")
+        object.__setattr__(self, "_extras", extras)
         object.__setattr__(self, "_totals", self._compute_totals())
         if validate:
             for k in range(self.n_tasks):
@@ -636,10 +869,28 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
 
     def _segment(self, j: int, number: int) -> GPUSegment:
         """GPU segment ``j`` of the arrays, the task's ``number``-th (its errors name ``segment number``)."""
+        extra: tuple[Any, Any] = (None, None)
+        if self._extras is not None:
+            extra = (self._extras.profiles[j], self._extras.klasses[j])
         try:
-            return GPUSegment(int(self._G_m[j]), int(self._G_e[j]), self._device_names[int(self._device[j])])
+            return GPUSegment(int(self._G_m[j]), int(self._G_e[j]), self._device_names[int(self._device[j])], *extra)
         except InputError as err:
             raise TaskError(err.message, field=f"segment {number} {err.field}") from None
+
+    def _set(self, s: int) -> SegmentedTaskSet:
+        out = super()._set(s)
+        if self._extras is None:
+            return out
+        gpu = self._extras.gpus[s % self.n_sets]
+        try:
+            return out if gpu is None else out.with_gpu(gpu)
+        except InputError as err:
+            raise err.located(set_index=s % self.n_sets) from None
+
+    @property
+    def extras(self) -> _Extras | None:
+        """The sets' GPU descriptions and the segments' WCET profiles and classes (None: none has any)."""
+        return self._extras
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
@@ -665,6 +916,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             np.cumsum([0, *(ts.n for ts in sets)]),
             device_names=tuple(names) or (DEFAULT_DEVICE,),
             validate=False,
+            extras=_Extras(tuple(g.profile for g in segs), tuple(g.klass for g in segs), tuple(ts.gpu for ts in sets)),
         )
 
     @classmethod
@@ -701,6 +953,11 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             np.concatenate(task_offsets),
             device_names=tuple(names),
             validate=False,
+            extras=_Extras(
+                tuple(x for b in parts for x in (b._extras.profiles if b._extras else (None,) * b.n_gpu_segments)),
+                tuple(x for b in parts for x in (b._extras.klasses if b._extras else (None,) * b.n_gpu_segments)),
+                tuple(x for b in parts for x in (b._extras.gpus if b._extras else (None,) * b.n_sets)),
+            ),
         )
 
     # -- data ---------------------------------------------------------------------------------
@@ -780,8 +1037,10 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SegmentedBatch):
             return NotImplemented
-        return self._device_names == other._device_names and all(
-            np.array_equal(getattr(self, "_" + a), getattr(other, "_" + a)) for a in _ARRAYS
+        return (
+            self._device_names == other._device_names
+            and self._extras == other._extras
+            and all(np.array_equal(getattr(self, "_" + a), getattr(other, "_" + a)) for a in _ARRAYS)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -790,11 +1049,11 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         raise AttributeError(f"SegmentedBatch is immutable (cannot set {name!r})")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_batch, (tuple(getattr(self, "_" + a) for a in _ARRAYS), self._device_names))
+        return (_rebuild_batch, (tuple(getattr(self, "_" + a) for a in _ARRAYS), self._device_names, self._extras))
 
     def __repr__(self) -> str:
         return f"SegmentedBatch(n_sets={self.n_sets}, tasks={self.n_tasks}, gpu_segments={self.n_gpu_segments})"
 
 
-def _rebuild_batch(arrays: Any, device_names: Any) -> SegmentedBatch:
-    return SegmentedBatch(*arrays, device_names=device_names, validate=False)
+def _rebuild_batch(arrays: Any, device_names: Any, extras: Any = None) -> SegmentedBatch:
+    return SegmentedBatch(*arrays, device_names=device_names, validate=False, extras=extras)
