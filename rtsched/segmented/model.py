@@ -521,6 +521,8 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
 
     __slots__ = ("_gpu",)
 
+    _gpu: GPUDescription | None
+
     def __init__(
         self, tasks: Iterable[SegmentedTask], *, name: str | None = None, gpu: GPUDescription | None = None
     ) -> None:
