@@ -68,6 +68,7 @@ from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
 __all__ = [
     "GCAPS",
     "PROTOCOLS",
+    "GPAStep",
     "TSG",
     "DeviceBound",
     "PreemptiveAnalysis",
@@ -76,6 +77,10 @@ __all__ = [
     "check_options",
     "explain",
     "gcaps_device_bound",
+    "gpa_analyse",
+    "gpa_codes",
+    "gpa_search",
+    "opa_bound",
     "preemptive_codes",
     "tsg_device_bound",
 ]
@@ -416,6 +421,108 @@ def explain(
 
 
 # ---------------------------------------------------------------------------------------------
+# GPU priority assignment (after the paper's Sec. 5.3 and 6.4): Audsley's search with R̂ = D
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GPAStep:
+    """One level of the search: the GPU rank given, the candidates tried and their (OPA-D) bounds (None: > D)."""
+
+    rank: int
+    tried: tuple[tuple[int, int | None], ...]
+    chosen: int | None
+
+
+def _level_ranks(n: int, above: Sequence[int], me: int) -> list[int]:
+    """Ranks that make exactly ``above`` higher than ``me`` (0 for them, 1 for ``me``, 2 for the rest)."""
+    ranks = [2] * n
+    for x in above:
+        ranks[x] = 0
+    ranks[me] = 1
+    return ranks
+
+
+def opa_bound(ts: SegmentedTaskSet, c: int, unassigned: Sequence[int], modes: Sequence[str], eps: int) -> int | None:
+    """(OPA-D): task c's bound with every other task of ``unassigned`` above it on the GPU, R̂ = D everywhere.
+
+    Device bounds (DEV-G) with that set; a busy same-core task h above c counts
+    X_h = min(D_h, C_h + G^m_h + Σ_s B̂_{h,s}) with B̂ computed with ``unassigned`` ∖ {h, c} above h;
+    a suspending one X_h = C_h + G^m_h, J_h = D_h − X_h. None if above D_c.
+    """
+    t = ts[c]
+    D = [u.D for u in ts]
+    others = [x for x in unassigned if x != c]
+    ranks = _level_ranks(ts.n, others, c)
+    own = t.C + t.G_m
+    for s in range(t.eta):
+        B = gcaps_device_bound(ts, c, s, eps, ranks, D, t.D).B
+        if B is None:
+            return None
+        own += B
+    if own > t.D:
+        return None
+    rows = []
+    for h in range(c):
+        u = ts[h]
+        if u.core != t.core:
+            continue
+        if _suspends(ts, h, modes):
+            X = u.C + u.G_m
+            rows.append(JitterRow(X=X, T=u.T, J=max(0, u.D - X)))
+            continue
+        ranks_h = _level_ranks(ts.n, [x for x in others if x != h], h)
+        X = u.C + u.G_m
+        for s in range(u.eta):
+            B = gcaps_device_bound(ts, h, s, eps, ranks_h, D, u.D).B
+            X += u.D if B is None else B
+        rows.append(JitterRow(X=min(X, u.D), T=u.T, J=0))
+    return jitter_response(own, t.D, rows).response
+
+
+def gpa_search(
+    ts: SegmentedTaskSet, m: int, mode: WaitMode, epsilon: int = 0
+) -> tuple[tuple[int, ...] | None, tuple[GPAStep, ...]]:
+    """Audsley's search for GPU ranks under (OPA-D), keeping each core's CPU order; (ranks or None, steps)."""
+    check_cores(ts, m)
+    eps = _count(epsilon, "epsilon", 0)
+    modes = effective_modes(ts, mode)
+    unassigned = list(range(ts.n))
+    ranks = [0] * ts.n
+    steps: list[GPAStep] = []
+    for rank in range(ts.n - 1, -1, -1):
+        lowest_on_core = {ts[x].core: x for x in unassigned}  # the last (lowest CPU priority) per core
+        candidates = sorted(lowest_on_core.values(), reverse=True)
+        tried: list[tuple[int, int | None]] = []
+        chosen = None
+        for c in candidates:
+            R = opa_bound(ts, c, unassigned, modes, eps)
+            tried.append((c, R))
+            if R is not None:
+                chosen = c
+                break
+        steps.append(GPAStep(rank, tuple(tried), chosen))
+        if chosen is None:
+            return None, tuple(steps)
+        ranks[chosen] = rank
+        unassigned.remove(chosen)
+    return tuple(ranks), tuple(steps)
+
+
+def gpa_analyse(
+    ts: SegmentedTaskSet, m: int, mode: WaitMode, epsilon: int = 0
+) -> tuple[PreemptiveAnalysis, tuple[GPAStep, ...]]:
+    """The task order first; if it fails, the ranks :func:`gpa_search` finds (then analysed by :func:`analyse`)."""
+    first = analyse(ts, m, mode, "gcaps", epsilon=epsilon, stop=False)
+    if first.verdict:
+        return first, ()
+    ranks, steps = gpa_search(ts, m, mode, epsilon)
+    if ranks is None:
+        return first, steps
+    return analyse(ts, m, mode, "gcaps", epsilon=epsilon, gpu_priorities=ranks, stop=False), steps
+
+
+# ---------------------------------------------------------------------------------------------
 # kernel (int64): the reference's evaluations; values are abandoned as soon as they exceed D_i
 # ---------------------------------------------------------------------------------------------
 
@@ -590,5 +697,109 @@ def preemptive_codes(
         batch.C, batch.G_m_total, batch.G_e_total, batch.T, batch.D, batch.core, batch.mode,
         batch.gpu_offsets, batch.G_e, batch.device, ranks, batch.task_offsets, MODE_CODE[mode], proto, eps,
         L if L is not None else 1, out,
+    )  # fmt: skip
+    return out
+
+
+@kernel
+def _opa_bound_nb(c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, sdev, eps, lv, X, J, hp):
+    """(OPA-D) of task c (``unassigned[k]`` 1 for the tasks not yet given a rank); above D_c: D_c + 1."""
+    n = T.shape[0]
+    Dc = D[c]
+    for x in range(n):
+        lv[x] = 0 if (unassigned[x] == 1 and x != c) else 2
+    lv[c] = 1
+    o = C[c] + G_m_tot[c]
+    if o > Dc:
+        return Dc + 1
+    for s in range(go[c], go[c + 1]):
+        o += _device_bound_nb(c, s, T, D, go, sG_e, sdev, lv, D, 0, eps, 1, Dc)
+        if o > Dc:
+            return Dc + 1
+    nh = 0
+    for h in range(c):
+        if core[h] != core[c]:
+            continue
+        if md[h] == 2 and G_e_tot[h] > 0:
+            X[h] = C[h] + G_m_tot[h]
+            J[h] = D[h] - X[h] if D[h] > X[h] else 0
+        else:
+            for x in range(n):
+                lv[x] = 0 if (unassigned[x] == 1 and x != c and x != h) else 2
+            lv[h] = 1
+            x_h = C[h] + G_m_tot[h]
+            for s in range(go[h], go[h + 1]):
+                if x_h > D[h]:
+                    break
+                x_h += _device_bound_nb(h, s, T, D, go, sG_e, sdev, lv, D, 0, eps, 1, D[h])
+            X[h] = x_h if x_h < D[h] else D[h]
+            J[h] = 0
+        hp[nh] = h
+        nh += 1
+    R = jitter_response_nb(o, Dc, X, T, J, hp, nh)
+    return R if R <= Dc else Dc + 1
+
+
+@kernel
+def _gpa_set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, default_mode, eps):
+    """ACCEPT iff the task order passes (R-P) under GCAPS or Audsley's search under (OPA-D) gives every task a rank."""
+    if _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, default_mode, 0, eps, 1) == ACCEPT:
+        return ACCEPT
+    n = T.shape[0]
+    md = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        md[k] = mode[k] if mode[k] != 0 else default_mode
+    unassigned = np.ones(n, dtype=np.int64)
+    lv = np.empty(n, dtype=np.int64)
+    X = np.zeros(n, dtype=np.int64)
+    J = np.zeros(n, dtype=np.int64)
+    hp = np.empty(n, dtype=np.int64)
+    for _ in range(n):
+        chosen = -1
+        for c in range(n - 1, -1, -1):  # candidates from the lowest CPU priority up
+            if unassigned[c] == 0:
+                continue
+            lowest = True  # no unassigned task of lower CPU priority on its core
+            for x in range(c + 1, n):
+                if unassigned[x] == 1 and core[x] == core[c]:
+                    lowest = False
+                    break
+            if not lowest:
+                continue
+            if (
+                _opa_bound_nb(c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, sdev, eps, lv, X, J, hp)
+                <= D[c]
+            ):
+                chosen = c
+                break
+        if chosen < 0:
+            return REJECT
+        unassigned[chosen] = 0
+    return ACCEPT
+
+
+@batch_kernel
+def _gpa_sets(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, task_offsets, default_mode, eps, out):
+    """``out[s]`` = ``_gpa_set_code`` of set s, in ``prange`` over the sets."""
+    for s in prange(out.shape[0]):
+        lo, hi = task_offsets[s], task_offsets[s + 1]
+        out[s] = _gpa_set_code(
+            C[lo:hi], G_m_tot[lo:hi], G_e_tot[lo:hi], T[lo:hi], D[lo:hi], core[lo:hi], mode[lo:hi],
+            go[lo : hi + 1], sG_e, sdev, ranks[lo:hi], default_mode, eps,
+        )  # fmt: skip
+
+
+def gpa_codes(batch: SegmentedBatch, m: int, mode: WaitMode, *, epsilon: int = 0) -> NDArray[np.int8]:
+    """Codes per set (1 accept, 0 reject): the task order under GCAPS, else Audsley's search (:func:`gpa_analyse`)."""
+    if mode not in MODE_CODE:
+        raise InputError(f"mode must be busy or suspend, got {mode!r}", field="mode")
+    eps = _count(epsilon, "epsilon", 0)
+    check_batch_cores(batch, m)
+    offsets = batch.task_offsets
+    ranks = np.arange(batch.n_tasks, dtype=np.int64) - np.repeat(offsets[:-1], np.diff(offsets))
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    _gpa_sets(
+        batch.C, batch.G_m_total, batch.G_e_total, batch.T, batch.D, batch.core, batch.mode,
+        batch.gpu_offsets, batch.G_e, batch.device, ranks, batch.task_offsets, MODE_CODE[mode], eps, out,
     )  # fmt: skip
     return out

@@ -21,8 +21,14 @@ per core (R-P), with the proofs in the note and the equations in
 Python keywords (not reachable through the registry, whose entries use the defaults):
 ``epsilon`` (context-switch cost ε in ticks, default 0) and ``gpu_priorities`` (each task's GPU
 rank, a permutation of 0..n−1, 0 highest; default the task order), the same keywords as
-:func:`rtsched.segmented.sim.simulate_segmented`. The paper's GPU-priority assignment (its
-Section 5.3, Audsley's search with R_h replaced by D_h) is not registered: see the note.
+:func:`rtsched.segmented.sim.simulate_segmented`.
+
+``seg-gcaps-busy-gpa``, ``seg-gcaps-suspend-gpa``: the paper's GPU-priority assignment
+(Sections 5.3 and 6.4): the task order first; if it fails, Audsley's search from the lowest GPU
+rank, candidates from the lowest CPU priority up, keeping each core's CPU order, with rtsched's
+OPA-compatible test (OPA-D) (R̂ = D everywhere; a busy same-core task's device bounds with every
+unassigned task above it); the set is accepted under the ranks found, which :func:`gpa_explain`
+reports (``evidence["gpu_priorities"]``) and the simulator must be given.
 
 Per-task modes: a task with its own mode keeps it; the registered mode applies to the others.
 
@@ -35,18 +41,18 @@ steps) and :func:`codes` (Numba, ``prange`` over the sets of a
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.analyses.segmented import _preemptive
 from rtsched.registry import Analysis
-from rtsched.result import Explanation
+from rtsched.result import Explanation, Step, as_steps
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
 from rtsched.workloads import SEGMENTED_TASKSETS
 
-__all__ = ["ANALYSES", "CITATION", "NOTE", "codes", "explain", "reference"]
+__all__ = ["ANALYSES", "CITATION", "NOTE", "codes", "explain", "gpa_codes", "gpa_explain", "gpa_reference", "reference"]
 
 CITATION = (
     "rtsched's analysis after Y. Wang, C. Liu, D. Wong, H. Kim, 'GCAPS: GPU context-aware preemptive "
@@ -93,6 +99,72 @@ def codes(
     return _preemptive.preemptive_codes(batch, m, mode, "gcaps", epsilon=epsilon, gpu_priorities=gpu_priorities)
 
 
+def gpa_reference(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", epsilon: int = 0) -> bool:
+    """True iff the task order, or the GPU ranks Audsley's search finds, pass (R-P) under GCAPS."""
+    return _preemptive.gpa_analyse(ts, m, mode, epsilon)[0].verdict
+
+
+def gpa_explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", epsilon: int = 0) -> Explanation:
+    """:func:`explain` under the ranks chosen (the task order if it passes), with the search's levels as steps."""
+    a, steps = _preemptive.gpa_analyse(ts, m, mode, epsilon)
+    result = _preemptive.explain(ts, m, mode=mode, protocol="gcaps", epsilon=epsilon, gpu_priorities=a.ranks)
+    searched = [
+        f"GPU rank {st.rank}: "
+        + ", ".join(f"{ts.label(c)} (OPA-D) {R if R is not None else '> D'}" for c, R in st.tried)
+        + (f" → {ts.label(st.chosen)}" if st.chosen is not None else " → none passes: not schedulable")
+        for st in steps
+    ]
+    evidence = dict(result.evidence, gpa_steps=tuple(searched), gpa_searched=bool(steps))
+    if not steps:
+        head = "the task order passes: no search"
+    elif a.verdict:
+        head = "the task order fails; Audsley's search gives GPU ranks " + ", ".join(map(str, a.ranks))
+    else:
+        head = "the task order fails and Audsley's search finds no GPU ranks"
+    inner = as_steps(result.steps)
+
+    def all_steps() -> Iterator[Step | str]:
+        yield Step(head)
+        yield from (Step(x) for x in searched)
+        yield from inner
+
+    return Explanation(
+        verdict=result.verdict,
+        summary=f"with GPU-priority assignment: {head}; {result.summary}",
+        evidence=evidence,
+        per_task=result.per_task,
+        steps=all_steps,
+    )
+
+
+def gpa_codes(batch: SegmentedBatch, m: int, *, mode: WaitMode = "suspend", epsilon: int = 0) -> NDArray[np.int8]:
+    """Codes per set (1 accept, 0 reject): the task order, else Audsley's search (Numba)."""
+    return _preemptive.gpa_codes(batch, m, mode, epsilon=epsilon)
+
+
+def _gpa_entry(mode: WaitMode, order: float) -> Analysis:
+    return Analysis(
+        name=f"seg-gcaps-{mode}-gpa",
+        title=(
+            "GCAPS preemptive GPU scheduling with GPU-priority assignment (task order, else Audsley's search), "
+            f"response-time analysis (ε = 0; tasks without a mode: {mode})"
+        ),
+        kind="sufficient",
+        policy="partitioned-fp-gpu-gcaps",
+        platform="identical",
+        deadlines=("implicit", "constrained"),
+        workload=SEGMENTED_TASKSETS,
+        citation=CITATION + "; GPU-priority assignment after Sec. 5.3 and 6.4 with rtsched's test (OPA-D)",
+        note=NOTE,
+        reference=functools.partial(gpa_reference, mode=mode),
+        explain=functools.partial(gpa_explain, mode=mode),
+        codes=functools.partial(gpa_codes, mode=mode),
+        featured=False,
+        order=order,
+        shares_kernels_with=None if mode == "busy" else "seg-gcaps-busy-gpa",
+    )
+
+
 def _entry(mode: WaitMode, order: float) -> Analysis:
     return Analysis(
         name=f"seg-gcaps-{mode}",
@@ -116,4 +188,4 @@ def _entry(mode: WaitMode, order: float) -> Analysis:
     )
 
 
-ANALYSES = (_entry("busy", 30), _entry("suspend", 31))
+ANALYSES = (_entry("busy", 30), _entry("suspend", 31), _gpa_entry("busy", 32), _gpa_entry("suspend", 33))
