@@ -57,7 +57,9 @@ def generate_command(
         typer.Option(
             "--kind",
             help="taskset (default) or segmented: CPU–GPU segmented task sets after the GCAPS setup "
-            "(--n tasks per CPU, --utilization per CPU, -m CPUs, --periods in ms; papers/cpu-gpu-generators.md).",
+            "(--n tasks per CPU, --utilization per CPU, -m CPUs, --periods in ms; papers/cpu-gpu-generators.md), "
+            "or mc: dual-criticality task sets after Baruah, Burns, Davis 2011 (--utilization is U_LL + U_HL; "
+            "papers/mc-model.md).",
         ),
     ] = "taskset",
     cpus: Annotated[int, typer.Option("-m", "--cpus", help="--kind segmented: number of CPUs.")] = 4,
@@ -67,7 +69,9 @@ def generate_command(
             "--param",
             help="--kind segmented: another generator parameter KEY=VALUE, repeatable (gpu_tasks=0.4:0.6, "
             "gpu_segments=1:3, gpu_ratio=0.2:2, copy_share=0.1:0.3, ticks=10, devices=mig0,mig1, "
-            "device_assignment=random, mode=busy).",
+            "device_assignment=random, mode=busy). --kind mc: cp=0.5 (probability of HI), cf=2 (C(HI)/C(LO)), "
+            "ticks=1000 (ticks per period unit), utilizations=uunifast|uunifast-discard|randfixedsum, umax=1, "
+            "priorities=drawn|deadline-monotonic, max_tries=1000.",
         ),
     ] = None,
 ) -> int:
@@ -84,6 +88,13 @@ def generate_command(
     UUniFast, 40-60 % GPU tasks, periods uniform in 30-500 ms (--periods, in ms) times 10 ticks
     per ms, rate-monotonic priorities, every task on its CPU; --param KEY=VALUE sets the other
     parameters (papers/cpu-gpu-generators.md). Written as YAML (default, also on stdout) or JSON.
+
+    --kind mc draws dual-criticality task sets after Baruah, Burns, Davis (RTSS 2011): --n tasks,
+    UUniFast utilizations summing to --utilization (the LO-mode utilization U_LL + U_HL), periods
+    log-uniform in 10-1000 (--periods) times ticks, each task HI with probability cp and
+    C(HI) = cf·C(LO), implicit deadlines (--deadlines constrained: D uniform in [C, T]); --param
+    KEY=VALUE sets cp, cf, ticks and the others (papers/mc-model.md). Written as YAML (default,
+    also on stdout), JSON or CSV; the realised mean U_LL, U_HL, U_HH go to standard error.
     """
     if kind == "segmented":
         from rtsched.commands._segmented import generate_segmented
@@ -102,8 +113,27 @@ def generate_command(
                 params=list(param or ()), count=count, seed=seed, output=output, fmt=fmt, quiet=quiet,
             )
         )  # fmt: skip
+    if kind == "mc":  # dual-criticality task sets (issue #44): rtsched.commands._mc
+        from rtsched.commands._mc import generate_mc
+
+        for option, value, default in (
+            ("--utilizations", utilizations, _DEFAULT["utilizations"]),
+            ("--umax", umax, _DEFAULT["umax"]),
+            ("-m", cpus, 4),
+        ):
+            if value != default:
+                hint = " (give utilizations=... / umax=... with --param)" if option != "-m" else ""
+                raise InputError(f"applies to --kind taskset, not to mixed-criticality task sets{hint}", field=option)
+        raise typer.Exit(
+            generate_mc(
+                n=n, utilization=utilization,
+                periods=None if periods == _DEFAULT["periods"] else periods,
+                deadlines=None if deadlines == _DEFAULT["deadlines"] else deadlines,
+                params=list(param or ()), count=count, seed=seed, output=output, fmt=fmt, quiet=quiet,
+            )
+        )  # fmt: skip
     if kind != "taskset":
-        raise InputError(f"unknown kind {kind!r}; choose taskset or segmented", field="--kind")
+        raise InputError(f"unknown kind {kind!r}; choose taskset, segmented or mc", field="--kind")
     for option, given in (("-m", cpus != 4), ("--param", bool(param))):
         if given:
             raise InputError("applies to --kind segmented only", field=option)

@@ -105,15 +105,17 @@ def simulate_command(
     file: TaskSetFile,
     processors: Annotated[int, typer.Option("-m", "--processors", help="Number of identical processors.")],
     policy: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--policy",
-            help="gedf (global EDF), gfp (global fixed priorities: the task order, first highest), "
+            help="gedf (global EDF, the default), gfp (global fixed priorities: the task order, first highest), "
             "pedf / pfp (partitioned EDF / FP with p-edf's / p-fp's assignment), "
             "pedf:<analysis> / pfp:<analysis> (another partitioned analysis's assignment) or "
-            "pedf:<cpu,cpu,...> / pfp:<cpu,cpu,...> (one processor per task).",
+            "pedf:<cpu,cpu,...> / pfp:<cpu,cpu,...> (one processor per task). "
+            "Mixed-criticality task sets: amc (LO jobs dropped at the mode switch, the default) or smc (kept).",
+            show_default=False,
         ),
-    ] = "gedf",
+    ] = None,
     horizon: Annotated[
         int | None, typer.Option("--horizon", help="Simulated ticks (default: hyperperiod if periodic, 200·max T if sporadic).")
     ] = None,
@@ -178,6 +180,63 @@ def simulate_command(
             help="CPU–GPU segmented task sets: how tasks that name no mode wait for the GPU, suspend (default) or busy.",
         ),
     ] = "suspend",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="Mixed-criticality task sets: fp (default on -m 1; priorities --priorities), edf, edf-vd (--x), "
+            "partitioned[:fp|edf|edf-vd] (--partition), global-fp or global-edf-vd (--x).",
+        ),
+    ] = None,
+    scenario: Annotated[
+        str | None,
+        typer.Option(
+            "--scenario",
+            help="Mixed-criticality task sets: hi (every HI job runs C(HI), the default), lo (every job C(LO)), "
+            "random (each HI job overruns with probability 1/2, seeded by --seed) or explicit (--overrun).",
+        ),
+    ] = None,
+    overrun: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--overrun",
+            help="Mixed-criticality task sets: TASK:JOB[:DEMAND], a HI job that overruns its C(LO) (demand C(HI) by "
+            "default; job counts the task's arrivals from 0); repeatable; implies --scenario explicit.",
+        ),
+    ] = None,
+    switch_search: Annotated[
+        bool,
+        typer.Option(
+            "--switch-search",
+            help="Mixed-criticality task sets: one run per HI job of the hyperperiod, that job overrunning to C(HI) "
+            "(and every HI job pending at the switch or released after it); a failure in any run fails.",
+        ),
+    ] = False,
+    priorities: Annotated[
+        str | None,
+        typer.Option(
+            "--priorities",
+            help="Mixed-criticality task sets, fixed priorities: task indices from the highest priority, "
+            "comma-separated, or an mc-* fixed-priority analysis whose order to use (mc-amc-max-opa); "
+            "default: the file's order.",
+        ),
+    ] = None,
+    partition: Annotated[
+        str | None,
+        typer.Option(
+            "--partition",
+            help="Mixed-criticality task sets, --scheduler partitioned: each task's core, comma-separated, or a "
+            "partitioned mc-* analysis whose assignment to use (mc-pfp-ff-amc-max, mc-p-edf-vd, ...).",
+        ),
+    ] = None,
+    x: Annotated[
+        str | None,
+        typer.Option(
+            "--x",
+            help="Mixed-criticality task sets, EDF-VD: the virtual-deadline factor in (0, 1] (3/4), one per core "
+            "comma-separated for partitioned edf-vd; default for edf-vd: the x of mc-edf-vd.",
+        ),
+    ] = None,
     fmt: AnyFormat = None,
     kind: Kind = "auto",
     time_unit: TimeUnit = None,
@@ -204,6 +263,13 @@ def simulate_command(
     (rtsched.segmented.simulate_segmented; default horizon: the hyperperiod if periodic, 200·max T
     if sporadic, at most 10^6 ticks); --gantt draws a row per core and per device. See
     papers/cpu-gpu-simulator.md.
+
+    Mixed-criticality task sets (YAML/JSON with C_LO/C_HI keys, CSV with a level column) are
+    simulated with mode switches (rtsched.mc.simulate_mc) under --scheduler and --policy amc|smc,
+    the jobs' demands set by --scenario or --overrun, or, with --switch-search, once per HI job of
+    the hyperperiod overrunning (rtsched.mc.switch_search). Exit status 1 on a failure: a miss
+    in LO mode or of a HI job (a LO job late in HI mode under SMC is not one). See
+    papers/mc-simulator.md.
     """
     from rtsched.kernels import check_processors
     from rtsched.sim import parse_ties, simulate
@@ -213,6 +279,7 @@ def simulate_command(
         m = check_processors(processors)
     except InputError as err:
         raise InputError(err.message, field="-m") from None
+    mc_policy, policy = policy, "gedf" if policy is None else policy
     try:
         parse_ties(ties)
     except InputError as exc:
@@ -225,6 +292,17 @@ def simulate_command(
         raise InputError(f"--gantt-rows must be processors or tasks, got {gantt_rows!r}", field="--gantt-rows")
     if gantt is not None:
         check_image_path(gantt, "--gantt")
+    from rtsched.commands._mc import mc_format
+
+    mc = mc_format(file, fmt, kind)
+    mc_options = {
+        "--scheduler": scheduler, "--scenario": scenario, "--overrun": overrun or None,
+        "--switch-search": switch_search or None, "--priorities": priorities, "--partition": partition, "--x": x,
+    }  # fmt: skip
+    if mc is None:
+        for option, value in mc_options.items():
+            if value is not None:
+                raise InputError(f"{option} applies to mixed-criticality task sets", field=option)
     from rtsched.commands._segmented import segmented_format
 
     segmented = segmented_format(file, fmt, kind)
@@ -254,6 +332,18 @@ def simulate_command(
     ):
         if value != default:
             raise InputError(f"{option} applies to CPU–GPU segmented task sets", field=option)
+    if mc is not None:  # mixed-criticality task sets (issue #44): rtsched.commands._mc
+        from rtsched.commands._mc import refuse_task_options as refuse_for_mc
+        from rtsched.commands._mc import simulate_mc_file
+
+        refuse_for_mc({"--time-unit": (time_unit, None), "--gantt-rows": (gantt_rows, "processors")})
+        status = simulate_mc_file(
+            file, mc, m, scheduler=scheduler, policy=mc_policy, scenario=scenario, overruns=list(overrun or ()),
+            switch_search=switch_search, priorities=priorities, partition=partition, x=x, horizon=horizon,
+            arrivals=arrivals, seed=seed, ties=ties, execution=execution, gantt=gantt, gantt_since=gantt_since,
+            gantt_until=gantt_until, as_json=as_json,
+        )  # fmt: skip
+        raise typer.Exit(status)
     from rtsched.commands._dag import dag_format
 
     dag = dag_format(file, fmt, kind)
