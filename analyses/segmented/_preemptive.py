@@ -89,7 +89,7 @@ __all__ = [
 GCAPS = 0
 TSG = 1
 PROTOCOLS: dict[str, int] = {"gcaps": GCAPS, "tsg-rr": TSG}
-_NAMES = {GCAPS: "GCAPS", TSG: "TSG round robin"}
+_NAMES = {GCAPS: "GCAPS", TSG: "default-driver TSG round robin (not a real-time protocol)"}
 
 
 def _ceil(a: int, b: int) -> int:

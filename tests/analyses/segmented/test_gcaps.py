@@ -167,11 +167,6 @@ def _sets(m_max=4, max_size=5, utilization=0.6):
     )
 
 
-def _ranks(n, draw):
-    order = draw(st.permutations(range(n)))
-    return tuple(order)
-
-
 @settings(max_examples=200, deadline=None)
 @given(case=_sets(), mode=st.sampled_from(["busy", "suspend"]), eps=st.integers(0, 3), data=st.data())
 def test_codes_equal_reference(case, mode, eps, data):
