@@ -506,6 +506,12 @@ def generate_mc(
             raise InputError(f"{key} is given twice", field="--param")
         options[key] = _param_value(value)
     if periods is not None:
+        from rtsched.generators import parse_periods
+
+        try:
+            parse_periods(periods)
+        except InputError as err:
+            raise InputError(err.message, field="--periods") from None
         options["periods"] = periods
     if deadlines is not None:
         options["deadlines"] = deadlines

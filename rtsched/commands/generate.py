@@ -121,9 +121,14 @@ def generate_command(
             ("--umax", umax, _DEFAULT["umax"]),
             ("-m", cpus, 4),
         ):
+            if value != default and option == "-m":
+                raise InputError("applies to --kind segmented only", field=option)
             if value != default:
-                hint = " (give utilizations=... / umax=... with --param)" if option != "-m" else ""
-                raise InputError(f"applies to --kind taskset, not to mixed-criticality task sets{hint}", field=option)
+                raise InputError(
+                    "applies to --kind taskset; for mixed-criticality task sets give utilizations=... / umax=... "
+                    "with --param",
+                    field=option,
+                )
         raise typer.Exit(
             generate_mc(
                 n=n, utilization=utilization,
