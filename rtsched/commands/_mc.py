@@ -407,8 +407,13 @@ def simulate_mc_file(
                 summary = result.summary()
             else:
                 trace = simulate_mc(
-                    ts, m, scenario=scenario, overruns=_overruns(overruns, ts) or None, record=record, **options
-                )  # type: ignore[arg-type]
+                    ts,
+                    m,
+                    scenario=scenario,  # type: ignore[arg-type]
+                    overruns=_overruns(overruns, ts) or None,
+                    record=record,
+                    **options,
+                )
                 failed |= trace.miss is not None
                 summary = trace.summary()
         except InputError as err:

@@ -138,7 +138,7 @@ def generate_command(
             )
         )  # fmt: skip
     if kind != "taskset":
-        raise InputError(f"unknown kind {kind!r}; choose taskset, segmented or mc", field="--kind")
+        raise InputError(f"unknown kind {kind!r}; choose taskset or segmented (CPU–GPU) or mc (mixed criticality)", field="--kind")
     for option, given in (("-m", cpus != 4), ("--param", bool(param))):
         if given:
             raise InputError("applies to --kind segmented only", field=option)

@@ -221,7 +221,7 @@ def simulate_command(
             "default: the file's order.",
         ),
     ] = None,
-    partition: Annotated[
+    mc_partition: Annotated[
         str | None,
         typer.Option(
             "--partition",
@@ -297,11 +297,11 @@ def simulate_command(
     mc = mc_format(file, fmt, kind)
     mc_options = {
         "--scheduler": scheduler, "--scenario": scenario, "--overrun": overrun or None,
-        "--switch-search": switch_search or None, "--priorities": priorities, "--partition": partition, "--x": x,
+        "--switch-search": switch_search or None, "--priorities": priorities, "--partition": mc_partition, "--x": x,
     }  # fmt: skip
     if mc is None:
-        for option, value in mc_options.items():
-            if value is not None:
+        for option, given in mc_options.items():
+            if given is not None:
                 raise InputError(f"{option} applies to mixed-criticality task sets", field=option)
     from rtsched.commands._segmented import segmented_format
 
@@ -339,7 +339,7 @@ def simulate_command(
         refuse_for_mc({"--time-unit": (time_unit, None), "--gantt-rows": (gantt_rows, "processors")})
         status = simulate_mc_file(
             file, mc, m, scheduler=scheduler, policy=mc_policy, scenario=scenario, overruns=list(overrun or ()),
-            switch_search=switch_search, priorities=priorities, partition=partition, x=x, horizon=horizon,
+            switch_search=switch_search, priorities=priorities, partition=mc_partition, x=x, horizon=horizon,
             arrivals=arrivals, seed=seed, ties=ties, execution=execution, gantt=gantt, gantt_since=gantt_since,
             gantt_until=gantt_until, as_json=as_json,
         )  # fmt: skip

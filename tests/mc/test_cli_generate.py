@@ -143,7 +143,10 @@ def test_params(capsys):
         (["--utilizations", "randfixedsum"], "field --utilizations: applies to --kind taskset"),
         (["--umax", "0.5"], "field --umax: applies to --kind taskset"),
         (["-m", "2"], "field -m: applies to --kind segmented only"),
-        (["--kind", "dual"], "field --kind: unknown kind 'dual'; choose taskset, segmented or mc"),
+        (
+            ["--kind", "dual"],
+            "field --kind: unknown kind 'dual'; choose taskset or segmented (CPU–GPU) or mc (mixed criticality)",
+        ),
     ],
 )
 def test_bad_options_one_line_exit_2(capsys, args, message):
