@@ -267,7 +267,8 @@ def simulate_command(
     Mixed-criticality task sets (YAML/JSON with C_LO/C_HI keys, CSV with a level column) are
     simulated with mode switches (rtsched.mc.simulate_mc) under --scheduler and --policy amc|smc,
     the jobs' demands set by --scenario or --overrun, or, with --switch-search, once per HI job of
-    the hyperperiod overrunning (rtsched.mc.switch_search). Exit status 1 on a failure: a miss
+    the hyperperiod overrunning (rtsched.mc.switch_search); --execution random runs the jobs that do
+    not overrun a seeded uniform [1, C(LO)]. Exit status 1 on a failure: a miss
     in LO mode or of a HI job (a LO job late in HI mode under SMC is not one). See
     papers/mc-simulator.md.
     """
