@@ -30,7 +30,7 @@ step, per-task rows with core and R from the analysis on the assigned set) and :
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,22 @@ from rtsched.result import Explanation, Step, Verdict
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
 from rtsched.workloads import SEGMENTED_TASKSETS
 
-__all__ = ["ANALYSES", "BASES", "FITS", "Placement", "assign", "codes", "explain", "placement_order", "reference"]
+__all__ = [
+    "ANALYSES",
+    "BASES",
+    "FITS",
+    "FIT_TEXT",
+    "Admission",
+    "Placement",
+    "assign",
+    "check_fit",
+    "codes",
+    "explain",
+    "pack",
+    "placement_order",
+    "placement_orders",
+    "reference",
+]
 
 #: The admission analyses: name -> (registry name, its (JRTA) row rule, kernel rule, default mode).
 BASES: dict[str, tuple[str, RowRule, int, WaitMode]] = {
@@ -64,7 +79,7 @@ BASES: dict[str, tuple[str, RowRule, int, WaitMode]] = {
 }
 #: The fit rules (their index is the kernel's code).
 FITS = ("ffd", "wfd")
-_FIT_TEXT = {
+FIT_TEXT = {
     "ffd": "first fit decreasing (the lowest-index core that admits the task)",
     "wfd": "worst fit decreasing (the admitting core with the smallest utilization; ties to the lowest index)",
 }
@@ -84,17 +99,32 @@ class Placement:
     tried: tuple[tuple[int, tuple[int, ...]], ...]
 
 
-def _admits(ts: SegmentedTaskSet, cores: list[int | None], c: int, row: RowRule, mode: WaitMode) -> bool:
+def _admits(ts: SegmentedTaskSet, cores: Sequence[int | None], c: int, row: RowRule, mode: WaitMode) -> bool:
     """Whether the analysis accepts the tasks with ``cores[i] == c`` alone on one core (task order kept)."""
     on = SegmentedTaskSet([ts[i].replace(core=0) for i in range(ts.n) if cores[i] == c])
     return all(b.ok for b in core_bounds(on, 1, mode, row, stop=True))
 
 
-def assign(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> Placement:
-    """Place the tasks in :func:`placement_order` by ``fit`` with ``base``'s admission (Python ints; float loads for wfd)."""
+#: An admission test for :func:`pack`: (the cores so far with task ``i`` already on ``c``, ``i``, ``c``) -> admitted.
+Admission = Callable[[Sequence[int | None], int, int], bool]
+
+
+def check_fit(m: int, fit: str) -> None:
+    """An InputError for m < 1 or an unknown fit rule."""
     if m < 1:
         raise InputError(f"need at least one core, got m = {m}", field="m")
-    _, row, _, mode = BASES[base]
+    if fit not in FITS:
+        raise InputError(f"fit must be one of {', '.join(FITS)}, got {fit!r}", field="fit")
+
+
+def pack(ts: SegmentedTaskSet, m: int, fit: str, admits: Admission) -> Placement:
+    """Place the tasks in :func:`placement_order` by ``fit``; a task goes to the first candidate core ``admits`` accepts.
+
+    The candidates are cores 0..m−1 (ffd), or the cores by increasing float load Σ W/T so far,
+    ties to the lowest index (wfd). ``admits(cores, i, c)`` sees ``cores`` with the task already on
+    ``c``; a refused task is taken off again. Stops at the first task no core admits.
+    """
+    check_fit(m, fit)
     cores: list[int | None] = [None] * ts.n
     load = [0.0] * m
     tried: list[tuple[int, tuple[int, ...]]] = []
@@ -104,7 +134,7 @@ def assign(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> Placement:
         for c in candidates:
             attempts.append(c)
             cores[i] = c
-            if _admits(ts, cores, c, row, mode):
+            if admits(cores, i, c):
                 load[c] += (ts[i].C + ts[i].G) / ts[i].T
                 break
             cores[i] = None
@@ -112,6 +142,12 @@ def assign(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> Placement:
         if cores[i] is None:
             return Placement(tuple(cores), i, tuple(tried))
     return Placement(tuple(cores), None, tuple(tried))
+
+
+def assign(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> Placement:
+    """Place the tasks in :func:`placement_order` by ``fit`` with ``base``'s admission (Python ints; float loads for wfd)."""
+    _, row, _, mode = BASES[base]
+    return pack(ts, m, fit, lambda cores, _, c: _admits(ts, cores, c, row, mode))
 
 
 def reference(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> bool:
@@ -158,7 +194,7 @@ def explain(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> Explanation
 
     def steps() -> Iterator[Step | str]:
         yield Step(
-            f"{_FIT_TEXT[fit]}, by decreasing utilization (C + G)/T; admission: {name} on each core (protocol none)"
+            f"{FIT_TEXT[fit]}, by decreasing utilization (C + G)/T; admission: {name} on each core (protocol none)"
         )
         for i, attempts in p.tried:
             outcome = f"core {p.cores[i]}" if p.cores[i] is not None else "no core"
@@ -175,6 +211,35 @@ def explain(ts: SegmentedTaskSet, m: int, *, base: str, fit: str) -> Explanation
 # ---------------------------------------------------------------------------------------------
 # kernel
 # ---------------------------------------------------------------------------------------------
+
+
+@kernel
+def _order_set(C, G_m, G_e, T, lo, hi, order):
+    """``order[lo:hi]``: the tasks of [lo, hi) by decreasing (C + G)/T, exact (cross products < 2**62), ties by index."""
+    for k in range(lo, hi):
+        x = k
+        W = C[k] + G_m[k] + G_e[k]
+        while x > lo:
+            p = order[x - 1]
+            if (C[p] + G_m[p] + G_e[p]) * T[k] >= W * T[p]:
+                break
+            order[x] = p
+            x -= 1
+        order[x] = k
+
+
+@batch_kernel
+def _orders(C, G_m, G_e, T, task_offsets, order):
+    """:func:`_order_set` for every set (``prange``)."""
+    for s in prange(task_offsets.shape[0] - 1):
+        _order_set(C, G_m, G_e, T, task_offsets[s], task_offsets[s + 1], order)
+
+
+def placement_orders(batch: SegmentedBatch) -> NDArray[np.int64]:
+    """Per set s, ``out[task_offsets[s]:task_offsets[s + 1]]``: its tasks (batch indices) in :func:`placement_order`."""
+    order = np.empty(batch.n_tasks, dtype=np.int64)
+    _orders(batch.C, batch.G_m_total, batch.G_e_total, batch.T, batch.task_offsets, order)
+    return order
 
 
 @kernel
@@ -207,17 +272,8 @@ def _assign_sets(C, G_m, G_e, T, D, mode, task_offsets, m, default_mode, rule, f
     """``out[s]``: ACCEPT iff ``fit`` (0 ffd, 1 wfd) places every task of set s; the rest are per-task scratch."""
     for s in prange(out.shape[0]):
         lo, hi = task_offsets[s], task_offsets[s + 1]
-        # placement order: decreasing (C + G)/T, exact (cross products < 2**62), ties by index
+        _order_set(C, G_m, G_e, T, lo, hi, order)
         for k in range(lo, hi):
-            x = k
-            W = C[k] + G_m[k] + G_e[k]
-            while x > lo:
-                p = order[x - 1]
-                if (C[p] + G_m[p] + G_e[p]) * T[k] >= W * T[p]:
-                    break
-                order[x] = p
-                x -= 1
-            order[x] = k
             where[k] = -1
         load = np.zeros(m)
         tried = np.zeros(m, dtype=np.bool_)
@@ -249,6 +305,7 @@ def _assign_sets(C, G_m, G_e, T, D, mode, task_offsets, m, default_mode, rule, f
 
 def codes(batch: SegmentedBatch, m: int, *, base: str, fit: str) -> NDArray[np.int8]:
     """Codes per set (1 every task placed, 0 not)."""
+    check_fit(m, fit)
     _, _, rule, mode = BASES[base]
     n = batch.n_tasks
     out = np.empty(batch.n_sets, dtype=np.int8)
@@ -264,7 +321,7 @@ def _entry(base: str, fit: str, order: float) -> Analysis:
     name = BASES[base][0]
     return Analysis(
         name=f"{name}-{fit}",
-        title=f"{_FIT_TEXT[fit].split(' (')[0]} task-to-core assignment with {name} as admission test (no GPU contention)",
+        title=f"{FIT_TEXT[fit].split(' (')[0]} task-to-core assignment with {name} as admission test (no GPU contention)",
         kind="sufficient",
         policy="partitioned-fp-gpu-none",
         platform="identical",
