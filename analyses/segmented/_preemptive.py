@@ -37,9 +37,16 @@ analysis in the task order), else D_h (every bound is at most its deadline in an
 (OWN-P) own_i = C_i + G^m_i + Σ_s B_{i,s}.
 (X-P)   what a higher-priority task h on P_i costs the core per job: suspending
         (``suspend`` with G^e_h > 0) X_h = C_h + G^m_h, J_h = R_h − X_h; never suspending
-        (``busy``, or no G^e) X_h = own_h = C_h + G^m_h + Σ_s B_{h,s} (busy spinning), J_h = 0.
-(R-P)   R_i = least fixed point of R = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h ≤ D_i for
-        every task, in task order (JRTA of :mod:`rtsched.analyses.theory.jitter_rta`).
+        (``busy``, or no G^e) X_h = min(own_h, R_h), own_h = C_h + G^m_h + Σ_s B_{h,s} (busy
+        spinning), J_h = 0.
+(R-P)   R_i = least fixed point of R = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h
+        (JRTA of :mod:`rtsched.analyses.theory.jitter_rta`).
+(W-G)   GCAPS only, the whole response window instead of one window per segment (the paper's
+        shape): with I = τ_i's devices, E^I_h and η^I_h summed over them,
+        R = C_i + G_i + ε·η^I_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h
+            + Σ_{h: ρ_h < ρ_i, η^I_h > 0} ( ⌈(R + R̂_h − E^I_h)/T_h⌉·E^I_h + ⌈(R + R̂_h)/T_h⌉·2ε·η^I_h ).
+        R_i = min((R-P), (W-G)) ≤ D_i for every task, in task order (TSG: (R-P) alone); a busy
+        task's X is then min(own, R).
 
 Layers: :func:`analyse` (Python ints, every term kept), :func:`explain` (per-task rows: core,
 mode, per-segment device bounds, own work, R and its terms, the X and J imposed below, the
@@ -121,12 +128,16 @@ class TaskBound:
     hp: tuple[int, ...] = ()
     rows: tuple[JitterRow, ...] = ()
     search: JitterSearch | None = None
+    window_own: int | None = None
+    window_rows: tuple[JitterRow, ...] = ()
+    window: JitterSearch | None = None
     failing: str | None = None
 
     @property
     def R(self) -> int | None:
-        """The response-time bound (None: above D, or not computed)."""
-        return None if self.search is None else self.search.response
+        """The response-time bound, min of (R-P) and (W-G) (None: both above D, or not computed)."""
+        found = [x.response for x in (self.search, self.window) if x is not None and x.response is not None]
+        return min(found) if found else None
 
     @property
     def ok(self) -> bool:
@@ -251,13 +262,30 @@ def _suspends(ts: SegmentedTaskSet, h: int, modes: Sequence[str]) -> bool:
 
 
 def _row(ts: SegmentedTaskSet, h: int, modes: Sequence[str], b: TaskBound) -> JitterRow:
-    """(X-P) for a higher-priority task h with a computed bound."""
+    """(X-P) for a higher-priority task h with a computed bound (a busy job's core time: min(own_h, R_h))."""
     t = ts[h]
-    assert b.R is not None and b.own is not None
+    assert b.R is not None
     if _suspends(ts, h, modes):
         X = t.C + t.G_m
         return JitterRow(X=X, T=t.T, J=b.R - X)
-    return JitterRow(X=b.own, T=t.T, J=0)
+    return JitterRow(X=b.R if b.own is None else min(b.own, b.R), T=t.T, J=0)
+
+
+def _window_rows(ts: SegmentedTaskSet, i: int, eps: int, ranks: Sequence[int], R_hat: Sequence[int]) -> list[JitterRow]:
+    """(W-G)'s device rows: per task of higher GPU priority on τ_i's devices, its work and its switch charge."""
+    devs = set(ts[i].devices())
+    out: list[JitterRow] = []
+    for h in range(ts.n):
+        if h == i or ranks[h] >= ranks[i]:
+            continue
+        parts = [g.G_e for g in ts[h].gpu if g.device in devs and g.G_e > 0]
+        if not parts:
+            continue
+        E = sum(parts)
+        out.append(JitterRow(X=E, T=ts[h].T, J=max(0, R_hat[h] - E)))
+        if eps:
+            out.append(JitterRow(X=2 * eps * len(parts), T=ts[h].T, J=R_hat[h]))
+    return out
 
 
 def analyse(
@@ -314,6 +342,13 @@ def analyse(
                 b.search = jitter_response(own, t.D, b.rows)  # (R-P)
                 if b.search.response is None:
                     b.failing = f"(R-P) reaches {b.search.value} > D = {t.D}"
+        if proto == GCAPS and t.eta:
+            core_rows = tuple(_row(ts, h, modes, bounds[h]) for h in hp)
+            b.window_own = t.C + t.G + eps * sum(1 for g in t.gpu if g.G_e > 0)
+            b.window_rows = core_rows + tuple(_window_rows(ts, i, eps, ranks, R_hat))  # type: ignore[arg-type]
+            b.window = jitter_response(b.window_own, t.D, b.window_rows)  # (W-G)
+            if b.R is None:
+                b.failing = (b.failing + "; " if b.failing else "") + f"(W-G) reaches {b.window.value} > D = {t.D}"
         if b.R is None and first_fail is None:
             first_fail = i
             if stop:
@@ -344,13 +379,23 @@ def explain(
     name = _NAMES[a.protocol]
     per_task: list[dict[str, Any]] = []
     contrib: dict[int, JitterRow] = {b.task: _row(ts, b.task, a.modes, b) for b in a.bounds if b.ok}
+
+    def shown_terms(own: int | None, rows: Sequence[JitterRow], search: JitterSearch | None) -> str:
+        if search is None:
+            return "-"
+        R = search.last
+        parts = [f"⌈({R} + {r.J})/{r.T}⌉·{r.X}" if r.J else f"⌈{R}/{r.T}⌉·{r.X}" for r in rows]
+        return " + ".join([str(own), *parts]) + f" = {search.value}"
+
+    def shown_search(search: JitterSearch | None, D: int) -> int | str:
+        if search is None:
+            return "-"
+        return search.response if search.response is not None else f"> {D}"
+
     for b in a.bounds:
         t = ts[b.task]
-        terms = "-"
-        if b.search is not None:
-            R = b.search.last
-            parts = [f"⌈({R} + {r.J})/{r.T}⌉·{r.X}" if r.J else f"⌈{R}/{r.T}⌉·{r.X}" for r in b.rows]
-            terms = " + ".join([str(b.own), *parts]) + f" = {b.search.value}"
+        terms = shown_terms(b.own, b.rows, b.search)
+        window_terms = shown_terms(b.window_own, b.window_rows, b.window)
         c = contrib.get(b.task)
         per_task.append(
             {
@@ -369,8 +414,11 @@ def explain(
                 or "-",
                 "own": "-" if b.own is None else b.own,
                 "hp": ", ".join(ts.label(h) for h in b.hp) or "-",
+                "R_segments": shown_search(b.search, t.D),
+                "R_window": shown_search(b.window, t.D),
                 "R": _shown(b, t.D),
                 "terms": terms,
+                "window_terms": window_terms,
                 "X": "-" if c is None else c.X,
                 "J": "-" if c is None else c.J,
                 "ok": b.ok,
@@ -402,6 +450,12 @@ def explain(
         yield Step(
             f"each GPU segment: device bound B {tag}; own = C + G_m + Σ B (OWN-P); "
             "R = own + Σ_hp ⌈(R + J_h)/T_h⌉·X_h (R-P), X/J by (X-P)"
+            + (
+                "; or the whole window: R = C + G + ε·η + core rows + higher-GPU-priority work and switches "
+                "on its devices (W-G); R = min"
+                if a.protocol == GCAPS
+                else ""
+            )
         )
         for b in a.bounds:
             t = ts[b.task]
@@ -411,8 +465,13 @@ def explain(
                 continue
             for db in b.devices:
                 yield Step(f"  {head}: segment {db.segment + 1} on {db.device}: B = {db.terms}")
+            row = per_task[b.task]
+            if b.search is not None:
+                yield Step(f"  {head}: (R-P) R = {row['terms']} → {row['R_segments']}")
+            if b.window is not None:
+                yield Step(f"  {head}: (W-G) R = {row['window_terms']} → {row['R_window']}")
             if b.ok:
-                yield Step(f"  {head}: R = {per_task[b.task]['terms']} ≤ D: passes")
+                yield Step(f"  {head}: R = {b.R} ≤ D: passes")
             else:
                 yield Step(f"  {head}: fails: {b.failing}")
         yield Step("every task passes: schedulable" if verdict else "not proven schedulable")
@@ -604,40 +663,93 @@ def _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, ca
 
 @kernel
 def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, default_mode, proto, eps, L):
-    """ACCEPT iff every task of the set meets (R-P) (set-local task arrays; go indexes the segment arrays)."""
+    """ACCEPT iff every task of the set meets min((R-P), (W-G)) ≤ D (set-local task arrays; go indexes the segments)."""
     n = T.shape[0]
     md = np.empty(n, dtype=np.int64)
     for k in range(n):
         md[k] = mode[k] if mode[k] != 0 else default_mode
     R_hat = D.copy()
-    own = np.zeros(n, dtype=np.int64)
     X = np.zeros(n, dtype=np.int64)
     J = np.zeros(n, dtype=np.int64)
     hp = np.empty(n, dtype=np.int64)
+    rX = np.empty(3 * n, dtype=np.int64)
+    rT = np.empty(3 * n, dtype=np.int64)
+    rJ = np.empty(3 * n, dtype=np.int64)
+    idx = np.arange(3 * n)
     for i in range(n):
         Di = D[i]
+        best = Di + 1
+        # (OWN-P) and (R-P): abandoned (o > Di) as soon as the own work exceeds D
         o = C[i] + G_m_tot[i]
-        if o > Di:
-            return REJECT
-        for s in range(go[i], go[i + 1]):
-            o += _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, Di)
-            if o > Di:
-                return REJECT
+        if o <= Di:
+            for s in range(go[i], go[i + 1]):
+                o += _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, Di)
+                if o > Di:
+                    break
         nh = 0
         for h in range(i):
             if core[h] == core[i]:
                 hp[nh] = h
                 nh += 1
-        R = jitter_response_nb(o, Di, X, T, J, hp, nh)
-        if R > Di:
+        if o <= Di:
+            best = jitter_response_nb(o, Di, X, T, J, hp, nh)
+        # (W-G), GCAPS: the core rows, then per task of higher GPU priority its work and switches on i's devices
+        if proto == 0 and go[i + 1] > go[i]:
+            ow = C[i] + G_m_tot[i] + G_e_tot[i]
+            for s in range(go[i], go[i + 1]):
+                if sG_e[s] > 0:
+                    ow += eps
+            ok = ow <= Di
+            nr = 0
+            for x in range(nh):
+                rX[nr] = X[hp[x]]
+                rT[nr] = T[hp[x]]
+                rJ[nr] = J[hp[x]]
+                nr += 1
+            for h in range(n):
+                if not ok:
+                    break
+                if h == i or ranks[h] >= ranks[i]:
+                    continue
+                E = 0
+                eta = 0
+                for y in range(go[h], go[h + 1]):
+                    if sG_e[y] == 0:
+                        continue
+                    shared = False
+                    for z in range(go[i], go[i + 1]):
+                        if sdev[z] == sdev[y]:
+                            shared = True
+                            break
+                    if shared:
+                        E += sG_e[y]
+                        eta += 1
+                if eta == 0:
+                    continue
+                if E > Di or 2 * eps * eta > Di:  # the term alone exceeds D (and no product can overflow)
+                    ok = False
+                    break
+                rX[nr] = E
+                rT[nr] = T[h]
+                rJ[nr] = R_hat[h] - E if R_hat[h] > E else 0
+                nr += 1
+                if eps > 0:
+                    rX[nr] = 2 * eps * eta
+                    rT[nr] = T[h]
+                    rJ[nr] = R_hat[h]
+                    nr += 1
+            if ok:
+                w = jitter_response_nb(ow, Di, rX, rT, rJ, idx, nr)
+                if w < best:
+                    best = w
+        if best > Di:
             return REJECT
-        R_hat[i] = R
-        own[i] = o
+        R_hat[i] = best
         if md[i] == 2 and G_e_tot[i] > 0:  # suspending: X = C + G_m, J = R − X
             X[i] = C[i] + G_m_tot[i]
-            J[i] = R - X[i]
-        else:  # never suspends: X = own, J = 0
-            X[i] = o
+            J[i] = best - X[i]
+        else:  # never suspends: X = min(own, R), J = 0
+            X[i] = o if o < best else best
             J[i] = 0
     return ACCEPT
 

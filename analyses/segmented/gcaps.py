@@ -15,8 +15,11 @@ per core (R-P), with the proofs in the note and the equations in
 
 (DEV-G) B_{i,s} = g + ε + Σ_{h: ρ_h < ρ_i on d} ( ⌈(B + R̂_h − E^d_h)/T_h⌉·E^d_h + ⌈(B + R̂_h)/T_h⌉·2ε·η^d_h )
 (OWN-P) own_i = C_i + G^m_i + Σ_s B_{i,s}
-(R-P)   R_i = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h ≤ D_i, (X-P): suspending h
-        X = C + G^m, J = R_h − X; busy h X = own_h, J = 0.
+(R-P)   R = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h, (X-P): suspending h
+        X = C + G^m, J = R_h − X; busy h X = min(own_h, R_h), J = 0.
+(W-G)   R = C_i + G_i + ε·η_i + (the same core rows) + Σ_{h: ρ_h < ρ_i} ( ⌈(R + R̂_h − E^I_h)/T_h⌉·E^I_h
+        + ⌈(R + R̂_h)/T_h⌉·2ε·η^I_h ) over τ_i's devices I: the paper's whole-window shape;
+        R_i = min((R-P), (W-G)) ≤ D_i.
 
 Python keywords (not reachable through the registry, whose entries use the defaults):
 ``epsilon`` (context-switch cost ε in ticks, default 0) and ``gpu_priorities`` (each task's GPU

@@ -49,17 +49,22 @@ def _status(ts, m, mode="suspend", **kw):
 
 
 @pytest.mark.parametrize(
-    ("mode", "device", "own", "R"),
+    ("mode", "device", "own", "R", "window"),
     [
-        pytest.param("suspend", ((5,), (10,), (17,), ()), (9, 15, 22, 4), (9, 15, 30, 9), id="suspend"),
-        pytest.param("busy", ((5,), (10,), (17,), ()), (9, 15, 22, 4), (9, 15, 40, 19), id="busy"),
+        pytest.param(
+            "suspend", ((5,), (10,), (17,), ()), (9, 15, 22, 4), (9, 15, 30, 9), [9, 15, 41, "-"], id="suspend"
+        ),
+        pytest.param(
+            "busy", ((5,), (10,), (17,), ()), (9, 15, 22, 4), (9, 15, 40, 19), [9, 15, "> 50", "-"], id="busy"
+        ),
     ],
 )
-def test_worked_example_by_hand(mode, device, own, R):
-    """The note's hand computation, ε = 1: (DEV-G) 5, 10, 17; own 9, 15, 22, 4; R by (R-P)."""
+def test_worked_example_by_hand(mode, device, own, R, window):
+    """The note's hand computation, ε = 1: (DEV-G) 5, 10, 17; own 9, 15, 22, 4; R = min((R-P), (W-G))."""
     result = gcaps.explain(WORKED, 2, mode=mode, epsilon=1)
     ev = result.evidence
     assert result.verdict is True
+    assert [row["R_window"] for row in result.per_task] == window
     assert ev["device_bounds"] == device
     assert ev["own"] == own
     assert ev["response_times"] == R
@@ -475,3 +480,28 @@ def _gpa_soundness(mode, examples, at_least):
 @pytest.mark.parametrize("mode", ["busy", "suspend"])
 def test_gpa_accepted_sets_meet_every_deadline_in_simulation(mode):
     _gpa_soundness(mode, 150, 3)
+
+
+@pytest.mark.parametrize(("eps", "segments", "window"), [(0, 33, 13), (1, 42, 18)])
+def test_whole_window_bound_counts_a_higher_priority_part_once(eps, segments, window):
+    """τ1 has three parts of 1; τ0 (other core, higher priority) one part of 10 per 100 ticks.
+
+    (DEV-G) charges τ0's part to each of τ1's segments: 3·(1 + ε + 10 + 2ε); (W-G) once over the
+    window: 3 + 3ε + 10 + 2ε. R = min. The simulator (τ0 released at every instant 0..12 in turn)
+    never exceeds it.
+    """
+    ts = SegmentedTaskSet(
+        [
+            SegmentedTask((0, 0), (GPUSegment(0, 10),), 100, core=0),
+            SegmentedTask((0, 0, 0, 0), ((0, 1), (0, 1), (0, 1)), 100, core=1),
+        ]
+    )
+    row = gcaps.explain(ts, 2, epsilon=eps).per_task[1]
+    assert (row["R_segments"], row["R_window"], row["R"]) == (segments, window, window)
+    worst = max(
+        simulate_segmented(
+            ts, 2, protocol="gcaps", epsilon=eps, arrivals="explicit", releases=[[x], [0]], horizon=100
+        ).response_times[1]
+        for x in range(13)
+    )
+    assert 3 + 10 <= worst <= window
