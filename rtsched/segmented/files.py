@@ -18,6 +18,18 @@ Format (papers/cpu-gpu-model.md)
     absent/null: not assigned); ``mode`` is ``busy`` or ``suspend`` (or absent/null: the
     analysis's or simulator's mode applies).
 
+GPU partitions (papers/cpu-gpu-partitions.md): a set object may carry a ``gpu`` section, the GPU
+its segments on ``device`` run on, which the ``seg-*-part`` analyses split into partitions::
+
+    gpu: {clusters: 4, slowdown: 1.2, layout: free, device: gpu, interference: co-runner,
+          classes: [compute, memory], slowdown_by: {compute: [1.05, 1.1]}}
+
+(``clusters`` and ``slowdown`` required; the fields and rules of :mod:`rtsched.gpu`'s workload
+files), and a GPU segment may carry ``profile`` (its WCET over partition sizes: a list
+``[C(1), C(2), ...]`` or ``{model: amdahl, C1, parallel}`` / ``{model: saturating, C1,
+saturation}``; with a ``gpu`` section ``C(M)`` must equal ``G_e``) and ``class`` (its co-runner
+memory class). Errors name ``gpu <key>``, ``segment j profile`` and ``segment j class``.
+
 ``D > T`` is refused unless the reader is given ``deadlines="arbitrary"`` (the analyses of issue
 #43 need constrained deadlines). Unknown keys are refused.
 
@@ -43,6 +55,8 @@ from typing import Any
 import yaml
 
 from rtsched.errors import InputError
+from rtsched.gpu.files import _slowdown, _slowdown_doc, _wcet
+from rtsched.gpu.model import CLASSES
 from rtsched.io import Node, Scalar, check_keys, describe_node, node_text, node_to_int, read_text
 from rtsched.io.numbers import clip
 from rtsched.io.workload_files import (
@@ -55,7 +69,14 @@ from rtsched.io.workload_files import (
     write_document,
 )
 from rtsched.model import DeadlineModel, check_model
-from rtsched.segmented.model import DEFAULT_DEVICE, MODES, GPUSegment, SegmentedTask, SegmentedTaskSet
+from rtsched.segmented.model import (
+    DEFAULT_DEVICE,
+    MODES,
+    GPUDescription,
+    GPUSegment,
+    SegmentedTask,
+    SegmentedTaskSet,
+)
 
 __all__ = [
     "SEGMENTED_FORMATS",
@@ -71,7 +92,9 @@ _EXTENSIONS = {"yaml": "yaml", "yml": "yaml", "json": "json"}
 #: The keys of a task object, in the order they are written.
 _TASK_KEYS = ("name", "T", "D", "core", "mode", "segments")
 _REQUIRED = ("T", "segments")
-_SEGMENT_KEYS = ("G_m", "G_e", "device")
+_SEGMENT_KEYS = ("G_m", "G_e", "device", "profile", "class")
+#: The keys of a set's ``gpu`` section (the GPU partition model, papers/cpu-gpu-partitions.md).
+_GPU_KEYS = ("clusters", "layout", "device", "slowdown", "slowdown_by", "classes", "interference")
 
 
 def _check_format(format: str) -> str:
@@ -120,7 +143,7 @@ def _gpu_segment(node: Node, j: int, label: int | str) -> tuple[GPUSegment, dict
                 task=label,
                 field=field,
             )
-        parts = dict(zip(_SEGMENT_KEYS, items, strict=False))
+        parts = dict(zip(_SEGMENT_KEYS[:3], items, strict=False))
     lines: dict[str, int | None] = {field: node.line}
     values: dict[str, Any] = {}
     for key in ("G_m", "G_e"):
@@ -132,8 +155,23 @@ def _gpu_segment(node: Node, j: int, label: int | str) -> tuple[GPUSegment, dict
         child = parts["device"]
         lines[f"{field} device"] = child.line
         device = _text(child, "a device name is a word such as gpu or mig0", task=label, field=f"{field} device")
+    profile = None
+    if "profile" in parts and not _is_null(parts["profile"]):
+        child = parts["profile"]
+        lines[f"{field} profile"] = child.line
+        try:
+            profile = _wcet(child, task=label)
+        except InputError as err:  # rtsched.gpu names the WCET field C, C(2), C.C1 ...
+            inner = err.field or "C"
+            sub = f"{field} profile" + (inner[1:] if inner.startswith("C") else f".{inner}")
+            raise InputError(err.message, line=err.line or child.line, task=label, field=sub) from None
+    klass = None
+    if "class" in parts and not _is_null(parts["class"]):
+        child = parts["class"]
+        lines[f"{field} class"] = child.line
+        klass = _text(child, "a co-runner class is a name such as memory", task=label, field=f"{field} class")
     try:
-        segment = GPUSegment(values["G_m"], values["G_e"], device)
+        segment = GPUSegment(values["G_m"], values["G_e"], device, profile, klass)
     except InputError as err:
         sub = f"{field} {err.field}" if err.field else field
         raise InputError(err.message, line=lines.get(sub) or node.line, task=label, field=sub) from None
@@ -229,11 +267,70 @@ def _task_from_node(node: Node, i: int, deadlines: DeadlineModel) -> SegmentedTa
     return task
 
 
+def _gpu_from_node(node: Node) -> GPUDescription:
+    """A set's ``gpu`` section: the partitionable GPU (rtsched.gpu's fields and rules; errors name ``gpu <key>``)."""
+    if not isinstance(node.value, dict):
+        raise InputError(
+            f"'gpu' must be {{clusters: .., slowdown: .., layout: ..}}, got {describe_node(node)}",
+            line=node.line,
+            field="gpu",
+        )
+    v: dict[str, Node] = node.value
+    try:
+        check_keys(node, _GPU_KEYS, ("clusters", "slowdown"))
+    except InputError as err:
+        raise InputError(err.message, line=err.line, field=f"gpu {err.field or ''}".strip()) from None
+    lines = {key: v[key].line for key in v}
+    clusters = _int(v["clusters"], field="gpu clusters")
+    slowdown = _slowdown(v["slowdown"], None, "gpu slowdown")  # type: ignore[arg-type]
+    options: dict[str, Any] = {}
+    for key in ("layout", "device", "interference"):
+        if key in v and not _is_null(v[key]):
+            options[key] = _text(v[key], f"{key} must be a word", field=f"gpu {key}")
+    if "classes" in v:
+        if not isinstance(v["classes"].value, list):
+            raise InputError("classes must be a list of names", line=v["classes"].line, field="gpu classes")
+        options["classes"] = tuple(_text(c, "a class is a name", field="gpu classes") for c in v["classes"].value)
+    if "slowdown_by" in v:
+        rows = v["slowdown_by"]
+        if not isinstance(rows.value, dict):
+            raise InputError("slowdown_by must map classes to slowdown rows", line=rows.line, field="gpu slowdown_by")
+        options["slowdown_by"] = tuple(
+            (c, _slowdown(row, None, f"gpu slowdown_by.{c}"))  # type: ignore[arg-type]
+            for c, row in rows.value.items()
+        )
+    try:
+        return GPUDescription(clusters, slowdown, **options)
+    except InputError as err:
+        key = (err.field or "gpu").removeprefix("gpu ").split(".")[0].split("[")[0]
+        raise InputError(err.message, line=lines.get(key) or node.line, field=err.field or "gpu") from None
+
+
+def _segment_line(task: Node, field: str | None) -> int | None:
+    """The line of ``segment j <key>`` in a task node (else the segment's, else the task's)."""
+    words = (field or "").split()
+    segments = task.value.get("segments") if isinstance(task.value, dict) else None
+    if len(words) < 2 or words[0] != "segment" or not words[1].isdigit() or segments is None:
+        return task.line
+    gpu = [item for item in segments.value if not isinstance(item.value, Scalar)]
+    j = int(words[1])
+    if not 1 <= j <= len(gpu):
+        return task.line
+    seg = gpu[j - 1]
+    key = words[2] if len(words) > 2 else None
+    if isinstance(seg.value, dict) and key in seg.value:
+        return seg.value[key].line
+    return seg.line
+
+
 def _set_from_node(node: Node, deadlines: DeadlineModel) -> SegmentedTaskSet:
     value, name = node.value, None
+    gpu = None
     if isinstance(value, dict):
-        check_keys(node, ["name", "tasks"], ["tasks"])
+        check_keys(node, ["name", "gpu", "tasks"], ["tasks"])
         name = node_text(value.get("name"))
+        if "gpu" in value and not _is_null(value["gpu"]):
+            gpu = _gpu_from_node(value["gpu"])
         tasks = value["tasks"]
         if not isinstance(tasks.value, list):
             raise InputError(f"'tasks' must be a list, got {describe_node(tasks)}", line=tasks.line, field="tasks")
@@ -247,7 +344,17 @@ def _set_from_node(node: Node, deadlines: DeadlineModel) -> SegmentedTaskSet:
         )
     if not items:
         raise InputError("a segmented task set needs at least one task", line=line, field="tasks")
-    return SegmentedTaskSet([_task_from_node(t, i, deadlines) for i, t in enumerate(items)], name=name)
+    tasks = [_task_from_node(t, i, deadlines) for i, t in enumerate(items)]
+    try:
+        return SegmentedTaskSet(tasks, name=name, gpu=gpu)
+    except InputError as err:  # a profile or class the GPU description refuses: the segment's line
+        names = [t.name for t in tasks]
+        i = err.task if isinstance(err.task, int) else names.index(err.task) if err.task in names else None
+        if i is None:
+            raise err.located(line=node.line) from None
+        raise InputError(
+            err.message, line=_segment_line(items[i], err.field), task=task_label(i, tasks[i].name), field=err.field
+        ) from None
 
 
 def _read_document(text: str, fmt: str, deadlines: DeadlineModel) -> list[SegmentedTaskSet]:
@@ -265,6 +372,26 @@ def _segment_doc(g: GPUSegment) -> dict[str, Any]:
     doc: dict[str, Any] = {"G_m": g.G_m, "G_e": g.G_e}
     if g.device != DEFAULT_DEVICE:
         doc["device"] = g.device
+    if g.profile is not None:
+        doc["profile"] = g.profile.to_doc()
+    if g.klass is not None:
+        doc["class"] = g.klass
+    return doc
+
+
+def _gpu_doc(gpu: GPUDescription) -> dict[str, Any]:
+    doc: dict[str, Any] = {"clusters": gpu.clusters}
+    if gpu.layout != "free":
+        doc["layout"] = gpu.layout
+    if gpu.device != DEFAULT_DEVICE:
+        doc["device"] = gpu.device
+    doc["slowdown"] = _slowdown_doc(gpu.slowdown)
+    if gpu.slowdown_by:
+        doc["slowdown_by"] = {c: _slowdown_doc(row) for c, row in gpu.slowdown_by}
+    if gpu.classes != CLASSES:
+        doc["classes"] = list(gpu.classes)
+    if gpu.interference != "co-runner":
+        doc["interference"] = gpu.interference
     return doc
 
 
@@ -280,7 +407,8 @@ def _task_doc(task: SegmentedTask) -> dict[str, Any]:
 
 
 def _set_doc(ts: SegmentedTaskSet) -> dict[str, Any]:
-    return ({} if ts.name is None else {"name": ts.name}) | {"tasks": [_task_doc(t) for t in ts]}
+    gpu = {} if ts.gpu is None else {"gpu": _gpu_doc(ts.gpu)}
+    return ({} if ts.name is None else {"name": ts.name}) | gpu | {"tasks": [_task_doc(t) for t in ts]}
 
 
 # -- public functions -----------------------------------------------------------------------------
