@@ -117,6 +117,7 @@ DEFAULT_BUDGETS = {"part": 10_000, "part-exhaustive": 20_000}
 #: Candidates decided by one call of the inner kernel in :func:`codes`.
 CHUNK = 256
 GE = "G_e'"
+_MODES: tuple[WaitMode, ...] = ("busy", "suspend")
 
 CITATION = (
     "rtsched's own (no published analysis or tool does this): the lock-based analyses of this family "
@@ -219,8 +220,8 @@ def derive(ts: SegmentedTaskSet, sizes: Sequence[int], assignment: Sequence[int 
     rows: list[Inflated] = []
     why = ""
     for i, t in enumerate(ts):
-        p = assignment[i]
-        if p is None:
+        part = assignment[i]
+        if part is None:
             tasks.append(t)
             continue
         segs = []
@@ -228,11 +229,11 @@ def derive(ts: SegmentedTaskSet, sizes: Sequence[int], assignment: Sequence[int 
             if g.device != gpu.device:
                 segs.append(g)
                 continue
-            size = sizes[p]
+            size = sizes[part]
             c = g.wcet_on(size, gpu.clusters)
-            f = gpu.factor(K - 1, worst[p])
-            value = inflated_wcet(g, size, K - 1, worst[p], gpu)
-            rows.append(Inflated(i, j, p, size, c, f, value))
+            f = gpu.factor(K - 1, worst[part])
+            value = inflated_wcet(g, size, K - 1, worst[part], gpu)
+            rows.append(Inflated(i, j, part, size, c, f, value))
             if value is None or g.G_m + value > MAX_TIME:
                 why = why or (
                     f"{ts.label(i)} segment {j}: "
@@ -245,7 +246,7 @@ def derive(ts: SegmentedTaskSet, sizes: Sequence[int], assignment: Sequence[int 
                     )
                 )
                 continue
-            segs.append(GPUSegment(g.G_m, value, names[p]))
+            segs.append(GPUSegment(g.G_m, value, names[part]))
         tasks.append(t.replace(gpu=tuple(segs)) if not why else t)
     derived = None if why else SegmentedTaskSet(tasks, name=ts.name)
     return Candidate(sizes, assignment, derived, tuple(rows), why)
@@ -610,7 +611,7 @@ def _entry(protocol: str, mode: WaitMode, search_kind: str, order: float) -> Ana
     short = "mpcp" if protocol == "mpcp" else "fmlp"
     name = f"seg-{short}-{mode}-{search_kind}"
     heuristic = search_kind == "part"
-    kw = {"mode": mode, "protocol": protocol, "search_kind": search_kind}
+    kw: dict[str, Any] = {"mode": mode, "protocol": protocol, "search_kind": search_kind}
     return Analysis(
         name=name,
         title=(
@@ -639,6 +640,6 @@ def _entry(protocol: str, mode: WaitMode, search_kind: str, order: float) -> Ana
 ANALYSES = tuple(
     _entry(protocol, mode, search_kind, base + 0.1 * k + (0.05 if search_kind != "part" else 0))
     for base, protocol in ((12, "mpcp"), (22, "fmlp+"))
-    for k, mode in enumerate(("busy", "suspend"))
+    for k, mode in enumerate(_MODES)
     for search_kind in SEARCHES
 )
