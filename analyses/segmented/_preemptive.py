@@ -505,7 +505,7 @@ def _level_ranks(n: int, above: Sequence[int], me: int) -> list[int]:
 def opa_bound(ts: SegmentedTaskSet, c: int, unassigned: Sequence[int], modes: Sequence[str], eps: int) -> int | None:
     """(OPA-D): task c's bound with every other task of ``unassigned`` above it on the GPU, R̂ = D everywhere.
 
-    Device bounds (DEV-G) with that set; a busy same-core task h above c counts
+    min((R-P), (W-G)) with that set above c (device bounds (DEV-G)); a busy same-core task h above c counts
     X_h = min(D_h, C_h + G^m_h + Σ_s B̂_{h,s}) with B̂ computed with ``unassigned`` ∖ {h, c} above h;
     a suspending one X_h = C_h + G^m_h, J_h = D_h − X_h. None if above D_c.
     """
@@ -513,14 +513,6 @@ def opa_bound(ts: SegmentedTaskSet, c: int, unassigned: Sequence[int], modes: Se
     D = [u.D for u in ts]
     others = [x for x in unassigned if x != c]
     ranks = _level_ranks(ts.n, others, c)
-    own = t.C + t.G_m
-    for s in range(t.eta):
-        B = gcaps_device_bound(ts, c, s, eps, ranks, D, t.D).B
-        if B is None:
-            return None
-        own += B
-    if own > t.D:
-        return None
     rows = []
     for h in range(c):
         u = ts[h]
@@ -536,7 +528,18 @@ def opa_bound(ts: SegmentedTaskSet, c: int, unassigned: Sequence[int], modes: Se
             B = gcaps_device_bound(ts, h, s, eps, ranks_h, D, u.D).B
             X += u.D if B is None else B
         rows.append(JitterRow(X=min(X, u.D), T=u.T, J=0))
-    return jitter_response(own, t.D, rows).response
+    found = []
+    own = t.C + t.G_m
+    for s in range(t.eta):
+        B = gcaps_device_bound(ts, c, s, eps, ranks, D, t.D).B
+        own += t.D + 1 if B is None else B
+    if own <= t.D:
+        found.append(jitter_response(own, t.D, rows).response)  # (R-P) with R̂ = D
+    if t.eta:
+        window_own = t.C + t.G + eps * sum(1 for g in t.gpu if g.G_e > 0)
+        found.append(jitter_response(window_own, t.D, rows + _window_rows(ts, c, eps, ranks, D)).response)  # (W-G)
+    values = [x for x in found if x is not None]
+    return min(values) if values else None
 
 
 def gpa_search(
@@ -662,6 +665,42 @@ def _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, ca
 
 
 @kernel
+def _window_rows_nb(i, ranks, R_hat, T, go, sG_e, sdev, eps, Di, rX, rT, rJ, nr):
+    """Append (W-G)'s device rows of task i from ``rX[nr]`` on; the new count, or −1 if a term alone exceeds Di."""
+    n = T.shape[0]
+    for h in range(n):
+        if h == i or ranks[h] >= ranks[i]:
+            continue
+        E = 0
+        eta = 0
+        for y in range(go[h], go[h + 1]):
+            if sG_e[y] == 0:
+                continue
+            shared = False
+            for z in range(go[i], go[i + 1]):
+                if sdev[z] == sdev[y]:
+                    shared = True
+                    break
+            if shared:
+                E += sG_e[y]
+                eta += 1
+        if eta == 0:
+            continue
+        if E > Di or 2 * eps * eta > Di:  # the term alone exceeds D (and no product can overflow)
+            return -1
+        rX[nr] = E
+        rT[nr] = T[h]
+        rJ[nr] = R_hat[h] - E if R_hat[h] > E else 0
+        nr += 1
+        if eps > 0:
+            rX[nr] = 2 * eps * eta
+            rT[nr] = T[h]
+            rJ[nr] = R_hat[h]
+            nr += 1
+    return nr
+
+
+@kernel
 def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, default_mode, proto, eps, L):
     """ACCEPT iff every task of the set meets min((R-P), (W-G)) ≤ D (set-local task arrays; go indexes the segments)."""
     n = T.shape[0]
@@ -699,45 +738,14 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, defa
             for s in range(go[i], go[i + 1]):
                 if sG_e[s] > 0:
                     ow += eps
-            ok = ow <= Di
             nr = 0
             for x in range(nh):
                 rX[nr] = X[hp[x]]
                 rT[nr] = T[hp[x]]
                 rJ[nr] = J[hp[x]]
                 nr += 1
-            for h in range(n):
-                if not ok:
-                    break
-                if h == i or ranks[h] >= ranks[i]:
-                    continue
-                E = 0
-                eta = 0
-                for y in range(go[h], go[h + 1]):
-                    if sG_e[y] == 0:
-                        continue
-                    shared = False
-                    for z in range(go[i], go[i + 1]):
-                        if sdev[z] == sdev[y]:
-                            shared = True
-                            break
-                    if shared:
-                        E += sG_e[y]
-                        eta += 1
-                if eta == 0:
-                    continue
-                if E > Di or 2 * eps * eta > Di:  # the term alone exceeds D (and no product can overflow)
-                    ok = False
-                    break
-                rX[nr] = E
-                rT[nr] = T[h]
-                rJ[nr] = R_hat[h] - E if R_hat[h] > E else 0
-                nr += 1
-                if eps > 0:
-                    rX[nr] = 2 * eps * eta
-                    rT[nr] = T[h]
-                    rJ[nr] = R_hat[h]
-                    nr += 1
+            nr = _window_rows_nb(i, ranks, R_hat, T, go, sG_e, sdev, eps, Di, rX, rT, rJ, nr)
+            ok = ow <= Di and nr >= 0
             if ok:
                 w = jitter_response_nb(ow, Di, rX, rT, rJ, idx, nr)
                 if w < best:
@@ -814,20 +822,12 @@ def preemptive_codes(
 
 
 @kernel
-def _opa_bound_nb(c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, sdev, eps, lv, X, J, hp):
+def _opa_bound_nb(
+    c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, sdev, eps, lv, X, J, hp, rX, rT, rJ, idx
+):
     """(OPA-D) of task c (``unassigned[k]`` 1 for the tasks not yet given a rank); above D_c: D_c + 1."""
     n = T.shape[0]
     Dc = D[c]
-    for x in range(n):
-        lv[x] = 0 if (unassigned[x] == 1 and x != c) else 2
-    lv[c] = 1
-    o = C[c] + G_m_tot[c]
-    if o > Dc:
-        return Dc + 1
-    for s in range(go[c], go[c + 1]):
-        o += _device_bound_nb(c, s, T, D, go, sG_e, sdev, lv, D, 0, eps, 1, Dc)
-        if o > Dc:
-            return Dc + 1
     nh = 0
     for h in range(c):
         if core[h] != core[c]:
@@ -848,8 +848,35 @@ def _opa_bound_nb(c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, 
             J[h] = 0
         hp[nh] = h
         nh += 1
-    R = jitter_response_nb(o, Dc, X, T, J, hp, nh)
-    return R if R <= Dc else Dc + 1
+    for x in range(n):
+        lv[x] = 0 if (unassigned[x] == 1 and x != c) else 2
+    lv[c] = 1
+    best = Dc + 1
+    o = C[c] + G_m_tot[c]
+    if o <= Dc:
+        for s in range(go[c], go[c + 1]):
+            o += _device_bound_nb(c, s, T, D, go, sG_e, sdev, lv, D, 0, eps, 1, Dc)
+            if o > Dc:
+                break
+    if o <= Dc:
+        best = jitter_response_nb(o, Dc, X, T, J, hp, nh)
+    if go[c + 1] > go[c]:  # (W-G) with R̂ = D
+        ow = C[c] + G_m_tot[c] + G_e_tot[c]
+        for s in range(go[c], go[c + 1]):
+            if sG_e[s] > 0:
+                ow += eps
+        nr = 0
+        for x in range(nh):
+            rX[nr] = X[hp[x]]
+            rT[nr] = T[hp[x]]
+            rJ[nr] = J[hp[x]]
+            nr += 1
+        nr = _window_rows_nb(c, lv, D, T, go, sG_e, sdev, eps, Dc, rX, rT, rJ, nr)
+        if ow <= Dc and nr >= 0:
+            w = jitter_response_nb(ow, Dc, rX, rT, rJ, idx, nr)
+            if w < best:
+                best = w
+    return best if best <= Dc else Dc + 1
 
 
 @kernel
@@ -866,6 +893,10 @@ def _gpa_set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, 
     X = np.zeros(n, dtype=np.int64)
     J = np.zeros(n, dtype=np.int64)
     hp = np.empty(n, dtype=np.int64)
+    rX = np.empty(3 * n, dtype=np.int64)
+    rT = np.empty(3 * n, dtype=np.int64)
+    rJ = np.empty(3 * n, dtype=np.int64)
+    idx = np.arange(3 * n)
     for _ in range(n):
         chosen = -1
         for c in range(n - 1, -1, -1):  # candidates from the lowest CPU priority up
@@ -878,10 +909,10 @@ def _gpa_set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, 
                     break
             if not lowest:
                 continue
-            if (
-                _opa_bound_nb(c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, sdev, eps, lv, X, J, hp)
-                <= D[c]
-            ):
+            R = _opa_bound_nb(
+                c, unassigned, C, G_m_tot, G_e_tot, T, D, core, md, go, sG_e, sdev, eps, lv, X, J, hp, rX, rT, rJ, idx
+            )
+            if R <= D[c]:
                 chosen = c
                 break
         if chosen < 0:
