@@ -316,8 +316,16 @@ def _greedy(ts: SegmentedTaskSet, sizes: tuple[int, ...]) -> tuple[int | None, .
 def _compact(
     sizes: tuple[int, ...], assignment: tuple[int | None, ...]
 ) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
-    """Drop the empty partitions (their clusters become idle); renumber the others in order."""
-    used = sorted({a for a in assignment if a is not None})
+    """Drop the empty partitions (their clusters become idle); number the others as the exhaustive search does.
+
+    Partitions by decreasing size, ties by their first task: the canonical form of a candidate,
+    so that the heuristic's candidates are literally among the exhaustive search's.
+    """
+    first = {}
+    for i, a in enumerate(assignment):
+        if a is not None and a not in first:
+            first[a] = i
+    used = sorted(first, key=lambda p: (-sizes[p], first[p]))
     index = {p: j for j, p in enumerate(used)}
     return tuple(sizes[p] for p in used), tuple(None if a is None else index[a] for a in assignment)
 
