@@ -37,11 +37,18 @@ the load order), and neither heuristic is monotone in the tasks' parameters.
 Layers: :func:`assign` / :func:`reference` (the inner analysis's exact reference on every trial),
 :func:`explain` (the placement step by step, with the inner analysis's failing term for every
 refused core, the final cores and per-task bounds from the inner analysis on the assigned set)
-and :func:`codes`. **The batch is not one kernel**: it is a Python loop over placement steps and
-candidate rounds that, at each round, builds one batch of trial sets (one per set still placing,
-numpy gathers) and calls the inner analysis's batch kernel on it (``status``, ``prange`` over the
-sets), so it makes at most n·m kernel calls for sets of n tasks, and the trials are exactly the
-reference's. The placement orders come from a ``prange`` kernel of ``assignment.py``.
+and :func:`codes`, the same trials in the same order:
+
+* MPCP and FMLP+: one ``prange`` kernel over the sets; each trial compacts the partial set into
+  scratch arrays and decides it with the set kernel of :mod:`rtsched.analyses.segmented._locking`
+  (the kernel of ``seg-mpcp-*``/``seg-fmlp-*`` itself, so kernel == reference follows from theirs
+  and is tested here again);
+* GCAPS: **not one kernel** (its module is used only through its public entry points): a Python
+  loop over placement steps and candidate rounds that, at each round, builds one batch of trial
+  sets (one per set still placing; numpy gathers) and calls the inner analysis's batch kernel on
+  it (``status``, ``prange`` over the sets): at most n·m kernel calls for sets of n tasks.
+
+The placement orders come from a ``prange`` kernel of ``assignment.py``.
 """
 
 from __future__ import annotations
@@ -52,9 +59,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba import prange
 from numpy.typing import NDArray
 
 from rtsched import registry
+from rtsched.analyses.segmented._common import MODE_CODE
+from rtsched.analyses.segmented._locking import PROTOCOLS
+from rtsched.analyses.segmented._locking import _set_code as _lock_set_code
 from rtsched.analyses.segmented.assignment import (
     FIT_TEXT,
     FITS,
@@ -65,6 +76,7 @@ from rtsched.analyses.segmented.assignment import (
     placement_orders,
 )
 from rtsched.errors import InputError
+from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet
@@ -240,9 +252,18 @@ def _trial_batch(batch: SegmentedBatch, where: NDArray[np.int64], in_trial: NDAr
 
 
 def codes(batch: SegmentedBatch, m: int, *, inner: str, fit: str) -> NDArray[np.int8]:
-    """Codes per set (1 every task placed, 0 not): the reference's trials, each round through the inner batch kernel."""
+    """Codes per set (1 every task placed, 0 not): the reference's trials (MPCP, FMLP+: one kernel; GCAPS: rounds)."""
     entry = _inner(inner)
     check_fit(m, fit)
+    if batch.n_sets == 0:
+        return np.empty(0, dtype=np.int8)
+    if inner.startswith(("seg-mpcp-", "seg-fmlp-")):
+        return _locking_codes(batch, m, inner, fit)
+    return _rounds_codes(batch, m, entry, fit)
+
+
+def _rounds_codes(batch: SegmentedBatch, m: int, entry: registry.Analysis, fit: str) -> NDArray[np.int8]:
+    """The loop over placement steps and candidate rounds, one inner ``status`` call per round."""
     n_sets = batch.n_sets
     offsets = batch.task_offsets
     sizes = np.diff(offsets)
@@ -276,6 +297,105 @@ def codes(batch: SegmentedBatch, m: int, *, inner: str, fit: str) -> NDArray[np.
             pending[P[ok]] = False
         alive[S[pending]] = False
     return alive.astype(np.int8)
+
+
+# ---------------------------------------------------------------------------------------------
+# MPCP and FMLP+: one prange kernel, each trial compacted and decided by _locking's set kernel
+# ---------------------------------------------------------------------------------------------
+
+
+@kernel
+def _locking_trial(C, G_m, G_e, T, D, mode, go, sG_m, sG_e, sdev, lo, hi, where, default_mode, proto, ti, ts_):
+    """``_locking``'s set code on the placed tasks of set [lo, hi) (``where >= 0``) on cores ``where``, task order.
+
+    ``ti`` (7 × n int64) and ``ts_`` (3 × segments int64) are the compacted set's scratch.
+    """
+    n = 0
+    ns = 0
+    ti[6, 0] = 0
+    for k in range(lo, hi):
+        if where[k] < 0:
+            continue
+        ti[0, n] = C[k]
+        ti[1, n] = G_m[k]
+        ti[2, n] = G_e[k]
+        ti[3, n] = T[k]
+        ti[4, n] = D[k]
+        ti[5, n] = where[k]
+        for y in range(go[k], go[k + 1]):
+            ts_[0, ns] = sG_m[y]
+            ts_[1, ns] = sG_e[y]
+            ts_[2, ns] = sdev[y]
+            ns += 1
+        n += 1
+        ti[6, n] = ns
+    md = np.empty(n, dtype=np.int64)
+    x = 0
+    for k in range(lo, hi):
+        if where[k] >= 0:
+            md[x] = mode[k]
+            x += 1
+    return _lock_set_code(
+        ti[0, :n], ti[1, :n], ti[2, :n], ti[3, :n], ti[4, :n], ti[5, :n], md, ti[6, : n + 1],
+        ts_[0], ts_[1], ts_[2], default_mode, proto,
+    )  # fmt: skip
+
+
+@batch_kernel
+def _locking_assign_sets(
+    C, G_m, G_e, T, D, mode, go, sG_m, sG_e, sdev, task_offsets, order, m, default_mode, proto, fit, where, out
+):
+    """``out[s]``: ACCEPT iff ``fit`` (0 ffd, 1 wfd) places every task of set s, admission = ``_locking`` on the partial set."""
+    for s in prange(out.shape[0]):
+        lo, hi = task_offsets[s], task_offsets[s + 1]
+        ti = np.empty((7, hi - lo + 1), dtype=np.int64)
+        ts_ = np.empty((3, go[hi] - go[lo] + 1), dtype=np.int64)
+        for k in range(lo, hi):
+            where[k] = -1
+        load = np.zeros(m)
+        tried = np.zeros(m, dtype=np.bool_)
+        code = ACCEPT
+        for x in range(lo, hi):
+            k = order[x]
+            tried[:] = False
+            placed = False
+            for attempt in range(m):
+                if fit == 0:
+                    c = attempt
+                else:  # the untried core of least load, ties to the lowest index
+                    c = -1
+                    for q in range(m):
+                        if not tried[q] and (c < 0 or load[q] < load[c]):
+                            c = q
+                    tried[c] = True
+                where[k] = c
+                if (
+                    _locking_trial(
+                        C, G_m, G_e, T, D, mode, go, sG_m, sG_e, sdev, lo, hi, where, default_mode, proto, ti, ts_
+                    )
+                    == ACCEPT
+                ):
+                    load[c] += float(C[k] + G_m[k] + G_e[k]) / float(T[k])
+                    placed = True
+                    break
+                where[k] = -1
+            if not placed:
+                code = REJECT
+                break
+        out[s] = code
+
+
+def _locking_codes(batch: SegmentedBatch, m: int, inner: str, fit: str) -> NDArray[np.int8]:
+    """The kernel path of the MPCP and FMLP+ heuristics (the inner analysis's options: its registered mode)."""
+    _, proto, mode = inner.split("-")
+    out = np.empty(batch.n_sets, dtype=np.int8)
+    where = np.empty(batch.n_tasks, dtype=np.int64)
+    _locking_assign_sets(
+        batch.C, batch.G_m_total, batch.G_e_total, batch.T, batch.D, batch.mode, batch.gpu_offsets, batch.G_m,
+        batch.G_e, batch.device, batch.task_offsets, placement_orders(batch), m, MODE_CODE[mode],
+        PROTOCOLS["fmlp+" if proto == "fmlp" else proto], FITS.index(fit), where, out,
+    )  # fmt: skip
+    return out
 
 
 def _entry(inner: str, fit: str) -> Analysis:
