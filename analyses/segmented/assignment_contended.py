@@ -215,7 +215,7 @@ def explain(ts: SegmentedTaskSet, m: int, *, inner: str, fit: str) -> Explanatio
                     )
                 else:
                     yield Step(
-                        f"{ts.label(i)} (U = {{u}}) on core {c}: refused, {reasons[(i, c)]}", {"u": ts[i].utilization}
+                        f"{ts.label(i)} (U = {{u}}) on core {c}: refused: {reasons[(i, c)]}", {"u": ts[i].utilization}
                     )
             if p.cores[i] is None:
                 yield Step(f"{ts.label(i)}: no core admits it")
