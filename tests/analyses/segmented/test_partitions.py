@@ -48,7 +48,9 @@ def test_worked_example_by_hand():
         assert INNER[key].verdict(WORKED, 2) is False
     whole = P.derive(WORKED, (2,), (0, 0))
     assert [t.G_e for t in whole.derived] == [5, 5]
-    assert INNER["mpcp", "suspend"].explain(whole.derived, 2).evidence["response_times"][0] is None
+    inner = INNER["mpcp", "suspend"].explain(whole.derived, 2)
+    assert inner.evidence["response_times"][0] is None
+    assert (inner.per_task[0]["ΣW"], inner.per_task[0]["own"]) == (7, 16)  # b's holding 7: 9 + 7 = 16 > 12
     split = P.derive(WORKED, (1, 1), (0, 1))
     assert [(x.C, x.f, x.G_e) for x in split.inflated] == [(6, Fraction(6, 5), 8)] * 2
     assert [t.gpu[0].device for t in split.derived] == ["gpu.p0", "gpu.p1"]
