@@ -44,7 +44,7 @@ from rtsched.io import (
 )
 from rtsched.io.workload_files import in_source, parse_document
 
-__all__ = ["dumps_gpu", "loads_gpu", "read_gpu_workload"]
+__all__ = ["dumps_gpu", "loads_gpu", "read_gpu_workload", "slowdown_doc", "slowdown_from_node", "wcet_from_node"]
 
 
 _TOP_KEYS = ["name", "clusters", "gpu", "layout", "interference", "classes", "blocking", "profiles", "kernels"]
@@ -83,7 +83,8 @@ def _wcet(node: Node, **where: Any) -> WCETProfile:
         if kind == "amdahl":
             check_keys(node, ["model", "C1", "parallel"], ["C1", "parallel"], **where)
             return AmdahlWCET(
-                node_to_int(value["C1"], field="C.C1", **where), _fraction(value["parallel"], field="C.parallel", **where)
+                node_to_int(value["C1"], field="C.C1", **where),
+                _fraction(value["parallel"], field="C.parallel", **where),
             )
         if kind == "saturating":
             check_keys(node, ["model", "C1", "saturation"], ["C1", "saturation"], **where)
@@ -339,6 +340,12 @@ def _slowdown_doc(row: Slowdown) -> Any:
     if not row.factors:
         return _frac_doc(row.beyond)
     raise InputError("a slowdown table with a value beyond it cannot be written; give every factor")
+
+
+#: The readers and writer of the GPU model's fields, for formats that embed them (rtsched.segmented.files).
+wcet_from_node = _wcet
+slowdown_from_node = _slowdown
+slowdown_doc = _slowdown_doc
 
 
 def dumps_gpu(workload: GPUWorkload, format: str = "yaml") -> str:

@@ -55,7 +55,7 @@ from typing import Any
 import yaml
 
 from rtsched.errors import InputError
-from rtsched.gpu.files import _slowdown, _slowdown_doc, _wcet
+from rtsched.gpu.files import slowdown_doc, slowdown_from_node, wcet_from_node
 from rtsched.gpu.model import CLASSES
 from rtsched.io import Node, Scalar, check_keys, describe_node, node_text, node_to_int, read_text
 from rtsched.io.numbers import clip
@@ -160,7 +160,7 @@ def _gpu_segment(node: Node, j: int, label: int | str) -> tuple[GPUSegment, dict
         child = parts["profile"]
         lines[f"{field} profile"] = child.line
         try:
-            profile = _wcet(child, task=label)
+            profile = wcet_from_node(child, task=label)
         except InputError as err:  # rtsched.gpu names the WCET field C, C(2), C.C1 ...
             inner = err.field or "C"
             sub = f"{field} profile" + (inner[1:] if inner.startswith("C") else f".{inner}")
@@ -282,7 +282,7 @@ def _gpu_from_node(node: Node) -> GPUDescription:
         raise InputError(err.message, line=err.line, field=f"gpu {err.field or ''}".strip()) from None
     lines = {key: v[key].line for key in v}
     clusters = _int(v["clusters"], field="gpu clusters")
-    slowdown = _slowdown(v["slowdown"], None, "gpu slowdown")  # type: ignore[arg-type]
+    slowdown = slowdown_from_node(v["slowdown"], None, "gpu slowdown")  # type: ignore[arg-type]
     options: dict[str, Any] = {}
     for key in ("layout", "device", "interference"):
         if key in v and not _is_null(v[key]):
@@ -296,7 +296,7 @@ def _gpu_from_node(node: Node) -> GPUDescription:
         if not isinstance(rows.value, dict):
             raise InputError("slowdown_by must map classes to slowdown rows", line=rows.line, field="gpu slowdown_by")
         options["slowdown_by"] = tuple(
-            (c, _slowdown(row, None, f"gpu slowdown_by.{c}"))  # type: ignore[arg-type]
+            (c, slowdown_from_node(row, None, f"gpu slowdown_by.{c}"))  # type: ignore[arg-type]
             for c, row in rows.value.items()
         )
     try:
@@ -385,9 +385,9 @@ def _gpu_doc(gpu: GPUDescription) -> dict[str, Any]:
         doc["layout"] = gpu.layout
     if gpu.device != DEFAULT_DEVICE:
         doc["device"] = gpu.device
-    doc["slowdown"] = _slowdown_doc(gpu.slowdown)
+    doc["slowdown"] = slowdown_doc(gpu.slowdown)
     if gpu.slowdown_by:
-        doc["slowdown_by"] = {c: _slowdown_doc(row) for c, row in gpu.slowdown_by}
+        doc["slowdown_by"] = {c: slowdown_doc(row) for c, row in gpu.slowdown_by}
     if gpu.classes != CLASSES:
         doc["classes"] = list(gpu.classes)
     if gpu.interference != "co-runner":

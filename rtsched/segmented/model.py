@@ -49,7 +49,6 @@ from rtsched.gpu.model import (
     Slowdown,
     TableWCET,
     WCETProfile,
-    _validate_kernel,
 )
 from rtsched.model import MAX_TIME, DeadlineModel, fraction_sum
 
@@ -170,8 +169,8 @@ def _check_profile(profile: Any) -> None:
             f"a WCET profile is a TableWCET, AmdahlWCET or SaturatingWCET of rtsched.gpu, got {profile!r}",
             field="profile",
         )
-    try:
-        _validate_kernel(Kernel(profile, MAX_TIME, MAX_TIME), 0, None)
+    try:  # the GPU model's own validation of a kernel's WCET profile
+        GPUWorkload((Kernel(profile, MAX_TIME, MAX_TIME),))
     except InputError as err:
         field = "profile" + (err.field or "C")[1:]
         raise TaskError(err.message, field=field) from None
