@@ -4,8 +4,12 @@ Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact.exact_gedf
 :mod:`rtsched.analyses.exact.exact_gfp`):
 
 * Time is integer ticks. A job of task ``i`` released at ``r`` needs ``C_i`` ticks of one
-  processor before its absolute deadline ``r + D_i``. Deadlines are constrained (``D <= T``),
-  so a task has at most one job pending unless a deadline was already missed.
+  processor before its absolute deadline ``r + D_i``. Deadlines are arbitrary: with ``D > T`` a
+  task may have several pending jobs; they run one at a time in release order (FIFO within the
+  task: a job becomes eligible when its predecessor completes, the usual assumption of the
+  arbitrary-deadline FP and EDF analyses). Only the oldest pending job of a task (its *head*)
+  competes for processors; the later ones wait in a per-task queue. With ``D <= T`` the queue is
+  never used (a release finds the previous job completed, or its deadline already missed).
 * At every instant the ``m`` pending jobs with the earliest absolute deadlines run (global EDF),
   or, per processor, the earliest-deadline pending job assigned to it (partitioned EDF). Under
   fixed priorities (``fixed=True``: global or partitioned FP) the task index is the priority
@@ -27,7 +31,11 @@ Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact.exact_gedf
   per task (how the exact test's counterexamples are replayed).
 
 The kernel is event-driven: between two events (release, completion, deadline of the pending job
-with the earliest deadline) nothing changes, so it jumps from one to the next. Pending jobs are
+with the earliest deadline, the next probe time) nothing changes, so it jumps from one to the next.
+A head's deadline is earlier than those of the jobs queued behind it, so the earliest pending
+deadline is a head's. With a probe period ``P > 0`` the run also stops at the first multiple of
+``P`` at which no job is pending (status ``REPEATS``: from there a synchronous periodic schedule
+repeats the one from 0; see papers/simulator.md). Pending jobs are
 kept in an array sorted by (key, tie priority, task index), the key being the absolute deadline
 (EDF) or the task index (FP); the running set is its prefix
 (global) or the first job of each processor (partitioned). With ``record=False`` the kernel only
@@ -48,6 +56,7 @@ __all__ = [
     "ARRIVALS_SPORADIC",
     "NO_MISS",
     "OVERFLOW",
+    "REPEATS",
     "TIES_FIFO",
     "TIES_INDEX",
     "TIES_RANDOM",
@@ -68,6 +77,8 @@ NO_MISS = 0
 MISS = 1
 #: A trace array ran out of room; the caller enlarges it and runs again (same seed, same run).
 OVERFLOW = 2
+#: No job pending at a multiple of the probe period (no miss before): the run stopped there.
+REPEATS = 3
 
 _NEVER = np.int64(2**62)
 
@@ -129,6 +140,61 @@ def _resort(order, k, dl, prio):
     """Sort ``order[:k]`` again after tie priorities changed (insertion sort: k is small)."""
     for a in range(1, k):
         _insert(order, a, order[a], dl, prio)
+
+
+@kernel
+def _enqueue(i, t, p, qrel, qprio, qhead, qlen):
+    """Queue a job of task ``i`` released at ``t`` with tie priority ``p`` behind its pending ones."""
+    cap = qrel.shape[1]
+    slot = (qhead[i] + qlen[i]) % cap
+    qrel[i, slot] = t
+    qprio[i, slot] = p
+    qlen[i] += 1
+
+
+@kernel
+def _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen, head_no, cpu_last):
+    """Make the oldest queued job of each task whose head completed its new head; return the new ``k``.
+
+    Called after :func:`_advance` only when some job is queued (``D > T``). A task whose head
+    completed has ``rem == 0``; its next job (FIFO within the task) enters ``order`` with the
+    deadline and tie priority it got at its release.
+    """
+    n = C.shape[0]
+    cap = qrel.shape[1]
+    for i in range(n):
+        if qlen[i] > 0 and rem[i] == 0:
+            h = qhead[i]
+            dl[i] = qrel[i, h] + D[i]
+            base[i] = qprio[i, h]
+            prio[i] = base[i]
+            rem[i] = C[i]
+            qhead[i] = (h + 1) % cap
+            qlen[i] -= 1
+            head_no[i] += 1
+            cpu_last[i] = -1
+            _insert(order, k, i, key, prio)
+            k += 1
+    return k
+
+
+@kernel
+def _queues(D, T):
+    """Empty per-task FIFO queues ``(release, tie priority, head, length)`` for the jobs behind a head.
+
+    A task has at most ``ceil(D_i / T_i)`` pending jobs before one misses its deadline (their
+    releases are ``T_i`` apart and all lie in the window ``(t - D_i, t]`` of the pending oldest
+    one's deadline), so each queue holds ``max_i ceil(D_i / T_i)`` entries (at least 1).
+    """
+    n = D.shape[0]
+    cap = 1
+    for i in range(n):
+        c = (D[i] + T[i] - 1) // T[i]
+        if c > cap:
+            cap = c
+    qrel = np.zeros((n, cap), dtype=np.int64)
+    qprio = np.zeros((n, cap), dtype=np.int64)
+    return qrel, qprio, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
 
 
 @kernel
@@ -262,6 +328,7 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     choice_times,
     choice_offsets,
     choice_tasks,
+    probe,
     record,
     release_log,
     segment_log,
@@ -271,6 +338,8 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     counts,
 ):
     """Simulate one task set; return ``(status, jobs, miss_time, miss_task, end_time)``.
+
+    ``status`` is ``NO_MISS``, ``MISS``, ``OVERFLOW`` or ``REPEATS`` (see ``probe``).
 
     Parameters
     ----------
@@ -300,6 +369,10 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     choice_times, choice_offsets, choice_tasks : int64[c], int64[c + 1], int64[...]
         Explicit tie choices: at the strictly increasing times ``choice_times[c]``, the tasks
         ``choice_tasks[choice_offsets[c]:choice_offsets[c + 1]]`` win their ties for one tick.
+    probe : int
+        Probe period ``P`` (0: none): at every multiple of ``P`` (after the completions and the
+        deadline check, before the releases) the run stops with status ``REPEATS`` if no job is
+        pending (how periodic runs of arbitrary-deadline sets detect that the schedule repeats).
     record : bool
         Log the trace into the five ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`);
         ``counts`` receives the number of rows written to each.
@@ -330,6 +403,11 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     tie_job = np.full(n, -1, dtype=np.int64)
     top_task = np.full(m, -1, dtype=np.int64)
     counts[:] = 0
+    # jobs queued behind the head of their task (D > T), FIFO; head_no: head's job index + 1
+    qrel, qprio, qhead, qlen = _queues(D, T)
+    head_no = np.zeros(n, dtype=np.int64)
+    queued = 0
+    next_probe = probe if probe > 0 else _NEVER
 
     for i in range(n):
         if mode == 0:
@@ -357,17 +435,22 @@ def simulate_kernel(  # one flat kernel is what makes it fast
             next_rel = _NEVER
             for i in range(n):
                 if nr[i] == t:
-                    rem[i] = C[i]
-                    dl[i] = t + D[i]
-                    base[i] = _tie_priority(t, tie_rule, tie_rng)
-                    prio[i] = base[i]
-                    cpu_last[i] = -1
-                    _insert(order, k, i, key, prio)
-                    k += 1
+                    if rem[i] > 0:  # its previous job is still pending (D > T): queue this one
+                        _enqueue(i, t, _tie_priority(t, tie_rule, tie_rng), qrel, qprio, qhead, qlen)
+                        queued += 1
+                    else:
+                        rem[i] = C[i]
+                        dl[i] = t + D[i]
+                        base[i] = _tie_priority(t, tie_rule, tie_rng)
+                        prio[i] = base[i]
+                        cpu_last[i] = -1
+                        _insert(order, k, i, key, prio)
+                        k += 1
+                        head_no[i] = job_no[i] + 1
                     jobs += 1
+                    job_no[i] += 1
                     if record:
-                        job_no[i] += 1
-                        if not _log_row(release_log, counts, 0, i, job_no[i] - 1, t, dl[i], 0):
+                        if not _log_row(release_log, counts, 0, i, job_no[i] - 1, t, t + D[i], 0):
                             status = OVERFLOW
                             break
                     nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
@@ -388,6 +471,8 @@ def simulate_kernel(  # one flat kernel is what makes it fast
             t_next = t + 1
         if c_next < choice_times.shape[0] and choice_times[c_next] < t_next:
             t_next = choice_times[c_next]
+        if next_probe < t_next:
+            t_next = next_probe
         if global_policy:
             top = k if k < m else m
             for j in range(top):
@@ -403,12 +488,12 @@ def simulate_kernel(  # one flat kernel is what makes it fast
             t_next = next_rel
         if record:
             ok = _record_dispatch(
-                t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no,
+                t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, head_no,
                 cpu_free, segment_log, preempt_log, migrate_log, counts,
             )
             if ok:
                 ok = _record_ties(
-                    t, m, k, order, key, running, partition, global_policy, job_no, tie_state, tie_now, tie_job,
+                    t, m, k, order, key, running, partition, global_policy, head_no, tie_state, tie_now, tie_job,
                     top_task, tie_log, counts,
                 )
             if not ok:
@@ -420,12 +505,16 @@ def simulate_kernel(  # one flat kernel is what makes it fast
             for j in range(k):
                 i = order[j]
                 if running[i] and rem[i] == delta:
-                    if not _close_segment(i, t_next, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
+                    if not _close_segment(i, t_next, cpu_now, seg_start, head_no, cpu_free, segment_log, counts):
                         status = OVERFLOW
                         break
             if status == OVERFLOW:
                 break
         k = _advance(order, k, running, rem, delta)
+        if queued > 0:  # the next job of a task whose head completed becomes its head
+            k_before = k
+            k = _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen, head_no, cpu_last)
+            queued -= k - k_before
         t = t_next
         # -- deadline check: the pending job with the earliest deadline -----------------------
         if k > 0:
@@ -435,12 +524,17 @@ def simulate_kernel(  # one flat kernel is what makes it fast
                 miss_time = earliest
                 miss_task = _first_missed(order, k, dl, earliest)
                 break
+        if t == next_probe:
+            if k == 0:
+                status = REPEATS
+                break
+            next_probe += probe
         if t >= horizon:
             break
     if record and status != OVERFLOW:
         for i in range(n):
             if cpu_now[i] >= 0:
-                if not _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, counts):
+                if not _close_segment(i, t, cpu_now, seg_start, head_no, cpu_free, segment_log, counts):
                     status = OVERFLOW
                     break
     return status, jobs, miss_time, miss_task, t
@@ -557,7 +651,7 @@ def _record_dispatch(
 @kernel
 def fast_kernel(
     C, D, T, m, partition, fixed, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
-    tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks,
+    tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks, probe,
 ):
     """The fast path of :func:`simulate_kernel` (same semantics, same return value, no trace).
 
@@ -579,6 +673,11 @@ def fast_kernel(
     taken = np.zeros(m, dtype=np.bool_)
     rel_next = rel_offsets[:-1].copy()
     rel_end = rel_offsets[1:].copy()
+    qrel, qprio, qhead, qlen = _queues(D, T)
+    head_no = np.zeros(n, dtype=np.int64)  # unused without a trace (_promote's signature)
+    cpu_last = np.zeros(n, dtype=np.int64)
+    queued = 0
+    next_probe = probe if probe > 0 else _NEVER
     next_rel = _NEVER
     for i in range(n):
         if mode == 1:
@@ -598,13 +697,16 @@ def fast_kernel(
             next_rel = _NEVER
             for i in range(n):
                 if nr[i] == t:
-                    di = t + D[i]
-                    rem[i] = C[i]
-                    dl[i] = di
-                    base[i] = _tie_priority(t, tie_rule, tie_rng)
-                    prio[i] = base[i]
-                    _insert(order, k, i, key, prio)
-                    k += 1
+                    if rem[i] > 0:  # previous job still pending (D > T): queue this one
+                        _enqueue(i, t, _tie_priority(t, tie_rule, tie_rng), qrel, qprio, qhead, qlen)
+                        queued += 1
+                    else:
+                        rem[i] = C[i]
+                        dl[i] = t + D[i]
+                        base[i] = _tie_priority(t, tie_rule, tie_rng)
+                        prio[i] = base[i]
+                        _insert(order, k, i, key, prio)
+                        k += 1
                     jobs += 1
                     if mode == 0:
                         nr[i] = t + T[i]
@@ -628,6 +730,8 @@ def fast_kernel(
                 t_next = choice_times[c_next]
         if next_rel < t_next:
             t_next = next_rel
+        if next_probe < t_next:
+            t_next = next_probe
         if k > 0:
             earliest = _earliest_deadline(order, k, dl, fixed)
             if earliest < t_next:
@@ -655,10 +759,19 @@ def fast_kernel(
             t_next = _dispatch_partitioned(t, t_next, order, k, partition, rem, taken, running)
             j_out = _advance(order, k, running, rem, t_next - t)
         k = j_out
+        if queued > 0:
+            k = _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen, head_no, cpu_last)
+            queued = 0
+            for i in range(n):
+                queued += qlen[i]
         t = t_next
         if k > 0:
             earliest = _earliest_deadline(order, k, dl, fixed)
             if earliest <= t:
                 return MISS, jobs, earliest, _first_missed(order, k, dl, earliest), t
+        if t == next_probe:
+            if k == 0:
+                return REPEATS, jobs, -1, -1, t
+            next_probe += probe
         if t >= horizon:
             return NO_MISS, jobs, -1, -1, t

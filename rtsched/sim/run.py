@@ -7,10 +7,14 @@ or OPA); the ``m`` highest-priority pending jobs run (global), or on each proces
 highest-priority pending job assigned to it (partitioned). Fixed priorities are distinct, so the
 tie rule and tie choices below concern the EDF policies only.
 
-A deadline miss found by the simulator *proves* the set unschedulable under the simulated
-policy (the release pattern is a legal sporadic behaviour). The absence of a miss proves
-schedulability only for synchronous periodic releases simulated over a full hyperperiod (the
-default horizon for ``arrivals="periodic"``), and only for that release pattern: sporadic
+Deadlines are arbitrary: with ``D > T`` a task can have several pending jobs, which run one at a
+time in release order (FIFO within the task; papers/simulator.md). A deadline miss found by
+the simulator *proves* the set unschedulable under the simulated policy (the release pattern is
+a legal sporadic behaviour). The absence of a miss proves schedulability only for synchronous
+periodic releases simulated until the schedule repeats (the default horizon for
+``arrivals="periodic"``: the hyperperiod with ``D <= T``; with ``D > T`` the run stops at the
+first multiple of the hyperperiod where no job is pending, :attr:`Trace.repeats_at`), and only
+for that release pattern: sporadic
 systems can miss under other patterns (use the exact tests, :mod:`rtsched.analyses.exact.exact_gedf`
 and :mod:`rtsched.analyses.exact.exact_gfp`).
 
@@ -37,6 +41,7 @@ from rtsched.sim.engine import (
     ARRIVALS_SPORADIC,
     MISS,
     OVERFLOW,
+    REPEATS,
     TIES_FIFO,
     TIES_INDEX,
     TIES_RANDOM,
@@ -49,6 +54,7 @@ __all__ = [
     "DEFAULT_MAX_HORIZON",
     "POLICIES",
     "TIE_RULES",
+    "arbitrary_horizon",
     "capped_horizon",
     "default_horizon",
     "parse_ties",
@@ -67,6 +73,9 @@ DEFAULT_MAX_HORIZON = 10**9
 MAX_TRACE_ROWS = 2**24
 #: Default sporadic horizon, in multiples of the largest period.
 SPORADIC_PERIODS = 200
+#: Periodic runs with D > T that cannot be shown to miss: hyperperiods simulated at most
+#: (the run stops earlier, at the first multiple of the hyperperiod where no job is pending).
+ARBITRARY_HYPERPERIODS = 10
 #: Tie rules between equal absolute deadlines (``random`` takes a seed: ``random:SEED``).
 TIE_RULES = ("index", "fifo", "random")
 _TIE_CODES = {"index": TIES_INDEX, "fifo": TIES_FIFO, "random": TIES_RANDOM}
@@ -126,7 +135,8 @@ def default_horizon(taskset: TaskSet, arrivals: Arrivals, releases: Sequence[Seq
     * periodic: the hyperperiod H (capped at :data:`DEFAULT_MAX_HORIZON`). With synchronous
       releases and D <= T every job released before H has its deadline at most H, so if none
       is missed the system is idle at H, in the state it had at 0: [0, H] decides the periodic
-      behaviour;
+      behaviour. With D > T see :func:`arbitrary_horizon` (the run also stops at the first
+      multiple of H where no job is pending);
     * sporadic: 200 times the largest period;
     * explicit: one tick after the last release plus the largest deadline.
     """
@@ -136,6 +146,50 @@ def default_horizon(taskset: TaskSet, arrivals: Arrivals, releases: Sequence[Seq
         return SPORADIC_PERIODS * int(taskset.T.max())
     last = max((max(r) for r in (releases or []) if len(r)), default=0)
     return int(last + taskset.D.max() + 1)
+
+
+def arbitrary_horizon(taskset: TaskSet, m: int, partition: Sequence[int] | None = None) -> int:
+    """Default periodic horizon of a set with some ``D > T`` (papers/simulator.md, "Horizon with D > T").
+
+    The run stops at the first multiple ``kH`` of the hyperperiod where no job is pending (the
+    schedule from ``kH`` repeats the one from 0; every job released before ``kH`` completed, and
+    a miss among them was seen at its deadline). The horizon bounds that search:
+
+    * overloaded (``U > m`` globally, or ``U_p > 1`` on a core ``p`` of the partition): the
+      backlog at ``kH`` is at least ``k·(U − m)·H`` (releases in ``[0, kH)`` carry ``k·U·H``
+      units, at most ``m·kH`` are served), every pending job has its deadline before
+      ``kH + D_max``, and at most ``m·D_max`` units are served in ``[kH, kH + D_max)``: with
+      ``k = floor(m·D_max / ((U − m)·H)) + 1`` a deadline is missed by ``kH + D_max``, which is
+      the horizon (the smallest over overloaded cores, with that core's ``D_max`` and ``m = 1``);
+    * otherwise :data:`ARBITRARY_HYPERPERIODS` hyperperiods plus ``D_max``. On one processor (and
+      on each core of a partition) with ``U <= 1`` no job released before ``H`` is pending at
+      ``H`` (the work released in ``[H − s, H)`` is ``Σ floor(s/T_i)·C_i <= U·s <= s``), so the
+      run stops at ``H``; under global scheduling the backlog need not clear and the run may
+      end at the horizon without a verdict on later hyperperiods.
+
+    Capped at :data:`DEFAULT_MAX_HORIZON`.
+    """
+    from fractions import Fraction
+
+    H = int(taskset.hyperperiod)
+    groups: list[tuple[int, list[int]]]
+    if partition is None:
+        groups = [(m, list(range(taskset.n)))]
+    else:
+        groups = [(1, [i for i in range(taskset.n) if int(partition[i]) == p]) for p in range(m)]
+    best: int | None = None
+    for procs, members in groups:
+        if not members:
+            continue
+        u = sum((Fraction(int(taskset.C[i]), int(taskset.T[i])) for i in members), Fraction(0))
+        if u > procs:
+            d_max = max(int(taskset.D[i]) for i in members)
+            k = (procs * d_max) // ((u - procs) * H) + 1
+            h = int(k) * H + d_max
+            best = h if best is None else min(best, h)
+    if best is None:
+        best = ARBITRARY_HYPERPERIODS * H + int(taskset.D.max())
+    return int(min(best, DEFAULT_MAX_HORIZON))
 
 
 def capped_horizon(tasks: Sequence[Any], arrivals: Arrivals, releases: Sequence[Sequence[int]] | None, cap: int) -> int:
@@ -192,7 +246,8 @@ def simulate(
     Parameters
     ----------
     taskset:
-        Constrained-deadline tasks (D <= T).
+        Sporadic tasks; arbitrary deadlines (``D > T``: a task's pending jobs run one at a time
+        in release order).
     m:
         Number of processors.
     policy:
@@ -212,7 +267,9 @@ def simulate(
     seed:
         Seed of the sporadic arrivals (an int or a :class:`numpy.random.SeedSequence`).
     horizon:
-        Releases happen at ``t < horizon``; default :func:`default_horizon`.
+        Releases happen at ``t < horizon``; default :func:`default_horizon` (periodic with
+        ``D > T``: :func:`arbitrary_horizon`, and the run stops at the first multiple of the
+        hyperperiod where no job is pending, :attr:`Trace.repeats_at`).
     record:
         Record the event tables (releases, segments, preemptions, migrations, tie decisions).
         ``False`` is the fast path: jobs are counted and the first miss found.
@@ -246,8 +303,6 @@ def simulate(
     m = check_processors(m)
     if not isinstance(taskset, TaskSet):
         taskset = TaskSet.from_tasks(taskset)
-    if not taskset.is_constrained:
-        raise InputError("the simulator handles constrained deadlines (D <= T) only")
     n = taskset.n
     if releases is not None:
         arrivals = "explicit"
@@ -269,8 +324,17 @@ def simulate(
     else:
         raise InputError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
     fixed = policy in FIXED_PRIORITY_POLICIES
+    tie_rule, tie_seed = parse_ties(ties)
+    # periodic, D > T, default horizon: stop at the first multiple of H with no pending job
+    # (a deterministic run: not under random ties or explicit tie choices)
+    probe = 0
     if horizon is None:
-        horizon = default_horizon(taskset, arrivals, releases)
+        if arrivals == "periodic" and not taskset.is_constrained:
+            horizon = arbitrary_horizon(taskset, m, part_tuple)
+            if tie_rule != "random" and not tie_choices and taskset.hyperperiod <= horizon:
+                probe = int(taskset.hyperperiod)
+        else:
+            horizon = default_horizon(taskset, arrivals, releases)
     horizon = int(horizon)
     if not 0 < horizon <= 2**62:
         raise InputError(f"horizon must be a positive number of ticks, got {horizon}")
@@ -285,7 +349,6 @@ def simulate(
     if not 0.0 <= float(p_delay) <= 1.0:
         raise InputError(f"p_delay must be a probability, got {p_delay}")
     seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    tie_rule, tie_seed = parse_ties(ties)
     if fixed and (tie_rule != "index" or tie_choices):
         raise InputError(
             f"{policy}: fixed priorities are distinct (the task order), so there are no ties to break; "
@@ -299,7 +362,8 @@ def simulate(
     # Room for the trace: about one release per period and a few segments per job; doubled
     # and rerun (same seed, so the same run) if it overflows.
     if record:
-        jobs_estimate = int(sum(math.ceil(min(horizon, 10**8) / int(t)) + 1 for t in taskset.T))
+        span = min(horizon, 2 * probe) if probe else horizon  # a probed run usually stops at H
+        jobs_estimate = int(sum(math.ceil(min(span, 10**8) / int(t)) + 1 for t in taskset.T))
         capacity = min(max(64, jobs_estimate + n), 10**6)
     else:
         capacity = 0
@@ -310,7 +374,7 @@ def simulate(
             status, jobs, miss_time, miss_task, end_time = fast_kernel(
                 taskset.C, taskset.D, taskset.T, m, part, fixed, mode, np.random.default_rng(seed_seq), float(p_delay),
                 extra, rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
-                choice_times, choice_offsets, choice_tasks,
+                choice_times, choice_offsets, choice_tasks, probe,
             )
             break
         logs = (
@@ -325,7 +389,7 @@ def simulate(
         status, jobs, miss_time, miss_task, end_time = simulate_kernel(
             taskset.C, taskset.D, taskset.T, m, part, fixed, mode, rng, float(p_delay), extra,
             rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
-            choice_times, choice_offsets, choice_tasks, record, *logs, counts,
+            choice_times, choice_offsets, choice_tasks, probe, record, *logs, counts,
         )
         if status != OVERFLOW:
             break
@@ -356,9 +420,13 @@ def simulate(
         ties=tie_name,
         tie_choices=choices,
         tie_decisions=logs[4][: counts[4]].reshape(-1, 4),
+        repeats_at=int(end_time) if status == REPEATS else None,
     )
     if record and miss is not None:
-        job = int(np.count_nonzero(trace.releases[:, 0] == miss.task)) - 1
+        # the missed job is the task's oldest pending one: the one whose deadline is the miss time
+        rows = trace.releases
+        hit = np.flatnonzero((rows[:, 0] == miss.task) & (rows[:, 3] == miss.time))
+        job = int(rows[hit[0], 1]) if hit.size else int(np.count_nonzero(rows[:, 0] == miss.task)) - 1
         remaining = int(taskset.C[miss.task]) - trace.executed(miss.task, job)
         trace = _with_miss(trace, DeadlineMiss(miss.time, miss.task, job, remaining))
     return trace

@@ -84,6 +84,12 @@ class Trace:
         Seed of the sporadic arrivals (``None`` otherwise).
     releases, segments, preemptions, migrations, tie_decisions:
         Event tables (see the module docstring); empty when the run did not record.
+    repeats_at:
+        Periodic runs of sets with ``D > T`` (default horizon): the first multiple of the
+        hyperperiod at which no job was pending, where the run stopped; the synchronous periodic
+        schedule repeats from there, so no miss up to it proves that no job ever misses under
+        this release pattern. ``None`` otherwise (for ``D <= T`` the hyperperiod itself plays
+        this role; papers/simulator.md).
     """
 
     taskset: TaskSet
@@ -103,6 +109,7 @@ class Trace:
     ties: str = "index"
     tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
     tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
+    repeats_at: int | None = None
 
     def __post_init__(self) -> None:
         for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5), ("tie_decisions", 4)):
@@ -153,6 +160,7 @@ class Trace:
             "preemptions": self.preemptions.tolist(),
             "migrations": self.migrations.tolist(),
             "tie_decisions": self.tie_decisions.tolist(),
+            "repeats_at": self.repeats_at,
         }
 
     def summary(self) -> str:
@@ -163,7 +171,12 @@ class Trace:
             ties = f"{self.ties} ties" + (f" + {count(len(self.tie_choices), 'explicit choice')}" if self.tie_choices else "")
         where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {ties}"
         if self.miss is None:
-            return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where})"
+            tail = ""
+            if self.repeats_at is not None:
+                tail = f"; no job pending at t={self.repeats_at}, the schedule repeats from there"
+            elif self.arrivals == "periodic" and not self.taskset.is_constrained:
+                tail = "; jobs still pending at the end: later hyperperiods not decided"
+            return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where}{tail})"
         who = self.taskset.label(self.miss.task)
         job = f" job {self.miss.job}" if self.miss.job >= 0 else ""
         left = f" with {count(self.miss.remaining, 'tick')} left" if self.miss.remaining >= 0 else ""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from hypothesis import HealthCheck, find, settings
 from hypothesis import strategies as st
@@ -100,24 +101,27 @@ def refute(taskset: TaskSet, m: int, *, budget: int = EXACT_BUDGET, seed: int = 
     then a proof that every G-EDF implementation meets every deadline); otherwise the simulator
     tries synchronous periodic releases under the index, FIFO and seeded random tie rules, and a
     few seeded sporadic patterns with seeded random ties (a ``None`` then proves nothing).
-    ``budget`` is the exact test's (explored states).
+    ``budget`` is the exact test's (explored states). Sets with ``D > T`` (which the exact
+    test does not take) go to the simulator directly; its periodic runs then stop where the
+    schedule repeats (papers/simulator.md), so a ``None`` still proves nothing about sporadic
+    releases.
     """
     from rtsched import registry
     from rtsched.sim import simulate
 
-    if not taskset.is_constrained:
+    result = registry.get("exact").explain(taskset, m, budget) if taskset.is_constrained else None
+    if result is not None and result.verdict is True:
         return None
-    result = registry.get("exact").explain(taskset, m, budget)
-    if result.verdict is True:
-        return None
-    if result.verdict is False and "releases" in result.evidence:
+    if result is not None and result.verdict is False and "releases" in result.evidence:
         releases = tuple(tuple(int(x) for x in r) for r in result.evidence["releases"])
         choices = tuple((int(t), tuple(int(i) for i in w)) for t, w in result.evidence.get("tie_choices", ()))
         miss = simulate(taskset, m, releases=releases, tie_choices=choices).miss
         if miss is not None:
             return Counterexample(taskset, m, releases, miss, "exact", "index", choices)
     # unknown (or U > m without a sequence within the budget): simulate
-    periodic_horizon = min(taskset.hyperperiod, 100_000)
+    periodic_horizon: int | None = min(taskset.hyperperiod, 100_000)
+    if not taskset.is_constrained and taskset.hyperperiod <= 100_000:
+        periodic_horizon = None  # D > T: the default horizon (until the schedule repeats)
     runs: list[tuple[str, int | None, str]] = [("periodic", None, "index"), ("periodic", None, "fifo"), ("periodic", None, f"random:{seed}")]
     runs += [("sporadic", seed + k, "index" if k == 0 else f"random:{seed + k}") for k in range(SPORADIC_RUNS)]
     for arrivals, run_seed, ties in runs:
@@ -137,6 +141,7 @@ def check_sound(
     seed: int = 0,
     max_tasks: int = 5,
     max_period: int = 10,
+    deadlines: Literal["constrained", "arbitrary"] = "constrained",
 ) -> Counterexample | None:
     """Search for a set that ``test`` accepts but global EDF cannot schedule.
 
@@ -154,6 +159,9 @@ def check_sound(
         Makes the search reproducible.
     max_tasks, max_period:
         Size of the candidate sets (small sets let the exact test decide).
+    deadlines:
+        ``"constrained"`` (D <= T) or ``"arbitrary"`` (D up to 3T; the simulator is then the
+        only oracle, the exact test taking D <= T only).
 
     Returns
     -------
@@ -164,7 +172,9 @@ def check_sound(
     """
     if not processors:
         raise ValueError("processors must name at least one m")
-    candidates = st.tuples(tasksets(max_size=max_tasks, max_period=max_period), st.sampled_from(sorted(processors)))
+    candidates = st.tuples(
+        tasksets(max_size=max_tasks, max_period=max_period, deadlines=deadlines), st.sampled_from(sorted(processors))
+    )
 
     def unsound(case: tuple[TaskSet, int]) -> bool:
         taskset, m = case
