@@ -61,6 +61,14 @@ _POLICY_WORDS = {
     "mc-partitioned-fp": ("MC P-FP", "Mixed criticality, partitioned fixed priorities"),
     "mc-partitioned-edf-vd": ("MC P-EDF-VD", "Mixed criticality, partitioned EDF with virtual deadlines"),
     "mc-global-fp": ("MC G-FP", "Mixed criticality, global fixed priorities"),
+    "partitioned-fp-gpu-mpcp": ("P-FP MPCP", "CPU–GPU tasks, partitioned FP, GPU lock under MPCP"),
+    "partitioned-fp-gpu-fmlp+": ("P-FP FMLP+", "CPU–GPU tasks, partitioned FP, GPU lock under FMLP+"),
+    "partitioned-fp-gpu-gcaps": ("P-FP GCAPS", "CPU–GPU tasks, partitioned FP, preemptive priority GPU scheduling"),
+    "partitioned-fp-gpu-tsg-rr": ("P-FP TSG RR", "CPU–GPU tasks, partitioned FP, driver's GPU round robin"),
+    "partitioned-fp-gpu-none": (
+        "P-FP no GPU contention",
+        "CPU–GPU tasks, partitioned FP, NO GPU contention (not valid on a shared GPU)",
+    ),
 }
 
 
