@@ -189,11 +189,23 @@ def test_placed_sets_meet_every_deadline_in_simulation(name):
     """Whenever the heuristic places every task, the placed set misses nothing and no observed response exceeds its
     bound in simulate_segmented under the inner analysis's protocol and mode (periodic/WCET, sporadic/random);
     derandomized, with a reach count of accepted sets where two tasks share a device on different cores."""
+    _soundness(name, 120, 15, 5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_placed_sets_meet_every_deadline_in_simulation_long(name):
+    """Every heuristic, 4 x RTSCHED_PROPERTY_EXAMPLES (default 150) draws each."""
+    n = 4 * EXAMPLES
+    _soundness(name, n, n // 10, n // 40)
+
+
+def _soundness(name: str, examples: int, accepted: int, remote: int) -> None:
     inner, protocol, mode, _ = _split(name)
     entry = registry.get(name)
     reach = {"accepted": 0, "remote": 0}
 
-    @settings(max_examples=120, deadline=None, derandomize=True)
+    @settings(max_examples=examples, deadline=None, derandomize=True)
     @given(drawn=_unplaced(0.6), seed=st.integers(0, 2**16))
     def prop(drawn, seed):
         ts, m = drawn
@@ -221,7 +233,7 @@ def test_placed_sets_meet_every_deadline_in_simulation(name):
                 assert r is None or r <= b, (placed, m, run, trace.response_times, bounds)
 
     prop()
-    assert reach["accepted"] >= 15 and reach["remote"] >= 5, reach
+    assert reach["accepted"] >= accepted and reach["remote"] >= remote, reach
 
 
 @settings(max_examples=max(20, EXAMPLES // 3), deadline=None)
