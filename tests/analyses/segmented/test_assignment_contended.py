@@ -282,3 +282,20 @@ def test_check_a_bad_file_names_the_task(tmp_path, capsys):
     assert main(["check", str(bad), "-m", "2", "--tests", "seg-mpcp-suspend-ffd"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(bad) in err and "line 2" in err and "field T" in err, err
+
+
+def test_codes_equal_reference_on_the_gcaps_setup():
+    """Six sets of the generator's GCAPS setup (12-24 tasks, 4 CPUs, one GPU; per-CPU utilization 0.2-0.4 so that
+    the heuristics place some): codes == reference for every heuristic on m = 4."""
+    import numpy as np
+
+    from rtsched.generators.segmented import segmented_batch
+
+    batch = segmented_batch(np.random.default_rng(np.random.SeedSequence(43)), 6, utilization=(0.2, 0.4))
+    sets = batch.tasksets()
+    accepted = 0
+    for name in NAMES:
+        ref = [int(registry.get(name).reference(ts, 4)) for ts in sets]
+        assert registry.get(name).status(batch, 4).tolist() == ref, name
+        accepted += sum(ref)
+    assert 0 < accepted < 6 * len(NAMES)
