@@ -182,6 +182,16 @@ def test_exhaustive_candidates_are_every_layout_and_assignment():
     assert set(got) == expected
 
 
+@pytest.mark.parametrize(
+    ("M", "spec"), [(1, "free"), (5, "free"), (6, "tpc:2"), (7, "tpc:2"), (7, "mig:a100"), (7, "mig:h100")]
+)
+def test_legal_layouts_are_the_spaces_legal_layouts(M, spec):
+    space = layout_space(spec, M)
+    for K in range(1, M + 1):
+        got = list(P.legal_layouts(space, K))
+        assert got == sorted((x for x in space.all_legal() if len(x) == K), reverse=True)
+
+
 # ---------------------------------------------------------------------------------------------
 # generated sets with a GPU description
 # ---------------------------------------------------------------------------------------------
