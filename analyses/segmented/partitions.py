@@ -513,10 +513,12 @@ def explain(
         "clusters": gpu.clusters,
         "layout_space": gpu.layout,
         "interference": gpu.interference,
-        "layout": None if shown is None else list(shown.sizes),
+        "layout": None if shown is None else _text(shown.sizes),
+        "sizes": None if shown is None else list(shown.sizes),
+        "idle_clusters": None if shown is None else gpu.clusters - sum(shown.sizes),
         "assignment": None
         if shown is None
-        else {ts.label(i): names[a] for i, a in enumerate(shown.assignment) if a is not None},
+        else ", ".join(f"{ts.label(i)} → {names[a]}" for i, a in enumerate(shown.assignment) if a is not None),
         "inflated": inflated,
         "candidates_considered": found.considered,
         "candidates_analysed": found.analysed,

@@ -63,8 +63,8 @@ def test_worked_example_by_hand():
     result = PART["mpcp", "suspend"].explain(WORKED, 2)
     assert result.verdict is True
     ev = result.evidence
-    assert list(ev["layout"]) == [1, 1]
-    assert dict(ev["assignment"]) == {"τ0 (a)": "gpu.p0", "τ1 (b)": "gpu.p1"}
+    assert (ev["layout"], list(ev["sizes"]), ev["idle_clusters"]) == ("1+1", [1, 1], 0)
+    assert ev["assignment"] == "τ0 (a) → gpu.p0, τ1 (b) → gpu.p1"
     assert [x["G_e'"] for x in ev["inflated"]] == [8, 8]
     assert ev["candidates_considered"] == 2  # the whole GPU first, then 1+1
     assert [row["R"] for row in result.per_task] == [12, 12]
