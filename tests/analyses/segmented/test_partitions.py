@@ -83,6 +83,22 @@ def test_worked_example_in_simulation():
     assert not trace.schedulable_so_far
 
 
+def test_example_file():
+    """examples/segmented_partitions.yaml: the whole A100 fails, MIG 4g + 3g passes with the G_e' its comment states."""
+    from pathlib import Path
+
+    from rtsched.segmented.files import read_segmented_tasksets
+
+    (ts,) = read_segmented_tasksets(Path(__file__).resolve().parents[3] / "examples" / "segmented_partitions.yaml")
+    assert INNER["mpcp", "suspend"].verdict(ts, 2) is False
+    result = PART["mpcp", "suspend"].explain(ts, 2)
+    assert result.verdict is True and result.evidence["layout"] == "4+3"
+    assert result.evidence["candidates_considered"] == 2
+    assert [x["G_e'"] for x in result.evidence["inflated"]] == [6, 9, 5]
+    assert result.evidence["assignment"] == "τ0 (camera) → gpu.p0, τ1 (detect) → gpu.p1, τ2 (track) → gpu.p1"
+    assert EXH["mpcp", "suspend"].verdict(ts, 2) is True
+
+
 def test_co_runner_rows_and_count_only():
     """Both segments of class compute with f(1 | compute) = 11/10: G_e' = ⌈6·11/10⌉ = 7; count-only keeps 8."""
     rows = (("compute", Slowdown((), Fraction(11, 10))),)
