@@ -426,6 +426,7 @@ class Search:
 
 def search(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str, search: str, budget: int) -> Search:
     """The search with the inner analysis's Python reference: the first accepted candidate within ``budget``."""
+    ts.check_cores(m)  # as the inner analyses and codes do, whatever the candidates
     considered = analysed = 0
     first = None
     for cand in candidates(ts, search):

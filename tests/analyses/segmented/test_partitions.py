@@ -166,6 +166,14 @@ def test_derive_refuses_bad_assignments():
         P.derive(WORKED.with_gpu(None), (2,), (0, 0))
 
 
+def test_cores_are_checked_by_every_layer():
+    ts = SegmentedTaskSet([WORKED[0].replace(core=None), WORKED[1].replace(gpu=(GPUSegment(2, 5),))], gpu=GPU2)
+    for entry in (PART["mpcp", "busy"], EXH["fmlp", "suspend"]):
+        for call in (entry.reference, entry.verdict, entry.explain):
+            with pytest.raises(InputError, match="has no core"):
+                call(ts, 2)
+
+
 def test_device_names_do_not_clash():
     ts = SegmentedTaskSet(
         [*WORKED, SegmentedTask((1, 1), ((1, 2, "gpu.p0"),), 40, core=0)],
