@@ -25,7 +25,12 @@ admission ``rta``
     re-analysed (those above it are unaffected), each starting from max(the response time of the
     task above it on the processor + its C, its previous response time) - both lower bounds of
     the new least fixed point (adding a higher-priority task only raises the right side of
-    (RTA)), so the results equal a full analysis.
+    (RTA)), so the results equal a full analysis. Arbitrary deadlines (D > T): the admission is
+    the busy-period analysis of Lehoczky (RTSS 1990) and Tindell, Burns, Wellings (Real-Time
+    Systems 6(2), 1994) in ``fp_rta`` (jobs q = 0, 1, … of each task's level-i busy period; a
+    previous response time is reused as a start only for a task with D ≤ T;
+    papers/tindell1994-arbitrary-deadlines.md); each processor then runs its tasks' jobs in
+    release order, so the family accepts arbitrary deadlines too.
 
 Every admission is exact for its processor, so a complete assignment proves the set schedulable
 under partitioned FP with these priorities: the family is *sufficient* (a heuristic may fail to
@@ -90,8 +95,9 @@ PACKING_BUDGET = 10_000_000
 CITATION = (
     "bin packing with exact uniprocessor FP response-time admission (Joseph & Pandya, The Computer "
     "Journal 29(5), 1986; Audsley et al., Software Engineering Journal 8(5), 1993); first/best/worst/"
-    "next fit as for RM-FF (Dhall & Liu, Operations Research 26(1), 1978) - see "
-    "papers/partitioned-heuristics.md and papers/joseph-pandya1986-rta.md"
+    "next fit as for RM-FF (Dhall & Liu, Operations Research 26(1), 1978); arbitrary deadlines: Lehoczky, RTSS "
+    "1990; Tindell, Burns, Wellings, Real-Time Systems 6(2), 1994 - see papers/partitioned-heuristics.md, "
+    "papers/joseph-pandya1986-rta.md and papers/tindell1994-arbitrary-deadlines.md"
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -143,6 +149,12 @@ def admit(
     j = on[run.failing]
     it = run.failed_search
     who = "it" if j == i else f"τ{j}"
+    if it.job:  # a later job of the busy period (D > T): (TBW-w) exceeds q·T + D
+        q, (_, D_j, T_j) = it.job, rows[j]
+        return False, new, run.used, (
+            f"{who} would miss with job q = {q} of its busy period: at w = {it.last}, (q+1)·C + Σ⌈w/T⌉·C = "
+            f"{it.value} > q·T + D = {q * T_j + D_j}"
+        )
     return False, new, run.used, f"{who} would miss: at R = {it.last}, C + Σ⌈R/T⌉·C = {it.value} > D = {rows[j][1]}"
 
 
@@ -446,7 +458,7 @@ def build(name: str, fit: str, order: str, featured: bool, title: str | None = N
     return Analysis(
         name=name, title=title or f"partitioned FP: {fit}, {order} order, RTA admission", kind="sufficient",
         order=rank, featured=featured,
-        policy="partitioned-fp", policy_order=5,
+        policy="partitioned-fp", policy_order=5, deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION, note="papers/joseph-pandya1986-rta.md",
         reference=reference, explain=explain, one=one, codes=batch_codes,
         budget=PACKING_BUDGET, budget_unit="response-time evaluations per set",

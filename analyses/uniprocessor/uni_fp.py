@@ -7,8 +7,13 @@ reorders a set by deadline-monotonic, rate-monotonic or Audsley's optimal assign
 * ``uni-rta``: exact response-time analysis (Joseph & Pandya, "Finding response times in a
   real-time system", The Computer Journal 29(5), 1986; Audsley, Burns, Richardson, Tindell,
   Wellings, "Applying new scheduling theory to static priority pre-emptive scheduling", Software
-  Engineering Journal 8(5), 1993: the response-time recurrence (RTA)); constrained deadlines, any priority order. See
-  papers/joseph-pandya1986-rta.md and the shared machinery in ``analyses/theory/fp_rta.py``.
+  Engineering Journal 8(5), 1993: the response-time recurrence (RTA)); any priority order.
+  Arbitrary deadlines (D > T; the jobs of a task run in release order): the level-k busy period
+  with several jobs of τk (Lehoczky, RTSS 1990; Tindell, Burns, Wellings, Real-Time Systems 6(2),
+  1994: w_k(q) = (q + 1)·C_k + Σ_{i<k} ⌈w_k(q)/T_i⌉·C_i, R_k = max_q w_k(q) − q·T_k over the jobs
+  of the busy period), exact as well; on constrained sets it runs the very same evaluations as
+  (RTA). See papers/joseph-pandya1986-rta.md, papers/tindell1994-arbitrary-deadlines.md and the
+  shared machinery in ``analyses/theory/fp_rta.py``.
 * ``rm-ll``: the Liu & Layland bound (Liu, Layland, "Scheduling algorithms for multiprogramming
   in a hard-real-time environment", JACM 20(1), 1973, Thm. 5): n tasks with implicit deadlines
   are schedulable by rate-monotonic priorities if U ≤ n(2^{1/n} − 1). See papers/liu-layland1973.md.
@@ -39,7 +44,7 @@ from __future__ import annotations
 import decimal
 import functools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -47,8 +52,8 @@ import numpy as np
 from rtsched.analyses.theory.fp_rta import (
     DEFAULT_BUDGET,
     RtaRun,
+    busy_period,
     interference_terms,
-    least_fixed_point,
     response_times,
     rta_from_nb,
 )
@@ -82,7 +87,10 @@ __all__ = [
 CITATION_RTA = (
     "Joseph, Pandya, 'Finding response times in a real-time system', The Computer Journal 29(5), 1986; "
     "Audsley, Burns, Richardson, Tindell, Wellings, 'Applying new scheduling theory to static priority "
-    "pre-emptive scheduling', Software Engineering Journal 8(5), 1993 (response-time recurrence); start values of "
+    "pre-emptive scheduling', Software Engineering Journal 8(5), 1993 (response-time recurrence); arbitrary "
+    "deadlines: Lehoczky, 'Fixed priority scheduling of periodic task sets with arbitrary deadlines', RTSS 1990, and "
+    "Tindell, Burns, Wellings, 'An extendible approach for analysing fixed priority hard real-time tasks', "
+    "Real-Time Systems 6(2), 1994 (level-i busy period, w(q) and R = max_q w(q) - qT); start values of "
     "Davis, Zabos, Burns, IEEE TC 57(9), 2008"
 )
 CITATION_LL = (
@@ -121,15 +129,16 @@ def rta_reference(
 def rta_fits_lowest(ts: TaskSet, k: int, higher: Sequence[int], budget: int = DEFAULT_BUDGET) -> bool:
     """Audsley's question for (RTA): whether τk meets its deadline below exactly the tasks ``higher``.
 
-    The least fixed point of R = C_k + Σ_{i ∈ higher} ⌈R/T_i⌉ C_i depends on the set ``higher``,
-    not on its order (OPA-compatible: Audsley 1991/2001). A budget that runs out answers False
-    (not proven at that level), which keeps an assignment found with it sound.
+    The least fixed point of R = C_k + Σ_{i ∈ higher} ⌈R/T_i⌉ C_i (with D > T: every w_k(q) of
+    the busy period, TBW-w) depends on the set ``higher``, not on its order (OPA-compatible:
+    Audsley 1991/2001). A budget that runs out answers False (not proven at that level), which
+    keeps an assignment found with it sound.
     """
     every = ts.rows()
     rows = [every[i] for i in higher] + [every[k]]
     start = sum(c for c, _, _ in rows)  # Σ C over the task and those above it
     try:
-        it = least_fixed_point(rows, len(rows) - 1, start, budget, None)
+        it = busy_period(rows, len(rows) - 1, start, budget, None)
     except _BudgetOut:
         return False
     return it.response_time is not None
@@ -162,19 +171,28 @@ def explain_rta(
     if run.verdict is False:
         assert run.failing is not None and run.failed_search is not None
         k, it = run.failing, run.failed_search
-        C_k, D_k, _ = rows[k]
+        C_k, D_k, T_k = rows[k]
         terms = interference_terms(rows, k, it.last)
         shown = " + ".join(f"{-(-it.last // rows[i][2])}·{rows[i][0]}" for i in range(k))
-        where = (
-            f"at R = {it.last}"
-            if it.last <= D_k
-            else f"R ≥ {it.last} > D (R of the task above + C), and at R = {it.last}"
-        )
-        summary = (
-            f"{ts.label(k)} misses: {where}, C + Σ⌈R/T_i⌉·C_i = {C_k}"
-            + (f" + {shown}" if k else "")
-            + f" = {it.value} > D = {D_k}"
-        )
+        if it.job == 0:
+            where = (
+                f"at R = {it.last}"
+                if it.last <= D_k
+                else f"R ≥ {it.last} > D (R of the task above + C), and at R = {it.last}"
+            )
+            summary = (
+                f"{ts.label(k)} misses: {where}, C + Σ⌈R/T_i⌉·C_i = {C_k}"
+                + (f" + {shown}" if k else "")
+                + f" = {it.value} > D = {D_k}"
+            )
+        else:
+            q = it.job
+            summary = (
+                f"{ts.label(k)} misses with job q = {q} of its level-{k} busy period (released at {q * T_k}): "
+                f"at w = {it.last}, (q+1)·C + Σ⌈w/T_i⌉·C_i = {(q + 1) * C_k}"
+                + (f" + {shown}" if k else "")
+                + f" = {it.value} > q·T + D = {q * T_k + D_k}, so R(q) = w(q) − q·T > D = {D_k}"
+            )
         evidence.update(
             failing_task=k,
             last_iterate=it.last,
@@ -182,6 +200,8 @@ def explain_rta(
             deadline=D_k,
             interference={ts.label(i): terms[i] for i in range(k)},
         )
+        if it.job:
+            evidence.update(failing_job=it.job, busy_period_jobs=[{"q": q, "w": w, "R": r} for q, (w, r) in enumerate(it.jobs)])
         _finish_rows(rows, response, k + 1, budget - run.used)  # best effort, for the table only
     elif run.verdict is True:
         # run.response: the same values as response, typed int | None
@@ -196,11 +216,17 @@ def explain_rta(
             f"(response times known for {sum(r is not None for r in response)} of {ts.n} tasks)"
         )
     per_task = []
+    arbitrary = any(d > t for _, d, t in rows)
     for j, (c, d, t) in enumerate(rows):
         row: dict[str, object] = {"task": j, "C": c, "D": d, "T": t, "response_time": response[j]}
         if isinstance(response[j], int):
             row["slack"] = d - response[j]  # type: ignore[operator]
             row["interference"] = response[j] - c  # type: ignore[operator]
+            if arbitrary:  # the jobs of the level-j busy period: w(q) and R(q) (TBW-w, TBW-R)
+                jobs = _busy_jobs(rows, j)
+                if jobs is not None:
+                    row["jobs"] = len(jobs)
+                    row["busy_period"] = "; ".join(f"w({q}) = {w}, R({q}) = {r}" for q, (w, r) in enumerate(jobs))
         elif run.failing == j:
             row["response_time"] = f"> {d}"
         elif response[j] is None:
@@ -213,6 +239,15 @@ def explain_rta(
         per_task=per_task,
         steps=lambda: rta_steps(ts, run),
     )
+
+
+def _busy_jobs(rows: list[tuple[int, int, int]], j: int) -> tuple[tuple[int, int], ...] | None:
+    """(w_j(q), R_j(q)) of each job of τj's level-j busy period, from the textbook start (explanation table only)."""
+    try:
+        it = busy_period(rows, j, sum(c for c, _, _ in rows[: j + 1]), DEFAULT_BUDGET, Work(REFERENCE_WORK))
+    except (_BudgetOut, WorkExhausted):
+        return None
+    return it.jobs
 
 
 def rta_steps(ts: TaskSet, run: RtaRun) -> Iterator[Step]:
@@ -229,35 +264,79 @@ def rta_steps(ts: TaskSet, run: RtaRun) -> Iterator[Step]:
     if run.verdict == UNKNOWN:
         last = sum(r is not None for r in run.response)
     for k in range(last):
-        C_k, D_k, _ = rows[k]
+        C_k, D_k, T_k = rows[k]
         R = sum(c for c, _, _ in rows[: k + 1])
         label = ts.label(k)
-        if k == 0:  # nothing above it: R = C at once (the loop would print R¹ = C = C = R⁰)
+        if k == 0 and C_k <= T_k:  # nothing above it: R = C at once (the loop would print R¹ = C = C = R⁰)
             if C_k > D_k:
                 yield Step(f"{label}: no task above it, R = C = {C_k} > D = {D_k}: {label} misses its deadline, NOT schedulable")
                 return
             yield Step(f"{label}: no task above it, so R = " + "{value}" + f" = C ≤ D = {D_k}", {"value": C_k})
             continue
         yield Step(f"{label}: R⁰ = Σ C (this task and those above) = " + "{R}", {"R": R})
-        n = 0
-        while True:
-            n += 1
-            terms = interference_terms(rows, k, R)
-            value = C_k + sum(terms)
-            shown = "".join(f" + ⌈{R}/{rows[i][2]}⌉·{rows[i][0]}" for i in range(k)) if k <= 8 else " + Σ⌈R/T_i⌉·C_i"
-            head = f"  R{_superscript(n)} = {C_k}{shown} = " + "{value}"
-            if value > D_k:
-                yield Step(head + f" > D = {D_k}: {label} misses its deadline, NOT schedulable", {"value": value})
-                return
-            if value == R:
-                yield Step(head + f" = R{_superscript(n - 1)}: R = " + "{value}" + f" ≤ D = {D_k}", {"value": value})
-                break
-            yield Step(head, {"value": value})
-            R = value
+        if not (yield from _job_steps(rows, k, label, R)):
+            return
     if run.verdict == UNKNOWN:
         yield Step("the budget ran out: unknown")
     elif run.verdict is True:
         yield Step("R ≤ D for every task: schedulable")
+
+
+def _job_steps(rows: list[tuple[int, int, int]], k: int, label: str, R: int) -> Generator[Step, None, bool]:
+    """The iterations of τk's jobs q = 0, 1, … of its level-k busy period (RTA; TBW-w, TBW-R) from R⁰ = ``R``.
+
+    Returns (the generator's value) False if τk misses. A task whose first job completes by T_k
+    (every task with D ≤ T that meets its deadline) has one job, shown exactly as (RTA).
+    """
+    C_k, D_k, T_k = rows[k]
+    q = 0
+    worst = 0
+    while True:
+        own = (q + 1) * C_k
+        bound = q * T_k + D_k
+        n = 0
+        while True:
+            n += 1
+            terms = interference_terms(rows, k, R)
+            value = own + sum(terms)
+            shown = "".join(f" + ⌈{R}/{rows[i][2]}⌉·{rows[i][0]}" for i in range(k)) if k <= 8 else " + Σ⌈R/T_i⌉·C_i"
+            if q == 0:
+                head = f"  R{_superscript(n)} = {own}{shown} = " + "{value}"
+            else:
+                head = f"  w{_superscript(n)}({q}) = {q + 1}·{C_k}{shown.replace('R', 'w')} = " + "{value}"
+            if value > bound:
+                if q == 0:
+                    yield Step(head + f" > D = {D_k}: {label} misses its deadline, NOT schedulable", {"value": value})
+                else:
+                    yield Step(
+                        head + f" > q·T + D = {bound}: R({q}) = w({q}) − {q}·{T_k} > D = {D_k}: {label} misses its "
+                        "deadline, NOT schedulable",
+                        {"value": value},
+                    )
+                return False
+            if value == R:
+                break
+            yield Step(head, {"value": value})
+            R = value
+        worst = max(worst, R - q * T_k)
+        if q == 0 and R <= T_k:  # one job: (RTA) exactly
+            yield Step(head + f" = R{_superscript(n - 1)}: R = " + "{value}" + f" ≤ D = {D_k}", {"value": value})
+            return True
+        done = R <= (q + 1) * T_k
+        yield Step(
+            head.replace("{value}", "{w}") + f": w({q}) = {R}, R({q}) = w({q}) − {q}·{T_k} = " + "{value}" + f" ≤ D = {D_k}; "
+            + (
+                f"w({q}) ≤ {q + 1}·T = {(q + 1) * T_k}: the busy period ends, R = max_q R(q) = {worst}"
+                if done
+                else f"w({q}) > {q + 1}·T = {(q + 1) * T_k}: job {q + 1} (released at {(q + 1) * T_k}) is in the busy "
+                f"period, w⁰({q + 1}) = w({q}) + C = {R + C_k}"
+            ),
+            {"w": R, "value": R - q * T_k},
+        )
+        if done:
+            return True
+        q += 1
+        R += C_k
 
 
 def _superscript(n: int) -> str:
@@ -273,7 +352,7 @@ def _finish_rows(rows: list[tuple[int, int, int]], response: list[int | str | No
     work = Work(REFERENCE_WORK)
     for j in range(first, len(rows)):
         try:
-            it = least_fixed_point(rows, j, sum(c for c, _, _ in rows[: j + 1]), max(0, left), work)
+            it = busy_period(rows, j, sum(c for c, _, _ in rows[: j + 1]), max(0, left), work)
         except (_BudgetOut, WorkExhausted):
             return
         left -= it.evaluations
@@ -497,7 +576,7 @@ _hb_kernel = sets_kernel(_hb_one)
 ANALYSES = (
     Analysis(
         name="uni-rta", title="FP response-time analysis (uniprocessor, exact)", kind="exact", order=0,
-        policy="fp", policy_order=7, platform="uniprocessor",
+        policy="fp", policy_order=7, platform="uniprocessor", deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION_RTA, note="papers/joseph-pandya1986-rta.md",
         reference=rta_reference, explain=explain_rta, kernel=_rta_kernel, one=_rta_one,
         opa=functools.partial(fits_lowest, "uni-rta"),
