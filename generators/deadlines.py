@@ -11,13 +11,21 @@ Spec strings (``--deadlines`` and ``generate_batch(deadlines=...)``), parsed by
     ``D`` uniform on the integers of ``[C + X (T - C), T]``; the lower end is rounded up, so
     ``D >= C + X (T - C)`` holds exactly. ``uniform:0`` is ``uniform`` and ``uniform:1`` is
     ``implicit``. ``X`` moves the deadlines towards the periods (less constrained sets).
+``scaled:LO:HI`` with ``0 <= LO <= HI`` (decimals or fractions, e.g. ``scaled:0.5:2``)
+    ``D`` uniform on the integers of ``[max(C, ceil(LO·T)), max(C, floor(HI·T))]``: a deadline
+    factor ``D/T`` between ``LO`` and ``HI`` (both ends exact; the lower end raised to ``C`` and
+    the upper end capped at ``MAX_TIME``). With ``HI > 1`` deadlines may exceed periods: the
+    batch's deadline model is ``arbitrary`` (issue #47), and analyses that need ``D <= T`` refuse
+    it; with ``HI <= 1`` it is ``constrained``. No paper is claimed for this recipe (a uniform
+    deadline factor, as in studies of arbitrary-deadline tests; rtsched's choice).
 
 The constrained-deadline recipe "D uniform in [C, T]" is the usual one in multiprocessor
 acceptance-ratio studies (used, as far as we know, by Davis & Burns, RTSS 2009 -- not verified
 against the text; see ``papers/davis-burns2009-uunifast-discard.md``); no paper is claimed for
 the ``X`` variant.
 
-Drawing after rounding C is what guarantees ``C <= D <= T`` for every generated task.
+Drawing after rounding C is what guarantees ``C <= D <= T`` (``C <= D`` for ``scaled``) for every
+generated task.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.errors import InputError
+from rtsched.model import MAX_TIME
 
 __all__ = ["DeadlineDistribution", "parse_deadlines"]
 
@@ -46,16 +55,30 @@ class DeadlineDistribution:
 
     implicit: bool
     fraction: Fraction = Fraction(0)
+    #: ``(LO, HI)`` of ``scaled:LO:HI`` (deadline factors D/T), or None for ``uniform[:X]``.
+    scaled: tuple[Fraction, Fraction] | None = None
 
     @property
     def model(self) -> str:
-        """The deadline model of the generated sets (``"implicit"`` or ``"constrained"``)."""
+        """The deadline model of the generated sets (``"implicit"``, ``"constrained"`` or ``"arbitrary"``)."""
+        if self.scaled is not None:
+            return "arbitrary" if self.scaled[1] > 1 else "constrained"
         return "implicit" if self.implicit else "constrained"
 
     def draw(self, rng: np.random.Generator, C: NDArray[np.int64], T: NDArray[np.int64]) -> NDArray[np.int64]:
         """Draw one deadline per task (any shape; ``C <= T`` elementwise). Draws nothing if implicit."""
         if self.implicit:
             return T.copy()
+        if self.scaled is not None:
+            lo, hi = self.scaled
+            # exact: numerators and denominators are below 2**31 (parse_deadlines) and T < 2**31
+            low = (lo.numerator * T + (lo.denominator - 1)) // lo.denominator
+            high = (hi.numerator * T) // hi.denominator
+            np.minimum(high, MAX_TIME, out=high)
+            np.maximum(low, C, out=low)
+            np.maximum(high, C, out=high)
+            np.minimum(low, high, out=low)
+            return rng.integers(low, high, dtype=np.int64, endpoint=True)
         slack = T - C
         num, den = self.fraction.numerator, self.fraction.denominator
         if num == 0:
@@ -74,12 +97,14 @@ _EXACT_DENOMINATOR = 2**31
 
 
 def parse_deadlines(spec: str | DeadlineDistribution) -> DeadlineDistribution:
-    """Parse ``implicit``, ``uniform`` or ``uniform:X``; raise :class:`InputError` naming a bad spec.
+    """Parse ``implicit``, ``uniform``, ``uniform:X`` or ``scaled:LO:HI``; raise :class:`InputError` naming a bad spec.
 
     Examples
     --------
     >>> parse_deadlines("uniform:0.5")
-    DeadlineDistribution(implicit=False, fraction=Fraction(1, 2))
+    DeadlineDistribution(implicit=False, fraction=Fraction(1, 2), scaled=None)
+    >>> parse_deadlines("scaled:0.5:2").model
+    'arbitrary'
     """
     if isinstance(spec, DeadlineDistribution):
         return spec
@@ -99,4 +124,27 @@ def parse_deadlines(spec: str | DeadlineDistribution) -> DeadlineDistribution:
         if fraction is None or not 0 <= fraction <= 1:
             raise InputError(f"bad deadline spec {spec!r}: X in uniform:X must be a number in [0, 1]", field=_OPTION)
         return DeadlineDistribution(implicit=False, fraction=fraction)
-    raise InputError(f"bad deadline spec {spec!r}: choose implicit, uniform or uniform:X", field=_OPTION)
+    if kind == "scaled" and sep:
+        return DeadlineDistribution(implicit=False, scaled=_scaled(spec, rest))
+    raise InputError(f"bad deadline spec {spec!r}: choose implicit, uniform, uniform:X or scaled:LO:HI", field=_OPTION)
+
+
+def _scaled(spec: str, rest: str) -> tuple[Fraction, Fraction]:
+    """``LO:HI`` of ``scaled:LO:HI`` as exact fractions (``0 <= LO <= HI``, small enough to draw exactly)."""
+    parts = rest.split(":")
+    values: list[Fraction] = []
+    for text in parts:
+        try:
+            values.append(Fraction(text.strip()))
+        except (ValueError, ZeroDivisionError):
+            break
+    if len(parts) != 2 or len(values) != 2:
+        raise InputError(
+            f"bad deadline spec {spec!r}: scaled:LO:HI needs two numbers, e.g. scaled:0.5:2", field=_OPTION
+        )
+    lo, hi = values
+    if not 0 <= lo <= hi or hi == 0:
+        raise InputError(f"bad deadline spec {spec!r}: scaled:LO:HI needs 0 <= LO <= HI and HI > 0", field=_OPTION)
+    if max(lo.numerator, lo.denominator, hi.numerator, hi.denominator) >= 2**31:
+        raise InputError(f"bad deadline spec {spec!r}: LO and HI need fewer digits (exact draws)", field=_OPTION)
+    return lo, hi
