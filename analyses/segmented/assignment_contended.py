@@ -400,8 +400,11 @@ def _locking_codes(batch: SegmentedBatch, m: int, inner: str, fit: str) -> NDArr
 
 def _entry(inner: str, fit: str) -> Analysis:
     policy, note, first = INNER[inner]
+    name = f"{inner}-{fit}"
+    # one kernel for the eight MPCP/FMLP+ heuristics; the GCAPS ones run seg-gcaps-busy's kernels
+    group = "seg-gcaps-busy-ffd" if inner.startswith("seg-gcaps-") else "seg-mpcp-busy-ffd"
     return Analysis(
-        name=f"{inner}-{fit}",
+        name=name,
         title=(
             f"{FIT_TEXT[fit].split(' (')[0]} task-to-core assignment with {inner} on the whole partial set as "
             "admission test (GPU contention)"
@@ -423,6 +426,7 @@ def _entry(inner: str, fit: str) -> Analysis:
         featured=False,
         order=first + FITS.index(fit),
         calls=(inner,),
+        shares_kernels_with=None if name == group else group,
     )
 
 
