@@ -88,6 +88,9 @@ def test_placement_by_hand(inner, bounds):
     assert [row["R"] for row in out.per_task] == list(bounds)
     assert [row["placed"] for row in out.per_task] == [1, 3, 2]
     assert registry.get(inner).reference(EXAMPLE.with_cores([0, 2, 1]), 3) is True
+    drawn = EXAMPLE.with_cores([7, 7, 7])  # the tasks' own cores are ignored, even outside 0..m-1
+    assert registry.get(f"{inner}-wfd").explain(drawn, 3).evidence["assignment"] == (0, 2, 1)
+    assert registry.get(f"{inner}-wfd").status(SegmentedBatch.from_tasksets([drawn]), 3).tolist() == [1]
 
     assert registry.get(f"{inner}-wfd").explain(EXAMPLE, 2).evidence["assignment"] == (0, 1, 1)
     out = registry.get(f"{inner}-ffd").explain(EXAMPLE, 3)
