@@ -22,6 +22,11 @@ depends on its own tasks only. Accepted iff every task is placed; the set with t
 passes the analysis (by construction: held as a test with the simulator). The tasks' own ``core``
 fields are ignored (every task is placed); their ``mode`` fields are kept.
 
+The packing loop itself is :func:`pack` (an admission test passed in): the heuristics under GPU
+contention (:mod:`rtsched.analyses.segmented.assignment_contended`, ``seg-mpcp-*-ffd`` ...) use
+it with the contended analysis on the whole partial set as the admission, since there cores
+interact; :func:`placement_orders` is the placement order of every set of a batch (``prange``).
+
 Layers: :func:`assign` / :func:`reference` (Python ints), :func:`explain` (the placement step by
 step, per-task rows with core and R from the analysis on the assigned set) and :func:`codes`
 (a ``prange`` kernel over the sets, the same placements in the same order).
