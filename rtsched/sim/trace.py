@@ -175,7 +175,7 @@ class Trace:
             if self.repeats_at is not None:
                 tail = f"; no job pending at t={self.repeats_at}, the schedule repeats from there"
             elif self.arrivals == "periodic" and not self.taskset.is_constrained:
-                tail = "; jobs still pending at the end: later hyperperiods not decided"
+                tail = "; D > T: later hyperperiods not decided (no idle multiple of the hyperperiod seen)"
             return f"no deadline miss in [0, {self.end_time}] ({self.jobs} jobs, {where}{tail})"
         who = self.taskset.label(self.miss.task)
         job = f" job {self.miss.job}" if self.miss.job >= 0 else ""
