@@ -1,7 +1,10 @@
 """GCAPS and TSG round robin with the GCAPS paper's overheads, on the setup of examples/segmented_experiment.toml.
 
-Run: python papers/repro/gcaps_epsilon.py [--sets 1000] [--seed 20261206]
-(about a minute for 1000 sets per point; papers/cpu-gpu-experiments.md, "The paper's ε")
+Run: python papers/repro/gcaps_epsilon.py [--sets 1000] [--seed 20261206] [--panel b|e]
+(about a minute for 1000 sets per point; papers/cpu-gpu-experiments.md, "The paper's ε").
+Panel b (default): the utilization per CPU 0.1..0.7 (examples/segmented_experiment.toml); panel e:
+G/C 0.2, 0.4, 0.6, 1.0, 2.0 with the per-CPU utilization uniform in [0.4, 0.6]
+(examples/segmented_gpu_ratio_experiment.toml).
 
 The registry entries seg-gcaps-* and seg-tsg-* use a context-switch cost ε = 0 (a sweep cannot
 pass keywords). Wang, Liu, Wong, Kim (ECRTS 2024, Sec. 7.1 and Table 3) set the runlist-update
@@ -32,6 +35,7 @@ EPS_GCAPS = 1 * TICKS  # 1 ms (Table 3)
 EPS_TSG = 2  # θ = 200 µs = 2 ticks (Sec. 7.1)
 SLICE = 10  # 1024 µs rounded to whole ticks (tsg.DEFAULT_TIME_SLICE)
 POINTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+RATIOS = (0.2, 0.4, 0.6, 1.0, 2.0)
 
 
 def columns(batch: SegmentedBatch) -> dict[str, float]:
@@ -53,17 +57,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20261206)
+    parser.add_argument("--panel", choices=("b", "e"), default="b")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     header: list[str] | None = None
-    for U in POINTS:
-        batch = segmented_batch(rng, size=args.sets, m=M, utilization=U, ticks=TICKS)
+    for x in POINTS if args.panel == "b" else RATIOS:
+        if args.panel == "b":
+            batch = segmented_batch(rng, size=args.sets, m=M, utilization=x, ticks=TICKS)
+        else:
+            batch = segmented_batch(rng, size=args.sets, m=M, utilization=(0.4, 0.6), gpu_ratio=x, ticks=TICKS)
         row = columns(batch)
         if header is None:
             header = list(row)
-            print("| U per CPU | " + " | ".join(header) + " |")
+            print(("| U per CPU | " if args.panel == "b" else "| G/C | ") + " | ".join(header) + " |")
             print("|---|" + "---|" * len(header))
-        print(f"| {U} | " + " | ".join(f"{row[h]:.3f}" for h in header) + " |")
+        print(f"| {x} | " + " | ".join(f"{row[h]:.3f}" for h in header) + " |")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Draw a GCAPS-setup sweep next to the published panel of Wang et al. (ECRTS 2024), Figure 8.
 
-Run: python papers/repro/gcaps_figure.py SWEEP_DIR [--panel b|c] [OUT.png]
+Run: python papers/repro/gcaps_figure.py SWEEP_DIR [--panel b|c|e] [OUT.png]
 (SWEEP_DIR from ``rtsched sweep examples/segmented_experiment.toml --out SWEEP_DIR``, panel b, the
-default; or from examples/segmented_cpus_experiment.toml, panel c). Writes examples/
+default; from examples/segmented_cpus_experiment.toml, panel c; from
+examples/segmented_gpu_ratio_experiment.toml, panel e). Writes examples/
 segmented_experiment.png's form: 1320 x 780 px, left the sweep's acceptance ratios with their 95 %
 Wilson bands (results.csv), right the published curves.
 
@@ -51,9 +52,25 @@ PUBLISHED_C: dict[str, list[float | None]] = {
     "mpcp_suspend": [74, 34, 12, 5, None, None, None, None, None, None],
     "mpcp_busy": [69, 31, 10, 3, 2, 1, 1, 1, 1, 1],
 }
+#: Wang et al., Fig. 8e (G/C 0.2..2.0; the figure's point 0.0 is left out: G/C = 0 has no GPU time), in %.
+PUBLISHED_E: dict[str, list[float | None]] = {
+    "gcaps_suspend": [50, 40, 30, 26, 25, 24, 20, 17, 17, 17],
+    "gcaps_busy": [61, 47, 38, 29, 23, 20, 18, 14, 14, 14],
+    "tsg_rr_suspend": [54, 25, 15, 12, None, None, 7, 7, None, None],
+    "tsg_rr_busy": [38, 19, 13, 10, 8, 6, 6, 6, 6, 5],
+    "fmlp+_suspend": [68, 38, 26, 20, 14, 12, 12, None, 11, 10],
+    "fmlp+_busy": [65, 36, 24, 18, 12, 10, 10, 9, 8, 7],
+    "mpcp_suspend": [33, 16, 10, 8, 6, None, 6, 6, None, None],
+    "mpcp_busy": [31, 14, 8, 6, 4, 3, 4, 4, 3, 3],
+}
 PANELS = {
     "b": (PUBLISHED_B, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], "Utilization per CPU U = Σ (C + G)/T"),
     "c": (PUBLISHED_C, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "Number of CPUs m (per-CPU U in [0.4, 0.6])"),
+    "e": (
+        PUBLISHED_E,
+        [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0],
+        "Ratio G/C of GPU to CPU time (per-CPU U in [0.4, 0.6])",
+    ),
 }
 #: rtsched analysis -> (paper's curve it stands for, legend label). The paper's colours (tab10).
 CURVES = {
@@ -150,6 +167,8 @@ def draw(directory: Path, panel: str, out: Path) -> None:
         "(under the curves with it). Comparison: papers/cpu-gpu-experiments.md."
     )
     title = f"CPU–GPU segmented tasks on one shared GPU: rtsched against the GCAPS paper's Figure 8{panel}"
+    if panel == "e":
+        caption = caption.replace("G/C 0.2-2, ", "")
     fig.suptitle(title + "\n" + "\n".join(textwrap.wrap(caption, 160)), fontsize=7, x=0.01, ha="left")
     fig.savefig(out)
 
