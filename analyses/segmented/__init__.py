@@ -11,8 +11,17 @@ Partitioned fixed priority on the CPU cores; GPU segments on devices under a pro
 ``seg-oblivious-ffd``, ``seg-oblivious-wfd``, ``seg-jitter-suspend-ffd``, ``seg-jitter-suspend-wfd`` (assignment.py)
     Task-to-core assignment (first fit / worst fit by decreasing utilization) with one of the two
     analyses above as the admission test per core; the tasks' own cores are ignored.
-MPCP and FMLP+ (mpcp.py, fmlp.py)
-    Lock-based GPU access (see those modules).
+``seg-mpcp-busy``, ``seg-mpcp-suspend``, ``seg-fmlp-busy``, ``seg-fmlp-suspend`` (mpcp.py, fmlp.py; _locking.py)
+    Lock-based GPU access under MPCP (priority queue) and FMLP+ (FIFO queue), holders boosted.
+``seg-gcaps-*``, ``seg-gcaps-*-gpa``, ``seg-tsg-*`` (gcaps.py, tsg.py; _preemptive.py)
+    Preemptive GPU scheduling by GPU priority (GCAPS, with and without its GPU-priority
+    assignment) and the vendor driver's time-sliced round robin.
+``seg-{mpcp,fmlp,gcaps}-{busy,suspend}-{ffd,wfd}`` (assignment_contended.py)
+    Task-to-core assignment under GPU contention: a placement is admitted only if the inner
+    analysis accepts the whole partial set.
+``seg-{mpcp,fmlp}-{busy,suspend}-part``, ``...-part-exhaustive`` (partitions.py)
+    The lock-based analyses on a partitioned GPU (MIG/TPC layouts of rtsched's GPU model):
+    heuristic or exhaustive search over layouts and task-to-partition assignments.
 
 Shared math lives in rtsched.analyses.theory (e.g. theory/jitter_rta.py), never in another family.
 """

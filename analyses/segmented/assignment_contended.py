@@ -235,7 +235,7 @@ def explain(ts: SegmentedTaskSet, m: int, *, inner: str, fit: str) -> Explanatio
 # ---------------------------------------------------------------------------------------------
 
 
-def _trial_batch(batch: SegmentedBatch, where: NDArray[np.int64], in_trial: NDArray[np.bool_]) -> SegmentedBatch:
+def _trial_sets(batch: SegmentedBatch, where: NDArray[np.int64], in_trial: NDArray[np.bool_]) -> SegmentedBatch:
     """The sets with ``in_trial[s]``, each with only its placed tasks (``where >= 0``) on cores ``where``."""
     sizes = np.diff(batch.task_offsets)
     set_of = np.repeat(np.arange(batch.n_sets), sizes)
@@ -291,7 +291,7 @@ def _rounds_codes(batch: SegmentedBatch, m: int, entry: registry.Analysis, fit: 
             where[tasks] = cores
             in_trial = np.zeros(n_sets, dtype=np.bool_)
             in_trial[sets] = True
-            ok = entry.status(_trial_batch(batch, where, in_trial), m) == 1
+            ok = entry.status(_trial_sets(batch, where, in_trial), m) == 1
             load[sets[ok], cores[ok]] += share[tasks[ok]]
             where[tasks[~ok]] = -1
             pending[P[ok]] = False
