@@ -164,7 +164,7 @@ def validate_values(
             "D",
             lambda i: f"D = {int(D[i])} exceeds T = {int(T[i])}, which the constrained-deadline model "
             "forbids (arbitrary deadlines: deadlines='arbitrary' in Python, --deadlines arbitrary for "
-            "rtsched check and convert)",
+            "rtsched check, convert and simulate)",
         )
     elif deadlines == "implicit":
         refuse_first(

@@ -189,7 +189,9 @@ def test_real_valued_files_with_a_time_unit(tmp_path, capsys, monkeypatch):
     late = tmp_path / "late.txt"
     late.write_text("1 5 4\n")
     assert main(["simulate", str(late), "-m", "1"]) == 2
-    assert "--deadlines arbitrary for rtsched check and convert" in capsys.readouterr().err
+    assert "--deadlines arbitrary for rtsched check, convert and simulate" in capsys.readouterr().err
+    assert main(["simulate", str(late), "-m", "1", "--deadlines", "arbitrary"]) == 0  # issue #47: D > T simulated
+    assert "no deadline miss" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("arrivals", [["--arrivals", "periodic"], ["--arrivals", "sporadic", "--seed", "3"]])

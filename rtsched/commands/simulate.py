@@ -26,7 +26,7 @@ from typing import Annotated
 
 import typer
 
-from rtsched.commands import TaskSetFile, TimeUnit, check_image_path
+from rtsched.commands import Deadlines, TaskSetFile, TimeUnit, check_image_path
 from rtsched.commands._dag import AnyFormat, Kind
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
@@ -239,6 +239,7 @@ def simulate_command(
     ] = None,
     fmt: AnyFormat = None,
     kind: Kind = "auto",
+    deadlines: Deadlines = "constrained",
     time_unit: TimeUnit = None,
 ) -> None:
     """Simulate task sets under global or partitioned EDF or fixed priorities until the first deadline miss.
@@ -315,6 +316,7 @@ def simulate_command(
                 "--policy": (policy, "gedf"),
                 "--ties": (ties, "index"),
                 "--time-unit": (time_unit, None),
+                "--deadlines": (deadlines, "constrained"),
                 "--gantt-rows": (gantt_rows, "processors"),
             }
         )
@@ -337,7 +339,13 @@ def simulate_command(
         from rtsched.commands._mc import refuse_task_options as refuse_for_mc
         from rtsched.commands._mc import simulate_mc_file
 
-        refuse_for_mc({"--time-unit": (time_unit, None), "--gantt-rows": (gantt_rows, "processors")})
+        refuse_for_mc(
+            {
+                "--time-unit": (time_unit, None),
+                "--deadlines": (deadlines, "constrained"),
+                "--gantt-rows": (gantt_rows, "processors"),
+            }
+        )
         status = simulate_mc_file(
             file, mc, m, scheduler=scheduler, policy=mc_policy, scenario=scenario, overruns=list(overrun or ()),
             switch_search=switch_search, priorities=priorities, partition=mc_partition, x=x, horizon=horizon,
@@ -351,7 +359,13 @@ def simulate_command(
     if dag is not None:
         from rtsched.commands._dag import refuse_task_options, simulate_dag_file
 
-        refuse_task_options({"--time-unit": (time_unit, None), "--gantt-rows": (gantt_rows, "processors")})
+        refuse_task_options(
+            {
+                "--time-unit": (time_unit, None),
+                "--deadlines": (deadlines, "constrained"),
+                "--gantt-rows": (gantt_rows, "processors"),
+            }
+        )
         status = simulate_dag_file(
             file, dag, m, policy=policy, horizon=horizon, arrivals=arrivals, seed=seed, ties=ties, execution=execution,
             gantt=gantt, gantt_since=gantt_since, gantt_until=gantt_until, as_json=as_json,
@@ -359,7 +373,7 @@ def simulate_command(
         raise typer.Exit(status)
     if execution != "wcet":
         raise InputError("--execution applies to DAG task sets; the task simulator runs every job for its WCET", field="--execution")
-    sets = read_tasksets(file if file == "-" else Path(file), format=fmt, time_unit=time_unit)
+    sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
     any_miss = False
     for index, ts in enumerate(sets):
         kind, partition = parse_policy(policy, ts, m)
