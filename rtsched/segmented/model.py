@@ -57,6 +57,7 @@ __all__ = [
     "MODES",
     "MODE_CODES",
     "GPUDescription",
+    "GPUDriver",
     "GPUSegment",
     "SegmentedBatch",
     "SegmentedTask",
@@ -174,6 +175,42 @@ def _check_profile(profile: Any) -> None:
     except InputError as err:
         field = "profile" + (err.field or "C")[1:]
         raise TaskError(err.message, field=field) from None
+
+
+@dataclass(frozen=True)
+class GPUDriver:
+    """The GPU driver's parameters of a set: context-switch cost and round-robin time slice (issue #43).
+
+    ``epsilon`` (ε, ticks, ≥ 0): the device time every context switch costs under the preemptive
+    protocols ``gcaps`` and ``tsg-rr`` (papers/cpu-gpu-model.md); ``time_slice`` (L, ticks, > 0 or
+    None): the round robin's slice of ``tsg-rr``. The GCAPS and TSG analyses and
+    :func:`rtsched.segmented.sim.simulate_segmented` use these values when their keywords are not
+    given (keyword > set's driver > registered default); the lock-based protocols ignore them.
+
+    Examples
+    --------
+    >>> GPUDriver(epsilon=10, time_slice=10)
+    GPUDriver(epsilon=10, time_slice=10)
+    >>> GPUDriver(time_slice=0)
+    Traceback (most recent call last):
+    ...
+    rtsched.errors.InputError: field driver time_slice: driver time_slice must be positive, got 0
+    """
+
+    epsilon: int = 0
+    time_slice: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", _driver_ticks(self.epsilon, "epsilon", 0))
+        if self.time_slice is not None:
+            object.__setattr__(self, "time_slice", _driver_ticks(self.time_slice, "time_slice", 1))
+
+
+def _driver_ticks(value: Any, field: str, minimum: int) -> int:
+    try:
+        return _ticks(value, task=None, field=f"driver {field}", minimum=minimum)
+    except InputError as err:
+        raise InputError(err.message, field=f"driver {field}") from None
 
 
 @dataclass(frozen=True)
@@ -507,6 +544,10 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
         every segment on that device that has a WCET profile must have ``profile.at(M) == G_e``
         (``G_e`` stays the WCET on the whole GPU), and every segment's class must be one of its
         ``classes``.
+    driver:
+        Optional :class:`GPUDriver`: the set's context-switch cost ε and round-robin time slice,
+        used by the ``seg-gcaps-*`` and ``seg-tsg-*`` analyses and the simulator when their
+        keywords are not given.
 
     Examples
     --------
@@ -518,16 +559,25 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
     (('gpu',), (0, 1), (0,), (1,))
     """
 
-    __slots__ = ("_gpu",)
+    __slots__ = ("_driver", "_gpu")
 
     _gpu: GPUDescription | None
+    _driver: GPUDriver | None
 
     def __init__(
-        self, tasks: Iterable[SegmentedTask], *, name: str | None = None, gpu: GPUDescription | None = None
+        self,
+        tasks: Iterable[SegmentedTask],
+        *,
+        name: str | None = None,
+        gpu: GPUDescription | None = None,
+        driver: GPUDriver | None = None,
     ) -> None:
         if gpu is not None and not isinstance(gpu, GPUDescription):
             raise InputError(f"gpu must be a GPUDescription or None, got {gpu!r}", field="gpu")
+        if driver is not None and not isinstance(driver, GPUDriver):
+            raise InputError(f"driver must be a GPUDriver or None, got {driver!r}", field="driver")
         object.__setattr__(self, "_gpu", gpu)
+        object.__setattr__(self, "_driver", driver)
         super().__init__(tasks, name=name)
         if gpu is not None:
             self._check_gpu(gpu)
@@ -557,7 +607,16 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
 
     def with_gpu(self, gpu: GPUDescription | None) -> SegmentedTaskSet:
         """The set with its GPU description replaced (validated again)."""
-        return SegmentedTaskSet(self._tasks, name=self._name, gpu=gpu)
+        return SegmentedTaskSet(self._tasks, name=self._name, gpu=gpu, driver=self._driver)
+
+    @property
+    def driver(self) -> GPUDriver | None:
+        """The set's GPU driver parameters (None: the analyses' and simulator's defaults apply)."""
+        return self._driver
+
+    def with_driver(self, driver: GPUDriver | None) -> SegmentedTaskSet:
+        """The set with its GPU driver parameters replaced."""
+        return SegmentedTaskSet(self._tasks, name=self._name, gpu=self._gpu, driver=driver)
 
     @overload
     def __getitem__(self, i: int) -> SegmentedTask: ...
@@ -565,22 +624,30 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
     def __getitem__(self, i: slice) -> SegmentedTaskSet: ...
     def __getitem__(self, i: int | slice) -> SegmentedTask | SegmentedTaskSet:
         if isinstance(i, slice):
-            return SegmentedTaskSet(self._tasks[i], name=self._name, gpu=self._gpu)
+            return SegmentedTaskSet(self._tasks[i], name=self._name, gpu=self._gpu, driver=self._driver)
         return self._tasks[i]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SegmentedTaskSet):
             return NotImplemented
-        return self._tasks == other._tasks and self._name == other._name and self._gpu == other._gpu
+        return (
+            self._tasks == other._tasks
+            and self._name == other._name
+            and self._gpu == other._gpu
+            and self._driver == other._driver
+        )
 
     def __hash__(self) -> int:
         if "hash" not in self._cache:
-            self._cache["hash"] = hash((self._tasks, self._name, self._gpu))
+            key: tuple[Any, ...] = (self._tasks, self._name, self._gpu)
+            self._cache["hash"] = hash(key if self._driver is None else (*key, self._driver))
         return int(self._cache["hash"])
 
     def __repr__(self) -> str:
         text = super().__repr__()
-        return text if self._gpu is None else f"{text[:-1]}, gpu={self._gpu!r})"
+        if self._gpu is not None:
+            text = f"{text[:-1]}, gpu={self._gpu!r})"
+        return text if self._driver is None else f"{text[:-1]}, driver={self._driver!r})"
 
     _TASK = SegmentedTask
     _WHAT = "a segmented task set"
@@ -656,18 +723,23 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
         if len(cores) != self.n:
             raise InputError(f"{len(cores)} cores given for {self.n} tasks")
         return SegmentedTaskSet(
-            (t.replace(core=c) for t, c in zip(self._tasks, cores, strict=True)), name=self._name, gpu=self._gpu
+            (t.replace(core=c) for t, c in zip(self._tasks, cores, strict=True)),
+            name=self._name,
+            gpu=self._gpu,
+            driver=self._driver,
         )
 
     def with_mode(self, mode: WaitMode | None) -> SegmentedTaskSet:
         """The set with every task's waiting mode set to ``mode``."""
-        return SegmentedTaskSet((t.replace(mode=mode) for t in self._tasks), name=self._name, gpu=self._gpu)
+        return SegmentedTaskSet(
+            (t.replace(mode=mode) for t in self._tasks), name=self._name, gpu=self._gpu, driver=self._driver
+        )
 
     def permuted(self, order: Sequence[int]) -> SegmentedTaskSet:
         """The set with its tasks in ``order`` (a permutation of the indices): a new priority order."""
         if sorted(order) != list(range(self.n)):
             raise InputError(f"{list(order)!r} is not a permutation of 0..{self.n - 1}")
-        return SegmentedTaskSet((self._tasks[i] for i in order), name=self._name, gpu=self._gpu)
+        return SegmentedTaskSet((self._tasks[i] for i in order), name=self._name, gpu=self._gpu, driver=self._driver)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if hasattr(self, "_cache"):  # set once in __init__
@@ -675,11 +747,11 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
         object.__setattr__(self, name, value)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_set, (self._tasks, self._name, self._gpu))
+        return (_rebuild_set, (self._tasks, self._name, self._gpu, self._driver))
 
 
-def _rebuild_set(tasks: Any, name: Any, gpu: Any = None) -> SegmentedTaskSet:
-    return SegmentedTaskSet(tasks, name=name, gpu=gpu)
+def _rebuild_set(tasks: Any, name: Any, gpu: Any = None, driver: Any = None) -> SegmentedTaskSet:
+    return SegmentedTaskSet(tasks, name=name, gpu=gpu, driver=driver)
 
 
 def _readonly(values: ArrayLike, dtype: Any = np.int64) -> NDArray[Any]:
@@ -695,18 +767,21 @@ class _Extras:
     """What a :class:`SegmentedBatch` keeps beside its arrays for the GPU partition model (Python objects).
 
     ``profiles[j]`` and ``klasses[j]``: GPU segment j's WCET profile and co-runner class;
-    ``gpus[s]``: set s's :class:`GPUDescription` (None where absent). The batch kernels ignore
-    them; :meth:`SegmentedBatch.taskset` puts them back.
+    ``gpus[s]``: set s's :class:`GPUDescription` (None where absent); ``drivers[s]``: set s's
+    :class:`GPUDriver` (None where absent; ``()``: none for every set). The batch kernels ignore
+    the first three; the preemptive analyses read ``drivers`` (:meth:`SegmentedBatch.drivers`);
+    :meth:`SegmentedBatch.taskset` puts them back.
     """
 
     profiles: tuple[WCETProfile | None, ...]
     klasses: tuple[str | None, ...]
     gpus: tuple[GPUDescription | None, ...]
+    drivers: tuple[GPUDriver | None, ...] = ()
 
     @property
     def empty(self) -> bool:
         """Whether nothing is set (the batch then keeps None, as before the partition model)."""
-        return all(x is None for x in (*self.profiles, *self.klasses, *self.gpus))
+        return all(x is None for x in (*self.profiles, *self.klasses, *self.gpus, *self.drivers))
 
 
 #: The arrays of a :class:`SegmentedBatch`, in the order of its constructor.
@@ -795,6 +870,10 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             extras = None
         if extras is not None and (len(extras.profiles) != self.n_gpu_segments or len(extras.gpus) != self.n_sets):
             raise InputError("extras must have one profile and class per GPU segment and one GPU per set")
+        if extras is not None and len(extras.drivers) not in (0, self.n_sets):
+            raise InputError("extras must have one driver per set (or none)")
+        if extras is not None and extras.drivers and all(d is None for d in extras.drivers):
+            extras = dataclasses.replace(extras, drivers=())
         object.__setattr__(self, "_extras", extras)
         object.__setattr__(self, "_totals", self._compute_totals())
         if validate:
@@ -883,6 +962,9 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         if self._extras is None:
             return out
         gpu = self._extras.gpus[s % self.n_sets]
+        driver = self._extras.drivers[s % self.n_sets] if self._extras.drivers else None
+        if driver is not None:
+            out = out.with_driver(driver)
         try:
             return out if gpu is None else out.with_gpu(gpu)
         except InputError as err:
@@ -890,8 +972,14 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
 
     @property
     def extras(self) -> _Extras | None:
-        """The sets' GPU descriptions and the segments' WCET profiles and classes (None: none has any)."""
+        """The sets' GPU descriptions and drivers, the segments' WCET profiles and classes (None: none has any)."""
         return self._extras
+
+    def drivers(self) -> tuple[GPUDriver | None, ...]:
+        """Each set's :class:`GPUDriver` (None where the set has none)."""
+        if self._extras is None or not self._extras.drivers:
+            return (None,) * self.n_sets
+        return self._extras.drivers
 
     # -- constructors -------------------------------------------------------------------------
     @classmethod
@@ -917,7 +1005,12 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
             np.cumsum([0, *(ts.n for ts in sets)]),
             device_names=tuple(names) or (DEFAULT_DEVICE,),
             validate=False,
-            extras=_Extras(tuple(g.profile for g in segs), tuple(g.klass for g in segs), tuple(ts.gpu for ts in sets)),
+            extras=_Extras(
+                tuple(g.profile for g in segs),
+                tuple(g.klass for g in segs),
+                tuple(ts.gpu for ts in sets),
+                tuple(ts.driver for ts in sets),
+            ),
         )
 
     @classmethod
@@ -958,6 +1051,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
                 tuple(x for b in parts for x in (b._extras.profiles if b._extras else (None,) * b.n_gpu_segments)),
                 tuple(x for b in parts for x in (b._extras.klasses if b._extras else (None,) * b.n_gpu_segments)),
                 tuple(x for b in parts for x in (b._extras.gpus if b._extras else (None,) * b.n_sets)),
+                tuple(x for b in parts for x in b.drivers()),
             ),
         )
 
