@@ -30,6 +30,17 @@ files), and a GPU segment may carry ``profile`` (its WCET over partition sizes: 
 saturation}``; with a ``gpu`` section ``C(M)`` must equal ``G_e``) and ``class`` (its co-runner
 memory class). Errors name ``gpu <key>``, ``segment j profile`` and ``segment j class``.
 
+GPU driver (the preemptive protocols ``gcaps`` and ``tsg-rr``): a set object may carry a
+``driver`` section, the set's context-switch cost ε and round-robin time slice L in ticks
+(:class:`~rtsched.segmented.GPUDriver`; both optional, ``epsilon`` default 0, ``time_slice`` a
+positive number or null)::
+
+    driver: {epsilon: 10, time_slice: 10}
+
+The ``seg-gcaps-*`` and ``seg-tsg-*`` analyses and the simulator use them unless their keywords
+say otherwise. Errors name ``driver epsilon`` and ``driver time_slice``; the writers write the
+section only when the set has a driver, and ``time_slice`` only when it is set.
+
 ``D > T`` is refused unless the reader is given ``deadlines="arbitrary"`` (the analyses of issue
 #43 need constrained deadlines). Unknown keys are refused.
 
@@ -73,6 +84,7 @@ from rtsched.segmented.model import (
     DEFAULT_DEVICE,
     MODES,
     GPUDescription,
+    GPUDriver,
     GPUSegment,
     SegmentedTask,
     SegmentedTaskSet,
@@ -95,6 +107,8 @@ _REQUIRED = ("T", "segments")
 _SEGMENT_KEYS = ("G_m", "G_e", "device", "profile", "class")
 #: The keys of a set's ``gpu`` section (the GPU partition model, papers/cpu-gpu-partitions.md).
 _GPU_KEYS = ("clusters", "layout", "device", "slowdown", "slowdown_by", "classes", "interference")
+#: The keys of a set's ``driver`` section (GPUDriver).
+_DRIVER_KEYS = ("epsilon", "time_slice")
 
 
 def _check_format(format: str) -> str:
@@ -306,6 +320,30 @@ def _gpu_from_node(node: Node) -> GPUDescription:
         raise InputError(err.message, line=lines.get(key) or node.line, field=err.field or "gpu") from None
 
 
+def _driver_from_node(node: Node) -> GPUDriver:
+    """A set's ``driver`` section (errors name ``driver <key>`` and its line)."""
+    if not isinstance(node.value, dict):
+        raise InputError(
+            f"'driver' must be {{epsilon: .., time_slice: ..}}, got {describe_node(node)}",
+            line=node.line,
+            field="driver",
+        )
+    v: dict[str, Node] = node.value
+    try:
+        check_keys(node, _DRIVER_KEYS, ())
+    except InputError as err:
+        raise InputError(err.message, line=err.line, field=f"driver {err.field or ''}".strip()) from None
+    options: dict[str, int] = {}
+    for key in _DRIVER_KEYS:
+        if key in v and not _is_null(v[key]):
+            options[key] = _int(v[key], field=f"driver {key}")
+    try:
+        return GPUDriver(**options)
+    except InputError as err:
+        key = (err.field or "").removeprefix("driver ")
+        raise InputError(err.message, line=v[key].line if key in v else node.line, field=err.field) from None
+
+
 def _segment_line(task: Node, field: str | None) -> int | None:
     """The line of ``segment j <key>`` in a task node (else the segment's, else the task's)."""
     words = (field or "").split()
@@ -326,11 +364,14 @@ def _segment_line(task: Node, field: str | None) -> int | None:
 def _set_from_node(node: Node, deadlines: DeadlineModel) -> SegmentedTaskSet:
     value, name = node.value, None
     gpu = None
+    driver = None
     if isinstance(value, dict):
-        check_keys(node, ["name", "gpu", "tasks"], ["tasks"])
+        check_keys(node, ["name", "gpu", "driver", "tasks"], ["tasks"])
         name = node_text(value.get("name"))
         if "gpu" in value and not _is_null(value["gpu"]):
             gpu = _gpu_from_node(value["gpu"])
+        if "driver" in value and not _is_null(value["driver"]):
+            driver = _driver_from_node(value["driver"])
         tasks = value["tasks"]
         if not isinstance(tasks.value, list):
             raise InputError(f"'tasks' must be a list, got {describe_node(tasks)}", line=tasks.line, field="tasks")
@@ -346,7 +387,7 @@ def _set_from_node(node: Node, deadlines: DeadlineModel) -> SegmentedTaskSet:
         raise InputError("a segmented task set needs at least one task", line=line, field="tasks")
     tasks = [_task_from_node(t, i, deadlines) for i, t in enumerate(items)]
     try:
-        return SegmentedTaskSet(tasks, name=name, gpu=gpu)
+        return SegmentedTaskSet(tasks, name=name, gpu=gpu, driver=driver)
     except InputError as err:  # a profile or class the GPU description refuses: the segment's line
         names = [t.name for t in tasks]
         i = err.task if isinstance(err.task, int) else names.index(err.task) if err.task in names else None
@@ -395,6 +436,13 @@ def _gpu_doc(gpu: GPUDescription) -> dict[str, Any]:
     return doc
 
 
+def _driver_doc(driver: GPUDriver) -> dict[str, Any]:
+    doc: dict[str, Any] = {"epsilon": driver.epsilon}
+    if driver.time_slice is not None:
+        doc["time_slice"] = driver.time_slice
+    return doc
+
+
 def _task_doc(task: SegmentedTask) -> dict[str, Any]:
     doc: dict[str, Any] = {} if task.name is None else {"name": task.name}
     doc["T"], doc["D"] = task.T, task.D
@@ -408,7 +456,8 @@ def _task_doc(task: SegmentedTask) -> dict[str, Any]:
 
 def _set_doc(ts: SegmentedTaskSet) -> dict[str, Any]:
     gpu = {} if ts.gpu is None else {"gpu": _gpu_doc(ts.gpu)}
-    return ({} if ts.name is None else {"name": ts.name}) | gpu | {"tasks": [_task_doc(t) for t in ts]}
+    driver = {} if ts.driver is None else {"driver": _driver_doc(ts.driver)}
+    return ({} if ts.name is None else {"name": ts.name}) | gpu | driver | {"tasks": [_task_doc(t) for t in ts]}
 
 
 # -- public functions -----------------------------------------------------------------------------

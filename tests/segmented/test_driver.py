@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 
 from rtsched.errors import InputError
-from rtsched.segmented.model import GPUDriver, SegmentedBatch, SegmentedTask, SegmentedTaskSet
+from rtsched.segmented.model import GPUDriver, GPUSegment, SegmentedBatch, SegmentedTask, SegmentedTaskSet
 
 TASKS = (
-    SegmentedTask((2, 2), ((1, 4),), T=20, core=0),
+    SegmentedTask((2, 2), (GPUSegment(1, 4),), T=20, core=0),
     SegmentedTask((6,), (), T=30, core=1),
-    SegmentedTask((1, 1), ((2, 3),), T=40, core=0),
+    SegmentedTask((1, 1), (GPUSegment(2, 3),), T=40, core=0),
 )
 DRIVER = GPUDriver(epsilon=3, time_slice=5)
 
@@ -66,3 +67,81 @@ def test_batch_carries_drivers() -> None:
     plain = SegmentedBatch.from_tasksets([b, b])
     assert plain.extras is None and plain.drivers() == (None, None)  # as before the driver
     assert SegmentedBatch.concatenate([plain, plain]).extras is None
+
+
+# -- files ------------------------------------------------------------------------------------
+
+from rtsched.segmented.files import (  # noqa: E402
+    dumps_segmented,
+    loads_segmented,
+    read_segmented_tasksets,
+    write_segmented_tasksets,
+)
+
+TEXT = """\
+name: a
+driver: {{{driver}}}
+tasks:
+  - {{T: 20, core: 0, segments: [2, [1, 4], 2]}}
+  - {{T: 30, core: 1, segments: [6]}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("driver", "expected"),
+    [
+        pytest.param("epsilon: 10, time_slice: 10", GPUDriver(10, 10), id="both"),
+        pytest.param("epsilon: 3", GPUDriver(3, None), id="epsilon-only"),
+        pytest.param("time_slice: 7", GPUDriver(0, 7), id="slice-only"),
+        pytest.param("epsilon: 2, time_slice: null", GPUDriver(2, None), id="null-slice"),
+    ],
+)
+def test_read_driver(driver: str, expected: GPUDriver) -> None:
+    (ts,) = loads_segmented(TEXT.format(driver=driver))
+    assert ts.driver == expected
+
+
+def test_no_driver_section() -> None:
+    text = TEXT.format(driver="epsilon: 0").replace("driver: {epsilon: 0}\n", "")
+    (ts,) = loads_segmented(text)
+    assert ts.driver is None and "driver" not in dumps_segmented(ts)
+    (ts,) = loads_segmented(text.replace("name: a\n", "name: a\ndriver: null\n"))
+    assert ts.driver is None
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "json"])
+@pytest.mark.parametrize("driver", [GPUDriver(10, 10), GPUDriver(1, None), GPUDriver(0, 1)])
+def test_round_trip(tmp_path: Path, fmt: str, driver: GPUDriver) -> None:
+    sets = [SegmentedTaskSet(TASKS, name="x", driver=driver), SegmentedTaskSet(TASKS, name="y")]
+    assert loads_segmented(dumps_segmented(sets, fmt), fmt) == sets
+    path = tmp_path / f"sets.{fmt}"
+    write_segmented_tasksets(path, sets)
+    assert read_segmented_tasksets(path) == sets
+
+
+@pytest.mark.parametrize(
+    ("driver", "line", "field", "message"),
+    [
+        pytest.param("epsilon: -1", 2, "driver epsilon", "non-negative", id="negative-epsilon"),
+        pytest.param("time_slice: 0", 2, "driver time_slice", "positive", id="zero-slice"),
+        pytest.param("eps: 1", 2, "driver eps", "unknown key", id="unknown-key"),
+        pytest.param("epsilon: 1.5", 2, "driver epsilon", "not an integer", id="fraction"),
+    ],
+)
+def test_driver_errors(tmp_path: Path, driver: str, line: int, field: str, message: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(TEXT.format(driver=driver))
+    with pytest.raises(InputError, match=message) as err:
+        read_segmented_tasksets(path)
+    assert err.value.line == line and err.value.field == field
+    assert str(err.value).startswith(f"{path}, line {line}, field {field}:")
+
+
+def test_driver_error_line_in_block_style() -> None:
+    text = "name: a\ndriver:\n  epsilon: 1\n  time_slice: -4\ntasks:\n  - {T: 20, core: 0, segments: [2]}\n"
+    with pytest.raises(InputError) as err:
+        loads_segmented(text)
+    assert err.value.line == 4 and err.value.field == "driver time_slice"
+    with pytest.raises(InputError, match="'driver' must be") as err:
+        loads_segmented(text.replace("driver:\n  epsilon: 1\n  time_slice: -4\n", "driver: 5\n"))
+    assert err.value.field == "driver"
