@@ -51,6 +51,7 @@ from rtsched.sim.engine import (
 from rtsched.sim.trace import DeadlineMiss, Trace
 
 __all__ = [
+    "AFTER_MISS",
     "DEFAULT_MAX_HORIZON",
     "POLICIES",
     "TIE_RULES",
@@ -62,6 +63,9 @@ __all__ = [
 ]
 
 Arrivals = Literal["periodic", "sporadic", "explicit"]
+AfterMiss = Literal["stop", "continue"]
+#: What a run does at a deadline miss: stop there, or keep running the late jobs (tardiness).
+AFTER_MISS: tuple[str, ...] = ("stop", "continue")
 Policy = Literal["gedf", "pedf", "gfp", "pfp"]
 #: Scheduling policies: global / partitioned EDF, global / partitioned fixed priorities.
 POLICIES: tuple[str, ...] = ("gedf", "pedf", "gfp", "pfp")
@@ -240,6 +244,7 @@ def simulate(
     record: bool = True,
     ties: str = "index",
     tie_choices: Sequence[tuple[int, Sequence[int]]] | None = None,
+    after_miss: AfterMiss = "stop",
 ) -> Trace:
     """Simulate ``taskset`` on ``m`` identical processors until the first miss or the horizon.
 
@@ -283,6 +288,14 @@ def simulate(
         Explicit tie decisions, ``[(time, [task, ...]), ...]``: during the tick ``[time, time + 1)``
         the listed tasks win every tie they take part in; elsewhere ``ties`` applies. The exact
         test's counterexamples give them (``Result.evidence["tie_choices"]``). EDF policies only.
+    after_miss:
+        ``"stop"`` (the default): the run ends at the first deadline miss. ``"continue"``: late
+        jobs keep executing (soft real-time, Devi and Anderson's model: a task's jobs run one at
+        a time in release order, so a late job delays its successors), every job released before
+        the horizon runs to completion, and :attr:`Trace.tardiness` gives each task's observed
+        maximum tardiness (finish − deadline, 0 if none); ``trace.miss`` is still the first miss.
+        Ties ``index`` or ``fifo`` only (no ``random`` rule, no ``tie_choices``); see
+        :func:`_run_after_misses`.
 
     Returns
     -------
@@ -356,6 +369,17 @@ def simulate(
             field="ties",
         )
     tie_name = f"random:{tie_seed}" if tie_rule == "random" else tie_rule
+    if after_miss not in AFTER_MISS:
+        raise InputError(f"unknown after_miss {after_miss!r}; choose stop or continue", field="after_miss")
+    if after_miss == "continue":
+        if tie_rule == "random" or tie_choices:
+            raise InputError(
+                'after_miss="continue" takes the index or fifo tie rule (no random ties, no tie_choices)', field="ties"
+            )
+        return _run_after_misses(
+            taskset, m, policy, part_tuple, arrivals, releases, seed_seq, float(p_delay), extra, horizon, tie_rule, record,
+            seed if arrivals == "sporadic" and isinstance(seed, int) else None,
+        )  # fmt: skip
     choices, choice_times, choice_offsets, choice_tasks = _tie_choice_arrays(taskset, tie_choices or ())
     tie_code = _TIE_CODES[tie_rule]
 
@@ -436,3 +460,183 @@ def _with_miss(trace: Trace, miss: DeadlineMiss) -> Trace:
     from dataclasses import replace
 
     return replace(trace, miss=miss)
+
+
+def _release_lists(
+    taskset: TaskSet,
+    arrivals: str,
+    releases: Sequence[Sequence[int]] | None,
+    seed_seq: np.random.SeedSequence,
+    p_delay: float,
+    extra: np.ndarray,
+    horizon: int,
+) -> list[list[int]]:
+    """Release times before ``horizon`` per task, for :func:`_run_after_misses`.
+
+    Periodic: every ``T_i`` from 0. Sporadic: the law of :func:`simulate` (first release and
+    each gap: ``T_i``, or with probability ``p_delay`` ``T_i`` plus an extra uniform in
+    ``[1, max_extra_i]``; the first release is the extra alone), drawn task after task from one
+    generator seeded with ``seed`` (the same law as the kernels, not the same draws: a hard run
+    and a tardiness run with one seed see different sporadic patterns). Explicit: as given.
+    """
+    T = [int(t) for t in taskset.T]
+    if arrivals == "periodic":
+        return [list(range(0, horizon, t)) for t in T]
+    if arrivals == "explicit":
+        rel_times, rel_offsets = _explicit_arrays(taskset, releases)  # type: ignore[arg-type]
+        flat = [int(x) for x in rel_times]
+        return [[x for x in flat[rel_offsets[i] : rel_offsets[i + 1]] if x < horizon] for i in range(taskset.n)]
+    rng = np.random.default_rng(seed_seq)
+    out: list[list[int]] = []
+    for i, period in enumerate(T):
+        times: list[int] = []
+        t = -period
+        while True:
+            gap = period
+            if extra[i] > 0 and rng.random() < p_delay:
+                gap += 1 + int(rng.random() * int(extra[i]))
+            t += gap
+            if t >= horizon:
+                break
+            times.append(t)
+        out.append(times)
+    return out
+
+
+def _run_after_misses(
+    taskset: TaskSet,
+    m: int,
+    policy: str,
+    partition: tuple[int, ...] | None,
+    arrivals: str,
+    releases: Sequence[Sequence[int]] | None,
+    seed_seq: np.random.SeedSequence,
+    p_delay: float,
+    extra: np.ndarray,
+    horizon: int,
+    tie_rule: str,
+    record: bool,
+    seed: int | None,
+) -> Trace:
+    """``simulate(..., after_miss="continue")``: run every job released before ``horizon`` to its end.
+
+    An event-driven loop in Python (papers/simulator.md, "Tardiness"): at each release or
+    completion the ``m`` best pending heads run (global policies), or on each processor its best
+    pending head (partitioned), until the next event. A task's pending jobs are a FIFO queue and
+    only its head (oldest) job can run, so a late job delays its successors: the model of Devi
+    and Anderson (Real-Time Systems 38(2), 2008, Sect. 2). EDF priority: the head's absolute
+    deadline, then (``fifo``) its release, then the task index; fixed priorities: the index.
+    Before the first miss the schedule is the kernels' (the same rules), so ``trace.miss``
+    equals a ``stop`` run's on periodic and explicit arrivals. Deadlines are not events: a
+    late job keeps its deadline as its priority.
+
+    The recorded tables are ``releases`` and ``segments`` (global policies: a job keeps its
+    processor while it runs, a job that starts takes the lowest free processor); preemptions,
+    migrations and tie decisions are not recorded in this mode.
+    """
+    from collections import deque
+
+    n = taskset.n
+    C = [int(c) for c in taskset.C]
+    D = [int(d) for d in taskset.D]
+    rel = _release_lists(taskset, arrivals, releases, seed_seq, p_delay, extra, horizon)
+    nxt = [0] * n
+    jobs_of = [0] * n
+    # a pending job: [job index, release, deadline, remaining, executed before its deadline]
+    queue: list[deque[list[int]]] = [deque() for _ in range(n)]
+    tardiness = [0] * n
+    first_miss: tuple[int, int, int, int] | None = None  # (deadline, task, job, remaining at the deadline)
+    release_rows: list[tuple[int, int, int, int]] = []
+    segment_rows: list[tuple[int, int, int, int, int]] = []
+    open_seg: dict[int, list[int]] = {}  # task -> [processor, job, start]
+    fixed = policy in FIXED_PRIORITY_POLICIES
+    fifo = tie_rule == "fifo"
+
+    def key(i: int) -> tuple[int, ...]:
+        if fixed:
+            return (i,)
+        head = queue[i][0]
+        return (head[2], head[1], i) if fifo else (head[2], i)
+
+    t = 0
+    end = 0
+    total = 0
+    while True:
+        for i in range(n):
+            times = rel[i]
+            while nxt[i] < len(times) and times[nxt[i]] == t:
+                queue[i].append([jobs_of[i], t, t + D[i], C[i], 0])
+                if record:
+                    release_rows.append((i, jobs_of[i], t, t + D[i]))
+                jobs_of[i] += 1
+                nxt[i] += 1
+                total += 1
+        next_rel = min((rel[i][nxt[i]] for i in range(n) if nxt[i] < len(rel[i])), default=None)
+        heads = [i for i in range(n) if queue[i]]
+        if partition is None:
+            chosen = sorted(heads, key=key)[:m]
+        else:
+            best: dict[int, int] = {}
+            for i in heads:
+                p = partition[i]
+                if p not in best or key(i) < key(best[p]):
+                    best[p] = i
+            chosen = sorted(best.values())
+        if record:  # close the segments of jobs that stop running at t
+            for i in [i for i, seg in open_seg.items() if i not in chosen or seg[1] != queue[i][0][0]]:
+                p, job, start = open_seg.pop(i)
+                segment_rows.append((p, i, job, start, t))
+            busy = {seg[0] for seg in open_seg.values()}
+            for i in chosen:
+                if i not in open_seg:
+                    p = partition[i] if partition is not None else min(q for q in range(m) if q not in busy)
+                    busy.add(p)
+                    open_seg[i] = [p, queue[i][0][0], t]
+        if not chosen:
+            if next_rel is None:
+                break
+            t = next_rel
+            continue
+        delta = min(queue[i][0][3] for i in chosen)
+        if next_rel is not None:
+            delta = min(delta, next_rel - t)
+        for i in chosen:
+            head = queue[i][0]
+            if t < head[2]:
+                head[4] += min(delta, head[2] - t)
+            head[3] -= delta
+            if head[3] == 0:
+                finish = t + delta
+                end = max(end, finish)
+                late = finish - head[2]
+                if late > 0:
+                    tardiness[i] = max(tardiness[i], late)
+                    late_job = (head[2], i, head[0], C[i] - head[4])
+                    if first_miss is None or late_job[:2] < first_miss[:2]:
+                        first_miss = late_job
+                queue[i].popleft()
+        t += delta
+    if record:
+        for i, (p, job, start) in open_seg.items():
+            segment_rows.append((p, i, job, start, t))
+        segment_rows.sort(key=lambda r: (r[3], r[0]))
+    miss: DeadlineMiss | None = None
+    if first_miss is not None:
+        d, i, job, left = first_miss
+        miss = DeadlineMiss(d, i, job, left) if record else DeadlineMiss(d, i)
+    return Trace(
+        taskset=taskset,
+        m=m,
+        policy=policy,
+        partition=partition,
+        arrivals=arrivals,
+        horizon=horizon,
+        end_time=max(end, t),
+        jobs=total,
+        miss=miss,
+        seed=seed,
+        releases=np.array(release_rows, dtype=np.int64).reshape(-1, 4),
+        segments=np.array(segment_rows, dtype=np.int64).reshape(-1, 5),
+        ties=tie_rule,
+        tardiness=tuple(tardiness),
+    )

@@ -90,6 +90,11 @@ class Trace:
         schedule repeats from there, so no miss up to it proves that no job ever misses under
         this release pattern. ``None`` otherwise (for ``D <= T`` the hyperperiod itself plays
         this role; papers/simulator.md).
+    tardiness:
+        Runs with ``after_miss="continue"``: each task's observed maximum tardiness (finish −
+        deadline over its jobs, 0 if none was late); every job released before the horizon ran
+        to completion, and :attr:`end_time` is the last completion. ``None`` for runs that stop
+        at the first miss.
     """
 
     taskset: TaskSet
@@ -110,11 +115,14 @@ class Trace:
     tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
     tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
     repeats_at: int | None = None
+    tardiness: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5), ("tie_decisions", 4)):
             object.__setattr__(self, name, _frozen(getattr(self, name), width))
         object.__setattr__(self, "tie_choices", tuple((int(t), tuple(int(i) for i in w)) for t, w in self.tie_choices))
+        if self.tardiness is not None:
+            object.__setattr__(self, "tardiness", tuple(int(x) for x in self.tardiness))
 
     @property
     def schedulable_so_far(self) -> bool:
@@ -161,6 +169,7 @@ class Trace:
             "migrations": self.migrations.tolist(),
             "tie_decisions": self.tie_decisions.tolist(),
             "repeats_at": self.repeats_at,
+            **({} if self.tardiness is None else {"tardiness": list(self.tardiness)}),
         }
 
     def summary(self) -> str:
@@ -170,6 +179,8 @@ class Trace:
         else:
             ties = f"{self.ties} ties" + (f" + {count(len(self.tie_choices), 'explicit choice')}" if self.tie_choices else "")
         where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {ties}"
+        if self.tardiness is not None:
+            return self._tardiness_summary(where)
         if self.miss is None:
             tail = ""
             if self.repeats_at is not None:
@@ -181,6 +192,20 @@ class Trace:
         job = f" job {self.miss.job}" if self.miss.job >= 0 else ""
         left = f" with {count(self.miss.remaining, 'tick')} left" if self.miss.remaining >= 0 else ""
         return f"deadline miss: {who}{job} at t={self.miss.time}{left} ({self.jobs} jobs, {where})"
+
+    def _tardiness_summary(self, where: str) -> str:
+        """The one line of a run that kept going after misses (``after_miss="continue"``)."""
+        assert self.tardiness is not None
+        head = (
+            f"every job released before {self.horizon} completed by t={self.end_time} "
+            f"({self.jobs} jobs, {where}, late jobs kept running)"
+        )
+        worst = max(self.tardiness, default=0)
+        if worst == 0:
+            return f"no deadline miss: {head}"
+        who = self.taskset.label(self.tardiness.index(worst))
+        first = f"; first miss at t={self.miss.time}" if self.miss is not None else ""
+        return f"max tardiness {count(worst, 'tick')} ({who}){first}: {head}"
 
     def __str__(self) -> str:
         return self.summary()
