@@ -48,6 +48,12 @@ analysis in the task order), else D_h (every bound is at most its deadline in an
         R_i = min((R-P), (W-G)) ≤ D_i for every task, in task order (TSG: (R-P) alone); a busy
         task's X is then min(own, R).
 
+Driver parameters (issue #43): ε and L are taken from the keywords when given, else from the
+set's :class:`~rtsched.segmented.GPUDriver` (``driver=`` of the set, the ``driver`` section of its
+file), else from the caller's default (ε = 0; L: the registry's time slice of :mod:`.tsg`):
+:func:`driver_options`. The batch kernels take ε and L per set (arrays), so a batch may mix sets
+with different drivers.
+
 Layers: :func:`analyse` (Python ints, every term kept), :func:`explain` (per-task rows: core,
 mode, per-segment device bounds, own work, R and its terms, the X and J imposed below, the
 failing term; steps) and :func:`preemptive_codes` (the Numba kernel, ``prange`` over the sets of
@@ -70,7 +76,7 @@ from rtsched.analyses.theory.jitter_rta import JitterRow, JitterSearch, jitter_r
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.result import Explanation, Step, Verdict
-from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
+from rtsched.segmented.model import GPUDriver, SegmentedBatch, SegmentedTaskSet, WaitMode
 
 __all__ = [
     "GCAPS",
@@ -81,7 +87,9 @@ __all__ = [
     "PreemptiveAnalysis",
     "TaskBound",
     "analyse",
+    "batch_driver_options",
     "check_options",
+    "driver_options",
     "explain",
     "gcaps_device_bound",
     "gpa_analyse",
@@ -157,6 +165,41 @@ class PreemptiveAnalysis:
     bounds: tuple[TaskBound, ...]
     verdict: bool
     failing_task: int | None
+    #: Where ε and L came from: "keyword", "set driver" or "default" (L: None when not used).
+    epsilon_source: str = "default"
+    time_slice_source: str | None = None
+
+
+#: The sources :func:`driver_options` reports.
+KEYWORD, SET_DRIVER, DEFAULT = "keyword", "set driver", "default"
+
+
+def driver_options(
+    driver: GPUDriver | None,
+    epsilon: Any,
+    time_slice: Any,
+    *,
+    default_epsilon: int = 0,
+    default_time_slice: int | None = None,
+) -> tuple[Any, Any, str, str]:
+    """ε and L with their sources: the keyword if not None, else the set's driver, else the default.
+
+    The values are returned unchecked (:func:`check_options` checks them); the sources are
+    :data:`KEYWORD`, :data:`SET_DRIVER` or :data:`DEFAULT`.
+    """
+    if epsilon is not None:
+        eps, eps_src = epsilon, KEYWORD
+    elif driver is not None:
+        eps, eps_src = driver.epsilon, SET_DRIVER
+    else:
+        eps, eps_src = default_epsilon, DEFAULT
+    if time_slice is not None:
+        L, L_src = time_slice, KEYWORD
+    elif driver is not None and driver.time_slice is not None:
+        L, L_src = driver.time_slice, SET_DRIVER
+    else:
+        L, L_src = default_time_slice, DEFAULT
+    return eps, L, eps_src, L_src
 
 
 def _count(value: Any, name: str, minimum: int) -> int:
@@ -294,17 +337,20 @@ def analyse(
     mode: WaitMode,
     protocol: str,
     *,
-    epsilon: int = 0,
+    epsilon: int | None = None,
     time_slice: int | None = None,
     gpu_priorities: Sequence[int] | None = None,
     stop: bool = True,
+    default_time_slice: int | None = None,
 ) -> PreemptiveAnalysis:
     """Every equation of the module docstring for ``ts`` on ``m`` cores (Python ints).
 
     ``stop``: return at the first failing task (the verdict needs no more); otherwise a task whose
-    bound needs a failed task's R is marked not computed.
+    bound needs a failed task's R is marked not computed. ``epsilon`` and ``time_slice``: None
+    takes the set's driver, else 0 and ``default_time_slice`` (:func:`driver_options`).
     """
-    proto, eps, L, ranks = check_options(ts.n, protocol, epsilon, time_slice, gpu_priorities)
+    eps_in, L_in, eps_src, L_src = driver_options(ts.driver, epsilon, time_slice, default_time_slice=default_time_slice)
+    proto, eps, L, ranks = check_options(ts.n, protocol, eps_in, L_in, gpu_priorities)
     check_cores(ts, m)
     modes = effective_modes(ts, mode)
     bounds = [TaskBound(i, t.core, modes[i]) for i, t in enumerate(ts)]  # type: ignore[arg-type]
@@ -353,7 +399,21 @@ def analyse(
             first_fail = i
             if stop:
                 break
-    return PreemptiveAnalysis(proto, eps, L, ranks, modes, tuple(bounds), first_fail is None, first_fail)
+    return PreemptiveAnalysis(
+        proto,
+        eps,
+        L,
+        ranks,
+        modes,
+        tuple(bounds),
+        first_fail is None,
+        first_fail,
+        eps_src,
+        L_src if L is not None else None,
+    )
+
+
+_SOURCE_TEXT = {KEYWORD: "keyword", SET_DRIVER: "the set's driver", DEFAULT: "default"}
 
 
 def _shown(b: TaskBound, D: int) -> int | str:
@@ -368,13 +428,26 @@ def explain(
     *,
     mode: WaitMode,
     protocol: str,
-    epsilon: int = 0,
+    epsilon: int | None = None,
     time_slice: int | None = None,
     gpu_priorities: Sequence[int] | None = None,
+    default_time_slice: int | None = None,
 ) -> Explanation:
-    """Per-task rows (core, mode, device bounds, own work, R and terms, X and J below), failing term, steps."""
+    """Per-task rows (core, mode, device bounds, own work, R and terms, X and J below), failing term, steps.
+
+    The evidence and the summary say which ε and L were used and where they came from
+    (``epsilon_source``, ``time_slice_source``: keyword, set driver or default).
+    """
     a = analyse(
-        ts, m, mode, protocol, epsilon=epsilon, time_slice=time_slice, gpu_priorities=gpu_priorities, stop=False
+        ts,
+        m,
+        mode,
+        protocol,
+        epsilon=epsilon,
+        time_slice=time_slice,
+        gpu_priorities=gpu_priorities,
+        stop=False,
+        default_time_slice=default_time_slice,
     )
     name = _NAMES[a.protocol]
     per_task: list[dict[str, Any]] = []
@@ -431,7 +504,9 @@ def explain(
         "protocol": protocol,
         "mode": mode,
         "epsilon": a.epsilon,
+        "epsilon_source": a.epsilon_source,
         "time_slice": a.time_slice,
+        "time_slice_source": a.time_slice_source,
         "gpu_priorities": a.ranks,
         "response_times": tuple(b.R for b in a.bounds),
         "device_bounds": tuple(tuple(db.B for db in b.devices) for b in a.bounds),
@@ -439,7 +514,11 @@ def explain(
         "failing_task": a.failing_task,
         "failing_term": failing_term,
     }
-    opts = f"ε = {a.epsilon}" + (f", time slice {a.time_slice}" if a.time_slice is not None else "")
+    opts = f"ε = {a.epsilon} ({_SOURCE_TEXT[a.epsilon_source]})" + (
+        f", time slice {a.time_slice} ({_SOURCE_TEXT[a.time_slice_source or DEFAULT]})"
+        if a.time_slice is not None
+        else ""
+    )
     what = f"{name} preemptive GPU RTA (default mode {mode}, {opts})"
     verdict: Verdict = a.verdict
     summary = f"{what}: R ≤ D for every task" if verdict else f"{what}: not proven: {failing_term}"
@@ -543,11 +622,14 @@ def opa_bound(ts: SegmentedTaskSet, c: int, unassigned: Sequence[int], modes: Se
 
 
 def gpa_search(
-    ts: SegmentedTaskSet, m: int, mode: WaitMode, epsilon: int = 0
+    ts: SegmentedTaskSet, m: int, mode: WaitMode, epsilon: int | None = None
 ) -> tuple[tuple[int, ...] | None, tuple[GPAStep, ...]]:
-    """Audsley's search for GPU ranks under (OPA-D), keeping each core's CPU order; (ranks or None, steps)."""
+    """Audsley's search for GPU ranks under (OPA-D), keeping each core's CPU order; (ranks or None, steps).
+
+    ``epsilon`` None: the set's driver's ε, else 0.
+    """
     check_cores(ts, m)
-    eps = _count(epsilon, "epsilon", 0)
+    eps = _count(driver_options(ts.driver, epsilon, None)[0], "epsilon", 0)
     modes = effective_modes(ts, mode)
     unassigned = list(range(ts.n))
     ranks = [0] * ts.n
@@ -572,7 +654,7 @@ def gpa_search(
 
 
 def gpa_analyse(
-    ts: SegmentedTaskSet, m: int, mode: WaitMode, epsilon: int = 0
+    ts: SegmentedTaskSet, m: int, mode: WaitMode, epsilon: int | None = None
 ) -> tuple[PreemptiveAnalysis, tuple[GPAStep, ...]]:
     """The task order first; if it fails, the ranks :func:`gpa_search` finds (then analysed by :func:`analyse`)."""
     first = analyse(ts, m, mode, "gcaps", epsilon=epsilon, stop=False)
@@ -766,13 +848,42 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, defa
 def _preemptive_sets(
     C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, task_offsets, default_mode, proto, eps, L, out
 ):
-    """``out[s]`` = ``_set_code`` of set s, in ``prange`` over the sets."""
+    """``out[s]`` = ``_set_code`` of set s with its own ``eps[s]`` and ``L[s]``, in ``prange`` over the sets."""
     for s in prange(out.shape[0]):
         lo, hi = task_offsets[s], task_offsets[s + 1]
         out[s] = _set_code(
             C[lo:hi], G_m_tot[lo:hi], G_e_tot[lo:hi], T[lo:hi], D[lo:hi], core[lo:hi], mode[lo:hi],
-            go[lo : hi + 1], sG_e, sdev, ranks[lo:hi], default_mode, proto, eps, L,
+            go[lo : hi + 1], sG_e, sdev, ranks[lo:hi], default_mode, proto, eps[s], L[s],
         )  # fmt: skip
+
+
+def batch_driver_options(
+    batch: SegmentedBatch,
+    protocol: str,
+    epsilon: Any,
+    time_slice: Any,
+    *,
+    default_time_slice: int | None = None,
+) -> tuple[int, NDArray[np.int64], NDArray[np.int64]]:
+    """The protocol code and ε and L per set (:func:`driver_options` for each set's driver; L 1 where unused).
+
+    Values are checked by :func:`check_options`; an InputError from a set's driver names the set.
+    """
+    proto = check_options(
+        0, protocol, 0 if epsilon is None else epsilon, 1 if time_slice is None else time_slice, None
+    )[0]
+    n = batch.n_sets
+    eps = np.zeros(n, dtype=np.int64)
+    L = np.ones(n, dtype=np.int64)
+    for s, driver in enumerate(batch.drivers()):
+        e, sl, _, _ = driver_options(driver, epsilon, time_slice, default_time_slice=default_time_slice)
+        try:
+            _, eps[s], L_s, _ = check_options(0, protocol, e, sl, None)
+        except InputError as err:
+            raise err.located(set_index=s) from None
+        if L_s is not None:
+            L[s] = L_s
+    return proto, eps, L
 
 
 def preemptive_codes(
@@ -781,18 +892,20 @@ def preemptive_codes(
     mode: WaitMode,
     protocol: str,
     *,
-    epsilon: int = 0,
+    epsilon: int | None = None,
     time_slice: int | None = None,
     gpu_priorities: Sequence[int] | NDArray[np.int64] | None = None,
+    default_time_slice: int | None = None,
 ) -> NDArray[np.int8]:
     """Codes per set (1 accept, 0 reject): the kernel of (R-P) under ``protocol`` (``gcaps`` or ``tsg-rr``).
 
     ``gpu_priorities`` (gcaps): every task's GPU rank within its set, flat over the batch (length
-    ``n_tasks``, a permutation of 0..n−1 per set); default the task order.
+    ``n_tasks``, a permutation of 0..n−1 per set); default the task order. ``epsilon``,
+    ``time_slice``: None takes each set's driver, else 0 and ``default_time_slice``.
     """
     if mode not in MODE_CODE:
         raise InputError(f"mode must be busy or suspend, got {mode!r}", field="mode")
-    proto, eps, L, _ = check_options(0, protocol, epsilon, time_slice, None)
+    proto, eps, L = batch_driver_options(batch, protocol, epsilon, time_slice, default_time_slice=default_time_slice)
     check_batch_cores(batch, m)
     offsets = batch.task_offsets
     if gpu_priorities is None:
@@ -816,7 +929,7 @@ def preemptive_codes(
     _preemptive_sets(
         batch.C, batch.G_m_total, batch.G_e_total, batch.T, batch.D, batch.core, batch.mode,
         batch.gpu_offsets, batch.G_e, batch.device, ranks, batch.task_offsets, MODE_CODE[mode], proto, eps,
-        L if L is not None else 1, out,
+        L, out,
     )  # fmt: skip
     return out
 
@@ -923,20 +1036,23 @@ def _gpa_set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, 
 
 @batch_kernel
 def _gpa_sets(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, task_offsets, default_mode, eps, out):
-    """``out[s]`` = ``_gpa_set_code`` of set s, in ``prange`` over the sets."""
+    """``out[s]`` = ``_gpa_set_code`` of set s with its own ``eps[s]``, in ``prange`` over the sets."""
     for s in prange(out.shape[0]):
         lo, hi = task_offsets[s], task_offsets[s + 1]
         out[s] = _gpa_set_code(
             C[lo:hi], G_m_tot[lo:hi], G_e_tot[lo:hi], T[lo:hi], D[lo:hi], core[lo:hi], mode[lo:hi],
-            go[lo : hi + 1], sG_e, sdev, ranks[lo:hi], default_mode, eps,
+            go[lo : hi + 1], sG_e, sdev, ranks[lo:hi], default_mode, eps[s],
         )  # fmt: skip
 
 
-def gpa_codes(batch: SegmentedBatch, m: int, mode: WaitMode, *, epsilon: int = 0) -> NDArray[np.int8]:
-    """Codes per set (1 accept, 0 reject): the task order under GCAPS, else Audsley's search (:func:`gpa_analyse`)."""
+def gpa_codes(batch: SegmentedBatch, m: int, mode: WaitMode, *, epsilon: int | None = None) -> NDArray[np.int8]:
+    """Codes per set (1 accept, 0 reject): the task order under GCAPS, else Audsley's search (:func:`gpa_analyse`).
+
+    ``epsilon`` None: each set's driver's ε, else 0.
+    """
     if mode not in MODE_CODE:
         raise InputError(f"mode must be busy or suspend, got {mode!r}", field="mode")
-    eps = _count(epsilon, "epsilon", 0)
+    _, eps, _ = batch_driver_options(batch, "gcaps", epsilon, None)
     check_batch_cores(batch, m)
     offsets = batch.task_offsets
     ranks = np.arange(batch.n_tasks, dtype=np.int64) - np.repeat(offsets[:-1], np.diff(offsets))

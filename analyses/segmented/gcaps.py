@@ -21,10 +21,13 @@ per core (R-P), with the proofs in the note and the equations in
         + ⌈(R + R̂_h)/T_h⌉·2ε·η^I_h ) over τ_i's devices I: the paper's whole-window shape;
         R_i = min((R-P), (W-G)) ≤ D_i.
 
-Python keywords (not reachable through the registry, whose entries use the defaults):
-``epsilon`` (context-switch cost ε in ticks, default 0) and ``gpu_priorities`` (each task's GPU
-rank, a permutation of 0..n−1, 0 highest; default the task order), the same keywords as
-:func:`rtsched.segmented.sim.simulate_segmented`.
+Driver parameter ε (context-switch cost in ticks): the keyword ``epsilon`` if given, else the
+set's driver (``SegmentedTaskSet(driver=GPUDriver(epsilon=...))``, a file's ``driver:
+{epsilon: ..}`` section: this is how ``rtsched check FILE`` and sweeps reach it), else 0 (the
+registered default); :func:`explain` reports the value and its source (``evidence["epsilon"]``,
+``evidence["epsilon_source"]``). Python keyword only: ``gpu_priorities`` (each task's GPU rank, a
+permutation of 0..n−1, 0 highest; default the task order). Both are keywords of
+:func:`rtsched.segmented.sim.simulate_segmented`, which reads the set's driver the same way.
 
 ``seg-gcaps-busy-gpa``, ``seg-gcaps-suspend-gpa``: the paper's GPU-priority assignment
 (Sections 5.3 and 6.4): the task order first; if it fails, Audsley's search from the lowest GPU
@@ -70,7 +73,7 @@ def reference(
     m: int,
     *,
     mode: WaitMode = "suspend",
-    epsilon: int = 0,
+    epsilon: int | None = None,
     gpu_priorities: Sequence[int] | None = None,
 ) -> bool:
     """True iff (R-P) holds for every task under GCAPS (Python ints)."""
@@ -83,7 +86,7 @@ def explain(
     m: int,
     *,
     mode: WaitMode = "suspend",
-    epsilon: int = 0,
+    epsilon: int | None = None,
     gpu_priorities: Sequence[int] | None = None,
 ) -> Explanation:
     """Per-task rows (device bounds, own work, R), the failing term and the steps (GCAPS)."""
@@ -95,19 +98,19 @@ def codes(
     m: int,
     *,
     mode: WaitMode = "suspend",
-    epsilon: int = 0,
+    epsilon: int | None = None,
     gpu_priorities: Sequence[int] | NDArray[np.int64] | None = None,
 ) -> NDArray[np.int8]:
     """Codes per set (1 accept, 0 reject); ``gpu_priorities`` flat over the batch (ranks within each set)."""
     return _preemptive.preemptive_codes(batch, m, mode, "gcaps", epsilon=epsilon, gpu_priorities=gpu_priorities)
 
 
-def gpa_reference(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", epsilon: int = 0) -> bool:
+def gpa_reference(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", epsilon: int | None = None) -> bool:
     """True iff the task order, or the GPU ranks Audsley's search finds, pass (R-P) under GCAPS."""
     return _preemptive.gpa_analyse(ts, m, mode, epsilon)[0].verdict
 
 
-def gpa_explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", epsilon: int = 0) -> Explanation:
+def gpa_explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", epsilon: int | None = None) -> Explanation:
     """:func:`explain` under the ranks chosen (the task order if it passes), with the search's levels as steps."""
     a, steps = _preemptive.gpa_analyse(ts, m, mode, epsilon)
     result = _preemptive.explain(ts, m, mode=mode, protocol="gcaps", epsilon=epsilon, gpu_priorities=a.ranks)
@@ -140,7 +143,9 @@ def gpa_explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend", eps
     )
 
 
-def gpa_codes(batch: SegmentedBatch, m: int, *, mode: WaitMode = "suspend", epsilon: int = 0) -> NDArray[np.int8]:
+def gpa_codes(
+    batch: SegmentedBatch, m: int, *, mode: WaitMode = "suspend", epsilon: int | None = None
+) -> NDArray[np.int8]:
     """Codes per set (1 accept, 0 reject): the task order, else Audsley's search (Numba)."""
     return _preemptive.gpa_codes(batch, m, mode, epsilon=epsilon)
 
@@ -150,7 +155,7 @@ def _gpa_entry(mode: WaitMode, order: float) -> Analysis:
         name=f"seg-gcaps-{mode}-gpa",
         title=(
             "GCAPS preemptive GPU scheduling with GPU-priority assignment (task order, else Audsley's search), "
-            f"response-time analysis (ε = 0; tasks without a mode: {mode})"
+            f"response-time analysis (ε: the set's driver, else 0; tasks without a mode: {mode})"
         ),
         kind="sufficient",
         policy="partitioned-fp-gpu-gcaps",
@@ -173,7 +178,7 @@ def _entry(mode: WaitMode, order: float) -> Analysis:
         name=f"seg-gcaps-{mode}",
         title=(
             "GCAPS preemptive priority-based GPU scheduling, response-time analysis "
-            f"(GPU priority = task order, ε = 0; tasks without a mode: {mode})"
+            f"(GPU priority = task order, ε: the set's driver, else 0; tasks without a mode: {mode})"
         ),
         kind="sufficient",
         policy="partitioned-fp-gpu-gcaps",

@@ -19,10 +19,13 @@ simulator (the note's counterexample, held as a test) and is not registered. rts
 (OWN-P) own_i = C_i + G^m_i + Σ_s B_{i,s}
 (R-P)   R_i = own_i + Σ_{h<i, P_h=P_i} ⌈(R + J_h)/T_h⌉·X_h ≤ D_i  ((X-P) as for GCAPS)
 
-Time slice: keyword ``time_slice`` (ticks, required by the protocol); the registry entries use
-:data:`DEFAULT_TIME_SLICE` = 10 ticks, the driver's 1024 µs at the segmented generator's default
-of 10 ticks per ms (1.024 ms rounded to whole ticks), and ``epsilon`` = 0 (keyword ``epsilon``).
-Both keywords are those of :func:`rtsched.segmented.sim.simulate_segmented`.
+Driver parameters: the time slice L and the context-switch cost ε (ticks) are, each, the keyword
+(``time_slice``, ``epsilon``) if given, else the set's driver (``GPUDriver(epsilon, time_slice)``,
+a file's ``driver`` section), else the registered default: :data:`DEFAULT_TIME_SLICE` = 10 ticks,
+the driver's 1024 µs at the segmented generator's default of 10 ticks per ms (1.024 ms rounded to
+whole ticks), and ε = 0. :func:`explain` reports the values and their sources. Both keywords are
+those of :func:`rtsched.segmented.sim.simulate_segmented`, which reads the set's driver the same
+way (but has no default time slice).
 
 Layers: :func:`reference`, :func:`explain`, :func:`codes` as in :mod:`.gcaps`.
 """
@@ -59,11 +62,13 @@ def reference(
     m: int,
     *,
     mode: WaitMode = "suspend",
-    time_slice: int = DEFAULT_TIME_SLICE,
-    epsilon: int = 0,
+    time_slice: int | None = None,
+    epsilon: int | None = None,
 ) -> bool:
     """True iff (R-P) holds for every task under TSG round robin (Python ints)."""
-    a = _preemptive.analyse(ts, m, mode, "tsg-rr", epsilon=epsilon, time_slice=time_slice, stop=True)
+    a = _preemptive.analyse(
+        ts, m, mode, "tsg-rr", epsilon=epsilon, time_slice=time_slice, stop=True, default_time_slice=DEFAULT_TIME_SLICE
+    )
     return a.verdict
 
 
@@ -72,11 +77,19 @@ def explain(
     m: int,
     *,
     mode: WaitMode = "suspend",
-    time_slice: int = DEFAULT_TIME_SLICE,
-    epsilon: int = 0,
+    time_slice: int | None = None,
+    epsilon: int | None = None,
 ) -> Explanation:
     """Per-task rows (device bounds, own work, R), the failing term and the steps (TSG round robin)."""
-    return _preemptive.explain(ts, m, mode=mode, protocol="tsg-rr", epsilon=epsilon, time_slice=time_slice)
+    return _preemptive.explain(
+        ts,
+        m,
+        mode=mode,
+        protocol="tsg-rr",
+        epsilon=epsilon,
+        time_slice=time_slice,
+        default_time_slice=DEFAULT_TIME_SLICE,
+    )
 
 
 def codes(
@@ -84,11 +97,13 @@ def codes(
     m: int,
     *,
     mode: WaitMode = "suspend",
-    time_slice: int = DEFAULT_TIME_SLICE,
-    epsilon: int = 0,
+    time_slice: int | None = None,
+    epsilon: int | None = None,
 ) -> NDArray[np.int8]:
     """Codes per set (1 accept, 0 reject): the family's preemptive kernel under ``tsg-rr``."""
-    return _preemptive.preemptive_codes(batch, m, mode, "tsg-rr", epsilon=epsilon, time_slice=time_slice)
+    return _preemptive.preemptive_codes(
+        batch, m, mode, "tsg-rr", epsilon=epsilon, time_slice=time_slice, default_time_slice=DEFAULT_TIME_SLICE
+    )
 
 
 def _entry(mode: WaitMode, order: float) -> Analysis:
@@ -96,7 +111,8 @@ def _entry(mode: WaitMode, order: float) -> Analysis:
         name=f"seg-tsg-{mode}",
         title=(
             "default GPU driver's time-sliced round robin (TSG RR, not a real-time protocol), response-time "
-            f"analysis (time slice {DEFAULT_TIME_SLICE} ticks, ε = 0; tasks without a mode: {mode})"
+            f"analysis (time slice and ε: the set's driver, else {DEFAULT_TIME_SLICE} ticks and 0; "
+            f"tasks without a mode: {mode})"
         ),
         kind="sufficient",
         policy="partitioned-fp-gpu-tsg-rr",
