@@ -485,7 +485,7 @@ def simulate_segmented(
     max_extra: Sequence[int] | None = None,
     record: bool = False,
     time_slice: int | None = None,
-    epsilon: int = 0,
+    epsilon: int | None = None,
     gpu_priorities: Sequence[int] | None = None,
 ) -> SegmentedTrace:
     """Simulate a CPU–GPU segmented task set up to the horizon; see the module docstring.
@@ -520,10 +520,12 @@ def simulate_segmented(
         Record the intervals, holds, waits, releases and demands (for the Gantt chart and tests).
     time_slice:
         Protocol ``"tsg-rr"`` (required there, refused elsewhere): the time slice, a positive
-        number of ticks of progress a part gets before the next queued part's turn.
+        number of ticks of progress a part gets before the next queued part's turn. None: the
+        set's driver's (``taskset.driver.time_slice``) under ``"tsg-rr"``.
     epsilon:
         Protocols ``"gcaps"`` and ``"tsg-rr"`` (elsewhere only 0): the device ticks each context
-        switch costs (a non-negative integer, default 0).
+        switch costs (a non-negative integer). None: the set's driver's ``epsilon`` under those
+        two protocols, else 0. The other protocols ignore the set's driver.
     gpu_priorities:
         Protocol ``"gcaps"`` (refused elsewhere): ``gpu_priorities[i]`` is task ``i``'s GPU rank,
         0 highest, a permutation of ``0..n-1``; default: the task order.
@@ -571,6 +573,11 @@ def simulate_segmented(
         raise InputError(f"unknown protocol {protocol!r}; choose one of {', '.join(PROTOCOLS)}", field="protocol")
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}; choose busy or suspend", field="mode")
+    driver = taskset.driver if protocol in PREEMPTIVE else None
+    if time_slice is None and driver is not None and protocol == "tsg-rr":
+        time_slice = driver.time_slice
+    if epsilon is None:
+        epsilon = driver.epsilon if driver is not None else 0
     slice_, eps, ranks = _preemptive_options(taskset, protocol, time_slice, epsilon, gpu_priorities)
     if execution not in EXECUTIONS:
         raise InputError(f"unknown execution {execution!r}; choose wcet or random", field="execution")

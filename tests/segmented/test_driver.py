@@ -145,3 +145,52 @@ def test_driver_error_line_in_block_style() -> None:
     with pytest.raises(InputError, match="'driver' must be") as err:
         loads_segmented(text.replace("driver:\n  epsilon: 1\n  time_slice: -4\n", "driver: 5\n"))
     assert err.value.field == "driver"
+
+
+# -- simulator --------------------------------------------------------------------------------
+
+from rtsched.segmented.sim import simulate_segmented  # noqa: E402
+
+SIM_TASKS = SegmentedTaskSet(
+    [
+        SegmentedTask((1, 1), (GPUSegment(2, 4),), T=20, core=0),
+        SegmentedTask((2, 0), (GPUSegment(0, 5),), T=20, core=1),
+        SegmentedTask((1, 1), (GPUSegment(1, 7),), T=40, core=0),
+    ]
+)
+
+
+@pytest.mark.parametrize("execution", ["wcet", "random"])
+@pytest.mark.parametrize("arrivals", ["periodic", "sporadic"])
+def test_simulator_takes_the_sets_driver(arrivals: str, execution: str) -> None:
+    run = {"arrivals": arrivals, "execution": execution, "seed": 5, "horizon": 400, "record": True}
+    driven = SIM_TASKS.with_driver(GPUDriver(epsilon=2, time_slice=3))
+    for protocol, keywords in (("gcaps", {"epsilon": 2}), ("tsg-rr", {"epsilon": 2, "time_slice": 3})):
+        by_driver = simulate_segmented(driven, protocol=protocol, **run)  # type: ignore[arg-type]
+        by_keyword = simulate_segmented(SIM_TASKS, protocol=protocol, **run, **keywords)  # type: ignore[arg-type]
+        assert by_driver.to_dict() == by_keyword.to_dict()
+        assert by_driver.epsilon == 2
+    plain = simulate_segmented(SIM_TASKS, protocol="gcaps", horizon=400)
+    assert plain.epsilon == 0  # the default when neither keyword nor driver says otherwise
+    if (arrivals, execution) == ("periodic", "wcet"):  # the driver's ε shows: (10, 15, 40) against (8, 11, 19)
+        assert simulate_segmented(driven, protocol="gcaps", horizon=400).response_times == (10, 15, 40)
+        assert plain.response_times == (8, 11, 19)
+
+
+def test_simulator_keyword_beats_driver_and_other_protocols_ignore_it() -> None:
+    driven = SIM_TASKS.with_driver(GPUDriver(epsilon=2, time_slice=3))
+    assert (
+        simulate_segmented(driven, protocol="gcaps", epsilon=0, horizon=200).to_dict()
+        == simulate_segmented(SIM_TASKS, protocol="gcaps", horizon=200).to_dict()
+    )
+    trace = simulate_segmented(driven, protocol="tsg-rr", time_slice=1, horizon=200)
+    assert (trace.time_slice, trace.epsilon) == (1, 2)
+    for protocol in ("mpcp", "fmlp+", "none"):  # the lock-based protocols and none: ε and L do not apply
+        assert (
+            simulate_segmented(driven, protocol=protocol, horizon=200).response_times
+            == simulate_segmented(SIM_TASKS, protocol=protocol, horizon=200).response_times
+        )
+    with pytest.raises(InputError, match="needs time_slice"):  # a driver without a slice gives none
+        simulate_segmented(SIM_TASKS.with_driver(GPUDriver(epsilon=1)), protocol="tsg-rr")
+    with pytest.raises(InputError, match="applies to protocols gcaps"):  # an explicit keyword is still checked
+        simulate_segmented(driven, protocol="mpcp", epsilon=1)
