@@ -88,6 +88,24 @@ def test_mpcp_busy_counts_lower_priority_boosted_spinning():
     assert all(run.schedulable_so_far for run in _runs(ts, protocol="mpcp", mode="suspend"))
 
 
+@pytest.mark.parametrize("protocol", [pytest.param("mpcp", id="mpcp"), pytest.param("fmlp+", id="fmlp")])
+def test_busy_counts_a_same_core_task_spinning_behind_a_remote_holder(protocol):
+    """S1: task 1 spins 0-5 behind task 0's holding (the scripts charge it C + G = 1): task 2 misses."""
+    ts = load("busy_spinner_waits_remote.yaml")
+    a = _locking.analyse(ts, 2, "busy", protocol, stop=False)
+    assert a.verdict is False
+    assert [b.R for b in a.bounds[:2]] == [5, 5]
+    assert a.bounds[1].E == 5  # task 1 never suspends: its whole core time per job
+    assert a.bounds[2].R is None
+    trace = simulate_segmented(ts, 2, protocol=protocol, mode="busy")
+    assert [(x.task, x.job, x.release, x.deadline) for x in trace.misses][:1] == [(2, 0, 0, 10)]
+    assert trace.response_times[2] == 12
+    suspend = _locking.analyse(ts, 2, "suspend", protocol)
+    assert suspend.verdict is True
+    assert suspend.bounds[2].R == 6
+    assert all(run.schedulable_so_far for run in _runs(ts, protocol=protocol, mode="suspend"))
+
+
 # ---------------------------------------------------------------------------------------------
 # Sets only the scripts accept, without a miss: rtsched is more pessimistic
 # ---------------------------------------------------------------------------------------------
