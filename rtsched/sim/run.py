@@ -520,7 +520,7 @@ def _run_after_misses(
 ) -> Trace:
     """``simulate(..., after_miss="continue")``: run every job released before ``horizon`` to its end.
 
-    An event-driven loop in Python (papers/simulator.md, "Tardiness"): at each release or
+    An event-driven loop in Python (papers/devi-anderson2008-tardiness.md, "Simulator"): at each release or
     completion the ``m`` best pending heads run (global policies), or on each processor its best
     pending head (partitioned), until the next event. A task's pending jobs are a FIFO queue and
     only its head (oldest) job can run, so a late job delays its successors: the model of Devi
