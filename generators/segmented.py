@@ -37,7 +37,9 @@ __all__ = [
     "SEGMENTED_DEADLINES",
     "SEGMENTED_DEFAULTS",
     "SEGMENTED_DEVICE_ASSIGNMENTS",
+    "SEGMENTED_OPTIONAL",
     "apportion",
+    "driver_ticks",
     "per_cpu_utilization",
     "segmented_batch",
     "segmented_tasksets",
@@ -64,6 +66,9 @@ SEGMENTED_DEFAULTS: dict[str, Any] = {
     "deadlines": "implicit",
     "mode": None,
 }
+#: Optional parameters of :func:`segmented_tasksets`, kept out of :data:`SEGMENTED_DEFAULTS` (whose
+#: keys the sweep kind freezes): the GPU driver every set carries (step 9), none by default.
+SEGMENTED_OPTIONAL: dict[str, Any] = {"epsilon_ms": None, "time_slice_ms": None}
 
 
 def _round_half_up(x: Fraction) -> int:
@@ -96,6 +101,58 @@ def apportion(total: int, weights: Sequence[float]) -> list[int]:
 
 
 # -- parameter checks ---------------------------------------------------------------------------
+
+
+def _decimal(value: object, name: str, *, positive: bool) -> Fraction:
+    """A finite number of milliseconds, as the decimal it is written as (a float's shortest repr)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise InputError(f"{name} must be a number of milliseconds, got {value!r}", field=name)
+    if not math.isfinite(float(value)):
+        raise InputError(f"{name} must be finite, got {value!r}", field=name)
+    x = Fraction(int(value)) if isinstance(value, int | np.integer) else Fraction(repr(float(value)))
+    if x < 0 or (positive and x == 0):
+        raise InputError(f"{name} must be {'positive' if positive else 'non-negative'}, got {value!r}", field=name)
+    return x
+
+
+def driver_ticks(epsilon_ms: object, time_slice_ms: object, ticks: int) -> tuple[int | None, int | None]:
+    """ε and L in ticks from milliseconds (None: not given), the rules of :func:`segmented_tasksets`.
+
+    ``ε = ⌈epsilon_ms·ticks⌉`` (rounded up: never less than the cost given), ``L =
+    round(time_slice_ms·ticks)`` (to nearest, halves up; at least 1 tick, else an error), both
+    exact from the decimal value as written (a float's shortest repr: 1.024 is 1024/1000).
+
+    Examples
+    --------
+    >>> driver_ticks(1, 1.024, 10), driver_ticks(0.2, None, 10), driver_ticks(0.01, 0.05, 10)
+    ((10, 10), (2, None), (1, 1))
+    """
+    eps = None if epsilon_ms is None else math.ceil(_decimal(epsilon_ms, "epsilon_ms", positive=False) * ticks)
+    L = None
+    if time_slice_ms is not None:
+        exact = _decimal(time_slice_ms, "time_slice_ms", positive=True) * ticks
+        L = _round_half_up(exact)
+        if L < 1:
+            raise InputError(
+                f"time_slice_ms = {time_slice_ms} ms is {float(exact):g} ticks at ticks = {ticks} per ms, "
+                "less than half a tick; raise ticks",
+                field="time_slice_ms",
+            )
+    return eps, L
+
+
+def _driver(epsilon_ms: object, time_slice_ms: object, ticks: int) -> Any:
+    """The GPUDriver every drawn set carries (None when neither value is given)."""
+    from rtsched.segmented.model import GPUDriver
+
+    eps, L = driver_ticks(epsilon_ms, time_slice_ms, ticks)
+    if eps is None and L is None:
+        return None
+    try:
+        return GPUDriver(epsilon=0 if eps is None else eps, time_slice=L)
+    except InputError as err:  # beyond MAX_TIME
+        field = "epsilon_ms" if "epsilon" in (err.field or "") else "time_slice_ms"
+        raise InputError(err.message, field=field) from None
 
 
 def _number(value: object, name: str) -> float:
@@ -153,13 +210,14 @@ class _Spec:
     def __init__(self, **p: Any) -> None:
         from rtsched.segmented.model import MODES, GPUSegment
 
-        unknown = sorted(set(p) - set(SEGMENTED_DEFAULTS))
+        known = SEGMENTED_DEFAULTS | SEGMENTED_OPTIONAL
+        unknown = sorted(set(p) - set(known))
         if unknown:
             raise InputError(
-                f"unknown parameter {unknown[0]!r} of the segmented generator; known: {', '.join(SEGMENTED_DEFAULTS)}",
+                f"unknown parameter {unknown[0]!r} of the segmented generator; known: {', '.join(known)}",
                 field=unknown[0],
             )
-        p = SEGMENTED_DEFAULTS | p
+        p = known | p
         self.m = _int(p["m"], "m", 1)
         self.tasks_per_cpu = _int_range(p["tasks_per_cpu"], "tasks_per_cpu", 1)
         self.utilization = _range(p["utilization"], "utilization", 0.0, 1.0, open_low=True)
@@ -175,6 +233,7 @@ class _Spec:
         if p["mode"] is not None and p["mode"] not in MODES:
             raise InputError(f"mode must be busy, suspend or None, got {p['mode']!r}", field="mode")
         self.mode = p["mode"]
+        self.driver = _driver(p["epsilon_ms"], p["time_slice_ms"], self.ticks)
         devices = p["devices"]
         if isinstance(devices, str):
             devices = (devices,)
@@ -311,6 +370,11 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
     8. deadlines: ``D = T`` (``implicit``) or ``D`` uniform on the integers of ``[W, T]``
        (``constrained``, one draw per task after steps 1-7, so both models give the same tasks).
        ``mode``: every task's waiting mode (``None``: none, the analysis chooses).
+    9. the GPU driver (no draw): with ``epsilon_ms`` or ``time_slice_ms`` given, every set carries
+       ``GPUDriver(ε, L)`` (:func:`driver_ticks`: ``ε = ⌈epsilon_ms·ticks⌉``, rounded up, 0 if
+       only the slice is given; ``L = round(time_slice_ms·ticks)``, halves up, at least 1, None
+       if not given), which the ``seg-gcaps-*``/``seg-tsg-*`` analyses and the simulator use;
+       without them (the default) the sets have no driver.
 
     Parameters
     ----------
@@ -325,8 +389,9 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
         :func:`rtsched.generators.parse_periods`, in ms, ``"uniform:30:500"``), ``ticks`` (ticks
         per ms, 10: periods of 300..5000 ticks), ``gpu_segments`` (``(1, 3)``), ``gpu_ratio``
         (``G/C``, ``(0.2, 2.0)``), ``copy_share`` (``G_m/G`` per segment, ``(0.1, 0.3)``),
-        ``devices`` (``("gpu",)``), ``device_assignment``, ``deadlines`` (``"implicit"``) and
-        ``mode`` (``None``): :data:`SEGMENTED_DEFAULTS`. A range may be given as a number (fixed).
+        ``devices`` (``("gpu",)``), ``device_assignment``, ``deadlines`` (``"implicit"``),
+        ``mode`` (``None``), ``epsilon_ms`` and ``time_slice_ms`` (``None``: no driver; step 9):
+        :data:`SEGMENTED_DEFAULTS` and :data:`SEGMENTED_OPTIONAL`. A range may be given as a number (fixed).
 
     Returns
     -------
@@ -343,10 +408,13 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
     spec, sets = _rows(rng, size, parameters)
     return [
         SegmentedTaskSet(
-            SegmentedTask(
-                tuple(cpu), tuple(GPUSegment(a, b, spec.devices[d]) for a, b, d in gpu), T, D, core, spec.mode
-            )
-            for cpu, gpu, T, D, core in rows
+            (
+                SegmentedTask(
+                    tuple(cpu), tuple(GPUSegment(a, b, spec.devices[d]) for a, b, d in gpu), T, D, core, spec.mode
+                )
+                for cpu, gpu, T, D, core in rows
+            ),
+            driver=spec.driver,
         )
         for rows in sets
     ]
@@ -366,7 +434,7 @@ def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> S
     rows = [row for one in sets for row in one]
     cpu = [c for r in rows for c in r[0]]
     gpu = [g for r in rows for g in r[1]]
-    return SegmentedBatch(
+    batch = SegmentedBatch(
         cpu,
         [g[0] for g in gpu],
         [g[1] for g in gpu],
@@ -380,6 +448,7 @@ def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> S
         device_names=spec.devices,
         validate=False,
     )
+    return batch if spec.driver is None else batch.with_drivers(spec.driver)
 
 
 def per_cpu_utilization(batch: SegmentedBatch, m: int) -> NDArray[np.float64]:

@@ -975,6 +975,21 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         """The sets' GPU descriptions and drivers, the segments' WCET profiles and classes (None: none has any)."""
         return self._extras
 
+    def with_drivers(self, drivers: GPUDriver | None | Sequence[GPUDriver | None]) -> SegmentedBatch:
+        """The batch with each set's :class:`GPUDriver` replaced (one for every set, or one per set)."""
+        per_set = (drivers,) * self.n_sets if drivers is None or isinstance(drivers, GPUDriver) else tuple(drivers)
+        if len(per_set) != self.n_sets or any(d is not None and not isinstance(d, GPUDriver) for d in per_set):
+            raise InputError(f"drivers must be a GPUDriver, None, or one of them per set ({self.n_sets})")
+        extras = self._extras or _Extras(
+            (None,) * self.n_gpu_segments, (None,) * self.n_gpu_segments, (None,) * self.n_sets
+        )
+        return SegmentedBatch(
+            *(getattr(self, "_" + a) for a in _ARRAYS),
+            device_names=self._device_names,
+            validate=False,
+            extras=dataclasses.replace(extras, drivers=per_set),
+        )
+
     def drivers(self) -> tuple[GPUDriver | None, ...]:
         """Each set's :class:`GPUDriver` (None where the set has none)."""
         if self._extras is None or not self._extras.drivers:

@@ -979,7 +979,10 @@ _SEGMENTED = SegmentedKind(
     m_means="the number of CPUs",
     defaults=SEGMENTED_GENERATOR_DEFAULTS,
     value_types=_SEGMENTED_TYPES,
-    known_keys=(*SEGMENTED_GENERATOR_DEFAULTS, "mode"),
+    # epsilon_ms, time_slice_ms: the GPU driver every drawn set carries (rtsched.generators.segmented,
+    # step 9; checked by the generator); not in SEGMENTED_GENERATOR_DEFAULTS, so older experiments
+    # keep their fingerprint.
+    known_keys=(*SEGMENTED_GENERATOR_DEFAULTS, "mode", "epsilon_ms", "time_slice_ms"),
     labels=SEGMENTED_LABELS,
     workload=SEGMENTED_TASKSETS,
     default_names="all",

@@ -194,3 +194,103 @@ def test_simulator_keyword_beats_driver_and_other_protocols_ignore_it() -> None:
         simulate_segmented(SIM_TASKS.with_driver(GPUDriver(epsilon=1)), protocol="tsg-rr")
     with pytest.raises(InputError, match="applies to protocols gcaps"):  # an explicit keyword is still checked
         simulate_segmented(driven, protocol="mpcp", epsilon=1)
+
+
+# -- generator and sweeps ---------------------------------------------------------------------
+
+import numpy as np  # noqa: E402
+
+from rtsched.generators.segmented import driver_ticks, segmented_batch, segmented_tasksets  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("epsilon_ms", "time_slice_ms", "ticks", "expected"),
+    [
+        pytest.param(1, 1.024, 10, (10, 10), id="gcaps-paper-eps-and-slice"),
+        pytest.param(0.2, 1.024, 10, (2, 10), id="tsg-paper-theta"),
+        pytest.param(0.2, 1.024, 1000, (200, 1024), id="microsecond-ticks"),
+        pytest.param(0.01, 0.05, 10, (1, 1), id="eps-up-slice-half-up"),
+        pytest.param(0.1, None, 10, (1, None), id="decimal-not-binary"),  # 0.1 ms x 10 is 1, not 2
+        pytest.param(0, 1.04, 10, (0, 10), id="slice-to-nearest"),
+        pytest.param(None, None, 10, (None, None), id="none"),
+    ],
+)
+def test_driver_ticks(epsilon_ms: float | None, time_slice_ms: float | None, ticks: int, expected: tuple) -> None:
+    assert driver_ticks(epsilon_ms, time_slice_ms, ticks) == expected
+
+
+def test_generator_writes_the_driver_into_every_set() -> None:
+    options = {"m": 2, "tasks_per_cpu": 3, "utilization": 0.5}
+    plain = segmented_tasksets(np.random.default_rng(7), 5, **options)
+    driven = segmented_tasksets(np.random.default_rng(7), 5, epsilon_ms=1, time_slice_ms=1.024, **options)
+    assert all(ts.driver is None for ts in plain)
+    assert all(ts.driver == GPUDriver(10, 10) for ts in driven)
+    assert [ts.with_driver(None) for ts in driven] == plain  # the same draws
+    batch = segmented_batch(np.random.default_rng(7), 5, epsilon_ms=1, time_slice_ms=1.024, **options)
+    assert batch.tasksets() == driven and batch.drivers() == (GPUDriver(10, 10),) * 5
+    assert segmented_batch(np.random.default_rng(7), 5, **options).extras is None
+    only_eps = segmented_tasksets(np.random.default_rng(7), 1, epsilon_ms=0.2, **options)
+    assert only_eps[0].driver == GPUDriver(2, None)
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "message"),
+    [
+        pytest.param({"epsilon_ms": -1}, "epsilon_ms", "non-negative", id="negative"),
+        pytest.param({"time_slice_ms": 0}, "time_slice_ms", "positive", id="zero-slice"),
+        pytest.param({"time_slice_ms": 0.01}, "time_slice_ms", "less than half a tick", id="below-a-tick"),
+        pytest.param({"epsilon_ms": "1"}, "epsilon_ms", "number of milliseconds", id="text"),
+        pytest.param({"epsilon_ms": float("inf")}, "epsilon_ms", "finite", id="infinite"),
+    ],
+)
+def test_generator_driver_errors(options: dict, field: str, message: str) -> None:
+    with pytest.raises(InputError, match=message) as err:
+        segmented_tasksets(np.random.default_rng(0), 1, **options)
+    assert err.value.field == field
+
+
+SWEEP = """\
+name = "tiny-driver"
+seed = 43
+[platform]
+m = 2
+[generator]
+kind = "segmented"
+n = 2
+ticks = 10
+{extra}
+[sweep]
+variable = "utilization"
+points = [0.3, 0.6]
+sets_per_point = 4
+sets_per_unit = 2
+[analyses]
+names = ["seg-gcaps-suspend", "seg-tsg-suspend"]
+"""
+
+
+def test_sweep_passes_the_driver_keys_and_keeps_old_fingerprints() -> None:
+    from rtsched.sweep import parse_experiment
+    from rtsched.sweep.units import plan, run_unit
+
+    old = parse_experiment(SWEEP.format(extra=""))
+    assert "epsilon_ms" not in old.canonical()["generator"]  # left out: no driver, fingerprint as before
+    assert parse_experiment(old.to_toml()).fingerprint() == old.fingerprint()
+    new = parse_experiment(SWEEP.format(extra="epsilon_ms = 1\ntime_slice_ms = 1.024"))
+    gen = new.canonical()["generator"]
+    assert (gen["epsilon_ms"], gen["time_slice_ms"]) == (1, 1.024)
+    assert new.fingerprint() != old.fingerprint()
+    assert parse_experiment(new.to_toml()).fingerprint() == new.fingerprint()
+    assert all(dict(c.generator)["epsilon_ms"] == 1 for c in plan(new).configurations)
+    result = run_unit(plan(new).units[0])  # the analyses run on sets with a driver
+    assert result["sets"] == 2 and set(result["accepted"]) == {"seg-gcaps-suspend", "seg-tsg-suspend"}
+    with pytest.raises(InputError, match="time_slice_ms"):
+        parse_experiment(SWEEP.format(extra="time_slice_ms = 0"))
+
+
+def test_sweep_draws_carry_the_driver() -> None:
+    from rtsched.sweep.kinds import draw
+
+    params = {"periods": "uniform:30:500", "ticks": 10, "epsilon_ms": 1, "time_slice_ms": 1.024}
+    batch, _ = draw("segmented", np.random.default_rng(3), n=3, utilization=0.5, size=3, m=2, params=params)
+    assert batch.drivers() == (GPUDriver(10, 10),) * 3
