@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import numpy as np
@@ -129,3 +130,27 @@ def test_the_property_reached_misses():
     if REACH["runs"] == 0:
         pytest.skip("run with test_first_miss_equals_the_stopping_run")
     assert REACH["misses"] >= REACH["runs"] // 3, REACH  # 42 of 60 draws miss
+
+
+# -- rtsched simulate --tardiness ---------------------------------------------------------------
+def test_cli_tardiness(tmp_path, capsys):
+    from rtsched.cli import main
+
+    path = tmp_path / "dhall.txt"
+    path.write_text("1 9 9\n1 9 9\n10 10 10\n")
+    assert main(["simulate", str(path), "-m", "2", "--tardiness", "--horizon", "900"]) == 1  # a miss: status 1
+    out = capsys.readouterr().out
+    assert "max tardiness 2 ticks (τ2); first miss at t=10" in out
+    assert "τ2: observed tardiness 2 (Devi–Anderson bound 14.5)" in out
+    assert main(["simulate", str(path), "-m", "2", "--tardiness", "--horizon", "40", "--json"]) == 1
+    record = json.loads(capsys.readouterr().out)
+    assert record["tardiness"] == [
+        0,
+        0,
+        1,
+    ]  # jobs released before 40 only and record["tardiness_bounds"] == ["11/2", "11/2", "29/2"]
+    # constrained deadlines: observed tardiness only, no bound
+    path.write_text("1 5 9\n1 9 9\n10 10 10\n")
+    assert main(["simulate", str(path), "-m", "2", "--tardiness", "--horizon", "90"]) == 1
+    out = capsys.readouterr().out
+    assert "observed tardiness" in out and "Devi–Anderson" not in out

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -31,6 +31,9 @@ from rtsched.commands._dag import AnyFormat, Kind
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.model import TaskSet
+
+if TYPE_CHECKING:
+    from rtsched.sim.trace import Trace
 
 __all__ = ["parse_policy", "register"]
 
@@ -129,6 +132,15 @@ def simulate_command(
             "then index) or random[:SEED] (a seeded random priority per job, then index; default seed 0).",
         ),
     ] = "index",
+    tardiness: Annotated[
+        bool,
+        typer.Option(
+            "--tardiness",
+            help="Sporadic task sets: keep running after deadline misses (late jobs keep executing, FIFO within a task) "
+            "and print each task's observed maximum tardiness, next to Devi and Anderson's bound x + e_k (tardiness-da) "
+            "for global EDF with implicit deadlines and U <= m. Ties index or fifo.",
+        ),
+    ] = False,
     gantt: Annotated[str | None, typer.Option("--gantt", help="Write a Gantt chart (PNG/PDF/SVG) to this path.")] = None,
     gantt_rows: Annotated[str, typer.Option("--gantt-rows", help="processors or tasks.")] = "processors",
     gantt_since: Annotated[
@@ -309,6 +321,7 @@ def simulate_command(
 
     segmented = segmented_format(file, fmt, kind)
     if segmented is not None:  # CPU–GPU segmented task sets (issue #43)
+        _refuse_tardiness(tardiness)
         from rtsched.commands._segmented import refuse_task_options as refuse_for_segmented
 
         refuse_for_segmented(
@@ -336,6 +349,7 @@ def simulate_command(
         if value != default:
             raise InputError(f"{option} applies to CPU–GPU segmented task sets", field=option)
     if mc is not None:  # mixed-criticality task sets (issue #44): rtsched.commands._mc
+        _refuse_tardiness(tardiness)
         from rtsched.commands._mc import refuse_task_options as refuse_for_mc
         from rtsched.commands._mc import simulate_mc_file
 
@@ -357,6 +371,7 @@ def simulate_command(
 
     dag = dag_format(file, fmt, kind)
     if dag is not None:
+        _refuse_tardiness(tardiness)
         from rtsched.commands._dag import refuse_task_options, simulate_dag_file
 
         refuse_task_options(
@@ -379,6 +394,11 @@ def simulate_command(
         kind, partition = parse_policy(policy, ts, m)
         # the event tables are recorded only when something shows them (a long run stays cheap)
         record = gantt is not None or as_json
+        if tardiness:
+            trace = _tardiness_run(ts, m, kind, partition, arrivals, seed, horizon, record, ties, as_json, gantt, gantt_rows,
+                                   gantt_since, gantt_until, index, len(sets))  # fmt: skip
+            any_miss |= trace.miss is not None
+            continue
         trace = simulate(
             ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record, ties=ties  # type: ignore[arg-type]
         )
@@ -405,6 +425,53 @@ def simulate_command(
             if gantt is not None:
                 typer.echo(f"{' ' * len(prefix)}Gantt chart: {path}")
     raise typer.Exit(1 if any_miss else 0)
+
+
+def _refuse_tardiness(tardiness: bool) -> None:
+    if tardiness:
+        raise InputError("--tardiness applies to sporadic task sets (the task simulator)", field="--tardiness")
+
+
+def _tardiness_run(
+    ts: TaskSet, m: int, kind: str, partition: list[int] | None, arrivals: str, seed: int, horizon: int | None,
+    record: bool, ties: str, as_json: bool, gantt: str | None, gantt_rows: str, gantt_since: int | None,
+    gantt_until: int | None, index: int, n_sets: int,
+) -> Trace:  # fmt: skip
+    """``--tardiness``: one set run with ``after_miss="continue"``; prints its summary and per-task tardiness."""
+    from fractions import Fraction
+
+    from rtsched.result import show_number
+    from rtsched.sim import simulate
+    from rtsched.sim.gantt import save_gantt
+
+    trace = simulate(
+        ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record,  # type: ignore[arg-type]
+        ties=ties, after_miss="continue",
+    )  # fmt: skip
+    bounds: list[Fraction] | None = None
+    if kind == "gedf" and ts.is_implicit:
+        from rtsched.analyses.global_edf.tardiness_da import bounded, tardiness_bounds
+
+        bounds = tardiness_bounds(ts, m) if bounded(ts, m) else None
+    if gantt is not None:
+        path = Path(gantt)
+        if n_sets > 1:
+            path = path.with_name(f"{path.stem}-{index}{path.suffix}")
+        save_gantt(trace, path, rows=gantt_rows, since=gantt_since, until=gantt_until)  # type: ignore[arg-type]
+    if as_json:
+        extra = {} if bounds is None else {"tardiness_bounds": [str(b) for b in bounds]}
+        typer.echo(json.dumps({"index": index, **trace.to_dict(), **extra}))
+        return trace
+    prefix = f"[{index}] " if n_sets > 1 else ""
+    pad = " " * len(prefix)
+    typer.echo(prefix + trace.summary())
+    assert trace.tardiness is not None
+    for i, seen in enumerate(trace.tardiness):
+        bound = "" if bounds is None else f" (Devi–Anderson bound {show_number(bounds[i])})"
+        typer.echo(f"{pad}  {ts.label(i)}: observed tardiness {seen}{bound}")
+    if gantt is not None:
+        typer.echo(f"{pad}Gantt chart: {path}")
+    return trace
 
 
 def _simulate_segmented_file(
