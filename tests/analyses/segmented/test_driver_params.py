@@ -160,3 +160,24 @@ def test_kernels_read_each_sets_driver_in_a_mixed_batch():
     # ... and the driver matters: ε = 0 everywhere by keyword gives the plain sets' verdicts
     plain = SegmentedBatch.from_tasksets([ts.with_driver(None) for ts in sets])
     assert gcaps.codes(batch, 2, epsilon=0).tolist() == gcaps.codes(plain, 2).tolist()
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=_sets(), mode=st.sampled_from(["busy", "suspend"]), seed=st.integers(0, 2**16))
+def test_accepted_with_a_driver_meets_every_deadline_in_simulation(case, mode, seed):
+    """Soundness through the driver: what an analysis accepts with the set's driver, the simulator reading it runs."""
+    from rtsched.segmented.sim import simulate_segmented
+
+    m, ts, eps, L = case
+    driven = ts.with_driver(GPUDriver(epsilon=eps, time_slice=L))
+    runs = (dict(arrivals="periodic", execution="wcet"), dict(arrivals="sporadic", execution="random", seed=seed))
+    for protocol, accepted in (
+        ("gcaps", gcaps.reference(driven, m, mode=mode)),
+        ("tsg-rr", tsg.reference(driven, m, mode=mode)),
+    ):
+        if not accepted:
+            continue
+        for run in runs:
+            trace = simulate_segmented(driven, m, protocol=protocol, mode=mode, horizon=300, **run)
+            assert trace.schedulable_so_far, (protocol, run, trace.misses[:1])
+            assert (trace.epsilon, trace.time_slice) == (eps, L if protocol == "tsg-rr" else None)
