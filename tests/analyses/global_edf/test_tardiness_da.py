@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from fractions import Fraction
 
@@ -166,6 +167,24 @@ def test_observed_tardiness_never_exceeds_the_bound(case, seed):
             assert seen <= bound, (ts.rows(), m, trace.arrivals, i, seen, bound)
         REACH["late"] += any(trace.tardiness)
         REACH["runs"] += 1
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=10 * int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150")),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(loaded_sets(), st.integers(0, 2**16), st.integers(2, 6))
+def test_observed_tardiness_never_exceeds_the_bound_slow(case, seed, factor):
+    """Ten times the draws, longer sporadic runs, larger delays (``max_extra`` up to factor·T)."""
+    ts, m = case
+    bounds = tardiness_bounds(ts, m)
+    for arrivals, horizon in (("periodic", 60 * int(ts.hyperperiod)), ("sporadic", 600 * int(ts.T.max()))):
+        trace = simulate(ts, m, after_miss="continue", arrivals=arrivals, seed=seed, p_delay=0.2,
+                         max_extra=[factor * int(t) for t in ts.T], horizon=horizon, record=False)  # fmt: skip
+        assert all(seen <= bound for seen, bound in zip(trace.tardiness, bounds, strict=True)), (ts.rows(), m)
 
 
 def test_the_property_reached_late_jobs():
