@@ -294,3 +294,31 @@ def test_sweep_draws_carry_the_driver() -> None:
     params = {"periods": "uniform:30:500", "ticks": 10, "epsilon_ms": 1, "time_slice_ms": 1.024}
     batch, _ = draw("segmented", np.random.default_rng(3), n=3, utilization=0.5, size=3, m=2, params=params)
     assert batch.drivers() == (GPUDriver(10, 10),) * 3
+
+
+# -- rtsched check FILE -----------------------------------------------------------------------
+
+CHECKED = """\
+name: worked
+driver: {{{driver}}}
+tasks:
+  - {{T: 30, core: 0, segments: [1, [2, 4], 1]}}
+  - {{T: 40, core: 1, segments: [2, [2, 3], 1]}}
+  - {{T: 50, core: 0, segments: [1, [2, 5], 2]}}
+  - {{T: 60, core: 1, segments: [4]}}
+"""
+
+
+def test_check_uses_the_files_driver(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rtsched.cli import main
+
+    path = tmp_path / "set.yaml"
+    path.write_text(CHECKED.format(driver="epsilon: 1"))
+    assert main(["check", str(path), "-m", "2", "--tests", "seg-gcaps-suspend,seg-tsg-suspend", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "ε = 1 (the set's driver))" in out
+    assert "ε = 1 (the set's driver), time slice 10 (default)" in out
+    path.write_text(CHECKED.format(driver="epsilon: -1"))
+    assert main(["check", str(path), "-m", "2"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}, line 2, field driver epsilon: driver epsilon must be non-negative, got -1" in err
