@@ -167,16 +167,20 @@ def simulate_command(
     ] = "mpcp",
     time_slice: Annotated[
         int | None,
-        typer.Option("--time-slice", help="CPU–GPU segmented task sets, --protocol tsg-rr: the time slice in ticks."),
+        typer.Option(
+            "--time-slice",
+            help="CPU–GPU segmented task sets, --protocol tsg-rr: the time slice in ticks (default: the file's driver "
+            "section).",
+        ),
     ] = None,
     epsilon: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--epsilon",
             help="CPU–GPU segmented task sets, --protocol gcaps or tsg-rr: device ticks each GPU context switch costs "
-            "(default 0).",
+            "(default: the file's driver section, else 0).",
         ),
-    ] = 0,
+    ] = None,
     gpu_priorities: Annotated[
         str | None,
         typer.Option(
@@ -343,7 +347,7 @@ def simulate_command(
         ("--protocol", protocol, "mpcp"),
         ("--mode", mode, "suspend"),
         ("--time-slice", time_slice, None),
-        ("--epsilon", epsilon, 0),
+        ("--epsilon", epsilon, None),
         ("--gpu-priorities", gpu_priorities, None),
     ):
         if value != default:
@@ -490,7 +494,7 @@ def _simulate_segmented_file(
     gantt_until: int | None,
     as_json: bool,
     time_slice: int | None = None,
-    epsilon: int = 0,
+    epsilon: int | None = None,
     gpu_priorities: str | None = None,
 ) -> int:
     """``rtsched simulate`` of a CPU–GPU segmented file (:func:`rtsched.segmented.simulate_segmented`).
