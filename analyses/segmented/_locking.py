@@ -56,7 +56,8 @@ bounds in the comments).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,8 +69,10 @@ from rtsched.analyses.segmented._common import MODE_CODE, check_batch_cores, che
 from rtsched.analyses.theory.jitter_rta import JitterRow, jitter_response, jitter_response_nb
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
+from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
+from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = [
     "FMLP",
@@ -81,6 +84,7 @@ __all__ = [
     "Waiting",
     "analyse",
     "boosted_time",
+    "entries",
     "explain",
     "locking_codes",
     "reference",
@@ -788,3 +792,44 @@ def locking_codes(batch: SegmentedBatch, m: int, mode: WaitMode, protocol: str) 
         batch.gpu_offsets, batch.G_m, batch.G_e, batch.device, batch.task_offsets, MODE_CODE[mode], proto, out,
     )  # fmt: skip
     return out
+
+
+def entries(
+    protocol: str,
+    *,
+    citation: str,
+    note: str,
+    reference: Callable[..., bool],
+    explain: Callable[..., Explanation],
+    codes: Callable[..., NDArray[np.int8]],
+    order: float,
+) -> tuple[Analysis, Analysis]:
+    """The registry entries ``seg-<protocol>-busy`` (at ``order``) and ``-suspend`` (``order + 1``) of one protocol.
+
+    ``reference``/``explain``/``codes`` are the protocol module's functions (keyword ``mode``);
+    every entry but ``seg-mpcp-busy`` shares that entry's kernels.
+    """
+    label = _NAMES[_protocol(protocol)]
+    slug = protocol.rstrip("+")
+
+    def entry(mode: WaitMode, at: float) -> Analysis:
+        name = f"seg-{slug}-{mode}"
+        return Analysis(
+            name=name,
+            title=f"{label} for GPU access: lock-based GPU segments, response-time analysis (tasks without a mode: {mode})",
+            kind="sufficient",
+            policy=f"partitioned-fp-gpu-{protocol}",
+            platform="identical",
+            deadlines=("implicit", "constrained"),
+            workload=SEGMENTED_TASKSETS,
+            citation=citation,
+            note=note,
+            reference=functools.partial(reference, mode=mode),
+            explain=functools.partial(explain, mode=mode),
+            codes=functools.partial(codes, mode=mode),
+            featured=False,
+            order=at,
+            shares_kernels_with=None if name == "seg-mpcp-busy" else "seg-mpcp-busy",
+        )
+
+    return entry("busy", order), entry("suspend", order + 1)

@@ -32,16 +32,12 @@ a deadline.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.analyses.segmented import _locking
-from rtsched.registry import Analysis
 from rtsched.result import Explanation
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
-from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = ["ANALYSES", "CITATION", "NOTE", "codes", "explain", "reference"]
 
@@ -69,24 +65,6 @@ def codes(batch: SegmentedBatch, m: int, *, mode: WaitMode = "suspend") -> NDArr
     return _locking.locking_codes(batch, m, mode, "mpcp")
 
 
-def _entry(mode: WaitMode, order: float) -> Analysis:
-    return Analysis(
-        name=f"seg-mpcp-{mode}",
-        title=f"MPCP for GPU access: lock-based GPU segments, response-time analysis (tasks without a mode: {mode})",
-        kind="sufficient",
-        policy="partitioned-fp-gpu-mpcp",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        workload=SEGMENTED_TASKSETS,
-        citation=CITATION,
-        note=NOTE,
-        reference=functools.partial(reference, mode=mode),
-        explain=functools.partial(explain, mode=mode),
-        codes=functools.partial(codes, mode=mode),
-        featured=False,
-        order=order,
-        shares_kernels_with=None if mode == "busy" else "seg-mpcp-busy",
-    )
-
-
-ANALYSES = (_entry("busy", 10), _entry("suspend", 11))
+ANALYSES = _locking.entries(
+    "mpcp", citation=CITATION, note=NOTE, reference=reference, explain=explain, codes=codes, order=10
+)
