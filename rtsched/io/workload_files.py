@@ -1,17 +1,19 @@
-"""The plumbing of the readers and writers of the workload kinds' own files (DAG, mixed criticality).
+"""The plumbing of the readers and writers of the workload kinds' own files (DAG, mixed criticality, segmented).
 
-Each kind (:mod:`rtsched.dag.files`, :mod:`rtsched.mc.files`; :mod:`rtsched.gpu.files` for the
-parsing and the file's name in errors) keeps its schema and its messages;
+Each kind (:mod:`rtsched.dag.files`, :mod:`rtsched.mc.files`, :mod:`rtsched.segmented.files`;
+:mod:`rtsched.gpu.files` for the parsing and the file's name in errors) keeps its schema and its messages;
 what they do alike is here once: telling the format from a name or an extension, parsing a YAML or
-JSON document into line-keeping :class:`~rtsched.io.documents.Node` s, finding the task sets of a
-document, naming the file in every error, and writing a file.
+JSON document into line-keeping :class:`~rtsched.io.documents.Node` s, finding and reading the task
+sets of a document, checking and dumping the sets to write, naming the file in every error, and
+writing a file.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import yaml
 
@@ -21,11 +23,15 @@ from rtsched.io.documents import LineLoader, Node, check_keys, describe_node, no
 __all__ = [
     "check_format",
     "doc_sets",
+    "dump_sets",
     "in_source",
     "parse_document",
+    "read_sets",
+    "sets_to_write",
     "source_and_format",
     "task_label",
     "write_document",
+    "write_target",
 ]
 
 _T = TypeVar("_T")
@@ -103,6 +109,49 @@ def doc_sets(root: Node, *, none_is_error: bool = False) -> tuple[list[Node], bo
     if isinstance(value, list) and value and isinstance(value[0].value, dict) and "tasks" in value[0].value:
         return value, True
     return [root], False
+
+
+def read_sets(text: str, fmt: str, read_set: Callable[[Node], _T]) -> list[_T]:
+    """The sets of a YAML or JSON document, ``read_set`` of each set node (``tasksets: []`` is an error).
+
+    An error in one of several sets names the set's index.
+    """
+    nodes, many = doc_sets(parse_document(text, fmt), none_is_error=True)
+    out = []
+    for s, node in enumerate(nodes):
+        try:
+            out.append(read_set(node))
+        except InputError as err:
+            raise err.located(set_index=s) if many else err from None
+    return out
+
+
+def sets_to_write(sets: _T | Iterable[_T], cls: type[_T]) -> list[_T]:
+    """The sets to write: ``sets`` as a list, at least one, each a ``cls`` (else an InputError)."""
+    items: list[Any] = [sets] if isinstance(sets, cls) else list(sets)  # type: ignore[arg-type]
+    if not items:
+        raise InputError("no task set to write")
+    for s, ts in enumerate(items):
+        if not isinstance(ts, cls):
+            raise InputError(f"expected {cls.__name__} objects, got {type(ts).__name__}", set_index=s)
+    return items
+
+
+def dump_sets(items: Sequence[_T], set_doc: Callable[[_T], dict[str, Any]], fmt: str) -> str:
+    """The JSON (``fmt == "json"``) or else YAML document of ``items``: one set's object, or ``{tasksets: [...]}``."""
+    doc: Any = {"tasksets": [set_doc(ts) for ts in items]} if len(items) != 1 else set_doc(items[0])
+    if fmt == "json":
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
+
+
+def write_target(sets: Any, path: Any) -> tuple[str | os.PathLike[str], Any]:
+    """``(path, sets)`` of a writer called as ``(sets, path)`` or ``(path, sets)``; no path is an InputError."""
+    if isinstance(sets, str | os.PathLike):
+        sets, path = path, sets
+    if not isinstance(path, str | os.PathLike):
+        raise InputError(f"expected a file path, got {type(path).__name__}")
+    return path, sets
 
 
 def in_source(source: str, parse: Callable[[], _T]) -> _T:

@@ -29,12 +29,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from collections.abc import Iterable
 from typing import Any
-
-import yaml
 
 from rtsched.errors import InputError
 from rtsched.io import (
@@ -51,12 +48,14 @@ from rtsched.io.lines import csv_columns, csv_group, csv_rows
 from rtsched.io.numbers import clip
 from rtsched.io.workload_files import (
     check_format,
-    doc_sets,
+    dump_sets,
     in_source,
-    parse_document,
+    read_sets,
+    sets_to_write,
     source_and_format,
     task_label,
     write_document,
+    write_target,
 )
 from rtsched.mc.model import LEVELS, MCTask, MCTaskSet
 from rtsched.model import DeadlineModel, check_model
@@ -192,14 +191,7 @@ def _task_from_node(node: Node, i: int, deadlines: DeadlineModel) -> MCTask:
 
 
 def _read_document(text: str, fmt: str, deadlines: DeadlineModel) -> list[MCTaskSet]:
-    nodes, many = doc_sets(parse_document(text, fmt), none_is_error=True)
-    out = []
-    for s, node in enumerate(nodes):
-        try:
-            out.append(_set_from_node(node, deadlines))
-        except InputError as err:
-            raise err.located(set_index=s) if many else err from None
-    return out
+    return read_sets(text, fmt, lambda node: _set_from_node(node, deadlines))
 
 
 def _task_doc(task: MCTask) -> dict[str, Any]:
@@ -327,19 +319,11 @@ def dumps_mc(sets: MCTaskSet | Iterable[MCTaskSet], format: str = "yaml") -> str
     str
         The document.
     """
-    items = [sets] if isinstance(sets, MCTaskSet) else list(sets)
-    if not items:
-        raise InputError("no task set to write")
-    for s, ts in enumerate(items):
-        if not isinstance(ts, MCTaskSet):
-            raise InputError(f"expected MCTaskSet objects, got {type(ts).__name__}", set_index=s)
+    items = sets_to_write(sets, MCTaskSet)
     fmt = _check_format(format)
     if fmt == "csv":
         return _dump_csv(items)
-    doc: Any = {"tasksets": [_set_doc(ts) for ts in items]} if len(items) != 1 else _set_doc(items[0])
-    if fmt == "json":
-        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
+    return dump_sets(items, _set_doc, fmt)
 
 
 def _format_of(path: str | os.PathLike[str], format: str | None) -> tuple[str, str]:
@@ -399,9 +383,6 @@ def write_mc_tasksets(
     InputError
         As :func:`dumps_mc`, naming the file.
     """
-    if isinstance(sets, str | os.PathLike):
-        sets, path = path, sets
-    if not isinstance(path, str | os.PathLike):
-        raise InputError(f"expected a file path, got {type(path).__name__}")
+    path, sets = write_target(sets, path)
     source, fmt = _format_of(path, format)
     write_document(path, source, lambda: dumps_mc(sets, fmt))  # type: ignore[arg-type]

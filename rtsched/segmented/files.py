@@ -58,12 +58,9 @@ segment), numbered from 1 as in the model.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from typing import Any
-
-import yaml
 
 from rtsched.errors import InputError
 from rtsched.gpu.files import slowdown_doc, slowdown_from_node, wcet_from_node
@@ -72,12 +69,14 @@ from rtsched.io import Node, Scalar, check_keys, describe_node, node_text, node_
 from rtsched.io.numbers import clip
 from rtsched.io.workload_files import (
     check_format,
-    doc_sets,
+    dump_sets,
     in_source,
-    parse_document,
+    read_sets,
+    sets_to_write,
     source_and_format,
     task_label,
     write_document,
+    write_target,
 )
 from rtsched.model import DeadlineModel, check_model
 from rtsched.segmented.model import (
@@ -399,14 +398,7 @@ def _set_from_node(node: Node, deadlines: DeadlineModel) -> SegmentedTaskSet:
 
 
 def _read_document(text: str, fmt: str, deadlines: DeadlineModel) -> list[SegmentedTaskSet]:
-    nodes, many = doc_sets(parse_document(text, fmt), none_is_error=True)
-    out = []
-    for s, node in enumerate(nodes):
-        try:
-            out.append(_set_from_node(node, deadlines))
-        except InputError as err:
-            raise err.located(set_index=s) if many else err from None
-    return out
+    return read_sets(text, fmt, lambda node: _set_from_node(node, deadlines))
 
 
 def _segment_doc(g: GPUSegment) -> dict[str, Any]:
@@ -524,17 +516,9 @@ def dumps_segmented(sets: SegmentedTaskSet | Iterable[SegmentedTaskSet], format:
         The document: one set as ``{name, tasks}`` (``tasks`` alone without a name), several as
         ``{tasksets: [...]}``.
     """
-    items = [sets] if isinstance(sets, SegmentedTaskSet) else list(sets)
-    if not items:
-        raise InputError("no task set to write")
-    for s, ts in enumerate(items):
-        if not isinstance(ts, SegmentedTaskSet):
-            raise InputError(f"expected SegmentedTaskSet objects, got {type(ts).__name__}", set_index=s)
+    items = sets_to_write(sets, SegmentedTaskSet)
     fmt = _check_format(format)
-    doc: Any = {"tasksets": [_set_doc(ts) for ts in items]} if len(items) != 1 else _set_doc(items[0])
-    if fmt == "json":
-        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, allow_unicode=True, width=2**31 - 1)
+    return dump_sets(items, _set_doc, fmt)
 
 
 def _format_of(path: str | os.PathLike[str], format: str | None) -> tuple[str, str]:
@@ -594,9 +578,6 @@ def write_segmented_tasksets(
     InputError
         As :func:`dumps_segmented`, naming the file.
     """
-    if isinstance(sets, str | os.PathLike):
-        sets, path = path, sets
-    if not isinstance(path, str | os.PathLike):
-        raise InputError(f"expected a file path, got {type(path).__name__}")
+    path, sets = write_target(sets, path)
     source, fmt = _format_of(path, format)
     write_document(path, source, lambda: dumps_segmented(sets, fmt))  # type: ignore[arg-type]
