@@ -22,6 +22,11 @@ fit int64. The kernel evaluates D_k · Σ_i min(1, β_k(i)) in float64 from exac
 integer pieces, with a proven error margin (papers/baker2003.md, "Exactness"); sets inside the
 margin are UNDECIDED and the registry re-decides them by :func:`reference` in Fractions.
 
+Arbitrary deadlines (D > T) are refused with the reason :data:`ARBITRARY_WHY`: Baker's journal
+version (IEEE TPDS 16(8), 2005) is said to cover them, but its D > T equations could not be checked
+against the paper's text (papers/baker2003.md, "Arbitrary deadlines"), and the constrained formula
+above is unsound there (T_i − D_i < 0 shrinks β_k(i); it accepts sets with U > m).
+
 Layers: :func:`reference`/:func:`explain` (Fractions), ``_bak_ws`` (one set, float with a proven
 margin, on a workspace row for the u_i), and from it (``workspace_kernels``) ``_bak_one`` (the serial
 one-set kernel) and ``_bak_kernel`` (prange over the sets of a batch, one workspace per chunk).
@@ -29,6 +34,7 @@ one-set kernel) and ``_bak_kernel`` (prange over the sets of a batch, one worksp
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -36,18 +42,38 @@ import numpy as np
 
 from rtsched.analyses.theory.workload import every_task_holds, scan_closing_steps, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
+from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import closed_form_global_edf
+from rtsched.registry import Analysis, closed_form_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_comparison
 
-__all__ = ["ANALYSES", "beta", "explain", "reference", "steps", "task_condition"]
+__all__ = ["ANALYSES", "ARBITRARY_WHY", "beta", "explain", "reference", "steps", "task_condition"]
 
 CITATION = (
     "Baker, 'Multiprocessor EDF and deadline monotonic schedulability analysis', RTSS 2003 "
     "(EDF test with λ = C_k/D_k, in the constrained-deadline form restated by Bertogna, "
     "Cirinei, Lipari, ECRTS 2005, and used by SchedCAT)"
 )
+
+
+#: Why BAK refuses a set with some D_i > T_i (papers/baker2003.md, "Arbitrary deadlines (D > T)"):
+#: Baker's journal version (IEEE TPDS 16(8), 2005) is said to cover D > T, but its equations could
+#: not be checked against the paper's text, and the constrained formula below is not sound there
+#: (T_i − D_i < 0 shrinks β_k(i)); SchedCAT's C++ BAK evaluates it anyway, with wrap-around.
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): Baker 2005's D > T form could not be verified; "
+    "use gfb or load (global EDF), p-fp or uni-rta"
+)
+
+
+def _refuse_arbitrary(ts: TaskSet) -> None:
+    """Raise :class:`InputError` naming the first task with D_i > T_i (see :data:`ARBITRARY_WHY`)."""
+    for i in range(ts.n):
+        if int(ts.D[i]) > int(ts.T[i]):
+            raise InputError(
+                f"bak: D = {int(ts.D[i])} > T = {int(ts.T[i])}; {ARBITRARY_WHY}", task=ts.label(i), field="deadlines"
+            )
 
 
 def beta(ts: TaskSet, k: int, i: int) -> Fraction:
@@ -79,13 +105,18 @@ def task_condition(ts: TaskSet, k: int, m: int, work: Work | None = None) -> tup
 
 
 def reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
-    """Exact BAK verdict in Fractions ("unknown" if the reference work budget runs out first)."""
+    """Exact BAK verdict in Fractions ("unknown" if the reference work budget runs out first).
+
+    Refuses a set with some D_i > T_i (:class:`InputError`, :data:`ARBITRARY_WHY`).
+    """
+    _refuse_arbitrary(ts)
     work = Work(work_budget)
     return every_task_holds(ts.n, lambda k: task_condition(ts, k, m, work)[0])
 
 
 def explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
-    """Per task both sides of (BAK), exactly; the first failing task if any."""
+    """Per task both sides of (BAK), exactly; the first failing task if any (D > T refused as in :func:`reference`)."""
+    _refuse_arbitrary(ts)
     work = Work(work_budget)
 
     def row(k: int) -> dict[str, object]:
@@ -188,11 +219,28 @@ def _bak_ws(C, D, T, m, ints, floats):
 _bak_kernel, _bak_one = workspace_kernels(_bak_ws, floats=1)
 
 
+class _ConstrainedOnly(Analysis):
+    """BAK's registry entry: as :class:`Analysis`, but a refusal of D > T names its reason."""
+
+    __slots__ = ()
+
+    def refuses_deadlines(self, model: str | None) -> str | None:
+        """``None`` for implicit and constrained sets; :data:`ARBITRARY_WHY` for arbitrary ones."""
+        why = super().refuses_deadlines(model)
+        return ARBITRARY_WHY if why is not None and model == "arbitrary" else why
+
+
 ANALYSES = (
-    closed_form_global_edf(
-        name="bak", title="Baker's test (BCL-simplified)", order=1,
-        citation=CITATION, note="papers/baker2003.md",
-        reference=reference, explain=explain, kernel=_bak_kernel, one=_bak_one,
+    functools.partial(_ConstrainedOnly, *closed_form_global_edf.args, **closed_form_global_edf.keywords)(
+        name="bak",
+        title="Baker's test (BCL-simplified)",
+        order=1,
+        citation=CITATION,
+        note="papers/baker2003.md",
+        reference=reference,
+        explain=explain,
+        kernel=_bak_kernel,
+        one=_bak_one,
         compile_seconds=2.3,
     ),
 )
