@@ -63,6 +63,7 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
+from rtsched.analyses.mixed_criticality._orders import deadline_monotonic, opa_order, priority_order
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.mc.model import HI, LO, MCBatch, MCTask, MCTaskSet
 from rtsched.registry import Analysis
@@ -263,11 +264,6 @@ def task_test(ts: MCTaskSet, i: int, higher: Sequence[int], test: str) -> TaskRe
 # ---------------------------------------------------------------------------------------------
 
 
-def deadline_monotonic(ts: MCTaskSet) -> list[int]:
-    """Deadline-monotonic order of ``ts``'s task indices: increasing D, ties in the given order."""
-    return sorted(range(ts.n), key=lambda i: (ts[i].D, i))
-
-
 def fits_lowest(test: str) -> Callable[[MCTaskSet, int, Sequence[int]], bool]:
     """Audsley's per-task question for ``test``: whether τk passes below exactly the tasks ``higher``."""
     if test not in TESTS:
@@ -284,28 +280,12 @@ def assign_opa(ts: MCTaskSet, test: str) -> list[int] | None:
     so OPA finds an order whenever one exists (Audsley 2001; the paper's Section V for AMC).
     """
     fits = fits_lowest(test)
-    unassigned = deadline_monotonic(ts)
-    lowest_first: list[int] = []
-    while unassigned:
-        for k in reversed(unassigned):
-            if fits(ts, k, [i for i in unassigned if i != k]):
-                lowest_first.append(k)
-                unassigned.remove(k)
-                break
-        else:
-            return None
-    return lowest_first[::-1]
+    return opa_order(ts, lambda k, higher: fits(ts, k, higher))
 
 
 def order_for(ts: MCTaskSet, priorities: str, test: str) -> list[int] | None:
     """The priority order (indices, highest first) ``priorities`` gives: ``given``, ``dm`` or ``opa`` (None: none passes)."""
-    if priorities == "given":
-        return list(range(ts.n))
-    if priorities == "dm":
-        return deadline_monotonic(ts)
-    if priorities == "opa":
-        return assign_opa(ts, test)
-    raise KeyError(priorities)
+    return priority_order(ts, priorities, lambda: assign_opa(ts, test))
 
 
 def _results(ts: MCTaskSet, order: Sequence[int], test: str, stop: bool) -> list[TaskResult | None]:

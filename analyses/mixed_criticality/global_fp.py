@@ -76,7 +76,8 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from rtsched.analyses.mixed_criticality.amc2011 import _dm_order_nb, deadline_monotonic
+from rtsched.analyses.mixed_criticality._orders import deadline_monotonic, opa_order, priority_order
+from rtsched.analyses.mixed_criticality.amc2011 import _dm_order_nb
 from rtsched.analyses.theory.dag_workload import carry_in_workload_nb
 from rtsched.analyses.theory.workload import carry_in_workload
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
@@ -275,28 +276,12 @@ def assign_opa(ts: MCTaskSet, m: int) -> list[int] | None:
     only on the set above and is monotone in it, so OPA finds an order whenever one exists
     (Audsley 2001; Davis & Burns, RTS 2011).
     """
-    unassigned = deadline_monotonic(ts)
-    lowest_first: list[int] = []
-    while unassigned:
-        for k in reversed(unassigned):
-            if fits_lowest(ts, k, [i for i in unassigned if i != k], m=m):
-                lowest_first.append(k)
-                unassigned.remove(k)
-                break
-        else:
-            return None
-    return lowest_first[::-1]
+    return opa_order(ts, lambda k, higher: fits_lowest(ts, k, higher, m=m))
 
 
 def order_for(ts: MCTaskSet, m: int, priorities: str) -> list[int] | None:
     """The priority order ``priorities`` gives: ``given``, ``dm`` or ``opa`` (carry ``da``; None: none passes)."""
-    if priorities == "given":
-        return list(range(ts.n))
-    if priorities == "dm":
-        return deadline_monotonic(ts)
-    if priorities == "opa":
-        return assign_opa(ts, m)
-    raise KeyError(priorities)
+    return priority_order(ts, priorities, lambda: assign_opa(ts, m))
 
 
 def response_pass(
