@@ -10,11 +10,14 @@ with T_i − D_i < 0 it accepts sets that miss in simulation, even sets with U >
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rtsched import TaskSet, TaskSetBatch, analyses
 from rtsched.analyses.global_edf import bak
 from rtsched.errors import InputError
 from rtsched.sim.run import simulate
+from rtsched.testing import strategies as rst
 
 BAK = analyses.get("bak")
 
@@ -46,6 +49,23 @@ def test_module_layers_refuse_arbitrary_naming_the_task():
         assert info.value.field == "deadlines"
         assert info.value.task == ts.label(1)
         assert "D = 5 > T = 4" in str(info.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ts=rst.tasksets(max_size=5, max_period=20, deadlines="arbitrary"), m=st.integers(1, 4))
+def test_refused_exactly_when_some_deadline_exceeds_its_period(ts, m):
+    # Sets drawn with D up to beyond T: refused (everywhere, with the reason) iff some D_i > T_i;
+    # otherwise the registry's verdict is the reference's, as for any constrained set.
+    beyond = bool((ts.D > ts.T).any())
+    assert (BAK.supports(m, ts) == bak.ARBITRARY_WHY) is beyond
+    if beyond:
+        with pytest.raises(InputError, match="could not be verified"):
+            bak.reference(ts, m)
+        with pytest.raises(InputError, match="could not be verified"):
+            BAK.status(TaskSetBatch.from_tasksets([ts]), m)
+    else:
+        assert BAK.supports(m, ts) is None
+        assert BAK.verdict(ts, m) == bak.reference(ts, m)
 
 
 def test_constrained_sets_are_still_decided():
