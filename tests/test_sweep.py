@@ -234,7 +234,10 @@ def test_units_tile_every_point_and_are_seeded_by_index() -> None:
     assert first["accepted"] == second["accepted"] and first["utilization_sum"] == second["utilization_sum"]
     # Unit k draws exactly from SeedSequence(seed, spawn_key=(k,)).
     rng = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(4,)))
-    direct = generate_batch(rng, n=6, utilization=spec.utilization, size=spec.sets, utilizations="randfixedsum")
+    direct = generate_batch(
+        rng, n=6, utilization=spec.utilization, size=spec.sets, utilizations="randfixedsum",
+        periods="log-uniform:10:1000", deadlines="implicit",  # tiny()'s generator (not generate_batch's defaults)
+    )  # fmt: skip
     assert first["utilization_sum"] == float(np.sum(direct.realized_utilization))
     assert first["accepted"]["gfb"] == int(np.count_nonzero(registry.get("gfb").decide(direct.batch, spec.m) == 1))
     assert unit_seed(11, 4).spawn_key == (4,)
