@@ -485,16 +485,7 @@ class DAGKind(GeneratorKind):
 
     def code_digest(self, base: str) -> str:
         """``base`` and :mod:`rtsched.dag.model` (DAGTask, DAGBatch: the volumes, lengths and arrays analyses read)."""
-        import hashlib
-        import importlib.util
-        from pathlib import Path
-
-        digest = hashlib.sha256(base.encode())
-        for name in _DAG_CODE_MODULES:
-            spec = importlib.util.find_spec(name)
-            if spec is not None and spec.origin is not None:
-                digest.update(name.encode() + b"\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
-        return digest.hexdigest()
+        return _modules_digest(base, _DAG_CODE_MODULES)
 
     def complete(
         self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
@@ -618,6 +609,53 @@ def _dag_error(err: InputError, shape: str) -> InputError:
     return InputError(message, field=field_)
 
 
+def _modules_digest(base: str, modules: Sequence[str]) -> str:
+    """``base`` and the source of each module of ``modules`` (by name), for a kind's ``code_digest``."""
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    digest = hashlib.sha256(base.encode())
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            digest.update(name.encode() + b"\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _values(generator: Mapping[str, Any], swept: Mapping[str, SweptAxis], key: str) -> tuple[tuple[Any, str], ...]:
+    """The values ``generator.<key>`` takes (each swept point, or the one given) with where each is written."""
+    variable = f"generator.{key}"
+    if variable in swept:
+        return tuple((v, swept[variable].key) for v in swept[variable].points)
+    return ((generator.get(key), variable),)
+
+
+def _check_choices(
+    ctx: Context,
+    generator: Mapping[str, Any],
+    swept: Mapping[str, SweptAxis],
+    choices_of: Sequence[tuple[str, Sequence[str], str]],
+    sets: str,
+) -> None:
+    """Refuse a value of a key outside its choices: rows ``(key, choices, what)``; ``sets`` names the kind's sets."""
+    for key, choices, what in choices_of:
+        for value, where in _values(generator, swept, key):
+            if value not in choices:
+                raise ctx.error(f"unknown {what} {value!r} for {sets}; choose one of {', '.join(choices)}", where)
+
+
+def _check_periods(ctx: Context, generator: Mapping[str, Any], swept: Mapping[str, SweptAxis]) -> None:
+    """Refuse a period spec (``generator.periods``, each swept point) that the generators cannot parse."""
+    from rtsched.generators import parse_periods
+
+    for value, where in _values(generator, swept, "periods"):
+        try:
+            parse_periods(value)
+        except InputError as err:
+            raise ctx.error(err.message, where) from None
+
+
 @dataclass(frozen=True)
 class _DrawnMC:
     """An MC batch and the realized LO-mode utilization Σ C(LO)/T of each of its sets."""
@@ -640,53 +678,30 @@ class MCKind(GeneratorKind):
 
     def code_digest(self, base: str) -> str:
         """``base`` and :mod:`rtsched.mc.model` (MCTask, MCBatch: the arrays analyses read)."""
-        import hashlib
-        import importlib.util
-        from pathlib import Path
-
-        digest = hashlib.sha256(base.encode())
-        for name in _MC_CODE_MODULES:
-            spec = importlib.util.find_spec(name)
-            if spec is not None and spec.origin is not None:
-                digest.update(name.encode() + b"\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
-        return digest.hexdigest()
+        return _modules_digest(base, _MC_CODE_MODULES)
 
     def complete(
         self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
     ) -> None:
         """Refuse unknown choices, a criticality factor below 1 and a bad period spec (swept points included)."""
-        from rtsched.generators import parse_periods
         from rtsched.generators.mc import MC_DEADLINES, MC_PRIORITY_ORDERS, MC_UTILIZATION_METHODS
 
         def values(key: str) -> tuple[tuple[Any, str], ...]:
-            variable = f"generator.{key}"
-            if variable in swept:
-                return tuple((v, swept[variable].key) for v in swept[variable].points)
-            return ((generator.get(key), variable),)
+            return _values(generator, swept, key)
 
         choices_of = (
             ("utilizations", MC_UTILIZATION_METHODS, "utilization method"),
             ("deadlines", MC_DEADLINES, "deadline model"),
             ("priorities", MC_PRIORITY_ORDERS, "priority order"),
         )
-        for key, choices, what in choices_of:
-            for value, where in values(key):
-                if value not in choices:
-                    raise ctx.error(
-                        f"unknown {what} {value!r} for mixed-criticality tasks; choose one of {', '.join(choices)}",
-                        where,
-                    )
+        _check_choices(ctx, generator, swept, choices_of, "mixed-criticality tasks")
         for value, where in values("cf"):
             if value is None or value < 1:
                 raise ctx.error(f"the criticality factor cf = C(HI)/C(LO) must be at least 1, got {value!r}", where)
         for value, where in values("ticks"):
             if value is None or value < 1:
                 raise ctx.error(f"ticks must be a positive integer, got {value!r}", where)
-        for value, where in values("periods"):
-            try:
-                parse_periods(value)
-            except InputError as err:
-                raise ctx.error(err.message, where) from None
+        _check_periods(ctx, generator, swept)
 
     def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
         """An analysis of another workload kind (task sets, DAG task sets, GPU workloads)."""
@@ -824,21 +839,12 @@ class SegmentedKind(GeneratorKind):
 
     def code_digest(self, base: str) -> str:
         """``base`` and :mod:`rtsched.segmented.model` (SegmentedTask, SegmentedBatch: the arrays analyses read)."""
-        import hashlib
-        import importlib.util
-        from pathlib import Path
-
-        digest = hashlib.sha256(base.encode())
-        spec = importlib.util.find_spec("rtsched.segmented.model")
-        if spec is not None and spec.origin is not None:
-            digest.update(b"rtsched.segmented.model\0" + hashlib.sha256(Path(spec.origin).read_bytes()).digest())
-        return digest.hexdigest()
+        return _modules_digest(base, ("rtsched.segmented.model",))
 
     def complete(
         self, ctx: Context, generator: dict[str, Any], given: Mapping[str, Any], swept: Mapping[str, SweptAxis]
     ) -> None:
         """Refuse U/m and unknown choices; make the untyped lists tuples; drop the default n when n is swept."""
-        from rtsched.generators import parse_periods
         from rtsched.generators.segmented import SEGMENTED_DEADLINES, SEGMENTED_DEVICE_ASSIGNMENTS
         from rtsched.segmented.model import MODES
 
@@ -856,29 +862,17 @@ class SegmentedKind(GeneratorKind):
                 generator[key] = tuple(generator[key])
 
         def values(key: str) -> tuple[tuple[Any, str], ...]:
-            variable = f"generator.{key}"
-            if variable in swept:
-                return tuple((v, swept[variable].key) for v in swept[variable].points)
-            return ((generator.get(key), variable),)
+            return _values(generator, swept, key)
 
         choices_of = (
             ("deadlines", SEGMENTED_DEADLINES, "deadline model"),
             ("device_assignment", SEGMENTED_DEVICE_ASSIGNMENTS, "device assignment"),
         )
-        for key, choices, what in choices_of:
-            for value, where in values(key):
-                if value not in choices:
-                    raise ctx.error(
-                        f"unknown {what} {value!r} for segmented task sets; choose one of {', '.join(choices)}", where
-                    )
+        _check_choices(ctx, generator, swept, choices_of, "segmented task sets")
         for value, where in values("mode"):
             if value is not None and value not in MODES:
                 raise ctx.error(f"mode must be busy or suspend (or left out), got {value!r}", where)
-        for value, where in values("periods"):
-            try:
-                parse_periods(value)
-            except InputError as err:
-                raise ctx.error(err.message, where) from None
+        _check_periods(ctx, generator, swept)
 
     def analysis_refusal(self, entry: Analysis, processors: tuple[int, ...]) -> str | None:
         """An analysis of another workload kind."""
