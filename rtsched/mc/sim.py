@@ -45,7 +45,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import check_processors
 from rtsched.mc.model import HI, LEVELS, LO, MCTask, MCTaskSet
 from rtsched.result import count
-from rtsched.sim.run import capped_horizon, parse_ties
+from rtsched.sim.run import capped_horizon, check_release_gaps, frozen_rows, parse_ties, probability
 from rtsched.sim.trace import DeadlineMiss
 
 __all__ = [
@@ -125,12 +125,6 @@ class DroppedJob:
     remaining: int
 
 
-def _frozen(rows: Any, width: int) -> NDArray[np.int64]:
-    out = np.array(rows, dtype=np.int64).reshape(-1, width)
-    out.setflags(write=False)
-    return out
-
-
 @dataclass(frozen=True)
 class MCTrace:
     """What happened in one run of :func:`simulate_mc`.
@@ -208,14 +202,14 @@ class MCTrace:
     priorities: tuple[int, ...] | None = None
     virtual_deadlines: tuple[Fraction, ...] | None = None
     top_priority: tuple[int, ...] = ()
-    overruns: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 3))
-    releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 5))
-    skipped_releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 3))
-    segments: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 5))
+    overruns: NDArray[np.int64] = field(default_factory=lambda: frozen_rows([], 3))
+    releases: NDArray[np.int64] = field(default_factory=lambda: frozen_rows([], 5))
+    skipped_releases: NDArray[np.int64] = field(default_factory=lambda: frozen_rows([], 3))
+    segments: NDArray[np.int64] = field(default_factory=lambda: frozen_rows([], 5))
 
     def __post_init__(self) -> None:
         for name, width in (("overruns", 3), ("releases", 5), ("skipped_releases", 3), ("segments", 5)):
-            object.__setattr__(self, name, _frozen(getattr(self, name), width))
+            object.__setattr__(self, name, frozen_rows(getattr(self, name), width))
 
     @property
     def schedulable_so_far(self) -> bool:
@@ -371,15 +365,7 @@ def _explicit(taskset: MCTaskSet, releases: Sequence[Sequence[int]]) -> list[lis
     out: list[list[int]] = []
     for i, times in enumerate(releases):
         clean = [int(x) for x in times]
-        if clean and clean[0] < 0:
-            raise InputError(f"explicit releases: negative release time {clean[0]}", task=i, field="releases")
-        for a, b in zip(clean, clean[1:], strict=False):
-            if b - a < taskset[i].T:
-                raise InputError(
-                    f"explicit releases: {a} and {b} are closer than the period T = {taskset[i].T}",
-                    task=i,
-                    field="releases",
-                )
+        check_release_gaps(clean, taskset[i].T, i)
         out.append(clean)
     return out
 
@@ -429,17 +415,6 @@ def _ints(values: Any, field: str) -> list[int]:
     except TypeError as exc:
         raise InputError(f"expected a list of integers, got {values!r}", field=field) from exc
     return out
-
-
-def _probability(value: Any, field: str) -> float:
-    """``value`` as a float in [0, 1], or one InputError line naming ``field``."""
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        p = float("nan")
-    if not 0.0 <= p <= 1.0:
-        raise InputError(f"{field} must be a probability, got {value!r}", field=field)
-    return p
 
 
 def _fraction(value: Any, what: str) -> Fraction:
@@ -741,7 +716,7 @@ def simulate_mc(
         raise InputError(f"overruns apply to the explicit scenario, not {scenario}", field="overruns")
     else:
         table = {}
-    p_overrun = _probability(p_overrun, "p_overrun")
+    p_overrun = probability(p_overrun, "p_overrun")
     # -- arrivals -------------------------------------------------------------------------
     if releases is not None:
         arrivals = "explicit"
@@ -763,7 +738,7 @@ def simulate_mc(
     extra = [t.T for t in tasks] if max_extra is None else _ints(max_extra, "max_extra")
     if len(extra) != n or any(v < 0 for v in extra):
         raise InputError("max_extra needs one non-negative value per task", field="max_extra")
-    p_delay = _probability(p_delay, "p_delay")
+    p_delay = probability(p_delay, "p_delay")
     if isinstance(seed, np.random.SeedSequence):
         seed_seq = seed
     elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
@@ -1040,10 +1015,10 @@ def simulate_mc(
         priorities=prio_tuple,
         virtual_deadlines=vd_tuple,
         top_priority=tuple(i for i in range(n) if top[i]),
-        overruns=_frozen(over_rows, 3),
-        releases=_frozen(rel_rows, 5),
-        skipped_releases=_frozen(skip_rows, 3),
-        segments=_frozen(seg_rows, 5),
+        overruns=frozen_rows(over_rows, 3),
+        releases=frozen_rows(rel_rows, 5),
+        skipped_releases=frozen_rows(skip_rows, 3),
+        segments=frozen_rows(seg_rows, 5),
     )
 
 

@@ -69,7 +69,7 @@ from rtsched.errors import InputError
 from rtsched.kernels import check_processors
 from rtsched.result import count
 from rtsched.segmented.model import MODES, SegmentedTask, SegmentedTaskSet
-from rtsched.sim.run import SPORADIC_PERIODS, capped_horizon
+from rtsched.sim.run import SPORADIC_PERIODS, capped_horizon, check_release_gaps, frozen_rows, probability
 
 __all__ = [
     "ARRIVALS",
@@ -152,12 +152,6 @@ class SegmentedMiss:
     completion: int | None = None
 
 
-def _frozen(rows: Any, width: int) -> NDArray[np.int64]:
-    out = np.array(rows, dtype=np.int64).reshape(-1, width)
-    out.setflags(write=False)
-    return out
-
-
 @dataclass(frozen=True)
 class SegmentedTrace:
     """What happened in one run of :func:`simulate_segmented`.
@@ -213,14 +207,14 @@ class SegmentedTrace:
     intervals: tuple[Interval, ...] = ()
     holds: tuple[Interval, ...] = ()
     waits: tuple[Interval, ...] = ()
-    releases: NDArray[np.int64] = field(default_factory=lambda: _frozen([], 5))
+    releases: NDArray[np.int64] = field(default_factory=lambda: frozen_rows([], 5))
     demands: tuple[tuple[int, ...], ...] = ()
     time_slice: int | None = None
     epsilon: int = 0
     gpu_priorities: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "releases", _frozen(self.releases, 5))
+        object.__setattr__(self, "releases", frozen_rows(self.releases, 5))
 
     @property
     def schedulable_so_far(self) -> bool:
@@ -402,27 +396,9 @@ def _explicit(taskset: SegmentedTaskSet, releases: Any) -> list[list[int]]:
             if isinstance(x, bool) or not isinstance(x, Integral | np.integer):
                 raise InputError(f"explicit releases: {x!r} is not an integer tick", task=label, field="releases")
             clean.append(int(x))
-        if clean and clean[0] < 0:
-            raise InputError(f"explicit releases: negative release time {clean[0]}", task=label, field="releases")
-        for a, b in zip(clean, clean[1:], strict=False):
-            if b - a < taskset[i].T:
-                raise InputError(
-                    f"explicit releases: {a} and {b} are closer than the period T = {taskset[i].T}",
-                    task=label,
-                    field="releases",
-                )
+        check_release_gaps(clean, taskset[i].T, label)
         out.append(clean)
     return out
-
-
-def _probability(value: Any, name: str) -> float:
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        p = float("nan")
-    if not 0.0 <= p <= 1.0:
-        raise InputError(f"{name} must be a probability, got {value!r}", field=name)
-    return p
 
 
 def _tick_count(value: Any) -> int | None:
@@ -604,7 +580,7 @@ def simulate_segmented(
             extra = []
         if len(extra) != n or any(v < 0 for v in extra):
             raise InputError("max_extra needs one non-negative integer per task", field="max_extra")
-    p_delay = _probability(p_delay, "p_delay")
+    p_delay = probability(p_delay, "p_delay")
     if isinstance(seed, np.random.SeedSequence):
         seed_seq = seed
     elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
@@ -1057,7 +1033,7 @@ def _run(
         intervals=tuple(intervals),
         holds=tuple(holds),
         waits=tuple(waits),
-        releases=_frozen(rows, 5),
+        releases=frozen_rows(rows, 5),
         demands=tuple(j.demands for j in all_jobs) if record else (),
         time_slice=time_slice,
         epsilon=epsilon,

@@ -57,8 +57,11 @@ __all__ = [
     "TIE_RULES",
     "arbitrary_horizon",
     "capped_horizon",
+    "check_release_gaps",
     "default_horizon",
+    "frozen_rows",
     "parse_ties",
+    "probability",
     "simulate",
 ]
 
@@ -208,6 +211,35 @@ def capped_horizon(tasks: Sequence[Any], arrivals: Arrivals, releases: Sequence[
         return int(min(SPORADIC_PERIODS * max(t.T for t in tasks), cap))
     last = max((max(r) for r in (releases or []) if len(r)), default=0)
     return int(last + max(t.D for t in tasks) + 1)
+
+
+def check_release_gaps(times: Sequence[int], T: int, task: int | str) -> None:
+    """Refuse explicit release times of ``task`` that start below 0 or come closer than its period ``T``."""
+    if times and times[0] < 0:
+        raise InputError(f"explicit releases: negative release time {times[0]}", task=task, field="releases")
+    for a, b in zip(times, times[1:], strict=False):
+        if b - a < T:
+            raise InputError(
+                f"explicit releases: {a} and {b} are closer than the period T = {T}", task=task, field="releases"
+            )
+
+
+def probability(value: Any, field: str) -> float:
+    """``value`` as a float in [0, 1], or one InputError line naming ``field``."""
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        p = float("nan")
+    if not 0.0 <= p <= 1.0:
+        raise InputError(f"{field} must be a probability, got {value!r}", field=field)
+    return p
+
+
+def frozen_rows(rows: Any, width: int) -> np.ndarray:
+    """``rows`` as a read-only int64 table of ``width`` columns (a trace's event table)."""
+    out = np.array(rows, dtype=np.int64).reshape(-1, width)
+    out.setflags(write=False)
+    return out
 
 
 def _explicit_arrays(taskset: TaskSet, releases: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
