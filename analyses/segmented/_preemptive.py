@@ -783,6 +783,27 @@ def _window_rows_nb(i, ranks, R_hat, T, go, sG_e, sdev, eps, Di, rX, rT, rJ, nr)
 
 
 @kernel
+def _window_response_nb(
+    i, ranks, R_hat, C, G_m_tot, G_e_tot, T, go, sG_e, sdev, eps, Di, X, J, hp, nh, rX, rT, rJ, idx
+):
+    """(W-G) of task i (GCAPS): own work and switches, core rows of ``hp[:nh]``, window rows; above Di: Di + 1."""
+    ow = C[i] + G_m_tot[i] + G_e_tot[i]
+    for s in range(go[i], go[i + 1]):
+        if sG_e[s] > 0:
+            ow += eps
+    nr = 0
+    for x in range(nh):
+        rX[nr] = X[hp[x]]
+        rT[nr] = T[hp[x]]
+        rJ[nr] = J[hp[x]]
+        nr += 1
+    nr = _window_rows_nb(i, ranks, R_hat, T, go, sG_e, sdev, eps, Di, rX, rT, rJ, nr)
+    if ow <= Di and nr >= 0:
+        return jitter_response_nb(ow, Di, rX, rT, rJ, idx, nr)
+    return Di + 1
+
+
+@kernel
 def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, default_mode, proto, eps, L):
     """ACCEPT iff every task of the set meets min((R-P), (W-G)) ≤ D (set-local task arrays; go indexes the segments)."""
     n = T.shape[0]
@@ -816,22 +837,11 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, defa
             best = jitter_response_nb(o, Di, X, T, J, hp, nh)
         # (W-G), GCAPS: the core rows, then per task of higher GPU priority its work and switches on i's devices
         if proto == 0 and go[i + 1] > go[i]:
-            ow = C[i] + G_m_tot[i] + G_e_tot[i]
-            for s in range(go[i], go[i + 1]):
-                if sG_e[s] > 0:
-                    ow += eps
-            nr = 0
-            for x in range(nh):
-                rX[nr] = X[hp[x]]
-                rT[nr] = T[hp[x]]
-                rJ[nr] = J[hp[x]]
-                nr += 1
-            nr = _window_rows_nb(i, ranks, R_hat, T, go, sG_e, sdev, eps, Di, rX, rT, rJ, nr)
-            ok = ow <= Di and nr >= 0
-            if ok:
-                w = jitter_response_nb(ow, Di, rX, rT, rJ, idx, nr)
-                if w < best:
-                    best = w
+            w = _window_response_nb(
+                i, ranks, R_hat, C, G_m_tot, G_e_tot, T, go, sG_e, sdev, eps, Di, X, J, hp, nh, rX, rT, rJ, idx
+            )
+            if w < best:
+                best = w
         if best > Di:
             return REJECT
         R_hat[i] = best
@@ -974,21 +984,11 @@ def _opa_bound_nb(
     if o <= Dc:
         best = jitter_response_nb(o, Dc, X, T, J, hp, nh)
     if go[c + 1] > go[c]:  # (W-G) with R̂ = D
-        ow = C[c] + G_m_tot[c] + G_e_tot[c]
-        for s in range(go[c], go[c + 1]):
-            if sG_e[s] > 0:
-                ow += eps
-        nr = 0
-        for x in range(nh):
-            rX[nr] = X[hp[x]]
-            rT[nr] = T[hp[x]]
-            rJ[nr] = J[hp[x]]
-            nr += 1
-        nr = _window_rows_nb(c, lv, D, T, go, sG_e, sdev, eps, Dc, rX, rT, rJ, nr)
-        if ow <= Dc and nr >= 0:
-            w = jitter_response_nb(ow, Dc, rX, rT, rJ, idx, nr)
-            if w < best:
-                best = w
+        w = _window_response_nb(
+            c, lv, D, C, G_m_tot, G_e_tot, T, go, sG_e, sdev, eps, Dc, X, J, hp, nh, rX, rT, rJ, idx
+        )
+        if w < best:
+            best = w
     return best if best <= Dc else Dc + 1
 
 
