@@ -45,7 +45,15 @@ from rtsched.errors import InputError
 from rtsched.kernels import check_processors
 from rtsched.mc.model import HI, LEVELS, LO, MCTask, MCTaskSet
 from rtsched.result import count
-from rtsched.sim.run import capped_horizon, check_release_gaps, frozen_rows, parse_ties, probability
+from rtsched.sim.run import (
+    capped_horizon,
+    check_release_gaps,
+    checked_horizon,
+    frozen_rows,
+    parse_ties,
+    probability,
+    run_rngs,
+)
 from rtsched.sim.trace import DeadlineMiss
 
 __all__ = [
@@ -731,24 +739,13 @@ def simulate_mc(
         )
     if horizon is None:
         horizon = default_mc_horizon(taskset, arrivals, releases)
-    if isinstance(horizon, bool) or not isinstance(horizon, Integral | np.integer) or not 0 < int(horizon) <= 2**62:
-        raise InputError(f"horizon must be a positive number of ticks, got {horizon!r}", field="horizon")
-    horizon = int(horizon)
+    horizon = checked_horizon(horizon)
     explicit = _explicit(taskset, releases) if releases is not None else []
     extra = [t.T for t in tasks] if max_extra is None else _ints(max_extra, "max_extra")
     if len(extra) != n or any(v < 0 for v in extra):
         raise InputError("max_extra needs one non-negative value per task", field="max_extra")
     p_delay = probability(p_delay, "p_delay")
-    if isinstance(seed, np.random.SeedSequence):
-        seed_seq = seed
-    elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
-        raise InputError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}", field="seed")
-    else:
-        seed_seq = np.random.SeedSequence(int(seed))
-    arrival_rng = np.random.default_rng(seed_seq)
-    exec_rng = np.random.default_rng(
-        np.random.SeedSequence(seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, _EXECUTION_STREAM))
-    )
+    arrival_rng, exec_rng = run_rngs(seed, _EXECUTION_STREAM)
     tie_rng = np.random.default_rng(tie_seed)
     draws = scenario == "random" or random_lo
 

@@ -69,7 +69,15 @@ from rtsched.errors import InputError
 from rtsched.kernels import check_processors
 from rtsched.result import count
 from rtsched.segmented.model import MODES, SegmentedTask, SegmentedTaskSet
-from rtsched.sim.run import SPORADIC_PERIODS, capped_horizon, check_release_gaps, frozen_rows, probability
+from rtsched.sim.run import (
+    SPORADIC_PERIODS,
+    capped_horizon,
+    check_release_gaps,
+    checked_horizon,
+    frozen_rows,
+    probability,
+    run_rngs,
+)
 
 __all__ = [
     "ARRIVALS",
@@ -568,9 +576,7 @@ def simulate_segmented(
     explicit = _explicit(taskset, releases) if releases is not None else []
     if horizon is None:
         horizon = default_segmented_horizon(taskset, arrivals, releases, execution)
-    if isinstance(horizon, bool) or not isinstance(horizon, Integral | np.integer) or not 0 < int(horizon) <= 2**62:
-        raise InputError(f"horizon must be a positive number of ticks, got {horizon!r}", field="horizon")
-    horizon = int(horizon)
+    horizon = checked_horizon(horizon)
     if max_extra is None:
         extra = [t.T for t in tasks]
     else:
@@ -581,16 +587,7 @@ def simulate_segmented(
         if len(extra) != n or any(v < 0 for v in extra):
             raise InputError("max_extra needs one non-negative integer per task", field="max_extra")
     p_delay = probability(p_delay, "p_delay")
-    if isinstance(seed, np.random.SeedSequence):
-        seed_seq = seed
-    elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
-        raise InputError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}", field="seed")
-    else:
-        seed_seq = np.random.SeedSequence(int(seed))
-    arrival_rng = np.random.default_rng(seed_seq)
-    exec_rng = np.random.default_rng(
-        np.random.SeedSequence(seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, _EXECUTION_STREAM))
-    )
+    arrival_rng, exec_rng = run_rngs(seed, _EXECUTION_STREAM)
     return _run(
         taskset, m, protocol, mode, arrivals, explicit, execution, horizon, arrival_rng, exec_rng, p_delay, extra,
         record, seed if isinstance(seed, int) else None, slice_, eps, ranks,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any, Literal
 
 import numpy as np
@@ -58,10 +59,12 @@ __all__ = [
     "arbitrary_horizon",
     "capped_horizon",
     "check_release_gaps",
+    "checked_horizon",
     "default_horizon",
     "frozen_rows",
     "parse_ties",
     "probability",
+    "run_rngs",
     "simulate",
 ]
 
@@ -233,6 +236,30 @@ def probability(value: Any, field: str) -> float:
     if not 0.0 <= p <= 1.0:
         raise InputError(f"{field} must be a probability, got {value!r}", field=field)
     return p
+
+
+def checked_horizon(horizon: Any) -> int:
+    """``horizon`` as an int in [1, 2**62], or one InputError line naming the field ``horizon``."""
+    if isinstance(horizon, bool) or not isinstance(horizon, Integral | np.integer) or not 0 < int(horizon) <= 2**62:
+        raise InputError(f"horizon must be a positive number of ticks, got {horizon!r}", field="horizon")
+    return int(horizon)
+
+
+def run_rngs(seed: Any, stream: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """The arrival and the execution generators of a run of ``seed`` (an int >= 0 or a SeedSequence).
+
+    Arrivals draw from ``seed``; executions from the SeedSequence of the same entropy with
+    ``stream`` appended to the spawn key. A bad seed is one InputError line naming ``seed``.
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        seed_seq = seed
+    elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
+        raise InputError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}", field="seed")
+    else:
+        seed_seq = np.random.SeedSequence(int(seed))
+    arrival_rng = np.random.default_rng(seed_seq)
+    exec_rng = np.random.default_rng(np.random.SeedSequence(seed_seq.entropy, spawn_key=(*seed_seq.spawn_key, stream)))
+    return arrival_rng, exec_rng
 
 
 def frozen_rows(rows: Any, width: int) -> np.ndarray:
