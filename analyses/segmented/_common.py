@@ -21,6 +21,7 @@ Stable API (the lock-based analyses of the family may import it): :data:`MODE_CO
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -32,10 +33,13 @@ from numpy.typing import NDArray
 from rtsched.analyses.theory.jitter_rta import JitterRow, JitterSearch, jitter_response, jitter_response_nb
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel
+from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
+from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = [
+    "mode_entry",
     "MODE_CODE",
     "RULE_BUSY",
     "RULE_JITTER",
@@ -276,3 +280,41 @@ def contention_free_codes(batch: SegmentedBatch, m: int, mode: WaitMode, rule: i
         batch.task_offsets, MODE_CODE[mode], rule, *scratch, out,
     )  # fmt: skip
     return out
+
+
+def mode_entry(
+    mode: WaitMode,
+    order: float,
+    *,
+    name: str,
+    title: str,
+    policy: str,
+    citation: str,
+    note: str,
+    reference: Callable[..., bool],
+    explain: Callable[..., Explanation],
+    codes: Callable[..., NDArray[np.int8]],
+    shares_kernels_with: str | None,
+) -> Analysis:
+    """The registry entry of a segmented analysis under one waiting ``mode`` (of the tasks that name none).
+
+    Sufficient, identical CPUs, implicit or constrained deadlines, segmented task sets, not featured;
+    ``reference``, ``explain`` and ``codes`` are called with ``mode=mode``.
+    """
+    return Analysis(
+        name=name,
+        title=title,
+        kind="sufficient",
+        policy=policy,
+        platform="identical",
+        deadlines=("implicit", "constrained"),
+        workload=SEGMENTED_TASKSETS,
+        citation=citation,
+        note=note,
+        reference=functools.partial(reference, mode=mode),
+        explain=functools.partial(explain, mode=mode),
+        codes=functools.partial(codes, mode=mode),
+        featured=False,
+        order=order,
+        shares_kernels_with=shares_kernels_with,
+    )

@@ -56,7 +56,6 @@ bounds in the comments).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,14 +64,13 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from rtsched.analyses.segmented._common import MODE_CODE, check_batch_cores, check_cores, effective_modes
+from rtsched.analyses.segmented._common import MODE_CODE, check_batch_cores, check_cores, effective_modes, mode_entry
 from rtsched.analyses.theory.jitter_rta import JitterRow, jitter_response, jitter_response_nb
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
-from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = [
     "FMLP",
@@ -814,21 +812,17 @@ def entries(
 
     def entry(mode: WaitMode, at: float) -> Analysis:
         name = f"seg-{slug}-{mode}"
-        return Analysis(
+        return mode_entry(
+            mode,
+            at,
             name=name,
             title=f"{label} for GPU access: lock-based GPU segments, response-time analysis (tasks without a mode: {mode})",
-            kind="sufficient",
             policy=f"partitioned-fp-gpu-{protocol}",
-            platform="identical",
-            deadlines=("implicit", "constrained"),
-            workload=SEGMENTED_TASKSETS,
             citation=citation,
             note=note,
-            reference=functools.partial(reference, mode=mode),
-            explain=functools.partial(explain, mode=mode),
-            codes=functools.partial(codes, mode=mode),
-            featured=False,
-            order=at,
+            reference=reference,
+            explain=explain,
+            codes=codes,
             shares_kernels_with=None if name == "seg-mpcp-busy" else "seg-mpcp-busy",
         )
 

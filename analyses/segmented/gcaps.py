@@ -46,17 +46,16 @@ steps) and :func:`codes` (Numba, ``prange`` over the sets of a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.analyses.segmented import _preemptive
+from rtsched.analyses.segmented._common import mode_entry
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, as_steps
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
-from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = ["ANALYSES", "CITATION", "NOTE", "codes", "explain", "gpa_codes", "gpa_explain", "gpa_reference", "reference"]
 
@@ -151,47 +150,39 @@ def gpa_codes(
 
 
 def _gpa_entry(mode: WaitMode, order: float) -> Analysis:
-    return Analysis(
+    return mode_entry(
+        mode,
+        order,
         name=f"seg-gcaps-{mode}-gpa",
         title=(
             "GCAPS preemptive GPU scheduling with GPU-priority assignment (task order, else Audsley's search), "
             f"response-time analysis (ε: the set's driver, else 0; tasks without a mode: {mode})"
         ),
-        kind="sufficient",
         policy="partitioned-fp-gpu-gcaps",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        workload=SEGMENTED_TASKSETS,
         citation=CITATION + "; GPU-priority assignment after Sec. 5.3 and 6.4 with rtsched's test (OPA-D)",
         note=NOTE,
-        reference=functools.partial(gpa_reference, mode=mode),
-        explain=functools.partial(gpa_explain, mode=mode),
-        codes=functools.partial(gpa_codes, mode=mode),
-        featured=False,
-        order=order,
+        reference=gpa_reference,
+        explain=gpa_explain,
+        codes=gpa_codes,
         shares_kernels_with=None if mode == "busy" else "seg-gcaps-busy-gpa",
     )
 
 
 def _entry(mode: WaitMode, order: float) -> Analysis:
-    return Analysis(
+    return mode_entry(
+        mode,
+        order,
         name=f"seg-gcaps-{mode}",
         title=(
             "GCAPS preemptive priority-based GPU scheduling, response-time analysis "
             f"(GPU priority = task order, ε: the set's driver, else 0; tasks without a mode: {mode})"
         ),
-        kind="sufficient",
         policy="partitioned-fp-gpu-gcaps",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        workload=SEGMENTED_TASKSETS,
         citation=CITATION,
         note=NOTE,
-        reference=functools.partial(reference, mode=mode),
-        explain=functools.partial(explain, mode=mode),
-        codes=functools.partial(codes, mode=mode),
-        featured=False,
-        order=order,
+        reference=reference,
+        explain=explain,
+        codes=codes,
         shares_kernels_with=None if mode == "busy" else "seg-gcaps-busy",
     )
 

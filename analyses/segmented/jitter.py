@@ -39,8 +39,6 @@ search climbs to at most D.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -49,12 +47,12 @@ from rtsched.analyses.segmented._common import (
     contention_free_codes,
     core_bounds,
     explain_bounds,
+    mode_entry,
 )
 from rtsched.analyses.theory.jitter_rta import JitterRow
 from rtsched.registry import Analysis
 from rtsched.result import Explanation
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
-from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = ["ANALYSES", "CITATION", "NOTE", "codes", "explain", "jitter_row", "reference"]
 
@@ -108,24 +106,20 @@ def codes(batch: SegmentedBatch, m: int, *, mode: WaitMode = "suspend") -> NDArr
 
 
 def _entry(mode: WaitMode, order: float) -> Analysis:
-    return Analysis(
+    return mode_entry(
+        mode,
+        order,
         name=f"seg-jitter-{mode}",
         title=(
             "jitter-based suspension-aware RTA of CPU–GPU segmented tasks, no GPU contention "
             f"(tasks without a mode: {mode})"
         ),
-        kind="sufficient",
         policy="partitioned-fp-gpu-none",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        workload=SEGMENTED_TASKSETS,
         citation=CITATION,
         note=NOTE,
-        reference=functools.partial(reference, mode=mode),
-        explain=functools.partial(explain, mode=mode),
-        codes=functools.partial(codes, mode=mode),
-        featured=False,
-        order=order,
+        reference=reference,
+        explain=explain,
+        codes=codes,
         shares_kernels_with="seg-oblivious",
     )
 

@@ -32,16 +32,14 @@ Layers: :func:`reference`, :func:`explain`, :func:`codes` as in :mod:`.gcaps`.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from numpy.typing import NDArray
 
 from rtsched.analyses.segmented import _preemptive
+from rtsched.analyses.segmented._common import mode_entry
 from rtsched.registry import Analysis
 from rtsched.result import Explanation
 from rtsched.segmented.model import SegmentedBatch, SegmentedTaskSet, WaitMode
-from rtsched.workloads import SEGMENTED_TASKSETS
 
 __all__ = ["ANALYSES", "CITATION", "DEFAULT_TIME_SLICE", "NOTE", "codes", "explain", "reference"]
 
@@ -107,25 +105,21 @@ def codes(
 
 
 def _entry(mode: WaitMode, order: float) -> Analysis:
-    return Analysis(
+    return mode_entry(
+        mode,
+        order,
         name=f"seg-tsg-{mode}",
         title=(
             "default GPU driver's time-sliced round robin (TSG RR, not a real-time protocol), response-time "
             f"analysis (time slice and ε: the set's driver, else {DEFAULT_TIME_SLICE} ticks and 0; "
             f"tasks without a mode: {mode})"
         ),
-        kind="sufficient",
         policy="partitioned-fp-gpu-tsg-rr",
-        platform="identical",
-        deadlines=("implicit", "constrained"),
-        workload=SEGMENTED_TASKSETS,
         citation=CITATION,
         note=NOTE,
-        reference=functools.partial(reference, mode=mode),
-        explain=functools.partial(explain, mode=mode),
-        codes=functools.partial(codes, mode=mode),
-        featured=False,
-        order=order,
+        reference=reference,
+        explain=explain,
+        codes=codes,
         shares_kernels_with="seg-gcaps-busy",
     )
 
