@@ -454,9 +454,10 @@ def _tardiness_run(
     )  # fmt: skip
     bounds: list[Fraction] | None = None
     if kind == "gedf" and ts.is_implicit:
-        from rtsched.analyses.global_edf.tardiness_da import bounded, tardiness_bounds
+        from rtsched.registry import get  # the registry: the core imports no analysis family (.importlinter)
 
-        bounds = tardiness_bounds(ts, m) if bounded(ts, m) else None
+        explained = get("tardiness-da").explain(ts, m)
+        bounds = [Fraction(row["bound"]) for row in explained.per_task] if explained.verdict is True else None
     if gantt is not None:
         path = Path(gantt)
         if n_sets > 1:
