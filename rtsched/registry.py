@@ -159,7 +159,9 @@ class Analysis:
     (``exact``/``sufficient``/``necessary``), ``policy`` (``global-edf``, ``partitioned-edf``, ...),
     ``platform`` (:data:`PlatformKind`), ``deadlines`` (models accepted), ``note`` (the ``papers/``
     note), ``featured`` (in the default list of :func:`rtsched.check` and sweeps), ``aliases``,
-    ``order`` (display order within a policy), ``policy_order``, ``budget`` (default work budget
+    ``order`` (display order within a policy), ``policy_order``, ``deadlines_note`` (why arbitrary
+    deadlines are refused, if they are: what :meth:`refuses_deadlines` says for D > T and what
+    ``rtsched list`` prints), ``budget`` (default work budget
     or ``None``), ``budget_unit``, ``workload`` (its :class:`~rtsched.workloads.WorkloadKind`),
     ``compile_seconds``, ``shares_kernels_with`` and ``calls`` (see the module docstring).
 
@@ -182,6 +184,7 @@ class Analysis:
         "citation",
         "compile_seconds",
         "deadlines",
+        "deadlines_note",
         "featured",
         "kind",
         "name",
@@ -226,6 +229,7 @@ class Analysis:
         compile_seconds: float | None = None,
         shares_kernels_with: str | None = None,
         calls: tuple[str, ...] = (),
+        deadlines_note: str = "",
     ) -> None:
         if (kernel is None) == (codes is None):
             raise TypeError(f"analysis {name!r}: declare exactly one of kernel= and codes=")
@@ -240,6 +244,7 @@ class Analysis:
         self.aliases, self.order, self.budget, self.budget_unit = tuple(aliases), order, budget, budget_unit
         self.parallel_from, self.workload, self.policy_order = parallel_from, workload, policy_order
         self.compile_seconds, self.shares_kernels_with, self.calls = compile_seconds, shares_kernels_with, tuple(calls)
+        self.deadlines_note = deadlines_note
         self._reference, self._explain, self._kernel, self._one, self._codes = reference, explain, kernel, one, codes
         self._accepts, self._default_skip, self._opa = accepts, default_skip, opa
 
@@ -273,8 +278,14 @@ class Analysis:
         return self._accepts(p) if self._accepts is not None else None
 
     def refuses_deadlines(self, model: str | None) -> str | None:
-        """``None`` if the analysis accepts sets of the deadline ``model``, else why not."""
-        return self.workload.refuses_deadlines(self.deadlines, model)
+        """``None`` if the analysis accepts sets of the deadline ``model``, else why not.
+
+        An arbitrary-deadline set refused by an analysis with a ``deadlines_note`` gets that note.
+        """
+        why = self.workload.refuses_deadlines(self.deadlines, model)
+        if why is not None and model == "arbitrary" and self.deadlines_note:
+            return self.deadlines_note
+        return why
 
     def supports(self, platform: Platform | int, deadlines: str | Any = "constrained") -> str | None:
         """``None`` if the analysis applies to ``platform`` and the deadline model, else why not.
@@ -349,9 +360,7 @@ class Analysis:
             raise InputError(f"{self.name}: {why}", field="deadlines")
 
     # -- verdicts -----------------------------------------------------------------------------------
-    def status(
-        self, batch: Any, m: Platform | int, budget: int | None = None
-    ) -> NDArray[np.int8]:
+    def status(self, batch: Any, m: Platform | int, budget: int | None = None) -> NDArray[np.int8]:
         """Verdict codes for every set of ``batch``: 1 accepted, 0 rejected, -1 unknown.
 
         0 means not proven for a sufficient test; -1 means the work budget ran out. ``batch`` is a
@@ -383,9 +392,7 @@ class Analysis:
 
     decide = status
 
-    def batch(
-        self, batch: Any, m: Platform | int, budget: int | None = None
-    ) -> NDArray[np.bool_]:
+    def batch(self, batch: Any, m: Platform | int, budget: int | None = None) -> NDArray[np.bool_]:
         """True (proven) / False per set of ``batch`` (as in :meth:`status`).
 
         Raises :class:`~rtsched.errors.UnknownVerdictError` if the budget ran out on some set (use
@@ -503,6 +510,7 @@ class Analysis:
             "platform": self.platform,
             "input": self.input,
             "deadlines": list(self.deadlines),
+            "deadlines_note": self.deadlines_note or None,
             "featured": self.featured,
             "aliases": list(self.aliases),
             "budget": self.budget,
@@ -528,7 +536,14 @@ closed_form_global_edf = functools.partial(
 #: how the registry hands inputs over: ``rtsched.workloads``, whose kinds an analysis module names;
 #: without it, a GPU analysis's digest would follow every other kind's model too).
 _PRESENTATION = frozenset(
-    {"rtsched.result", "rtsched.registry", "rtsched.errors", "rtsched.platform", "rtsched.analyses", "rtsched.workloads"}
+    {
+        "rtsched.result",
+        "rtsched.registry",
+        "rtsched.errors",
+        "rtsched.platform",
+        "rtsched.analyses",
+        "rtsched.workloads",
+    }
 )
 
 

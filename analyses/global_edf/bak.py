@@ -34,7 +34,6 @@ one-set kernel) and ``_bak_kernel`` (prange over the sets of a batch, one worksp
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -45,7 +44,7 @@ from rtsched.budget import REFERENCE_WORK, Work
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, kernel, margin_verdict, workspace_kernels
 from rtsched.model import TaskSet, fraction_sum
-from rtsched.registry import Analysis, closed_form_global_edf
+from rtsched.registry import closed_form_global_edf
 from rtsched.result import Explanation, Step, Verdict, show_comparison
 
 __all__ = ["ANALYSES", "ARBITRARY_WHY", "beta", "explain", "reference", "steps", "task_condition"]
@@ -219,19 +218,8 @@ def _bak_ws(C, D, T, m, ints, floats):
 _bak_kernel, _bak_one = workspace_kernels(_bak_ws, floats=1)
 
 
-class _ConstrainedOnly(Analysis):
-    """BAK's registry entry: as :class:`Analysis`, but a refusal of D > T names its reason."""
-
-    __slots__ = ()
-
-    def refuses_deadlines(self, model: str | None) -> str | None:
-        """``None`` for implicit and constrained sets; :data:`ARBITRARY_WHY` for arbitrary ones."""
-        why = super().refuses_deadlines(model)
-        return ARBITRARY_WHY if why is not None and model == "arbitrary" else why
-
-
 ANALYSES = (
-    functools.partial(_ConstrainedOnly, *closed_form_global_edf.args, **closed_form_global_edf.keywords)(
+    closed_form_global_edf(
         name="bak",
         title="Baker's test (BCL-simplified)",
         order=1,
@@ -242,5 +230,6 @@ ANALYSES = (
         kernel=_bak_kernel,
         one=_bak_one,
         compile_seconds=2.3,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

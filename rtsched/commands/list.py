@@ -16,7 +16,8 @@ def list_command(
 ) -> None:
     """List the registered analyses: name, kind, policy, platform, deadline models, budget, paper.
 
-    Families of parametrised names (e.g. p:<fit>:<order>:<admission>) are listed at the end.
+    Then why the analyses that refuse arbitrary deadlines (D > T) do so, and the families of
+    parametrised names (e.g. p:<fit>:<order>:<admission>).
     """
     from rtsched import registry
 
@@ -38,6 +39,11 @@ def list_command(
         typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=False)) + "  " + row[-1])
         if k == 0:
             typer.echo("  ".join("-" * w for w in widths))
+    refused = [e for e in entries if e.deadlines_note]
+    if refused:
+        typer.echo("\nwhy not arbitrary deadlines (D > T):")
+        for e in refused:
+            typer.echo(f"  {e.name}: {e.deadlines_note}")
     families = registry.families()
     if families and not featured:
         typer.echo("\nfamilies:")
