@@ -127,11 +127,28 @@ def reach(request: pytest.FixtureRequest) -> Counter:
     return table.setdefault(request.node.nodeid, Counter())
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker (``pytest -n 2``), hand this worker's ``reach`` counters to the
+    controller, which prints the summary: a worker's own terminal summary is never shown."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        table = session.config.stash.get(_REACH, {})
+        workeroutput["reach"] = {nodeid: dict(counts) for nodeid, counts in table.items()}
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: absent (and never called) without xdist
+def pytest_testnodedown(node, error) -> None:
+    """On the xdist controller, merge the ``reach`` counters a worker sent when it finished."""
+    table = node.config.stash.setdefault(_REACH, {})
+    for nodeid, counts in getattr(node, "workeroutput", {}).get("reach", {}).items():
+        table.setdefault(nodeid, Counter()).update(counts)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     table = config.stash.get(_REACH, {})
     if table:
         terminalreporter.section("property reach (examples per branch)")
-        for nodeid, counts in table.items():
+        for nodeid, counts in sorted(table.items()):  # sorted: the same order with or without -n
             shown = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
             terminalreporter.write_line(f"{nodeid}: {shown}")
 
