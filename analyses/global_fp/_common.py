@@ -1,10 +1,21 @@
 """Code shared by the global fixed-priority (G-FP) tests of this family (private module).
 
 Model of every test here: sporadic tasks τi = (C_i, D_i, T_i), integer time, constrained deadlines
-(C ≤ D ≤ T), m identical processors, preemptive global fixed priorities (the m highest-priority
+(C ≤ D ≤ T) in the formulas, arbitrary deadlines (D > T allowed) through the reduction below, m
+identical processors, preemptive global fixed priorities (the m highest-priority
 pending jobs run; work-conserving). **Priority is the order of the tasks in the set: task 0 has
 the highest priority**; hp(k) = {0, …, k − 1} (``rm-us`` is the exception: it prescribes its own
 priority rule). The workload bounds are in ``_workload.py``.
+
+Arbitrary deadlines (rtsched's own reduction, papers/arbitrary-deadlines-reductions.md, Theorem 1):
+gfp-bcl, gfp-da, gfp-da-lc, gfp-rta and gfp-rta-lc decide a set with some D_i > T_i by deciding
+the constrained set with D'_i = min(D_i, T_i) in the same task order (:func:`reduce_deadlines`,
+the decorators :func:`on_reduced_reference` and :func:`on_reduced_explain`, and in the kernels
+:func:`reduced_deadlines_nb`). If the test accepts that set, every job of τi ends within D'_i ≤ T_i
+of its release, so no job of τi is pending when the next one is released; the schedule of the
+original set (same releases, same execution times, same task-order priorities, which do not
+depend on D) is then the same schedule, and each job ends by D'_i ≤ D_i. A set with some C_i > T_i
+(a task with utilization above 1, whose backlog grows without bound) is rejected outright.
 
 Shared here:
 
@@ -31,7 +42,7 @@ int64 exactly what the references compute in Python ints.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -52,18 +63,129 @@ from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
-from rtsched.result import Explanation, Step, Verdict, count, iterates
+from rtsched.result import Explanation, Step, Verdict, as_steps, count, iterates
 
-__all__ = ["DEFAULT_BUDGET", "ResponseTimeRun", "rta_entry", "rta_iterate", "rta_steps", "rta_terms"]
+__all__ = [
+    "ARBITRARY",
+    "DEFAULT_BUDGET",
+    "ResponseTimeRun",
+    "on_reduced_explain",
+    "on_reduced_reference",
+    "reduce_deadlines",
+    "reduced_deadlines_nb",
+    "rta_entry",
+    "rta_iterate",
+    "rta_steps",
+    "rta_terms",
+]
 
 #: Default work budget of gfp-rta and gfp-rta-lc: evaluations of the response-time recurrence per set.
 DEFAULT_BUDGET = 200_000
 
-#: Every analysis of the family is a sufficient test for global fixed priorities.
-_global_fp = functools.partial(Analysis, kind="sufficient", policy="global-fp", policy_order=4)
+#: The deadline models of the tests that take arbitrary deadlines through :func:`reduce_deadlines`.
+ARBITRARY = ("implicit", "constrained", "arbitrary")
+#: Every analysis of the family is a sufficient test for global fixed priorities; all but rm-us
+#: take arbitrary deadlines through the reduction D'_i = min(D_i, T_i).
+_global_fp = functools.partial(Analysis, kind="sufficient", policy="global-fp", policy_order=4, deadlines=ARBITRARY)
 #: The entries of the response-time analyses (gfp-rta, gfp-rta-lc): iterative, with the budget of
 #: :func:`rta_iterate` (one unit: one evaluation of the right side of the fixed-point equation).
 rta_entry = functools.partial(_global_fp, budget=DEFAULT_BUDGET, budget_unit="response-time evaluations")
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """The constrained set a G-FP test decides for ``ts`` (papers/arbitrary-deadlines-reductions.md).
+
+    ``taskset`` has D'_i = min(D_i, T_i), the order, names and name of ``ts`` (``None`` if some
+    C_i > T_i: no constrained set exists and the verdict is False); ``reduced`` lists (i, D_i, D'_i)
+    for the tasks with D_i > T_i; ``overloaded`` the tasks with C_i > T_i.
+    """
+
+    taskset: TaskSet | None
+    reduced: tuple[tuple[int, int, int], ...]
+    overloaded: tuple[int, ...]
+
+
+def reduce_deadlines(ts: TaskSet) -> Reduction:
+    """The reduction of Theorem 1 (papers/arbitrary-deadlines-reductions.md): D'_i = min(D_i, T_i).
+
+    A set with constrained deadlines is returned as it is (``reduced`` empty).
+    """
+    rows = [(int(c), int(d), int(t)) for c, d, t in zip(ts.C, ts.D, ts.T, strict=True)]
+    reduced = tuple((i, d, t) for i, (_, d, t) in enumerate(rows) if d > t)
+    overloaded = tuple(i for i, (c, _, t) in enumerate(rows) if c > t)
+    if overloaded:
+        return Reduction(None, reduced, overloaded)
+    if not reduced:
+        return Reduction(ts, (), ())
+    constrained = TaskSet(
+        [c for c, _, _ in rows], [min(d, t) for _, d, t in rows], [t for _, _, t in rows], ts.names, name=ts.name
+    )
+    return Reduction(constrained, reduced, ())
+
+
+def on_reduced_reference(reference: Callable[..., Verdict]) -> Callable[..., Verdict]:
+    """``reference`` applied to the reduced set (False if some C_i > T_i); constrained sets unchanged."""
+
+    @functools.wraps(reference)
+    def wrapped(ts: TaskSet, m: int, *args: Any, **kwargs: Any) -> Verdict:
+        reduction = reduce_deadlines(ts)
+        if reduction.taskset is None:
+            return False
+        return reference(reduction.taskset, m, *args, **kwargs)
+
+    return wrapped
+
+
+def on_reduced_explain(explain: Callable[..., Explanation]) -> Callable[..., Explanation]:
+    """``explain`` applied to the reduced set, saying that the reduction was applied (and to which tasks)."""
+
+    @functools.wraps(explain)
+    def wrapped(ts: TaskSet, m: int, *args: Any, **kwargs: Any) -> Explanation:
+        reduction = reduce_deadlines(ts)
+        if reduction.taskset is None:
+            i = reduction.overloaded[0]
+            summary = (
+                f"{ts.label(i)} has C = {int(ts.C[i])} > T = {int(ts.T[i])}: utilization above 1, its jobs run one "
+                "at a time, so its backlog grows without bound and it misses (not schedulable on any m)"
+            )
+            rows = [
+                {"task": j, "C": int(ts.C[j]), "T": int(ts.T[j]), "overloaded": j in reduction.overloaded}
+                for j in range(ts.n)
+            ]
+            return Explanation(False, summary, {"overloaded_tasks": reduction.overloaded}, rows, steps=[summary])
+        inner = explain(reduction.taskset, m, *args, **kwargs)
+        if not reduction.reduced:
+            return inner
+        listed = ", ".join(f"{ts.label(i)} D = {d} → {dp}" for i, d, dp in reduction.reduced)
+        note = (
+            f"arbitrary deadlines: analysed with D'_i = min(D_i, T_i) ({listed}); accepted with D' means every job "
+            "ends within its period, so the schedule is the same and every D_i ≥ D'_i is met "
+            "(papers/arbitrary-deadlines-reductions.md, Theorem 1)"
+        )
+        evidence = {
+            **inner.evidence,
+            "deadline_reduction": [{"task": i, "D": d, "D_reduced": dp} for i, d, dp in reduction.reduced],
+        }
+        inner_steps = inner.steps
+
+        def steps() -> Iterator[Step | str]:
+            yield Step(note)
+            yield from as_steps(inner_steps)
+
+        return Explanation(inner.verdict, f"{inner.summary} [{note}]", evidence, inner.per_task, steps=steps)
+
+    return wrapped
+
+
+@kernel(inline="always")
+def reduced_deadlines_nb(C, D, T, out):
+    """Numba twin of :func:`reduce_deadlines`: out[i] = min(D_i, T_i); False if some C_i > T_i."""
+    for i in range(C.shape[0]):
+        if C[i] > T[i]:
+            return False
+        out[i] = min(D[i], T[i])
+    return True
 
 
 def _rows(ts: TaskSet) -> list[tuple[int, int, int]]:
@@ -253,7 +375,11 @@ def rta_steps(
     if run.verdict is True:
         yield Step("R_k ≤ D_k for every task: schedulable by G-FP in task order")
     elif run.verdict == UNKNOWN_VERDICT:
-        why = Work(work_budget).describe() if run.work_exhausted else f"the budget of {count(budget, 'evaluation')} ran out"
+        why = (
+            Work(work_budget).describe()
+            if run.work_exhausted
+            else f"the budget of {count(budget, 'evaluation')} ran out"
+        )
         yield Step(f"unknown: {why}")
 
 

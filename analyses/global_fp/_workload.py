@@ -41,7 +41,9 @@ its deadline at a priority just below exactly the tasks ``higher`` (in any order
 Audsley's algorithm asks; both tests are OPA-compatible in the sense of Davis & Burns (RTS 2011): the condition of τk
 depends only on the set of higher-priority tasks, not on their order, and does not get harder
 when a task moves from hp(k) to below τk (each term is ≥ 0). Bind the platform with
-:func:`fits_lowest` (or ``functools.partial(..., m=m)``).
+:func:`fits_lowest` (or ``functools.partial(..., m=m)``). With arbitrary deadlines they analyse
+D'_i = min(D_i, T_i), as the tests do (papers/arbitrary-deadlines-reductions.md): still a condition
+on the set of higher-priority tasks only, so still OPA-compatible.
 """
 
 from __future__ import annotations
@@ -104,14 +106,22 @@ def top_sum(values: Sequence[int], count: int) -> int:
     return sum(sorted(values, reverse=True)[:count])
 
 
+def _reduced_deadline(ts: Any, i: int) -> int:
+    """D'_i = min(D_i, T_i): the deadline the G-FP tests analyse (papers/arbitrary-deadlines-reductions.md).
+
+    A task with C_i > T_i then has C_i > D'_i and never fits at any priority level.
+    """
+    return min(int(ts.D[i]), int(ts.T[i]))
+
+
 def da_terms(ts: Any, k: int, higher: Sequence[int]) -> list[tuple[int, int]]:
     """The interference terms [(i, I^D_i)] of the tasks ``higher`` on τk at L = D_k.
 
     I^D_i = min(W^D_i(D_k), D_k − C_k + 1) (Davis & Burns 2011 Eq. (3)).
     """
-    C_k, D_k = int(ts.C[k]), int(ts.D[k])
+    C_k, D_k = int(ts.C[k]), _reduced_deadline(ts, k)
     cap = D_k - C_k + 1
-    return [(i, min(workload_deadline(int(ts.C[i]), int(ts.D[i]), int(ts.T[i]), D_k), cap)) for i in higher]
+    return [(i, min(workload_deadline(int(ts.C[i]), _reduced_deadline(ts, i), int(ts.T[i]), D_k), cap)) for i in higher]
 
 
 def da_lc_terms(ts: Any, k: int, higher: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -119,11 +129,11 @@ def da_lc_terms(ts: Any, k: int, higher: Sequence[int]) -> list[tuple[int, int, 
 
     Davis & Burns 2011 Eq. (3), (9); I^DIFF-D_i = I^D_i − I^NC_i (Eq. (15)) is ≥ 0.
     """
-    C_k, D_k = int(ts.C[k]), int(ts.D[k])
+    C_k, D_k = int(ts.C[k]), _reduced_deadline(ts, k)
     cap = D_k - C_k + 1
     out = []
     for i in higher:
-        c, d, t = int(ts.C[i]), int(ts.D[i]), int(ts.T[i])
+        c, d, t = int(ts.C[i]), _reduced_deadline(ts, i), int(ts.T[i])
         out.append((i, min(workload_nc(c, t, D_k), cap), min(workload_deadline(c, d, t, D_k), cap)))
     return out
 
@@ -136,7 +146,7 @@ def da_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool:
     m=4)`` (or :func:`fits_lowest`).
     """
     total = sum(term for _, term in da_terms(ts, k, higher))
-    return int(ts.C[k]) + total // m <= int(ts.D[k])
+    return int(ts.C[k]) + total // m <= _reduced_deadline(ts, k)
 
 
 def da_lc_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool:
@@ -147,7 +157,7 @@ def da_lc_fits_lowest(ts: Any, k: int, higher: Sequence[int], *, m: int) -> bool
     """
     terms = da_lc_terms(ts, k, higher)
     total = sum(nc for _, nc, _ in terms) + top_sum([d - nc for _, nc, d in terms], m - 1)
-    return int(ts.C[k]) + total // m <= int(ts.D[k])
+    return int(ts.C[k]) + total // m <= _reduced_deadline(ts, k)
 
 
 def fits_lowest(test: str, m: int) -> Callable[[Any, int, Sequence[int]], bool]:

@@ -7,7 +7,8 @@ text was not reachable; the formula is the one restated by Davis & Burns, RTS 20
 and used by SchedCAT's ``sched/fp``; the theorem number is unverified).
 
 Model: sporadic tasks τi = (C_i, D_i, T_i), integer time, constrained deadlines (C ≤ D ≤ T), m
-identical processors, preemptive global fixed priorities (work-conserving). **Priority is the
+identical processors (arbitrary deadlines D > T: the set with D'_i = min(D_i, T_i) is decided,
+rtsched's reduction, papers/arbitrary-deadlines-reductions.md, Theorem 1; ``_common.py``), preemptive global fixed priorities (work-conserving). **Priority is the
 order of the tasks in the set: task 0 has the highest priority**; hp(k) = {0, …, k − 1}. With
 s_k = D_k − C_k and W^D_i the workload bound of ``_workload.py`` (the carry-in job ends at its
 deadline), every task τk must satisfy
@@ -29,7 +30,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from rtsched.analyses.global_fp._common import _global_fp, _rows
+from rtsched.analyses.global_fp._common import _global_fp, _rows, on_reduced_explain, on_reduced_reference
 from rtsched.analyses.global_fp._workload import workload_deadline, workload_deadline_nb
 from rtsched.analyses.theory.workload import every_task_holds, scan_tasks
 from rtsched.budget import REFERENCE_WORK, Work
@@ -65,6 +66,7 @@ def bcl_task(ts: TaskSet, k: int, m: int, work: Work | None = None) -> dict[str,
     }
 
 
+@on_reduced_reference
 def bcl_reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
     """Exact gfp-bcl verdict: (BCL-FP) for every task (Python ints).
 
@@ -74,6 +76,7 @@ def bcl_reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK)
     return every_task_holds(ts.n, lambda k: bcl_task(ts, k, m, work)["holds"])
 
 
+@on_reduced_explain
 def bcl_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Both sides of (BCL-FP) per task; the first failing task with its interference terms."""
     work = Work(work_budget)
@@ -134,12 +137,16 @@ def _terms(ts: TaskSet, values: list[int], name: str = "workload") -> list[dict[
 
 @kernel(counted=False)
 def _bcl_one(C, D, T, m):
+    # D > T: decide the set with D'_i = min(D_i, T_i), as the reference does (C_i > T_i: reject).
+    for i in range(C.shape[0]):
+        if C[i] > T[i]:
+            return REJECT
     for k in range(C.shape[0]):
-        D_k = D[k]
+        D_k = min(D[k], T[k])
         s = D_k - C[k]
         total = 0
         for i in range(k):
-            total += min(workload_deadline_nb(C[i], D[i], T[i], D_k), s)
+            total += min(workload_deadline_nb(C[i], min(D[i], T[i]), T[i], D_k), s)
         if total >= m * s:  # m s < 2**51
             return REJECT
     return ACCEPT
@@ -150,8 +157,14 @@ _bcl_kernel = sets_kernel(_bcl_one)
 
 ANALYSES = (
     _global_fp(
-        name="gfp-bcl", title="BCL interference test (G-FP)", order=1,
-        citation=CITE_BCL, note="papers/bcl2005-fp.md",
-        reference=bcl_reference, explain=bcl_explain, kernel=_bcl_kernel, one=_bcl_one,
+        name="gfp-bcl",
+        title="BCL interference test (G-FP)",
+        order=1,
+        citation=CITE_BCL,
+        note="papers/bcl2005-fp.md",
+        reference=bcl_reference,
+        explain=bcl_explain,
+        kernel=_bcl_kernel,
+        one=_bcl_one,
     ),
 )

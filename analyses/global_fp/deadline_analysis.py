@@ -8,7 +8,9 @@ with Guan et al.'s limited carry-in), both OPA-compatible. Note: papers/davis-bu
 implementation and unverified).
 
 Model: sporadic tasks τi = (C_i, D_i, T_i), integer time, constrained deadlines (C ≤ D ≤ T), m
-identical processors, preemptive global fixed priorities (work-conserving). **Priority is the
+identical processors (arbitrary deadlines D > T: the set with D'_i = min(D_i, T_i) is decided,
+rtsched's reduction, papers/arbitrary-deadlines-reductions.md, Theorem 1; ``_common.py``; the OPA
+conditions use D' too), preemptive global fixed priorities (work-conserving). **Priority is the
 order of the tasks in the set: task 0 has the highest priority**; hp(k) = {0, …, k − 1}. The
 workload bounds W^D and W^NC are in ``_workload.py``.
 
@@ -39,7 +41,14 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from rtsched.analyses.global_fp._common import _global_fp, _interference, _rows
+from rtsched.analyses.global_fp._common import (
+    _global_fp,
+    _interference,
+    _rows,
+    on_reduced_explain,
+    on_reduced_reference,
+    reduced_deadlines_nb,
+)
 from rtsched.analyses.global_fp._workload import (
     da_fits_lowest,
     da_lc_fits_lowest,
@@ -110,11 +119,13 @@ def _da_reference(ts: TaskSet, m: int, limited: bool, work_budget: int | None) -
     return every_task_holds(ts.n, lambda k: da_task(ts, k, m, limited, work)["row"]["holds"])
 
 
+@on_reduced_reference
 def da_reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
     """Exact gfp-da verdict: (DA) for every task, in priority order."""
     return _da_reference(ts, m, False, work_budget)
 
 
+@on_reduced_reference
 def da_lc_reference(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Verdict:
     """Exact gfp-da-lc verdict: (DA-LC) for every task, in priority order."""
     return _da_reference(ts, m, True, work_budget)
@@ -194,11 +205,13 @@ def da_steps(ts: TaskSet, m: int, limited: bool, results: list[dict[str, Any]]) 
         yield Step(f"the reference's work budget ran out after {count(len(results), 'task')}: unknown")
 
 
+@on_reduced_explain
 def da_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Per task the DA bound C_k + ⌊Σ I^D/m⌋; the failing task with its terms I^D_i."""
     return _da_explain(ts, m, False, work_budget)
 
 
+@on_reduced_explain
 def da_lc_explain(ts: TaskSet, m: int, work_budget: int | None = REFERENCE_WORK) -> Explanation:
     """Per task the DA-LC bound; the failing task with its terms I^NC_i, I^D_i, I^DIFF_i."""
     return _da_explain(ts, m, True, work_budget)
@@ -215,29 +228,49 @@ def _da_set(C, D, T, m, limited, diff, buf):
 
 @kernel(inline="always")
 def _da_ws(C, D, T, m, ints, floats):
-    return _da_set(C, D, T, m, False, ints[0], ints[1])
+    # D > T: decide the set with D'_i = min(D_i, T_i) (ints[2]), as the reference does.
+    reduced = ints[2][: C.shape[0]]
+    if not reduced_deadlines_nb(C, D, T, reduced):
+        return REJECT
+    return _da_set(C, reduced, T, m, False, ints[0], ints[1])
 
 
 @kernel(inline="always")
 def _da_lc_ws(C, D, T, m, ints, floats):
-    return _da_set(C, D, T, m, True, ints[0], ints[1])
+    reduced = ints[2][: C.shape[0]]
+    if not reduced_deadlines_nb(C, D, T, reduced):
+        return REJECT
+    return _da_set(C, reduced, T, m, True, ints[0], ints[1])
 
 
-_da_kernel, _da_one = workspace_kernels(_da_ws, ints=2)
-_da_lc_kernel, _da_lc_one = workspace_kernels(_da_lc_ws, ints=2)
+_da_kernel, _da_one = workspace_kernels(_da_ws, ints=3)
+_da_lc_kernel, _da_lc_one = workspace_kernels(_da_lc_ws, ints=3)
 
 
 ANALYSES = (
     _global_fp(
-        name="gfp-da", title="Deadline analysis DA (G-FP, OPA-compatible)", order=2, featured=False,
-        citation=CITE_DA, note="papers/davis-burns2011-opa.md",
-        reference=da_reference, explain=da_explain, kernel=_da_kernel, one=_da_one,
+        name="gfp-da",
+        title="Deadline analysis DA (G-FP, OPA-compatible)",
+        order=2,
+        featured=False,
+        citation=CITE_DA,
+        note="papers/davis-burns2011-opa.md",
+        reference=da_reference,
+        explain=da_explain,
+        kernel=_da_kernel,
+        one=_da_one,
         opa=functools.partial(fits_lowest, "gfp-da"),
     ),
     _global_fp(
-        name="gfp-da-lc", title="Deadline analysis with limited carry-in DA-LC (G-FP, OPA-compatible)", order=3,
-        citation=CITE_DA_LC, note="papers/davis-burns2011-opa.md",
-        reference=da_lc_reference, explain=da_lc_explain, kernel=_da_lc_kernel, one=_da_lc_one,
+        name="gfp-da-lc",
+        title="Deadline analysis with limited carry-in DA-LC (G-FP, OPA-compatible)",
+        order=3,
+        citation=CITE_DA_LC,
+        note="papers/davis-burns2011-opa.md",
+        reference=da_lc_reference,
+        explain=da_lc_explain,
+        kernel=_da_lc_kernel,
+        one=_da_lc_one,
         opa=functools.partial(fits_lowest, "gfp-da-lc"),
     ),
 )

@@ -30,11 +30,20 @@ from rtsched.model import TaskSet
 from rtsched.platform import Identical, Platform
 from rtsched.result import Explanation, Step, count, show_comparison, show_number
 
-__all__ = ["ANALYSES", "rmus_explain", "rmus_order", "rmus_reference", "rmus_steps"]
+__all__ = ["ANALYSES", "ARBITRARY_WHY", "rmus_explain", "rmus_order", "rmus_reference", "rmus_steps"]
 
 CITE_RMUS = (
     "Andersson, Baruah, Jonsson, 'Static-priority scheduling on multiprocessors', RTSS 2001: "
     "RM-US[m/(3m-2)], U <= m^2/(3m-2) (its own priority rule: heavy tasks first, then RM)"
+)
+
+
+#: Why rm-us refuses D > T (papers/arbitrary-deadlines-reductions.md, "rm-us"): the reduction
+#: D'_i = min(D_i, T_i) gives an implicit-deadline set only if every D_i >= T_i, and the bound is
+#: for implicit deadlines only; a set mixing D < T and D > T has no RM-US bound to reduce to.
+ARBITRARY_WHY = (
+    "implicit deadlines only: the RM-US bound is proved for D = T, and min(D, T) is implicit only when every "
+    "D >= T; use gfp-da-lc or gfp-rta-lc (they take D > T)"
 )
 
 
@@ -130,9 +139,18 @@ def _rmus_accepts(platform: Platform) -> str | None:
 
 ANALYSES = (
     _global_fp(
-        name="rm-us", title="RM-US[m/(3m−2)] utilization bound (G-FP, its own priority rule)", order=0,
-        featured=False, deadlines=("implicit",), accepts=_rmus_accepts,
-        citation=CITE_RMUS, note="papers/andersson-baruah-jonsson2001-rmus.md",
-        reference=rmus_reference, explain=rmus_explain, kernel=_rmus_kernel, one=_rmus_one,
+        name="rm-us",
+        title="RM-US[m/(3m−2)] utilization bound (G-FP, its own priority rule)",
+        order=0,
+        featured=False,
+        deadlines=("implicit",),
+        accepts=_rmus_accepts,
+        deadlines_note=ARBITRARY_WHY,
+        citation=CITE_RMUS,
+        note="papers/andersson-baruah-jonsson2001-rmus.md",
+        reference=rmus_reference,
+        explain=rmus_explain,
+        kernel=_rmus_kernel,
+        one=_rmus_one,
     ),
 )

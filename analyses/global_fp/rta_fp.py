@@ -7,7 +7,8 @@ reachable; the formulas are as SchedCAT's ``sched/fp/bertogna.py`` and the Prosa
 state them; equation numbers unverified).
 
 Model: sporadic tasks τi = (C_i, D_i, T_i), integer time, constrained deadlines (C ≤ D ≤ T), m
-identical processors, preemptive global fixed priorities (work-conserving). **Priority is the
+identical processors (arbitrary deadlines D > T: the set with D'_i = min(D_i, T_i) is decided,
+rtsched's reduction, papers/arbitrary-deadlines-reductions.md, Theorem 1; ``_common.py``), preemptive global fixed priorities (work-conserving). **Priority is the
 order of the tasks in the set: task 0 has the highest priority**; hp(k) = {0, …, k − 1}. In
 priority order, R_k is the least fixed point, iterating from x = C_k, of
 
@@ -34,7 +35,7 @@ from __future__ import annotations
 from rtsched.analyses.global_fp import _common
 from rtsched.analyses.global_fp._common import DEFAULT_BUDGET, ResponseTimeRun, rta_iterate, rta_steps, rta_terms
 from rtsched.budget import REFERENCE_WORK
-from rtsched.kernels import kernel, workspace_kernels
+from rtsched.kernels import REJECT, kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.result import Explanation, Verdict
 
@@ -55,6 +56,7 @@ CITE_RTA = (
 )
 
 
+@_common.on_reduced_reference
 def rta_reference(
     ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Verdict:
@@ -62,6 +64,7 @@ def rta_reference(
     return rta_iterate(ts, m, budget, False, work_budget).verdict
 
 
+@_common.on_reduced_explain
 def rta_explain(
     ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Explanation:
@@ -71,16 +74,26 @@ def rta_explain(
 
 @kernel(inline="always")
 def _rta_ws(C, D, T, m, budget, ints, floats):
-    return _common._rta_set(C, D, T, m, budget, False, ints[0], ints[1], ints[2])
+    # D > T: decide the set with D'_i = min(D_i, T_i) (ints[3]), as the reference does.
+    reduced = ints[3][: C.shape[0]]
+    if not _common.reduced_deadlines_nb(C, D, T, reduced):
+        return REJECT
+    return _common._rta_set(C, reduced, T, m, budget, False, ints[0], ints[1], ints[2])
 
 
-_rta_kernel, _rta_one = workspace_kernels(_rta_ws, ints=3)
+_rta_kernel, _rta_one = workspace_kernels(_rta_ws, ints=4)
 
 
 ANALYSES = (
     _common.rta_entry(
-        name="gfp-rta", title="Response-time analysis (G-FP)", order=4,
-        citation=CITE_RTA, note="papers/bertogna-cirinei2007.md",
-        reference=rta_reference, explain=rta_explain, kernel=_rta_kernel, one=_rta_one,
+        name="gfp-rta",
+        title="Response-time analysis (G-FP)",
+        order=4,
+        citation=CITE_RTA,
+        note="papers/bertogna-cirinei2007.md",
+        reference=rta_reference,
+        explain=rta_explain,
+        kernel=_rta_kernel,
+        one=_rta_one,
     ),
 )

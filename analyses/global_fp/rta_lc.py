@@ -34,7 +34,7 @@ from __future__ import annotations
 from rtsched.analyses.global_fp import _common
 from rtsched.analyses.global_fp._common import DEFAULT_BUDGET, ResponseTimeRun, rta_iterate
 from rtsched.budget import REFERENCE_WORK
-from rtsched.kernels import kernel, workspace_kernels
+from rtsched.kernels import REJECT, kernel, workspace_kernels
 from rtsched.model import TaskSet
 from rtsched.result import Explanation, Verdict
 
@@ -46,6 +46,7 @@ CITE_RTA_LC = (
 )
 
 
+@_common.on_reduced_reference
 def rta_lc_reference(
     ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Verdict:
@@ -53,6 +54,7 @@ def rta_lc_reference(
     return rta_iterate(ts, m, budget, True, work_budget).verdict
 
 
+@_common.on_reduced_explain
 def rta_lc_explain(
     ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int | None = REFERENCE_WORK
 ) -> Explanation:
@@ -62,16 +64,26 @@ def rta_lc_explain(
 
 @kernel(inline="always")
 def _rta_lc_ws(C, D, T, m, budget, ints, floats):
-    return _common._rta_set(C, D, T, m, budget, True, ints[0], ints[1], ints[2])
+    # D > T: decide the set with D'_i = min(D_i, T_i) (ints[3]), as the reference does.
+    reduced = ints[3][: C.shape[0]]
+    if not _common.reduced_deadlines_nb(C, D, T, reduced):
+        return REJECT
+    return _common._rta_set(C, reduced, T, m, budget, True, ints[0], ints[1], ints[2])
 
 
-_rta_lc_kernel, _rta_lc_one = workspace_kernels(_rta_lc_ws, ints=3)
+_rta_lc_kernel, _rta_lc_one = workspace_kernels(_rta_lc_ws, ints=4)
 
 
 ANALYSES = (
     _common.rta_entry(
-        name="gfp-rta-lc", title="Response-time analysis with limited carry-in (G-FP)", order=5,
-        citation=CITE_RTA_LC, note="papers/guan2009-rta-lc.md",
-        reference=rta_lc_reference, explain=rta_lc_explain, kernel=_rta_lc_kernel, one=_rta_lc_one,
+        name="gfp-rta-lc",
+        title="Response-time analysis with limited carry-in (G-FP)",
+        order=5,
+        citation=CITE_RTA_LC,
+        note="papers/guan2009-rta-lc.md",
+        reference=rta_lc_reference,
+        explain=rta_lc_explain,
+        kernel=_rta_lc_kernel,
+        one=_rta_lc_one,
     ),
 )
