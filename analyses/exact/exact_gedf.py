@@ -274,6 +274,14 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
     return engine.default_skip(ts, m, "exact")
 
 
+#: Why the exact G-EDF tests refuse arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Exact tests").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): the state space (Baker & Cirinei 2007) holds one pending job per task; "
+    "D > T needs several, not modelled yet (min(D, T) would make the test sufficient only, and is unsound under EDF)"
+)
+
+
 ANALYSES = (
     Analysis(
         name="exact", title="Exact G-EDF, every tie-breaking rule (state-space exploration)",
@@ -281,6 +289,7 @@ ANALYSES = (
         citation=CITATION_EVERY_TIE, note="papers/gedf-ties.md",
         reference=reference, explain=explain, one=_exact_one, codes=_exact_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM, compile_seconds=4.6,
+        deadlines_note=ARBITRARY_WHY,
     ),
     Analysis(
         name="exact:index", title="Exact G-EDF, ties to the lowest task index (state-space exploration)",
@@ -292,5 +301,6 @@ ANALYSES = (
         reference=reference_index, explain=explain_index, one=_exact_index_one, codes=_exact_index_codes,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
         shares_kernels_with="exact",
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

@@ -165,6 +165,15 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
     return engine.default_skip(ts, m, "exact-gfp")
 
 
+#: Why exact-gfp refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it (issue #47;
+#: papers/arbitrary-deadlines-reductions.md, "Exact tests"): the G-FP sufficient tests take D > T
+#: through min(D, T), but an exact test analysed with min(D, T) is no longer exact for D.
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): the state space holds one pending job per task; with min(D, T) it "
+    "would no longer be exact for D; use gfp-da-lc or gfp-rta-lc (they take D > T)"
+)
+
+
 ANALYSES = (
     Analysis(
         name="exact-gfp", title="Exact global FP, priorities in task order (state-space exploration)", kind="exact",
@@ -172,5 +181,6 @@ ANALYSES = (
         citation=CITATION, note="papers/exact-gfp.md",
         reference=reference, explain=explain, one=_one, codes=_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

@@ -139,6 +139,15 @@ def _bar_kernel(C, D, T, offsets, m, budget, out):
     all_sets(C, D, T, offsets, m, budget, 0, out)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): Baruah (RTSS 2007) is for D <= T; its D > T extension (Baker &"
+    " Baruah, ECRTS 2008 / Real-Time Systems 43(1), 2009) could not be read to check its equations; use "
+    "gfb or load"
+)
+
+
 ANALYSES = (
     Analysis(
         name="bar", title="Baruah 2007 (BAR), integer-time corrected", kind="sufficient", order=5,
@@ -147,5 +156,6 @@ ANALYSES = (
         reference=reference, explain=explain, kernel=_bar_kernel, one=_bar_one,
         budget=DEFAULT_BUDGET, budget_unit="work units (evaluations of Condition (8) and walked step points)",
         compile_seconds=10.6,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

@@ -125,6 +125,15 @@ def _bar_int_kernel(C, D, T, offsets, m, budget, out):
     all_sets(C, D, T, offsets, m, budget, 1, out)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): BAR (Baruah, RTSS 2007) is for D <= T; its D > T extension "
+    "(Baker & Baruah, Real-Time Systems 43(1), 2009) could not be read to check its equations; use gfb or"
+    " load"
+)
+
+
 ANALYSES = (
     Analysis(
         name="bar-int", title="BAR in integer time (rtsched's tightening of Baruah 2007)", kind="sufficient",
@@ -132,5 +141,6 @@ ANALYSES = (
         citation=CITATION, note="papers/bar-int.md",
         reference=reference, explain=explain, kernel=_bar_int_kernel, one=_bar_int_one,
         budget=DEFAULT_BUDGET, budget_unit="work units (evaluations of Condition (8-int) and walked step points)",
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

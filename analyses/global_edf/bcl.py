@@ -211,10 +211,20 @@ def _bcl_one(C, D, T, m):
 _bcl_kernel = sets_kernel(_bcl_one)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): Bertogna, Cirinei, Lipari (OPODIS 2005; TPDS 2009, whose "
+    "abstract says \"constrained deadlines\") give no D > T form, and min(D, T) is unsound under EDF "
+    "(priorities follow D); use gfb or load"
+)
+
+
 ANALYSES = (
     closed_form_global_edf(
         name="bcl", title="BCL interference test", order=2,
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_kernel, one=_bcl_one,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

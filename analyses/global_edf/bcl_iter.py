@@ -413,6 +413,15 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
             out[np.uint64(s)] = _bcl_iter_set(C, D, T, lo, offsets[np.uint64(s + 1)] - lo, m, budget, work, fwork)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): Bertogna, Cirinei, Lipari (TPDS 2009, whose abstract says "
+    "\"constrained deadlines\") give no D > T form, and min(D, T) is unsound under EDF (priorities follow "
+    "D); use gfb or load"
+)
+
+
 ANALYSES = (
     Analysis(
         name="bcl-iter", title="BCL iterative slack test", kind="sufficient", order=3,
@@ -420,5 +429,6 @@ ANALYSES = (
         citation=CITATION, note="papers/bcl2005.md",
         reference=reference, explain=explain, kernel=_bcl_iter_kernel, one=_bcl_iter_one,
         budget=DEFAULT_BUDGET, budget_unit="slack-update rounds", compile_seconds=13.5,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

@@ -457,6 +457,14 @@ def _ffdbf_ws(C, D, T, m, budget, ints, floats):
 _ffdbf_kernel, _ffdbf_set = workspace_kernels(_ffdbf_ws, ints=3, floats=1)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): the FF-DBF paper (Baruah, Bonifaci, Marchetti-Spaccamela, "
+    "Stiller, RTS 2010) could not be read to check whether or how it covers D > T; use gfb or load"
+)
+
+
 ANALYSES = (
     Analysis(
         name="ffdbf", title="Forced-forward dbf test (FF-DBF), exact σ search",
@@ -464,5 +472,6 @@ ANALYSES = (
         citation=CITATION, note="papers/bbmss2010-ffdbf.md",
         reference=reference, explain=explain, kernel=_ffdbf_kernel, one=_ffdbf_set,
         budget=DEFAULT_BUDGET, budget_unit="testing points", compile_seconds=5.9,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

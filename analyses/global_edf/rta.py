@@ -812,6 +812,15 @@ def _rta_sets(C, D, T, offsets, first, last, m, budget, out, work, inv_T, slack_
         out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, work, inv_T, slack_work, slack_fwork)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): Bertogna & Cirinei (RTSS 2007) analyse constrained deadlines "
+    "(one pending job per task); no D > T form was found, and min(D, T) is unsound under EDF; use gfb or "
+    "load"
+)
+
+
 ANALYSES = (
     Analysis(
         name="rta", title="Response-time analysis (G-EDF)", kind="sufficient", order=4,
@@ -819,5 +828,6 @@ ANALYSES = (
         citation=CITATION, note="papers/bertogna-cirinei2007.md",
         reference=reference, explain=explain, kernel=_rta_kernel, one=_rta_one,
         budget=DEFAULT_BUDGET, budget_unit="response-time evaluations", compile_seconds=9.0,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )

@@ -184,6 +184,14 @@ def _da_one(C, D, T, m):
 _da_kernel = sets_kernel(_da_one)
 
 
+#: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs implicit deadlines (D = T): the Devi-Anderson tardiness bound is proved for implicit deadlines"
+    " only"
+)
+
+
 ANALYSES = (
     Analysis(
         name="tardiness-da", title="Bounded tardiness (soft real-time): Devi–Anderson bound x + e_k", kind="exact",
@@ -191,5 +199,6 @@ ANALYSES = (
         citation=CITATION, note="papers/devi-anderson2008-tardiness.md",
         reference=reference, explain=explain, kernel=_da_kernel, one=_da_one,
         parallel_from=1 << 22, compile_seconds=1.2,
+        deadlines_note=ARBITRARY_WHY,
     ),
 )  # fmt: skip
