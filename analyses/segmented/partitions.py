@@ -73,7 +73,7 @@ builds derived sets).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -99,15 +99,21 @@ __all__ = [
     "SEARCHES",
     "Candidate",
     "Inflated",
+    "Inner",
     "candidates",
     "codes",
+    "codes_with",
     "derive",
     "explain",
+    "explain_with",
     "gpu_tasks",
     "inflated_wcet",
     "legal_layouts",
+    "locking_inner",
     "reference",
+    "reference_with",
     "search",
+    "search_with",
 ]
 
 #: The searches: ``part`` (heuristic) and ``part-exhaustive``.
@@ -248,7 +254,7 @@ def derive(ts: SegmentedTaskSet, sizes: Sequence[int], assignment: Sequence[int 
                 continue
             segs.append(GPUSegment(g.G_m, value, names[part]))
         tasks.append(t.replace(gpu=tuple(segs)) if not why else t)
-    derived = None if why else SegmentedTaskSet(tasks, name=ts.name)
+    derived = None if why else SegmentedTaskSet(tasks, name=ts.name, driver=ts.driver)
     return Candidate(sizes, assignment, derived, tuple(rows), why)
 
 
@@ -424,8 +430,36 @@ class Search:
     exhausted: bool
 
 
-def search(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str, search: str, budget: int) -> Search:
-    """The search with the inner analysis's Python reference: the first accepted candidate within ``budget``."""
+@dataclass(frozen=True)
+class Inner:
+    """The inner analysis a search decides its derived sets with: its three layers with every option bound.
+
+    ``name`` is the inner registry entry (e.g. ``seg-gcaps-suspend``), ``label`` the protocol as
+    the explanations name it; ``reference(ts, m)``, ``explain(ts, m)`` and ``codes(batch, m)``
+    are the entry's layers (:mod:`.partitions_preemptive` builds them for GCAPS and TSG).
+    """
+
+    name: str
+    label: str
+    reference: Callable[[SegmentedTaskSet, int], Verdict]
+    explain: Callable[[SegmentedTaskSet, int], Explanation]
+    codes: Callable[[SegmentedBatch, int], NDArray[np.int8]]
+
+
+def locking_inner(mode: WaitMode, protocol: str) -> Inner:
+    """The lock-based inner analysis (``seg-mpcp-*`` / ``seg-fmlp-*``) of ``protocol`` under ``mode``."""
+    short = "mpcp" if protocol == "mpcp" else "fmlp"
+    return Inner(
+        f"seg-{short}-{mode}",
+        _locking._NAMES[_locking.PROTOCOLS[protocol]],
+        functools.partial(_locking.reference, mode=mode, protocol=protocol),
+        functools.partial(_locking.explain, mode=mode, protocol=protocol),
+        lambda batch, m: _locking.locking_codes(batch, m, mode, protocol),
+    )
+
+
+def search_with(ts: SegmentedTaskSet, m: int, inner: Inner, *, search: str, budget: int) -> Search:
+    """The search with the inner analysis's reference: the first accepted candidate within ``budget``."""
     ts.check_cores(m)  # as the inner analyses and codes do, whatever the candidates
     considered = analysed = 0
     first = None
@@ -437,9 +471,14 @@ def search(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str, searc
             continue
         first = first or cand
         analysed += 1
-        if _locking.reference(cand.derived, m, mode=mode, protocol=protocol):
+        if inner.reference(cand.derived, m) is True:
             return Search(True, cand, first, considered, analysed, False)
     return Search(False, None, first, considered, analysed, True)
+
+
+def search(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str, search: str, budget: int) -> Search:
+    """:func:`search_with` the lock-based inner analysis of ``protocol`` under ``mode``."""
+    return search_with(ts, m, locking_inner(mode, protocol), search=search, budget=budget)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -447,14 +486,19 @@ def search(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str, searc
 # ---------------------------------------------------------------------------------------------
 
 
+def reference_with(ts: SegmentedTaskSet, m: int, inner: Inner, budget: int | None, search_kind: str) -> Verdict:
+    """(S) with any inner analysis: True iff some candidate within ``budget`` passes; "unknown" if it ran out."""
+    if ts.gpu is None:
+        return inner.reference(ts, m)
+    budget = DEFAULT_BUDGETS[search_kind] if budget is None else budget
+    return search_with(ts, m, inner, search=search_kind, budget=budget).verdict
+
+
 def reference(
     ts: SegmentedTaskSet, m: int, budget: int | None = None, *, mode: WaitMode, protocol: str, search_kind: str
 ) -> Verdict:
     """(S): True iff some candidate within ``budget`` passes the inner reference; "unknown" if the budget ran out."""
-    if ts.gpu is None:
-        return _locking.reference(ts, m, mode=mode, protocol=protocol)
-    budget = DEFAULT_BUDGETS[search_kind] if budget is None else budget
-    return search(ts, m, mode=mode, protocol=protocol, search=search_kind, budget=budget).verdict
+    return reference_with(ts, m, locking_inner(mode, protocol), budget, search_kind)
 
 
 def _text(sizes: Sequence[int]) -> str:
@@ -465,24 +509,31 @@ def explain(
     ts: SegmentedTaskSet, m: int, budget: int | None = None, *, mode: WaitMode, protocol: str, search_kind: str
 ) -> Explanation:
     """The chosen layout and assignment, G_e' per segment, the inner analysis's per-task bounds and steps."""
-    what = f"{_locking._NAMES[_locking.PROTOCOLS[protocol]]} on GPU partitions ({search_kind})"
+    return explain_with(ts, m, locking_inner(mode, protocol), budget, search_kind)
+
+
+def explain_with(
+    ts: SegmentedTaskSet, m: int, inner_analysis: Inner, budget: int | None, search_kind: str
+) -> Explanation:
+    """:func:`explain` with any inner analysis (its explanation of the chosen derived set inside)."""
+    what = f"{inner_analysis.label} on GPU partitions ({search_kind})"
     if ts.gpu is None:
-        inner = _locking.explain(ts, m, mode=mode, protocol=protocol)
+        plain = inner_analysis.explain(ts, m)
         return Explanation(
-            inner.verdict,
+            plain.verdict,
             f"{what}: no GPU description (gpu), nothing to partition: the inner analysis on the set as it is: "
-            + inner.summary,
-            {"partitioned": False, "inner": inner.evidence},
-            inner.per_task,
-            inner.steps,
+            + plain.summary,
+            {"partitioned": False, "inner": plain.evidence},
+            plain.per_task,
+            plain.steps,
         )
     gpu = ts.gpu
     budget = DEFAULT_BUDGETS[search_kind] if budget is None else budget
-    found = search(ts, m, mode=mode, protocol=protocol, search=search_kind, budget=budget)
+    found = search_with(ts, m, inner_analysis, search=search_kind, budget=budget)
     shown = found.chosen or found.first
-    inner = None
+    inner: Explanation | None = None
     if shown is not None and shown.derived is not None:
-        inner = _locking.explain(shown.derived, m, mode=mode, protocol=protocol)
+        inner = inner_analysis.explain(shown.derived, m)
     names = _names(ts, gpu, len(shown.sizes)) if shown is not None else []
     per_task: list[dict[str, Any]] = []
     for i, t in enumerate(ts):
@@ -549,7 +600,7 @@ def explain(
         )
         yield Step(
             f"{count(found.considered, 'candidate')} considered, {found.analysed} analysed by the inner "
-            f"{_locking._NAMES[_locking.PROTOCOLS[protocol]]} analysis ({mode})"
+            f"analysis {inner_analysis.name}"
         )
         if shown is None:
             yield Step("no candidate could be analysed (a segment is not measured on any layout tried)")
@@ -579,13 +630,18 @@ def codes(
     :func:`~rtsched.analyses.segmented._locking.locking_codes` (``prange``), stopping at the
     first accepted one: the same verdicts as :func:`reference`.
     """
+    return codes_with(batch, m, locking_inner(mode, protocol), budget, search_kind)
+
+
+def codes_with(batch: SegmentedBatch, m: int, inner: Inner, budget: int | None, search_kind: str) -> NDArray[np.int8]:
+    """:func:`codes` with any inner analysis (its ``codes`` decides the candidates, :data:`CHUNK` at a time)."""
     budget = DEFAULT_BUDGETS[search_kind] if budget is None else budget
     out = np.empty(batch.n_sets, dtype=np.int8)
     sets = batch.tasksets()
     plain = [s for s, ts in enumerate(sets) if ts.gpu is None]
     if plain:
         sub = SegmentedBatch.from_tasksets([sets[s] for s in plain])
-        out[plain] = _locking.locking_codes(sub, m, mode, protocol)
+        out[plain] = inner.codes(sub, m)
     for s, ts in enumerate(sets):
         if ts.gpu is None:
             continue
@@ -609,7 +665,7 @@ def codes(
             else:
                 done = True
             if pending:
-                got = _locking.locking_codes(SegmentedBatch.from_tasksets(pending), m, mode, protocol)
+                got = inner.codes(SegmentedBatch.from_tasksets(pending), m)
                 pending = []
                 if np.any(got == 1):
                     code = 1
