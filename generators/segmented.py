@@ -35,10 +35,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SEGMENTED_DEADLINES",
+    "GPU_DESCRIPTION_DEFAULTS",
     "SEGMENTED_DEFAULTS",
     "SEGMENTED_DEVICE_ASSIGNMENTS",
     "SEGMENTED_OPTIONAL",
     "apportion",
+    "amdahl_profile",
     "driver_ticks",
     "per_cpu_utilization",
     "segmented_batch",
@@ -67,8 +69,20 @@ SEGMENTED_DEFAULTS: dict[str, Any] = {
     "mode": None,
 }
 #: Optional parameters of :func:`segmented_tasksets`, kept out of :data:`SEGMENTED_DEFAULTS` (whose
-#: keys the sweep kind freezes): the GPU driver every set carries (step 9), none by default.
-SEGMENTED_OPTIONAL: dict[str, Any] = {"epsilon_ms": None, "time_slice_ms": None}
+#: keys the sweep kind freezes): the GPU driver every set carries (step 9) and the partitionable
+#: GPU description (step 10: ``gpu_clusters``, ``gpu_layout``, ``parallel``, ``slowdown_step``),
+#: none by default.
+SEGMENTED_OPTIONAL: dict[str, Any] = {
+    "epsilon_ms": None,
+    "time_slice_ms": None,
+    "gpu_clusters": None,
+    "gpu_layout": None,
+    "parallel": None,
+    "slowdown_step": None,
+}
+#: Step 10's defaults when ``gpu_clusters`` is given: the layout space, the parallel fraction p of
+#: a segment's kernel (Amdahl) and the slowdown step a (f(k) = 1 + a·k).
+GPU_DESCRIPTION_DEFAULTS: dict[str, Any] = {"gpu_layout": "free", "parallel": (0.5, 1.0), "slowdown_step": (0.05, 0.2)}
 
 
 def _round_half_up(x: Fraction) -> int:
@@ -234,6 +248,28 @@ class _Spec:
             raise InputError(f"mode must be busy, suspend or None, got {p['mode']!r}", field="mode")
         self.mode = p["mode"]
         self.driver = _driver(p["epsilon_ms"], p["time_slice_ms"], self.ticks)
+        self.gpu_clusters: int | None = None
+        gpu_keys = ("gpu_layout", "parallel", "slowdown_step")
+        if p["gpu_clusters"] is None:
+            given = [k for k in gpu_keys if p[k] is not None]
+            if given:
+                raise InputError(f"{given[0]} needs gpu_clusters (the GPU's number of clusters M)", field=given[0])
+        else:
+            from rtsched.gpu.layouts import layout_space
+
+            self.gpu_clusters = _int(p["gpu_clusters"], "gpu_clusters", 1)
+            g = {k: GPU_DESCRIPTION_DEFAULTS[k] if p[k] is None else p[k] for k in gpu_keys}
+            if not isinstance(g["gpu_layout"], str):
+                raise InputError(
+                    f"gpu_layout must be a layout space such as free, got {g['gpu_layout']!r}", field="gpu_layout"
+                )
+            try:
+                layout_space(g["gpu_layout"], self.gpu_clusters)
+            except InputError as err:
+                raise InputError(err.message, field="gpu_layout") from None
+            self.gpu_layout = g["gpu_layout"]
+            self.parallel = _range(g["parallel"], "parallel", 0.0, 1.0)
+            self.slowdown_step = _range(g["slowdown_step"], "slowdown_step", 0.0, None)
         devices = p["devices"]
         if isinstance(devices, str):
             devices = (devices,)
@@ -334,9 +370,88 @@ def _draw_set(rng: np.random.Generator, spec: _Spec) -> list[_Row]:
 
 
 def _rows(rng: np.random.Generator, size: object, parameters: dict[str, Any]) -> tuple[_Spec, list[list[_Row]]]:
+    spec, sets, _ = _drawn(rng, size, parameters)
+    return spec, sets
+
+
+def _hundredths(x: float) -> Fraction:
+    """``x`` rounded to the nearest hundredth (halves up), exactly from the float."""
+    return Fraction(_round_half_up(Fraction(x) * 100), 100)
+
+
+def amdahl_profile(G_e: int, p: Fraction, M: int) -> tuple[int, ...]:
+    """Step 10's WCET profile C(1), …, C(M): ``C(s) = ⌈G_e·((1 − p) + p·M/s)⌉`` exactly; ``C(M) = G_e``.
+
+    Amdahl's law scaled from the whole GPU: a fraction ``p`` of the kernel's work spreads over the
+    clusters, the rest does not; non-increasing in s (A1 of the GPU note).
+
+    Examples
+    --------
+    >>> amdahl_profile(10, Fraction(1, 2), 4)
+    (25, 15, 12, 10)
+    >>> amdahl_profile(7, Fraction(0), 3), amdahl_profile(3, Fraction(1), 2)
+    ((7, 7, 7), (6, 3))
+    """
+    out = []
+    for s in range(1, M + 1):
+        x = G_e * ((1 - p) + p * Fraction(M, s))
+        out.append(-(-x.numerator // x.denominator))
+    return tuple(out)
+
+
+#: Step 10's description of one set: M, layout, the slowdown step a, the profile of each GPU
+#: segment on the first device (priority order, segment order; None on other devices).
+_GPUDraw = tuple[int, str, Fraction, list[list[tuple[int, ...] | None]]]
+
+
+def _draw_gpu(rng: np.random.Generator, spec: _Spec, rows: list[_Row]) -> _GPUDraw:
+    """Step 10 from the set's own GPU stream: a, then p per segment on the first device."""
+    assert spec.gpu_clusters is not None
+    M = spec.gpu_clusters
+    a = _hundredths(_uniform(rng, *spec.slowdown_step))
+    profiles: list[list[tuple[int, ...] | None]] = []
+    for _cpu, gpu, *_ in rows:
+        one: list[tuple[int, ...] | None] = []
+        for _G_m, G_e, d in gpu:
+            if d != 0:
+                one.append(None)
+                continue
+            p = _hundredths(_uniform(rng, *spec.parallel))
+            one.append(amdahl_profile(G_e, p, M))
+        profiles.append(one)
+    return M, spec.gpu_layout, a, profiles
+
+
+def _drawn(
+    rng: np.random.Generator, size: object, parameters: dict[str, Any]
+) -> tuple[_Spec, list[list[_Row]], list[_GPUDraw | None]]:
+    """The rows of every set and, with ``gpu_clusters``, step 10 from each set's own stream.
+
+    Set ``s`` draws its rows from ``child = rng.spawn(size)[s]`` as before and its GPU description
+    from ``child.spawn(1)[0]``, a stream of its own (spawning leaves ``child``'s state as it is): the
+    rows are those drawn without the option.
+    """
     count = _int(size, "size", 0)
     spec = _Spec(**parameters)
-    return spec, [_draw_set(child, spec) for child in rng.spawn(count)]
+    sets: list[list[_Row]] = []
+    gpus: list[_GPUDraw | None] = []
+    for child in rng.spawn(count):
+        rows = _draw_set(child, spec)
+        sets.append(rows)
+        gpus.append(None if spec.gpu_clusters is None else _draw_gpu(child.spawn(1)[0], spec, rows))
+    return spec, sets, gpus
+
+
+def _description(draw: _GPUDraw, device: str) -> Any:
+    """The :class:`~rtsched.segmented.GPUDescription` of step 10 (count-only slowdown row f(k) = 1 + a·k)."""
+    from rtsched.gpu import Slowdown
+    from rtsched.segmented.model import GPUDescription
+
+    M, layout, a, _ = draw
+    row = tuple(1 + a * k for k in range(1, M))
+    return GPUDescription(
+        M, Slowdown(row, row[-1] if row else Fraction(1)), layout=layout, device=device, interference="count-only"
+    )
 
 
 def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -> list[SegmentedTaskSet]:
@@ -375,6 +490,17 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
        only the slice is given; ``L = round(time_slice_ms·ticks)``, halves up, at least 1, None
        if not given), which the ``seg-gcaps-*``/``seg-tsg-*`` analyses and the simulator use;
        without them (the default) the sets have no driver.
+    10. the GPU description (only with ``gpu_clusters`` M; from the set's own stream
+       ``child.spawn(1)[0]``, so the draws of steps 1-8 are those without it): a slowdown step
+       ``a`` uniform in ``slowdown_step`` (default 0.05–0.2), rounded to hundredths, gives the
+       count-only row ``f(k) = 1 + a·k`` for k = 1..M−1; then for each GPU segment on the first
+       of ``devices`` (priority order, segment order) a parallel fraction ``p`` uniform in
+       ``parallel`` (default 0.5–1.0), rounded to hundredths, gives the profile
+       ``C(s) = ⌈G_e·((1 − p) + p·M/s)⌉``, s = 1..M (:func:`amdahl_profile`; ``C(M) = G_e``: G_e
+       stays the whole-GPU WCET, so the other analyses read the set as without it); the set
+       carries ``GPUDescription(M, f, layout=gpu_layout (default free), device=devices[0],
+       interference="count-only")``, for the ``seg-*-part`` analyses
+       (papers/cpu-gpu-partitions.md).
 
     Parameters
     ----------
@@ -390,8 +516,9 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
         per ms, 10: periods of 300..5000 ticks), ``gpu_segments`` (``(1, 3)``), ``gpu_ratio``
         (``G/C``, ``(0.2, 2.0)``), ``copy_share`` (``G_m/G`` per segment, ``(0.1, 0.3)``),
         ``devices`` (``("gpu",)``), ``device_assignment``, ``deadlines`` (``"implicit"``),
-        ``mode`` (``None``), ``epsilon_ms`` and ``time_slice_ms`` (``None``: no driver; step 9):
-        :data:`SEGMENTED_DEFAULTS` and :data:`SEGMENTED_OPTIONAL`. A range may be given as a number (fixed).
+        ``mode`` (``None``), ``epsilon_ms`` and ``time_slice_ms`` (``None``: no driver; step 9),
+        ``gpu_clusters``, ``gpu_layout``, ``parallel``, ``slowdown_step`` (``None``: no GPU
+        description; step 10): :data:`SEGMENTED_DEFAULTS` and :data:`SEGMENTED_OPTIONAL`. A range may be given as a number (fixed).
 
     Returns
     -------
@@ -403,21 +530,36 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
     InputError
         For an unknown or bad parameter (one line naming it as the field).
     """
+    from rtsched.gpu import TableWCET
     from rtsched.segmented.model import GPUSegment, SegmentedTask, SegmentedTaskSet
 
-    spec, sets = _rows(rng, size, parameters)
-    return [
-        SegmentedTaskSet(
-            (
-                SegmentedTask(
-                    tuple(cpu), tuple(GPUSegment(a, b, spec.devices[d]) for a, b, d in gpu), T, D, core, spec.mode
-                )
-                for cpu, gpu, T, D, core in rows
-            ),
-            driver=spec.driver,
+    spec, sets, gpus = _drawn(rng, size, parameters)
+    out = []
+    for rows, draw in zip(sets, gpus, strict=True):
+        profiles: list[list[tuple[int, ...] | None]] = (
+            draw[3] if draw is not None else [[None] * len(r[1]) for r in rows]
         )
-        for rows in sets
-    ]
+        out.append(
+            SegmentedTaskSet(
+                (
+                    SegmentedTask(
+                        tuple(cpu),
+                        tuple(
+                            GPUSegment(a, b, spec.devices[d], None if c is None else TableWCET(c))
+                            for (a, b, d), c in zip(gpu, prof, strict=True)
+                        ),
+                        T,
+                        D,
+                        core,
+                        spec.mode,
+                    )
+                    for (cpu, gpu, T, D, core), prof in zip(rows, profiles, strict=True)
+                ),
+                driver=spec.driver,
+                gpu=None if draw is None else _description(draw, spec.devices[0]),
+            )
+        )
+    return out
 
 
 def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> SegmentedBatch:
@@ -426,10 +568,15 @@ def segmented_batch(rng: np.random.Generator, size: int, **parameters: Any) -> S
     Built from the drawn rows without a task object per task (valid by construction: every
     segment non-negative, every GPU segment with ``G_e >= 1``, ``1 <= W <= D <= T``), so
     ``batch.tasksets()`` equals ``segmented_tasksets(rng, ...)`` for a generator in the same state.
-    Its ``device_names`` are ``devices`` (all of them, in order).
+    Its ``device_names`` are ``devices`` (all of them, in order). With ``gpu_clusters`` (step 10)
+    the sets are drawn as objects and packed (:meth:`~rtsched.segmented.SegmentedBatch.from_tasksets`:
+    profiles and descriptions in its extras; devices in order of first use).
     """
     from rtsched.segmented.model import MODE_CODES, SegmentedBatch
 
+    if parameters.get("gpu_clusters") is not None:
+        # profiles and descriptions ride beside the arrays (SegmentedBatch.extras): pack the sets
+        return SegmentedBatch.from_tasksets(segmented_tasksets(rng, size, **parameters))
     spec, sets = _rows(rng, size, parameters)
     rows = [row for one in sets for row in one]
     cpu = [c for r in rows for c in r[0]]

@@ -6,11 +6,17 @@ f(k) = 1 + a·k by hand, the batch equal to the sets, bad parameters.
 """
 
 import hashlib
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from rtsched.generators.segmented import segmented_batch, segmented_tasksets
+from rtsched.errors import InputError
+from rtsched.generators.segmented import amdahl_profile, segmented_batch, segmented_tasksets
+from rtsched.segmented.model import GPUSegment
+
+#: Seed 5, 10 sets, gpu_clusters 4, parallel 0.6–0.9, slowdown step 0.1, m = 2 (pinned when step 10 was added).
+GPU_DIGEST = "0bd7ab3f95660a28"
 
 
 def _digest(sets) -> str:
@@ -36,3 +42,79 @@ def test_draws_without_the_option_are_unchanged(options, expected):
     assert _digest(segmented_tasksets(np.random.default_rng(43), 20, **options)) == expected
     if not options:
         assert _digest(segmented_batch(np.random.default_rng(43), 20).tasksets()) == expected
+
+
+def _strip(ts):
+    """The set without its GPU description and profiles (what steps 1-9 drew)."""
+    return ts.with_gpu(None).__class__(
+        [t.replace(gpu=tuple(GPUSegment(g.G_m, g.G_e, g.device) for g in t.gpu)) for t in ts],
+        driver=ts.driver,
+    )
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param({}, id="defaults"),
+        pytest.param({"devices": ["gpu", "g1"], "deadlines": "constrained"}, id="two-devices"),
+    ],
+)
+def test_the_option_leaves_the_tasks_as_they_were(options):
+    """Step 10 draws from a stream of its own: the tasks are those drawn without it."""
+    plain = segmented_tasksets(np.random.default_rng(43), 20, **options)
+    rich = segmented_tasksets(np.random.default_rng(43), 20, gpu_clusters=7, gpu_layout="mig:a100", **options)
+    assert [_strip(ts) for ts in rich] == plain
+    for ts in rich:
+        gpu = ts.gpu
+        assert (gpu.clusters, gpu.layout, gpu.device, gpu.interference) == (7, "mig:a100", "gpu", "count-only")
+        for t in ts:
+            for g in t.gpu:
+                if g.device == "gpu":
+                    assert g.profile.at(7) == g.G_e  # G_e stays the whole-GPU WCET
+                    values = g.profile.values
+                    assert list(values) == sorted(values, reverse=True) and len(values) == 7
+                else:
+                    assert g.profile is None
+
+
+def test_the_gpu_draws_are_pinned_and_the_batch_equals_the_sets():
+    options = {"gpu_clusters": 4, "parallel": [0.6, 0.9], "slowdown_step": 0.1, "m": 2}
+    sets = segmented_tasksets(np.random.default_rng(5), 10, **options)
+    assert _digest(sets) == GPU_DIGEST
+    assert segmented_batch(np.random.default_rng(5), 10, **options).tasksets() == sets
+    # a fixed slowdown step: f(k) = 1 + k/10 exactly, the last value beyond
+    row = sets[0].gpu.slowdown
+    assert row.factors == (Fraction(11, 10), Fraction(6, 5), Fraction(13, 10))
+
+
+@pytest.mark.parametrize(
+    ("G_e", "p", "M", "expected"),
+    [
+        pytest.param(
+            10, Fraction(1, 2), 4, (25, 15, 12, 10), id="half"
+        ),  # 10·(1/2 + 2) = 25, 10·(1/2 + 1) = 15, ⌈11.67⌉
+        pytest.param(7, Fraction(0), 3, (7, 7, 7), id="serial"),
+        pytest.param(3, Fraction(1), 2, (6, 3), id="parallel"),
+        pytest.param(5, Fraction(3, 4), 1, (5,), id="one-cluster"),
+    ],
+)
+def test_amdahl_profile_by_hand(G_e, p, M, expected):
+    assert amdahl_profile(G_e, p, M) == expected
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "words"),
+    [
+        pytest.param({"parallel": 0.5}, "parallel", "needs gpu_clusters", id="no-clusters"),
+        pytest.param({"gpu_clusters": 0}, "gpu_clusters", "integer >= 1", id="zero-clusters"),
+        pytest.param({"gpu_clusters": 4, "gpu_layout": "mig:a100"}, "gpu_layout", "M must be 7", id="mig-needs-7"),
+        pytest.param({"gpu_clusters": 4, "gpu_layout": 3}, "gpu_layout", "layout space", id="layout-number"),
+        pytest.param({"gpu_clusters": 4, "parallel": [0.5, 1.5]}, "parallel", "[0.0, 1.0]", id="parallel-range"),
+        pytest.param({"gpu_clusters": 4, "slowdown_step": -0.1}, "slowdown_step", "in [0.0", id="negative-step"),
+    ],
+)
+def test_bad_gpu_parameters(options, field, words):
+    with pytest.raises(InputError) as info:
+        segmented_tasksets(np.random.default_rng(0), 1, **options)
+    assert info.value.field == field
+    assert words in str(info.value)
