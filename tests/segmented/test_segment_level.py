@@ -250,13 +250,12 @@ def test_accepted_sets_meet_every_deadline_without_contention(mode):
     assert reach["accepted"] >= 30, reach
 
 
-def test_sets_only_the_segment_level_bound_proves_are_sound():
-    """One-core suspending sets with long suspensions (η ≤ 3, G_e up to a third of T) where seg-jitter-suspend fails
-    and seg-segment-suspend accepts: the simulator (periodic, sporadic, WCET and random) never beats a bound.
-    Rate-monotonic priorities; seeded; at least 30 such sets."""
-    rng = random.Random(2019)
-    found = 0
-    for _ in range(20000):
+def _segment_only_sets(seed: int, wanted: int, tries: int):
+    """One-core rate-monotonic suspending sets (2-4 tasks, η ≤ 3, G_e up to a third of T) that seg-jitter-suspend
+    rejects and seg-segment-suspend accepts: (set, bounds), seeded, at most ``wanted``."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(tries):
         tasks = []
         for _ in range(rng.randint(2, 4)):
             T = rng.randint(6, 40)
@@ -273,14 +272,48 @@ def test_sets_only_the_segment_level_bound_proves_are_sound():
         ts = SegmentedTaskSet(sorted(tasks, key=lambda t: t.T))  # rate monotonic
         if JIT["suspend"].reference(ts, 1) is not False:
             continue
-        out = SEG["suspend"].explain(ts, 1)
-        if out.verdict is not True:
-            continue
-        found += 1
-        _check_runs(ts, 1, "suspend", out.evidence["response_times"], rng.randint(0, 2**16))
-        if found >= 40:
-            break
-    assert found >= 30, found
+        found = SEG["suspend"].explain(ts, 1)
+        if found.verdict is True:
+            out.append((ts, found.evidence["response_times"]))
+            if len(out) >= wanted:
+                break
+    return out
+
+
+def test_sets_only_the_segment_level_bound_proves_are_sound():
+    """Sets where seg-jitter-suspend fails and seg-segment-suspend accepts (:func:`_segment_only_sets`): the simulator
+    (periodic, sporadic, WCET and random) never misses nor beats a bound. Seeded; at least 30 such sets."""
+    found = _segment_only_sets(2019, 40, 20000)
+    for n, (ts, bounds) in enumerate(found):
+        _check_runs(ts, 1, "suspend", bounds, n)
+    assert len(found) >= 30, len(found)
+
+
+@pytest.mark.slow
+def test_sets_only_the_segment_level_bound_proves_are_sound_slow():
+    """:func:`test_sets_only_the_segment_level_bound_proves_are_sound` with RTSCHED_PROPERTY_EXAMPLES sets (default
+    150) from another seed, each with five sporadic seeds."""
+    found = _segment_only_sets(43, EXAMPLES, 200 * EXAMPLES)
+    for n, (ts, bounds) in enumerate(found):
+        for seed in range(5):
+            _check_runs(ts, 1, "suspend", bounds, 1000 * n + 7 * seed)
+    assert len(found) >= EXAMPLES // 2, len(found)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["suspend", "busy"])
+def test_accepted_sets_meet_every_deadline_slow(mode):
+    """The soundness property on ten times RTSCHED_PROPERTY_EXAMPLES draws, up to 6 tasks and 3 cores."""
+
+    @settings(max_examples=10 * EXAMPLES, deadline=None)
+    @given(drawn=small_sets(max_tasks=6, max_m=3, max_period=40), seed=st.integers(0, 2**16))
+    def prop(drawn, seed):
+        ts, m = drawn
+        out = SEG[mode].explain(ts, m)
+        if out.verdict is True:
+            _check_runs(ts, m, mode, out.evidence["response_times"], seed)
+
+    prop()
 
 
 def test_generated_sets_are_sound():
