@@ -40,8 +40,9 @@ warns of (jitter set to the suspension length, critical instant at synchronous r
 
 Relations (proved in the note, held as tests): per task ``R_k ≤ R_k^{seg-jitter}`` (so
 ``seg-segment-*`` accepts every set ``seg-jitter-*`` accepts, same mode); equal verdicts where no
-task suspends. Neither (SEG) alone nor (MIN) dominates ``seg-oblivious`` (the note's example B of
-chen2019-self-suspension-review.md is accepted by ``seg-oblivious`` only).
+task suspends. (MIN) and ``seg-oblivious`` are incomparable (example B of
+chen2019-self-suspension-review.md is accepted by ``seg-oblivious`` only, the note's example C by
+(MIN) only); (SEG) alone does not dominate (JIT) (the note's example D), hence the minimum.
 
 Layers: :func:`reference` (Python ints through
 :func:`rtsched.analyses.theory.jitter_rta.jitter_response`), :func:`explain` (per-task rows with
@@ -224,6 +225,8 @@ def reference(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend") -> bo
 
 
 def _terms(E: int, rows: Sequence[JitterRow], search: JitterSearch) -> str:
+    if search.evaluations == 0:  # the start E + Σ X_h already exceeds the cap
+        return " + ".join([str(E), *(str(h.X) for h in rows)]) + f" = {search.value} (start)"
     R = search.last
     parts = [f"⌈({R} + {h.J})/{h.T}⌉·{h.X}" if h.J else f"⌈{R}/{h.T}⌉·{h.X}" for h in rows]
     return " + ".join([str(E), *parts]) + f" = {search.value}"

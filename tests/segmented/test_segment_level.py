@@ -143,7 +143,7 @@ def test_failing_segment_is_named():
     assert out.verdict is False
     term = out.evidence["failing_term"]
     assert "(JIT) reaches 18 > D = 15" in term and "(SEG) segment 2 (E = 1) reaches 3 > 2," in term, term
-    assert out.per_task[1]["segments"].endswith("E2 = 1: 1 + ⌈1/5⌉·2 = 3 > 2 left of D − ΣG_e: fails")
+    assert out.per_task[1]["segments"].endswith("E2 = 1: 1 + 2 = 3 (start) > 2 left of D − ΣG_e: fails")
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
