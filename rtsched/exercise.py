@@ -674,7 +674,7 @@ def _dag(topic: str, seed: int | str) -> Exercise:
 
 
 def parse_dag_tasksets(sheet: str) -> list[DAGTaskSet]:
-    """The DAG task sets of a ``dag`` sheet, read back from its ```` ```yaml ```` blocks."""
+    """The DAG task sets of a ``dag`` sheet, read back from its fenced ``yaml`` blocks."""
     from rtsched.dag import loads_dag
 
     sets: list[DAGTaskSet] = []
@@ -880,7 +880,7 @@ def _mc(topic: str, seed: int | str) -> Exercise:
 
 
 def parse_mc_tasksets(sheet: str) -> list[MCTaskSet]:
-    """The mixed-criticality task sets of an ``mc`` sheet, read back from its ```` ```yaml ```` blocks."""
+    """The mixed-criticality task sets of an ``mc`` sheet, read back from its fenced ``yaml`` blocks."""
     from rtsched.mc import loads_mc
 
     sets: list[MCTaskSet] = []
@@ -1055,7 +1055,7 @@ def _seg(topic: str, seed: int | str) -> Exercise:
 
 
 def parse_segmented_tasksets(sheet: str) -> list[SegmentedTaskSet]:
-    """The CPU–GPU task sets of a ``seg`` sheet, read back from its ```` ```yaml ```` blocks."""
+    """The CPU–GPU task sets of a ``seg`` sheet, read back from its fenced ``yaml`` blocks."""
     from rtsched.segmented import loads_segmented
 
     sets: list[SegmentedTaskSet] = []
@@ -1147,7 +1147,7 @@ def make_exercise(topic: str, seed: int | str) -> Exercise:
 
 
 def parse_tasksets(sheet: str) -> list[TaskSet]:
-    """The task sets of a sheet, read back from its ```` ```text ```` blocks of ``C D T`` lines."""
+    """The task sets of a sheet, read back from its fenced ``text`` blocks of ``C D T`` lines."""
     sets: list[TaskSet] = []
     block: list[tuple[int, int, int]] | None = None
     for line in sheet.splitlines():

@@ -352,7 +352,7 @@ def floor_divmod_up(a, b, inv_up):
     """(⌊a/b⌋, a mod b) for 0 ≤ a ≤ 2**48 and 0 < b < 2**53, given inv_up = fl(fl(1/b) · (1 + 2**−50)).
 
     No correction step (rtsched's, papers/bcl2005.md, BCL-iter's shortcut 8): with δ1, δ2, δ3 the relative
-    errors (|δ| ≤ 2**−53) of 1/b, of the factor's product and of a · inv_up, inv_up =
+    errors (``|δ| ≤ 2**−53``) of 1/b, of the factor's product and of a · inv_up, inv_up =
     (1/b)(1 + δ1)(1 + 2**−50)(1 + δ2) lies in ((1/b)(1 + 2**−51), (1/b)(1 + 2**−49)), and
     p = fl(a · inv_up) in (a/b, (a/b)(1 + 2**−48)) for a ≥ 1 (p = 0 for a = 0). With a = q b + r,
     0 ≤ r < b: q ≤ a/b < p < a/b + a 2**−48/b ≤ (a + 1)/b ≤ q + 1, so trunc(p) = q exactly.
@@ -401,7 +401,7 @@ def floor_divmod_branchy(a, b, inv_b):
 
 @kernel
 def gcd(a, b):
-    """Greatest common divisor of |a| and |b|; gcd(0, 0) = 1, so that it can always divide."""
+    """Greatest common divisor of ``|a|`` and ``|b|``; gcd(0, 0) = 1, so that it can always divide."""
     a = -a if a < 0 else a
     b = -b if b < 0 else b
     while b != 0:
