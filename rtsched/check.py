@@ -4,22 +4,26 @@ Verdicts come from the analyses' kernels (the registry's :meth:`~rtsched.registr
 for one set, :meth:`~rtsched.registry.Analysis.status` for many); the evidence (the exact
 explanation) is computed the first time a caller reads it.
 
-First run. Compiling a kernel takes 1–15 s (``benchmarks/bench_cold_start.py``), so on a machine
-that never compiled them ``rtsched check`` of one small set took about 80 s for the default list,
-where the exact references answer in milliseconds. While an analysis's kernels are not compiled
-(:func:`rtsched.warmup.is_compiled`: ``rtsched cache --compile`` or a sweep's first run compiles
-them), a *sufficient* analysis decides small inputs (at most
+First run, first call. Compiling a kernel takes 1–15 s (``benchmarks/bench_cold_start.py``), so on
+a machine that never compiled them ``rtsched check`` of one small set took about 80 s for the
+default list, where the exact references answer in milliseconds; and loading an analysis's
+compiled kernels from the cache still costs about 0.09 s (:data:`~rtsched.warmup.LOAD_SECONDS`),
+so with every kernel compiled a one-set check spent nearly all of its 2.65 s loading 25 of them.
+A *sufficient* analysis therefore decides small inputs (at most
 :data:`~rtsched.warmup.COLD_MAX_SETS` sets of at most :data:`~rtsched.warmup.COLD_MAX_TASKS` tasks)
-with its reference (the partitioned EDF explanation likewise packs with its reference), until
-the time this process has spent in that reference reaches the analysis's compile time (ski
-rental: a script checking many sets one by one then pays at most twice what compiling at once
-would have cost); then the kernel is compiled (or loaded from the cache) and used, and a marker
-(``one:NAME`` for ``check``, ``batch:NAME`` for ``check_many``) sends later processes straight
-to it. The reference is the judge every kernel is held
+with its reference (the partitioned EDF explanation likewise packs with its reference) until the
+time this process has spent in that reference reaches what the kernel would cost: its load time
+when compiled, its compile time (:func:`rtsched.warmup.is_compiled`: ``rtsched cache --compile`` or
+a sweep's first run compiles them) when not (ski rental: a script checking many sets one by one
+then pays at most twice what loading or compiling at once would have cost); then the kernel is
+compiled (or loaded from the cache) and used, and a marker (``one:NAME`` for ``check``,
+``batch:NAME`` for ``check_many``) sends later processes to it as soon as the load time is spent.
+The reference is the judge every kernel is held
 to (property tests), so the verdict is the same; a reference "unknown" is decided by the kernel
 (the reference's Python work budget may have run out where the kernel's did not). Exact and
 necessary analyses (state-space search, simulation: their Python references can take seconds)
-always use their kernels.
+use their kernels, except on the inputs their ``quick_reference`` names (``gedf-upper``: a short
+simulation window and no exact test to run).
 """
 
 from __future__ import annotations
@@ -51,19 +55,35 @@ _COLD_SECONDS: dict[tuple[str, str], float] = {}
 _KERNEL_USED: set[tuple[str, str]] = set()
 
 
-def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str) -> bool:
-    """Decide ``sets`` with ``entry``'s reference rather than compile its kernels (module docstring).
+def _quick(entry: Analysis, sets: Sequence[Any], size: int) -> bool:
+    """True if ``entry``'s reference answers ``sets`` as fast as a sufficient test's (module docstring)."""
+    if entry.kind == "sufficient":
+        return True
+    quick = entry.quick_reference
+    return quick is not None and all(quick(ts, size) for ts in sets)
 
-    Not once this process has spent the analysis's compile time (:func:`rtsched.warmup.compile_seconds`)
-    in its reference, nor once a process has used the kernel of this path (marker ``path:name``).
+
+def _use_reference(entry: Analysis, sets: Sequence[TaskSet], path: str, size: int) -> bool:
+    """Decide ``sets`` with ``entry``'s reference rather than compile or load its kernels (module docstring).
+
+    Not once this process has spent the analysis's compile time (:func:`rtsched.warmup.compile_seconds`,
+    kernels not compiled) or load time (:data:`rtsched.warmup.LOAD_SECONDS`, kernels in the cache)
+    in its reference on this path, nor once this process has used the kernel of this path.
     """
+    key = (entry.name, path)
+    if (
+        key in _KERNEL_USED  # a set lookup, before any file is looked at
+        or not entry.workload.cold_references
+        or len(sets) > warmup.COLD_MAX_SETS
+        or any(ts.n > warmup.COLD_MAX_TASKS for ts in sets)
+        or not _quick(entry, sets, size)
+    ):
+        return False
+    spent = _COLD_SECONDS.get(key, 0.0)
+    if spent < warmup.LOAD_SECONDS:  # cheaper than loading the kernels, compiled or not
+        return True
     return (
-        (entry.name, path) not in _KERNEL_USED  # a set lookup, before any file is looked at
-        and entry.kind == "sufficient"
-        and entry.workload.cold_references
-        and len(sets) <= warmup.COLD_MAX_SETS
-        and all(ts.n <= warmup.COLD_MAX_TASKS for ts in sets)
-        and _COLD_SECONDS.get((entry.name, path), 0.0) < warmup.compile_seconds(entry.name)
+        spent < warmup.compile_seconds(entry.name)
         and not warmup.is_compiled(entry.name)
         and not warmup.is_compiled(f"{path}:{entry.name}")
     )
@@ -82,7 +102,7 @@ def _cold_reference(entry: Analysis, path: str, ts: Any, size: int, extra: tuple
 def _kernel_used(entry: Analysis, path: str) -> None:
     """Remember (marker ``path:name``) that this path's kernel of a sufficient analysis is in the cache now."""
     key = (entry.name, path)
-    if key in _KERNEL_USED or entry.kind != "sufficient" or not entry.workload.cold_references:
+    if key in _KERNEL_USED or not entry.workload.cold_references or (entry.kind != "sufficient" and entry.quick_reference is None):
         return
     _KERNEL_USED.add(key)
     if not warmup.is_compiled(entry.name) and not warmup.is_compiled(f"{path}:{entry.name}"):
@@ -147,7 +167,7 @@ def check(
         if why:
             skipped[entry.name] = why
             continue
-        verdict = _cold_reference(entry, "one", ts, arg, extra) if _use_reference(entry, [ts], "one") else UNKNOWN
+        verdict = _cold_reference(entry, "one", ts, arg, extra) if _use_reference(entry, [ts], "one", arg) else UNKNOWN
         if verdict == UNKNOWN:  # private entry point: platform and model checked above
             verdict = entry._decide_one(ts, arg, extra)
             _kernel_used(entry, "one")
@@ -193,7 +213,7 @@ def check_many(
             else:
                 run[i] = True
         chosen = np.flatnonzero(run)
-        if chosen.size and _use_reference(entry, [sets[i] for i in chosen], "batch"):
+        if chosen.size and _use_reference(entry, [sets[i] for i in chosen], "batch", arg):
             for i in chosen.tolist():
                 verdicts[i][entry.name] = _cold_reference(entry, "batch", sets[i], arg, extra)
             run[[i for i in chosen.tolist() if verdicts[i][entry.name] != UNKNOWN]] = False

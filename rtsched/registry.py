@@ -163,7 +163,10 @@ class Analysis:
     deadlines are refused, if they are: what :meth:`refuses_deadlines` says for D > T and what
     ``rtsched list`` prints), ``budget`` (default work budget
     or ``None``), ``budget_unit``, ``workload`` (its :class:`~rtsched.workloads.WorkloadKind`),
-    ``compile_seconds``, ``shares_kernels_with`` and ``calls`` (see the module docstring).
+    ``compile_seconds``, ``shares_kernels_with`` and ``calls`` (see the module docstring), and
+    ``quick_reference`` (for an exact or necessary analysis, ``quick_reference(item, size)`` is True
+    where its reference answers as fast as a sufficient test's, so that :func:`rtsched.check` may
+    decide that small input with it rather than load the kernels, as it does for sufficient ones).
 
     The module's functions are kept private; call the derived methods.
     """
@@ -194,6 +197,7 @@ class Analysis:
         "platform",
         "policy",
         "policy_order",
+        "quick_reference",
         "shares_kernels_with",
         "title",
         "workload",
@@ -230,6 +234,7 @@ class Analysis:
         shares_kernels_with: str | None = None,
         calls: tuple[str, ...] = (),
         deadlines_note: str = "",
+        quick_reference: Callable[[Any, int], bool] | None = None,
     ) -> None:
         if (kernel is None) == (codes is None):
             raise TypeError(f"analysis {name!r}: declare exactly one of kernel= and codes=")
@@ -244,7 +249,7 @@ class Analysis:
         self.aliases, self.order, self.budget, self.budget_unit = tuple(aliases), order, budget, budget_unit
         self.parallel_from, self.workload, self.policy_order = parallel_from, workload, policy_order
         self.compile_seconds, self.shares_kernels_with, self.calls = compile_seconds, shares_kernels_with, tuple(calls)
-        self.deadlines_note = deadlines_note
+        self.deadlines_note, self.quick_reference = deadlines_note, quick_reference
         self._reference, self._explain, self._kernel, self._one, self._codes = reference, explain, kernel, one, codes
         self._accepts, self._default_skip, self._opa = accepts, default_skip, opa
 

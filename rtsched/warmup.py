@@ -30,6 +30,7 @@ from rtsched.workloads import probe_batch, probe_workloads
 __all__ = [
     "COLD_MAX_SETS",
     "COLD_MAX_TASKS",
+    "LOAD_SECONDS",
     "COMPILE_SECONDS",
     "GENERATOR_COMPILE_SECONDS",
     "compile_analyses",
@@ -74,6 +75,11 @@ COMPILE_SECONDS: Mapping[str, float] = _CompileSeconds()
 #: of at most this many tasks with the analysis's exact reference instead (:mod:`rtsched.check`).
 COLD_MAX_TASKS = 16
 COLD_MAX_SETS = 32
+#: Seconds to load one analysis's compiled kernels from the cache into a process: about 0.09 s
+#: measured on a 2-core machine (issue #45: ``rtsched check`` of one 5-task set spent 2.2 of its
+#: 2.65 s loading 25 cached kernels whose references decide it in under 1 ms each). Small inputs
+#: are decided by the references until this process has spent this long in one (ski rental).
+LOAD_SECONDS = 0.1
 
 
 def _kernels_of(name: str) -> str:

@@ -49,7 +49,7 @@ from rtsched.registry import ACCEPTED, REJECTED, Analysis
 from rtsched.result import Explanation, Step, show_number
 from rtsched.sim import simulate
 
-__all__ = ["ANALYSES", "EXACT_BUDGET", "HORIZON_PERIODS", "MAX_JOBS", "explain", "horizon", "reference"]
+__all__ = ["ANALYSES", "EXACT_BUDGET", "HORIZON_PERIODS", "MAX_JOBS", "QUICK_JOBS", "explain", "horizon", "quick_reference", "reference"]
 
 CITATION = (
     "rtsched's upper bound of global EDF schedulability (not a test): U ≤ m, the exact G-EDF "
@@ -123,6 +123,21 @@ def _simulate_reference(ts: TaskSet, m: int, h: int) -> int | None:
             return min(missed)
         if t >= h:
             return None
+
+
+#: ``rtsched.check`` decides a set with the reference rather than load the kernels (issue #45) when
+#: the window holds at most this many job releases and the exact test is not run on it.
+QUICK_JOBS = 1_000
+
+
+def quick_reference(ts: TaskSet, m: int) -> bool:
+    """True if :func:`reference` answers ``ts`` in milliseconds: a short window and no exact test."""
+    h = horizon(ts.T)
+    if sum(-(-h // int(t)) for t in ts.T) > QUICK_JOBS:
+        return False
+    from rtsched import registry
+
+    return registry.get("exact").default_skip(ts, m) is not None
 
 
 def reference(ts: TaskSet, m: int) -> bool:
@@ -363,6 +378,6 @@ ANALYSES = (
         citation=CITATION, note="papers/gedf-upper.md",
         # the exact test decides the sets its default-list rule keeps: its code is part of ours
         reference=reference, explain=explain, codes=_codes, calls=("exact",),
-        compile_seconds=2.5,
+        compile_seconds=2.5, quick_reference=quick_reference,
     ),
 )
