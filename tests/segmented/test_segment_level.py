@@ -41,6 +41,14 @@ EXAMPLE_D = SegmentedTaskSet(
         SegmentedTask((1, 1, 1), (GPUSegment(0, 1), GPUSegment(0, 1)), T=10, core=0, name="k"),
     ]
 )
+#: The note's example E (core 0): h1 = C 1, T = D = 5; h2 = C 2, T = D = 100; k = 1, (0, 10), 1, T = 100, D = 17.
+EXAMPLE_E = SegmentedTaskSet(
+    [
+        SegmentedTask((1,), (), T=5, core=0, name="h1"),
+        SegmentedTask((2,), (), T=100, core=0, name="h2"),
+        SegmentedTask((1, 1), (GPUSegment(0, 10),), T=100, D=17, core=0, name="k"),
+    ]
+)
 #: chen2019-self-suspension-review.md's example B: accepted by seg-oblivious only.
 EXAMPLE_B = SegmentedTaskSet(
     [
@@ -117,11 +125,31 @@ def test_example_c_segment_level_proves_what_jitter_cannot():
 
 
 def test_example_d_whole_job_bound_wins():
-    """(JIT) for k: own 5, 5 + ⌈6/10⌉·1 = 6. (SEG): three segments of 1, each r = 2, R^seg = 6 + 2 = 8. (MIN): 6."""
+    """(JIT) for k: own 5, 5 + ⌈6/10⌉·1 = 6. (SEG): three segments of 1, each r = 2, R^seg = 6 + 2 = 8.
+    (SEG-C): cap = 3·⌈2/10⌉·1 = 3, 5 + min(3, ⌈6/10⌉·1) = 6. (MIN): 6."""
     out = SEG["suspend"].explain(EXAMPLE_D, 1)
     k = out.per_task[1]
-    assert (k["R_jit"], k["R_seg"], k["R"], k["used"]) == (6, 8, 6, "whole-job")
+    assert (k["R_jit"], k["R_seg"], k["R_comb"], k["R"], k["used"]) == (6, 8, 6, 6, "whole-job")
+    assert k["combined"] == "5 + min(3, ⌈6/10⌉·1) = 6"
     assert out.verdict is True
+
+
+def test_example_e_combined_bound_wins():
+    """h1: R 1 (X 1, J 0); h2: 2 + ⌈3/5⌉·1 = 3 (X 2, J 0, J' = 3 − 2 = 1). k, (JIT): 12 + ⌈17/5⌉·1 + ⌈17/100⌉·2 = 18
+    > 17. (SEG): each segment 1 + ⌈4/5⌉·1 + ⌈4/100⌉·2 = 4, R^seg = 4 + 4 + 10 = 18 > 17. (SEG-C): caps 2·⌈4/5⌉·1 = 2
+    (h1) and 2·⌈4/100⌉·2 = 4 (h2); x = 12: 12 + min(2, 3) + min(4, 2) = 16; 12 + min(2, ⌈16/5⌉) + min(4, ⌈17/100⌉·2)
+    = 16: R = 16 ≤ 17. Reached: h1, h2, k released at 0 (h1 [0, 1), h2 [1, 3), k [3, 4), G_e [4, 14)), h1 again at 14:
+    k completes at 16."""
+    out = SEG["suspend"].explain(EXAMPLE_E, 1)
+    assert out.verdict is True
+    k = out.per_task[2]
+    assert (k["R_jit"], k["R_seg"], k["R_comb"], k["R"], k["used"]) == ("> 17", "> 17", 16, 16, "combined")
+    assert k["combined"] == "12 + min(2, ⌈16/5⌉·1) + min(4, ⌈(16 + 1)/100⌉·2) = 16"
+    assert out.evidence["combined_bounds"] == (None, None, 16)
+    assert JIT["suspend"].reference(EXAMPLE_E, 1) is False
+    assert SEG["suspend"].batch(SegmentedBatch.from_tasksets([EXAMPLE_E]), 1)[0] == 1
+    trace = simulate_segmented(EXAMPLE_E, 1, protocol="none", mode="suspend", releases=[[0, 14], [0], [0]])
+    assert trace.schedulable_so_far and trace.response_times == (1, 3, 16)
 
 
 def test_example_b_oblivious_only():
@@ -136,14 +164,19 @@ def test_example_b_oblivious_only():
     assert OBL.reference(EXAMPLE_B, 1) is True
 
 
-def test_failing_segment_is_named():
-    """Example C with D = 15: (JIT) 12 + ⌈14/5⌉·2 = 18 > 15 and (SEG) leaves 15 − 10 = 5: E1 takes 3, E2 reaches 3 > 2."""
+def test_failing_bounds_are_named():
+    """Example C with D = 15: (JIT) 12 + ⌈14/5⌉·2 = 18 > 15; (SEG) 3 + 3 + 10 = 16 > 15; (SEG-C) 12 + min(4, ⌈12/5⌉·2)
+    = 16 > 15. With k = 6, (0, 1), 1 and D = 7: (SEG) segment 1 starts at 6 + 2 = 8 > 7."""
     ts = SegmentedTaskSet([EXAMPLE_C[0], EXAMPLE_C[1].replace(D=15)])
     out = SEG["suspend"].explain(ts, 1)
     assert out.verdict is False
     term = out.evidence["failing_term"]
-    assert "(JIT) reaches 18 > D = 15" in term and "(SEG) segment 2 (E = 1) reaches 3 > 2," in term, term
-    assert out.per_task[1]["segments"].endswith("E2 = 1: 1 + 2 = 3 (start) > 2 left of D − ΣG_e: fails")
+    assert "(JIT) reaches 18 > D = 15" in term and "(SEG) Σ r + ΣG_e = 16 > D; (SEG-C) reaches 16 > D" in term, term
+    assert out.per_task[1]["combined"] == "12 + min(4, ⌈12/5⌉·2) = 16 > D = 15"
+    ts = SegmentedTaskSet([EXAMPLE_C[0], SegmentedTask((6, 1), (GPUSegment(0, 1),), T=30, D=7, core=0)])
+    out = SEG["suspend"].explain(ts, 1)
+    assert "(SEG) segment 1 (E = 6) reaches 8 > D" in out.evidence["failing_term"]
+    assert out.per_task[1]["segments"] == "E1 = 6: 6 + 2 = 8 (start) > D = 7: fails; G_e = 1; E2 = 1: not reached"
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -194,6 +227,18 @@ def test_bounds_never_above_the_jitter_bounds(drawn, mode):
             assert b is not None and b <= a
     if JIT[mode].reference(ts, m) is True:
         assert SEG[mode].reference(ts, m) is True
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(drawn=small_sets(modes=(None, "suspend")))
+def test_combined_never_above_the_segment_sum(drawn):
+    """Proved: each cap is h's share of Σ_b (r_b − E_b), so every right side of (SEG-C) is at most Σ r + Σ G_e."""
+    ts, m = drawn
+    for b in segment_level.task_bounds(ts, m, "suspend"):
+        if b.seg_sum is not None:
+            assert b.combined is not None
+            if b.seg_sum <= b.D:
+                assert b.R_comb is not None and b.R_comb <= b.seg_sum
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
