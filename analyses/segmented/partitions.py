@@ -575,6 +575,8 @@ def explain_with(
         "candidates_considered": found.considered,
         "candidates_analysed": found.analysed,
         "inner": None if inner is None else inner.evidence,
+        # the inner bounds of the shown candidate (the accepted one, else the first analysed)
+        "response_times": None if inner is None else inner.evidence.get("response_times"),
     }
     if found.verdict is True:
         assert shown is not None

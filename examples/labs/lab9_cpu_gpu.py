@@ -1,7 +1,7 @@
 # %% [markdown]
-# # Lab 9 — CPU–GPU tasks: busy waiting, the GPU lock (MPCP, FMLP+), self-suspension, GPU partitions
+# # Lab 9 — CPU–GPU tasks: busy waiting, the GPU lock (MPCP, FMLP+), self-suspension, preemptive GPU scheduling, GPU partitions
 #
-# **Estimated time:** 100 minutes (55 for the worked examples, 45 for the four exercises).
+# **Estimated time:** 120 minutes (75 for the worked examples, 45 for the four exercises).
 # **Prerequisites:** Lab 1 (response-time analysis), Lab 3 (partitioned scheduling); a first look at
 # priority inversion and priority inheritance (any RTOS course).
 #
@@ -15,9 +15,12 @@
 # 4. compare the priority-ordered queue of MPCP with the FIFO queue of FMLP+ on sets where each
 #    protocol meets the deadlines the other misses;
 # 5. say why neither suspension-oblivious nor jitter-based self-suspension analysis dominates;
-# 6. weigh what partitioning the GPU buys (no waiting) against what it costs (slower segments);
+# 6. weigh what partitioning the GPU buys (no waiting) against what it costs (slower segments),
+#    and let `rtsched` search the layouts and task-to-partition assignments;
 # 7. say which claims are *proven* (an analysis accepting, or a deadline miss in a legal run) and
-#    which are only *observed* (a simulation without a miss).
+#    which are only *observed* (a simulation without a miss);
+# 8. say what preemptive GPU scheduling (GCAPS) buys over a GPU lock and over the driver's round
+#    robin, and read its bounds next to simulated response times.
 #
 # Run it in Jupyter, or as a script: `python examples/labs/lab9_cpu_gpu.py` (figures go to
 # `$RTSCHED_LAB_OUT`, default `lab-figures/`). The sets are small and fixed; only the last worked
@@ -25,6 +28,7 @@
 
 # %%
 import itertools
+from fractions import Fraction
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -33,8 +37,10 @@ from _labkit import SMALL, show  # build.py inlines the kit into the notebook
 import rtsched
 from rtsched import analyses
 from rtsched.generators.segmented import segmented_tasksets
-from rtsched.segmented import SegmentedTask, SegmentedTaskSet, simulate_segmented
+from rtsched.gpu import Slowdown, TableWCET
+from rtsched.segmented import GPUSegment, SegmentedTask, SegmentedTaskSet, simulate_segmented
 from rtsched.segmented.gantt import plot_segmented_gantt
+from rtsched.segmented.model import GPUDescription, GPUDriver
 
 task = SegmentedTask.from_segments  # task([C1, (G_m, G_e[, device]), C2, ...], T, D, core=..., name=...)
 
@@ -301,9 +307,8 @@ assert simulate_segmented(ex_b, protocol="none").response_times == (1, 6, 9)
 # GPU task on its own half. **Our rule for the slowdown**: a segment on a partition with a share s
 # of the GPU's compute takes G_e/s (here 2·G_e), its copies G_m unchanged. Linear slowdown is a
 # simple, usually pessimistic assumption for compute-bound kernels; Lab 6 uses measured WCET
-# profiles per partition size instead. rtsched's analyses of *GPU partitions for this model*
-# (segment WCETs from the partition's size and co-runner interference, and a search over layouts)
-# are still to come (issue #43): here a partition is simply a device of its own.
+# profiles per partition size instead. Here a partition is simply a device of its own; worked
+# example 8 lets rtsched derive the slower segments from WCET profiles and search the layouts.
 #
 # | task | core | shared GPU | halves | T = D |
 # |---|---|---|---|---|
@@ -419,7 +424,138 @@ show(fig, "lab9_acceptance")
 # them). Expect the contention-free analyses (`seg-oblivious`, `seg-jitter-suspend`) above the
 # locking ones: they assume no one ever waits for the GPU, so they are not valid for a shared GPU
 # under MPCP or FMLP+ — compare an analysis only with the protocol it assumes.
+
+# %% [markdown]
+# ## Worked example 7: what preemptive GPU scheduling buys
 #
+# A lock makes a short, urgent kernel wait for a long one. **GCAPS** (Y. Wang, C. Liu, D. Wong,
+# H. Kim, ECRTS 2024) schedules the GPU *preemptively by priority*: a job submits its G_e to the
+# device after ⌈G_m/2⌉ and the device runs the submitted part of highest GPU priority, preempting
+# the others; every context switch costs ε device ticks. The vendor driver's default is a
+# time-sliced **round robin** over the processes' channels (TSG RR), blind to priorities: each part
+# runs at most one slice L while another waits. rtsched's analyses: `seg-gcaps-*` (a device bound
+# per segment, (DEV-G), then the core) and `seg-tsg-*` ((DEV-R): one slice of every other task per
+# round); both are rtsched's own "after" the paper, proofs in `papers/wang2024-gcaps.md`. ε and L
+# come from the set's driver (`GPUDriver(epsilon=..., time_slice=...)`).
+#
+# Set G, two cores, suspend, ε = 1, L = 10:
+#
+# | task | core | segments | T = D |
+# |---|---|---|---|
+# | τ0 (vision) | 0 | 1, (2, 3), 1 | 12 |
+# | τ1 (planner) | 1 | 1, (2, 20), 1 | 60 |
+#
+# * **MPCP** (or FMLP+): the vision task may wait for the planner's whole segment, H = 22: own =
+#   2 + 5 + 22 = 29 > 12; a real miss (below).
+# * **GCAPS**: the vision kernel preempts the planner's: B0 = 3 + ε = 4, R0 = 1 + 1 + 4 + 1 + 1 = 8.
+#   The planner pays for every vision job in its window, 3 + 2ε each (the switch away and back):
+#   B1 = 21 + ⌈(B1 + 5)/12⌉·3 + ⌈(B1 + 8)/12⌉·2, from 21: 36, 41, 43, 43; R1 = 4 + 43 = 47 ≤ 60.
+#   **Proven.**
+# * **TSG RR**: the vision part may arrive just after the planner's slice began: B0 = 3 + ε +
+#   (ε + min(L, 20)) = 15 > 12, not proven — and a real miss: releasing the planner at 0 and the
+#   vision job at 1, the vision part is submitted at 3, just after the planner's slice started, and
+#   waits until 13: it completes at 19 > 13.
+
+# %%
+G_set = SegmentedTaskSet(
+    [task([1, (2, 3), 1], T=12, core=0, name="vision"), task([1, (2, 20), 1], T=60, core=1, name="planner")],
+    name="set G",
+    driver=GPUDriver(epsilon=1, time_slice=10),
+)
+preemptive_names = ["seg-mpcp-suspend", "seg-fmlp-suspend", "seg-gcaps-suspend", "seg-tsg-suspend"]
+report_g = rtsched.check(G_set, 2, tests=preemptive_names)
+print(report_g)
+print(report_g["seg-gcaps-suspend"].text(steps=True))
+assert [report_g[n].verdict for n in preemptive_names] == [False, False, True, False]
+assert response_times(report_g, "seg-gcaps-suspend") == (8, 47)
+assert response_times(report_g, "seg-tsg-suspend") == (None, 34)  # τ0: (DEV-R) 15 > 12
+late_vision = [[1], [0]]  # vision released at 1, planner at 0: the worst case for round robin
+runs_g = {
+    protocol: simulate_segmented(G_set, protocol=protocol, releases=late_vision, horizon=60, record=True)
+    for protocol in ("mpcp", "gcaps", "tsg-rr")
+}
+for protocol, run in runs_g.items():
+    print(f"{protocol:<7}", run, "— response times", run.response_times)
+assert runs_g["gcaps"].schedulable_so_far and runs_g["gcaps"].response_times == (8, 30)
+assert (runs_g["tsg-rr"].miss.task, runs_g["tsg-rr"].miss.completion) == (0, 19)  # a proven miss
+assert (runs_g["mpcp"].miss.task, runs_g["mpcp"].miss.completion) == (0, 29)  # a proven miss
+# the bounds next to the largest responses observed in periodic and sporadic runs under GCAPS
+observed = [0, 0]
+for seed in range(3 if SMALL else 12):
+    for arrivals in ("periodic", "sporadic"):
+        run = simulate_segmented(G_set, protocol="gcaps", arrivals=arrivals, execution="random", seed=seed)
+        assert run.schedulable_so_far
+        observed = [max(o, r or 0) for o, r in zip(observed, run.response_times, strict=True)]
+print("GCAPS bounds", response_times(report_g, "seg-gcaps-suspend"), "largest observed", tuple(observed))
+assert all(o <= b for o, b in zip(observed, response_times(report_g, "seg-gcaps-suspend"), strict=True))
+fig, axes = plt.subplots(2, 1, figsize=(9, 5), sharex=True)
+plot_segmented_gantt(runs_g["gcaps"], ax=axes[0], until=40, title="GCAPS: the vision kernel preempts the planner's")
+plot_segmented_gantt(runs_g["tsg-rr"], ax=axes[1], until=40, title="TSG round robin: the vision part waits a slice")
+show(fig, "lab9_preemptive_gantt")
+
+# %% [markdown]
+# GCAPS helps the urgent task and costs the long one: the planner's bound grows from its own
+# 4 + 20 + ε = 25 to 47, because every vision job may preempt it (3 + 2ε each). Both are
+# *bounds*: the simulator's largest responses stay at or below them. Two things to remember: the
+# GPU priorities need not be the CPU priorities (`seg-gcaps-suspend-gpa` searches them, after the
+# paper's Sec. 5.3), and ε matters — redo B1 by hand with ε = 3.
+#
+# ## Worked example 8: letting rtsched partition the GPU
+#
+# Worked example 5 decided by hand how slow a segment is on a half. rtsched's partition analyses
+# (`seg-*-part`, rtsched's own, `papers/cpu-gpu-partitions.md`) take a **GPU description** — the
+# clusters M, the legal layouts (`free`, `tpc:k`, `mig:a100`), the slowdown f(k) beside k other
+# busy partitions — and a **WCET profile** C(s) per segment, and search layouts and
+# task-to-partition assignments. On a candidate, each segment takes G_e' = ⌈C(s)·f(K − 1)⌉ on its
+# partition of s clusters (K partitions busy), and each partition is a device of its own: a lock of
+# its own (MPCP, FMLP+) or a preemptive scheduler of its own, with its own context switches
+# (GCAPS, TSG).
+#
+# Set H: two tasks on two cores, M = 2 clusters, f(1) = 6/5, profile C(1) = 6, C(2) = G_e = 5,
+# ε = 1, T = D = 13. Whole GPU under GCAPS: τ1 waits for τ0's kernel and its switches,
+# B1 = 5 + 1 + ⌈(B1 + 5)/13⌉·5 + ⌈(B1 + 10)/13⌉·2 = 20 > 13; under MPCP τ0 may wait for τ1's
+# whole segment, own = 9 + 7 = 16 > 13. Layout 1 + 1: G_e' = ⌈6·6/5⌉ = 8, each task alone on its
+# cluster: R = 1 + 1 + 8 + 1 + 1 = 12 under MPCP (no one to wait for) and 13 under GCAPS (one
+# context switch on its partition): both proven.
+
+# %%
+profiled = GPUSegment(2, 5, profile=TableWCET((6, 5)))  # C(1) = 6, C(2) = G_e = 5
+H_set = SegmentedTaskSet(
+    [task([1, (2, 5), 1], T=13, core=c, name=n).replace(gpu=(profiled,)) for c, n in ((0, "a"), (1, "b"))],
+    name="set H",
+    gpu=GPUDescription(2, Slowdown((), Fraction(6, 5))),
+    driver=GPUDriver(epsilon=1),
+)
+part_names = ["seg-mpcp-suspend", "seg-mpcp-suspend-part", "seg-gcaps-suspend", "seg-gcaps-suspend-part"]
+report_h = rtsched.check(H_set, 2, tests=part_names)
+print(report_h)
+print(report_h["seg-gcaps-suspend-part"].text(steps=True))
+assert [report_h[n].verdict for n in part_names] == [False, True, False, True]
+chosen = report_h["seg-gcaps-suspend-part"].evidence
+assert chosen["layout"] == "1+1" and [x["G_e'"] for x in chosen["inflated"]] == [8, 8]
+assert response_times(report_h, "seg-mpcp-suspend-part") == (12, 12)
+assert response_times(report_h, "seg-gcaps-suspend-part") == (13, 13)
+
+# %% [markdown]
+# The generator draws GPU descriptions too: `segmented_tasksets(rng, n, gpu_clusters=7,
+# gpu_layout="mig:a100")` gives every set an A100-like GPU split by MIG and every segment an
+# Amdahl-like profile C(s) = ⌈G_e·((1 − p) + p·M/s)⌉ with C(7) = G_e
+# (`papers/cpu-gpu-generators.md`); the tasks are those drawn without the option. A few sets at
+# per-CPU utilization 0.5 (the heuristic search tries the whole GPU first, so it accepts every set
+# its inner analysis accepts; `examples/segmented_partitions_experiment.toml` is the full sweep):
+
+# %%
+sample = segmented_tasksets(
+    np.random.default_rng(3), 6 if SMALL else 20, m=2, utilization=0.5, gpu_clusters=7, gpu_layout="mig:a100"
+)
+accepted_h = {}
+for name in ("seg-mpcp-suspend", "seg-mpcp-suspend-part", "seg-gcaps-suspend", "seg-gcaps-suspend-part"):
+    accepted_h[name] = sum(analyses.get(name).reference(ts, 2) is True for ts in sample)
+    print(f"{name:<24} {accepted_h[name]}/{len(sample)}")
+assert accepted_h["seg-mpcp-suspend-part"] >= accepted_h["seg-mpcp-suspend"]
+assert accepted_h["seg-gcaps-suspend-part"] >= accepted_h["seg-gcaps-suspend"]
+
+# %% [markdown]
 # ## Exercises
 #
 # **Exercise 1 (a waiting bound by hand).** Set W, three cores, one GPU, suspend:
