@@ -1,0 +1,123 @@
+"""What ``rtsched check FILE`` costs on the user's path, phase by phase (not a test; issue #45).
+
+    python benchmarks/bench_cli.py [--sets 3000] [--repeat 5]
+
+Three inputs: the README's one-set file (``examples/tasksets/demo.yaml``, m = 2, the default list)
+and ``--sets`` seeded sets (n = 10, m = 4) with the eight global EDF sufficient tests. For each it
+prints, best of ``--repeat`` fresh processes (warm kernel cache: the script compiles first):
+
+- ``import rtsched`` alone (a process that only imports);
+- the CLI, ``rtsched check FILE`` end to end (a process, start-up included);
+- a breakdown measured inside one fresh process: import, read (the file into task sets), decide
+  (``check_many``: analysis discovery, kernel loading or the references, verdicts), decide again
+  (the same call in the same process: what deciding costs once everything is loaded), print
+  (``str(report)`` of every report: the explanations the CLI prints);
+- the targets of issue #45: one set within ~2× ``import rtsched``; many sets within 2× of
+  ``check_many`` plus import.
+
+Ratios are of times measured in this one run, side by side; the host's CPU and vector ISA are
+printed with them (machines differ: some have AVX-512, some only AVX2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import host_line, sample_batch
+
+from rtsched.io import write_tasksets
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "examples" / "tasksets" / "demo.yaml"
+TESTS = "gfb,bak,bcl,bcl-iter,rta,bar,load,ffdbf"
+
+PHASES = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import rtsched
+from rtsched.io import read_tasksets
+t1 = time.perf_counter()
+sets = read_tasksets(sys.argv[1])
+t2 = time.perf_counter()
+tests = sys.argv[3] or None
+reports = rtsched.check_many(sets, int(sys.argv[2]), tests=tests)
+t3 = time.perf_counter()
+rtsched.check_many(sets, int(sys.argv[2]), tests=tests)
+t4 = time.perf_counter()
+text = "\n".join(str(r) for r in reports)
+t5 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "read": t2 - t1, "decide": t3 - t2, "again": t4 - t3, "print": t5 - t4}))
+"""
+
+
+def run(argv: list[str]) -> None:
+    """Run the CLI; exit status 1 only says that some set is not proven schedulable."""
+    if subprocess.run(argv, stdout=subprocess.DEVNULL, cwd=ROOT).returncode not in (0, 1):
+        raise SystemExit(f"failed: {' '.join(argv)}")
+
+
+def wall(argv: list[str]) -> float:
+    start = time.perf_counter()
+    run(argv)
+    return time.perf_counter() - start
+
+
+def best(argv: list[str], repeat: int) -> float:
+    return min(wall(argv) for _ in range(repeat))
+
+
+def phases(path: Path, m: int, tests: str, repeat: int) -> dict[str, float]:
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run(
+            [sys.executable, "-c", PHASES, str(path), str(m), tests],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        runs.append(json.loads(out.stdout.splitlines()[-1]))
+    return {key: min(run[key] for run in runs) for key in runs[0]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", type=int, default=3000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    cli = [sys.executable, "-m", "rtsched.cli", "check"]
+    with tempfile.TemporaryDirectory() as tmp:
+        many = Path(tmp) / "many.json"
+        batch = sample_batch(args.sets, 10, 4, seed=11)
+        write_tasksets(many, [batch[i] for i in range(batch.n_sets)])
+        cases = [
+            (f"1 set ({DEMO.relative_to(ROOT)}, default list)", DEMO, 2, ""),
+            (f"{args.sets:,} sets (n = 10, m = 4, 8 global EDF tests)", many, 4, TESTS),
+        ]
+        for _, path, m, tests in cases:  # warm the kernel cache (compiles on a first run)
+            run([*cli, str(path), "-m", str(m), *(["--tests", tests] if tests else [])])
+        print(host_line())
+        imported = best([sys.executable, "-c", "import rtsched"], args.repeat)
+        print(f"import rtsched: {imported:.3f} s (best of {args.repeat} processes)")
+        for label, path, m, tests in cases:
+            argv = [*cli, str(path), "-m", str(m), *(["--tests", tests] if tests else [])]
+            whole = best(argv, args.repeat)
+            p = phases(path, m, tests, args.repeat)
+            print(f"\n{label}")
+            print(f"  rtsched check (process, end to end): {whole:.3f} s = {whole / imported:.2f}× import rtsched")
+            print("  inside one process: " + ", ".join(f"{k} {v:.3f} s" for k, v in p.items()))
+            print(f"  loading (decide − decide again): {p['decide'] - p['again']:.3f} s")
+            floor = imported + p["again"]
+            print(f"  against import + check_many (loaded): {whole / floor:.2f}×")
+            target = 2 * imported if "1 set" in label else 2 * floor
+            print(f"  target (issue #45): ≤ {target:.3f} s — {'met' if whole <= target else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
