@@ -771,8 +771,10 @@ _SEGMENTED_TYPES = {
     "deadlines": "text",
     "device_assignment": "text",
     "mode": "text",
+    "gpu_clusters": "integer",
+    "gpu_layout": "text",
 }
-_SEGMENTED_UNTYPED = ("gpu_tasks", "gpu_segments", "gpu_ratio", "copy_share", "devices")
+_SEGMENTED_UNTYPED = ("gpu_tasks", "gpu_segments", "gpu_ratio", "copy_share", "devices", "parallel", "slowdown_step")
 #: Axis labels of segmented experiments; a variable not listed takes its task-set label.
 SEGMENTED_LABELS = {
     "utilization": "Utilization per CPU U = Σ (C + G)/T (dimensionless)",
@@ -975,8 +977,18 @@ _SEGMENTED = SegmentedKind(
     value_types=_SEGMENTED_TYPES,
     # epsilon_ms, time_slice_ms: the GPU driver every drawn set carries (rtsched.generators.segmented,
     # step 9; checked by the generator); not in SEGMENTED_GENERATOR_DEFAULTS, so older experiments
-    # keep their fingerprint.
-    known_keys=(*SEGMENTED_GENERATOR_DEFAULTS, "mode", "epsilon_ms", "time_slice_ms"),
+    # keep their fingerprint. gpu_clusters, gpu_layout, parallel, slowdown_step: the partitionable GPU
+    # description (step 10), likewise optional.
+    known_keys=(
+        *SEGMENTED_GENERATOR_DEFAULTS,
+        "mode",
+        "epsilon_ms",
+        "time_slice_ms",
+        "gpu_clusters",
+        "gpu_layout",
+        "parallel",
+        "slowdown_step",
+    ),
     labels=SEGMENTED_LABELS,
     workload=SEGMENTED_TASKSETS,
     default_names="all",
