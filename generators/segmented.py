@@ -443,15 +443,17 @@ def _drawn(
 
 
 def _description(draw: _GPUDraw, device: str) -> Any:
-    """The :class:`~rtsched.segmented.GPUDescription` of step 10 (count-only slowdown row f(k) = 1 + a·k)."""
+    """The :class:`~rtsched.segmented.GPUDescription` of step 10 (count-only slowdown row f(k) = 1 + a·k).
+
+    The row covers k = 1..M − 1, every count of other partitions a layout of M clusters can have
+    (nothing beyond it: the files write tables without a value beyond).
+    """
     from rtsched.gpu import Slowdown
     from rtsched.segmented.model import GPUDescription
 
     M, layout, a, _ = draw
     row = tuple(1 + a * k for k in range(1, M))
-    return GPUDescription(
-        M, Slowdown(row, row[-1] if row else Fraction(1)), layout=layout, device=device, interference="count-only"
-    )
+    return GPUDescription(M, Slowdown(row), layout=layout, device=device, interference="count-only")
 
 
 def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -> list[SegmentedTaskSet]:

@@ -163,7 +163,12 @@ def generate_segmented(
     import numpy as np
     import typer
 
-    from rtsched.generators.segmented import SEGMENTED_DEFAULTS, per_cpu_utilization, segmented_batch
+    from rtsched.generators.segmented import (
+        SEGMENTED_DEFAULTS,
+        SEGMENTED_OPTIONAL,
+        per_cpu_utilization,
+        segmented_batch,
+    )
     from rtsched.segmented.files import SEGMENTED_FORMATS, dumps_segmented
 
     options: dict[str, Any] = {}
@@ -175,8 +180,10 @@ def generate_segmented(
         if key in ("m", "tasks_per_cpu", "utilization"):
             flag = {"m": "-m", "tasks_per_cpu": "--n", "utilization": "--utilization"}[key]
             raise InputError(f"give {key} with {flag}, not --param", field="--param")
-        if key not in SEGMENTED_DEFAULTS:
-            known = ", ".join(k for k in SEGMENTED_DEFAULTS if k not in ("m", "tasks_per_cpu", "utilization"))
+        if key not in SEGMENTED_DEFAULTS and key not in SEGMENTED_OPTIONAL:
+            known = ", ".join(
+                k for k in (*SEGMENTED_DEFAULTS, *SEGMENTED_OPTIONAL) if k not in ("m", "tasks_per_cpu", "utilization")
+            )
             raise InputError(f"unknown generator parameter {key!r}; one of {known}", field="--param")
         if key in options:
             raise InputError(f"{key} is given twice", field="--param")
