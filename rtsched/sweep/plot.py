@@ -6,7 +6,9 @@ second swept variable (if any), one curve per analysis with its 95% Wilson band,
 with units (for GPU experiments the utilization axis is U1/M, the one-cluster utilization over
 the number of clusters), and a caption naming the generator, periods, deadlines and sets per point. With
 a second swept variable it also writes ``weighted.{png,pdf,svg}`` (weighted schedulability,
-Bastoni et al. OSPERT 2010). Matplotlib is used through :class:`matplotlib.figure.Figure`
+Bastoni et al. OSPERT 2010). When a soft real-time analysis ran (``tardiness-da``), it also writes
+``tardiness.{png,pdf,svg}``: the mean and max of its tardiness bound over the largest period
+(:mod:`rtsched.sweep.tardiness`). Matplotlib is used through :class:`matplotlib.figure.Figure`
 with the Agg canvas: no pyplot state, no display needed.
 
 Legends are in words, from each analysis's registry metadata (:func:`legend_label`: the policy
@@ -45,6 +47,7 @@ _COLORS = (
 _POLICY_WORDS = {
     "global-edf": ("G-EDF", "Global EDF"),
     "global-edf:index": ("G-EDF (index ties)", "Global EDF, ties to the lowest index"),
+    "global-edf:soft": ("G-EDF soft", "Global EDF, soft real-time (bounded tardiness)"),
     "partitioned-edf": ("P-EDF", "Partitioned EDF"),
     "global-fp": ("G-FP", "Global fixed priorities"),
     "partitioned-fp": ("P-FP", "Partitioned fixed priorities"),
@@ -324,6 +327,10 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
     _reserve_bottom(fig, bottom)
     written += _save(fig, root / "acceptance", formats)
 
+    if any(r.get("tardiness_mean") for r in rows):
+        written += _plot_tardiness(root, rows, analyses, meta, style, panels, variable, by_variable, realized, numeric_x,
+                                   xs_all, kind, f"{caption_text}", name, formats)  # fmt: skip
+
     weighted_path = root / "weighted.csv"
     if by_variable and weighted_path.is_file():
         wrows = _read_csv(weighted_path)
@@ -351,6 +358,75 @@ def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) ->
             _reserve_bottom(fig, bottom)
             written += _save(fig, root / "weighted", formats)
     return written
+
+
+def _plot_tardiness(
+    root: Path,
+    rows: list[dict[str, str]],
+    analyses: list[str],
+    meta: dict[str, tuple[str, str, str]],
+    style: dict[str, dict[str, Any]],
+    panels: list[str],
+    variable: str,
+    by_variable: str,
+    realized: bool,
+    numeric_x: bool,
+    xs_all: list[str],
+    kind: str,
+    caption_text: str,
+    name: str,
+    formats: tuple[str, ...],
+) -> list[Path]:
+    """``tardiness.*``: per soft real-time analysis, mean (solid) and max (dashed) of max_bound / T_max.
+
+    Only the sets whose tardiness is bounded count (:mod:`rtsched.sweep.tardiness`); a point where
+    none is bounded has no value.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    soft = [a for a in analyses if any(r["analysis"] == a and r.get("tardiness_mean") for r in rows)]
+    cols = min(len(panels), 3)
+    rows_of_panels = math.ceil(len(panels) / cols)
+    fig = Figure(figsize=(5.2 * cols + 3.6, 3.9 * rows_of_panels + 1.3), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows_of_panels, cols, squeeze=False, sharey=True)
+    for index, panel in enumerate(panels):
+        ax = axes[index // cols][index % cols]
+        for analysis in soft:
+            sel = [r for r in rows if r["by_value"] == panel and r["analysis"] == analysis and r.get("tardiness_mean")]
+            if not sel:
+                continue
+            x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
+            kwargs = style[analysis]
+            ax.plot(x, [float(r["tardiness_mean"]) for r in sel], label=f"{meta[analysis][0]}: mean", **kwargs)
+            dashed = {**kwargs, "linestyle": (0, (4, 2)), "marker": None}
+            ax.plot(x, [float(r["tardiness_max"]) for r in sel], label=f"{meta[analysis][0]}: max", **dashed)
+        if not numeric_x:
+            ax.set_xticks(range(len(xs_all)), xs_all, rotation=30, ha="right")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+        if by_variable:
+            ax.set_title(f"{by_variable} = {panel}")
+        ax.set_xlabel(axis_label(variable, kind))
+        if index % cols == 0:
+            ax.set_ylabel("Tardiness bound / largest period T_max")
+    for index in range(len(panels), rows_of_panels * cols):
+        axes[index // cols][index % cols].set_visible(False)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(
+        handles,
+        ["\n".join(textwrap.wrap(label, 48, subsequent_indent="   ")) for label in labels],
+        loc="outside right upper",
+        title="soft real-time analysis\n(over the sets with bounded tardiness)",
+        fontsize=7.5,
+        title_fontsize=8,
+    )
+    fig.suptitle(f"Tardiness bound — {name}", x=0.02, ha="left")
+    fig.text(0.01, 0.005, caption_text, fontsize=7, ha="left", va="bottom")
+    bottom = 0.06 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
+    _reserve_bottom(fig, bottom)
+    return _save(fig, root / "tardiness", formats)
 
 
 def _styles(analyses: list[str], meta: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, Any]]:

@@ -22,6 +22,8 @@ from rtsched.sweep.experiment import Experiment, load_experiment, parse_experime
 from rtsched.sweep.kinds import kind_named
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
 from rtsched.sweep.store import Store, generator_digest
+from rtsched.sweep.tardiness import combine as combine_tardiness
+from rtsched.sweep.tardiness import is_soft
 from rtsched.sweep.units import Plan, UnitSpec, plan, run_unit
 
 __all__ = ["RESULT_COLUMNS", "WEIGHTED_COLUMNS", "Results", "Row", "WeightedRow", "aggregate", "run"]
@@ -45,6 +47,15 @@ class Row(_CsvRow):
 
     _SIX_DECIMALS = frozenset({"ratio", "ci_low", "ci_high", "mean_utilization"})
 
+    def cells(self) -> list[str]:
+        """As :meth:`_CsvRow.cells`; the tardiness cells with six decimals, empty when not recorded."""
+        out = super().cells()
+        for k, f in enumerate(dataclasses.fields(self)):
+            value = getattr(self, f.name)
+            if f.name in ("tardiness_mean", "tardiness_max") and value is not None:
+                out[k] = f"{value:.6f}"
+        return out
+
     variable: str
     value: Any
     by_variable: str
@@ -60,6 +71,11 @@ class Row(_CsvRow):
     ci_high: float
     target_utilization: float
     mean_utilization: float
+    #: Soft real-time analyses only (empty for the others; :mod:`rtsched.sweep.tardiness`): over
+    #: the sets with bounded tardiness, mean and max of max_bound / T_max.
+    tardiness_sets: int | None = None
+    tardiness_mean: float | None = None
+    tardiness_max: float | None = None
 
 
 @dataclass(frozen=True)
@@ -228,6 +244,7 @@ def aggregate(
             accepted = sum(int(r["accepted"][name]) for r in records)
             unknown = sum(int(r["unknown"][name]) for r in records)
             low, high = wilson_interval(accepted, sets)
+            tardy_sets, tardy_mean, tardy_max = combine_tardiness(records, name)
             rows.append(
                 Row(
                     variable=experiment.sweep.variable,
@@ -245,6 +262,9 @@ def aggregate(
                     ci_high=high,
                     target_utilization=config.utilization,
                     mean_utilization=util / sets if sets else math.nan,
+                    tardiness_sets=tardy_sets,
+                    tardiness_mean=tardy_mean,
+                    tardiness_max=tardy_max,
                 )
             )
     return rows, _weighted(the_plan, rows), seconds
@@ -404,9 +424,12 @@ def _stale(
     the stored records those partial runs complete, and how many units each analysis (or
     ``"generator"``) is recomputed in; says so on ``stream``.
     """
+    from rtsched import registry
+
     todo: list[UnitSpec] = []
     partial: dict[int, dict[str, Any]] = {}
     recomputed: dict[str, int] = {}
+    soft = {name for name in the_plan.analyses if is_soft(registry.get(name))}
     for spec in the_plan.units:
         record = finished.get(spec.index)
         if record is None:
@@ -421,7 +444,9 @@ def _stale(
         stale = tuple(
             name
             for name in spec.analyses
-            if name not in record.get("accepted", {}) or stored.get(name) != implementations[name]
+            if name not in record.get("accepted", {})
+            or stored.get(name) != implementations[name]
+            or (name in soft and name not in record.get("tardiness", {}))  # stored before the tardiness metric
         )
         if stale:
             for name in stale:
@@ -507,12 +532,15 @@ def run(
             if base["sets"] != result["sets"] or base["utilization_sum"] != result["utilization_sum"]:
                 redo.append(the_plan.units[k])  # not the stored sets after all: redraw the whole unit
                 return
+            tardiness = {**base.get("tardiness", {}), **result.get("tardiness", {})}
             result = {
                 **base,
                 "accepted": {**base["accepted"], **result["accepted"]},
                 "unknown": {**base["unknown"], **result["unknown"]},
                 "seconds": {**base.get("seconds", {}), **result["seconds"]},
             }
+            if tardiness:
+                result["tardiness"] = tardiness
         store.commit(result, implementations, generator)
         finished[k] = result
         if reporter is not None:

@@ -31,6 +31,7 @@ import numpy as np
 
 from rtsched.errors import InputError
 from rtsched.sweep.kinds import draw, gpu_refusal, platform
+from rtsched.sweep.tardiness import is_soft, unit_tardiness
 
 if TYPE_CHECKING:
     from rtsched.gpu import GPUWorkloadBatch
@@ -267,8 +268,10 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
     -------
     dict
         ``unit``, ``configuration``, ``chunk``, ``sets``, ``accepted`` and ``unknown`` (per
-        analysis), ``utilization_sum`` (sum of the realized utilizations) and ``seconds``
-        (wall time of generation and of each analysis's ``decide``; not part of the results).
+        analysis), ``utilization_sum`` (sum of the realized utilizations), ``seconds``
+        (wall time of generation and of each analysis's ``decide``; not part of the results)
+        and, if a soft real-time analysis ran, ``tardiness`` (per such analysis, see
+        :mod:`rtsched.sweep.tardiness`).
     """
     from rtsched import registry
 
@@ -286,17 +289,21 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
     seconds["generate"] = time.perf_counter() - start
     accepted: dict[str, int] = {}
     unknown: dict[str, int] = {}
+    tardiness: dict[str, dict[str, Any]] = {}
     with _KERNEL_LOCK:
         for name in spec.analyses:
             entry = registry.get(name)
             start = time.perf_counter()
-            codes = entry.status(batch, platform(spec.kind, spec.m, spec.units), dict(spec.budgets).get(entry.name))
+            where = platform(spec.kind, spec.m, spec.units)
+            codes = entry.status(batch, where, dict(spec.budgets).get(entry.name))
+            if is_soft(entry):  # soft real-time: the tardiness bounds of the accepted sets (rtsched.sweep.tardiness)
+                tardiness[name] = unit_tardiness(entry, batch, codes, where)
             seconds[name] = time.perf_counter() - start
             if codes.shape != (batch.n_sets,):
                 raise RuntimeError(f"analysis {name!r} returned {codes.shape[0]} verdicts for {batch.n_sets} sets")
             accepted[name] = int(np.count_nonzero(codes == 1))
             unknown[name] = int(np.count_nonzero(codes == -1))
-    return {
+    record = {
         "unit": spec.index,
         "configuration": spec.configuration,
         "chunk": spec.chunk,
@@ -306,3 +313,6 @@ def run_unit(spec: UnitSpec) -> dict[str, Any]:
         "utilization_sum": utilization_sum,
         "seconds": seconds,
     }
+    if tardiness:
+        record["tardiness"] = tardiness
+    return record
