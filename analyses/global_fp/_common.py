@@ -173,7 +173,8 @@ def on_reduced_explain(explain: Callable[..., Explanation]) -> Callable[..., Exp
             yield Step(note)
             yield from as_steps(inner_steps)
 
-        return Explanation(inner.verdict, f"{inner.summary} [{note}]", evidence, inner.per_task, steps=steps)
+        short = f"[D > T: analysed with D' = min(D_i, T_i) ({listed}); papers/arbitrary-deadlines-reductions.md]"
+        return Explanation(inner.verdict, f"{inner.summary} {short}", evidence, inner.per_task, steps=steps)
 
     return wrapped
 
