@@ -371,6 +371,14 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
     return out
 
 
+#: Why gedf-upper refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
+#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
+ARBITRARY_WHY = (
+    "needs constrained deadlines (D <= T): its synchronous-release simulation keeps one pending job per task "
+    "and it calls the exact test, which takes D <= T only; rtsched simulate runs D > T sets"
+)
+
+
 ANALYSES = (
     Analysis(
         name="gedf-upper", title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
@@ -378,6 +386,6 @@ ANALYSES = (
         citation=CITATION, note="papers/gedf-upper.md",
         # the exact test decides the sets its default-list rule keeps: its code is part of ours
         reference=reference, explain=explain, codes=_codes, calls=("exact",),
-        compile_seconds=2.5, quick_reference=quick_reference,
+        compile_seconds=2.5, quick_reference=quick_reference, deadlines_note=ARBITRARY_WHY,
     ),
 )

@@ -28,6 +28,7 @@ REFUSING = {
     "exact": "one pending job per task",
     "exact:index": "one pending job per task",
     "exact-gfp": "no longer be exact",
+    "gedf-upper": "one pending job per task",
     "tardiness-da": "implicit deadlines only",
     "rm-us": "implicit deadlines only",
 }
