@@ -196,8 +196,17 @@ def _horizon(ts: DAGTaskSet, arrivals: str) -> int:
 
 
 def test_sound_against_the_simulator():
-    """No accepted set misses a deadline under node-level G-EDF (periodic/sporadic, wcet/random)."""
-    start = time.perf_counter()
+    """No accepted set misses a deadline under node-level G-EDF (periodic/sporadic, wcet/random).
+
+    The budget counts this process's CPU time after the kernels are loaded: with a cold cache, or
+    under ``pytest -n 2`` (another worker compiling the same kernels, other work on the cores),
+    wall time measured compiles and load, not this test."""
+    warm = DAGTaskSet([FORK_JOIN])
+    CAB.verdict(warm, 2)
+    for arrivals in ("periodic", "sporadic"):
+        for execution in ("wcet", "random"):
+            simulate_dag(warm, 2, policy="gedf", arrivals=arrivals, execution=execution, seed=0, horizon=36)
+    start = time.process_time()
     checked = accepted = 0
     for seed, (m, n_tasks, utilization, shape) in enumerate(
         [(2, 2, 0.5, "fork-join"), (4, 4, 0.9, "gnp"), (4, 5, 1.0, "layered"), (8, 6, 1.6, "fork-join")]
@@ -217,7 +226,7 @@ def test_sound_against_the_simulator():
                     assert trace.miss is None, (seed, k, arrivals, execution, trace.miss)
     assert checked == 100
     assert accepted >= 40, accepted  # 45 with these seeds
-    assert time.perf_counter() - start < 20
+    assert time.process_time() - start < 20
 
 
 def test_the_simulator_check_is_not_vacuous():

@@ -250,8 +250,23 @@ def _horizon(ts: DAGTaskSet, arrivals: str) -> int:
 
 @pytest.mark.parametrize(("entry", "policy"), [(FP, "gfp"), (EDF, "gedf")], ids=["gfp", "gedf"])
 def test_sound_against_the_simulator(entry, policy):
-    """No accepted generated set misses a deadline under the matching node-level policy (task order for G-FP)."""
-    start = time.perf_counter()
+    """No accepted generated set misses a deadline under the matching node-level policy (task order for G-FP).
+
+    The budget counts this process's CPU time after the kernels are loaded: with a cold cache, or
+    under ``pytest -n 2`` (another worker compiling the same kernels, other work on the cores),
+    wall time measured compiles and load, not this test."""
+    entry.verdict(EXAMPLE, 2)
+    for arrivals, execution in (("periodic", "wcet"), ("sporadic", "random")):
+        simulate_dag(
+            EXAMPLE,
+            2,
+            policy=policy,
+            arrivals=arrivals,
+            execution=execution,
+            seed=0,
+            horizon=_horizon(EXAMPLE, arrivals),
+        )
+    start = time.process_time()
     checked = accepted = 0
     for seed, (m, n_tasks, utilization, shape, deadlines) in enumerate(
         [(2, 2, 0.6, "fork-join", "constrained"), (4, 3, 1.2, "gnp", "implicit"), (4, 4, 1.4, "layered", "constrained")]
@@ -267,7 +282,7 @@ def test_sound_against_the_simulator(entry, policy):
                 )  # fmt: skip
                 assert trace.miss is None, (entry.name, seed, k, arrivals, execution, trace.miss)
     assert checked == 36 and accepted >= 12, accepted
-    assert time.perf_counter() - start < 25
+    assert time.process_time() - start < 25
 
 
 def test_the_simulator_check_is_not_vacuous():
