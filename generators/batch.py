@@ -31,6 +31,12 @@ from numpy.typing import NDArray
 
 from rtsched.errors import InputError
 from rtsched.generators.deadlines import DeadlineDistribution, parse_deadlines
+from rtsched.generators.named import (
+    GENERATION_METHODS,
+    baker_tasks,
+    named_utilization,
+    parse_named_utilizations,
+)
 from rtsched.generators.periods import PeriodDistribution, parse_periods
 from rtsched.generators.utilizations import (
     UTILIZATION_METHODS,
@@ -142,6 +148,8 @@ def generate_batch(
     deadlines: str = "uniform",
     umax: float = 1.0,
     order: str = "drawn",
+    method: str = "fixed",
+    cap: str = "discard",
 ) -> GeneratedBatch:
     """Generate ``size`` integer task sets of ``n`` tasks with target total ``utilization``.
 
@@ -175,6 +183,16 @@ def generate_batch(
         (index 0 highest): ``"drawn"`` (as drawn, the default), ``"deadline-monotonic"`` (by D,
         ties by T then as drawn) or ``"rate-monotonic"`` (by T, ties by D then as drawn). The
         draws are the same whatever the order, so the sets differ only in their order.
+    method:
+        ``"fixed"`` (the default: ``n`` tasks whose utilizations split ``utilization``) or
+        ``"baker"``: tasks drawn one at a time from a named per-task distribution
+        (``utilizations = "uni-light"``, ``"bimod-medium"``, ``"exp-heavy"``, ...; see
+        :mod:`rtsched.generators.named`) and added while the set's total stays within
+        ``utilization``; ``n`` is then the largest number of tasks per set.
+    cap:
+        With ``method="baker"``: ``"discard"`` (the default, SchedCAT's rule: the task that would
+        take the total above ``utilization`` is dropped) or ``"keep"`` (it is kept: the total
+        just exceeds ``utilization``).
 
     Returns
     -------
@@ -189,6 +207,23 @@ def generate_batch(
     >>> out.batch.n_sets, out.realized_utilization.shape
     (3, (3,))
     """
+    if method == "baker":
+        return _baker_batch(
+            rng, n=n, utilization=utilization, size=size, utilizations=utilizations, periods=periods,
+            deadlines=deadlines, umax=umax, order=order, cap=cap,
+        )  # fmt: skip
+    if method != "fixed":
+        raise InputError(
+            f"unknown generation method {method!r}; choose one of {', '.join(GENERATION_METHODS)}", field="--method"
+        )
+    if named_utilization(utilizations) is not None:
+        raise InputError(
+            f"{utilizations!r} draws each task's utilization on its own: it needs method = baker "
+            "(tasks added until the total reaches the utilization)",
+            field="--utilizations",
+        )
+    if cap != "discard":
+        raise InputError("applies to method = baker only", field="--cap")
     method = parse_utilizations(utilizations)
     period_dist = parse_periods(periods)
     deadline_dist = parse_deadlines(deadlines)
@@ -226,5 +261,59 @@ def generate_batch(
     realized.setflags(write=False)
     offsets = np.arange(0, (size + 1) * n, n, dtype=np.int64)
     # Valid by construction (0 < C <= D <= T <= MAX_TIME), so the O(tasks) validation is skipped.
+    batch = TaskSetBatch.adopt(C, D, T, offsets, deadlines=deadline_dist.model, validate=False)
+    return GeneratedBatch(batch, float(utilization), realized)
+
+
+def _check_common(n: object, utilization: object, size: object, umax: object, order: str) -> None:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 1 <= n <= MAX_TASKS:
+        raise InputError(f"n must be an integer between 1 and {MAX_TASKS}, got {n!r}", field="--n")
+    for value, option in ((utilization, "--utilization"), (umax, "--umax")):
+        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+            raise InputError(f"must be a number, got {value!r}", field=option)
+    if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
+        raise InputError(f"the number of task sets must be a non-negative integer, got {size!r}", field="--count")
+    if order not in _ORDERS:
+        raise InputError(f"unknown task order {order!r}; choose one of {', '.join(_ORDERS)}", field="--order")
+
+
+def _baker_batch(
+    rng: np.random.Generator,
+    *,
+    n: int,
+    utilization: float,
+    size: int,
+    utilizations: str,
+    periods: str,
+    deadlines: str,
+    umax: float,
+    order: str,
+    cap: str,
+) -> GeneratedBatch:
+    """``generate_batch(method="baker")``: see :mod:`rtsched.generators.named`."""
+    if named_utilization(utilizations) is None:
+        raise InputError(
+            f"method = baker draws each task's utilization from a named distribution, not {utilizations!r}; "
+            "choose uni-light, uni-medium, uni-heavy, bimod-light, bimod-medium, bimod-heavy, exp-light, "
+            "exp-medium or exp-heavy",
+            field="--utilizations",
+        )
+    distribution = parse_named_utilizations(utilizations)
+    period_dist = parse_periods(periods)
+    deadline_dist = parse_deadlines(deadlines)
+    _check_common(n, utilization, size, umax, order)
+    if umax != 1.0:
+        raise InputError("does not apply to method = baker (the named distribution bounds each task)", field="--umax")
+    C, D, T, offsets = baker_tasks(
+        rng, distribution=distribution, periods=period_dist, deadlines=deadline_dist, bound=float(utilization),
+        n_max=int(n), size=int(size), rule=cap,
+    )  # fmt: skip
+    if order != "drawn":
+        set_id = np.repeat(np.arange(int(size)), np.diff(offsets))
+        first, second = (D, T) if order == "deadline-monotonic" else (T, D)
+        rank = np.lexsort((second, first, set_id))  # stable: equal keys keep the drawn order
+        C, D, T = C[rank], D[rank], T[rank]
+    realized = np.add.reduceat(C / T, offsets[:-1]) if C.size else np.zeros(int(size))
+    realized.setflags(write=False)
     batch = TaskSetBatch.adopt(C, D, T, offsets, deadlines=deadline_dist.model, validate=False)
     return GeneratedBatch(batch, float(utilization), realized)

@@ -22,6 +22,11 @@ frozen object with a vectorised ``draw(rng, size)`` method returning ``int64`` p
     times). Angle-synchronous tasks have no fixed period (it depends on engine speed); they are
     left out and the remaining shares renormalised, as is customary when the benchmark is used
     to draw periodic tasks.
+``uni-short[:TICKS_PER_MS]``, ``uni-moderate[:TICKS_PER_MS]``, ``uni-long[:TICKS_PER_MS]``
+    SchedCAT's named period distributions (``schedcat/generator/tasksets.py``, ``NAMED_PERIODS``,
+    "used in several UNC papers", in milliseconds): an integer number of milliseconds uniform on
+    {3, ..., 33}, {10, ..., 100} or {50, ..., 250}, times ``TICKS_PER_MS`` ticks (default 1000,
+    microsecond ticks; see ``papers/named-generators.md``).
 """
 
 from __future__ import annotations
@@ -38,8 +43,11 @@ from rtsched.model import MAX_TIME
 __all__ = [
     "AUTOMOTIVE_ANGLE_SYNCHRONOUS_SHARE",
     "AUTOMOTIVE_PERIOD_SHARES",
+    "NAMED_PERIODS",
     "ChoicePeriods",
     "LogUniformPeriods",
+    "ScaledUniformPeriods",
+    "describe_periods",
     "PeriodDistribution",
     "UniformPeriods",
     "parse_periods",
@@ -143,7 +151,40 @@ class ChoicePeriods:
         return np.asarray(self.values, dtype=np.int64), w / w.sum()
 
 
-PeriodDistribution = LogUniformPeriods | UniformPeriods | ChoicePeriods
+@dataclass(frozen=True)
+class ScaledUniformPeriods:
+    """Periods ``scale · k`` with ``k`` an integer uniform on ``{low, ..., high}`` (SchedCAT's named periods)."""
+
+    low: int
+    high: int
+    scale: int
+
+    def draw(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> NDArray[np.int64]:
+        """Draw periods (one ``rng.integers`` call)."""
+        return rng.integers(self.low, self.high, size, dtype=np.int64, endpoint=True) * self.scale
+
+
+PeriodDistribution = LogUniformPeriods | UniformPeriods | ChoicePeriods | ScaledUniformPeriods
+
+#: SchedCAT's named period ranges in milliseconds (``NAMED_PERIODS``), drawn as integers of ms.
+NAMED_PERIODS: dict[str, tuple[int, int]] = {"uni-short": (3, 33), "uni-moderate": (10, 100), "uni-long": (50, 250)}
+
+
+def describe_periods(spec: object) -> str:
+    """A period spec in words for captions: named ones get their range (``uni-moderate (10-100 ms ...)``).
+
+    Other specs are returned as written (they state their range themselves).
+
+    >>> describe_periods("uni-moderate")
+    'uni-moderate (uniform integer 10-100 ms x 1000 ticks/ms)'
+    """
+    text = str(spec)
+    kind, _, rest = text.strip().partition(":")
+    if kind in NAMED_PERIODS:
+        low, high = NAMED_PERIODS[kind]
+        ticks = rest or "1000"
+        return f"{text} (uniform integer {low}-{high} ms x {ticks} ticks/ms)"
+    return text
 
 
 def automotive_periods(ticks_per_ms: int = 1000) -> ChoicePeriods:
@@ -164,7 +205,7 @@ def parse_periods(spec: str | PeriodDistribution) -> PeriodDistribution:
     >>> parse_periods("choice:10,20:3,1").weights
     (3.0, 1.0)
     """
-    if isinstance(spec, LogUniformPeriods | UniformPeriods | ChoicePeriods):
+    if isinstance(spec, LogUniformPeriods | UniformPeriods | ChoicePeriods | ScaledUniformPeriods):
         return spec
     if not isinstance(spec, str):
         raise InputError(f"a period spec must be a string, got {spec!r}", field=_OPTION)
@@ -214,6 +255,16 @@ def parse_periods(spec: str | PeriodDistribution) -> PeriodDistribution:
         if 1000 * ticks > MAX_TIME:
             raise _bad(spec, f"the 1000 ms period does not fit in {MAX_TIME} ticks at {ticks} ticks per ms")
         return automotive_periods(ticks)
+    if kind in NAMED_PERIODS:
+        if len(parts) > 1:
+            raise _bad(spec, f"expected {kind} or {kind}:TICKS_PER_MS")
+        ticks = _positive_int(parts[0], spec, "TICKS_PER_MS") if parts else 1000
+        low, high = NAMED_PERIODS[kind]
+        if high * ticks > MAX_TIME:
+            raise _bad(spec, f"{high} ms does not fit in {MAX_TIME} ticks at {ticks} ticks per ms")
+        return ScaledUniformPeriods(low, high, ticks)
     raise _bad(
-        spec, "choose log-uniform:LO:HI[:G], uniform:LO:HI, choice:V1,V2,...[:W1,...] or automotive[:TICKS_PER_MS]"
+        spec,
+        "choose log-uniform:LO:HI[:G], uniform:LO:HI, choice:V1,V2,...[:W1,...], automotive[:TICKS_PER_MS] "
+        "or uni-short/uni-moderate/uni-long[:TICKS_PER_MS]",
     )
