@@ -139,6 +139,12 @@ NOTE = "papers/cpu-gpu-partitions.md"
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def _factor(gpu: GPUDescription, others: int, worst: int | None) -> Fraction | None:
+    """:meth:`GPUDescription.factor`, memoized (the searches ask for the same few factors many times)."""
+    return gpu.factor(others, worst)
+
+
 def inflated_wcet(segment: GPUSegment, size: int, others: int, worst: int | None, gpu: GPUDescription) -> int | None:
     """(P): G_e' = ⌈C(size) · f(others | worst)⌉ exactly; None if C(size) or the factor is not measured.
 
@@ -147,7 +153,7 @@ def inflated_wcet(segment: GPUSegment, size: int, others: int, worst: int | None
     papers/zahaf2021-gpu-partitioning.md). Rounding up keeps it a bound.
     """
     c = segment.wcet_on(size, gpu.clusters)
-    f = gpu.factor(others, worst)
+    f = _factor(gpu, others, worst)
     if c is None or f is None:
         return None
     return -(-(c * f.numerator) // f.denominator)
@@ -237,7 +243,7 @@ def derive(ts: SegmentedTaskSet, sizes: Sequence[int], assignment: Sequence[int 
                 continue
             size = sizes[part]
             c = g.wcet_on(size, gpu.clusters)
-            f = gpu.factor(K - 1, worst[part])
+            f = _factor(gpu, K - 1, worst[part])
             value = inflated_wcet(g, size, K - 1, worst[part], gpu)
             rows.append(Inflated(i, j, part, size, c, f, value))
             if value is None or g.G_m + value > MAX_TIME:
