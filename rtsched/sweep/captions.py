@@ -109,9 +109,18 @@ def taskset_caption(canonical: Mapping[str, Any]) -> str:
         if f"generator.{key}" in swept:
             gen[key] = "swept"
     n_text, fixed_u, ms = _caption_parts(canonical, gen, unit="", u_name="U", norm_name="U/m")
+    if gen.get("method") == "baker":  # issue #46: per-task named distributions, tasks added up to U
+        keep = gen.get("cap", "discard") == "keep"
+        rule = "until the total exceeds U, that task kept" if keep else "while the total stays <= U"
+        source = f"Baker-style: tasks of {gen.get('utilizations')} utilization added {rule}, "
+        n_text = n_text.replace("n = ", "at most ", 1) + " tasks"
+    else:
+        source = f"{gen.get('utilizations')} utilizations (umax = {gen.get('umax')}), "
+    from rtsched.generators.periods import describe_periods
+
     return (
-        f"Generator: {gen.get('utilizations')} utilizations (umax = {gen.get('umax')}), {n_text}; {fixed_u}"
-        f"periods {gen.get('periods')}; deadlines {gen.get('deadlines')}; m = {ms}; "
+        f"Generator: {source}{n_text}; {fixed_u}"
+        f"periods {describe_periods(gen.get('periods'))}; deadlines {gen.get('deadlines')}; m = {ms}; "
         f"{canonical.get('sweep', {}).get('sets_per_point')} sets per point; seed {canonical.get('seed')}; " + _WILSON
     )
 
