@@ -13,7 +13,16 @@ import numpy as np
 import typer
 
 from rtsched.errors import InputError
-from rtsched.generators import generate_batch, parse_deadlines, parse_periods, parse_utilizations
+from rtsched.generators import (
+    BAKER_CAP_RULES,
+    GENERATION_METHODS,
+    generate_batch,
+    parse_deadlines,
+    parse_named_utilizations,
+    parse_periods,
+    parse_utilizations,
+)
+from rtsched.generators.named import named_utilization
 from rtsched.generators.utilizations import warn_uunifast_loss
 from rtsched.io import FORMATS, write_tasksets
 from rtsched.sweep.experiment import GENERATOR_DEFAULTS
@@ -29,13 +38,20 @@ def generate_command(
     n: Annotated[int, typer.Option("--n", help="Tasks per set.")],
     utilization: Annotated[float, typer.Option("--utilization", help="Target total utilization U (before rounding).")],
     utilizations: Annotated[
-        str, typer.Option("--utilizations", help="uunifast, uunifast-discard, randfixedsum or cfs.")
+        str,
+        typer.Option(
+            "--utilizations",
+            help="uunifast, uunifast-discard, randfixedsum or cfs; with --method baker a named per-task "
+            "distribution: uni-light, uni-medium, uni-heavy, bimod-light, bimod-medium, bimod-heavy, exp-light, "
+            "exp-medium or exp-heavy.",
+        ),
     ] = _DEFAULT["utilizations"],
     periods: Annotated[
         str,
         typer.Option(
             "--periods",
-            help="log-uniform:LO:HI[:G], uniform:LO:HI, choice:V1,V2,...[:W1,W2,...] or automotive[:TICKS_PER_MS].",
+            help="log-uniform:LO:HI[:G], uniform:LO:HI, choice:V1,V2,...[:W1,W2,...], automotive[:TICKS_PER_MS] "
+            "or uni-short, uni-moderate, uni-long[:TICKS_PER_MS] (SchedCAT's 3-33, 10-100, 50-250 ms).",
         ),
     ] = _DEFAULT["periods"],
     deadlines: Annotated[
@@ -44,6 +60,20 @@ def generate_command(
     umax: Annotated[float, typer.Option("--umax", help="Largest task utilization (not for uunifast).")] = _DEFAULT[
         "umax"
     ],
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="fixed (--n tasks splitting --utilization) or baker (tasks drawn one at a time from a named "
+            "--utilizations distribution while the total stays within --utilization; --n is the maximum).",
+        ),
+    ] = "fixed",
+    cap: Annotated[
+        str,
+        typer.Option(
+            "--cap", help="--method baker: discard (drop the task that exceeds --utilization) or keep (keep it)."
+        ),
+    ] = "discard",
     count: Annotated[int, typer.Option("--count", help="Number of task sets.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random generator (numpy default_rng).")] = 0,
     output: Annotated[str, typer.Option("-o", "--output", help="Output file, or - for standard output.")] = "-",
@@ -83,6 +113,11 @@ def generate_command(
     [C, T]). Plain uunifast with --utilization above 1 draws task utilizations above 1, which the
     rounding caps at C = T: a warning says so.
 
+    --method baker draws each task's utilization from a named distribution (--utilizations
+    uni-light ... exp-heavy, SchedCAT's values) and adds tasks while the set's utilization stays
+    within --utilization (--cap keep: until it exceeds it); --n is the largest number of tasks
+    (papers/named-generators.md).
+
     --kind segmented draws CPU–GPU segmented task sets after the GCAPS experiment (ECRTS 2024):
     --n tasks on each of -m CPUs (default 4), each CPU's utilization --utilization split by
     UUniFast, 40-60 % GPU tasks, periods uniform in 30-500 ms (--periods, in ms) times 10 ticks
@@ -96,6 +131,10 @@ def generate_command(
     KEY=VALUE sets cp, cf, ticks and the others (papers/mc-model.md). Written as YAML (default,
     also on stdout), JSON or CSV; the realised mean U_LL, U_HL, U_HH go to standard error.
     """
+    if kind != "taskset":
+        for option, value, default in (("--method", method, "fixed"), ("--cap", cap, "discard")):
+            if value != default:
+                raise InputError("applies to --kind taskset only", field=option)
     if kind == "segmented":
         from rtsched.commands._segmented import generate_segmented
 
@@ -138,12 +177,29 @@ def generate_command(
             )
         )  # fmt: skip
     if kind != "taskset":
-        raise InputError(f"unknown kind {kind!r}; choose taskset or segmented (CPU–GPU) or mc (mixed criticality)", field="--kind")
+        raise InputError(
+            f"unknown kind {kind!r}; choose taskset or segmented (CPU–GPU) or mc (mixed criticality)", field="--kind"
+        )
     for option, given in (("-m", cpus != 4), ("--param", bool(param))):
         if given:
             raise InputError("applies to --kind segmented only", field=option)
     # Check every option before drawing anything, so that errors name the option.
-    parse_utilizations(utilizations)
+    if method not in GENERATION_METHODS:
+        raise InputError(
+            f"unknown generation method {method!r}; choose one of {', '.join(GENERATION_METHODS)}", field="--method"
+        )
+    if method == "baker" or cap != "discard":
+        if cap not in BAKER_CAP_RULES:
+            raise InputError(f"unknown cap rule {cap!r}; choose one of {', '.join(BAKER_CAP_RULES)}", field="--cap")
+        if method != "baker":
+            raise InputError("applies to --method baker only", field="--cap")
+        parse_named_utilizations(utilizations)
+    elif named_utilization(utilizations) is not None:
+        raise InputError(
+            f"{utilizations!r} draws each task's utilization on its own: add --method baker", field="--utilizations"
+        )
+    else:
+        parse_utilizations(utilizations)
     parse_periods(periods)
     parse_deadlines(deadlines)
     if n < 1:
@@ -172,14 +228,19 @@ def generate_command(
         periods=periods,
         deadlines=deadlines,
         umax=umax,
+        method=method,
+        cap=cap,
     )
     if fmt is None and output == "-":
         fmt = "jsonl"
     write_tasksets(output, list(generated.batch), format=fmt)
     if not quiet:
         realized = generated.realized_utilization
+        sizes = generated.batch.sizes
+        tasks = f"{n} tasks" if method == "fixed" else f"at most {n} tasks (mean {sizes.mean():.4g})"
+        bound = "target U" if method == "fixed" else "bound U"
         typer.echo(
-            f"rtsched: wrote {count} task set(s) of {n} tasks to {output}; target U = {utilization}, "
+            f"rtsched: wrote {count} task set(s) of {tasks} to {output}; {bound} = {utilization}, "
             f"realised U mean {realized.mean():.6g} (min {realized.min():.6g}, max {realized.max():.6g})",
             err=True,
         )
