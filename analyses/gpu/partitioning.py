@@ -107,6 +107,7 @@ __all__ = [
     "Allocation",
     "GPUReport",
     "Partition",
+    "SEARCHES",
     "allocate",
     "gpu_report",
     "partition_verdict",
@@ -117,6 +118,19 @@ __all__ = [
 HEURISTICS = ("ffd", "bfd", "exhaustive", "single")
 #: Default number of layouts the ffd/bfd search may try before answering "unknown".
 DEFAULT_LAYOUT_BUDGET = 10_000
+#: What each allocation strategy searches and, where several allocations pass, which one it shows
+#: (issue #46: "exhaustive" was called the optimum without saying of what).
+SEARCHES = {
+    "ffd": "layouts of K = 1, 2, ... partitions (each K's maximal legal layouts, decreasing), kernels "
+    "packed first-fit decreasing; the first layout that packs every kernel is shown",
+    "bfd": "layouts of K = 1, 2, ... partitions (each K's maximal legal layouts, decreasing), kernels "
+    "packed best-fit decreasing; the first layout that packs every kernel is shown",
+    "exhaustive": "every split of the kernels into partitions (dynamic programming over kernel subsets, no "
+    "layout list): accepts iff some legal layout and allocation passes (optimal under the model); of those "
+    "it shows one with the fewest clusters in use (then the fewest partitions), not the least loaded",
+    "single": "the GPU as one resource: every kernel on all clusters, no partitions, no contention",
+}
+
 #: Largest number of kernels for the exhaustive search (3^n subset dynamic programming).
 MAX_EXHAUSTIVE_KERNELS = 12
 
@@ -207,7 +221,7 @@ class Allocation:
     M: int
     partitions: tuple[Partition, ...] = ()
     idle: int = 0
-    layouts_tried: int = 0
+    layouts_tried: int | None = 0
     reason: str = ""
     space: str = "free"
     interference: str = "count-only"
@@ -391,7 +405,9 @@ def _pack(oracle: _Oracle, sizes: tuple[int, ...], fit: str) -> list[list[int]] 
     return bins
 
 
-def _finish(oracle: _Oracle, heuristic: str, M: int, blocks: list[tuple[list[int], int]], tried: int) -> Allocation:
+def _finish(
+    oracle: _Oracle, heuristic: str, M: int, blocks: list[tuple[list[int], int]], tried: int | None
+) -> Allocation:
     """Build the allocation on the *actual* layout (empty partitions dropped, K' = active count).
 
     Dropping an empty partition lowers K, so every factor f(K' − 1) ≤ f(K − 1) and every block is
@@ -414,7 +430,7 @@ def _labels(oracle: _Oracle) -> tuple[str, str]:
     return oracle.space.spec, "co-runner" if oracle.w.co_runner_aware else "count-only"
 
 
-def _fail(oracle: _Oracle, heuristic: str, M: int, tried: int, reason: str) -> Allocation:
+def _fail(oracle: _Oracle, heuristic: str, M: int, tried: int | None, reason: str) -> Allocation:
     verdict: Verdict = UNKNOWN_VERDICT if oracle.unknown_seen else False
     largest = max(oracle.space.sizes)
     hopeless = [
@@ -509,14 +525,14 @@ def _exhaustive(oracle: _Oracle, M: int) -> Allocation:
             oracle,
             "exhaustive",
             M,
-            0,
+            None,
             f"no split of the kernels into partitions of a {space.spec} layout of {M} clusters passes"
             if space.spec != "free"
             else f"no split of the kernels into partitions of at most {M} clusters in total passes",
         )
     _, K, best_blocks = best
     chosen = [(_members(b), _smallest(oracle, b, K)) for b in best_blocks]
-    return _finish(oracle, "exhaustive", M, chosen, 0)
+    return _finish(oracle, "exhaustive", M, chosen, None)  # no layouts listed: a search over kernel subsets
 
 
 def _submasks_with_low(mask: int, k: int) -> list[int]:
@@ -726,6 +742,7 @@ class GPUReport:
             "idle_clusters": a.idle,
             "contention_others": a.others,
             "layouts_tried": a.layouts_tried,
+            "search": SEARCHES[a.heuristic],
             "reason": a.reason,
             "partitions": [
                 {

@@ -10,6 +10,7 @@ heuristics in the GPU analyses of the registry (``gpu:ffd``, ``gpu:bfd``, ``gpu:
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated
 
 import typer
@@ -17,6 +18,7 @@ import typer
 from rtsched import registry
 from rtsched.errors import InputError
 from rtsched.gpu import GPU_PRESETS, GPUWorkload, format_gpu_report, layout_space, read_gpu_workload
+from rtsched.gpu.report import format_gpu_comparison
 from rtsched.platform import GPU, parse_platform
 from rtsched.result import jsonable
 from rtsched.workloads import GPU_WORKLOADS
@@ -103,7 +105,12 @@ def gpu_command(
         typer.Option("--clusters", "-M", help="Number of compute clusters M (default: the file's 'clusters')."),
     ] = None,
     heuristic: Annotated[
-        str, typer.Option("--heuristic", help="ffd, bfd, exhaustive (optimum, small workloads) or single (baseline).")
+        str,
+        typer.Option(
+            "--heuristic",
+            help="ffd, bfd, exhaustive (small workloads: accepts iff some legal layout and allocation passes; "
+            "shows one with the fewest clusters in use, not the least loaded) or single (baseline).",
+        ),
     ] = "ffd",
     gpu: Annotated[
         str | None,
@@ -112,11 +119,13 @@ def gpu_command(
         ),
     ] = None,
     layout: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--layout",
             help="Legal layouts: free (any split of M), tpc:<SMs per TPC>, mig:a100 or mig:h100 "
-            "(default: the file's 'layout', else free).",
+            "(default: the file's 'layout', else free); or one given layout to evaluate, e.g. 4+2+1 or "
+            "4g.20gb+2g.10gb+1g.5gb (in the file's or --gpu's space; mig:a100=4+3 names the space). "
+            "Repeat --layout to compare given layouts side by side.",
         ),
     ] = None,
     interference: Annotated[
@@ -132,8 +141,10 @@ def gpu_command(
     """Choose a layout of the GPU's clusters and a kernel-to-partition allocation, and check it.
 
     Prints the layout, the allocation, each kernel's inflated WCET and each partition's verdict,
-    and the verdict of the baseline that treats the GPU as one resource. Exit status: 0 if the
-    allocation is proven schedulable, 1 otherwise, 2 on bad input. (The same as
+    and the verdict of the baseline that treats the GPU as one resource. With a given layout
+    (``--layout 4+2+1``), the kernels are placed on its partitions only; with several, one row per
+    layout compares verdicts and loads per partition. Exit status: 0 if the allocation (every
+    given layout) is proven schedulable, 1 otherwise, 2 on bad input. (The same as
     ``rtsched check FILE --platform gpu:<M> --tests gpu:<heuristic>``.)
     """
     if heuristic not in _heuristics():
@@ -141,31 +152,55 @@ def gpu_command(
             f"unknown heuristic {heuristic!r}; choose one of {', '.join(_heuristics())}", field="--heuristic"
         )
     workload = read_gpu_workload(file)
+    base = workload.layout.partition("=")[0]
     if gpu is not None:
         if gpu not in GPU_PRESETS:
             raise InputError(f"unknown GPU {gpu!r}; choose one of {', '.join(GPU_PRESETS)}", field="--gpu")
-        preset_M, preset_layout = GPU_PRESETS[gpu]
+        preset_M, base = GPU_PRESETS[gpu]
         if clusters is not None and clusters != preset_M:
             raise InputError(f"--clusters {clusters} disagrees with --gpu {gpu} ({preset_M})", field="--clusters")
-        clusters, layout = preset_M, layout or preset_layout
-    try:
-        workload = workload.with_model(layout, interference)
-    except InputError as err:
-        raise InputError(err.message, field=f"--{err.field}") from None
-    if interference == "co-runner" and not workload.co_runner_aware:
-        typer.echo(
-            "rtsched: note: --interference co-runner, but no kernel has per-class slowdown rows (slowdown_by): "
-            "the count-only factors f(K − 1) apply",
-            err=True,
-        )
+        clusters = preset_M
+    specs = [_layout_spec(text, base) for text in layout] if layout else [base if gpu is not None else None]
     M = clusters if clusters is not None else workload.clusters
     if M is None:
         raise InputError(
             "give the number of clusters: --clusters M, or 'clusters: M' in the file", file=file, field="clusters"
         )
-    platform = GPU(M)
-    layout_space(workload.layout, M)  # a layout that does not fit M fails here, naming it
-    raise typer.Exit(run_gpu_analyses(workload, platform, [registry.get(f"gpu:{heuristic}")], as_json))
+    workloads = []
+    for spec in specs:
+        try:
+            chosen = workload.with_model(spec, interference)
+            layout_space(chosen.layout, M)  # a layout that does not fit M fails here, naming it
+        except InputError as err:
+            raise InputError(err.message, field=f"--{err.field}") from None
+        workloads.append(chosen)
+    if interference == "co-runner" and not workloads[0].co_runner_aware:
+        typer.echo(
+            "rtsched: note: --interference co-runner, but no kernel has per-class slowdown rows (slowdown_by): "
+            "the count-only factors f(K − 1) apply",
+            err=True,
+        )
+    entry = registry.get(f"gpu:{heuristic}")
+    if len(workloads) == 1:
+        raise typer.Exit(run_gpu_analyses(workloads[0], GPU(M), [entry], as_json))
+    reports = [entry.explain(w, GPU(M)).evidence["report"] for w in workloads]
+    if as_json:
+        for report in reports:
+            typer.echo(json.dumps({"analysis": entry.name, **jsonable(report)}, ensure_ascii=False))
+    else:
+        typer.echo(format_gpu_comparison(reports))
+    raise typer.Exit(0 if all(r["verdict"] is True for r in reports) else 1)
+
+
+_SPACE = re.compile(r"free|tpc:[0-9]+|mig:[A-Za-z0-9_-]+")
+
+
+def _layout_spec(text: str, base: str) -> str:
+    """``--layout`` as a layout spec: a space, ``<space>=<layout>``, or a bare layout in ``base``'s space."""
+    text = text.strip()
+    if "=" in text or _SPACE.fullmatch(text):
+        return text
+    return f"{base}={text}"
 
 
 def register(app: typer.Typer) -> None:

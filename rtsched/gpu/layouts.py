@@ -28,17 +28,28 @@ and test only the multiset of those sizes (analyses/gpu/partitioning.py).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from functools import cached_property
 
 from rtsched.errors import InputError
-from rtsched.gpu.mig import GPU_PRESETS, MIG_SOURCE, MIG_TABLES, MIGProfile, MIGTable, check_layout_spec
+from rtsched.gpu.mig import (
+    GPU_PRESETS,
+    MIG_SOURCE,
+    MIG_TABLES,
+    MIGProfile,
+    MIGTable,
+    check_layout_spec,
+    fixed_layout,
+    profile_of,
+)
 from rtsched.gpu.model import check_clusters, layouts
 
 __all__ = [
     "GPU_PRESETS",
     "MIG_SOURCE",
     "MIG_TABLES",
+    "FixedLayout",
     "FreeLayouts",
     "LayoutSpace",
     "MIGLayouts",
@@ -194,9 +205,83 @@ class MIGLayouts(LayoutSpace):
         yield from sorted(keep, reverse=True)
 
 
+def _placeable(profiles: list[MIGProfile], positions: int) -> bool:
+    """Whether instances of exactly these profiles fit at once at their allowed placements."""
+    ordered = sorted(profiles, key=lambda p: (-p.width, len(p.starts)))
+
+    def place(j: int, used: int) -> bool:
+        if j == len(ordered):
+            return True
+        p = ordered[j]
+        for start in p.starts:
+            bits = ((1 << p.width) - 1) << start
+            if start + p.width <= positions and not used & bits and place(j + 1, used | bits):
+                return True
+        return False
+
+    return place(0, 0)
+
+
+class FixedLayout(LayoutSpace):
+    """One given layout (``4+2+1``, ``mig:a100=4g.20gb+3g.20gb``): its partitions, some left idle.
+
+    Issue #46: evaluate a concrete layout rather than search a mechanism's layouts. The given
+    layout must be legal in its space (MIG: the named profiles placed at once); the layouts this
+    space allows are the given one and its sub-multisets (a partition that holds no kernel stays
+    idle, and idle clusters run no other work: assumption B3 of the GPU note), so it is downward
+    closed like every space, and the searches (ffd/bfd: K largest partitions for K = 1, 2, …;
+    exhaustive: any sub-multiset) only place kernels on partitions of the given layout.
+    """
+
+    additive = False
+
+    def __init__(self, M: int, spec: str) -> None:
+        super().__init__(M)
+        given = fixed_layout(spec)
+        assert given is not None
+        base_spec, items = given
+        base = layout_space(base_spec, self.M)
+        if isinstance(base, MIGLayouts):
+            profiles = [profile_of(base_spec[4:], item) for item in items]
+            sizes = tuple(p.slices for p in profiles)
+            ok = _placeable(profiles, base.table.positions)
+        else:
+            sizes = tuple(int(item) for item in items)
+            ok = base.legal(tuple(sorted(sizes, reverse=True)))
+        if not ok:
+            raise InputError(
+                f"layout {spec.partition('=')[2]} cannot be built on {base_spec} with {self.M} clusters "
+                f"(its legal layouts with {len(sizes)} partitions include "
+                + (", ".join("+".join(map(str, x)) for x in list(base.maximal(len(sizes)))[:4]) or "none")
+                + ")",
+                field="layout",
+            )
+        self.base, self.layout, self.spec = base, tuple(sorted(sizes, reverse=True)), spec
+
+    @cached_property
+    def sizes(self) -> tuple[int, ...]:
+        """The given layout's partition sizes, increasing."""
+        return tuple(sorted(set(self.layout)))
+
+    def legal(self, sizes: tuple[int, ...]) -> bool:
+        """Whether ``sizes`` is the given layout or a part of it (the rest idle)."""
+        return not Counter(sizes) - Counter(self.layout)
+
+    def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
+        """The K largest partitions of the given layout (K ≤ its number of partitions)."""
+        if 1 <= K <= len(self.layout):
+            yield self.layout[:K]
+
+
 def layout_space(spec: str | None, M: int) -> LayoutSpace:
-    """The layout space named ``spec`` (``free``, ``tpc:<k>``, ``mig:<table>``) on ``M`` clusters."""
+    """The layout space named ``spec`` on ``M`` clusters.
+
+    ``spec``: ``free``, ``tpc:<k>``, ``mig:<table>``, or one given layout ``<space>=<sizes>``
+    (:class:`FixedLayout`).
+    """
     text = check_layout_spec("free" if spec is None else spec)
+    if "=" in text:
+        return FixedLayout(M, text)
     if text.startswith("tpc:"):
         return TPCLayouts(M, int(text[4:]))
     if text.startswith("mig:"):

@@ -12,7 +12,16 @@ from dataclasses import dataclass
 
 from rtsched.errors import InputError
 
-__all__ = ["GPU_PRESETS", "MIG_SOURCE", "MIG_TABLES", "MIGProfile", "MIGTable", "check_layout_spec"]
+__all__ = [
+    "GPU_PRESETS",
+    "MIG_SOURCE",
+    "MIG_TABLES",
+    "MIGProfile",
+    "MIGTable",
+    "check_layout_spec",
+    "fixed_layout",
+    "profile_of",
+]
 
 
 @dataclass(frozen=True)
@@ -75,19 +84,72 @@ MIG_TABLES: dict[str, MIGTable] = {
 GPU_PRESETS: dict[str, tuple[int, str]] = {"a100-mig": (7, "mig:a100"), "h100-mig": (7, "mig:h100")}
 
 
-def check_layout_spec(spec: object) -> str:
-    """``spec`` if it names a layout space (``free``, ``tpc:<k>``, ``mig:<table>``), else an InputError."""
-    text = spec.strip() if isinstance(spec, str) else None
+def _base_spec(text: str) -> str:
+    """``text`` if it names a layout space (``free``, ``tpc:<k>``, ``mig:<table>``), else an InputError."""
     if text == "free":
         return text
-    if text is not None and (match := re.fullmatch(r"tpc:([0-9]+)", text)) and int(match.group(1)) >= 1:
+    if (match := re.fullmatch(r"tpc:([0-9]+)", text)) and int(match.group(1)) >= 1:
         return text
-    if text is not None and (match := re.fullmatch(r"mig:([A-Za-z0-9_-]+)", text)):
+    if match := re.fullmatch(r"mig:([A-Za-z0-9_-]+)", text):
         if match.group(1) in MIG_TABLES:
             return text
         raise InputError(
             f"unknown MIG profile table {match.group(1)!r}; choose one of {', '.join(MIG_TABLES)}", field="layout"
         )
     raise InputError(
-        f"unknown layout {spec!r}; use free, tpc:<SMs per TPC> or mig:<{'|'.join(MIG_TABLES)}>", field="layout"
+        f"unknown layout {text!r}; use free, tpc:<SMs per TPC> or mig:<{'|'.join(MIG_TABLES)}>, or a layout "
+        "such as 4+2+1 (mig:a100=4g.20gb+2g.10gb+1g.5gb)",
+        field="layout",
     )
+
+
+def profile_of(table: str, item: str) -> MIGProfile:
+    """The profile of MIG table ``table`` named ``item`` (``4g.20gb``), or the only one of ``item`` slices."""
+    profiles = MIG_TABLES[table].profiles
+    named = [p for p in profiles if p.name == item.lower()]
+    if not named and item.isdigit():
+        named = [p for p in profiles if p.slices == int(item)][:1]  # the narrowest of that size
+    if not named:
+        raise InputError(
+            f"no MIG profile {item!r} on mig:{table}; its profiles: " + ", ".join(p.name for p in profiles),
+            field="layout",
+        )
+    return named[0]
+
+
+def fixed_layout(spec: str) -> tuple[str, tuple[str, ...]] | None:
+    """``(space, items)`` of a given layout ``<space>=<item>+<item>...`` (canonical form), else None."""
+    base, sep, items = spec.partition("=")
+    return (base, tuple(items.split("+"))) if sep else None
+
+
+def check_layout_spec(spec: object) -> str:
+    """The canonical form of ``spec`` if it names a layout space or one given layout, else an InputError.
+
+    Layout spaces: ``free``, ``tpc:<k>``, ``mig:<table>``. One given layout (issue #46: evaluate a
+    concrete layout): ``[<space>=]<item>+<item>+...``, each item a partition size (clusters, SMs or
+    compute slices) or, on a MIG space, a profile name (``mig:a100=4g.20gb+2g.10gb+1g.5gb``); without
+    a space, ``free``. Canonical form: ``<space>=<items>``, items by decreasing size (profile names
+    kept as given in lower case; plain sizes on MIG become the narrowest profile of that size).
+    """
+    text = spec.strip() if isinstance(spec, str) else None
+    if text is None:
+        raise InputError(
+            f"unknown layout {spec!r}; use free, tpc:<SMs per TPC> or mig:<{'|'.join(MIG_TABLES)}>", field="layout"
+        )
+    base, sep, items = text.partition("=")
+    if not sep and not re.fullmatch(r"[0-9]+(\+[0-9]+)*", text):
+        return _base_spec(text)
+    if not sep:
+        base, items = "free", text
+    base = _base_spec(base.strip())
+    parts = [item.strip() for item in items.split("+")]
+    if not parts or any(not p for p in parts):
+        raise InputError(f"bad layout {text!r}: partitions are joined by '+', e.g. 4+2+1", field="layout")
+    if base.startswith("mig:"):
+        profiles = [profile_of(base[4:], p) for p in parts]
+        ordered = sorted(profiles, key=lambda p: (-p.slices, p.width, p.name))
+        return f"{base}={'+'.join(p.name for p in ordered)}"
+    if not all(p.isdigit() and int(p) >= 1 for p in parts):
+        raise InputError(f"bad layout {text!r}: each partition is a positive whole number of clusters", field="layout")
+    return f"{base}={'+'.join(str(v) for v in sorted((int(p) for p in parts), reverse=True))}"
