@@ -65,6 +65,8 @@ nitpick_ignore_regex = [
 
 # -- doctest: the guides' snippets -----------------------------------------------------------------
 doctest_global_setup = "import rtsched"
+# Only the guides' {testcode} and {doctest} blocks: the docstrings' examples run in pytest (in their modules).
+doctest_test_doctest_blocks = ""
 
 # -- HTML ------------------------------------------------------------------------------------------
 html_theme = "furo"

@@ -1,4 +1,4 @@
-"""``python -m rtsched.docs [--out DIR] [--doctest] [--no-execute] [--jobs N]``: build the site."""
+"""``python -m rtsched.docs [--out DIR] [--doctest] [--execute default|all|none] [--jobs N]``: build the site."""
 
 from __future__ import annotations
 
@@ -14,7 +14,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rtsched.docs", description=__doc__)
     parser.add_argument("--out", type=Path, default=None, help="HTML folder (default docs/_build/html)")
     parser.add_argument("--doctest", action="store_true", help="also run the code of the guides (doctest)")
-    parser.add_argument("--no-execute", action="store_true", help="do not run the labs and the gallery scripts")
+    parser.add_argument(
+        "--execute",
+        choices=("default", "all", "none"),
+        default="default",
+        help="run the gallery and the quick labs (default), every lab too (all), or nothing (none)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="labs and scripts run at once (default 2)")
     parser.add_argument("--no-strict", action="store_true", help="warnings are not errors")
     args = parser.parse_args(argv)
@@ -22,7 +27,11 @@ def main(argv: list[str] | None = None) -> int:
         from rtsched.docs.build import build
 
         return build(
-            args.out, doctest=args.doctest, execute=not args.no_execute, jobs=args.jobs, strict=not args.no_strict
+            args.out,
+            doctest=args.doctest,
+            execute={"default": True, "all": "all", "none": False}[args.execute],
+            jobs=args.jobs,
+            strict=not args.no_strict,
         )
     except ImportError as err:
         print(f"rtsched.docs: error: {err}; install the docs extra: pip install -e '.[docs]'", file=sys.stderr)

@@ -95,12 +95,9 @@ def api_pages() -> dict[str, str]:
             if kind == "module":
                 lines += [f"``{name}``: the submodule :mod:`{obj.__name__}`.", ""]
                 continue
-            again = id(obj) in seen and kind != "class"
             lines.append(f".. auto{kind}:: {name}")
             if kind in ("class", "exception"):
                 lines += ["   :members:", "   :show-inheritance:"]
-            if again:
-                lines.append("   :no-index:")
             lines.append("")
             if kind != "data" or not isinstance(obj, int | str | float | tuple | frozenset):
                 seen.add(id(obj))

@@ -25,10 +25,11 @@ def mathjax_script() -> Path | None:
     return path if path.is_file() else None
 
 
-def generate(docs: Path, execute: bool = True, jobs: int = 2) -> Path:
+def generate(docs: Path, execute: bool | str = True, jobs: int = 2) -> Path:
     """Write every generated page under ``docs/_generated``; the folder.
 
-    ``execute=False`` skips running the labs and the example scripts (their pages then say so).
+    ``execute``: ``True`` runs the gallery and the quick labs, ``"all"`` every lab, ``False``
+    nothing (the pages then show code only and say so).
     """
     from rtsched.docs import api, catalogue, cliref, notes
     from rtsched.docs import execute as runner
@@ -57,7 +58,7 @@ def build(
     out: Path | None = None,
     *,
     doctest: bool = False,
-    execute: bool = True,
+    execute: bool | str = True,
     jobs: int = 2,
     strict: bool = True,
 ) -> int:

@@ -1,15 +1,314 @@
-"""The labs and the gallery (stub)."""
+"""The labs and the gallery: the teaching labs run cell by cell, the example scripts run whole.
+
+A lab (``examples/labs/lab*.py``, jupytext percent format, parsed by ``examples/labs/build.py``)
+runs in its own Python process, one cell after another in one namespace, as a notebook kernel
+would: each code cell's printed output and the figures it saves (the labs' ``show`` writes them
+to ``$RTSCHED_LAB_OUT``) are recorded, and the page shows the cells with their outputs, the
+solutions in admonitions, and the student and teacher notebooks (``build.py``) to download. An
+example script (``examples/*.py``) runs with its output folder as argument; its figures make
+the gallery. Both run with ``RTSCHED_EXAMPLE_SMALL=1`` (the sizes of the test suite) and
+``MPLBACKEND=Agg``.
+
+Results are cached under ``docs/_build/exec-cache/``, keyed by the script, the lab kit and the
+package's sources: a rebuild with nothing changed runs nothing. :data:`EXECUTED_LABS` are the
+labs a default build runs (the others take minutes each at test sizes; ``--execute all`` runs
+them too); a lab not run is shown with its code and no outputs, and says so.
+"""
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import functools
+import hashlib
+import importlib.util
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
-__all__ = ["write_labs_and_gallery"]
+from rtsched.docs.notes import rewrite_links
+
+__all__ = ["EXECUTED_LABS", "GALLERY", "run_lab", "write_labs_and_gallery"]
+
+#: The labs a default build executes (each well under a minute at test sizes).
+EXECUTED_LABS = ("lab1_uniprocessor", "lab8_mixed_criticality")
+#: The example scripts of the gallery, each with what it shows and the argument it takes: a folder
+#: (``"dir"``) or the path of its figure (``"png"``).
+GALLERY = (
+    ("gantt_dhall", "Dhall's effect as Gantt charts under global and partitioned EDF", "dir"),
+    ("mpr_supply", "An MPR interface's supply against a cluster's G-EDF demand", "png"),
+    ("utilization_distribution", "The utilizations RandFixedSum, UUniFast-Discard and UUniFast draw", "png"),
+    ("check_my_test", "check_sound refutes a wrong schedulability test and draws its miss", "png"),
+    ("gpu_partitioning", "Partitioned-GPU allocation vs the GPU as one resource", "png"),
+)
+TIMEOUT = 600
 
 
-def write_labs_and_gallery(root: Path, out: Path, execute: bool = True, jobs: int = 2) -> None:
-    """Stub."""
+def _source_key(*paths: Path) -> str:
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    sources = sorted(package.rglob("*.py"))
+    for extra in ("analyses", "generators"):
+        sources += sorted((package.parent / extra).rglob("*.py"))
+    for path in [*paths, *sources]:
+        digest.update(str(path.name).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _load_build(root: Path) -> ModuleType:
+    """``examples/labs/build.py`` (the labs' parser and notebook writer) as a module."""
+    spec = importlib.util.spec_from_file_location("rtsched_lab_build", root / "examples" / "labs" / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_cell(code: str, namespace: dict[str, Any], name: str) -> str:
+    """Run one code cell in ``namespace``; what it printed (and its last expression's value)."""
+    tree = ast.parse(code, name)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(tree, name, "exec"), namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), name, "eval"), namespace)
+            if value is not None:
+                print(repr(value))
+    return out.getvalue()
+
+
+def run_lab(root: Path, lab: Path, folder: Path) -> dict[str, Any]:
+    """Run ``lab`` cell by cell in this process, its figures going to ``folder``; the cells and outputs."""
+    build = _load_build(root)
+    cells = build.parse(lab.read_text(encoding="utf-8"), str(lab))
+    folder.mkdir(parents=True, exist_ok=True)
+    os.environ.update(MPLBACKEND="Agg", RTSCHED_EXAMPLE_SMALL="1", RTSCHED_LAB_OUT=str(folder))
+    sys.path.insert(0, str(lab.parent))
+    os.chdir(folder)
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    seen: set[str] = set()
+    records = []
+    for number, cell in enumerate(cells, start=1):
+        text = "\n".join(cell.lines)
+        record: dict[str, Any] = {"kind": cell.kind, "source": text, "tags": cell.tags, "output": "", "figures": []}
+        if cell.kind == "code":
+            try:
+                record["output"] = _run_cell(text, namespace, f"{lab.name}, cell {number}")
+            except Exception:
+                record["error"] = traceback.format_exc(limit=-3)
+                records.append(record)
+                break
+            new = sorted(p.name for p in folder.glob("*.png") if p.name not in seen)
+            seen.update(new)
+            record["figures"] = new
+        records.append(record)
+    return {"lab": lab.stem, "cells": records}
+
+
+def _cached(cache: Path, key: str, make: Any) -> Path:
+    """The cache folder for ``key``, made by ``make(folder)`` when missing (or failed before)."""
+    folder = cache / key
+    if (folder / "result.json").is_file():
+        return folder
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    make(folder)
+    return folder
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, MPLBACKEND="Agg", RTSCHED_EXAMPLE_SMALL="1", PYTHONHASHSEED="0")
+
+
+def _execute_lab(root: Path, lab: Path, folder: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rtsched.docs.execute", str(root), str(lab), str(folder)],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"{lab.name} did not run: {proc.stderr[-3000:]}")
+
+
+def _execute_script(script: Path, argument: str, folder: Path) -> None:
+    figures = folder / "out"
+    figures.mkdir()
+    target = figures if argument == "dir" else figures / f"{script.stem}.png"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(target)],
+        cwd=figures,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"examples/{script.name} failed ({proc.returncode}): {proc.stderr[-3000:]}")
+    found = sorted(p.relative_to(figures).as_posix() for p in figures.rglob("*.png"))
+    (folder / "result.json").write_text(json.dumps({"output": proc.stdout, "figures": found}), encoding="utf-8")
+
+
+def _fence(text: str, language: str) -> list[str]:
+    ticks = "````" if "```" in text else "```"
+    return [f"{ticks}{language}", text.rstrip("\n"), ticks, ""]
+
+
+def _lab_page(root: Path, lab: Path, result: dict[str, Any] | None, figures: str) -> str:
+    lines: list[str] = []
+    title_done = False
+    cells = result["cells"] if result is not None else None
+    if cells is None:
+        build = _load_build(root)
+        cells = [
+            {"kind": c.kind, "source": "\n".join(c.lines), "tags": c.tags, "output": "", "figures": []}
+            for c in build.parse(lab.read_text(encoding="utf-8"), str(lab))
+        ]
+    kept: set[Path] = set()
+    for cell in cells:
+        source = cell["source"]
+        solution = "solution" in cell["tags"]
+        block: list[str] = []
+        if cell["kind"] == "markdown":
+            block += [rewrite_links(source, lab, root, kept), ""]
+        else:
+            block += _fence(source, "python")
+            if cell["output"].strip():
+                block += _fence(cell["output"], "text")
+            for figure in cell["figures"]:
+                block += [f"![{figure}]({figures}/{figure})", ""]
+            if "error" in cell:
+                block += _fence(cell["error"], "text")
+        if solution:
+            block = [":::{admonition} Solution", ":class: tip", "", *block, ":::", ""]
+        lines += block
+        if not title_done and cell["kind"] == "markdown" and source.startswith("# "):
+            title_done = True
+            lines += [
+                f"{{download}}`Student notebook <{lab.stem}.ipynb>` (solutions left to do) · "
+                f"{{download}}`teacher notebook <{lab.stem}-teacher.ipynb>` · source `examples/labs/{lab.name}`",
+                "",
+            ]
+            if result is None:
+                lines += [
+                    ":::{note}",
+                    "This lab is shown with its code and without outputs: it takes minutes at test sizes, so the",
+                    "default build does not run it (`python -m rtsched.docs --execute all` does).",
+                    ":::",
+                    "",
+                ]
+    return "\n".join(lines)
+
+
+def write_labs_and_gallery(root: Path, out: Path, execute: bool | str = True, jobs: int = 2) -> None:
+    """Write the lab pages into ``out/labs`` and the gallery into ``out/gallery``.
+
+    ``execute``: ``True`` runs :data:`EXECUTED_LABS` and the gallery, ``"all"`` every lab too,
+    ``False`` nothing (pages show the code only).
+    """
+    build = _load_build(root)
+    cache = root / "docs" / "_build" / "exec-cache"
+    labs = sorted((root / "examples" / "labs").glob("lab*.py"))
+    kit = root / "examples" / "labs" / "_labkit.py"
     (out / "labs").mkdir(parents=True, exist_ok=True)
-    (out / "labs" / "index.md").write_text("# Labs\n", encoding="utf-8")
     (out / "gallery").mkdir(parents=True, exist_ok=True)
-    (out / "gallery" / "index.md").write_text("# Gallery\n", encoding="utf-8")
+    for lab in labs:  # the notebooks to download, by build.py itself
+        for teacher in (False, True):
+            build.build(lab, out / "labs", teacher)
+
+    todo = [lab for lab in labs if execute == "all" or (execute and lab.stem in EXECUTED_LABS)]
+    scripts = [(root / "examples" / f"{name}.py", argument) for name, _, argument in GALLERY] if execute else []
+    jobs_list: list[tuple[str, Path, Any]] = []
+    for lab in todo:
+        key = f"{lab.stem}-{_source_key(lab, kit)}"
+        jobs_list.append((lab.stem, cache / key, lambda f, lab=lab: _run_lab_job(root, lab, f)))
+    for script, argument in scripts:
+        key = f"{script.stem}-{_source_key(script)}"
+        make = functools.partial(_execute_script, script, argument)
+        jobs_list.append((script.stem, cache / key, make))
+    done: dict[str, Path] = {}
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {name: pool.submit(_cached, folder.parent, folder.name, make) for name, folder, make in jobs_list}
+        for name, future in futures.items():
+            done[name] = future.result()
+
+    index = ["# Labs", "", "Teaching labs, each a notebook with exercises; the pages show the teacher version.", ""]
+    index += ["```{toctree}", ":maxdepth: 1", "", *[lab.stem for lab in labs], "```", ""]
+    (out / "labs" / "index.md").write_text("\n".join(index), encoding="utf-8")
+    for lab in labs:
+        result = None
+        if lab.stem in done:
+            folder = done[lab.stem]
+            result = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+            target = out / "labs" / lab.stem
+            shutil.copytree(folder / "figures", target, dirs_exist_ok=True)
+        page = _lab_page(root, lab, result, lab.stem)
+        (out / "labs" / f"{lab.stem}.md").write_text(page, encoding="utf-8")
+
+    gallery = ["# Gallery", "", "Figures drawn by the example scripts in `examples/`, run when this site was built", ""]
+    gallery += ["(with the test suite's small sizes: `RTSCHED_EXAMPLE_SMALL=1`).", ""]
+    pages = []
+    for name, what, _ in GALLERY:
+        script = root / "examples" / f"{name}.py"
+        text = [f"# `{name}.py`", "", what + ".", ""]
+        doc = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8"))) or ""
+        text += _fence(doc, "text")
+        if name in done:
+            result = json.loads((done[name] / "result.json").read_text(encoding="utf-8"))
+            shutil.copytree(done[name] / "out", out / "gallery" / name, dirs_exist_ok=True)
+            for figure in result["figures"]:
+                text += [f"![{figure}]({name}/{figure})", ""]
+            if result["output"].strip():
+                text += ["What it printed:", "", *_fence(result["output"], "text")]
+            if result["figures"]:
+                gallery += [f"## {{doc}}`{name}`", "", what + ".", "", f"![{name}]({name}/{result['figures'][0]})", ""]
+        else:
+            text += ["Not run in this build.", ""]
+            gallery += [f"## {{doc}}`{name}`", "", what + " (not run in this build).", ""]
+        text += [
+            "The script:",
+            "",
+            f"```{{literalinclude}} ../../../examples/{name}.py",
+            ":language: python",
+            "```",
+            "",
+        ]
+        (out / "gallery" / f"{name}.md").write_text("\n".join(text), encoding="utf-8")
+        pages.append(name)
+    gallery += ["```{toctree}", ":hidden:", "", *pages, "```", ""]
+    (out / "gallery" / "index.md").write_text("\n".join(gallery), encoding="utf-8")
+
+
+def _run_lab_job(root: Path, lab: Path, folder: Path) -> None:
+    _execute_lab(root, lab, folder)
+
+
+def _main(argv: list[str]) -> int:
+    root, lab, folder = (Path(a).resolve() for a in argv)
+    figures = folder / "figures"
+    result = run_lab(root, lab, figures)
+    failed = [c["error"] for c in result["cells"] if "error" in c]
+    if failed:  # no result.json: the cache must not keep a failed run
+        print(failed[0], file=sys.stderr)
+        return 1
+    (folder / "result.json").write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
