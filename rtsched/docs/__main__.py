@@ -8,6 +8,8 @@ from pathlib import Path
 
 from rtsched.errors import InputError
 
+_EXECUTE: dict[str, bool | str] = {"default": True, "all": "all", "none": False}
+
 
 def main(argv: list[str] | None = None) -> int:
     """Build the documentation site; the exit status (0: built without a warning)."""
@@ -29,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         return build(
             args.out,
             doctest=args.doctest,
-            execute={"default": True, "all": "all", "none": False}[args.execute],
+            execute=_EXECUTE[args.execute],
             jobs=args.jobs,
             strict=not args.no_strict,
         )

@@ -77,7 +77,9 @@ def _load_build(root: Path) -> ModuleType:
 def _run_cell(code: str, namespace: dict[str, Any], name: str) -> str:
     """Run one code cell in ``namespace``; what it printed (and its last expression's value)."""
     tree = ast.parse(code, name)
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    if last is not None:
+        tree.body.pop()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(tree, name, "exec"), namespace)
