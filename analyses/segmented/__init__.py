@@ -8,6 +8,10 @@ Partitioned fixed priority on the CPU cores; GPU segments on devices under a pro
 ``seg-jitter-suspend``, ``seg-jitter-busy`` (jitter.py)
     Suspension-aware jitter-based analysis, protocol ``none``: suspending higher-priority tasks
     as CPU demand C + G_m with release jitter R − (C + G_m), busy ones as CPU work.
+``seg-segment-suspend``, ``seg-segment-busy`` (segment_level.py)
+    Segment-level analysis, protocol ``none``: a suspending task's CPU segments bounded one by
+    one plus its suspensions, each higher-priority task charged the smaller of its per-segment and
+    whole-job interference, and the minimum with the jitter bound (rtsched's own; its note).
 ``seg-oblivious-ffd``, ``seg-oblivious-wfd``, ``seg-jitter-suspend-ffd``, ``seg-jitter-suspend-wfd`` (assignment.py)
     Task-to-core assignment (first fit / worst fit by decreasing utilization) with one of the two
     analyses above as the admission test per core; the tasks' own cores are ignored.
@@ -22,6 +26,8 @@ Partitioned fixed priority on the CPU cores; GPU segments on devices under a pro
 ``seg-{mpcp,fmlp}-{busy,suspend}-part``, ``...-part-exhaustive`` (partitions.py)
     The lock-based analyses on a partitioned GPU (MIG/TPC layouts of rtsched's GPU model):
     heuristic or exhaustive search over layouts and task-to-partition assignments.
+``seg-{gcaps,gcaps-*-gpa,tsg}-{busy,suspend}-part``, ``...-part-exhaustive`` (partitions_preemptive.py)
+    The preemptive analyses on a partitioned GPU, each partition its own preemptive scheduler.
 
 Shared math lives in rtsched.analyses.theory (e.g. theory/jitter_rta.py), never in another family.
 """
