@@ -218,7 +218,7 @@ def parse_named_utilizations(name: str | UtilizationDistribution) -> Utilization
     """
     if isinstance(name, UniformUtilizations | BimodalUtilizations | ExponentialUtilizations):
         return name
-    canonical = named_utilization(name)  # type: ignore[arg-type]
+    canonical = named_utilization(name)
     if canonical is None:
         raise InputError(
             f"unknown utilization distribution {name!r}; choose one of {', '.join(NAMED_UTILIZATIONS)}",
@@ -274,8 +274,8 @@ def baker_tasks(
     from rtsched.generators.deadlines import parse_deadlines
     from rtsched.generators.periods import parse_periods
 
-    period_dist = parse_periods(periods)  # type: ignore[arg-type]
-    deadline_dist = parse_deadlines(deadlines)  # type: ignore[arg-type]
+    period_dist = parse_periods(periods)
+    deadline_dist = parse_deadlines(deadlines)
     if rule not in BAKER_CAP_RULES:
         raise InputError(f"unknown cap rule {rule!r}; choose one of {', '.join(BAKER_CAP_RULES)}", field="--cap")
     if not (isinstance(bound, int | float) and math.isfinite(bound) and bound > 0):

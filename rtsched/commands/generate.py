@@ -132,9 +132,9 @@ def generate_command(
     also on stdout), JSON or CSV; the realised mean U_LL, U_HL, U_HH go to standard error.
     """
     if kind != "taskset":
-        for option, value, default in (("--method", method, "fixed"), ("--cap", cap, "discard")):
-            if value != default:
-                raise InputError("applies to --kind taskset only", field=option)
+        for flag, value_given, usual in (("--method", method, "fixed"), ("--cap", cap, "discard")):
+            if value_given != usual:
+                raise InputError("applies to --kind taskset only", field=flag)
     if kind == "segmented":
         from rtsched.commands._segmented import generate_segmented
 
