@@ -29,6 +29,21 @@ def cold(monkeypatch):
     monkeypatch.setattr(check_module, "_KERNEL_USED", set())
 
 
+def one_set_kernel_calls(monkeypatch) -> list[str]:
+    """The names of the analyses whose one-set kernel path ``check`` takes from now on, in order."""
+    from rtsched.registry import Analysis
+
+    called: list[str] = []
+    real_one = Analysis._decide_one
+
+    def one(self, *args):
+        called.append(self.name)
+        return real_one(self, *args)
+
+    monkeypatch.setattr(Analysis, "_decide_one", one)
+    return called
+
+
 def _warm_and_cold(run):
     """``run()`` with every analysis looking compiled, then with none looking compiled."""
     with pytest.MonkeyPatch.context() as patch:
@@ -104,21 +119,13 @@ def test_ski_rental_switches_to_the_kernel_and_remembers(monkeypatch, tmp_path):
     reaches its compile time, its kernel is used, and a marker tells later processes (here: an
     empty account) that the kernel only needs loading: they pay the load time, not the compile time,
     in references first; check and check_many keep separate markers."""
-    from rtsched.registry import Analysis
 
     monkeypatch.setattr(warmup, "_marker_dir", lambda: tmp_path / "compiled")
     monkeypatch.setattr(warmup, "compile_seconds", lambda name: 1e-9)  # any reference time exceeds it
     monkeypatch.setattr(warmup, "LOAD_SECONDS", 1e-9)
     monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
     monkeypatch.setattr(check_module, "_KERNEL_USED", set())
-    called: list[str] = []
-    real_one = Analysis._decide_one
-
-    def one(self, *args):
-        called.append(self.name)
-        return real_one(self, *args)
-
-    monkeypatch.setattr(Analysis, "_decide_one", one)
+    called = one_set_kernel_calls(monkeypatch)
     ts = TaskSet.from_tasks([(1, 4, 5), (2, 7, 9), (3, 10, 12), (2, 9, 15)])
     first = rtsched.check(ts, 2, tests="gfb")
     assert called == [] and not warmup.is_compiled("one:gfb")  # the reference, charged
@@ -141,19 +148,11 @@ def test_compiled_kernels_are_not_loaded_for_one_small_set(monkeypatch):
     references decide it until this process has spent ``LOAD_SECONDS`` in one of them; the verdicts
     are the kernels'. ``gedf-upper`` (necessary: a simulation) joins them where its window is short
     and the exact test is not run (``quick_reference``)."""
-    from rtsched.registry import Analysis
 
     monkeypatch.setattr(warmup, "is_compiled", lambda name: True)
     monkeypatch.setattr(check_module, "_COLD_SECONDS", {})
     monkeypatch.setattr(check_module, "_KERNEL_USED", set())
-    called: list[str] = []
-    real_one = Analysis._decide_one
-
-    def one(self, *args):
-        called.append(self.name)
-        return real_one(self, *args)
-
-    monkeypatch.setattr(Analysis, "_decide_one", one)
+    called = one_set_kernel_calls(monkeypatch)
     ts = TaskSet.from_tasks([(2, 5, 5), (1, 4, 6), (3, 9, 10), (4, 12, 15), (3, 14, 20)])
     report = rtsched.check(ts, 2)
     assert "gedf-upper" in report.verdicts and "exact" in report.skipped
