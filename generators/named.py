@@ -23,8 +23,8 @@ values were checked against which text:
 =================  ==================================================================
 
 (SchedCAT spells the bimodal ones ``bimo-*``; both spellings are accepted.) The exponential
-ones are *truncated* by redrawing, so their means are below the nominal mean: 0.1000 (light),
-0.2477 (medium) and 0.3435 (heavy) -- ``mean - e^(-1/mean) / (1 - e^(-1/mean))``.
+ones are *truncated* by redrawing, so their means are below the nominal mean: 0.09995 (light),
+0.2313 (medium) and 0.3435 (heavy) -- ``mean - e^(-1/mean) / (1 - e^(-1/mean))``.
 
 Baker-style generation (``method = "baker"``)
 ---------------------------------------------
