@@ -42,6 +42,7 @@ templates_path: list[str] = []
 # -- MyST: the paper notes, guides and labs are Markdown with $…$ / $$…$$ math -------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "deflist", "colon_fence"]
 myst_heading_anchors = 3
+myst_dmath_double_inline = True  # the labs and notes put $$…$$ inside paragraphs, as Jupyter allows
 # The notes were written for a plain Markdown viewer: some start at level two or skip a level.
 suppress_warnings = ["myst.header"]
 

@@ -65,7 +65,8 @@ def build(
     """Build the HTML site (and with ``doctest=True`` run the guides' snippets); Sphinx's status.
 
     The site goes to ``out`` (default ``docs/_build/html``). ``strict``: warnings are errors
-    (``-W --keep-going``) and references are nitpicky (``-n``).
+    (``-W --keep-going``) and references are nitpicky (``-n``). ``jobs``: labs and scripts run at
+    once, and Sphinx's processes (``-j``).
     """
     from sphinx.cmd.build import build_main
 
@@ -77,7 +78,8 @@ def build(
     flags = ["-W", "--keep-going", "-n"] if strict else []
     doctrees = docs / "_build" / "doctrees"
     started = time.perf_counter()
-    status = build_main(["-b", "html", "-q", "-d", str(doctrees), *flags, str(docs), str(target)])
+    parallel = ["-j", str(jobs)] if jobs > 1 else []
+    status = build_main(["-b", "html", "-q", *parallel, "-d", str(doctrees), *flags, str(docs), str(target)])
     print(f"rtsched.docs: html in {time.perf_counter() - started:.1f} s -> {target}", flush=True)
     if status == 0 and doctest:
         started = time.perf_counter()

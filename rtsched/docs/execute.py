@@ -55,7 +55,7 @@ TIMEOUT = 600
 def _source_key(*paths: Path) -> str:
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
-    sources = sorted(package.rglob("*.py"))
+    sources = sorted(p for p in package.rglob("*.py") if "docs" not in p.relative_to(package).parts[:1])
     for extra in ("analyses", "generators"):
         sources += sorted((package.parent / extra).rglob("*.py"))
     for path in [*paths, *sources]:
@@ -262,7 +262,7 @@ def write_labs_and_gallery(root: Path, out: Path, execute: bool | str = True, jo
         page = _lab_page(root, lab, result, lab.stem)
         (out / "labs" / f"{lab.stem}.md").write_text(page, encoding="utf-8")
 
-    gallery = ["# Gallery", "", "Figures drawn by the example scripts in `examples/`, run when this site was built", ""]
+    gallery = ["# Gallery", "", "Figures drawn by the example scripts in `examples/`, run when this site was built"]
     gallery += ["(with the test suite's small sizes: `RTSCHED_EXAMPLE_SMALL=1`).", ""]
     pages = []
     for name, what, _ in GALLERY:
