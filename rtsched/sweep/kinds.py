@@ -934,7 +934,9 @@ _TASKSET = GeneratorKind(
     inputs="task sets",
     m_means="the number of identical processors",
     defaults=GENERATOR_DEFAULTS,
-    value_types=_COMMON_TYPES,
+    # issue #46: Baker-style generation's method and cap rule are text (sweepable: by = "generator.cap");
+    # not in GENERATOR_DEFAULTS, so experiments without them keep their fingerprint.
+    value_types={**_COMMON_TYPES, "method": "text", "cap": "text"},
     known_keys=("n", "utilizations", "periods", "deadlines", "umax"),
 )
 _GPU = GPUKind(
