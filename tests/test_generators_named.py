@@ -276,3 +276,26 @@ def test_sweep_bad_name_one_line(capsys, tmp_path) -> None:
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "bimod-hevy" in text)
     assert f"bad.toml, line {line}, field generator.utilizations" in err and "bimod-hevy" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_sweep_the_cap_rule_and_fingerprint_without_new_keys() -> None:
+    """``by = "generator.cap"`` sweeps discard against keep; an experiment without the keys keeps its form."""
+    from rtsched.sweep.units import plan
+
+    text = "\n".join(line for line in _baker_experiment().splitlines() if not line.startswith("cap ="))
+    text = text.replace("[sweep]\n", '[sweep]\nby = "generator.cap"\nby_points = ["discard", "keep"]\n', 1)
+    units = plan(parse_experiment(text)).units
+    assert {dict(u.generator)["cap"] for u in units} == {"discard", "keep"}
+    plain = parse_experiment(
+        experiment_toml(
+            name="plain",
+            seed=1,
+            m="[2]",
+            generator={"n": "5"},
+            points="[0.5]",
+            sets_per_point=10,
+            sets_per_unit=10,
+            names='["gfb"]',
+        )  # fmt: skip
+    )
+    assert "method" not in plain.canonical()["generator"] and "cap" not in plain.canonical()["generator"]
