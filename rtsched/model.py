@@ -682,6 +682,46 @@ class TaskSetBatch(_TaskArrays):
         for s in range(self.n_sets):
             yield self[s]
 
+    def tasksets(
+        self,
+        names: Sequence[tuple[str, ...] | None] | None = None,
+        set_names: Sequence[str | None] | None = None,
+    ) -> list[TaskSet]:
+        """Every set as a :class:`TaskSet` of the batch's deadline model, without checking values again.
+
+        The batch's values were checked when it was built (``validate=True``), so this costs a few
+        attribute stores per set, not a validation: the readers of :mod:`rtsched.io` build their
+        sets this way. Each set's arrays are read-only views of the batch's. ``names``: per set,
+        its task names (a tuple of ``n`` strings, ``""`` for an unnamed task) or None;
+        ``set_names``: per set, its name or None. A set of more than :data:`MAX_TASKS` tasks is an
+        :class:`~rtsched.errors.InputError`, as for :class:`TaskSet`.
+        """
+        n_sets = self.n_sets
+        off = self._offsets.tolist()
+        sizes = self.sizes
+        if n_sets and int(sizes.max()) > MAX_TASKS:
+            s = int(np.flatnonzero(sizes > MAX_TASKS)[0])
+            raise InputError(f"a task set may have at most {MAX_TASKS} tasks, got {int(sizes[s])}", set_index=s)
+        if names is not None and len(names) != n_sets or set_names is not None and len(set_names) != n_sets:
+            raise InputError(f"names and set names must be given for each of the {n_sets} sets")
+        out: list[TaskSet] = []
+        new = object.__new__
+        C, D, T, model = self._C, self._D, self._T, self._deadlines
+        for s in range(n_sets):
+            lo, hi = off[s], off[s + 1]
+            task_names = None if names is None else names[s]
+            if task_names is not None and len(task_names) != hi - lo:
+                raise InputError(f"{len(task_names)} names for {hi - lo} tasks", set_index=s)
+            ts = new(TaskSet)
+            ts._C, ts._D, ts._T = C[lo:hi], D[lo:hi], T[lo:hi]
+            ts._names = task_names
+            ts._name = None if set_names is None else set_names[s]
+            ts._deadlines = model
+            ts._hash = None
+            ts._kind = None
+            out.append(ts)
+        return out
+
     def select(self, indices: ArrayLike) -> TaskSetBatch:
         """A new batch holding the sets at ``indices`` (in that order)."""
         idx = np.asarray(indices, dtype=np.int64).ravel()

@@ -23,6 +23,7 @@ from rtsched.io.documents import (
     parse_jsonl,
     parse_yaml,
 )
+from rtsched.io.fast import fast_loads
 from rtsched.io.lines import dump_csv, dump_txt, parse_csv, parse_txt
 from rtsched.io.numbers import parse_unit
 from rtsched.io.raw import build_tasksets
@@ -103,6 +104,10 @@ def loads(
             raise InputError("the file is empty")
         if fmt == "simso" and unit is None:
             return _simso_in_milliseconds(text, deadlines)
+        if unit is None:
+            fast = fast_loads(text, fmt, deadlines)  # None: outside its subset or wrong, read exactly below
+            if fast is not None:
+                return fast
         try:
             items, parse = _PARSERS[fmt](text)
             return build_tasksets(items, parse, deadlines, unit)
