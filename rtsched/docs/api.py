@@ -87,7 +87,8 @@ def api_pages() -> dict[str, str]:
         lines = [_title(f"``{module}``: {title}"), f".. automodule:: {module}", "   :no-members:", ""]
         lines += [f".. currentmodule:: {module}", "", ".. autosummary::", ""]
         names = documented_names(module)
-        lines += [f"   {name}" for name in names if name != "__version__"]
+        # Constants are left out of the table: it would show their type's docstring (int's, str's).
+        lines += [f"   {name}" for name in names if _directive(getattr(mod, name)) != "data"]
         lines.append("")
         for name in names:
             obj = getattr(mod, name)
