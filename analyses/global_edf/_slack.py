@@ -44,6 +44,9 @@ __all__ = [
     "W_SLACK",
     "W_TOTAL",
     "W_TOTAL_MAX",
+    "f64",
+    "floor_divmod_up32",
+    "i32",
     "interference_term_nb",
     "padded_width",
     "slack_certificate",
@@ -91,6 +94,38 @@ def padded_width(n):
 
 
 @kernel(inline="always")
+def i32(x):
+    """An int64 0 ≤ x ≤ 2**31 − 1 passed through int32: the same value (issue #45, AVX2 hosts).
+
+    Every time value is ≤ :data:`rtsched.model.MAX_TIME` = 2**31 − 1 and m ≤ 10**6
+    (``rtsched.kernels.check_processors``), and so is every quotient ⌊D_k/T_i⌋ and remainder. The
+    round trip tells LLVM that the upper half is a sign extension, so that a conversion to
+    float64 and a product of two such values compile to 32-bit vector instructions (vcvtdq2pd,
+    vpmuldq), which AVX2 has; without it AVX2 code converts int64 ↔ float64 one lane at a time
+    (vcvtsi2sd, vcvttsd2si) and emulates 64-bit products (vpmullq is AVX-512DQ only). Products
+    are still taken in int64: only the operands are 32-bit.
+    """
+    return np.int64(np.int32(x))
+
+
+@kernel(inline="always")
+def f64(x):
+    """float64 of an int64 |x| ≤ 2**31 − 1, through int32 (exact; see :func:`i32`)."""
+    return np.float64(np.int32(x))
+
+
+@kernel(inline="always")
+def floor_divmod_up32(a, b, inv_up):
+    """``rtsched.kernels.floor_divmod_up`` for 0 ≤ a, b ≤ 2**31 − 1, in 32-bit conversions.
+
+    Same values: trunc(fl(a · inv_up)) = ⌊a/b⌋ ≤ a < 2**31 (the proof there), so the float → int32
+    conversion is exact, and the remainder a − q b is taken in int64 from 32-bit operands.
+    """
+    q = np.int64(np.int32(f64(a) * inv_up))
+    return q, a - q * i32(b)
+
+
+@kernel(inline="always")
 def interference_term_nb(C_i, T_i, inv_T_i, S_i, D_k, cap):
     """min(J_i^k(S_i), cap) (TPDS 2009 Eq. (17)) without a division (inv_T_i = fl(1/T_i))."""
     jobs, rest = divmod_reciprocal_nb(D_k, T_i, inv_T_i)
@@ -117,16 +152,19 @@ def _raise_slack(work, C_i, T_i, inv_T_i, old, new, width, m):
     # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column). Returns
     # how many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0).
     # (The rows are indexed in place: a row view costs reference counting per call.)
+    # (32-bit operands, i32/floor_divmod_up32: the same values, vector code on AVX2 hosts.)
     inv_up = inv_T_i * RECIPROCAL_UP
+    C_i = i32(C_i)
+    m = i32(m)
     bad = 0
     for k in range(width):
-        jobs, rest = floor_divmod_up(work[W_DEADLINE, k], T_i, inv_up)
+        jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
         base = jobs * C_i
         cap_k = work[W_CAP, k]
         t = work[W_TOTAL, k] + min(base + min(C_i, max(rest - new, 0)), cap_k)
         t -= min(base + min(C_i, max(rest - old, 0)), cap_k)
         work[W_TOTAL, k] = t
-        bad += np.int64(t >= m * cap_k)
+        bad += np.int64(t >= m * i32(cap_k))
     return bad
 
 
@@ -152,10 +190,11 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
     for i in range(n):  # no sum here, so that the divisions vectorise
         C_i = C[task_at(lo, i)]
         T_i = T[task_at(lo, i)]
-        inv = np.divide(1.0, np.float64(T_i))  # (np.divide: no zero-division branch; T_i ≥ 1)
+        inv = np.divide(1.0, f64(T_i))  # (np.divide: no zero-division branch; T_i ≥ 1)
         fwork[F_INV_T, i] = inv
-        fwork[F_SLOPE, i] = (np.float64(C_i) * inv) * _UP
-        fwork[F_OFFSET, i] = (np.float64(C_i * (T_i - C_i)) * inv) * _UP  # C_i (T_i − C_i) < 2**62
+        fwork[F_SLOPE, i] = (f64(C_i) * inv) * _UP
+        # fl(C_i (T_i − C_i)) as one float product: the same rounding of the same exact product
+        fwork[F_OFFSET, i] = ((f64(C_i) * f64(T_i - C_i)) * inv) * _UP
     slope_sum = 0.0
     offset_sum = 0.0
     for i in range(n):
@@ -170,8 +209,8 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         D_k = D[task_at(lo, k)]
         T_k = T[task_at(lo, k)]
         inv = fwork[F_INV_T, k] * _DOWN
-        own = (np.float64(C_k) * inv) * np.float64(D_k) + np.float64(C_k * (T_k - C_k)) * inv  # ≤ ub_k(D_k)
-        others = (slope_sum * np.float64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
+        own = (f64(C_k) * inv) * f64(D_k) + (f64(C_k) * f64(T_k - C_k)) * inv  # ≤ ub_k(D_k)
+        others = (slope_sum * f64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
         s = D_k - C_k - np.int64(others)
         work[W_SLACK, k] = max(s, 0)
         open_rows += np.int64(s <= 0)
@@ -252,8 +291,8 @@ def _row_at_lower_bounds(C, T, lo, n, k, work, fwork, row):
     cap_k = work[W_CAP, k]
     total = 0
     for i in range(n):
-        C_i = C[task_at(lo, i)]
-        jobs, rest = floor_divmod_up(D_k, T[task_at(lo, i)], fwork[F_INV_T, i] * RECIPROCAL_UP)
+        C_i = i32(C[task_at(lo, i)])
+        jobs, rest = floor_divmod_up32(D_k, T[task_at(lo, i)], fwork[F_INV_T, i] * RECIPROCAL_UP)
         total += min(jobs * C_i + min(C_i, max(rest - work[row, i], 0)), cap_k)
     return total
 
@@ -296,16 +335,17 @@ def slack_columns(C, T, lo, n, m, work, fwork):
     """
     width = padded_width(n)
     for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i
-        C_i = C[task_at(lo, i)]
+        C_i = i32(C[task_at(lo, i)])  # (32-bit operands: the same values, vector code on AVX2)
         T_i = T[task_at(lo, i)]
         inv_up = fwork[F_INV_T, i] * RECIPROCAL_UP  # D_k ≤ 2**31 − 1: floor_divmod_up is exact
         S_i = work[W_SLACK, i]
         for k in range(width):
-            jobs, rest = floor_divmod_up(work[W_DEADLINE, k], T_i, inv_up)
+            jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
             work[W_TOTAL, k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), work[W_CAP, k])
     failing = 0
+    m32 = i32(m)
     for k in range(n):  # Eq. (18) < 0 ⇔ sum ≥ m · cap (no division)
-        failing += np.int64(work[W_TOTAL, k] >= m * work[W_CAP, k])
+        failing += np.int64(work[W_TOTAL, k] >= m32 * i32(work[W_CAP, k]))
     return failing
 
 

@@ -69,6 +69,8 @@ from rtsched.analyses.global_edf._slack import (
     SLACK_FLOAT_ROWS,
     SLACK_ROWS,
     W_SLACK,
+    f64,
+    i32,
     padded_width,
     slack_certificate,
     slack_columns,
@@ -80,7 +82,6 @@ from rtsched.analyses.global_edf._slack import (
 from rtsched.analyses.theory.workload import (
     chunk_count,
     edf_interference_bound,
-    floor_div_nb,
     iteration_explanation,
     largest_set,
     task_at,
@@ -358,10 +359,10 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     D_h = D[task_at(lo, h)]
     cap = D_h - C_h + 1
     row_sum = 0
-    for i in range(n):
-        C_i = C[task_at(lo, i)]
-        T_i = T[task_at(lo, i)]
-        jobs = floor_div_nb(D_h, T_i)
+    for i in range(n):  # (32-bit operands, _slack.i32/f64: the same values, vector code on AVX2)
+        C_i = i32(C[task_at(lo, i)])
+        T_i = i32(T[task_at(lo, i)])
+        jobs = i32(np.divide(f64(D_h), f64(T_i)))  # ⌊D_h/T_i⌋ exactly (floor_div_nb's proof)
         row_sum += min(jobs * C_i + min(C_i, max(D_h - jobs * T_i - D[task_at(lo, i)] + C_i, 0)), cap)
     if row_sum - min(C_h, cap) >= m * cap:  # τh's own term J_h^h = C_h
         return REJECT
