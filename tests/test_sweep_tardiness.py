@@ -97,9 +97,9 @@ def test_resume_writes_the_same_results(tmp_path: Path) -> None:
 def test_plot_draws_tardiness_only_for_soft_analyses(tmp_path: Path) -> None:
     run(parse_experiment(soft()), tmp_path / "soft", workers=0, progress="none", plot=False)
     written = {p.name for p in plot_directory(tmp_path / "soft", formats=("png",))}
-    assert written == {"acceptance.png", "tardiness.png"}
+    assert written == {"acceptance.png", "tardiness.png", "CAPTION.txt"}
     run(parse_experiment(soft(names='["gfb"]')), tmp_path / "hard", workers=0, progress="none", plot=False)
-    assert {p.name for p in plot_directory(tmp_path / "hard", formats=("png",))} == {"acceptance.png"}
+    assert {p.name for p in plot_directory(tmp_path / "hard", formats=("png",))} == {"acceptance.png", "CAPTION.txt"}
 
 
 def test_example_experiment_parses() -> None:

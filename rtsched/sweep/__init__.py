@@ -13,7 +13,8 @@ examples/gpu_experiment.toml, or DAG task sets with ``kind = "dag"``, e.g.
 examples/dag_experiment.toml), :mod:`~rtsched.sweep.store`
 (atomic per-unit files, resume), :mod:`~rtsched.sweep.executors` (inline, process pool,
 Dask), :mod:`~rtsched.sweep.stats` (Wilson intervals, weighted schedulability) and
-:mod:`~rtsched.sweep.plot`.
+:mod:`~rtsched.sweep.plot` (:func:`acceptance_figure` returns a figure to restyle; styles
+and per-analysis colours in :mod:`~rtsched.sweep.style`).
 """
 
 from rtsched.sweep.experiment import (
@@ -24,7 +25,7 @@ from rtsched.sweep.experiment import (
     load_experiment,
     parse_experiment,
 )
-from rtsched.sweep.plot import plot_directory
+from rtsched.sweep.plot import acceptance_figure, plot_directory
 from rtsched.sweep.runner import Results, Row, WeightedRow, aggregate, run
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
 
@@ -35,6 +36,7 @@ __all__ = [
     "Results",
     "Row",
     "WeightedRow",
+    "acceptance_figure",
     "aggregate",
     "default_experiment",
     "load_experiment",

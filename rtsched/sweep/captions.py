@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
+    "BANDS_SENTENCE",
     "DAG_LABELS",
     "GPU_LABELS",
     "MC_LABELS",
@@ -70,6 +71,8 @@ MC_LABELS = {
     "generator.cf": "Criticality factor CF = C(HI)/C(LO) of HI tasks",
 }
 _WILSON = "bands: 95% Wilson score intervals."
+#: The captions' sentence about the bands (the plots drop it when they draw no band).
+BANDS_SENTENCE = _WILSON
 
 
 def parameter_label(variable: str) -> str:

@@ -1,48 +1,74 @@
-"""Plots of a sweep directory: acceptance ratio per analysis with its confidence band.
+"""Plots of a sweep directory: acceptance ratio per analysis, in a style a venue accepts.
 
-:func:`plot_directory` reads ``results.csv`` (and ``weighted.csv``) and ``manifest.json`` of
-an experiment directory and writes ``acceptance.{png,pdf,svg}``: one panel per value of the
-second swept variable (if any), one curve per analysis with its 95% Wilson band, axis labels
-with units (for GPU experiments the utilization axis is U1/M, the one-cluster utilization over
-the number of clusters), and a caption naming the generator, periods, deadlines and sets per point. With
-a second swept variable it also writes ``weighted.{png,pdf,svg}`` (weighted schedulability,
-Bastoni et al. OSPERT 2010). When a soft real-time analysis ran (``tardiness-da``), it also writes
-``tardiness.{png,pdf,svg}``: the mean and max of its tardiness bound over the largest period
-(:mod:`rtsched.sweep.tardiness`). Matplotlib is used through :class:`matplotlib.figure.Figure`
-with the Agg canvas: no pyplot state, no display needed.
+:func:`acceptance_figure` returns the acceptance-ratio figure of a sweep (a directory, or the
+rows of its ``results.csv``) as a matplotlib :class:`~matplotlib.figure.Figure` to restyle or
+save; :func:`plot_directory` (``rtsched plot DIR``, and the sweep itself) writes
+``acceptance.{png,pdf,svg}`` and ``CAPTION.txt``. One panel per value of the second swept
+variable (titled in words, :func:`panel_title`), one curve per analysis, optionally with its 95%
+Wilson band (n = sets per point), axis labels with units (for GPU experiments the utilization
+axis is U1/M). With a second swept variable it also writes ``weighted.{png,pdf,svg}`` (weighted
+schedulability, Bastoni et al. OSPERT 2010, :func:`weighted_figure`). When a soft real-time
+analysis ran (``tardiness-da``), it also writes ``tardiness.{png,pdf,svg}``: the mean and max of
+its tardiness bound over the largest period (:mod:`rtsched.sweep.tardiness`).
+
+Styles (:mod:`rtsched.sweep.style`): ``default`` (wide, caption drawn), ``paper`` (3.5 in),
+``paper2`` (7.16 in), ``slides`` (10 in); all write Type 42 (TrueType) fonts in PDF/PS and SVG
+text as text. Each analysis has the same colour and marker in every figure
+(:func:`rtsched.sweep.style.analysis_look`). The experiment's name is never a title; a title is
+drawn only when given. The caption (generator, periods, deadlines, sets per point, time
+resolution, :func:`caption_of`) is always in ``CAPTION.txt`` and drawn only in the default
+style or on request. Matplotlib is used through Figure objects with the Agg canvas: no pyplot
+state, no display needed.
 
 Legends are in words, from each analysis's registry metadata (:func:`legend_label`: the policy
-as ``G-EDF``/``P-EDF``/..., the title, the paper's authors), grouped by policy under a heading.
-Analyses of kind ``necessary`` (``gedf-upper``) are drawn as a black dashed *upper bound*, not as
-a test. When the generator's rounding moved the mean realized utilization more than 1 % away
-from the target at some point, the utilization axis shows the realized mean instead of the
-target; the caption says which, how far they differ, and the periods (the time resolution).
+as ``G-EDF``/``P-EDF``/..., the title, the paper's authors), or the caller's labels; in the
+default style grouped by policy under a heading. Analyses of kind ``necessary`` (``gedf-upper``)
+are drawn as a black dashed *upper bound*, not as a test. When the generator's rounding moved
+the mean realized utilization more than 1 % away from the target at some point, the utilization
+axis shows the realized mean instead of the target; the caption says which, how far they
+differ, and the periods (the time resolution).
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import re
 import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rtsched.errors import InputError
+from rtsched.sweep.captions import BANDS_SENTENCE
 from rtsched.sweep.experiment import axis_label, caption
+from rtsched.sweep.stats import wilson_interval
+from rtsched.sweep.style import FONT_RC, FigureStyle, analysis_look, get_style, rc_params
 
-__all__ = ["FORMATS", "legend_label", "plot_directory", "realized_axis"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "FORMATS",
+    "LEGENDS",
+    "acceptance_figure",
+    "caption_of",
+    "legend_label",
+    "panel_title",
+    "plot_directory",
+    "realized_axis",
+    "short_label",
+    "weighted_figure",
+]
 
 FORMATS = ("png", "pdf", "svg")
+#: Legend placements: right of the panels, under them, in the first panel, none.
+LEGENDS = ("outside", "below", "inside", "off")
 
 
-_MARKERS = ("o", "s", "^", "v", "D", "P", "X", "*", "h", "<", ">", "p", "d", "8")
-#: Distinguishable colours (tab10, then darker ones), in the order curves are drawn.
-_COLORS = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#000080", "#808000", "#008080", "#800000", "#ff00ff", "#4b0082",
-)
 #: Words for the registry's policies (legend prefixes and group headings).
 _POLICY_WORDS = {
     "global-edf": ("G-EDF", "Global EDF"),
@@ -82,10 +108,10 @@ def _policy_words(policy: str) -> tuple[str, str]:
         return known
     words = policy.replace("-", " ").replace(":", " ").strip().capitalize() or policy
     return words, words
+
+
 #: Realized and target utilization differing by more than this (relative) switch the x-axis.
 REALIZED_TOLERANCE = 0.01
-#: Height of one caption line (7 pt text, 1.2 line spacing) in inches.
-_CAPTION_LINE_INCHES = 7 * 1.2 / 72
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
@@ -155,6 +181,22 @@ def legend_label(name: str) -> tuple[str, str, str]:
     return f"{prefix} · {title}", entry.policy, entry.kind
 
 
+def short_label(label: str) -> str:
+    """A legend label for narrow figures: without the parentheses at its end and what follows a colon.
+
+    ``G-EDF · Response-time analysis (Bertogna–Cirinei)`` → ``G-EDF · Response-time analysis``;
+    ``G-EDF · Upper bound (not a test): U ≤ m, ...`` → ``G-EDF · Upper bound``. The paper styles
+    use it; ``labels=`` (``--label``) sets any text.
+    """
+    short = label.split(":", 1)[0]
+    while True:
+        trimmed = re.sub(r"\s*\([^()]*\)\s*$", "", short)
+        if trimmed == short or not trimmed:
+            break
+        short = trimmed
+    return short.rstrip(" ,") or label
+
+
 def realized_axis(rows: list[dict[str, str]], variable: str) -> tuple[bool, float]:
     """Whether to plot against the realized utilization, and the largest relative difference.
 
@@ -203,25 +245,247 @@ def _resolution_text(canonical: dict[str, Any], variable: str, realized: bool, w
     return text + f"mean realized {what} within {100 * worst:.2g} % of the target at every point (x = target)."
 
 
-def _legend_entries(ax: Any, meta: dict[str, tuple[str, str, str]], analyses: list[str]) -> tuple[list[Any], list[str]]:
-    """Handles and labels grouped by policy, each group under a heading (an empty handle)."""
+def _rc_context(params: Mapping[str, Any]) -> Any:
+    """``matplotlib.rc_context`` of these rcParams (typed loosely: the keys are checked by matplotlib)."""
+    import matplotlib
+
+    params_any: Any = dict(params)
+    return matplotlib.rc_context(params_any)
+
+
+@functools.cache
+def _styled_figure_class() -> type[Figure]:
+    """``StyledFigure``, made on first use (matplotlib is imported only when plotting)."""
+    from matplotlib.figure import Figure
+
+    class StyledFigure(Figure):
+        """A :class:`matplotlib.figure.Figure` that saves with its style's rcParams.
+
+        :meth:`savefig` applies :data:`rtsched.sweep.style.FONT_RC` (Type 42 fonts in PDF and PS,
+        SVG text as ``<text>``) whatever the global rcParams are, so that a figure of
+        :func:`acceptance_figure` saved by the caller is accepted where Type 3 fonts are not.
+        """
+
+        def __init__(self, *args: Any, rc: dict[str, Any] | None = None, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.rtsched_rc = {**FONT_RC, **(rc or {})}
+
+        def savefig(self, *args: Any, **kwargs: Any) -> None:
+            """Save as :meth:`matplotlib.figure.Figure.savefig` does, under the style's rcParams."""
+            with _rc_context(self.rtsched_rc):
+                super().savefig(*args, **kwargs)
+
+    return StyledFigure
+
+
+@dataclass
+class _Sweep:
+    """What the plots read: the rows of ``results.csv``, the canonical experiment, ``weighted.csv``."""
+
+    rows: list[dict[str, str]]
+    canonical: dict[str, Any]
+    weighted: list[dict[str, str]] | None = None
+    root: Path | None = None
+
+
+def _text(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return str(value)
+
+
+def _load(source: str | Path | Iterable[Mapping[str, Any]] | Any, experiment: Mapping[str, Any] | None) -> _Sweep:
+    """Read a sweep directory, or take rows (a pandas DataFrame or mappings) in ``results.csv`` form."""
+    if isinstance(source, str | Path):
+        root = Path(source)
+        results_path, manifest_path = root / "results.csv", root / "manifest.json"
+        for path in (results_path, manifest_path):
+            if not path.is_file():
+                raise InputError(
+                    f"no {path.name}: is this a sweep directory? (run `rtsched sweep --out {root}`)", file=str(root)
+                )
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        rows = _read_csv(results_path)
+        if not rows:
+            raise InputError("results.csv has no rows", file=str(results_path))
+        weighted_path = root / "weighted.csv"
+        weighted = _read_csv(weighted_path) if weighted_path.is_file() else None
+        return _Sweep(rows, dict(experiment or manifest["experiment"]), weighted, root)
+    records = source.to_dict("records") if hasattr(source, "to_dict") else list(source)
+    rows = [{str(k): _text(v) for k, v in r.items()} for r in records]
+    if not rows:
+        raise InputError("no rows to plot")
+    return _Sweep(rows, dict(experiment or {}))
+
+
+def panel_title(by_variable: str, value: str) -> str:
+    """A panel title in words: the swept parameter without its table prefix, and its value.
+
+    ``("generator.deadlines", "uniform")`` → ``"deadlines = uniform"``; ``("m", "4")`` →
+    ``"m = 4"``; ``("generator.max_branches", "3")`` → ``"max branches = 3"``.
+    """
+    name = by_variable.rsplit(".", 1)[-1].replace("_", " ")
+    name = {"umax": "u_max", "cp": "CP", "cf": "CF", "p par": "p_par", "p term": "p_term"}.get(name, name)
+    return f"{name} = {value}"
+
+
+def _short_label(label: str) -> str:
+    """An axis label without its parenthesised explanation (``U/m (fraction ...)`` → ``U/m``)."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", label) or label
+
+
+def _choose(analyses: list[str], tests: Sequence[str] | str | None) -> list[str] | None:
+    if tests is None:
+        return None
+    chosen = [t.strip() for t in tests.split(",")] if isinstance(tests, str) else [str(t).strip() for t in tests]
+    chosen = [t for t in chosen if t]
+    missing = [t for t in chosen if t not in analyses]
+    if missing or not chosen:
+        raise InputError(
+            f"{', '.join(missing) or 'nothing'} not in this sweep; it has {', '.join(analyses)}", field="--tests"
+        )
+    if len(set(chosen)) != len(chosen):
+        raise InputError(f"an analysis is named twice in {', '.join(chosen)}", field="--tests")
+    return chosen
+
+
+def _parse_labels(labels: Mapping[str, str] | Sequence[str] | None, analyses: list[str]) -> dict[str, str]:
+    if labels is None:
+        return {}
+    if isinstance(labels, Mapping):
+        pairs = dict(labels)
+    else:
+        pairs = {}
+        for item in labels:
+            name, sep, text = item.partition("=")
+            if not sep or not name.strip() or not text.strip():
+                raise InputError(f"{item!r} is not NAME=TEXT", field="--label")
+            pairs[name.strip()] = text.strip()
+    unknown = [name for name in pairs if name not in analyses]
+    if unknown:
+        raise InputError(f"{', '.join(unknown)} not in this sweep; it has {', '.join(analyses)}", field="--label")
+    return pairs
+
+
+@dataclass
+class _Plan:
+    """Everything that the figures of one sweep share: curves, their order, labels, looks, caption."""
+
+    data: _Sweep
+    style: FigureStyle
+    analyses: list[str]
+    meta: dict[str, tuple[str, str, str]]
+    looks: dict[str, dict[str, Any]]
+    headings: bool
+    legend: str
+    title: str | None
+    caption: bool
+    ci: bool
+    caption_text: str
+    kind: str
+
+
+def _plan(
+    source: Any,
+    *,
+    experiment: Mapping[str, Any] | None,
+    style: str | FigureStyle,
+    tests: Sequence[str] | str | None,
+    labels: Mapping[str, str] | Sequence[str] | None,
+    legend: str | None,
+    title: str | None,
+    caption: bool | None,
+    ci: bool | None,
+) -> _Plan:
+    chosen_style = get_style(style)
+    data = _load(source, experiment)
+    legend = chosen_style.legend if legend is None else legend
+    if legend not in LEGENDS:
+        raise InputError(f"unknown legend placement {legend!r}; choose from {', '.join(LEGENDS)}", field="--legend")
+    rows = data.rows
+    everything = _ordered([r["analysis"] for r in rows])
+    chosen = _choose(everything, tests)
+    renamed = _parse_labels(labels, everything)
+    meta = {a: legend_label(a) for a in everything}
+    if chosen_style.name != "default":
+        meta = {a: (short_label(label), policy, kind) for a, (label, policy, kind) in meta.items()}
+    for a, text in renamed.items():
+        meta[a] = (text, meta[a][1], meta[a][2])
+    if chosen is None:
+        # Curves grouped by policy (the order of the registry within a policy), upper bounds last.
+        policy_rank = {p: i for i, p in enumerate(dict.fromkeys(meta[a][1] for a in everything))}
+        analyses = sorted(
+            everything, key=lambda a: (policy_rank[meta[a][1]], meta[a][2] == "necessary", everything.index(a))
+        )
+    else:
+        analyses = chosen
+    policies = [meta[a][1] for a in analyses]
+    contiguous = all(policies.index(p) == i or policies[i - 1] == p for i, p in enumerate(policies))
+    headings = legend == "outside" and contiguous and chosen_style.name == "default"
+    looks = {a: {**analysis_look(a, meta[a][2]), "linewidth": chosen_style.linewidth, "markersize": chosen_style.markersize}
+             for a in analyses}  # fmt: skip
+    for a in analyses:
+        if meta[a][2] == "necessary":
+            looks[a]["linewidth"] = chosen_style.linewidth * 1.4
+    ci_on = chosen_style.ci if ci is None else ci
+    kind = data.canonical.get("generator", {}).get("kind", "taskset")
+    text = caption_of(data.canonical, rows, ci=ci_on, analyses=analyses, meta=meta)
+    return _Plan(data, chosen_style, analyses, meta, looks, headings, legend, title,
+                 chosen_style.caption if caption is None else caption, ci_on, text, kind)  # fmt: skip
+
+
+def caption_of(
+    canonical: Mapping[str, Any],
+    rows: list[dict[str, str]],
+    *,
+    ci: bool = True,
+    analyses: Sequence[str] = (),
+    meta: Mapping[str, tuple[str, str, str]] | None = None,
+) -> str:
+    """The caption of a sweep's figures as one paragraph (what ``CAPTION.txt`` holds).
+
+    The generator, periods, deadlines and sets per point (:func:`rtsched.sweep.kinds.caption`),
+    the time resolution and realized utilization, whether the bands are drawn, and what a dashed
+    black curve is. Empty when the experiment is not known (rows given without ``experiment``).
+    """
+    if not canonical:
+        return ""
+    text = caption(canonical)
+    if not ci:
+        text = text.replace("; " + BANDS_SENTENCE, ".").replace(BANDS_SENTENCE, "")
+    variable = rows[0].get("variable", "")
+    realized, worst = realized_axis(rows, variable)
+    resolution = _resolution_text(dict(canonical), variable, realized, worst)
+    if resolution:
+        text += " " + resolution
+    meta = meta or {}
+    for policy in dict.fromkeys(meta[a][1] for a in analyses if a in meta and meta[a][2] == "necessary"):
+        words = _policy_words(policy)[0]
+        text += f" Dashed black: an upper bound of {words} schedulability (not a test; no {words} test can exceed it)."
+    return text.strip()
+
+
+def _legend_entries(ax: Any, plan: _Plan) -> tuple[list[Any], list[str]]:
+    """Handles and labels in the plan's order; with headings, grouped by policy under a heading."""
     from matplotlib.patches import Patch
 
     handles, labels = ax.get_legend_handles_labels()
     by_label = dict(zip(labels, handles, strict=False))
     out_h: list[Any] = []
     out_l: list[str] = []
+    meta, analyses = plan.meta, plan.analyses
     policies = list(dict.fromkeys(meta[a][1] for a in analyses))
-    for policy in policies:
-        group = [a for a in analyses if meta[a][1] == policy and meta[a][0] in by_label]
+    groups = [[a for a in analyses if meta[a][1] == p] for p in policies] if plan.headings else [analyses]
+    for policy, group in zip(policies, groups, strict=False):
+        group = [a for a in group if meta[a][0] in by_label]
         if not group:
             continue
-        if len(policies) > 1 or policy:
+        if plan.headings and (len(policies) > 1 or policy):
             out_h.append(Patch(visible=False))
             out_l.append(_policy_words(policy)[1] if policy else "other")
         for a in group:
             out_h.append(by_label[meta[a][0]])
-            out_l.append("\n".join(textwrap.wrap(meta[a][0], 48, subsequent_indent="   ")))
+            out_l.append("\n".join(textwrap.wrap(meta[a][0], plan.style.wrap, subsequent_indent="   ")))
     return out_h, out_l
 
 
@@ -241,214 +505,364 @@ def _format_axes(ax: Any, values: list[Any], numeric: bool, variable: str) -> No
     ax.grid(True, alpha=0.3)
 
 
-def plot_directory(directory: str | Path, formats: tuple[str, ...] = FORMATS) -> list[Path]:
-    """Write the plots of an experiment directory; returns the files written.
+def _legend_columns(plan: _Plan, width: float) -> int:
+    per_entry = plan.style.wrap * plan.style.legend_size * 0.5 / 72 + 0.45  # inches: text and handle
+    return max(1, int(width // per_entry))
+
+
+def _new_figure(plan: _Plan, panels: int, entries: int) -> tuple[Figure, list[list[Any]], int]:
+    """A constrained-layout figure of the plan's style with room for legend and caption."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    s = plan.style
+    cols = max(1, min(panels, s.columns))
+    rows_of_panels = math.ceil(panels / cols)
+    if s.width is None:
+        width = 5.2 * cols + (3.6 if plan.legend == "outside" else 0.4)
+        height = 3.9 * rows_of_panels + 1.3
+        if plan.legend == "below":
+            height += _legend_height(plan, width, entries)
+    else:
+        width = s.width
+        height = s.panel_height * rows_of_panels + (0.3 if plan.title else 0)
+        if plan.legend == "below":
+            height += _legend_height(plan, width, entries)
+        if plan.caption and plan.caption_text:
+            height += len(_wrap_caption(plan, width).splitlines()) * s.caption_size * 1.25 / 72 + 0.1
+    fig = _styled_figure_class()(figsize=(width, height), layout="constrained", rc=rc_params(s))
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(rows_of_panels, cols, squeeze=False, sharey=True)
+    for index in range(panels, rows_of_panels * cols):
+        axes[index // cols][index % cols].set_visible(False)
+    return fig, [list(row) for row in axes], cols
+
+
+def _legend_height(plan: _Plan, width: float, entries: int) -> float:
+    cols = _legend_columns(plan, width)
+    lines = sum(len(textwrap.wrap(plan.meta[a][0], plan.style.wrap)) for a in plan.analyses)
+    per_col = math.ceil(max(lines, entries) / cols)
+    return per_col * plan.style.legend_size * 1.45 / 72 + 0.2
+
+
+def _wrap_caption(plan: _Plan, width: float) -> str:
+    # DejaVu Sans averages about 0.62 em per character; today's look wraps at 110.
+    chars = 110 if plan.style.width is None else max(40, int(width * 72 / (plan.style.caption_size * 0.64)))
+    return "\n".join(textwrap.wrap(plan.caption_text, chars))
+
+
+def _decorate(fig: Figure, axes: list[list[Any]], plan: _Plan, legend_title: str | None) -> None:
+    """Legend, title and caption of a figure, as the plan says."""
+    handles, labels = _legend_entries(axes[0][0], plan)
+    s = plan.style
+    if plan.legend == "outside":
+        fig.legend(handles, labels, loc="outside right upper", title=legend_title)
+    elif plan.legend == "below":
+        fig.legend(handles, labels, loc="outside lower center", ncols=_legend_columns(plan, fig.get_figwidth()),
+                   title=legend_title, frameon=False, columnspacing=1.0, handlelength=2.2)  # fmt: skip
+    elif plan.legend == "inside":
+        axes[0][0].legend(handles, labels, loc="lower left", title=legend_title, framealpha=0.85)
+    if plan.title:
+        fig.suptitle(plan.title, x=0.02, ha="left")
+    if plan.caption and plan.caption_text:
+        text = _wrap_caption(plan, fig.get_figwidth())
+        fig.text(0.01, 0.005, text, fontsize=s.caption_size, ha="left", va="bottom")
+        bottom = (text.count("\n") + 1) * s.caption_size * 1.25 / 72 / fig.get_figheight() + 0.01
+        if s.width is None:  # today's look: two lines fit in the usual 6%
+            bottom = max(bottom, 0.06)
+        _reserve_bottom(fig, bottom)
+
+
+def _x_label(plan: _Plan, variable: str, realized: bool) -> str:
+    label = axis_label(variable, plan.kind)
+    if realized:
+        label = label.replace("Normalized utilization U/m", "Mean realized U/m").replace(
+            "Total utilization U", "Mean realized utilization U"
+        )
+    return label if plan.style.long_axis_labels else _short_label(label)
+
+
+def _legend_title(plan: _Plan) -> str | None:
+    if plan.style.name != "default":
+        return None
+    title = "analysis (policy · test)"
+    for policy in dict.fromkeys(plan.meta[a][1] for a in plan.analyses if plan.meta[a][2] == "necessary"):
+        words = _policy_words(policy)[0]
+        title += f"\ndashed: upper bound of {words} schedulability\n(not a test; no {words} test can exceed it)"
+    return title
+
+
+def _band(r: Mapping[str, str]) -> tuple[float, float]:
+    """The 95 % Wilson interval of a point's acceptance ratio (n = the sets of the point)."""
+    try:
+        return wilson_interval(int(float(r["accepted"])), int(float(r["sets"])))
+    except (KeyError, ValueError):
+        return float(r["ci_low"]), float(r["ci_high"])
+
+
+def acceptance_figure(
+    source: str | Path | Iterable[Mapping[str, Any]] | Any,
+    *,
+    experiment: Mapping[str, Any] | None = None,
+    style: str | FigureStyle = "default",
+    tests: Sequence[str] | str | None = None,
+    labels: Mapping[str, str] | Sequence[str] | None = None,
+    legend: str | None = None,
+    title: str | None = None,
+    caption: bool | None = None,
+    ci: bool | None = None,
+) -> Figure:
+    """The acceptance-ratio figure of a sweep, as a matplotlib :class:`~matplotlib.figure.Figure`.
+
+    Parameters
+    ----------
+    source:
+        A sweep directory (``results.csv`` and ``manifest.json``), or its rows: a pandas
+        DataFrame read from ``results.csv`` or an iterable of mappings with its columns.
+    experiment:
+        The canonical experiment (``manifest.json``'s ``"experiment"``): for the caption and axis
+        labels when ``source`` is rows; read from the directory otherwise.
+    style:
+        ``"default"`` (wide, caption drawn), ``"paper"`` (3.5 in, one column), ``"paper2"``
+        (7.16 in, two columns), ``"slides"`` (10 in, large fonts), or a
+        :class:`rtsched.sweep.style.FigureStyle`.
+    tests:
+        The analyses to draw, in legend order (a list or ``"a,b,c"``); default: all, grouped by
+        policy.
+    labels:
+        Legend texts instead of the registry's words: ``{"rta": "RTA [3]"}`` or ``["rta=RTA [3]"]``.
+    legend:
+        ``"outside"`` (right), ``"below"``, ``"inside"`` (lower left of the first panel) or
+        ``"off"``; default: the style's (``below`` for the paper styles).
+    title:
+        A title over the figure; default none (the experiment's name is never drawn).
+    caption:
+        Draw the caption under the plot; default: the style's (only ``default`` draws it).
+        :func:`caption_of` gives its text.
+    ci:
+        Draw each curve's 95 % Wilson band (n = sets per point); default: the style's (only
+        ``default`` draws them).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A ``StyledFigure``: its ``savefig`` writes Type 42 fonts in PDF/PS and text in SVG.
+        Restyle it as any Figure (``fig.axes[0].set_xlim(...)``).
+
+    Examples
+    --------
+    >>> fig = acceptance_figure("gvp", style="paper", tests="rta,bar-int,p-edf")  # doctest: +SKIP
+    >>> fig.savefig("gvp.pdf")  # doctest: +SKIP
+    """
+    plan = _plan(source, experiment=experiment, style=style, tests=tests, labels=labels, legend=legend,
+                 title=title, caption=caption, ci=ci)  # fmt: skip
+    return _acceptance(plan)
+
+
+def _acceptance(plan: _Plan) -> Figure:
+
+    rows = plan.data.rows
+    variable, by_variable = rows[0]["variable"], rows[0].get("by_variable", "")
+    panels = _ordered([r.get("by_value", "") for r in rows])
+    xs_all = _ordered([r["value"] for r in rows])
+    numeric_x = all(isinstance(_number(x), float) for x in xs_all)
+    realized, _ = realized_axis(rows, variable)
+    with _rc_context(rc_params(plan.style)):
+        fig, axes, cols = _new_figure(plan, len(panels), len(plan.analyses))
+        for index, panel in enumerate(panels):
+            ax = axes[index // cols][index % cols]
+            for analysis in plan.analyses:
+                sel = [r for r in rows if r.get("by_value", "") == panel and r["analysis"] == analysis]
+                if not sel:
+                    continue
+                x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
+                y = [float(r["ratio"]) for r in sel]
+                look = plan.looks[analysis]
+                ax.plot(x, y, label=plan.meta[analysis][0], **look)
+                if plan.ci:
+                    low, high = zip(*(_band(r) for r in sel), strict=True)
+                    alpha = 0.12 if plan.meta[analysis][2] == "necessary" else 0.2
+                    ax.fill_between(x, low, high, color=look["color"], alpha=alpha, linewidth=0)
+            _format_axes(ax, xs_all, numeric_x, variable)
+            if by_variable:
+                ax.set_title(panel_title(by_variable, panel))
+            ax.set_xlabel(_x_label(plan, variable, realized))
+            if index % cols == 0:
+                ax.set_ylabel(
+                    "Acceptance ratio (fraction proven schedulable)"
+                    if plan.style.long_axis_labels
+                    else "Acceptance ratio"
+                )
+        _decorate(fig, axes, plan, _legend_title(plan))
+    return fig
+
+
+def weighted_figure(
+    source: str | Path,
+    *,
+    style: str | FigureStyle = "default",
+    tests: Sequence[str] | str | None = None,
+    labels: Mapping[str, str] | Sequence[str] | None = None,
+    legend: str | None = None,
+    title: str | None = None,
+    caption: bool | None = None,
+) -> Figure:
+    """The weighted-schedulability figure of a sweep directory (Bastoni et al., OSPERT 2010).
+
+    ``W = Σ U·S(U) / Σ U`` per value of the second swept variable, from ``weighted.csv``; the
+    options are those of :func:`acceptance_figure`. Raises :class:`rtsched.errors.InputError`
+    when the sweep has no second variable (then W is one number per analysis, no curve).
+    """
+    plan = _plan(source, experiment=None, style=style, tests=tests, labels=labels, legend=legend,
+                 title=title, caption=caption, ci=False)  # fmt: skip
+    return _weighted(plan)
+
+
+def _weighted(plan: _Plan) -> Figure:
+
+    wrows = plan.data.weighted or []
+    wvar = wrows[0]["variable"] if wrows else ""
+    if not (plan.data.rows[0].get("by_variable") and wrows and wvar):
+        raise InputError(
+            "weighted schedulability is not available: it needs a second swept variable (sweep.by), and then "
+            "weighted.csv holds one W = Σ U·S(U) / Σ U per analysis and value",
+            field="--weighted",
+        )
+    values = _ordered([r["value"] for r in wrows])
+    numeric = all(isinstance(_number(v), float) for v in values)
+    with _rc_context(rc_params(plan.style)):
+        fig, axes, _ = _new_figure(plan, 1, len(plan.analyses))
+        ax = axes[0][0]
+        for analysis in plan.analyses:
+            sel = [r for r in wrows if r["analysis"] == analysis]
+            if not sel:
+                continue
+            x = [float(r["value"]) if numeric else values.index(r["value"]) for r in sel]
+            ax.plot(
+                x,
+                [float(r["weighted_schedulability"]) for r in sel],
+                label=plan.meta[analysis][0],
+                **plan.looks[analysis],
+            )
+        _format_axes(ax, values, numeric, wvar)
+        label = axis_label(wvar, plan.kind)
+        ax.set_xlabel(label if plan.style.long_axis_labels else _short_label(label))
+        ax.set_ylabel(
+            "Weighted schedulability W (Bastoni et al. 2010)"
+            if plan.style.long_axis_labels
+            else "Weighted schedulability"
+        )
+        _decorate(fig, axes, plan, _legend_title(plan))
+    return fig
+
+
+def plot_directory(
+    directory: str | Path,
+    formats: tuple[str, ...] = FORMATS,
+    *,
+    style: str | FigureStyle = "default",
+    tests: Sequence[str] | str | None = None,
+    labels: Mapping[str, str] | Sequence[str] | None = None,
+    legend: str | None = None,
+    title: str | None = None,
+    caption: bool | None = None,
+    ci: bool | None = None,
+    weighted: bool | None = None,
+) -> list[Path]:
+    """Write the plots of an experiment directory and ``CAPTION.txt``; returns the files written.
+
+    ``acceptance.*`` always; ``weighted.*`` when the sweep has a second variable (``weighted=True``
+    requires it, ``False`` skips it); ``tardiness.*`` when a soft real-time analysis ran. The
+    other options are those of :func:`acceptance_figure`. ``CAPTION.txt`` holds the caption
+    whether or not it is drawn.
 
     Raises
     ------
     InputError
-        If the directory has no ``results.csv`` or ``manifest.json`` (run the sweep first).
+        If the directory has no ``results.csv`` or ``manifest.json`` (run the sweep first), an
+        option names an analysis the sweep does not have, or ``weighted=True`` and there is no
+        second variable.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     root = Path(directory)
-    results_path, manifest_path = root / "results.csv", root / "manifest.json"
-    for path in (results_path, manifest_path):
-        if not path.is_file():
-            raise InputError(f"no {path.name}: is this a sweep directory? (run `rtsched sweep --out {root}`)", file=str(root))
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    canonical = manifest["experiment"]
-    kind = canonical.get("generator", {}).get("kind", "taskset")  # GPU sweeps label U as U1/M
-    rows = _read_csv(results_path)
-    if not rows:
-        raise InputError("results.csv has no rows", file=str(results_path))
-    variable = rows[0]["variable"]
-    by_variable = rows[0]["by_variable"]
-    analyses = _ordered([r["analysis"] for r in rows])
-    panels = _ordered([r["by_value"] for r in rows])
-    xs_all = _ordered([r["value"] for r in rows])
-    numeric_x = all(isinstance(_number(x), float) for x in xs_all)
-    caption_text = "\n".join(textwrap.wrap(caption(canonical), 110))
-    name = canonical.get("name", "experiment")
-
-    realized, worst = realized_axis(rows, variable)
-    resolution = _resolution_text(canonical, variable, realized, worst)
-    if resolution:
-        caption_text += "\n" + "\n".join(textwrap.wrap(resolution, 110))
-    meta = {a: legend_label(a) for a in analyses}
-    # Curves grouped by policy (the order of the registry within a policy), upper bounds last.
-    policy_rank = {p: i for i, p in enumerate(dict.fromkeys(meta[a][1] for a in analyses))}
-    analyses = sorted(analyses, key=lambda a: (policy_rank[meta[a][1]], meta[a][2] == "necessary", analyses.index(a)))
-
-    written: list[Path] = []
-    cols = min(len(panels), 3)
-    rows_of_panels = math.ceil(len(panels) / cols)
-    fig = Figure(figsize=(5.2 * cols + 3.6, 3.9 * rows_of_panels + 1.3), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(rows_of_panels, cols, squeeze=False, sharey=True)
-    style = _styles(analyses, meta)
-    for index, panel in enumerate(panels):
-        ax = axes[index // cols][index % cols]
-        for analysis in analyses:
-            sel = [r for r in rows if r["by_value"] == panel and r["analysis"] == analysis]
-            if not sel:
-                continue
-            x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
-            y = [float(r["ratio"]) for r in sel]
-            low = [float(r["ci_low"]) for r in sel]
-            high = [float(r["ci_high"]) for r in sel]
-            kwargs = style[analysis]
-            ax.plot(x, y, label=meta[analysis][0], **kwargs)
-            ax.fill_between(x, low, high, color=kwargs["color"], alpha=0.12 if meta[analysis][2] == "necessary" else 0.2, linewidth=0)
-        _format_axes(ax, xs_all, numeric_x, variable)
-        if by_variable:
-            ax.set_title(f"{by_variable} = {panel}")
-        label = axis_label(variable, kind)
-        if realized:
-            label = label.replace("Normalized utilization U/m", "Mean realized U/m").replace(
-                "Total utilization U", "Mean realized utilization U"
-            )
-        ax.set_xlabel(label)
-        if index % cols == 0:
-            ax.set_ylabel("Acceptance ratio (fraction proven schedulable)")
-    for index in range(len(panels), rows_of_panels * cols):
-        axes[index // cols][index % cols].set_visible(False)
-    handles, labels = _legend_entries(axes[0][0], meta, analyses)
-    legend_title = "analysis (policy · test)"
-    for policy in dict.fromkeys(meta[a][1] for a in analyses if meta[a][2] == "necessary"):
-        words = _policy_words(policy)[0]
-        legend_title += f"\ndashed: upper bound of {words} schedulability\n(not a test; no {words} test can exceed it)"
-    fig.legend(handles, labels, loc="outside right upper", title=legend_title, fontsize=7.5, title_fontsize=8)
-    fig.suptitle(f"Acceptance ratio — {name}", x=0.02, ha="left")
-    fig.text(0.01, 0.005, caption_text, fontsize=7, ha="left", va="bottom")
-    # Room for the caption: two lines fit in the usual 6%; longer captions (GPU models) get more.
-    bottom = 0.06 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
-    _reserve_bottom(fig, bottom)
-    written += _save(fig, root / "acceptance", formats)
-
-    if any(r.get("tardiness_mean") for r in rows):
-        written += _plot_tardiness(root, rows, analyses, meta, style, panels, variable, by_variable, realized, numeric_x,
-                                   xs_all, kind, f"{caption_text}", name, formats)  # fmt: skip
-
-    weighted_path = root / "weighted.csv"
-    if by_variable and weighted_path.is_file():
-        wrows = _read_csv(weighted_path)
-        wvar = wrows[0]["variable"] if wrows else ""
-        if wrows and wvar:
-            values = _ordered([r["value"] for r in wrows])
-            numeric = all(isinstance(_number(v), float) for v in values)
-            fig = Figure(figsize=(10.5, 5.2), layout="constrained")
-            FigureCanvasAgg(fig)
-            ax = fig.subplots()
-            for analysis in analyses:
-                sel = [r for r in wrows if r["analysis"] == analysis]
-                if not sel:
-                    continue
-                x = [float(r["value"]) if numeric else values.index(r["value"]) for r in sel]
-                ax.plot(x, [float(r["weighted_schedulability"]) for r in sel], label=meta[analysis][0], **style[analysis])
-            _format_axes(ax, values, numeric, wvar)
-            ax.set_xlabel(axis_label(wvar, kind))
-            ax.set_ylabel("Weighted schedulability W (Bastoni et al. 2010)")
-            w_handles, w_labels = _legend_entries(ax, meta, analyses)
-            ax.legend(w_handles, w_labels, title="analysis (policy · test)", fontsize=6.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
-            fig.suptitle(f"Weighted schedulability — {name}")
-            fig.text(0.01, 0.005, caption_text, fontsize=6, ha="left", va="bottom")
-            bottom = 0.08 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
-            _reserve_bottom(fig, bottom)
-            written += _save(fig, root / "weighted", formats)
+    plan = _plan(root, experiment=None, style=style, tests=tests, labels=labels, legend=legend,
+                 title=title, caption=caption, ci=ci)  # fmt: skip
+    has_weighted = bool(plan.data.rows[0].get("by_variable")) and bool(plan.data.weighted)
+    if weighted and not has_weighted:
+        _weighted(plan)  # raises the reason
+    dpi = 150 if plan.style.width is None else 300
+    written = _save(_acceptance(plan), root / "acceptance", formats, dpi)
+    caption_path = root / "CAPTION.txt"
+    caption_path.write_text(plan.caption_text + "\n", encoding="utf-8")
+    written.append(caption_path)
+    rows = plan.data.rows
+    if any(r.get("tardiness_mean") for r in rows if r["analysis"] in plan.analyses):
+        written += _save(_tardiness(plan), root / "tardiness", formats, dpi)
+    if has_weighted and weighted is not False:
+        written += _save(_weighted(plan), root / "weighted", formats, dpi)
     return written
 
 
-def _plot_tardiness(
-    root: Path,
-    rows: list[dict[str, str]],
-    analyses: list[str],
-    meta: dict[str, tuple[str, str, str]],
-    style: dict[str, dict[str, Any]],
-    panels: list[str],
-    variable: str,
-    by_variable: str,
-    realized: bool,
-    numeric_x: bool,
-    xs_all: list[str],
-    kind: str,
-    caption_text: str,
-    name: str,
-    formats: tuple[str, ...],
-) -> list[Path]:
+def _tardiness(plan: _Plan) -> Figure:
     """``tardiness.*``: per soft real-time analysis, mean (solid) and max (dashed) of max_bound / T_max.
 
     Only the sets whose tardiness is bounded count (:mod:`rtsched.sweep.tardiness`); a point where
     none is bounded has no value.
     """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    soft = [a for a in analyses if any(r["analysis"] == a and r.get("tardiness_mean") for r in rows)]
-    cols = min(len(panels), 3)
-    rows_of_panels = math.ceil(len(panels) / cols)
-    fig = Figure(figsize=(5.2 * cols + 3.6, 3.9 * rows_of_panels + 1.3), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(rows_of_panels, cols, squeeze=False, sharey=True)
-    for index, panel in enumerate(panels):
-        ax = axes[index // cols][index % cols]
-        for analysis in soft:
-            sel = [r for r in rows if r["by_value"] == panel and r["analysis"] == analysis and r.get("tardiness_mean")]
-            if not sel:
-                continue
-            x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
-            kwargs = style[analysis]
-            ax.plot(x, [float(r["tardiness_mean"]) for r in sel], label=f"{meta[analysis][0]}: mean", **kwargs)
-            dashed = {**kwargs, "linestyle": (0, (4, 2)), "marker": None}
-            ax.plot(x, [float(r["tardiness_max"]) for r in sel], label=f"{meta[analysis][0]}: max", **dashed)
-        if not numeric_x:
-            ax.set_xticks(range(len(xs_all)), xs_all, rotation=30, ha="right")
-        ax.set_ylim(bottom=0)
-        ax.grid(True, alpha=0.3)
-        if by_variable:
-            ax.set_title(f"{by_variable} = {panel}")
-        ax.set_xlabel(axis_label(variable, kind))
-        if index % cols == 0:
-            ax.set_ylabel("Tardiness bound / largest period T_max")
-    for index in range(len(panels), rows_of_panels * cols):
-        axes[index // cols][index % cols].set_visible(False)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(
-        handles,
-        ["\n".join(textwrap.wrap(label, 48, subsequent_indent="   ")) for label in labels],
-        loc="outside right upper",
-        title="soft real-time analysis\n(over the sets with bounded tardiness)",
-        fontsize=7.5,
-        title_fontsize=8,
-    )
-    fig.suptitle(f"Tardiness bound — {name}", x=0.02, ha="left")
-    fig.text(0.01, 0.005, caption_text, fontsize=7, ha="left", va="bottom")
-    bottom = 0.06 + max(0, caption_text.count("\n") - 1) * _CAPTION_LINE_INCHES / fig.get_figheight()
-    _reserve_bottom(fig, bottom)
-    return _save(fig, root / "tardiness", formats)
-
-
-def _styles(analyses: list[str], meta: dict[str, tuple[str, str, str]]) -> dict[str, dict[str, Any]]:
-    """Line style per analysis: distinct colour and marker per test, solid lines.
-
-    Upper bounds (kind ``necessary``) are black and dashed, without markers.
-    """
-    out: dict[str, dict[str, Any]] = {}
-    k = 0
-    for analysis in analyses:
-        if meta[analysis][2] == "necessary":
-            out[analysis] = {"color": "black", "linestyle": (0, (5, 2.5)), "linewidth": 1.8, "marker": None}
-            continue
-        out[analysis] = {
-            "color": _COLORS[k % len(_COLORS)],
-            "marker": _MARKERS[k % len(_MARKERS)],
-            "linestyle": "-" if k < len(_COLORS) else ":",
-            "markersize": 3.8,
-            "linewidth": 1.3,
-        }
-        k += 1
-    return out
+    rows = plan.data.rows
+    variable, by_variable = rows[0]["variable"], rows[0].get("by_variable", "")
+    panels = _ordered([r.get("by_value", "") for r in rows])
+    xs_all = _ordered([r["value"] for r in rows])
+    numeric_x = all(isinstance(_number(x), float) for x in xs_all)
+    realized, _ = realized_axis(rows, variable)
+    soft = [a for a in plan.analyses if any(r["analysis"] == a and r.get("tardiness_mean") for r in rows)]
+    with _rc_context(rc_params(plan.style)):
+        fig, axes, cols = _new_figure(plan, len(panels), 2 * len(soft))
+        for index, panel in enumerate(panels):
+            ax = axes[index // cols][index % cols]
+            for analysis in soft:
+                sel = [
+                    r
+                    for r in rows
+                    if r.get("by_value", "") == panel and r["analysis"] == analysis and r.get("tardiness_mean")
+                ]
+                if not sel:
+                    continue
+                x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
+                look = plan.looks[analysis]
+                ax.plot(x, [float(r["tardiness_mean"]) for r in sel], label=f"{plan.meta[analysis][0]}: mean", **look)
+                dashed = {**look, "linestyle": (0, (4, 2)), "marker": None}
+                ax.plot(x, [float(r["tardiness_max"]) for r in sel], label=f"{plan.meta[analysis][0]}: max", **dashed)
+            if not numeric_x:
+                ax.set_xticks(range(len(xs_all)), xs_all, rotation=30, ha="right")
+            ax.set_ylim(bottom=0)
+            ax.grid(True, alpha=0.3)
+            if by_variable:
+                ax.set_title(panel_title(by_variable, panel))
+            ax.set_xlabel(_x_label(plan, variable, realized))
+            if index % cols == 0:
+                ax.set_ylabel("Tardiness bound / largest period T_max")
+        handles, labels = axes[0][0].get_legend_handles_labels()
+        labels = ["\n".join(textwrap.wrap(label, plan.style.wrap, subsequent_indent="   ")) for label in labels]
+        legend_title = "soft real-time analysis\n(over the sets with bounded tardiness)"
+        if plan.legend == "outside":
+            fig.legend(handles, labels, loc="outside right upper", title=legend_title)
+        elif plan.legend == "below":
+            fig.legend(
+                handles,
+                labels,
+                loc="outside lower center",
+                ncols=_legend_columns(plan, fig.get_figwidth()),
+                frameon=False,
+            )
+        elif plan.legend == "inside":
+            axes[0][0].legend(handles, labels, loc="upper left")
+        if plan.title:
+            fig.suptitle(plan.title, x=0.02, ha="left")
+        if plan.caption and plan.caption_text:
+            text = _wrap_caption(plan, fig.get_figwidth())
+            fig.text(0.01, 0.005, text, fontsize=plan.style.caption_size, ha="left", va="bottom")
+            bottom = (text.count("\n") + 1) * plan.style.caption_size * 1.25 / 72 / fig.get_figheight() + 0.01
+            _reserve_bottom(fig, max(bottom, 0.06) if plan.style.width is None else bottom)
+    return fig
 
 
 def _reserve_bottom(fig: Any, bottom: float) -> None:
@@ -460,7 +874,7 @@ def _reserve_bottom(fig: Any, bottom: float) -> None:
     engine.set(rect=(0, bottom, 1, 1 - bottom))
 
 
-def _save(fig: Any, stem: Path, formats: tuple[str, ...]) -> list[Path]:
+def _save(fig: Any, stem: Path, formats: tuple[str, ...], dpi: int = 150) -> list[Path]:
     out = []
     for fmt in formats:
         path = stem.with_suffix(f".{fmt}")
@@ -471,7 +885,10 @@ def _save(fig: Any, stem: Path, formats: tuple[str, ...]) -> list[Path]:
             metadata = {"Creator": "rtsched", "CreationDate": None}
         if fmt == "svg":
             metadata = {"Creator": "rtsched", "Date": None}
-        fig.savefig(tmp, format=fmt, dpi=150, metadata=metadata)
+        # The style's rcParams (Type 42 fonts, SVG text as text) apply whatever Figure this is.
+
+        with _rc_context(getattr(fig, "rtsched_rc", FONT_RC)):
+            fig.savefig(tmp, format=fmt, dpi=dpi, metadata=metadata)
         tmp.replace(path)
         out.append(path)
     return out
