@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from xml.parsers import expat
 
+import numpy as np
 import yaml
 
 from rtsched.errors import InputError
@@ -467,9 +468,11 @@ def read_text(
             data = _read_limited(stream, source, format, max_bytes)
         else:
             with open(path, "rb") as f:
-                if stat.S_ISREG(os.fstat(f.fileno()).st_mode) and os.fstat(f.fileno()).st_size > max_bytes:
+                info = os.fstat(f.fileno())
+                regular = stat.S_ISREG(info.st_mode)
+                if regular and info.st_size > max_bytes:
                     raise _too_large(source, max_bytes)
-                data = _read_limited(f, source, format, max_bytes)
+                data = _read_limited(f, source, format, max_bytes, info.st_size if regular else None)
         return data.decode("utf-8").removeprefix("\ufeff")
     except InputError as err:
         raise err.located(file=source) from None
@@ -484,19 +487,98 @@ def read_text(
         raise InputError(f"cannot read the file: {err.strerror or err}", file=source) from None
 
 
-def _read_limited(stream: Any, source: str, format: str | None, max_bytes: int) -> bytes:
+def _read_limited(stream: Any, source: str, format: str | None, max_bytes: int, size: int | None = None) -> bytes:
+    """The bytes of ``stream``, counted by the format's counter while they are read.
+
+    A regular file of at most :data:`_WHOLE_READ_BYTES` (``size``) is read first; its counter runs
+    only if :func:`_may_exceed` says the limits could be reached (it never can be otherwise, so
+    the result and any error are those of counting while reading). A larger file or a stream is
+    counted while it is read, refused at its first item too many.
+    """
     raw = _LimitedReader(stream, source, max_bytes)
     counter = _COUNTERS.get(_EXTENSIONS.get(str(format).lower(), "")) if format else None
+    if counter is not None and size is not None and size <= _WHOLE_READ_BYTES:
+        raw.drain()
+        data = b"".join(raw.parts)
+        if _may_exceed(data, counter):
+            _run_counter(counter, io.BytesIO(data))
+        return data
     if counter is not None:
-        text = io.TextIOWrapper(
-            io.BufferedReader(raw, _CHUNK_BYTES), encoding="utf-8-sig", newline="" if counter is _count_csv else "\n"
-        )
-        try:
-            counter(text)
-        except (UnicodeDecodeError, csv.Error, yaml.YAMLError, RecursionError):
-            pass  # the parser reports these with their position
-        raw.drain()
-        text.detach()
-    else:
-        raw.drain()
+        _run_counter(counter, raw)
+    raw.drain()
     return b"".join(raw.parts)
+
+
+def _run_counter(counter: Callable[[Any], None], raw: Any) -> None:
+    text = io.TextIOWrapper(
+        io.BufferedReader(raw, _CHUNK_BYTES), encoding="utf-8-sig", newline="" if counter is _count_csv else "\n"
+    )
+    try:
+        counter(text)
+    except (UnicodeDecodeError, csv.Error, yaml.YAMLError, RecursionError):
+        pass  # the parser reports these with their position
+    text.detach()
+
+
+#: Largest regular file read whole before its items are counted (only when they could pass a limit).
+_WHOLE_READ_BYTES = 2**20
+#: Bytes that are whitespace for the JSON counter's scan (``\s``, ASCII part).
+_JSON_SPACE = np.zeros(256, dtype=bool)
+_JSON_SPACE[[0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F]] = True
+#: Bytes a bare JSON word continues with (printable ASCII other than structure and quotes).
+_JSON_WORD = np.zeros(256, dtype=bool)
+_JSON_WORD[0x21:0x7F] = True
+_JSON_WORD[[ord(c) for c in '[]{},:"']] = False
+_JSON_MAX_DEPTH = 32
+
+
+def _json_items_bound(data: bytes) -> int | None:
+    """An upper bound on the items :func:`_count_json` counts in any one collection, or None.
+
+    Every item it counts starts a token (a string, a bracket, a bare word) directly inside that
+    collection: the bound counts, per collection, the positions outside strings where such a token
+    can start (each non-ASCII or control byte as its own start, so never fewer). None when strings
+    cannot be told apart by quote parity (a backslash, an odd number of quotes), or the brackets
+    close more than they open or nest more than :data:`_JSON_MAX_DEPTH` deep.
+    """
+    if b"\\" in data or data.count(b'"') % 2:
+        return None
+    b = np.frombuffer(data, dtype=np.uint8)
+    quote = b == 0x22
+    in_string = (np.cumsum(quote) - quote) % 2 == 1  # after an opening quote, up to its closing quote
+    outside = ~in_string
+    opens = outside & ((b == 0x5B) | (b == 0x7B))
+    closes = outside & ((b == 0x5D) | (b == 0x7D))
+    depth = np.cumsum(opens.astype(np.int64) - closes)  # after each byte
+    if depth.size and (int(depth.min()) < 0 or int(depth.max()) > _JSON_MAX_DEPTH):
+        return None
+    word = _JSON_WORD[b]
+    merged = word.copy()
+    merged[0] = False
+    merged[1:] &= word[:-1]  # a word byte after a word byte continues the token
+    other = ~(word | _JSON_SPACE[b] | quote | opens | closes | (b == 0x2C) | (b == 0x3A))
+    starts = outside & ((quote & outside) | opens | (word & ~merged) | other)
+    before = depth - opens  # the depth a token starts at: the collection holding it
+    bound = 0
+    open_at = np.flatnonzero(opens)
+    start_at = np.flatnonzero(starts)
+    for d in range(1, int(depth.max(initial=0)) + 1):
+        collections = open_at[depth[open_at] == d]
+        tokens = start_at[before[start_at] == d]
+        if tokens.size:
+            owner = np.searchsorted(collections, tokens, side="right") - 1
+            bound = max(bound, int(np.bincount(owner).max()))
+    return bound
+
+
+def _may_exceed(data: bytes, counter: Callable[[Any], None]) -> bool:
+    """Whether the counter could refuse ``data``: False only when no collection can pass a limit."""
+    limit = min(MAX_TASKS, MAX_SETS)
+    if counter is _count_csv:  # rows: at least one line each (any line break of csv)
+        return data.count(b"\n") + data.count(b"\r") + 1 >= limit
+    if counter is _count_txt:  # tasks and separators: one line each
+        return data.count(b"\n") + 1 >= limit
+    if counter is _count_json:
+        bound = _json_items_bound(data)
+        return bound is None or bound >= limit
+    return True
