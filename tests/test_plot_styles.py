@@ -284,3 +284,21 @@ def test_sweep_writes_caption_txt(sweep_dir: Path, tmp_path: Path) -> None:
     results = run(parse_experiment(_toml()), out, workers=0, progress="none", plot=True)
     assert (out / "CAPTION.txt").is_file() and re.search(r"\d+ sets per point", (out / "CAPTION.txt").read_text())
     assert results.files["acceptance.png"] == out / "acceptance.png"
+
+
+@pytest.mark.parametrize("style", ["paper", "paper2", "slides"])
+@pytest.mark.parametrize("where", ["outside", "below"])
+def test_legend_and_labels_do_not_overlap(sweep_dir: Path, style: str, where: str) -> None:
+    fig = acceptance_figure(sweep_dir, style=style, legend=where)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    legend = fig.legends[0].get_window_extent(renderer)
+    boxes = [ax.get_tightbbox(renderer) for ax in fig.axes if ax.get_visible()]
+    if fig._supxlabel is not None:
+        boxes.append(fig._supxlabel.get_window_extent(renderer))
+    for box in boxes:
+        assert not legend.overlaps(box), (style, where)
+    labels = [ax.get_xlabel() for ax in fig.axes if ax.get_visible()]
+    sup = fig._supxlabel.get_text() if fig._supxlabel is not None else ""
+    # The x axis is named once under a row of panels, or under each panel, never missing.
+    assert sup or all(labels), (labels, sup)

@@ -685,15 +685,34 @@ def _acceptance(plan: _Plan) -> Figure:
             _format_axes(ax, xs_all, numeric_x, variable)
             if by_variable:
                 ax.set_title(panel_title(by_variable, panel))
-            ax.set_xlabel(_x_label(plan, variable, realized))
+            if _per_panel_xlabel(plan, len(panels), index):
+                ax.set_xlabel(_x_label(plan, variable, realized))
             if index % cols == 0:
                 ax.set_ylabel(
                     "Acceptance ratio (fraction proven schedulable)"
                     if plan.style.long_axis_labels
                     else "Acceptance ratio"
                 )
+        if not _per_panel_xlabel(plan, len(panels)):
+            fig.supxlabel(_x_label(plan, variable, realized), fontsize=plan.style.font_size)
         _decorate(fig, axes, plan, _legend_title(plan))
     return fig
+
+
+def _per_panel_xlabel(plan: _Plan, panels: int, index: int | None = None) -> bool:
+    """Whether panel ``index`` gets its own x label (``index=None``: whether any panel does).
+
+    Today's look labels every panel. The other styles label a single row of panels once under
+    it (``supxlabel``), unless the legend is below (matplotlib would draw one over the other);
+    then, and with several rows, only the lowest panel of each column has a label.
+    """
+    cols = max(1, min(panels, plan.style.columns))
+    one_label = panels > 1 and panels <= cols and plan.legend != "below"
+    if plan.style.width is None or panels == 1:
+        return True
+    if one_label:
+        return False
+    return index is None or index + cols >= panels
 
 
 def weighted_figure(
@@ -837,9 +856,12 @@ def _tardiness(plan: _Plan) -> Figure:
             ax.grid(True, alpha=0.3)
             if by_variable:
                 ax.set_title(panel_title(by_variable, panel))
-            ax.set_xlabel(_x_label(plan, variable, realized))
+            if _per_panel_xlabel(plan, len(panels), index):
+                ax.set_xlabel(_x_label(plan, variable, realized))
             if index % cols == 0:
                 ax.set_ylabel("Tardiness bound / largest period T_max")
+        if not _per_panel_xlabel(plan, len(panels)):
+            fig.supxlabel(_x_label(plan, variable, realized), fontsize=plan.style.font_size)
         handles, labels = axes[0][0].get_legend_handles_labels()
         labels = ["\n".join(textwrap.wrap(label, plan.style.wrap, subsequent_indent="   ")) for label in labels]
         legend_title = "soft real-time analysis\n(over the sets with bounded tardiness)"
