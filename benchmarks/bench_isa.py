@@ -1,0 +1,201 @@
+"""bcl-iter and uni-qpa per set, compiled for the host and for AVX2-only CPUs (issue #45, item 1).
+
+Run (on demand; never part of the test suite)::
+
+    python benchmarks/bench_isa.py [--cpus host haswell znver3] [--old DIR] [--callgrind]
+                                   [--sets 2000] [--rounds 7] [--seed 15]
+
+Numba generates code for the CPU named by ``NUMBA_CPU_NAME`` with the features of
+``NUMBA_CPU_FEATURES`` (empty: the named CPU's own), so an AVX-512 machine can build and run the
+code an AVX2-only host (Intel Haswell, AMD Zen 3) gets. Each build runs in a child process of
+this script with those variables and a kernel cache of its own (``RTSCHED_CACHE_DIR`` under
+the system temporary folder, so the user's cache is not touched). ``host`` is llvmlite's host
+CPU and features (what a user gets).
+
+Sets: ``bench_vs_schedcat.py``'s per-set recipe (n = 10, m = 4 for bcl-iter, m = 1 for
+uni-qpa, U/m uniform over (0, 1], periods log-uniform in [10, 1000], D uniform in [C, T]; the
+same seed gives the same sets), one Numba thread.
+
+Two measures:
+
+* default: CPU ns per set, medians of alternating rounds (``bench_vs_schedcat.median_us_per_set``)
+  in each child. Children are separate processes, so compare builds only roughly on a loaded
+  machine; ``--rounds`` more rounds help.
+* ``--callgrind``: instructions per set under Valgrind's callgrind, counted between two markers
+  around ``--reps`` calls of the batch kernel (``--zero-before=getppid --dump-before=getuid``;
+  the instrumentation is switched on just before, so that importing costs little). Repeatable
+  under load. Valgrind does not run AVX-512 code, so ``host`` is skipped there on an AVX-512
+  machine.
+
+``--old DIR``: the same children also on another checkout (e.g. ``git worktree add /tmp/old
+<rev>``; this script links ``DIR/rtsched/analyses`` and ``DIR/rtsched/generators`` to the
+checkout's folders so that ``DIR`` imports without installing), for before/after tables.
+The table is printed with :func:`_common.host_line` and, per row, the CPU name and vector
+features used for codegen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+#: (registry name, m) of the rows.
+ROWS = (("bcl-iter", 4), ("uni-qpa", 1))
+
+
+def _codegen_target() -> tuple[str, str]:
+    """The CPU name Numba compiles for and its vector features (avx2/avx512f/avx512dq present?)."""
+    import llvmlite.binding as llvm
+    from numba.core import config
+
+    cpu_name, cpu_features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
+    name = cpu_name or llvm.get_host_cpu_name()
+    if cpu_features:
+        features = cpu_features
+    elif cpu_name is None:
+        features = llvm.get_host_cpu_features().flatten()
+    else:
+        features = f"(the defaults of {cpu_name})"
+    wide = [f for f in ("avx2", "avx512f", "avx512dq") if f"+{f}" in features]
+    return name, ",".join(wide) if wide else features
+
+
+def child(args: argparse.Namespace) -> None:
+    """Measure in this process (the parent set the environment) and print one JSON line."""
+    if args.root != str(ROOT):
+        sys.path.insert(0, args.root)
+    sys.path.insert(0, str(HERE))
+    import numba
+    import numpy as np
+    from bench_vs_schedcat import draw_sets, median_us_per_set, runner
+
+    import rtsched
+    from rtsched import analyses
+
+    numba.set_num_threads(1)
+    calls = {}
+    for name, m in ROWS:
+        batch = draw_sets(np.random.default_rng(args.seed), args.sets, 10, m, "uniform")
+        fn = runner(analyses.get(name), batch, m)
+        fn()  # compile or load the cache
+        calls[name] = (fn, batch.n_sets)
+    cpu, features = _codegen_target()
+    result: dict[str, object] = {"cpu": cpu, "features": features, "rtsched": str(Path(rtsched.__file__).parent.parent)}
+    if args.child_callgrind:
+        os.system(f"callgrind_control -i on {os.getpid()} > /dev/null")  # instrument from here on
+        for fn, _ in calls.values():
+            fn()  # once instrumented (translations made)
+            os.getppid()  # --zero-before=getppid
+            for _ in range(args.reps):
+                fn()
+            os.getuid()  # --dump-before=getuid
+    else:
+        us = median_us_per_set(calls, args.rounds)
+        result.update({name: 1000 * us[name] for name in us})
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+def _callgrind_counts(out_prefix: str) -> list[int]:
+    """Ir of every dump of a callgrind run, in dump order (the dumps after each marker)."""
+    counts = []
+    for path in sorted(glob.glob(out_prefix + ".*"), key=lambda p: int(p.rsplit(".", 1)[1] or 0)):
+        with open(path, encoding="utf-8") as dump:
+            for line in dump:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    counts.append(int(line.split()[1]))
+                    break
+    return counts
+
+
+def run_child(root: str, cpu: str, args: argparse.Namespace) -> dict:
+    """One build (checkout ``root``, codegen ``cpu``) in a child process; its result."""
+    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    env.pop("NUMBA_CACHE_DIR", None)
+    tag = f"{hashlib.sha1(root.encode()).hexdigest()[:8]}-{cpu}"
+    env["RTSCHED_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), f"rtsched-isa-cache-{tag}")
+    if cpu != "host":
+        env["NUMBA_CPU_NAME"] = cpu
+        env["NUMBA_CPU_FEATURES"] = ""
+    cmd = [sys.executable, __file__, "--child", "--root", root, "--sets", str(args.sets)]
+    cmd += ["--rounds", str(args.rounds), "--seed", str(args.seed), "--reps", str(args.reps)]
+    prefix = None
+    if args.callgrind:
+        # compile (or load) natively first: compiling under Valgrind would take hours
+        subprocess.run([*cmd, "--rounds", "1", "--sets", "50"], env=env, check=True, capture_output=True)
+        prefix = os.path.join(tempfile.mkdtemp(prefix="rtsched-isa-cg-"), "cg")
+        cmd = [
+            "valgrind", "--tool=callgrind", "--instr-atstart=no", "--zero-before=getppid",
+            "--dump-before=getuid", f"--callgrind-out-file={prefix}.%p", *cmd, "--child-callgrind",
+        ]  # fmt: skip
+    done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
+    line = next(x for x in done.stdout.splitlines() if x.startswith("RESULT "))
+    result = json.loads(line[len("RESULT ") :])
+    if prefix is not None:
+        counts = _callgrind_counts(prefix)
+        # the dumps: one per marker (bcl-iter, uni-qpa), then the final one at exit
+        for (name, _), ir in zip(ROWS, counts[: len(ROWS)], strict=True):
+            result[name] = ir / (args.reps * args.sets)
+    return result
+
+
+def main() -> None:
+    """Run every (checkout, CPU) child and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cpus", nargs="+", default=["host", "haswell"], help="codegen CPUs (LLVM names, or host)")
+    parser.add_argument("--old", help="another checkout to measure beside this one (before/after)")
+    parser.add_argument("--callgrind", action="store_true", help="instructions per set under callgrind")
+    parser.add_argument("--sets", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=7, help="alternating rounds per child (timing)")
+    parser.add_argument("--reps", type=int, default=2, help="kernel calls counted per row (callgrind)")
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--root", default=str(ROOT), help=argparse.SUPPRESS)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-callgrind", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    sys.path.insert(0, str(HERE))
+    from _common import host_line
+
+    roots = [("this checkout", str(ROOT))]
+    if args.old:
+        old = Path(args.old).resolve()
+        for package in ("analyses", "generators"):
+            link = old / "rtsched" / package
+            if not link.exists():
+                link.symlink_to(Path("..") / package)
+        roots.insert(0, ("--old " + str(old), str(old)))
+    print(host_line())
+    unit = "instructions per set (callgrind)" if args.callgrind else "CPU ns per set (median of rounds)"
+    print(f"{args.sets} sets, n = 10, seed {args.seed}; {unit}")
+    header = f"{'checkout':34} {'codegen CPU':16} {'vector features':26} " + " ".join(f"{n:>10}" for n, _ in ROWS)
+    print(header)
+    print("-" * len(header))
+    for label, root in roots:
+        for cpu in args.cpus:
+            if args.callgrind and cpu == "host" and "+avx512f" in _host_features():
+                print(f"{label:34} {'host':16} {'AVX-512: not under Valgrind':26}")
+                continue
+            r = run_child(root, cpu, args)
+            values = " ".join(f"{r[n]:10.1f}" for n, _ in ROWS)
+            print(f"{label:34} {r['cpu'] + ('' if cpu != 'host' else ' (host)'):16} {r['features']:26} {values}")
+
+
+def _host_features() -> str:
+    import llvmlite.binding as llvm
+
+    return llvm.get_host_cpu_features().flatten()
+
+
+if __name__ == "__main__":
+    main()
