@@ -224,10 +224,15 @@ def _names_of(column: Sequence[str]) -> tuple[str, ...] | None:
     return tuple(column) if any(column) else None
 
 
-def _add_columns(out: _Sets, C: Sequence[str], D: Sequence[str], T: Sequence[str], starts: list[int]) -> None:
-    """Add the sets of the text columns C, D, T (plain integers, checked here); set s starts at row ``starts[s]``."""
+def _add_columns(
+    out: _Sets, C: Sequence[str], D: Sequence[str], T: Sequence[str], starts: list[int], checked: bool = False
+) -> None:
+    """Add the sets of the text columns C, D, T; set s starts at row ``starts[s]``.
+
+    The cells must be plain integers: checked here unless ``checked`` (the caller's pattern did).
+    """
     cells = list(chain.from_iterable(zip(C, D, T, strict=True)))
-    if not _DIGIT_LIST.fullmatch(",".join(cells)):
+    if not checked and not _DIGIT_LIST.fullmatch(",".join(cells)):
         raise _Fallback
     out.values = list(map(int, cells))
     out.sizes = np.diff([*starts, len(C)]).tolist()
@@ -250,7 +255,9 @@ def _read_txt(text: str) -> _Sets:
     starts = np.flatnonzero(np.diff(set_of, prepend=-1)).tolist()
     out = _Sets()
     task_names = list(compress(names, is_task))
-    _add_columns(out, list(compress(C, is_task)), list(compress(D, is_task)), list(compress(T, is_task)), starts)
+    _add_columns(
+        out, list(compress(C, is_task)), list(compress(D, is_task)), list(compress(T, is_task)), starts, checked=True
+    )
     bounds = [*starts, len(task_names)]
     out.names = [_names_of(task_names[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
     out.set_names = [None] * len(starts)

@@ -545,11 +545,12 @@ def _json_items_bound(data: bytes) -> int | None:
         return None
     b = np.frombuffer(data, dtype=np.uint8)
     quote = b == 0x22
-    in_string = (np.cumsum(quote) - quote) % 2 == 1  # after an opening quote, up to its closing quote
+    # Inside a string: after an opening quote, up to and with its closing quote (quote parity).
+    in_string = (np.bitwise_xor.accumulate(quote.view(np.uint8)) ^ quote.view(np.uint8)).view(bool)
     outside = ~in_string
     opens = outside & ((b == 0x5B) | (b == 0x7B))
     closes = outside & ((b == 0x5D) | (b == 0x7D))
-    depth = np.cumsum(opens.astype(np.int64) - closes)  # after each byte
+    depth = np.cumsum(opens.view(np.int8) - closes.view(np.int8), dtype=np.int32)  # after each byte
     if depth.size and (int(depth.min()) < 0 or int(depth.max()) > _JSON_MAX_DEPTH):
         return None
     word = _JSON_WORD[b]
@@ -557,18 +558,19 @@ def _json_items_bound(data: bytes) -> int | None:
     merged[0] = False
     merged[1:] &= word[:-1]  # a word byte after a word byte continues the token
     other = ~(word | _JSON_SPACE[b] | quote | opens | closes | (b == 0x2C) | (b == 0x3A))
-    starts = outside & ((quote & outside) | opens | (word & ~merged) | other)
-    before = depth - opens  # the depth a token starts at: the collection holding it
-    bound = 0
+    starts = outside & (quote | opens | (word & ~merged) | other)
     open_at = np.flatnonzero(opens)
     start_at = np.flatnonzero(starts)
-    for d in range(1, int(depth.max(initial=0)) + 1):
-        collections = open_at[depth[open_at] == d]
-        tokens = start_at[before[start_at] == d]
-        if tokens.size:
-            owner = np.searchsorted(collections, tokens, side="right") - 1
-            bound = max(bound, int(np.bincount(owner).max()))
-    return bound
+    level = (depth - opens)[start_at]  # the depth a token starts at: that of the collection holding it
+    start_at, level = start_at[level > 0], level[level > 0]
+    if not start_at.size:
+        return 0
+    # A token's collection: the last opening before it at its depth (collections of one depth are disjoint).
+    stride = b.size + 1
+    keys = depth[open_at].astype(np.int64) * stride + open_at  # sorted by depth, then position
+    order = np.argsort(keys, kind="stable")
+    owner = np.searchsorted(keys[order], level * stride + start_at, side="right") - 1
+    return int(np.bincount(owner).max())
 
 
 def _may_exceed(data: bytes, counter: Callable[[Any], None]) -> bool:
