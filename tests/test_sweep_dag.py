@@ -318,8 +318,11 @@ def test_dask_local_cluster_equals_local_run(tmp_path: Path) -> None:
     exp = parse_experiment(tiny_dag())
     local = run(exp, tmp_path / "local", workers=0, progress="none", plot=False)
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+        # No dashboard, but the scheduler still serves HTTP (health, metrics) on 8787 unless told:
+        # a free port, else a second cluster (pytest -n 2, another user) fails on "Port 8787 is in use".
+        scheduler_kwargs={"dashboard_address": ":0"},
+    ) as cluster:  # fmt: skip
         remote = run(exp, tmp_path / "dask", scheduler=cluster.scheduler_address, progress="none", plot=False)
     assert remote.rows == local.rows
     assert (tmp_path / "local" / "results.csv").read_bytes() == (tmp_path / "dask" / "results.csv").read_bytes()

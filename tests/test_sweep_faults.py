@@ -196,8 +196,11 @@ def test_dask_worker_killed_mid_sweep_gives_identical_results(tmp_path: Path) ->
     exp = experiment(sets=600, per_unit=10)  # 180 units
     local = run(exp, tmp_path / "local", workers=0, progress="none", plot=False)
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+        # No dashboard, but the scheduler still serves HTTP (health, metrics) on 8787 unless told:
+        # a free port, else a second cluster (pytest -n 2, another user) fails on "Port 8787 is in use".
+        scheduler_kwargs={"dashboard_address": ":0"},
+    ) as cluster:  # fmt: skip
         units = tmp_path / "dask" / "units"
         killed: list[int] = []
 
