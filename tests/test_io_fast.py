@@ -320,6 +320,7 @@ def test_priorities_order_the_tasks(fmt: str, text: str, order: list[int]) -> No
         pytest.param("yaml", "- [1, 2, 0x10]\n", id="yaml-hex"),
         pytest.param("yaml", "- [1, 2, 1:30]\n", id="yaml-sexagesimal"),
         pytest.param("csv", "C,D,T\n1,2, 3\n", id="csv-space"),
+        pytest.param("csv", "C,D,T\n1,2,3\n , , \n4,5,6\n", id="csv-blank-cells-row"),
         pytest.param("txt", "1 2 3\n---\n", id="txt-empty-last-set"),
         pytest.param("txt", "1 2 3\n1 2 3 a b\n", id="txt-five-tokens"),
         pytest.param("txt", "1 2 2147483648\n", id="txt-too-large"),

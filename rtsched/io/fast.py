@@ -269,7 +269,8 @@ _CSV_COLUMNS = {"c": "C", "d": "D", "t": "T", "name": "name", "priority": "prior
 
 
 def _read_csv(text: str) -> _Sets:
-    rows = [r for r in csv.reader(io.StringIO(text, newline="")) if any(map(str.strip, r))]
+    # Empty rows are dropped; a row of blank cells is not (the exact path skips it: here it falls back).
+    rows = list(filter(None, csv.reader(io.StringIO(text, newline=""))))
     if len(rows) < 2:
         raise _Fallback
     header, body = rows[0], rows[1:]
