@@ -286,18 +286,23 @@ def test_sweep_writes_caption_txt(sweep_dir: Path, tmp_path: Path) -> None:
     assert results.files["acceptance.png"] == out / "acceptance.png"
 
 
+@pytest.mark.parametrize("caption", [False, True])
 @pytest.mark.parametrize("style", ["paper", "paper2", "slides"])
 @pytest.mark.parametrize("where", ["outside", "below"])
-def test_legend_and_labels_do_not_overlap(sweep_dir: Path, style: str, where: str) -> None:
-    fig = acceptance_figure(sweep_dir, style=style, legend=where)
+def test_legend_and_labels_do_not_overlap(sweep_dir: Path, style: str, where: str, caption: bool) -> None:
+    fig = acceptance_figure(sweep_dir, style=style, legend=where, caption=caption)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     legend = fig.legends[0].get_window_extent(renderer)
     boxes = [ax.get_tightbbox(renderer) for ax in fig.axes if ax.get_visible()]
     if fig._supxlabel is not None:
         boxes.append(fig._supxlabel.get_window_extent(renderer))
-    for box in boxes:
+    captions = [t.get_window_extent(renderer) for t in fig.texts if "randfixedsum" in t.get_text()]
+    assert len(captions) == int(caption)
+    for box in boxes + captions:
         assert not legend.overlaps(box), (style, where)
+    for cap in captions:
+        assert not any(cap.overlaps(box) for box in boxes)
     labels = [ax.get_xlabel() for ax in fig.axes if ax.get_visible()]
     sup = fig._supxlabel.get_text() if fig._supxlabel is not None else ""
     # The x axis is named once under a row of panels, or under each panel, never missing.

@@ -38,7 +38,7 @@ import math
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -550,25 +550,62 @@ def _wrap_caption(plan: _Plan, width: float) -> str:
     return "\n".join(textwrap.wrap(plan.caption_text, chars))
 
 
-def _decorate(fig: Figure, axes: list[list[Any]], plan: _Plan, legend_title: str | None) -> None:
-    """Legend, title and caption of a figure, as the plan says."""
+def _decorate(
+    fig: Figure, axes: list[list[Any]], plan: _Plan, legend_title: str | None, xlabel: str | None = None
+) -> None:
+    """Legend, title, caption and shared x label of a figure, as the plan says."""
     handles, labels = _legend_entries(axes[0][0], plan)
+    _legend_title_caption(fig, axes[0][0], handles, labels, plan, legend_title, "lower left", xlabel)
+
+
+def _legend_title_caption(
+    fig: Figure,
+    ax: Any,
+    handles: list[Any],
+    labels: list[str],
+    plan: _Plan,
+    legend_title: str | None,
+    inside: str,
+    xlabel: str | None = None,
+) -> None:
+    """Place the legend, the title, the caption and a shared x label.
+
+    From the bottom up: the caption, a legend that is below, the x label shared by a row of
+    panels (``xlabel``); each is placed by hand over the one under it, and the layout keeps the
+    panels above all of them.
+    """
     s = plan.style
-    if plan.legend == "outside":
-        fig.legend(handles, labels, loc="outside right upper", title=legend_title)
-    elif plan.legend == "below":
-        fig.legend(handles, labels, loc="outside lower center", ncols=_legend_columns(plan, fig.get_figwidth()),
-                   title=legend_title, frameon=False, columnspacing=1.0, handlelength=2.2)  # fmt: skip
-    elif plan.legend == "inside":
-        axes[0][0].legend(handles, labels, loc="lower left", title=legend_title, framealpha=0.85)
-    if plan.title:
-        fig.suptitle(plan.title, x=0.02, ha="left")
+    inches = fig.get_figheight()
+    bottom = 0.0
     if plan.caption and plan.caption_text:
         text = _wrap_caption(plan, fig.get_figwidth())
         fig.text(0.01, 0.005, text, fontsize=s.caption_size, ha="left", va="bottom")
-        bottom = (text.count("\n") + 1) * s.caption_size * 1.25 / 72 / fig.get_figheight() + 0.01
+        bottom = (text.count("\n") + 1) * s.caption_size * 1.25 / 72 / inches + 0.01
         if s.width is None:  # today's look: two lines fit in the usual 6%
             bottom = max(bottom, 0.06)
+    if plan.legend == "outside":
+        fig.legend(handles, labels, loc="outside right upper", title=legend_title)
+    elif plan.legend == "below":
+        options: dict[str, Any] = {"ncols": _legend_columns(plan, fig.get_figwidth()), "title": legend_title,
+                                   "frameon": False, "columnspacing": 1.0, "handlelength": 2.2}  # fmt: skip
+        if not bottom and xlabel is None:
+            fig.legend(handles, labels, loc="outside lower center", **options)
+        else:  # placed by hand over the caption; the layout keeps it free
+            legend = fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, bottom), **options)
+            box = legend.get_window_extent(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+            bottom += box.height / (inches * fig.dpi) + 4 / 72 / inches  # and a 4 pt gap
+    elif plan.legend == "inside":
+        ax.legend(handles, labels, loc=inside, title=legend_title, framealpha=0.85)
+    if xlabel is not None:
+        if bottom:
+            bottom += 3 / 72 / inches  # a 3 pt gap over what is below
+            fig.supxlabel(xlabel, fontsize=s.font_size, y=bottom, va="bottom")
+            bottom += s.font_size * 1.6 / 72 / inches
+        else:
+            fig.supxlabel(xlabel, fontsize=s.font_size)
+    if plan.title:
+        fig.suptitle(plan.title, x=0.02, ha="left")
+    if bottom:
         _reserve_bottom(fig, bottom)
 
 
@@ -693,9 +730,8 @@ def _acceptance(plan: _Plan) -> Figure:
                     if plan.style.long_axis_labels
                     else "Acceptance ratio"
                 )
-        if not _per_panel_xlabel(plan, len(panels)):
-            fig.supxlabel(_x_label(plan, variable, realized), fontsize=plan.style.font_size)
-        _decorate(fig, axes, plan, _legend_title(plan))
+        shared = None if _per_panel_xlabel(plan, len(panels)) else _x_label(plan, variable, realized)
+        _decorate(fig, axes, plan, _legend_title(plan), shared)
     return fig
 
 
@@ -703,14 +739,13 @@ def _per_panel_xlabel(plan: _Plan, panels: int, index: int | None = None) -> boo
     """Whether panel ``index`` gets its own x label (``index=None``: whether any panel does).
 
     Today's look labels every panel. The other styles label a single row of panels once under
-    it (``supxlabel``), unless the legend is below (matplotlib would draw one over the other);
-    then, and with several rows, only the lowest panel of each column has a label.
+    it (a shared label, placed over a legend or caption below); with several rows, only the
+    lowest panel of each column has a label.
     """
     cols = max(1, min(panels, plan.style.columns))
-    one_label = panels > 1 and panels <= cols and plan.legend != "below"
     if plan.style.width is None or panels == 1:
         return True
-    if one_label:
+    if panels <= cols:
         return False
     return index is None or index + cols >= panels
 
@@ -746,6 +781,8 @@ def _weighted(plan: _Plan) -> Figure:
             "weighted.csv holds one W = Σ U·S(U) / Σ U per analysis and value",
             field="--weighted",
         )
+    # The weighted figure draws no band: its caption does not mention them.
+    plan = replace(plan, caption_text=plan.caption_text.replace("; " + BANDS_SENTENCE, "."))
     values = _ordered([r["value"] for r in wrows])
     numeric = all(isinstance(_number(v), float) for v in values)
     with _rc_context(rc_params(plan.style)):
@@ -860,30 +897,13 @@ def _tardiness(plan: _Plan) -> Figure:
                 ax.set_xlabel(_x_label(plan, variable, realized))
             if index % cols == 0:
                 ax.set_ylabel("Tardiness bound / largest period T_max")
-        if not _per_panel_xlabel(plan, len(panels)):
-            fig.supxlabel(_x_label(plan, variable, realized), fontsize=plan.style.font_size)
+        shared = None if _per_panel_xlabel(plan, len(panels)) else _x_label(plan, variable, realized)
         handles, labels = axes[0][0].get_legend_handles_labels()
         labels = ["\n".join(textwrap.wrap(label, plan.style.wrap, subsequent_indent="   ")) for label in labels]
-        legend_title = "soft real-time analysis\n(over the sets with bounded tardiness)"
-        if plan.legend == "outside":
-            fig.legend(handles, labels, loc="outside right upper", title=legend_title)
-        elif plan.legend == "below":
-            fig.legend(
-                handles,
-                labels,
-                loc="outside lower center",
-                ncols=_legend_columns(plan, fig.get_figwidth()),
-                frameon=False,
-            )
-        elif plan.legend == "inside":
-            axes[0][0].legend(handles, labels, loc="upper left")
-        if plan.title:
-            fig.suptitle(plan.title, x=0.02, ha="left")
-        if plan.caption and plan.caption_text:
-            text = _wrap_caption(plan, fig.get_figwidth())
-            fig.text(0.01, 0.005, text, fontsize=plan.style.caption_size, ha="left", va="bottom")
-            bottom = (text.count("\n") + 1) * plan.style.caption_size * 1.25 / 72 / fig.get_figheight() + 0.01
-            _reserve_bottom(fig, max(bottom, 0.06) if plan.style.width is None else bottom)
+        legend_title = (
+            "soft real-time analysis\n(over the sets with bounded tardiness)" if plan.style.width is None else None
+        )
+        _legend_title_caption(fig, axes[0][0], handles, labels, plan, legend_title, "upper left", shared)
     return fig
 
 
