@@ -39,7 +39,7 @@ from rtsched import warmup
 from rtsched.errors import InputError
 from rtsched.model import TaskSet
 from rtsched.platform import Clustered, Platform, as_platform
-from rtsched.registry import Analysis, all_entries, get, parse_budgets, resolve_list
+from rtsched.registry import Analysis, all_entries, generation, get, parse_budgets, resolve_list
 from rtsched.result import UNKNOWN, LazyResult, Report, Verdict
 from rtsched.workloads import TASKSETS, WorkloadKind, kind_of
 
@@ -267,8 +267,16 @@ class _Plan:
 
 @functools.lru_cache(maxsize=64)
 def _plan_cached(
-    tests: tuple[str, ...] | None, platform: Platform, budgets: tuple[tuple[str, int], ...] | int | None
+    tests: tuple[str, ...] | None,
+    platform: Platform,
+    budgets: tuple[tuple[str, int], ...] | int | None,
+    generation: tuple[int, int],
 ) -> _Plan:
+    """The plan of a ``check``, cached.
+
+    ``generation`` (:func:`rtsched.registry.generation`) keys it to the registry's contents, so
+    analyses registered later join the default list.
+    """
     default = tests is None
     entries = _default_entries(platform) if default else resolve_list(list(tests or ()))
     by_name = dict(budgets) if isinstance(budgets, tuple) else {}
@@ -330,4 +338,4 @@ def _plan(tests: str | Sequence[str] | None, platform: Platform, budgets: dict[s
     else:
         key = None if tests is None else tuple(tests)
     frozen = tuple(sorted(budgets.items())) if isinstance(budgets, dict) else budgets
-    return _plan_cached(key, platform, frozen)
+    return _plan_cached(key, platform, frozen, generation())

@@ -77,6 +77,7 @@ __all__ = [
     "all_entries",
     "deadline_model",
     "families",
+    "generation",
     "get",
     "closed_form_global_edf",
     "names",
@@ -689,12 +690,28 @@ def _discover() -> dict[str, Analysis]:
     return found
 
 
+#: How many times :func:`register` has added analyses in this process (see :func:`generation`).
+_generation = 0
+
+
+def generation() -> tuple[int, int]:
+    """A value that changes whenever the registry's contents may have.
+
+    That is: :func:`register` adds analyses, or the table of entries is replaced (tests do, to undo
+    their registrations). Caches of what the registry holds (``rtsched.check``'s plan of the default list) key on it, so
+    an analysis registered after a first ``check()`` is in the next one's default list.
+    """
+    return _generation, id(_entries)
+
+
 def register(*entries: Analysis) -> None:
     """Add analyses defined outside ``rtsched.analyses`` (a script's, a notebook's, a plug-in's).
 
     They are then found by name like the built-in ones (:func:`get`, :func:`rtsched.check`,
     ``tests=`` and sweeps in this process); a name or alias already taken is an error.
     """
+    global _generation
+    _generation += 1
     found = _discover()
     for entry in entries:
         if not isinstance(entry, Analysis):

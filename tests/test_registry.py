@@ -53,3 +53,29 @@ def test_batch_refuses_to_call_unknown_false():
     assert entry.decide(batch, 2, budget=1).tolist() == [-1]
     with pytest.raises(UnknownVerdictError, match="use status"):
         entry.batch(batch, 2, budget=1)
+
+
+def test_an_analysis_registered_after_a_check_joins_the_default_list(monkeypatch):
+    """The plan of ``check()`` is cached per platform; it keys on the registry's generation, so an
+    analysis registered after a first default ``check()`` runs in the next one (the documentation
+    build found ``check()`` returning {} for a workload kind registered after the DAG guide's check)."""
+    import numpy as np
+
+    import rtsched
+    from rtsched import registry
+    from rtsched.result import Explanation
+
+    monkeypatch.setattr(registry, "_entries", dict(registry._discover()))
+    ts = rtsched.TaskSet.from_tasks([(1, 4, 5), (2, 7, 9)])
+    assert "probe-late" not in rtsched.check(ts, 2).verdicts
+
+    def codes(batch, m):
+        return np.ones(batch.n_sets, dtype=np.int8)
+
+    registry.register(
+        registry.Analysis(
+            name="probe-late", title="late", kind="sufficient", policy="global-edf", citation="-", note="-",
+            reference=lambda ts, m: True, explain=lambda ts, m: Explanation(verdict=True, summary=""), codes=codes,
+        )
+    )
+    assert rtsched.check(ts, 2).verdicts["probe-late"] is True
