@@ -700,59 +700,16 @@ def start_point(C, D, T, inv_T, n, budget, u_below_one):
     return CONTINUE, t0, steps
 
 
-#: Largest time value of the 32-bit form of :func:`_h_prev` (``rtsched.model.MAX_TIME``).
-_NARROW = 2**31 - 1
-
-
-@kernel(inline="always")
-def _narrow_set(C, D, T, n):
-    """Whether 0 ≤ C_i, D_i, T_i ≤ 2**31 − 1 for every task (the OR of all of them is; issue #45).
-
-    True for every set read by rtsched (``rtsched.model.MAX_TIME``); a caller's scaled set
-    (e.g. ``dag/bonifaci2013.py``) may exceed it, and then :func:`_h_prev` keeps its 64-bit form.
-    """
-    acc = np.int64(0)
-    for i in range(n):
-        acc |= C[i] | D[i] | T[i]
-    return 0 <= acc <= _NARROW
-
-
-@kernel(inline="always")
-def _floor_divmod32(a, b, inv_b):
-    """``rtsched.kernels.floor_divmod`` for 0 ≤ a, b ≤ 2**31 − 1, with 32-bit operands (same values).
-
-    q0 = trunc(fl(a · fl(1/b))) ≤ a < 2**31 (for b = 1 the product is a exactly), so its float →
-    int32 conversion is exact; q0 ∈ {q − 1, q, q + 1} as there, fixed by one step (selects). The
-    products take sign-extended 32-bit operands, which AVX2 multiplies in vector lanes (vpmuldq)
-    and converts with vcvtdq2pd/vcvttpd2dq, where int64 operands need per-lane conversions and
-    emulated 64-bit products (issue #45).
-    """
-    b32 = np.int64(np.int32(b))
-    q = np.int64(np.int32(np.float64(np.int32(a)) * inv_b))
-    r = a - q * b32
-    q = q + 1 if r >= b32 else (q - 1 if r < 0 else q)
-    r = r - b32 if r >= b32 else (r + b32 if r < 0 else r)
-    return q, r
-
-
 @kernel(inline="always")  # in loops: a call costs as much as its body
-def _h_prev(C, D, T, inv_T, n, t, narrow):
+def _h_prev(C, D, T, inv_T, n, t):
     """(h(t), max{d < t}) in one pass  [h(t) = Σ_i dbf_i(t), Zhang & Burns, Eq. (1)].
 
     The previous deadline of task i is D_i + (q − [r = 0])·T_i with (q, r) = divmod(t − D_i, T_i).
     With U ≤ 1, h(t) ≤ t + ΣC: no overflow for t < 2**62. Below 2**51 the loop is branch-free
-    (the compiler vectorises it); above, integer divisions. ``narrow`` (:func:`_narrow_set`) and
-    t ≤ 2**31 − 1: the same loop with 32-bit operands (:func:`_floor_divmod32`; same values).
+    (the compiler vectorises it); above, integer divisions.
     """
     total = np.int64(0)
     best = np.int64(NONE)
-    if narrow and t <= _NARROW:  # x = t − D_i, q, q − 1 and r all lie in int32's range
-        for i in range(n):
-            x = t - D[i]
-            q, r = _floor_divmod32(max(x, 0), T[i], inv_T[i])
-            total += q * np.int64(np.int32(C[i])) + C[i] if x >= 0 else 0
-            best = max(best, D[i] + (q - (r == 0)) * np.int64(np.int32(T[i])) if x > 0 else NONE)
-        return total, best
     if t < RECIPROCAL_EXACT:
         for i in range(n):
             x = t - D[i]
@@ -788,12 +745,11 @@ def _qpa_search(C, D, T, inv_T, n, t, steps, budget):
     d_min = D[0]
     for i in range(n):
         d_min = min(d_min, D[i])
-    narrow = _narrow_set(C, D, T, n)
     while True:
         if steps >= budget:
             return UNKNOWN, steps
         steps += 1
-        h, prev = _h_prev(C, D, T, inv_T, n, t, narrow)
+        h, prev = _h_prev(C, D, T, inv_T, n, t)
         if h > t:
             return REJECT, steps
         if h <= d_min:
@@ -903,7 +859,6 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     # partitioned EDF: below 4(n + 4)·EPS·size, size = Σ|a_j| + t·ΣU_j + t; twice that is used).
     for p in range(n):
         insert_sorted(order, p, D, p)
-    narrow = _narrow_set(C, D, T, n)
     first_jobs = np.int64(0)
     a_sum = 0.0
     a_abs = 0.0
@@ -923,7 +878,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
             return REJECT
         star = a_sum + d * u_sum
         if star > d - 8.0 * (n + 4) * EPS * (a_abs + d * u_sum + d):
-            if _h_prev(C, D, T, inv_T, n, d, narrow)[0] > d:
+            if _h_prev(C, D, T, inv_T, n, d)[0] > d:
                 return REJECT  # a deadline miss at the relative deadline d
             above = D[order[p + 1]] if p + 1 < n else np.int64(-2)
     if above == NONE:
