@@ -1,0 +1,43 @@
+"""The 32-bit operand helpers of BCL-iter's kernel (``_slack.i32``, ``f64``, ``floor_divmod_up32``; issue #45).
+
+They must give the values of their int64 forms on the whole domain of time values
+(0 ≤ a, b ≤ 2**31 − 1 = ``rtsched.model.MAX_TIME``); the kernel == reference properties cover
+them in context, these check the edges of the domain directly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rtsched.analyses.global_edf._slack import f64, floor_divmod_up32, i32
+from rtsched.kernels import RECIPROCAL_UP
+from rtsched.model import MAX_TIME
+
+EDGES = [0, 1, 2, 3, 7, 2**16 - 1, 2**16, 2**30 - 1, 2**30, 2**30 + 1, MAX_TIME - 1, MAX_TIME]
+
+
+def _divmod_up32(a: int, b: int) -> tuple[int, int]:
+    inv_up = (1.0 / b) * RECIPROCAL_UP
+    q, r = floor_divmod_up32(np.int64(a), np.int64(b), inv_up)
+    return int(q), int(r)
+
+
+@pytest.mark.parametrize("b", [b for b in EDGES if b > 0], ids=lambda b: f"b={b}")
+def test_floor_divmod_up32_on_the_edges(b):
+    for a in EDGES:
+        assert _divmod_up32(a, b) == divmod(a, b), (a, b)
+
+
+def test_floor_divmod_up32_on_random_values():
+    rng = np.random.default_rng(45)
+    for a, b in zip(rng.integers(0, MAX_TIME + 1, 500), rng.integers(1, MAX_TIME + 1, 500), strict=True):
+        assert _divmod_up32(int(a), int(b)) == divmod(int(a), int(b))
+    for a, b in zip(rng.integers(0, MAX_TIME + 1, 500), rng.integers(1, 1000, 500), strict=True):
+        assert _divmod_up32(int(a), int(b)) == divmod(int(a), int(b))
+
+
+@pytest.mark.parametrize("x", [-MAX_TIME, -1, *EDGES], ids=lambda x: f"x={x}")
+def test_i32_and_f64_keep_the_value(x):
+    assert int(i32(np.int64(x))) == x
+    assert float(f64(np.int64(x))) == float(x)
