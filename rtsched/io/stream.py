@@ -541,8 +541,8 @@ def _json_items_bound(data: bytes) -> int | None:
     cannot be told apart by quote parity (a backslash, an odd number of quotes), or the brackets
     close more than they open or nest more than :data:`_JSON_MAX_DEPTH` deep.
     """
-    if b"\\" in data or data.count(b'"') % 2:
-        return None
+    if not data or b"\\" in data or data.count(b'"') % 2:
+        return None  # nothing to bound (an empty document: the counter and the parser decide)
     b = np.frombuffer(data, dtype=np.uint8)
     quote = b == 0x22
     # Inside a string: after an opening quote, up to and with its closing quote (quote parity).
