@@ -51,6 +51,7 @@ __all__ = [
     "core_bounds",
     "effective_modes",
     "explain_bounds",
+    "task_columns",
 ]
 
 #: Waiting-mode codes of :attr:`SegmentedBatch.mode` (0: the task names none).
@@ -62,6 +63,24 @@ RULE_JITTER = 1
 
 #: A module's rule: (the set, the higher-priority task h, its mode, its bound R_h) -> h's (JRTA) row.
 RowRule = Callable[[SegmentedTaskSet, int, str, int], JitterRow]
+
+
+def task_columns(ts: SegmentedTaskSet, b: Any) -> dict[str, Any]:
+    """The first columns of a per-task row of an explanation: task, core, mode and its times.
+
+    ``b`` is the task's bound (any object with ``task``, ``core`` and ``mode``).
+    """
+    t = ts[b.task]
+    return {
+        "task": ts.label(b.task),
+        "core": b.core,
+        "mode": b.mode,
+        "C": t.C,
+        "G_m": t.G_m,
+        "G_e": t.G_e,
+        "T": t.T,
+        "D": t.D,
+    }
 
 
 def effective_modes(ts: SegmentedTaskSet, mode: WaitMode) -> tuple[str, ...]:
@@ -175,14 +194,7 @@ def explain_bounds(
         c = contrib.get(b.task)
         per_task.append(
             {
-                "task": ts.label(b.task),
-                "core": b.core,
-                "mode": b.mode,
-                "C": t.C,
-                "G_m": t.G_m,
-                "G_e": t.G_e,
-                "T": t.T,
-                "D": t.D,
+                **task_columns(ts, b),
                 "own": b.own,
                 "hp": ", ".join(ts.label(h) for h in b.hp) or "-",
                 "R": _shown(b, t.D),

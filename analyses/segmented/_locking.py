@@ -64,7 +64,14 @@ import numpy as np
 from numba import prange
 from numpy.typing import NDArray
 
-from rtsched.analyses.segmented._common import MODE_CODE, check_batch_cores, check_cores, effective_modes, mode_entry
+from rtsched.analyses.segmented._common import (
+    MODE_CODE,
+    check_batch_cores,
+    check_cores,
+    effective_modes,
+    mode_entry,
+    task_columns,
+)
 from rtsched.analyses.theory.jitter_rta import JitterRow, jitter_response, jitter_response_nb
 from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, batch_kernel, kernel
@@ -429,14 +436,7 @@ def explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode, protocol: str) -> E
         t = ts[b.task]
         per_task.append(
             {
-                "task": ts.label(b.task),
-                "core": b.core,
-                "mode": b.mode,
-                "C": t.C,
-                "G_m": t.G_m,
-                "G_e": t.G_e,
-                "T": t.T,
-                "D": t.D,
+                **task_columns(ts, b),
                 "waiting": "; ".join(
                     f"{w.device}: {w.W if w.W is not None else f'> {t.D}'} ×{w.requests}" for w in b.waits
                 )

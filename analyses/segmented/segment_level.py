@@ -73,6 +73,7 @@ from rtsched.analyses.segmented._common import (
     check_cores,
     effective_modes,
     mode_entry,
+    task_columns,
 )
 from rtsched.analyses.segmented.jitter import jitter_row
 from rtsched.analyses.theory.jitter_rta import (
@@ -357,14 +358,7 @@ def explain(ts: SegmentedTaskSet, m: int, *, mode: WaitMode = "suspend") -> Expl
             comb_terms = " + ".join([str(c.own), *mins]) + f" = {c.value}" + ("" if c.response else f" > D = {t.D}")
         per_task.append(
             {
-                "task": ts.label(b.task),
-                "core": b.core,
-                "mode": b.mode,
-                "C": t.C,
-                "G_m": t.G_m,
-                "G_e": t.G_e,
-                "T": t.T,
-                "D": t.D,
+                **task_columns(ts, b),
                 "hp": ", ".join(ts.label(h) for h in b.hp) or "-",
                 "R_jit": _shown(b.R_jit, t.D, computed),
                 "R_seg": _shown(b.R_seg, t.D, computed and b.segments is not None),
