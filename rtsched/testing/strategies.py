@@ -30,6 +30,7 @@ __all__ = [
     "mc_tasks",
     "mc_tasksets",
     "on_a_bound",
+    "segmented_cases",
     "segmented_tasks",
     "segmented_tasksets",
     "tasks",
@@ -372,6 +373,34 @@ def segmented_tasksets(
             if not any(_shrink_one(tasks, core) for core in over):
                 break
     return SegmentedTaskSet(tasks)
+
+
+def segmented_cases(
+    *,
+    max_cores: int = 4,
+    devices: tuple[tuple[str, ...], ...] = (("gpu",), ("g0", "g1")),
+    **taskset_options: object,
+) -> st.SearchStrategy[tuple[int, SegmentedTaskSet]]:
+    """Pairs ``(m, set)``: ``m`` in ``1..max_cores`` and a :func:`segmented_tasksets` set on cores ``0..m-1``.
+
+    The set's tasks use the devices of one of the ``devices`` tuples (drawn first, so shrinking goes
+    to the first: one GPU). ``taskset_options`` go to :func:`segmented_tasksets` (``min_size``,
+    ``max_size``, ``max_utilization``, ``max_period``, ...).
+
+    >>> from hypothesis import given
+    >>> @given(segmented_cases(max_cores=2, max_size=3, max_period=40))
+    ... def test_cores(case):
+    ...     m, ts = case
+    ...     assert all(t.core is None or t.core < m for t in ts)
+    """
+    return st.integers(1, max_cores).flatmap(
+        lambda m: st.tuples(
+            st.just(m),
+            st.sampled_from(devices).flatmap(
+                lambda devs: segmented_tasksets(m=m, devices=devs, **taskset_options)  # type: ignore[arg-type]
+            ),
+        )
+    )
 
 
 def _shrink_one(tasks: list[SegmentedTask], core: int | None) -> bool:

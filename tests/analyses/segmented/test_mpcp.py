@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 import rtsched.testing.strategies as rst
 from rtsched import registry
 from rtsched.errors import TaskError
-from rtsched.model import TaskSet
 from rtsched.segmented.model import GPUSegment, SegmentedBatch, SegmentedTask, SegmentedTaskSet
 from rtsched.segmented.sim import simulate_segmented
 
@@ -214,14 +213,9 @@ def test_work_above_the_deadline_fails_at_once():
     assert BUSY.status(SegmentedBatch.from_tasksets([ts]), 1).tolist() == [0]
 
 
-def _sets(m_max=4):
-    return st.integers(1, m_max).flatmap(
-        lambda m: st.tuples(
-            st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1"), ("g0", "g1", "g2")]).flatmap(
-                lambda devs: rst.segmented_tasksets(max_size=5, max_utilization=0.6, m=m, max_period=40, devices=devs)
-            ),
-        )
+def _sets():
+    return rst.segmented_cases(
+        devices=(("gpu",), ("g0", "g1"), ("g0", "g1", "g2")), max_size=5, max_utilization=0.6, max_period=40
     )
 
 
@@ -235,95 +229,21 @@ def test_codes_equal_reference(case, mode):
     assert entry.explain(ts, m).verdict == expected
 
 
-def test_codes_over_one_batch_equal_reference():
-    import numpy as np
-
-    rng = np.random.default_rng(7)
-    sets = []
-    for _ in range(60):
-        m = int(rng.integers(1, 4))
-        tasks = []
-        for _ in range(int(rng.integers(1, 6))):
-            T = int(rng.integers(10, 50))
-            eta = int(rng.integers(0, 3))
-            gpu = tuple(
-                (int(rng.integers(0, 3)), int(rng.integers(1, 5)), f"g{int(rng.integers(0, 2))}") for _ in range(eta)
-            )
-            cpu = tuple(int(rng.integers(0, 4)) for _ in range(eta + 1))
-            work = sum(cpu) + sum(a + b for a, b, _ in gpu)
-            if work == 0:
-                cpu = (1, *cpu[1:])
-                work = 1
-            tasks.append(
-                SegmentedTask(cpu, gpu, T, min(T, max(work, T - int(rng.integers(0, 5)))), core=int(rng.integers(0, m)))
-            )
-        sets.append((SegmentedTaskSet(tasks), m))
-    for mode, entry in ENTRIES.items():
-        for m in (1, 2, 3):
-            chosen = [ts for ts, mm in sets if mm <= m]
-            got = entry.status(SegmentedBatch.from_tasksets(chosen), m).tolist()
-            assert got == [int(entry.reference(ts, m)) for ts in chosen], mode
-
-
-def _contended_sets():
-    """Two to five tasks on 1..4 cores, per-core load at most 0.3: about a fifth accepted with a shared device."""
-    return st.integers(1, 4).flatmap(
-        lambda m: st.tuples(
-            st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
-                lambda devs: rst.segmented_tasksets(
-                    min_size=2, max_size=5, max_utilization=0.3, m=m, max_period=60, devices=devs
-                )
-            ),
-        )
-    )
-
-
-def _shared(ts):
-    return any(sum(1 for t in ts if d in t.devices()) >= 2 for d in ts.devices)
-
-
-def _soundness(mode, examples, at_least):
-    """Accepted sets never miss and never exceed a bound under MPCP (periodic/WCET, sporadic/random, seeds)."""
-    entry = ENTRIES[mode]
-    reach = {"accepted": 0, "shared": 0}
-
-    @settings(max_examples=examples, deadline=None, derandomize=True)
-    @given(case=_contended_sets(), seed=st.integers(0, 2**16))
-    def prop(case, seed):
-        m, ts = case
-        if entry.reference(ts, m) is not True:
-            return
-        reach["accepted"] += 1
-        reach["shared"] += _shared(ts)
-        bounds = _bounds(entry, ts, m)
-        horizon = 6 * max(t.T for t in ts)
-        for run in (
-            dict(arrivals="periodic", execution="wcet"),
-            dict(arrivals="sporadic", execution="random", seed=seed),
-            dict(arrivals="sporadic", execution="random", seed=seed + 1),
-            dict(arrivals="periodic", execution="random", seed=seed + 2),
-        ):
-            trace = simulate_segmented(ts, m, protocol="mpcp", mode=mode, horizon=horizon, **run)
-            assert trace.schedulable_so_far, (ts, m, run, trace.misses[:1])
-            for r, b in zip(trace.response_times, bounds, strict=True):
-                assert r is None or r <= b, (ts, m, run, trace.response_times, bounds)
-
-    prop()
-    assert reach["shared"] >= at_least, reach  # accepted sets where two tasks share a device
+def test_codes_over_one_batch_equal_reference(check_batch_equals_reference):
+    check_batch_equals_reference(ENTRIES)
 
 
 @pytest.mark.parametrize("mode", ["busy", "suspend"])
-def test_accepted_sets_meet_every_deadline_in_simulation(mode):
-    _soundness(mode, 120, 15)
+def test_accepted_sets_meet_every_deadline_in_simulation(mode, check_lock_soundness):
+    check_lock_soundness(ENTRIES[mode], "mpcp", mode, 120, 15)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["busy", "suspend"])
-def test_accepted_sets_meet_every_deadline_in_simulation_long(mode):
+def test_accepted_sets_meet_every_deadline_in_simulation_long(mode, check_lock_soundness):
     """Ten times RTSCHED_PROPERTY_EXAMPLES (default 150) draws per mode (pyproject's rule for slow variants)."""
     n = 10 * int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
-    _soundness(mode, n, n // 10)
+    check_lock_soundness(ENTRIES[mode], "mpcp", mode, n, n // 10)
 
 
 @settings(max_examples=100, deadline=None)
@@ -336,28 +256,6 @@ def test_a_task_keeps_its_own_mode(case, mode):
     assert _bounds(BUSY, ts, m) == _bounds(SUSPEND, ts, m)
 
 
-@settings(max_examples=100, deadline=None)
-@given(
-    case=st.integers(1, 3).flatmap(
-        lambda m: st.tuples(st.just(m), rst.segmented_tasksets(max_size=6, m=m, max_period=40, max_gpu_segments=0))
-    ),
-    mode=st.sampled_from(["busy", "suspend"]),
-)
-def test_without_gpu_segments_it_is_uniprocessor_rta_per_core(case, mode):
+def test_without_gpu_segments_it_is_uniprocessor_rta_per_core(check_cpu_only_is_uni_rta):
     """No GPU segment: no waiting, no boosting, (RQ) is the response-time equation per core: uni-rta's verdicts and R."""
-    m, ts = case
-    uni = registry.get("uni-rta")
-    ok = True
-    expected = [None] * ts.n
-    for core in range(m):
-        on = ts.on_core(core)
-        if not on:
-            continue
-        result = uni.explain(TaskSet.from_tasks([(ts[i].C, ts[i].D, ts[i].T) for i in on]), 1)
-        ok = ok and result.verdict is True
-        for i, row in zip(on, result.per_task, strict=True):
-            expected[i] = row["response_time"] if isinstance(row["response_time"], int) else None
-    entry = ENTRIES[mode]
-    assert entry.reference(ts, m) == ok
-    if ok:
-        assert list(_bounds(entry, ts, m)) == expected
+    check_cpu_only_is_uni_rta(ENTRIES)
