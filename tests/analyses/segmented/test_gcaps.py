@@ -19,7 +19,6 @@ import rtsched.testing.strategies as rst
 from rtsched import registry
 from rtsched.analyses.segmented import _preemptive, gcaps
 from rtsched.errors import InputError, TaskError
-from rtsched.model import TaskSet
 from rtsched.segmented.model import GPUSegment, SegmentedBatch, SegmentedTask, SegmentedTaskSet
 from rtsched.segmented.sim import simulate_segmented
 
@@ -159,17 +158,8 @@ def test_failing_term_names_the_task_and_the_equation():
     assert SUSPEND.status(SegmentedBatch.from_tasksets([ts]), 2).tolist() == [0]
 
 
-def _sets(m_max=4, max_size=5, utilization=0.6):
-    return st.integers(1, m_max).flatmap(
-        lambda m: st.tuples(
-            st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
-                lambda devs: rst.segmented_tasksets(
-                    max_size=max_size, max_utilization=utilization, m=m, max_period=40, devices=devs
-                )
-            ),
-        )
-    )
+def _sets():
+    return rst.segmented_cases(max_size=5, max_utilization=0.6, max_period=40)
 
 
 @settings(max_examples=200, deadline=None)
@@ -214,16 +204,7 @@ def test_codes_over_one_batch_equal_reference():
 
 def _contended_sets():
     """Two to five tasks on 1..4 cores, per-core load at most 0.35: many accepted with a shared device."""
-    return st.integers(1, 4).flatmap(
-        lambda m: st.tuples(
-            st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
-                lambda devs: rst.segmented_tasksets(
-                    min_size=2, max_size=5, max_utilization=0.35, m=m, max_period=60, devices=devs
-                )
-            ),
-        )
-    )
+    return rst.segmented_cases(min_size=2, max_size=5, max_utilization=0.35, max_period=60)
 
 
 def _shared(ts):
@@ -324,31 +305,9 @@ def test_one_gpu_task_per_device_gcaps_equals_tsg_rr(case, mode, eps, L):
     assert g.verdict == r.verdict
 
 
-@settings(max_examples=100, deadline=None)
-@given(
-    case=st.integers(1, 3).flatmap(
-        lambda m: st.tuples(st.just(m), rst.segmented_tasksets(max_size=6, m=m, max_period=40, max_gpu_segments=0))
-    ),
-    mode=st.sampled_from(["busy", "suspend"]),
-)
-def test_without_gpu_segments_it_is_uniprocessor_rta_per_core(case, mode):
+def test_without_gpu_segments_it_is_uniprocessor_rta_per_core(check_cpu_only_is_uni_rta):
     """No GPU segment: own = C, every row X = C, J = 0: uni-rta's verdicts and response times on each core."""
-    m, ts = case
-    uni = registry.get("uni-rta")
-    ok = True
-    expected = [None] * ts.n
-    for core in range(m):
-        on = ts.on_core(core)
-        if not on:
-            continue
-        result = uni.explain(TaskSet.from_tasks([(ts[i].C, ts[i].D, ts[i].T) for i in on]), 1)
-        ok = ok and result.verdict is True
-        for i, row in zip(on, result.per_task, strict=True):
-            expected[i] = row["response_time"] if isinstance(row["response_time"], int) else None
-    entry = ENTRIES[mode]
-    assert entry.reference(ts, m) == ok
-    if ok:
-        assert list(entry.explain(ts, m).evidence["response_times"]) == expected
+    check_cpu_only_is_uni_rta(ENTRIES)
 
 
 def _paper_busy_bound_cpu_only(ts, i):

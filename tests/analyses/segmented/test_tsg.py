@@ -133,17 +133,8 @@ def test_time_slice_is_required_and_checked():
     assert SUSPEND.reference(WORKED, 2) == tsg.reference(WORKED, 2, time_slice=10, epsilon=0)
 
 
-def _sets(m_max=4, max_size=5, utilization=0.6):
-    return st.integers(1, m_max).flatmap(
-        lambda m: st.tuples(
-            st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
-                lambda devs: rst.segmented_tasksets(
-                    max_size=max_size, max_utilization=utilization, m=m, max_period=40, devices=devs
-                )
-            ),
-        )
-    )
+def _sets():
+    return rst.segmented_cases(max_size=5, max_utilization=0.6, max_period=40)
 
 
 @settings(max_examples=200, deadline=None)
@@ -178,16 +169,7 @@ def test_codes_over_one_batch_equal_reference():
 
 
 def _contended_sets():
-    return st.integers(1, 4).flatmap(
-        lambda m: st.tuples(
-            st.just(m),
-            st.sampled_from([("gpu",), ("g0", "g1")]).flatmap(
-                lambda devs: rst.segmented_tasksets(
-                    min_size=2, max_size=5, max_utilization=0.35, m=m, max_period=60, devices=devs
-                )
-            ),
-        )
-    )
+    return rst.segmented_cases(min_size=2, max_size=5, max_utilization=0.35, max_period=60)
 
 
 def _shared(ts):
