@@ -90,7 +90,7 @@ class GeneratedBatch:
 
 
 def parse_utilizations(name: str) -> str:
-    """Check a utilization-method name; return it, or raise :class:`InputError` naming it."""
+    """Check a utilization-method name; return it, or raise :class:`~rtsched.errors.InputError` naming it."""
     if isinstance(name, str) and name.strip() in UTILIZATION_METHODS:
         return name.strip()
     raise InputError(
@@ -187,7 +187,7 @@ def generate_batch(
         ``"fixed"`` (the default: ``n`` tasks whose utilizations split ``utilization``) or
         ``"baker"``: tasks drawn one at a time from a named per-task distribution
         (``utilizations = "uni-light"``, ``"bimod-medium"``, ``"exp-heavy"``, ...; see
-        :mod:`rtsched.generators.named`) and added while the set's total stays within
+        ``rtsched.generators.named``) and added while the set's total stays within
         ``utilization``; ``n`` is then the largest number of tasks per set.
     cap:
         With ``method="baker"``: ``"discard"`` (the default, SchedCAT's rule: the task that would
@@ -290,7 +290,7 @@ def _baker_batch(
     order: str,
     cap: str,
 ) -> GeneratedBatch:
-    """``generate_batch(method="baker")``: see :mod:`rtsched.generators.named`."""
+    """``generate_batch(method="baker")``: see ``rtsched.generators.named``."""
     if named_utilization(utilizations) is None:
         raise InputError(
             f"method = baker draws each task's utilization from a named distribution, not {utilizations!r}; "

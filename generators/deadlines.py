@@ -97,7 +97,7 @@ _EXACT_DENOMINATOR = 2**31
 
 
 def parse_deadlines(spec: str | DeadlineDistribution) -> DeadlineDistribution:
-    """Parse ``implicit``, ``uniform``, ``uniform:X`` or ``scaled:LO:HI``; raise :class:`InputError` naming a bad spec.
+    """Parse ``implicit``, ``uniform``, ``uniform:X`` or ``scaled:LO:HI``; raise :class:`~rtsched.errors.InputError` naming a bad spec.
 
     Examples
     --------

@@ -209,7 +209,7 @@ def named_utilization(name: str) -> str | None:
 
 
 def parse_named_utilizations(name: str | UtilizationDistribution) -> UtilizationDistribution:
-    """The distribution of a name (or a distribution object as is); :class:`InputError` naming a bad one.
+    """The distribution of a name (or a distribution object as is); :class:`~rtsched.errors.InputError` naming a bad one.
 
     Examples
     --------

@@ -196,7 +196,7 @@ def automotive_periods(ticks_per_ms: int = 1000) -> ChoicePeriods:
 
 
 def parse_periods(spec: str | PeriodDistribution) -> PeriodDistribution:
-    """Parse a period spec string (see the module docstring); raise :class:`InputError` naming it.
+    """Parse a period spec string (see the module docstring); raise :class:`~rtsched.errors.InputError` naming it.
 
     Examples
     --------

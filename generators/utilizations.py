@@ -137,7 +137,7 @@ def uunifast(rng: np.random.Generator, n: int, total: float, size: int) -> NDArr
     UUniFast (Bini & Buttazzo 2005). Each individual ``u_i`` may exceed 1 when ``total > 1``
     (probability :func:`uunifast_loss`); use :func:`uunifast_discard` or :func:`randfixedsum` for
     multiprocessor task sets. ``rtsched generate`` and sweep experiments warn
-    (:func:`warn_uunifast_loss`) when plain UUniFast task utilizations sum above 1.
+    (``warn_uunifast_loss``) when plain UUniFast task utilizations sum above 1.
 
     Parameters
     ----------
@@ -174,7 +174,7 @@ def uunifast_discard(
     The accepted vectors are uniform on the simplex cut by the cube ``[0, umax]^n``. The
     acceptance rate falls very fast as ``total`` approaches ``n * umax`` (Emberson et al. 2010
     show it is impractical near that limit); when fewer than ``min_acceptance`` of the
-    candidates are accepted (measured over at least 20 000 candidates) an :class:`InputError`
+    candidates are accepted (measured over at least 20 000 candidates) an :class:`~rtsched.errors.InputError`
     is raised that recommends :func:`randfixedsum`, which samples the same distribution directly.
 
     Parameters
@@ -322,7 +322,7 @@ def randfixedsum(
 
     The algorithm maps the problem to the unit cube, walks down one coordinate at a time
     choosing between the two neighbouring simplex layers with the precomputed probabilities of
-    :func:`_randfixedsum_table`, places each coordinate with a ``rand ** (1 / i)`` step (the
+    ``_randfixedsum_table``, places each coordinate with a ``rand ** (1 / i)`` step (the
     same inverse-CDF step as UUniFast), and finally applies a random permutation to each vector
     because the construction treats the coordinates asymmetrically.
 

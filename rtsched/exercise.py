@@ -2,7 +2,7 @@
 
 A sheet poses questions on small task sets (or an MPR interface) drawn from a seed; its key gives
 the answers with the derivation step by step, computed by the analyses themselves
-(:attr:`rtsched.result.Result.steps`), never typed by hand. The same topic, seed and rtsched
+(``rtsched.result.Result.steps``), never typed by hand. The same topic, seed and rtsched
 version give byte-identical sheets and keys.
 
 Sets are drawn so that the exercise teaches something, by rejection sampling from a
@@ -411,11 +411,11 @@ def _partitioning(topic: str, seed: int | str) -> Exercise:
 def sbf_steps(interface: MPRInterface, t: int) -> Iterator[Step]:
     """The derivation of sbf(t) and lsbf(t) for ⟨Π, Θ, m'⟩, step by step.
 
-    sbf in the exact integer form of :func:`rtsched.analyses.hierarchical.mpr.sbf` (the corrected bound of
+    sbf in the exact integer form of ``rtsched.analyses.hierarchical.mpr.sbf`` (the corrected bound of
     Easwaran, Shin, Lee, RTS 2009, in rtsched's integer-time form:
     papers/shin-easwaran-lee2008-mpr.md) and ECRTS 2008, Eq. (2) for lsbf.
 
-    The sbf value shown is the library's :func:`rtsched.analyses.hierarchical.mpr.sbf` itself; the
+    The sbf value shown is the library's ``rtsched.analyses.hierarchical.mpr.sbf`` itself; the
     intermediate quantities (s, t', q, y) are those of its closed form.
     """
     Pi, Theta, mp = interface.Pi, interface.Theta, interface.m_prime

@@ -2,7 +2,7 @@
 
 One place for what every Numba kernel shares:
 
-* verdict codes (:data:`ACCEPT`, :data:`REJECT`, :data:`UNKNOWN`, :data:`UNDECIDED`) and the
+* verdict codes (:data:`ACCEPT`, ``REJECT``, ``UNKNOWN``, ``UNDECIDED``) and the
   named internal sentinels (:data:`CONTINUE`, :data:`NONE`, :data:`SIGN_UNDECIDED`);
 * the decorators :func:`kernel` (a serial ``@njit``: ``cache=True``, ``nogil=True``, never
   ``fastmath``; ``counted=False`` for a kernel without Numba's reference counting) and
@@ -21,7 +21,7 @@ One place for what every Numba kernel shares:
 * :func:`redecide` and :func:`verdict_code` (from the exact reference's verdict to a code).
 
 Exactness policy: a kernel either decides with integer arithmetic or computes in
-floating point with a proven error margin and returns :data:`UNDECIDED` for sets that fall
+floating point with a proven error margin and returns ``UNDECIDED`` for sets that fall
 inside the margin; :func:`redecide` then settles those with the exact reference (Python ints
 and Fractions). So the batch verdict equals the exact verdict on every integer input.
 

@@ -693,7 +693,7 @@ class TaskSetBatch(_TaskArrays):
         attribute stores per set, not a validation: the readers of :mod:`rtsched.io` build their
         sets this way. Each set's arrays are read-only views of the batch's. ``names``: per set,
         its task names (a tuple of ``n`` strings, ``""`` for an unnamed task) or None;
-        ``set_names``: per set, its name or None. A set of more than :data:`MAX_TASKS` tasks is an
+        ``set_names``: per set, its name or None. A set of more than ``MAX_TASKS`` tasks is an
         :class:`~rtsched.errors.InputError`, as for :class:`TaskSet`.
         """
         n_sets = self.n_sets

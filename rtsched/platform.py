@@ -157,7 +157,7 @@ class Typed:
 
     @property
     def spec(self) -> str:
-        """The textual form :func:`parse_platform` reads: ``typed:cpu=4,gpu=2``."""
+        """The textual form ``parse_platform`` reads: ``typed:cpu=4,gpu=2``."""
         return "typed:" + ",".join(f"{name}={count}" for name, count in self.units)
 
     def __str__(self) -> str:
@@ -171,7 +171,7 @@ Platform = Identical | Clustered | GPU | Typed
 def as_platform(value: object) -> Platform:
     """``value`` as a platform: a platform stays itself, a positive integer m is ``Identical(m)``.
 
-    A string is parsed (:func:`parse_platform`); a mapping ``{type: units}`` is a :class:`Typed`.
+    A string is parsed (``parse_platform``); a mapping ``{type: units}`` is a :class:`Typed`.
     """
     if isinstance(value, Identical | Clustered | GPU | Typed):
         return value

@@ -92,7 +92,7 @@ def opa_test(name: str, m: int) -> FitsLowest:
 
     It is called as ``fits_lowest(ts, k, higher)``. Declared by the analysis (``opa=`` in its
     registry entry: ``uni-rta``, ``gfp-da``, ``gfp-da-lc``); an analysis without one, or one that
-    does not apply to ``m`` processors, is an :class:`InputError`.
+    does not apply to ``m`` processors, is an :class:`~rtsched.errors.InputError`.
     """
     from rtsched.registry import get
 

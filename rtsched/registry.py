@@ -158,7 +158,7 @@ class Analysis:
 
     Metadata attributes: ``name``, ``title``, ``citation`` (paper and equation), ``kind``
     (``exact``/``sufficient``/``necessary``), ``policy`` (``global-edf``, ``partitioned-edf``, ...),
-    ``platform`` (:data:`PlatformKind`), ``deadlines`` (models accepted), ``note`` (the ``papers/``
+    ``platform`` (``PlatformKind``), ``deadlines`` (models accepted), ``note`` (the ``papers/``
     note), ``featured`` (in the default list of :func:`rtsched.check` and sweeps), ``aliases``,
     ``order`` (display order within a policy), ``policy_order``, ``deadlines_note`` (why arbitrary
     deadlines are refused, if they are: what :meth:`refuses_deadlines` says for D > T and what
@@ -335,7 +335,7 @@ class Analysis:
 
     # -- argument checks --------------------------------------------------------------------------
     def _size(self, platform: Platform | int) -> Any:
-        """What the module receives as ``m``: the platform's size, or a typed analysis's :class:`Typed`."""
+        """What the module receives as ``m``: the platform's size, or a typed analysis's :class:`~rtsched.platform.Typed`."""
         if type(platform) is int and self.platform == "identical" and self._accepts is None:
             if 1 <= platform <= 1_000_000:  # the common case, without building a platform value
                 return platform
@@ -348,7 +348,7 @@ class Analysis:
         return p.size
 
     def module_platform(self, platform: Platform | int) -> Any:
-        """What the analysis's module receives as ``m`` on ``platform`` (checked): an int, or a :class:`Typed`."""
+        """What the analysis's module receives as ``m`` on ``platform`` (checked): an int, or a :class:`~rtsched.platform.Typed`."""
         return self._size(platform)
 
     def _budget_args(self, budget: int | None) -> tuple[int, ...]:
@@ -487,7 +487,7 @@ class Analysis:
     def own_implementation(self) -> str:
         """SHA-256 (hex) of the analysis's own module and its imports, without ``calls``.
 
-        The module is the reference's; a reference given as a :func:`functools.partial` (or a
+        The module is the reference's; a reference given as a ``functools.partial`` (or a
         chain of them) is unwrapped to the function it calls, whose module it is (a partial has
         no ``__module__`` of its own, which would hash no source at all and keep stale stored
         verdicts after the analysis changed).
@@ -530,7 +530,7 @@ class Analysis:
 
 #: The entry of a sufficient global EDF test with a closed-form condition (gfb, bak, bcl: no
 #: iteration, at most O(n²) per set), cheap enough that a batch runs on the calling thread up to
-#: :data:`PARALLEL_FROM_LINEAR` tasks. Their one small kernel each compiles in about 2 s
+#: ``PARALLEL_FROM_LINEAR`` tasks. Their one small kernel each compiles in about 2 s
 #: (``benchmarks/bench_cold_start.py``: gfb 1.2 s, bcl 2.0 s, bak 2.3 s), the default here.
 closed_form_global_edf = functools.partial(
     Analysis, kind="sufficient", policy="global-edf", policy_order=0, parallel_from=PARALLEL_FROM_LINEAR,

@@ -192,7 +192,7 @@ def show_number(value: int | Fraction, approx: str = ".4g", max_digits: int = SH
 
     Decimal style (the default): ``7``, ``0.5``, ``≈2.333`` (``approx`` is the format of the
     approximation; ``≈`` marks a rounded value), ``≈1.2346e+20`` for an integer of more than
-    :data:`DECIMAL_DIGITS` digits. Exact style (:func:`exact_numbers`, ``--exact-numbers``):
+    ``DECIMAL_DIGITS`` digits. Exact style (:func:`exact_numbers`, ``--exact-numbers``):
     ``7/3 (≈2.333)``. In both, a number whose numerator or denominator has more than
     ``max_digits`` digits is an approximation to 10 significant digits with the size of the exact
     value: ``≈0.6000001 (exact: 11234-digit numerator, 11240-digit denominator)`` or
@@ -351,7 +351,7 @@ _REPEATED_FRACTION = re.compile(r"(?<![\d/])(\d+/\d+) = \1 \(")
 class Step:
     """One line of a derivation, as a lecturer writes it on the board, with its exact values.
 
-    ``text`` is a :meth:`str.format` template whose fields name entries of ``values`` (exact ints
+    ``text`` is a ``str.format`` template whose fields name entries of ``values`` (exact ints
     and Fractions, kept for programs and tests); ``str(step)`` fills them in with
     :func:`show_number`, so ``--exact-numbers`` / :func:`exact_numbers` shows ``7/12 (≈0.5833)``
     and the default style ``≈0.5833``. A step without values is its text as is (braces included);
@@ -446,7 +446,7 @@ class Steps(Sequence[Step]):
 
 
 def as_steps(value: Steps | Iterable[Step | str] | Callable[[], Iterable[Step | str]]) -> Steps:
-    """``value`` as a :class:`Steps` (kept as is when it already is one)."""
+    """``value`` as a :class:`~rtsched.result.Steps` (kept as is when it already is one)."""
     return value if isinstance(value, Steps) else Steps(value)
 
 
@@ -461,7 +461,7 @@ class Explanation:
     summary: str
     evidence: Mapping[str, Any] = field(default_factory=dict)
     per_task: Sequence[Mapping[str, Any]] = ()
-    #: The derivation step by step (:class:`Steps`, or a function returning the steps: it runs
+    #: The derivation step by step (:class:`~rtsched.result.Steps`, or a function returning the steps: it runs
     #: only when someone reads them).
     steps: Steps | Iterable[Step | str] | Callable[[], Iterable[Step | str]] = ()
 
@@ -491,7 +491,7 @@ class Result:
     policy:
         The scheduling policy the verdict is about (``global-edf``, ``partitioned-edf``, ...).
     steps:
-        The derivation a lecturer writes on the board (:class:`Steps`, computed when first read;
+        The derivation a lecturer writes on the board (:class:`~rtsched.result.Steps`, computed when first read;
         empty for an analysis that gives none): the QPA iterations, the RTA iterations, both sides
         of an inequality per task, each placement and refusal of a packing, sbf values.
     """
@@ -598,22 +598,22 @@ class LazyResult:
 
     @property
     def summary(self) -> str:
-        """:attr:`Result.summary` of the full result (computes the explanation if needed)."""
+        """``Result.summary`` of the full result (computes the explanation if needed)."""
         return self.full().summary
 
     @property
     def evidence(self) -> Mapping[str, Any]:
-        """:attr:`Result.evidence` of the full result (computes the explanation if needed)."""
+        """``Result.evidence`` of the full result (computes the explanation if needed)."""
         return self.full().evidence
 
     @property
     def per_task(self) -> Sequence[Mapping[str, Any]]:
-        """:attr:`Result.per_task` of the full result (computes the explanation if needed)."""
+        """``Result.per_task`` of the full result (computes the explanation if needed)."""
         return self.full().per_task
 
     @property
     def steps(self) -> Steps:
-        """:attr:`Result.steps` of the full result (computes the explanation if needed)."""
+        """``Result.steps`` of the full result (computes the explanation if needed)."""
         return self.full().steps
 
     def to_dict(self, steps: bool = False) -> dict[str, Any]:

@@ -190,7 +190,7 @@ class TaskSets(WorkloadKind):
         return batch.n_sets
 
     def batch_of(self, items: Sequence[TaskSet]) -> TaskSetBatch:
-        """:meth:`TaskSetBatch.from_tasksets`; one set is adopted without copying or validating again."""
+        """:meth:`~rtsched.model.TaskSetBatch.from_tasksets`; one set is adopted without copying or validating again."""
         if len(items) == 1:
             ts = items[0]
             offsets = np.array([0, ts.n], dtype=np.int64)
@@ -224,7 +224,7 @@ class TaskSets(WorkloadKind):
         return "analyses task sets, not typed DAG task sets (a typed platform)" if isinstance(platform, Typed) else None
 
     def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[TaskSetBatch, int]:
-        """:func:`rtsched.warmup.probe_batch` (implicit deadlines where needed) on 1 or 2 processors."""
+        """:func:`~rtsched.workloads.probe_batch` (implicit deadlines where needed) on 1 or 2 processors."""
         implicit = max(_MODEL_RANK[d] for d in accepted_deadlines) == 0
         return probe_batch("implicit" if implicit else "constrained"), 1 if platform_kind == "uniprocessor" else 2
 
@@ -281,7 +281,7 @@ class GPUWorkloads(WorkloadKind):
         return None if isinstance(platform, GPU) else f"needs a GPU platform (GPU(M)), not {platform}"
 
     def probe(self, accepted_deadlines: Sequence[str], platform_kind: str) -> tuple[GPUWorkloadBatch, GPU]:
-        """:func:`rtsched.warmup.probe_workloads` on 2 compute clusters."""
+        """:func:`~rtsched.workloads.probe_workloads` on 2 compute clusters."""
         return probe_workloads(), GPU(2)
 
     def read(self, path: str | os.PathLike[str], **options: Any) -> list[GPUWorkload]:
@@ -300,7 +300,7 @@ class GPUWorkloads(WorkloadKind):
             handle.write(dumps_gpu(items[0], **options))
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> GPUWorkloadBatch:
-        """:func:`rtsched.generators.gpu.generate_gpu_batch` (``n``, ``utilization`` U1, ``clusters``, ...)."""
+        """``rtsched.generators.gpu.generate_gpu_batch`` (``n``, ``utilization`` U1, ``clusters``, ...)."""
         from rtsched.generators.gpu import generate_gpu_batch
 
         return generate_gpu_batch(rng, size=size, **parameters).batch
@@ -378,7 +378,7 @@ class DAGTaskSets(WorkloadKind):
         return batch.n_sets
 
     def batch_of(self, items: Sequence[DAGTaskSet]) -> DAGBatch:
-        """:meth:`DAGBatch.from_tasksets`."""
+        """:meth:`~rtsched.dag.DAGBatch.from_tasksets`."""
         return DAGBatch.from_tasksets(items)
 
     def task_count(self, batch: DAGBatch) -> int:
@@ -440,7 +440,7 @@ class DAGTaskSets(WorkloadKind):
         write_dag_tasksets(path, list(items), **options)
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> DAGBatch:
-        """:func:`rtsched.generators.dag.dag_tasksets` (``n_tasks``, ``utilization``, ``shape``, ...), as a batch."""
+        """``rtsched.generators.dag.dag_tasksets`` (``n_tasks``, ``utilization``, ``shape``, ...), as a batch."""
         from rtsched.generators.dag import dag_tasksets
 
         return DAGBatch.from_tasksets(dag_tasksets(rng, size=size, **parameters))
@@ -494,7 +494,7 @@ class MCTaskSets(WorkloadKind):
         return batch.n_sets
 
     def batch_of(self, items: Sequence[MCTaskSet]) -> MCBatch:
-        """:meth:`MCBatch.from_tasksets`."""
+        """:meth:`~rtsched.mc.MCBatch.from_tasksets`."""
         return MCBatch.from_tasksets(items)
 
     def task_count(self, batch: MCBatch) -> int:
@@ -537,13 +537,13 @@ class MCTaskSets(WorkloadKind):
         write_mc_tasksets(list(items), path, **options)
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> MCBatch:
-        """:func:`rtsched.generators.mc.mc_tasksets` (``n``, ``utilization``, ``cp``, ``cf``, ``periods``, ...), as a batch."""
+        """``rtsched.generators.mc.mc_tasksets`` (``n``, ``utilization``, ``cp``, ``cf``, ``periods``, ...), as a batch."""
         from rtsched.generators.mc import mc_batch
 
         return mc_batch(rng, size=size, **parameters)
 
     def simulate(self, item: MCTaskSet, platform: Platform | int, **options: Any) -> Any:
-        """:func:`rtsched.mc.sim.simulate_mc` (mode switches; FP, EDF or EDF-VD, on one core or many)."""
+        """:func:`~rtsched.mc.simulate_mc` (mode switches; FP, EDF or EDF-VD, on one core or many)."""
         try:
             from rtsched.mc.sim import simulate_mc
         except ImportError as err:
@@ -596,7 +596,7 @@ class SegmentedTaskSets(WorkloadKind):
         return batch.n_sets
 
     def batch_of(self, items: Sequence[SegmentedTaskSet]) -> SegmentedBatch:
-        """:meth:`SegmentedBatch.from_tasksets`."""
+        """:meth:`~rtsched.segmented.SegmentedBatch.from_tasksets`."""
         return SegmentedBatch.from_tasksets(items)
 
     def task_count(self, batch: SegmentedBatch) -> int:
@@ -647,25 +647,25 @@ class SegmentedTaskSets(WorkloadKind):
         return SegmentedBatch.from_tasksets([fits, heavy]), 1 if platform_kind == "uniprocessor" else 2
 
     def read(self, path: str | os.PathLike[str], **options: Any) -> list[SegmentedTaskSet]:
-        """:func:`rtsched.segmented.files.read_segmented_tasksets` (YAML, JSON)."""
+        """:func:`~rtsched.segmented.read_segmented_tasksets` (YAML, JSON)."""
         from rtsched.segmented.files import read_segmented_tasksets
 
         return read_segmented_tasksets(path, **options)
 
     def write(self, items: Sequence[SegmentedTaskSet], path: str | os.PathLike[str], **options: Any) -> None:
-        """:func:`rtsched.segmented.files.write_segmented_tasksets`."""
+        """:func:`~rtsched.segmented.write_segmented_tasksets`."""
         from rtsched.segmented.files import write_segmented_tasksets
 
         write_segmented_tasksets(list(items), path, **options)
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> SegmentedBatch:
-        """:func:`rtsched.generators.segmented.segmented_batch` (the GCAPS experiment's setup), as a batch."""
+        """``rtsched.generators.segmented.segmented_batch`` (the GCAPS experiment's setup), as a batch."""
         from rtsched.generators.segmented import segmented_batch
 
         return segmented_batch(rng, size=size, **parameters)
 
     def simulate(self, item: SegmentedTaskSet, platform: Platform | int, **options: Any) -> Any:
-        """:func:`rtsched.segmented.sim.simulate_segmented` (partitioned FP cores, GPU devices under a protocol)."""
+        """:func:`~rtsched.segmented.simulate_segmented` (partitioned FP cores, GPU devices under a protocol)."""
         try:
             from rtsched.segmented.sim import simulate_segmented
         except ImportError as err:

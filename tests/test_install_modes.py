@@ -57,9 +57,20 @@ def scratch(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def wheel(scratch):
-    """A wheel built from this checkout (``pip wheel``), without dependencies."""
+    """A wheel built from this checkout (``pip wheel``), without dependencies.
+
+    The build writes ``build/`` and ``*.egg-info`` into the checkout, so under pytest-xdist (each
+    worker builds its own) the builds take turns on a lock file beside them.
+    """
+    import fcntl
+
     dist = scratch / "dist"
-    run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(ROOT)], cwd=scratch)
+    with open(ROOT / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(ROOT)], cwd=scratch)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     (built,) = dist.glob("rtsched-*.whl")
     return built
 
@@ -192,12 +203,12 @@ def other_pythons() -> list[object]:
 
 
 @pytest.mark.parametrize("python", other_pythons())
-def test_other_python_versions(python, scratch):
-    """Install from the checkout on another Python and run check, the snippet, kernels and core tests."""
+def test_other_python_versions(python, wheel, scratch):
+    """Install the checkout's wheel on another Python and run check, the snippet, kernels and core tests."""
     version = run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], cwd=scratch).strip()
     venv = scratch / f"py{version}-venv"
     venv_python = make_venv(python, venv)
-    run([str(venv_python), "-m", "pip", "install", "-q", f"{ROOT}[test]"], cwd=scratch, timeout=1800)
+    run([str(venv_python), "-m", "pip", "install", "-q", f"{wheel}[test]"], cwd=scratch, timeout=1800)
     env = clean_env(RTSCHED_CACHE_DIR=str(scratch / f"cache-{version}"))
     out = run([str(venv / "bin" / "rtsched"), "check", str(DEMO), "-m", "2"], cwd=scratch, env=env)
     assert "schedulable" in out

@@ -67,7 +67,7 @@ from rtsched.io.workload_files import (
 
 __all__ = ["DAG_FORMATS", "dumps_dag", "loads_dag", "read_dag_tasksets", "write_dag_tasksets"]
 
-#: The formats :func:`loads_dag` and :func:`dumps_dag` understand.
+#: The formats :func:`~rtsched.dag.loads_dag` and :func:`~rtsched.dag.dumps_dag` understand.
 DAG_FORMATS = ("yaml", "json", "dot", "survey")
 _EXTENSIONS = {"yaml": "yaml", "yml": "yaml", "json": "json", "dot": "dot", "gv": "dot", "survey": "survey"}
 #: The formats told by a file's extension (the survey's YAML is told by ``format="survey"`` only).
@@ -671,14 +671,14 @@ def loads_dag(text: str, format: str = "yaml", *, source: str = "<string>") -> l
 
 
 def dumps_dag(sets: DAGTaskSet | Iterable[DAGTaskSet], format: str = "yaml") -> str:
-    """Write DAG task sets as text that :func:`loads_dag` reads back to equal sets.
+    """Write DAG task sets as text that :func:`~rtsched.dag.loads_dag` reads back to equal sets.
 
     Parameters
     ----------
     sets:
         One :class:`DAGTaskSet` or several.
     format:
-        As for :func:`loads_dag`. DOT does not keep the set's name; the survey format keeps no
+        As for :func:`~rtsched.dag.loads_dag`. DOT does not keep the set's name; the survey format keeps no
         names and only the types ``cpu``, ``s1``, ``s2``, ...; both hold one set.
 
     Returns
@@ -754,7 +754,7 @@ def write_dag_tasksets(
     Raises
     ------
     InputError
-        As :func:`dumps_dag`, naming the file.
+        As :func:`~rtsched.dag.dumps_dag`, naming the file.
     """
     source, fmt = _format_of(path, format)
     write_document(path, source, lambda: dumps_dag(sets, fmt))

@@ -172,5 +172,5 @@ def plot_dag_gantt(
 def save_dag_gantt(
     trace: DAGTrace, path: str | Path, *, since: int | None = None, until: int | None = None, dpi: int = 150
 ) -> Path:
-    """Draw ``trace`` with :func:`plot_dag_gantt` and write it to ``path`` (PNG, PDF or SVG by extension)."""
+    """Draw ``trace`` with :func:`~rtsched.dag.plot_dag_gantt` and write it to ``path`` (PNG, PDF or SVG by extension)."""
     return save_axes(plot_dag_gantt(trace, since=since, until=until), path, dpi)

@@ -4,7 +4,7 @@ Global EDF (``gedf``) or global fixed priorities (``gfp``, the task order, index
 the level of vertices: at every instant the m highest-priority *ready* vertices run, where a
 vertex is ready when its job has been released, all its predecessors in that job have
 completed, and it has work left. On a typed platform (:class:`~rtsched.platform.Typed`, e.g.
-``{"cpu": 4, "gpu": 2}``) a vertex runs only on a unit of its type (:attr:`DAGTask.types`): per
+``{"cpu": 4, "gpu": 2}``) a vertex runs only on a unit of its type (:attr:`~rtsched.dag.DAGTask.types`): per
 type s, the m_s highest-priority ready vertices *of type s* run (global EDF or FP per type,
 work-conserving per type: a unit of type s idles only when no vertex of type s is ready). Units
 are numbered across types in the platform's type order (``cpu`` units 0..m_cpu − 1, then the
@@ -111,7 +111,7 @@ class DAGTrace:
         most one).
     response_times:
         Per task, the largest response time (completion − release) among its jobs that
-        completed by :attr:`end_time`, or ``None`` if none did.
+        completed by ``end_time``, or ``None`` if none did.
     releases:
         Recorded runs: rows ``(task, job, release, deadline)``, in release order.
     segments:
@@ -145,7 +145,7 @@ class DAGTrace:
 
     @property
     def schedulable_so_far(self) -> bool:
-        """True if no deadline was missed up to :attr:`end_time` (a miss *proves* unschedulability)."""
+        """True if no deadline was missed up to ``end_time`` (a miss *proves* unschedulability)."""
         return self.miss is None
 
     def release_times(self) -> list[list[int]]:
@@ -269,7 +269,7 @@ def simulate_dag(
         A typed platform (:class:`~rtsched.platform.Typed`) or its ``{type: units}`` mapping,
         instead of ``m``: a vertex runs only on a unit of its type, and per type the highest
         priority ready vertices of that type run. Every vertex type of the set needs a unit
-        (else :class:`InputError`, one line).
+        (else :class:`~rtsched.errors.InputError`, one line).
     policy:
         ``"gedf"``: a vertex's priority is its job's absolute deadline; ``"gfp"``: its task's
         index (task 0 highest). Equal priorities: the tie rule, then the job's release, then the

@@ -1,4 +1,4 @@
-"""GPU workload files (YAML / JSON): :func:`loads_gpu`, :func:`read_gpu_workload`, :func:`dumps_gpu`.
+"""GPU workload files (YAML / JSON): :func:`~rtsched.gpu.loads_gpu`, :func:`~rtsched.gpu.read_gpu_workload`, :func:`~rtsched.gpu.dumps_gpu`.
 
 The schema is in papers/zahaf2021-gpu-partitioning.md. Values follow the number rule of
 :mod:`rtsched.io` (exact rationals for factors, integer ticks for times), and every error names
@@ -349,7 +349,7 @@ slowdown_doc = _slowdown_doc
 
 
 def dumps_gpu(workload: GPUWorkload, format: str = "yaml") -> str:
-    """Write a workload as YAML or JSON text that :func:`loads_gpu` reads back to an equal workload."""
+    """Write a workload as YAML or JSON text that :func:`~rtsched.gpu.loads_gpu` reads back to an equal workload."""
     kernels = []
     for k in workload.kernels:
         doc: dict[str, Any] = {} if k.name is None else {"name": k.name}

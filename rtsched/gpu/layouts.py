@@ -277,7 +277,7 @@ def layout_space(spec: str | None, M: int) -> LayoutSpace:
     """The layout space named ``spec`` on ``M`` clusters.
 
     ``spec``: ``free``, ``tpc:<k>``, ``mig:<table>``, or one given layout ``<space>=<sizes>``
-    (:class:`FixedLayout`).
+    (``FixedLayout``).
     """
     text = check_layout_spec("free" if spec is None else spec)
     if "=" in text:

@@ -1,4 +1,4 @@
-"""The report of a GPU analysis as a terminal table (:func:`format_gpu_report`)."""
+"""The report of a GPU analysis as a terminal table (:func:`~rtsched.gpu.format_gpu_report`)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _given(report: Mapping[str, Any]) -> str:
 def format_gpu_report(report: Mapping[str, Any]) -> str:
     """The terminal table of a GPU analysis's report (``explain(...).evidence["report"]``).
 
-    ``report`` has the keys of :meth:`rtsched.analyses.gpu.partitioning.GPUReport.as_evidence` (exact numbers or
+    ``report`` has the keys of ``rtsched.analyses.gpu.partitioning.GPUReport.as_evidence`` (exact numbers or
     their JSON form): the workload's name, the allocation (layout, partitions, reason, what the
     search does), the per-kernel rows and the baseline's verdict. Times are integer ticks.
     """

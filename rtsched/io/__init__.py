@@ -35,7 +35,7 @@ integer number of ticks written with the ASCII digits ``0-9`` and an optional si
 ``3.0`` (write ``1000``, ``3``), ``1_000``, ``0x10``, YAML's ``1:30``, other scripts' digits
 (``١``, ``１``), booleans, ``nan``/``inf``. With ``time_unit=u`` a value is a real number, an ASCII
 decimal with optional fraction and exponent (``0.5``, ``2.5e-3``; exponent at most ±100) or ``p/q``;
-``x`` means ``x / u`` ticks and must be exactly a whole number (:meth:`TaskSet.from_real`).
+``x`` means ``x / u`` ticks and must be exactly a whole number (``TaskSet.from_real``).
 
 Every malformed input raises :class:`~rtsched.errors.InputError` whose message names the file,
 the line, the task set (when the file holds several), the task and the field.
@@ -56,7 +56,7 @@ priority, and reading the output back gives the same set in the same order.
 
 Limits
 ------
-A task set has at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks, a file (or standard input)
+A task set has at most ``rtsched.model.MAX_TASKS`` = 65,536 tasks, a file (or standard input)
 at most :data:`MAX_SETS` = 1,048,576 task sets and :data:`MAX_FILE_BYTES` = 64 MiB. All three are
 checked while the input is read, before it is parsed, in every format: a larger file is refused
 at once (or, from a pipe, as soon as 64 MiB have arrived), and a set or file with too many items

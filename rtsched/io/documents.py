@@ -1,7 +1,7 @@
 """YAML, JSON and JSON lines: documents parsed into nodes that keep their line numbers, and written.
 
-:class:`Node` and its helpers (:func:`node_from_yaml`, :func:`node_from_json`,
-:func:`check_keys`, :func:`describe_node`, :func:`node_text`, :func:`yaml_error`,
+:class:`Node` and its helpers (:func:`~rtsched.io.node_from_yaml`, :func:`~rtsched.io.node_from_json`,
+:func:`~rtsched.io.check_keys`, :func:`~rtsched.io.describe_node`, :func:`~rtsched.io.node_text`, :func:`~rtsched.io.yaml_error`,
 :class:`LineLoader`) are the building blocks of readers of other document formats too (the GPU
 workload files of :mod:`rtsched.gpu`). The one-set/many-sets rule is in the package docstring
 (:mod:`rtsched.io`).
@@ -198,7 +198,7 @@ def describe_node(node: Node) -> str:
 
 
 def node_to_int(node: Node, prefix: str = "", **where: Any) -> int:
-    """The integer a scalar node holds (:func:`~rtsched.io.numbers.scalar_to_int`), or an InputError.
+    """The integer a scalar node holds (:func:`~rtsched.io.scalar_to_int`), or an InputError.
 
     The error names the node's line and ``where`` (e.g. ``task=3, field="T"``); ``prefix`` opens
     its message (e.g. ``"vertex v2: "``).

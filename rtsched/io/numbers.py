@@ -48,9 +48,9 @@ _MAX_EXPONENT = 100
 
 
 def parse_real(text: str) -> Fraction | None:
-    """The exact value of a real-number spelling (:data:`_REAL`), or None if it is not one.
+    """The exact value of a real-number spelling (``_REAL``), or None if it is not one.
 
-    Raises InputError for an exponent beyond :data:`_MAX_EXPONENT` or a zero denominator.
+    Raises InputError for an exponent beyond ``_MAX_EXPONENT`` or a zero denominator.
     """
     match = _REAL.fullmatch(text)
     if match is None:

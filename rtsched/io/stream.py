@@ -1,10 +1,10 @@
 """Reading input within the limits: formats by extension, the size limits and the streaming counters.
 
-:func:`detect_format` tells a format by the file's extension, and a plain ``.xml`` file by its root
-element (:data:`XML_ROOTS`). :func:`read_text` reads a file or standard input in chunks, refusing
+:func:`~rtsched.io.detect_format` tells a format by the file's extension, and a plain ``.xml`` file by its root
+element (:data:`XML_ROOTS`). :func:`~rtsched.io.read_text` reads a file or standard input in chunks, refusing
 it as soon as it passes :data:`MAX_FILE_BYTES`, and counts the items of the document while it
 streams in (a token scan for JSON, YAML events, lines for txt, CSV and JSON lines), so a task set
-of more than :data:`rtsched.model.MAX_TASKS` tasks or a file of more than :data:`MAX_SETS` sets is
+of more than ``rtsched.model.MAX_TASKS`` tasks or a file of more than :data:`MAX_SETS` sets is
 refused at its first item too many, before it is parsed. The limits are read from this module when
 they are checked, so one setting (``rtsched.io.stream.MAX_SETS``) governs every reader.
 """
@@ -44,10 +44,10 @@ __all__ = [
 ]
 
 
-#: rtsched's own formats, understood by :func:`loads` and :func:`dumps`; each keeps every set,
+#: rtsched's own formats, understood by ``loads`` and ``dumps``; each keeps every set,
 #: task name and order (csv and txt: not set names).
 FORMATS = ("yaml", "json", "jsonl", "csv", "txt")
-#: Other tools' formats, also understood by :func:`loads` and :func:`dumps` (and ``"xml"``, either
+#: Other tools' formats, also understood by ``loads`` and ``dumps`` (and ``"xml"``, either
 #: of them told by its root element): SimSo's configuration and SchedCAT's task-set XML.
 TOOL_FORMATS = ("simso", "schedcat")
 #: Largest input read from a file or standard input: 64 MiB. A larger input is refused while it is
@@ -204,7 +204,7 @@ def _too_large(source: str, limit: int) -> InputError:
 
 
 def too_many_tasks(line: int | None, set_index: int | None) -> InputError:
-    """The error for a task set of more than :data:`rtsched.model.MAX_TASKS` tasks."""
+    """The error for a task set of more than ``rtsched.model.MAX_TASKS`` tasks."""
     return InputError(
         f"a task set may have at most {MAX_TASKS} tasks (rtsched.model.MAX_TASKS); this one has more",
         line=line,
@@ -455,10 +455,10 @@ def read_text(
 ) -> str:
     """Read a file (or standard input when ``source`` is ``"<stdin>"``) as UTF-8 text, streaming.
 
-    The input is read in chunks and refused with an :class:`InputError` as soon as it passes
+    The input is read in chunks and refused with an :class:`~rtsched.errors.InputError` as soon as it passes
     ``max_bytes`` (a regular file at once, from its size). For every format given as ``format``
     the tasks of each set and the sets of the file are counted while reading, and a set with more
-    than :data:`rtsched.model.MAX_TASKS` tasks or a file with more than :data:`MAX_SETS` sets is
+    than ``rtsched.model.MAX_TASKS`` tasks or a file with more than :data:`MAX_SETS` sets is
     refused at its first item too many, naming the line. So an oversized input costs neither the
     time nor the memory of parsing it.
     """

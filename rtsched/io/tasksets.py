@@ -1,7 +1,7 @@
 """Reading and writing task sets.
 
-:func:`loads`, :func:`read_tasksets`, :func:`read_taskset`, :func:`dumps` and
-:func:`write_tasksets`; the formats and rules are in the package docstring (:mod:`rtsched.io`).
+:func:`~rtsched.io.loads`, :func:`~rtsched.io.read_tasksets`, :func:`~rtsched.io.read_taskset`, :func:`~rtsched.io.dumps` and
+:func:`~rtsched.io.write_tasksets`; the formats and rules are in the package docstring (:mod:`rtsched.io`).
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def loads(
     ------
     InputError
         For any malformed input; the message names the source, line, task set, task and field.
-        A task set may hold at most :data:`rtsched.model.MAX_TASKS` = 65,536 tasks.
+        A task set may hold at most ``rtsched.model.MAX_TASKS`` = 65,536 tasks.
     """
     fmt = check_format(format)
     check_model(deadlines)
@@ -157,7 +157,7 @@ def read_tasksets(
     format:
         One of :data:`FORMATS`; by default told from the extension (:func:`detect_format`).
     deadlines, time_unit:
-        As for :func:`loads`.
+        As for :func:`~rtsched.io.loads`.
 
     Returns
     -------
@@ -169,7 +169,7 @@ def read_tasksets(
         If the file cannot be read or is malformed; the message says where. Also, while
         reading and before parsing, if the file is larger than :data:`MAX_FILE_BYTES` (64 MiB),
         holds more than :data:`MAX_SETS` (1,048,576) task sets, or a task set has more than
-        :data:`rtsched.model.MAX_TASKS` (65,536) tasks.
+        ``rtsched.model.MAX_TASKS`` (65,536) tasks.
     """
     stdin = isinstance(path, str) and path == "-"
     source = "<stdin>" if stdin else os.fsdecode(path)
@@ -183,9 +183,9 @@ def read_taskset(path: str | os.PathLike[str], **kw: Any) -> TaskSet:
     Parameters
     ----------
     path:
-        As for :func:`read_tasksets`.
+        As for :func:`~rtsched.io.read_tasksets`.
     **kw:
-        ``format``, ``deadlines`` and ``time_unit``, as for :func:`read_tasksets`.
+        ``format``, ``deadlines`` and ``time_unit``, as for :func:`~rtsched.io.read_tasksets`.
 
     Returns
     -------
@@ -206,7 +206,7 @@ def read_taskset(path: str | os.PathLike[str], **kw: Any) -> TaskSet:
 def dumps(
     tasksets: TaskSet | Sequence[TaskSet], format: str, *, processors: int | None = None, policy: str | None = None
 ) -> str:
-    """Write task sets as text that :func:`loads` reads back to equal sets.
+    """Write task sets as text that :func:`~rtsched.io.loads` reads back to equal sets.
 
     Parameters
     ----------
@@ -261,7 +261,7 @@ def write_tasksets(
     format:
         One of :data:`FORMATS`; by default told from the extension.
     processors, policy:
-        As for :func:`dumps` (SimSo only).
+        As for :func:`~rtsched.io.dumps` (SimSo only).
 
     Raises
     ------

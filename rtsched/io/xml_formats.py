@@ -1,6 +1,6 @@
 """Other tools' XML formats: SchedCAT task sets and SimSo configurations (read and write).
 
-Both are parsed with the standard library's expat parser (the parser under :mod:`xml.etree`),
+Both are parsed with the standard library's expat parser (the parser under ``xml.etree``),
 keeping each element's line for error messages. A document type declaration (``<!DOCTYPE``) or
 an entity declaration is refused, so no entity is ever expanded.
 

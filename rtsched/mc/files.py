@@ -62,7 +62,7 @@ from rtsched.model import DeadlineModel, check_model
 
 __all__ = ["MC_FORMATS", "dumps_mc", "loads_mc", "read_mc_tasksets", "write_mc_tasksets"]
 
-#: The formats :func:`loads_mc` and :func:`dumps_mc` understand.
+#: The formats :func:`~rtsched.mc.loads_mc` and :func:`~rtsched.mc.dumps_mc` understand.
 MC_FORMATS = ("yaml", "json", "csv")
 _EXTENSIONS = {"yaml": "yaml", "yml": "yaml", "json": "json", "csv": "csv"}
 #: The keys of a task object, in the order they are written.
@@ -305,14 +305,14 @@ def loads_mc(
 
 
 def dumps_mc(sets: MCTaskSet | Iterable[MCTaskSet], format: str = "yaml") -> str:
-    """Write mixed-criticality task sets as text that :func:`loads_mc` reads back to equal sets.
+    """Write mixed-criticality task sets as text that :func:`~rtsched.mc.loads_mc` reads back to equal sets.
 
     Parameters
     ----------
     sets:
         One :class:`MCTaskSet` or several.
     format:
-        As for :func:`loads_mc`. CSV does not keep the sets' names.
+        As for :func:`~rtsched.mc.loads_mc`. CSV does not keep the sets' names.
 
     Returns
     -------
@@ -345,7 +345,7 @@ def read_mc_tasksets(
         One of :data:`MC_FORMATS`; by default told by the extension (``.yaml``, ``.yml``,
         ``.json``, ``.csv``).
     deadlines:
-        As for :func:`loads_mc` (default ``"constrained"``).
+        As for :func:`~rtsched.mc.loads_mc` (default ``"constrained"``).
 
     Returns
     -------
@@ -381,7 +381,7 @@ def write_mc_tasksets(
     Raises
     ------
     InputError
-        As :func:`dumps_mc`, naming the file.
+        As :func:`~rtsched.mc.dumps_mc`, naming the file.
     """
     path, sets = write_target(sets, path)
     source, fmt = _format_of(path, format)

@@ -6,12 +6,12 @@ pessimistic) the WCET. It releases jobs at least ``T`` ticks apart, each due ``D
 release. The system starts in LO mode; when a job runs for ``C(LO)`` without completing, the
 system switches to HI mode, in which only HI tasks must meet their deadlines (Vestal 2007;
 Baruah, Burns, Davis, RTSS 2011, Section II). A LO task has no HI budget: it is dropped (AMC) or
-limited to ``C(LO)`` (SMC) after the switch, so :attr:`MCTask.C_hi` of a LO task is its
+limited to ``C(LO)`` (SMC) after the switch, so :attr:`~rtsched.mc.MCTask.C_hi` of a LO task is its
 ``C(LO)``.
 
 Set-level utilizations use the notation of Baruah, Bonifaci, D'Angelo, Li, Marchetti-Spaccamela,
 van der Ster, Stougie (ECRTS 2012), Section 2: ``U_x^y`` is the sum of ``C(y)/T`` over the tasks of
-criticality ``x``; :attr:`MCTaskSet.U_LL`, :attr:`MCTaskSet.U_HL` and :attr:`MCTaskSet.U_HH`.
+criticality ``x``; :attr:`~rtsched.mc.MCTaskSet.U_LL`, :attr:`~rtsched.mc.MCTaskSet.U_HL` and :attr:`~rtsched.mc.MCTaskSet.U_HH`.
 Definitions and the generator's rules are in papers/mc-model.md.
 
 Time is integer ticks (every value at most :data:`rtsched.model.MAX_TIME`); every derived
@@ -309,7 +309,7 @@ class MCTaskSet(ObjectTaskSet[MCTask]):
         return self.U_LL + self.U_HL
 
     #: The tightest deadline model every task meets: ``implicit``, ``constrained`` or ``arbitrary``
-    #: (:attr:`deadline_kind`, the name :class:`~rtsched.dag.DAGTaskSet` uses).
+    #: (``deadline_kind``, the name :class:`~rtsched.dag.DAGTaskSet` uses).
     deadline_model = ObjectTaskSet.deadline_kind
 
     def permuted(self, order: Sequence[int]) -> MCTaskSet:

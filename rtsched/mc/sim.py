@@ -9,7 +9,7 @@ in HI mode); under ``policy="smc"`` they keep running, each within its ``C(LO)``
 
 A *failure* is a deadline miss of any job while its processor is in LO mode (at or before the
 switch instant), or of a HI job at any time: exactly what the MC analyses guarantee against. A
-LO job that misses in HI mode (SMC only: AMC drops them) is recorded in :attr:`MCTrace.late`,
+LO job that misses in HI mode (SMC only: AMC drops them) is recorded in ``MCTrace.late``,
 not as a failure.
 
 Schedulers: on one processor ``fp`` (the task order, index 0 highest, or ``priorities=``),
@@ -84,7 +84,7 @@ MC_SCHEDULERS: tuple[str, ...] = ("fp", "edf", "edf-vd", "partitioned", "global-
 CORE_SCHEDULERS: tuple[str, ...] = ("fp", "edf", "edf-vd")
 #: What happens to LO tasks at the switch: dropped (``amc``) or kept within C(LO) (``smc``).
 MC_POLICIES: tuple[str, ...] = ("amc", "smc")
-#: Execution scenarios (see :func:`simulate_mc`).
+#: Execution scenarios (see :func:`~rtsched.mc.simulate_mc`).
 MC_SCENARIOS: tuple[str, ...] = ("lo", "hi", "random", "explicit")
 #: Cap on the default horizon (pure Python, as the DAG simulator).
 MC_MAX_HORIZON = 10**6
@@ -135,7 +135,7 @@ class DroppedJob:
 
 @dataclass(frozen=True)
 class MCTrace:
-    """What happened in one run of :func:`simulate_mc`.
+    """What happened in one run of :func:`~rtsched.mc.simulate_mc`.
 
     Attributes
     ----------
@@ -158,7 +158,7 @@ class MCTrace:
     end_time:
         Where the run stopped: the first failure (unrecorded runs) or the horizon.
     jobs:
-        Jobs released (LO arrivals skipped in HI mode by AMC are not jobs: :attr:`skipped`).
+        Jobs released (LO arrivals skipped in HI mode by AMC are not jobs: ``skipped``).
     miss, misses:
         The first failure and every failure seen (LO-mode misses, HI misses at any time); an
         unrecorded run stops at the first.
@@ -221,7 +221,7 @@ class MCTrace:
 
     @property
     def schedulable_so_far(self) -> bool:
-        """True if no failure happened up to :attr:`end_time` (a failure *proves* the set not MC-schedulable)."""
+        """True if no failure happened up to ``end_time`` (a failure *proves* the set not MC-schedulable)."""
         return self.miss is None
 
     @property
@@ -321,7 +321,7 @@ class MCTrace:
 
 @dataclass(frozen=True)
 class SwitchSearch:
-    """The outcome of :func:`switch_search`: one run per candidate overrunning job.
+    """The outcome of :func:`~rtsched.mc.switch_search`: one run per candidate overrunning job.
 
     Attributes
     ----------
@@ -559,7 +559,7 @@ def simulate_mc(
         explicit release times per task, gaps >= T). ``seed`` also seeds the demands (an
         independent stream).
     horizon:
-        Releases at ``t < horizon``, deadlines ``<= horizon`` checked; default :func:`default_mc_horizon`.
+        Releases at ``t < horizon``, deadlines ``<= horizon`` checked; default :func:`~rtsched.mc.sim.default_mc_horizon`.
     ties:
         EDF policies, equal (virtual) deadlines: ``"index"`` (lowest task index), ``"fifo"`` or
         ``"random:SEED"``, as in :func:`rtsched.sim.simulate`. FP: ``"index"`` only.
@@ -1031,7 +1031,7 @@ def switch_search(
 ) -> SwitchSearch:
     """Adversarial search of the switch instant: every HI job of the first hyperperiod overruns, one per run.
 
-    One run of :func:`simulate_mc` per candidate: scenario ``"explicit"`` with that job alone
+    One run of :func:`~rtsched.mc.simulate_mc` per candidate: scenario ``"explicit"`` with that job alone
     overrunning to its C(HI), and (``escalate=True``, the default) every HI job pending at the
     switch or released after it running its C(HI) too: the worst case after the switch that the
     analyses cover. The candidates are the HI jobs released in ``[0, window)`` (default: the
@@ -1040,7 +1040,7 @@ def switch_search(
     Parameters
     ----------
     taskset, m:
-        As in :func:`simulate_mc`.
+        As in :func:`~rtsched.mc.simulate_mc`.
     window:
         Candidates are the HI jobs released before it; default the hyperperiod (capped by the horizon).
     max_candidates:
@@ -1048,9 +1048,9 @@ def switch_search(
     stop_at_failure:
         Stop at the first failing run.
     escalate:
-        Passed to :func:`simulate_mc`.
+        Passed to :func:`~rtsched.mc.simulate_mc`.
     **options:
-        Any other keyword of :func:`simulate_mc` (scheduler, policy, x, arrivals, seed, ...),
+        Any other keyword of :func:`~rtsched.mc.simulate_mc` (scheduler, policy, x, arrivals, seed, ...),
         except ``scenario``, ``overruns`` and ``record`` (set here).
 
     Examples

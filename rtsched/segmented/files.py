@@ -32,7 +32,7 @@ memory class). Errors name ``gpu <key>``, ``segment j profile`` and ``segment j 
 
 GPU driver (the preemptive protocols ``gcaps`` and ``tsg-rr``): a set object may carry a
 ``driver`` section, the set's context-switch cost ε and round-robin time slice L in ticks
-(:class:`~rtsched.segmented.GPUDriver`; both optional, ``epsilon`` default 0, ``time_slice`` a
+(``rtsched.segmented.GPUDriver``; both optional, ``epsilon`` default 0, ``time_slice`` a
 positive number or null)::
 
     driver: {epsilon: 10, time_slice: 10}
@@ -97,7 +97,7 @@ __all__ = [
     "write_segmented_tasksets",
 ]
 
-#: The formats :func:`loads_segmented` and :func:`dumps_segmented` understand.
+#: The formats :func:`~rtsched.segmented.loads_segmented` and :func:`~rtsched.segmented.dumps_segmented` understand.
 SEGMENTED_FORMATS = ("yaml", "json")
 _EXTENSIONS = {"yaml": "yaml", "yml": "yaml", "json": "json"}
 #: The keys of a task object, in the order they are written.
@@ -501,14 +501,14 @@ def loads_segmented(
 
 
 def dumps_segmented(sets: SegmentedTaskSet | Iterable[SegmentedTaskSet], format: str = "yaml") -> str:
-    """Write segmented task sets as text that :func:`loads_segmented` reads back to equal sets.
+    """Write segmented task sets as text that :func:`~rtsched.segmented.loads_segmented` reads back to equal sets.
 
     Parameters
     ----------
     sets:
         One :class:`~rtsched.segmented.SegmentedTaskSet` or several.
     format:
-        As for :func:`loads_segmented`.
+        As for :func:`~rtsched.segmented.loads_segmented`.
 
     Returns
     -------
@@ -540,7 +540,7 @@ def read_segmented_tasksets(
         One of :data:`SEGMENTED_FORMATS`; by default told by the extension (``.yaml``, ``.yml``,
         ``.json``).
     deadlines:
-        As for :func:`loads_segmented` (default ``"constrained"``).
+        As for :func:`~rtsched.segmented.loads_segmented` (default ``"constrained"``).
 
     Returns
     -------
@@ -576,7 +576,7 @@ def write_segmented_tasksets(
     Raises
     ------
     InputError
-        As :func:`dumps_segmented`, naming the file.
+        As :func:`~rtsched.segmented.dumps_segmented`, naming the file.
     """
     path, sets = write_target(sets, path)
     source, fmt = _format_of(path, format)

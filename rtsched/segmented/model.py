@@ -184,7 +184,7 @@ class GPUDriver:
     ``epsilon`` (ε, ticks, ≥ 0): the device time every context switch costs under the preemptive
     protocols ``gcaps`` and ``tsg-rr`` (papers/cpu-gpu-model.md); ``time_slice`` (L, ticks, > 0 or
     None): the round robin's slice of ``tsg-rr``. The GCAPS and TSG analyses and
-    :func:`rtsched.segmented.sim.simulate_segmented` use these values when their keywords are not
+    :func:`~rtsched.segmented.simulate_segmented` use these values when their keywords are not
     given (keyword > set's driver > registered default); the lock-based protocols ignore them.
 
     Examples
@@ -539,13 +539,13 @@ class SegmentedTaskSet(ObjectTaskSet[SegmentedTask]):
         Optional name of the set (kept by the file formats).
 
     gpu:
-        Optional :class:`GPUDescription`: the GPU that the segments on its ``device`` run on may be
+        Optional :class:`~rtsched.segmented.model.GPUDescription`: the GPU that the segments on its ``device`` run on may be
         split into partitions (the ``seg-*-part`` analyses, papers/cpu-gpu-partitions.md). With it,
         every segment on that device that has a WCET profile must have ``profile.at(M) == G_e``
         (``G_e`` stays the WCET on the whole GPU), and every segment's class must be one of its
         ``classes``.
     driver:
-        Optional :class:`GPUDriver`: the set's context-switch cost ε and round-robin time slice,
+        Optional :class:`~rtsched.segmented.model.GPUDriver`: the set's context-switch cost ε and round-robin time slice,
         used by the ``seg-gcaps-*`` and ``seg-tsg-*`` analyses and the simulator when their
         keywords are not given.
 
@@ -767,8 +767,8 @@ class _Extras:
     """What a :class:`SegmentedBatch` keeps beside its arrays for the GPU partition model (Python objects).
 
     ``profiles[j]`` and ``klasses[j]``: GPU segment j's WCET profile and co-runner class;
-    ``gpus[s]``: set s's :class:`GPUDescription` (None where absent); ``drivers[s]``: set s's
-    :class:`GPUDriver` (None where absent; ``()``: none for every set). The batch kernels ignore
+    ``gpus[s]``: set s's :class:`~rtsched.segmented.model.GPUDescription` (None where absent); ``drivers[s]``: set s's
+    :class:`~rtsched.segmented.model.GPUDriver` (None where absent; ``()``: none for every set). The batch kernels ignore
     the first three; the preemptive analyses read ``drivers`` (:meth:`SegmentedBatch.drivers`);
     :meth:`SegmentedBatch.taskset` puts them back.
     """
@@ -976,7 +976,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         return self._extras
 
     def with_drivers(self, drivers: GPUDriver | None | Sequence[GPUDriver | None]) -> SegmentedBatch:
-        """The batch with each set's :class:`GPUDriver` replaced (one for every set, or one per set)."""
+        """The batch with each set's :class:`~rtsched.segmented.model.GPUDriver` replaced (one for every set, or one per set)."""
         per_set = (drivers,) * self.n_sets if drivers is None or isinstance(drivers, GPUDriver) else tuple(drivers)
         if len(per_set) != self.n_sets or any(d is not None and not isinstance(d, GPUDriver) for d in per_set):
             raise InputError(f"drivers must be a GPUDriver, None, or one of them per set ({self.n_sets})")
@@ -991,7 +991,7 @@ class SegmentedBatch(ObjectBatch[SegmentedTaskSet]):
         )
 
     def drivers(self) -> tuple[GPUDriver | None, ...]:
-        """Each set's :class:`GPUDriver` (None where the set has none)."""
+        """Each set's :class:`~rtsched.segmented.model.GPUDriver` (None where the set has none)."""
         if self._extras is None or not self._extras.drivers:
             return (None,) * self.n_sets
         return self._extras.drivers

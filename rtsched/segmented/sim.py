@@ -1,7 +1,7 @@
 """``simulate_segmented``: an event-driven simulator of CPU–GPU segmented task sets (papers/cpu-gpu-simulator.md).
 
 It implements the run-time semantics of papers/cpu-gpu-model.md, which every analysis of
-:mod:`rtsched.analyses.segmented` bounds:
+``rtsched.analyses.segmented`` bounds:
 
 * ``m`` CPU cores under partitioned preemptive fixed priority: task ``i`` runs on its ``core``;
   the task order is the priority order (index 0 highest); a *boosted* job beats every
@@ -46,7 +46,7 @@ recorded (:class:`SegmentedMiss`) and the late job keeps running to its end, so 
 with its consequences, and every miss up to the horizon is listed.
 
 Arrivals are those of the task simulator (:func:`rtsched.sim.simulate`) and of
-:func:`rtsched.mc.sim.simulate_mc`: synchronous periodic, sporadic with the same seeded law
+:func:`~rtsched.mc.simulate_mc`: synchronous periodic, sporadic with the same seeded law
 drawn in the same order, or explicit release times. Execution times are the WCETs or, with
 ``execution="random"``, per job and per part an integer uniform in ``0..WCET`` from a stream
 independent of the arrivals, drawn at each release (``4η + 1`` draws per job, in release order),
@@ -107,7 +107,7 @@ PREEMPTIVE: tuple[str, ...] = ("gcaps", "tsg-rr")
 ARRIVALS: tuple[str, ...] = ("periodic", "sporadic", "explicit")
 #: Execution-time models: every part its WCET, or each part uniform in 0..WCET (seeded).
 EXECUTIONS: tuple[str, ...] = ("wcet", "random")
-#: What an :class:`Interval` shows: on a core ``cpu`` (a CPU segment), ``G_m`` (a CPU-side part of
+#: What an :class:`~rtsched.segmented.sim.Interval` shows: on a core ``cpu`` (a CPU segment), ``G_m`` (a CPU-side part of
 #: a GPU segment), ``spin-wait`` (a busy job spinning while it waits for its device),
 #: ``spin-gpu`` (a busy job spinning while its G_e runs, or, under ``gcaps`` and ``tsg-rr``, while
 #: it is submitted and not finished); on a device ``G_e``, and ``ctx`` (a context switch of
@@ -129,9 +129,9 @@ _HOLDING = (_GM1, _GE, _GM2)
 class Interval:
     """Job ``job`` of ``task`` on ``resource`` (``"core0"``, ... or ``"gpu:<device>"``) during ``[start, end)``, doing ``what`` (:data:`WHATS`).
 
-    In :attr:`SegmentedTrace.holds`, ``what`` is ``"hold"``: the job held the device from its
+    In ``SegmentedTrace.holds``, ``what`` is ``"hold"``: the job held the device from its
     grant (``start``) to its release (``end``; equal for a segment whose parts were all zero).
-    In :attr:`SegmentedTrace.waits`, ``what`` is ``"wait"``: the job waited in the device's
+    In ``SegmentedTrace.waits``, ``what`` is ``"wait"``: the job waited in the device's
     queue from its request to its grant (or to the end of the run); under ``gcaps`` and
     ``tsg-rr``, its submitted ``G_e`` did not progress (another part or a context switch ran on
     the device) during ``[start, end)``.
@@ -181,7 +181,7 @@ class SegmentedTrace:
         Per task the largest response time of its completed jobs (late ones included), or
         ``None`` if none completed.
     intervals:
-        Recorded runs: what ran where (:class:`Interval`), by resource then start.
+        Recorded runs: what ran where (:class:`~rtsched.segmented.sim.Interval`), by resource then start.
     holds:
         Recorded runs (protocols ``mpcp`` and ``fmlp+``): each device hold, grant to release
         (one still held at the horizon ends there).
@@ -194,7 +194,7 @@ class SegmentedTrace:
         Recorded runs: rows ``(task, job, release, deadline, completion)`` (completion ``-1``:
         not complete by the horizon), in release order.
     demands:
-        Recorded runs: per row of :attr:`releases`, the job's demand of each part in execution
+        Recorded runs: per row of ``releases``, the job's demand of each part in execution
         order: ``C_1, ⌈G_m/2⌉_1, G_e_1, ⌊G_m/2⌋_1, C_2, ...``.
     time_slice, epsilon, gpu_priorities:
         Protocol ``tsg-rr``: the time slice; ``gcaps`` and ``tsg-rr``: the context-switch cost
@@ -240,7 +240,7 @@ class SegmentedTrace:
         return self.horizon
 
     def modes(self) -> tuple[str, ...]:
-        """Each task's waiting mode in this run: its own, or the run's :attr:`mode`."""
+        """Each task's waiting mode in this run: its own, or the run's ``mode``."""
         return tuple(self.taskset.mode_of(i, self.mode) for i in range(self.taskset.n))  # type: ignore[arg-type]
 
     def summary(self) -> str:
@@ -333,7 +333,7 @@ def default_segmented_horizon(
       idle, the devices free and the queues empty, the state at 0; the run repeats itself, and
       ``[0, H]`` decides the synchronous periodic pattern (as for the task simulator);
     * periodic, random execution: the smallest multiple of ``H`` that is at least
-      :data:`~rtsched.sim.run.SPORADIC_PERIODS` (200) times the largest period (whole
+      ``rtsched.sim.run.SPORADIC_PERIODS`` (200) times the largest period (whole
       hyperperiods, each a fresh sample of the demands);
     * sporadic: 200 times the largest period (:func:`rtsched.sim.run.capped_horizon`);
     * explicit: one tick after the last release plus the largest deadline.
@@ -481,12 +481,12 @@ def simulate_segmented(
     m:
         Number of CPU cores (default: the largest core named plus one).
     protocol:
-        ``"mpcp"``, ``"fmlp+"``, ``"none"``, ``"gcaps"`` or ``"tsg-rr"`` (:data:`PROTOCOLS`).
+        ``"mpcp"``, ``"fmlp+"``, ``"none"``, ``"gcaps"`` or ``"tsg-rr"`` (:data:`~rtsched.segmented.sim.PROTOCOLS`).
     mode:
         ``"busy"`` or ``"suspend"``: the waiting mode of the tasks that name none.
     horizon:
         Releases at ``t < horizon``; jobs with a deadline at most the horizon are judged.
-        Default :func:`default_segmented_horizon`.
+        Default :func:`~rtsched.segmented.sim.default_segmented_horizon`.
     arrivals, releases:
         ``"periodic"`` (synchronous, every ``T``), ``"sporadic"`` (seeded: each gap is ``T``
         plus, with probability ``p_delay``, an extra delay uniform in ``[1, max_extra_i]``

@@ -16,7 +16,8 @@ A trace is immutable and holds plain read-only ``int64`` arrays, one row per eve
   previous dispatch's (a tie that persists across events is logged once).
 
 A run without recording (the fast path) has empty arrays and only counts jobs and finds the
-first miss.
+first miss. Under random execution (``execution="random"``) a recorded run also lists each
+job's demand, ``demands[r]`` for the job of ``releases[r]``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,22 @@ class DeadlineMiss:
 
 
 def _frozen(rows: NDArray[np.int64], width: int) -> NDArray[np.int64]:
+    if rows is _EMPTY.get(width):  # the shared empty tables (immutable): no copy
+        return rows
     out = np.array(rows, dtype=np.int64, copy=True).reshape(-1, width)
     out.setflags(write=False)
     return out
+
+
+def _empty(width: int) -> NDArray[np.int64]:
+    out = np.zeros((0, width), dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
+#: One read-only empty table per width, shared by the traces that have no rows (runs without a
+#: trace make one Trace per call; copying five empty tables was a sizeable part of a short run).
+_EMPTY = {4: _empty(4), 5: _empty(5)}
 
 
 @dataclass(frozen=True)
@@ -84,6 +98,11 @@ class Trace:
         Seed of the sporadic arrivals (``None`` otherwise).
     releases, segments, preemptions, migrations, tie_decisions:
         Event tables (see the module docstring); empty when the run did not record.
+    execution:
+        ``"wcet"`` (every job ran for its ``C``) or ``"random"`` (demands uniform in ``[1, C]``).
+    demands:
+        Random execution, recorded runs: the demand of each job, one per row of
+        :attr:`releases` (read-only ``int64``); ``None`` otherwise (a job's demand is its ``C``).
     repeats_at:
         Periodic runs of sets with ``D > T`` (default horizon): the first multiple of the
         hyperperiod at which no job was pending, where the run stopped; the synchronous periodic
@@ -93,7 +112,7 @@ class Trace:
     tardiness:
         Runs with ``after_miss="continue"``: each task's observed maximum tardiness (finish −
         deadline over its jobs, 0 if none was late); every job released before the horizon ran
-        to completion, and :attr:`end_time` is the last completion. ``None`` for runs that stop
+        to completion, and ``end_time`` is the last completion. ``None`` for runs that stop
         at the first miss.
     """
 
@@ -107,26 +126,33 @@ class Trace:
     jobs: int
     miss: DeadlineMiss | None
     seed: int | None = None
-    releases: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
-    segments: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5), dtype=np.int64), 5))
-    preemptions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
-    migrations: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 5), dtype=np.int64), 5))
+    releases: NDArray[np.int64] = field(default_factory=lambda: _EMPTY[4])
+    segments: NDArray[np.int64] = field(default_factory=lambda: _EMPTY[5])
+    preemptions: NDArray[np.int64] = field(default_factory=lambda: _EMPTY[4])
+    migrations: NDArray[np.int64] = field(default_factory=lambda: _EMPTY[5])
     ties: str = "index"
     tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _frozen(np.zeros((0, 4), dtype=np.int64), 4))
+    tie_decisions: NDArray[np.int64] = field(default_factory=lambda: _EMPTY[4])
     repeats_at: int | None = None
     tardiness: tuple[int, ...] | None = None
+    execution: str = "wcet"
+    demands: NDArray[np.int64] | None = None
 
     def __post_init__(self) -> None:
         for name, width in (("releases", 4), ("segments", 5), ("preemptions", 4), ("migrations", 5), ("tie_decisions", 4)):
             object.__setattr__(self, name, _frozen(getattr(self, name), width))
-        object.__setattr__(self, "tie_choices", tuple((int(t), tuple(int(i) for i in w)) for t, w in self.tie_choices))
+        if self.tie_choices or not isinstance(self.tie_choices, tuple):
+            object.__setattr__(self, "tie_choices", tuple((int(t), tuple(int(i) for i in w)) for t, w in self.tie_choices))
+        if self.demands is not None:
+            demands = np.array(self.demands, dtype=np.int64, copy=True).reshape(-1)
+            demands.setflags(write=False)
+            object.__setattr__(self, "demands", demands)
         if self.tardiness is not None:
             object.__setattr__(self, "tardiness", tuple(int(x) for x in self.tardiness))
 
     @property
     def schedulable_so_far(self) -> bool:
-        """True if no deadline was missed up to :attr:`end_time` (a miss *proves* unschedulability)."""
+        """True if no deadline was missed up to ``end_time`` (a miss *proves* unschedulability)."""
         return self.miss is None
 
     @property
@@ -170,6 +196,8 @@ class Trace:
             "tie_decisions": self.tie_decisions.tolist(),
             "repeats_at": self.repeats_at,
             **({} if self.tardiness is None else {"tardiness": list(self.tardiness)}),
+            **({} if self.execution == "wcet" else {"execution": self.execution}),
+            **({} if self.demands is None else {"demands": self.demands.tolist()}),
         }
 
     def summary(self) -> str:
@@ -179,6 +207,8 @@ class Trace:
         else:
             ties = f"{self.ties} ties" + (f" + {count(len(self.tie_choices), 'explicit choice')}" if self.tie_choices else "")
         where = f"{self.policy} on m={self.m}, {self.arrivals} arrivals, {ties}"
+        if self.execution != "wcet":
+            where += f", {self.execution} execution"
         if self.tardiness is not None:
             return self._tardiness_summary(where)
         if self.miss is None:

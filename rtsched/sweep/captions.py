@@ -5,7 +5,7 @@ Each generator kind (:mod:`rtsched.sweep.kinds`) picks its caption and its label
 :data:`GPU_LABELS` for GPU workloads (papers/zahaf2021-gpu-partitioning.md), where the swept
 utilization is the one-cluster utilization U1, :func:`dag_caption` and :data:`DAG_LABELS` for
 DAG task sets (papers/dag-generators.md), where U = Σ vol/T. The text depends only on the canonical form
-(:meth:`rtsched.sweep.experiment.Experiment.canonical`), so a result directory can be captioned
+(:meth:`~rtsched.sweep.Experiment.canonical`), so a result directory can be captioned
 from its manifest alone.
 """
 

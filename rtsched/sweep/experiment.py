@@ -1,6 +1,6 @@
 """Experiment files: parse, validate and hash an acceptance-ratio experiment.
 
-An experiment is a TOML file (read with the standard library's :mod:`tomllib`)::
+An experiment is a TOML file (read with the standard library's ``tomllib``)::
 
     name = "global-vs-partitioned"     # optional
     seed = 20261129                    # root of every unit's random stream
@@ -54,7 +54,7 @@ A GPU experiment takes only GPU analyses (platform ``gpu``), which run on the pl
 for every ``m`` the GPU model accepts (1..64); a task-set experiment takes no GPU analysis.
 
 DAG experiments (papers/dag-generators.md; e.g. examples/dag_experiment.toml) draw sets of
-sporadic DAG tasks with :func:`rtsched.generators.dag.dag_tasksets` on ``m`` identical
+sporadic DAG tasks with ``rtsched.generators.dag.dag_tasksets`` on ``m`` identical
 processors; U is Σ vol/T::
 
     [generator]
@@ -89,14 +89,14 @@ The analyses that refuse a typed platform (those of identical processors) are sk
 Every error is an :class:`~rtsched.errors.InputError` whose ``field`` is the dotted key
 (``sweep.points``) and whose ``file``/``line`` say where, when they can be found.
 
-The experiment's identity is :meth:`Experiment.fingerprint`: a SHA-256 of its canonical JSON
+The experiment's identity is :meth:`~rtsched.sweep.Experiment.fingerprint`: a SHA-256 of its canonical JSON
 form (every default filled in, the analysis list resolved against the registry) together with
 the rtsched version. A result directory remembers it, so results of two different experiments
 are never mixed.
 
 This module gathers the public names of four: :mod:`~rtsched.sweep.parsing` (reading and
 validating files; the built-in experiment, rtsched/data/default_experiment.toml),
-:mod:`~rtsched.sweep.identity` (:class:`Experiment`, :class:`Axis`, canonical form,
+:mod:`~rtsched.sweep.identity` (:class:`~rtsched.sweep.identity.Experiment`, :class:`~rtsched.sweep.identity.Axis`, canonical form,
 fingerprint, TOML writer), :mod:`~rtsched.sweep.kinds` (the generator kinds) and
 :mod:`~rtsched.sweep.captions` (plot captions and axis labels).
 """

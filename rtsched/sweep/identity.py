@@ -1,10 +1,10 @@
 """What an experiment is: :class:`Experiment`, :class:`Axis`, the canonical form, the fingerprint, the TOML writer.
 
-The experiment's identity is :meth:`Experiment.fingerprint`: a SHA-256 of its canonical JSON
+The experiment's identity is :meth:`~rtsched.sweep.Experiment.fingerprint`: a SHA-256 of its canonical JSON
 form (every default filled in, the analysis list resolved against the registry) together with
 the rtsched version. A result directory remembers it, so results of two different experiments
-are never mixed. :meth:`Experiment.to_toml` writes the canonical form back as an experiment file
-that parses to an equal experiment (:func:`rtsched.sweep.parsing.parse_experiment`).
+are never mixed. :meth:`~rtsched.sweep.Experiment.to_toml` writes the canonical form back as an experiment file
+that parses to an equal experiment (:func:`~rtsched.sweep.parse_experiment`).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class Experiment:
         Registry names, resolved (``"featured"`` expanded at parse time).
     analyses_selection:
         ``"featured"``, ``"all"`` (every analysis of the generator kind's workload) or ``"list"``:
-        how :attr:`analyses` was given (selected analyses that do not apply to a platform are
+        how ``analyses`` was given (selected analyses that do not apply to a platform are
         skipped; named ones must apply).
     source, text:
         The file it came from and its text (not part of the fingerprint).

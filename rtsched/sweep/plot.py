@@ -1,8 +1,8 @@
 """Plots of a sweep directory: acceptance ratio per analysis, in a style a venue accepts.
 
-:func:`acceptance_figure` returns the acceptance-ratio figure of a sweep (a directory, or the
+:func:`~rtsched.sweep.acceptance_figure` returns the acceptance-ratio figure of a sweep (a directory, or the
 rows of its ``results.csv``) as a matplotlib :class:`~matplotlib.figure.Figure` to restyle or
-save; :func:`plot_directory` (``rtsched plot DIR``, and the sweep itself) writes
+save; :func:`~rtsched.sweep.plot_directory` (``rtsched plot DIR``, and the sweep itself) writes
 ``acceptance.{png,pdf,svg}`` and ``CAPTION.txt``. One panel per value of the second swept
 variable (titled in words, :func:`panel_title`), one curve per analysis, optionally with its 95%
 Wilson band (n = sets per point), axis labels with units (for GPU experiments the utilization
@@ -16,7 +16,7 @@ Styles (:mod:`rtsched.sweep.style`): ``default`` (wide, caption drawn), ``paper`
 text as text. Each analysis has the same colour and marker in every figure
 (:func:`rtsched.sweep.style.analysis_look`). The experiment's name is never a title; a title is
 drawn only when given. The caption (generator, periods, deadlines, sets per point, time
-resolution, :func:`caption_of`) is always in ``CAPTION.txt`` and drawn only in the default
+resolution, :func:`~rtsched.sweep.plot.caption_of`) is always in ``CAPTION.txt`` and drawn only in the default
 style or on request. Matplotlib is used through Figure objects with the Agg canvas: no pyplot
 state, no display needed.
 
@@ -201,7 +201,7 @@ def realized_axis(rows: list[dict[str, str]], variable: str) -> tuple[bool, floa
     """Whether to plot against the realized utilization, and the largest relative difference.
 
     Only for the utilization axes (``utilization``, ``U/m``); True when the mean realized
-    utilization of some point differs from its target by more than :data:`REALIZED_TOLERANCE`.
+    utilization of some point differs from its target by more than ``REALIZED_TOLERANCE``.
     """
     if variable not in ("utilization", "U/m"):
         return False, 0.0
@@ -263,7 +263,7 @@ def _styled_figure_class() -> type[Figure]:
 
         :meth:`savefig` applies :data:`rtsched.sweep.style.FONT_RC` (Type 42 fonts in PDF and PS,
         SVG text as ``<text>``) whatever the global rcParams are, so that a figure of
-        :func:`acceptance_figure` saved by the caller is accepted where Type 3 fonts are not.
+        :func:`~rtsched.sweep.acceptance_figure` saved by the caller is accepted where Type 3 fonts are not.
         """
 
         def __init__(self, *args: Any, rc: dict[str, Any] | None = None, **kwargs: Any) -> None:
@@ -674,7 +674,7 @@ def acceptance_figure(
         A title over the figure; default none (the experiment's name is never drawn).
     caption:
         Draw the caption under the plot; default: the style's (only ``default`` draws it).
-        :func:`caption_of` gives its text.
+        :func:`~rtsched.sweep.plot.caption_of` gives its text.
     ci:
         Draw each curve's 95 % Wilson band (n = sets per point); default: the style's (only
         ``default`` draws them).
@@ -763,7 +763,7 @@ def weighted_figure(
     """The weighted-schedulability figure of a sweep directory (Bastoni et al., OSPERT 2010).
 
     ``W = Σ U·S(U) / Σ U`` per value of the second swept variable, from ``weighted.csv``; the
-    options are those of :func:`acceptance_figure`. Raises :class:`rtsched.errors.InputError`
+    options are those of :func:`~rtsched.sweep.acceptance_figure`. Raises :class:`rtsched.errors.InputError`
     when the sweep has no second variable (then W is one number per analysis, no curve).
     """
     plan = _plan(source, experiment=None, style=style, tests=tests, labels=labels, legend=legend,
@@ -828,7 +828,7 @@ def plot_directory(
 
     ``acceptance.*`` always; ``weighted.*`` when the sweep has a second variable (``weighted=True``
     requires it, ``False`` skips it); ``tardiness.*`` when a soft real-time analysis ran. The
-    other options are those of :func:`acceptance_figure`. ``CAPTION.txt`` holds the caption
+    other options are those of :func:`~rtsched.sweep.acceptance_figure`. ``CAPTION.txt`` holds the caption
     whether or not it is drawn.
 
     Raises

@@ -48,7 +48,7 @@ class Row(_CsvRow):
     _SIX_DECIMALS = frozenset({"ratio", "ci_low", "ci_high", "mean_utilization"})
 
     def cells(self) -> list[str]:
-        """As :meth:`_CsvRow.cells`; the tardiness cells with six decimals, empty when not recorded."""
+        """As ``_CsvRow.cells``; the tardiness cells with six decimals, empty when not recorded."""
         out = super().cells()
         for k, f in enumerate(dataclasses.fields(self)):
             value = getattr(self, f.name)

@@ -15,7 +15,7 @@ that holds another experiment (different fingerprint) is refused rather than mix
 
 Every unit file carries the SHA-256 of its own content (``checksum``): a file truncated or
 changed after it was written (a full disk, an interrupted copy, a flipped bit) is reported in
-:attr:`Store.damaged` and its unit is run again. It also records the code its numbers come from:
+``Store.damaged`` and its unit is run again. It also records the code its numbers come from:
 ``implementations``, the :attr:`~rtsched.registry.Analysis.implementation` digest of each analysis
 it holds, and ``generator``, a digest of the generator code (:func:`generator_digest`). The
 runner recomputes an analysis whose code changed since, in every unit, and a whole unit when
@@ -54,7 +54,7 @@ def checksum(record: dict[str, Any]) -> str:
 def generator_digest() -> str:
     """SHA-256 (hex) of the code the task sets of a unit come from.
 
-    Every module of ``rtsched.generators``, :data:`_GENERATOR_MODULES`, and the NumPy version (its
+    Every module of ``rtsched.generators``, ``_GENERATOR_MODULES``, and the NumPy version (its
     random streams). Changing any of them changes what a unit draws, so stored units are recomputed.
     """
     import importlib.util
@@ -206,7 +206,7 @@ class Store:
         """The results of every finished unit of this experiment, by unit number.
 
         A unit file that cannot be read, does not parse, or whose checksum does not match its
-        content is left out (its unit is run again) and listed in :attr:`damaged`.
+        content is left out (its unit is run again) and listed in ``damaged``.
         """
         out: dict[int, dict[str, Any]] = {}
         self.damaged = []

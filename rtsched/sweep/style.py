@@ -2,7 +2,7 @@
 
 Two things live here:
 
-* :data:`STYLES`: the named figure styles of :func:`rtsched.sweep.plot.acceptance_figure` and
+* :data:`STYLES`: the named figure styles of :func:`~rtsched.sweep.acceptance_figure` and
   ``rtsched plot --style``: ``default`` (today's wide look, caption drawn under the plot),
   ``paper`` (one column of a two-column paper, 3.5 in wide), ``paper2`` (both columns, 7.16 in)
   and ``slides`` (10 in wide, large fonts). Sizes are in inches and font sizes in points.

@@ -181,7 +181,7 @@ def plan(experiment: Experiment) -> Plan:
     For task sets, an analysis applies when its ``supports`` accepts ``Identical(m)`` and the
     deadline model of the generated batches; for GPU workloads, when it is a GPU analysis
     that accepts ``m`` clusters (:func:`rtsched.sweep.kinds.gpu_refusal`). Featured analyses
-    that never apply are skipped (listed in :attr:`Plan.skipped`); an analysis the file names
+    that never apply are skipped (listed in ``Plan.skipped``); an analysis the file names
     explicitly must apply somewhere.
     """
     from rtsched import registry

@@ -3,8 +3,8 @@
 :class:`Context` makes the :class:`~rtsched.errors.InputError` of a dotted key (``sweep.points``)
 with the file and, from the TOML text, the line; the functions check one value and return it
 (:func:`generator_value` by the type a generator kind gives the parameter,
-:attr:`rtsched.sweep.kinds.GeneratorKind.value_types`). :mod:`rtsched.sweep.parsing` reads whole
-experiment files with them, and :meth:`rtsched.sweep.identity.Experiment.with_sizes` checks its
+``rtsched.sweep.kinds.GeneratorKind.value_types``). :mod:`rtsched.sweep.parsing` reads whole
+experiment files with them, and :meth:`~rtsched.sweep.Experiment.with_sizes` checks its
 sizes with them.
 """
 
@@ -173,7 +173,7 @@ def n_value(ctx: Context, value: Any, key: str) -> int | tuple[int, int]:
 
 
 def generator_value(ctx: Context, value_type: str | None, value: Any, key: str, what: str) -> Any:
-    """A ``[generator]`` value checked by its type (:attr:`GeneratorKind.value_types`)."""
+    """A ``[generator]`` value checked by its type (``GeneratorKind.value_types``)."""
     if value_type == "count":
         return n_value(ctx, value, key)
     if value_type == "positive":
