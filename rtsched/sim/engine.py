@@ -1,7 +1,7 @@
 """Event-driven Numba kernel of the global / partitioned EDF and FP simulator; see papers/simulator.md.
 
-Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact.exact_gedf` and
-:mod:`rtsched.analyses.exact.exact_gfp`):
+Semantics (the same as the exact tests', ``rtsched.analyses.exact.exact_gedf`` and
+``rtsched.analyses.exact.exact_gfp``):
 
 * Time is integer ticks. A job of task ``i`` released at ``r`` needs ``C_i`` ticks of one
   processor before its absolute deadline ``r + D_i``. Deadlines are arbitrary: with ``D > T`` a
@@ -29,6 +29,18 @@ Semantics (the same as the exact tests', :mod:`rtsched.analyses.exact.exact_gedf
   ``T_i`` plus, with probability ``p``, an extra delay drawn uniformly in ``[1, max_extra_i]``;
   the first release is at such an extra delay from 0), or an explicit list of release times
   per task (how the exact test's counterexamples are replayed).
+* Execution: every job runs for ``C_i`` (WCET), or (``random_exec``) for a demand drawn at its
+  release, uniform in ``[1, C_i]`` (``1 + floor(u·C_i)`` from one double ``u`` of the execution
+  stream; one draw per release, in release order: by time, then task index). A job queued
+  behind its task's head keeps the demand drawn at its release.
+
+Random numbers: the three streams (sporadic arrivals, random tie priorities, random demands) are
+NumPy's PCG64 generator reimplemented here (:func:`pcg64_double`, the same doubles as
+``numpy.random.Generator(PCG64).random()``: tests/test_sim_random_execution.py checks it), its
+128-bit state passed as a ``uint64[4]`` array (state high, state low, increment high, increment
+low) and advanced in place. A ``Generator`` argument would cost a Numba call about 10 µs to
+unbox (three ``ctypes.cast`` per generator, papers/simulator.md "Performance"); a state array
+costs what any array does.
 
 The kernel is event-driven: between two events (release, completion, deadline of the pending job
 with the earliest deadline, the next probe time) nothing changes, so it jumps from one to the next.
@@ -61,6 +73,7 @@ __all__ = [
     "TIES_INDEX",
     "TIES_RANDOM",
     "fast_kernel",
+    "pcg64_double",
     "simulate_kernel",
 ]
 
@@ -82,6 +95,66 @@ REPEATS = 3
 
 _NEVER = np.int64(2**62)
 
+# PCG64 (XSL-RR 128/64, NumPy's ``PCG64``): the 128-bit LCG multiplier, high and low words
+_PCG_MUL_HI = np.uint64(0x2360ED051FC65DA4)
+_PCG_MUL_LO = np.uint64(0x4385DF649FCCF645)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_U32 = np.uint64(32)
+_U64 = np.uint64(64)
+_U63 = np.uint64(63)
+_U58 = np.uint64(58)
+_U11 = np.uint64(11)
+_U1 = np.uint64(1)
+_U0 = np.uint64(0)
+_TWO_M53 = 1.0 / 9007199254740992.0
+
+
+@kernel
+def _mulhi64(a, b):
+    """The high 64 bits of the 128-bit product of the ``uint64`` values ``a`` and ``b`` (32-bit limbs)."""
+    a_lo = a & _LOW32
+    a_hi = a >> _U32
+    b_lo = b & _LOW32
+    b_hi = b >> _U32
+    lo_lo = a_lo * b_lo
+    hi_lo = a_hi * b_lo
+    lo_hi = a_lo * b_hi
+    cross = (lo_lo >> _U32) + (hi_lo & _LOW32) + lo_hi
+    return (hi_lo >> _U32) + (cross >> _U32) + a_hi * b_hi
+
+
+@kernel
+def pcg64_double(state):
+    """The next double in ``[0, 1)`` of the PCG64 stream ``state`` (``uint64[4]``, advanced in place).
+
+    NumPy's ``PCG64.random_raw``: the 128-bit LCG step ``s = s·M + inc (mod 2**128)``, then the
+    XSL-RR output ``rotr64(hi(s) ^ lo(s), s >> 122)``; ``random()`` keeps its top 53 bits,
+    ``(x >> 11) · 2**-53`` (numpy/random/src/pcg64/pcg64.h). ``state`` is (state high, state
+    low, increment high, increment low); :func:`rtsched.sim.run.pcg64_state` makes it.
+    """
+    hi = state[0]
+    lo = state[1]
+    new_lo = lo * _PCG_MUL_LO
+    new_hi = hi * _PCG_MUL_LO + lo * _PCG_MUL_HI + _mulhi64(lo, _PCG_MUL_LO)
+    lo2 = new_lo + state[3]
+    carry = _U1 if lo2 < new_lo else _U0
+    hi2 = new_hi + state[2] + carry
+    state[0] = hi2
+    state[1] = lo2
+    x = hi2 ^ lo2
+    rot = hi2 >> _U58
+    out = (x >> rot) | (x << ((_U64 - rot) & _U63))
+    return np.float64(out >> _U11) * _TWO_M53
+
+
+@kernel
+def _demand(i, C, random_exec, exec_rng):
+    """The execution demand of a job of task ``i`` released now: ``C_i``, or uniform in ``[1, C_i]``."""
+    if not random_exec:
+        return C[i]
+    c = 1 + np.int64(pcg64_double(exec_rng) * C[i])
+    return c if c < C[i] else C[i]  # u < 1, so floor(u·C) < C; kept as a guard
+
 
 @kernel
 def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end):
@@ -90,10 +163,10 @@ def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, r
         return t + T[i]
     if mode == 1:
         gap = T[i]
-        if max_extra[i] > 0 and rng.random() < p_delay:
+        if max_extra[i] > 0 and pcg64_double(rng) < p_delay:
             # uniform in [1, max_extra] from one double (floor(u·k) < k); the fast kernel
             # draws the same way, so a seed gives the same run with or without a trace
-            gap += 1 + np.int64(rng.random() * max_extra[i])
+            gap += 1 + np.int64(pcg64_double(rng) * max_extra[i])
         return t + gap
     j = rel_next[i]
     if j < rel_end[i]:
@@ -108,7 +181,7 @@ def _tie_priority(t, tie_rule, tie_rng):
     if tie_rule == TIES_FIFO:
         return t
     if tie_rule == TIES_RANDOM:
-        return np.int64(tie_rng.random() * 9007199254740992.0)  # 2**53 equally likely values
+        return np.int64(pcg64_double(tie_rng) * 9007199254740992.0)  # 2**53 equally likely values
     return np.int64(0)
 
 
@@ -143,24 +216,25 @@ def _resort(order, k, dl, prio):
 
 
 @kernel
-def _enqueue(i, t, p, qrel, qprio, qhead, qlen):
-    """Queue a job of task ``i`` released at ``t`` with tie priority ``p`` behind its pending ones."""
+def _enqueue(i, t, p, c, qrel, qprio, qdem, qhead, qlen):
+    """Queue a job of task ``i`` released at ``t`` with tie priority ``p`` and demand ``c`` behind its pending ones."""
     cap = qrel.shape[1]
     slot = (qhead[i] + qlen[i]) % cap
     qrel[i, slot] = t
     qprio[i, slot] = p
+    qdem[i, slot] = c
     qlen[i] += 1
 
 
 @kernel
-def _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen, head_no, cpu_last):
+def _promote(order, k, D, key, dl, rem, prio, base, qrel, qprio, qdem, qhead, qlen, head_no, cpu_last):
     """Make the oldest queued job of each task whose head completed its new head; return the new ``k``.
 
     Called after :func:`_advance` only when some job is queued (``D > T``). A task whose head
     completed has ``rem == 0``; its next job (FIFO within the task) enters ``order`` with the
-    deadline and tie priority it got at its release.
+    deadline, tie priority and demand it got at its release.
     """
-    n = C.shape[0]
+    n = D.shape[0]
     cap = qrel.shape[1]
     for i in range(n):
         if qlen[i] > 0 and rem[i] == 0:
@@ -168,7 +242,7 @@ def _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen,
             dl[i] = qrel[i, h] + D[i]
             base[i] = qprio[i, h]
             prio[i] = base[i]
-            rem[i] = C[i]
+            rem[i] = qdem[i, h]
             qhead[i] = (h + 1) % cap
             qlen[i] -= 1
             head_no[i] += 1
@@ -180,7 +254,7 @@ def _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen,
 
 @kernel
 def _queues(D, T):
-    """Empty per-task FIFO queues ``(release, tie priority, head, length)`` for the jobs behind a head.
+    """Empty per-task FIFO queues ``(release, tie priority, demand, head, length)`` for the jobs behind a head.
 
     A task has at most ``ceil(D_i / T_i)`` pending jobs before one misses its deadline (their
     releases are ``T_i`` apart and all lie in the window ``(t - D_i, t]`` of the pending oldest
@@ -194,7 +268,8 @@ def _queues(D, T):
             cap = c
     qrel = np.zeros((n, cap), dtype=np.int64)
     qprio = np.zeros((n, cap), dtype=np.int64)
-    return qrel, qprio, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    qdem = np.zeros((n, cap), dtype=np.int64)
+    return qrel, qprio, qdem, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
 
 
 @kernel
@@ -217,7 +292,9 @@ def _log_row(log, counts, slot, a, b, c, d, e):
 
 
 @kernel
-def _apply_tie_choices(t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding):
+def _apply_tie_choices(
+    t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
+):
     """At ``t``: apply the explicit tie choice listed for ``t``, or end the one of the last tick.
 
     Returns ``(c_next, overriding)``: the next choice to apply and whether one is in force
@@ -329,6 +406,8 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     choice_offsets,
     choice_tasks,
     probe,
+    random_exec,
+    exec_rng,
     record,
     release_log,
     segment_log,
@@ -353,8 +432,8 @@ def simulate_kernel(  # one flat kernel is what makes it fast
         Fixed priorities (the task index; FP) instead of absolute deadlines (EDF).
     mode : int
         ``ARRIVALS_PERIODIC``, ``ARRIVALS_SPORADIC`` or ``ARRIVALS_EXPLICIT``.
-    rng : numpy.random.Generator
-        Used by sporadic arrivals only.
+    rng : uint64[4]
+        PCG64 state of the sporadic arrivals (:func:`pcg64_double`; advanced in place).
     p_delay, max_extra : float, int64[n]
         Sporadic law: extra delay with probability ``p_delay``, uniform in ``[1, max_extra_i]``.
     rel_times, rel_offsets : int64[k], int64[n + 1]
@@ -364,8 +443,8 @@ def simulate_kernel(  # one flat kernel is what makes it fast
         Jobs are released at ``t < horizon``; deadlines ``<= horizon`` are checked.
     tie_rule : int
         ``TIES_INDEX``, ``TIES_FIFO`` or ``TIES_RANDOM``.
-    tie_rng : numpy.random.Generator
-        Draws the job priorities of ``TIES_RANDOM`` (its own stream: the arrivals do not change).
+    tie_rng : uint64[4]
+        PCG64 state of the job priorities of ``TIES_RANDOM`` (its own stream: the arrivals do not change).
     choice_times, choice_offsets, choice_tasks : int64[c], int64[c + 1], int64[...]
         Explicit tie choices: at the strictly increasing times ``choice_times[c]``, the tasks
         ``choice_tasks[choice_offsets[c]:choice_offsets[c + 1]]`` win their ties for one tick.
@@ -373,9 +452,13 @@ def simulate_kernel(  # one flat kernel is what makes it fast
         Probe period ``P`` (0: none): at every multiple of ``P`` (after the completions and the
         deadline check, before the releases) the run stops with status ``REPEATS`` if no job is
         pending (how periodic runs of arbitrary-deadline sets detect that the schedule repeats).
+    random_exec, exec_rng : bool, uint64[4]
+        Random execution: each job's demand is drawn at its release, uniform in ``[1, C_i]``
+        (:func:`_demand`), from the PCG64 state ``exec_rng``; otherwise every job needs ``C_i``.
     record : bool
-        Log the trace into the five ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`);
-        ``counts`` receives the number of rows written to each.
+        Log the trace into the five ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`; the
+        release log has a fifth column, the job's demand); ``counts`` receives the number of
+        rows written to each.
     """
     n = C.shape[0]
     global_policy = partition[0] < 0
@@ -404,7 +487,7 @@ def simulate_kernel(  # one flat kernel is what makes it fast
     top_task = np.full(m, -1, dtype=np.int64)
     counts[:] = 0
     # jobs queued behind the head of their task (D > T), FIFO; head_no: head's job index + 1
-    qrel, qprio, qhead, qlen = _queues(D, T)
+    qrel, qprio, qdem, qhead, qlen = _queues(D, T)
     head_no = np.zeros(n, dtype=np.int64)
     queued = 0
     next_probe = probe if probe > 0 else _NEVER
@@ -435,11 +518,12 @@ def simulate_kernel(  # one flat kernel is what makes it fast
             next_rel = _NEVER
             for i in range(n):
                 if nr[i] == t:
+                    c = _demand(i, C, random_exec, exec_rng)
                     if rem[i] > 0:  # its previous job is still pending (D > T): queue this one
-                        _enqueue(i, t, _tie_priority(t, tie_rule, tie_rng), qrel, qprio, qhead, qlen)
+                        _enqueue(i, t, _tie_priority(t, tie_rule, tie_rng), c, qrel, qprio, qdem, qhead, qlen)
                         queued += 1
                     else:
-                        rem[i] = C[i]
+                        rem[i] = c
                         dl[i] = t + D[i]
                         base[i] = _tie_priority(t, tie_rule, tie_rng)
                         prio[i] = base[i]
@@ -450,7 +534,7 @@ def simulate_kernel(  # one flat kernel is what makes it fast
                     jobs += 1
                     job_no[i] += 1
                     if record:
-                        if not _log_row(release_log, counts, 0, i, job_no[i] - 1, t, t + D[i], 0):
+                        if not _log_row(release_log, counts, 0, i, job_no[i] - 1, t, t + D[i], c):
                             status = OVERFLOW
                             break
                     nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
@@ -488,13 +572,40 @@ def simulate_kernel(  # one flat kernel is what makes it fast
             t_next = next_rel
         if record:
             ok = _record_dispatch(
-                t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, head_no,
-                cpu_free, segment_log, preempt_log, migrate_log, counts,
+                t,
+                n,
+                m,
+                rem,
+                running,
+                partition,
+                global_policy,
+                cpu_now,
+                cpu_last,
+                seg_start,
+                head_no,
+                cpu_free,
+                segment_log,
+                preempt_log,
+                migrate_log,
+                counts,
             )
             if ok:
                 ok = _record_ties(
-                    t, m, k, order, key, running, partition, global_policy, head_no, tie_state, tie_now, tie_job,
-                    top_task, tie_log, counts,
+                    t,
+                    m,
+                    k,
+                    order,
+                    key,
+                    running,
+                    partition,
+                    global_policy,
+                    head_no,
+                    tie_state,
+                    tie_now,
+                    tie_job,
+                    top_task,
+                    tie_log,
+                    counts,
                 )
             if not ok:
                 status = OVERFLOW
@@ -513,7 +624,7 @@ def simulate_kernel(  # one flat kernel is what makes it fast
         k = _advance(order, k, running, rem, delta)
         if queued > 0:  # the next job of a task whose head completed becomes its head
             k_before = k
-            k = _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen, head_no, cpu_last)
+            k = _promote(order, k, D, key, dl, rem, prio, base, qrel, qprio, qdem, qhead, qlen, head_no, cpu_last)
             queued -= k - k_before
         t = t_next
         # -- deadline check: the pending job with the earliest deadline -----------------------
@@ -555,7 +666,21 @@ def _close_segment(i, t, cpu_now, seg_start, job_no, cpu_free, segment_log, coun
 
 @kernel
 def _record_ties(
-    t, m, k, order, dl, running, partition, global_policy, job_no, tie_state, tie_now, tie_job, top_task, tie_log, counts,
+    t,
+    m,
+    k,
+    order,
+    dl,
+    running,
+    partition,
+    global_policy,
+    job_no,
+    tie_state,
+    tie_now,
+    tie_job,
+    top_task,
+    tie_log,
+    counts,
 ):
     """Log the tie decisions of the dispatch at ``t``; False if the log is full.
 
@@ -608,8 +733,22 @@ def _record_ties(
 
 @kernel
 def _record_dispatch(
-    t, n, m, rem, running, partition, global_policy, cpu_now, cpu_last, seg_start, job_no, cpu_free,
-    segment_log, preempt_log, migrate_log, counts,
+    t,
+    n,
+    m,
+    rem,
+    running,
+    partition,
+    global_policy,
+    cpu_now,
+    cpu_last,
+    seg_start,
+    job_no,
+    cpu_free,
+    segment_log,
+    preempt_log,
+    migrate_log,
+    counts,
 ):
     """Give processors to the running jobs and log preemptions and migrations at ``t``.
 
@@ -650,8 +789,27 @@ def _record_dispatch(
 
 @kernel
 def fast_kernel(
-    C, D, T, m, partition, fixed, mode, rng, p_delay, max_extra, rel_times, rel_offsets, horizon,
-    tie_rule, tie_rng, choice_times, choice_offsets, choice_tasks, probe,
+    C,
+    D,
+    T,
+    m,
+    partition,
+    fixed,
+    mode,
+    rng,
+    p_delay,
+    max_extra,
+    rel_times,
+    rel_offsets,
+    horizon,
+    tie_rule,
+    tie_rng,
+    choice_times,
+    choice_offsets,
+    choice_tasks,
+    probe,
+    random_exec,
+    exec_rng,
 ):
     """The fast path of :func:`simulate_kernel` (same semantics, same return value, no trace).
 
@@ -673,7 +831,7 @@ def fast_kernel(
     taken = np.zeros(m, dtype=np.bool_)
     rel_next = rel_offsets[:-1].copy()
     rel_end = rel_offsets[1:].copy()
-    qrel, qprio, qhead, qlen = _queues(D, T)
+    qrel, qprio, qdem, qhead, qlen = _queues(D, T)
     head_no = np.zeros(n, dtype=np.int64)  # unused without a trace (_promote's signature)
     cpu_last = np.zeros(n, dtype=np.int64)
     queued = 0
@@ -697,11 +855,12 @@ def fast_kernel(
             next_rel = _NEVER
             for i in range(n):
                 if nr[i] == t:
+                    c = _demand(i, C, random_exec, exec_rng)
                     if rem[i] > 0:  # previous job still pending (D > T): queue this one
-                        _enqueue(i, t, _tie_priority(t, tie_rule, tie_rng), qrel, qprio, qhead, qlen)
+                        _enqueue(i, t, _tie_priority(t, tie_rule, tie_rng), c, qrel, qprio, qdem, qhead, qlen)
                         queued += 1
                     else:
-                        rem[i] = C[i]
+                        rem[i] = c
                         dl[i] = t + D[i]
                         base[i] = _tie_priority(t, tie_rule, tie_rng)
                         prio[i] = base[i]
@@ -712,8 +871,8 @@ def fast_kernel(
                         nr[i] = t + T[i]
                     elif mode == 1:
                         gap = T[i]
-                        if max_extra[i] > 0 and rng.random() < p_delay:
-                            gap += 1 + np.int64(rng.random() * max_extra[i])
+                        if max_extra[i] > 0 and pcg64_double(rng) < p_delay:
+                            gap += 1 + np.int64(pcg64_double(rng) * max_extra[i])
                         nr[i] = t + gap
                     else:
                         nr[i] = _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end)
@@ -760,7 +919,7 @@ def fast_kernel(
             j_out = _advance(order, k, running, rem, t_next - t)
         k = j_out
         if queued > 0:
-            k = _promote(order, k, D, key, dl, rem, C, prio, base, qrel, qprio, qhead, qlen, head_no, cpu_last)
+            k = _promote(order, k, D, key, dl, rem, prio, base, qrel, qprio, qdem, qhead, qlen, head_no, cpu_last)
             queued = 0
             for i in range(n):
                 queued += qlen[i]

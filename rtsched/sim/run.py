@@ -13,19 +13,29 @@ the simulator *proves* the set unschedulable under the simulated policy (the rel
 a legal sporadic behaviour). The absence of a miss proves schedulability only for synchronous
 periodic releases simulated until the schedule repeats (the default horizon for
 ``arrivals="periodic"``: the hyperperiod with ``D <= T``; with ``D > T`` the run stops at the
-first multiple of the hyperperiod where no job is pending, :attr:`Trace.repeats_at`), and only
+first multiple of the hyperperiod where no job is pending, ``Trace.repeats_at``), and only
 for that release pattern: sporadic
-systems can miss under other patterns (use the exact tests, :mod:`rtsched.analyses.exact.exact_gedf`
-and :mod:`rtsched.analyses.exact.exact_gfp`).
+systems can miss under other patterns (use the exact tests, ``rtsched.analyses.exact.exact_gedf``
+and ``rtsched.analyses.exact.exact_gfp``).
 
 Ties between equal absolute deadlines follow a rule (``ties``): ``index`` (lowest task index),
 ``fifo`` (earlier release first, then lowest index) or ``random:SEED`` (a priority drawn per job
 at its release from its own seeded generator, then lowest index); explicit ``tie_choices``
 override the rule at the listed ticks (how the exact test's counterexamples are replayed).
+
+Execution times (``execution``): every job runs for its WCET ``C_i`` (``"wcet"``, the default),
+or for a demand drawn at its release, uniform in ``[1, C_i]`` (``"random"``), from a stream of
+its own (the run's seed with :data:`EXECUTION_STREAM` appended to its spawn key, as the DAG,
+mixed-criticality and segmented simulators do): one draw per job in release order (by time,
+then task index), so a seed gives the same demands to the same releases with or without a
+trace, under every policy and tie rule, and in ``after_miss="continue"`` runs. Under global
+scheduling a shorter execution can make another job miss (a scheduling anomaly: Graham 1969;
+Ha and Liu 1994), which is why soundness checks try random execution too.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from numbers import Integral
@@ -49,11 +59,13 @@ from rtsched.sim.engine import (
     fast_kernel,
     simulate_kernel,
 )
-from rtsched.sim.trace import DeadlineMiss, Trace
+from rtsched.sim.trace import DeadlineMiss, Trace, fast_trace
 
 __all__ = [
     "AFTER_MISS",
     "DEFAULT_MAX_HORIZON",
+    "EXECUTIONS",
+    "EXECUTION_STREAM",
     "POLICIES",
     "TIE_RULES",
     "arbitrary_horizon",
@@ -63,12 +75,19 @@ __all__ = [
     "default_horizon",
     "frozen_rows",
     "parse_ties",
+    "pcg64_state",
     "probability",
+    "random_execution_horizon",
     "run_rngs",
     "simulate",
 ]
 
 Arrivals = Literal["periodic", "sporadic", "explicit"]
+Execution = Literal["wcet", "random"]
+#: Execution-time models: every job its WCET, or each job uniform in [1, C] (seeded).
+EXECUTIONS: tuple[str, ...] = ("wcet", "random")
+#: Spawn key that separates the execution demands' stream from the arrivals' (``run_rngs``).
+EXECUTION_STREAM = 0x53494D58
 AfterMiss = Literal["stop", "continue"]
 #: What a run does at a deadline miss: stop there, or keep running the late jobs (tardiness).
 AFTER_MISS: tuple[str, ...] = ("stop", "continue")
@@ -89,6 +108,7 @@ ARBITRARY_HYPERPERIODS = 10
 #: Tie rules between equal absolute deadlines (``random`` takes a seed: ``random:SEED``).
 TIE_RULES = ("index", "fifo", "random")
 _TIE_CODES = {"index": TIES_INDEX, "fifo": TIES_FIFO, "random": TIES_RANDOM}
+_ARRIVAL_CODES = {"periodic": ARRIVALS_PERIODIC, "sporadic": ARRIVALS_SPORADIC, "explicit": ARRIVALS_EXPLICIT}
 
 
 def parse_ties(ties: str) -> tuple[str, int]:
@@ -127,7 +147,9 @@ def _tie_choice_arrays(
             raise InputError(f"tie choice at negative time {time}", field="tie_choices")
         bad = [i for i in winners if not 0 <= i < taskset.n]
         if bad:
-            raise InputError(f"tie choice at t={time}: no task {bad[0]} (tasks are 0..{taskset.n - 1})", field="tie_choices")
+            raise InputError(
+                f"tie choice at t={time}: no task {bad[0]} (tasks are 0..{taskset.n - 1})", field="tie_choices"
+            )
         rows.append((time, winners))
     rows.sort()
     for (a, _), (b, _) in zip(rows, rows[1:], strict=False):
@@ -142,10 +164,10 @@ def _tie_choice_arrays(
 def default_horizon(taskset: TaskSet, arrivals: Arrivals, releases: Sequence[Sequence[int]] | None = None) -> int:
     """Horizon used when none is given.
 
-    * periodic: the hyperperiod H (capped at :data:`DEFAULT_MAX_HORIZON`). With synchronous
+    * periodic: the hyperperiod H (capped at :data:`~rtsched.sim.run.DEFAULT_MAX_HORIZON`). With synchronous
       releases and D <= T every job released before H has its deadline at most H, so if none
       is missed the system is idle at H, in the state it had at 0: [0, H] decides the periodic
-      behaviour. With D > T see :func:`arbitrary_horizon` (the run also stops at the first
+      behaviour. With D > T see :func:`~rtsched.sim.run.arbitrary_horizon` (the run also stops at the first
       multiple of H where no job is pending);
     * sporadic: 200 times the largest period;
     * explicit: one tick after the last release plus the largest deadline.
@@ -171,13 +193,13 @@ def arbitrary_horizon(taskset: TaskSet, m: int, partition: Sequence[int] | None 
       ``kH + D_max``, and at most ``m·D_max`` units are served in ``[kH, kH + D_max)``: with
       ``k = floor(m·D_max / ((U − m)·H)) + 1`` a deadline is missed by ``kH + D_max``, which is
       the horizon (the smallest over overloaded cores, with that core's ``D_max`` and ``m = 1``);
-    * otherwise :data:`ARBITRARY_HYPERPERIODS` hyperperiods plus ``D_max``. On one processor (and
+    * otherwise ``ARBITRARY_HYPERPERIODS`` hyperperiods plus ``D_max``. On one processor (and
       on each core of a partition) with ``U <= 1`` no job released before ``H`` is pending at
       ``H`` (the work released in ``[H − s, H)`` is ``Σ floor(s/T_i)·C_i <= U·s <= s``), so the
       run stops at ``H``; under global scheduling the backlog need not clear and the run may
       end at the horizon without a verdict on later hyperperiods.
 
-    Capped at :data:`DEFAULT_MAX_HORIZON`.
+    Capped at :data:`~rtsched.sim.run.DEFAULT_MAX_HORIZON`.
     """
     from fractions import Fraction
 
@@ -205,7 +227,7 @@ def arbitrary_horizon(taskset: TaskSet, m: int, partition: Sequence[int] | None 
 def capped_horizon(tasks: Sequence[Any], arrivals: Arrivals, releases: Sequence[Sequence[int]] | None, cap: int) -> int:
     """The default horizon of task objects with ``T`` and ``D`` (the DAG and mixed-criticality simulators).
 
-    Periodic: the hyperperiod; sporadic: :data:`SPORADIC_PERIODS` times the largest period; both
+    Periodic: the hyperperiod; sporadic: ``SPORADIC_PERIODS`` times the largest period; both
     at most ``cap``. Explicit: one tick after the last release plus the largest deadline (not capped).
     """
     if arrivals == "periodic":
@@ -262,6 +284,40 @@ def run_rngs(seed: Any, stream: int) -> tuple[np.random.Generator, np.random.Gen
     return arrival_rng, exec_rng
 
 
+def _words(seed_seq: np.random.SeedSequence) -> tuple[int, int, int, int]:
+    """The PCG64 state words (state high, state low, increment high, increment low) of ``seed_seq``."""
+    state = np.random.PCG64(seed_seq).state["state"]
+    low = (1 << 64) - 1
+    return state["state"] >> 64, state["state"] & low, state["inc"] >> 64, state["inc"] & low
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_words(entropy: int, spawn_key: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """:func:`_words` of ``SeedSequence(entropy, spawn_key=spawn_key)``, cached (seeding costs ~20 µs)."""
+    return _words(np.random.SeedSequence(entropy, spawn_key=spawn_key))
+
+
+def pcg64_state(seed_seq: np.random.SeedSequence, stream: int | None = None) -> np.ndarray:
+    """The kernels' PCG64 state (``uint64[4]``, :func:`rtsched.sim.engine.pcg64_double`) of a seed.
+
+    The stream of ``numpy.random.default_rng(seed_seq)``, or with ``stream`` that of the
+    execution generator of :func:`run_rngs` (the SeedSequence of the same entropy with
+    ``stream`` appended to the spawn key). A fresh array: the kernels advance it in place.
+    """
+    pool = 4 if stream is not None else seed_seq.pool_size  # run_rngs' stream has the default pool
+    key = tuple(seed_seq.spawn_key) if stream is None else (*seed_seq.spawn_key, stream)
+    if isinstance(seed_seq.entropy, int) and pool == 4:
+        words = _cached_words(seed_seq.entropy, key)
+    else:
+        words = _words(np.random.SeedSequence(seed_seq.entropy, spawn_key=key, pool_size=pool))
+    return np.array(words, dtype=np.uint64)
+
+
+#: The state passed for a stream a run does not draw from (never advanced; writable like every
+#: state, so that the kernels see one array type and compile once).
+_UNUSED_STREAM = np.zeros(4, dtype=np.uint64)
+
+
 def frozen_rows(rows: Any, width: int) -> np.ndarray:
     """``rows`` as a read-only int64 table of ``width`` columns (a trace's event table)."""
     out = np.array(rows, dtype=np.int64).reshape(-1, width)
@@ -304,6 +360,7 @@ def simulate(
     ties: str = "index",
     tie_choices: Sequence[tuple[int, Sequence[int]]] | None = None,
     after_miss: AfterMiss = "stop",
+    execution: Execution = "wcet",
 ) -> Trace:
     """Simulate ``taskset`` on ``m`` identical processors until the first miss or the horizon.
 
@@ -329,11 +386,14 @@ def simulate(
     releases:
         Explicit release times per task (implies ``arrivals="explicit"``).
     seed:
-        Seed of the sporadic arrivals (an int or a :class:`numpy.random.SeedSequence`).
+        Seed of the sporadic arrivals and of the random execution demands (an int or a
+        :class:`numpy.random.SeedSequence`; the demands come from an independent stream, so
+        the arrivals do not depend on ``execution``).
     horizon:
         Releases happen at ``t < horizon``; default :func:`default_horizon` (periodic with
-        ``D > T``: :func:`arbitrary_horizon`, and the run stops at the first multiple of the
-        hyperperiod where no job is pending, :attr:`Trace.repeats_at`).
+        ``D > T``: :func:`~rtsched.sim.run.arbitrary_horizon`, and the run stops at the first multiple of the
+        hyperperiod where no job is pending, ``Trace.repeats_at``; periodic with random
+        execution: :func:`random_execution_horizon`).
     record:
         Record the event tables (releases, segments, preemptions, migrations, tie decisions).
         ``False`` is the fast path: jobs are counted and the first miss found.
@@ -351,10 +411,16 @@ def simulate(
         ``"stop"`` (the default): the run ends at the first deadline miss. ``"continue"``: late
         jobs keep executing (soft real-time, Devi and Anderson's model: a task's jobs run one at
         a time in release order, so a late job delays its successors), every job released before
-        the horizon runs to completion, and :attr:`Trace.tardiness` gives each task's observed
+        the horizon runs to completion, and ``Trace.tardiness`` gives each task's observed
         maximum tardiness (finish − deadline, 0 if none); ``trace.miss`` is still the first miss.
         Ties ``index`` or ``fifo`` only (no ``random`` rule, no ``tie_choices``); see
-        :func:`_run_after_misses`.
+        ``_run_after_misses``.
+    execution:
+        ``"wcet"`` (every job runs for ``C``, the default) or ``"random"`` (each job's demand
+        is drawn at its release, uniform in ``[1, C]``, seeded by ``seed``; recorded runs list
+        the demands in :attr:`Trace.demands`). A miss under random execution is a legal
+        behaviour of the sporadic task model (a WCET is an upper bound), so it refutes a
+        schedulability claim just as a WCET run's does.
 
     Returns
     -------
@@ -371,6 +437,8 @@ def simulate(
     DeadlineMiss(time=10, task=2, job=0, remaining=2)
     >>> print(simulate(TaskSet.from_tasks([(10, 10, 10), (1, 9, 9), (1, 9, 9)]), 2, policy="gfp"))
     no deadline miss in [0, 90] (29 jobs, gfp on m=2, periodic arrivals, task-order priorities)
+    >>> simulate(ts, 2, execution="random", seed=1).demands[:3].tolist()  # one demand per release row
+    [1, 1, 10]
     """
     m = check_processors(m)
     if not isinstance(taskset, TaskSet):
@@ -383,7 +451,7 @@ def simulate(
     if arrivals == "explicit" and releases is None:
         raise InputError("explicit arrivals need a list of release times per task")
     if policy in ("gedf", "gfp"):
-        part = np.full(n, -1, dtype=np.int64)
+        part = _constant(n, -1)
         part_tuple = None
     elif policy in ("pedf", "pfp"):
         if partition is None or len(partition) != n:
@@ -397,11 +465,16 @@ def simulate(
         raise InputError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
     fixed = policy in FIXED_PRIORITY_POLICIES
     tie_rule, tie_seed = parse_ties(ties)
+    if execution not in EXECUTIONS:
+        raise InputError(f"unknown execution {execution!r}; choose wcet or random", field="execution")
+    random_exec = execution == "random"
     # periodic, D > T, default horizon: stop at the first multiple of H with no pending job
-    # (a deterministic run: not under random ties or explicit tie choices)
+    # (a deterministic run: not under random ties, explicit tie choices or random execution)
     probe = 0
     if horizon is None:
-        if arrivals == "periodic" and not taskset.is_constrained:
+        if arrivals == "periodic" and random_exec:
+            horizon = random_execution_horizon(taskset)
+        elif arrivals == "periodic" and not taskset.is_constrained:
             horizon = arbitrary_horizon(taskset, m, part_tuple)
             if tie_rule != "random" and not tie_choices and taskset.hyperperiod <= horizon:
                 probe = int(taskset.hyperperiod)
@@ -413,14 +486,26 @@ def simulate(
     if arrivals == "explicit":
         rel_times, rel_offsets = _explicit_arrays(taskset, releases)  # type: ignore[arg-type]
     else:
-        rel_times, rel_offsets = np.zeros(0, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
-    mode = {"periodic": ARRIVALS_PERIODIC, "sporadic": ARRIVALS_SPORADIC, "explicit": ARRIVALS_EXPLICIT}[arrivals]
-    extra = np.array(taskset.T if max_extra is None else [int(x) for x in max_extra], dtype=np.int64)
-    if extra.shape != (n,) or np.any(extra < 0):
-        raise InputError("max_extra needs one non-negative value per task")
+        rel_times, rel_offsets = _constant(0, 0), _constant(n + 1, 0)
+    mode = _ARRIVAL_CODES[arrivals]
+    if max_extra is None:
+        extra = taskset.T
+    else:
+        extra = np.array([int(x) for x in max_extra], dtype=np.int64)
+        if extra.shape != (n,) or np.any(extra < 0):
+            raise InputError("max_extra needs one non-negative value per task")
     if not 0.0 <= float(p_delay) <= 1.0:
         raise InputError(f"p_delay must be a probability, got {p_delay}")
-    seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    if type(seed) is int and seed >= 0:  # the common case first (the checks below cost a short run ~1 µs)
+        seed_seq = _seed_sequence(seed)
+    elif isinstance(seed, np.random.SeedSequence):
+        seed_seq = seed
+    elif seed is None:
+        seed_seq = np.random.SeedSequence()
+    elif isinstance(seed, bool) or not isinstance(seed, Integral | np.integer) or int(seed) < 0:
+        raise InputError(f"seed must be a non-negative integer or a numpy SeedSequence, got {seed!r}", field="seed")
+    else:
+        seed_seq = _seed_sequence(int(seed))
     if fixed and (tie_rule != "index" or tie_choices):
         raise InputError(
             f"{policy}: fixed priorities are distinct (the task order), so there are no ties to break; "
@@ -437,43 +522,60 @@ def simulate(
             )
         return _run_after_misses(
             taskset, m, policy, part_tuple, arrivals, releases, seed_seq, float(p_delay), extra, horizon, tie_rule, record,
-            seed if arrivals == "sporadic" and isinstance(seed, int) else None,
+            seed if arrivals == "sporadic" and isinstance(seed, int) else None, random_exec,
         )  # fmt: skip
-    choices, choice_times, choice_offsets, choice_tasks = _tie_choice_arrays(taskset, tie_choices or ())
+    if tie_choices:
+        choices, choice_times, choice_offsets, choice_tasks = _tie_choice_arrays(taskset, tie_choices)
+    else:
+        choices, choice_times, choice_offsets, choice_tasks = (), _constant(0, 0), _constant(1, 0), _constant(0, 0)
     tie_code = _TIE_CODES[tie_rule]
+    # the random streams a run draws from: a fresh PCG64 state each (the kernels advance them)
+    arrival_state = pcg64_state(seed_seq) if mode == ARRIVALS_SPORADIC else _UNUSED_STREAM
+    tie_state = pcg64_state(_seed_sequence(tie_seed)) if tie_rule == "random" else _UNUSED_STREAM
+    exec_state = pcg64_state(seed_seq, EXECUTION_STREAM) if random_exec else _UNUSED_STREAM
+
+    if not record:
+        status, jobs, miss_time, miss_task, end_time = fast_kernel(
+            taskset.C, taskset.D, taskset.T, m, part, fixed, mode, arrival_state, float(p_delay), extra, rel_times,
+            rel_offsets, horizon, tie_code, tie_state, choice_times, choice_offsets, choice_tasks, probe, random_exec,
+            exec_state,
+        )  # fmt: skip
+        return fast_trace(
+            taskset=taskset,
+            m=m,
+            policy=policy,
+            partition=part_tuple,
+            arrivals=arrivals,
+            horizon=horizon,
+            end_time=int(end_time),
+            jobs=int(jobs),
+            miss=None if status != MISS else DeadlineMiss(int(miss_time), int(miss_task)),
+            seed=None if arrivals != "sporadic" else (int(seed) if isinstance(seed, int) else None),
+            ties=tie_name,
+            tie_choices=choices,
+            repeats_at=int(end_time) if status == REPEATS else None,
+            execution=execution,
+        )
 
     # Room for the trace: about one release per period and a few segments per job; doubled
     # and rerun (same seed, so the same run) if it overflows.
-    if record:
-        span = min(horizon, 2 * probe) if probe else horizon  # a probed run usually stops at H
-        jobs_estimate = int(sum(math.ceil(min(span, 10**8) / int(t)) + 1 for t in taskset.T))
-        capacity = min(max(64, jobs_estimate + n), 10**6)
-    else:
-        capacity = 0
+    span = min(horizon, 2 * probe) if probe else horizon  # a probed run usually stops at H
+    jobs_estimate = int(sum(math.ceil(min(span, 10**8) / int(t)) + 1 for t in taskset.T))
+    capacity = min(max(64, jobs_estimate + n), 10**6)
     while True:
-        if not record:
-            logs = (np.zeros((0, 4), dtype=np.int64),) * 5
-            counts = np.zeros(5, dtype=np.int64)
-            status, jobs, miss_time, miss_task, end_time = fast_kernel(
-                taskset.C, taskset.D, taskset.T, m, part, fixed, mode, np.random.default_rng(seed_seq), float(p_delay),
-                extra, rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
-                choice_times, choice_offsets, choice_tasks, probe,
-            )
-            break
         logs = (
-            np.zeros((capacity, 4), dtype=np.int64),
+            np.zeros((capacity, 5), dtype=np.int64),
             np.zeros((3 * capacity + m, 5), dtype=np.int64),
             np.zeros((capacity, 4), dtype=np.int64),
             np.zeros((capacity, 5), dtype=np.int64),
             np.zeros((2 * capacity, 4), dtype=np.int64),
         )
         counts = np.zeros(5, dtype=np.int64)
-        rng = np.random.default_rng(seed_seq)
         status, jobs, miss_time, miss_task, end_time = simulate_kernel(
-            taskset.C, taskset.D, taskset.T, m, part, fixed, mode, rng, float(p_delay), extra,
-            rel_times, rel_offsets, horizon, tie_code, np.random.default_rng(tie_seed),
-            choice_times, choice_offsets, choice_tasks, probe, record, *logs, counts,
-        )
+            taskset.C, taskset.D, taskset.T, m, part, fixed, mode, arrival_state.copy(), float(p_delay), extra,
+            rel_times, rel_offsets, horizon, tie_code, tie_state.copy(), choice_times, choice_offsets, choice_tasks,
+            probe, random_exec, exec_state.copy(), True, *logs, counts,
+        )  # fmt: skip
         if status != OVERFLOW:
             break
         capacity *= 4
@@ -485,6 +587,7 @@ def simulate(
     miss = None
     if status == MISS:
         miss = DeadlineMiss(int(miss_time), int(miss_task))
+    released = logs[0][: counts[0]]
     trace = Trace(
         taskset=taskset,
         m=m,
@@ -496,23 +599,56 @@ def simulate(
         jobs=int(jobs),
         miss=miss,
         seed=None if arrivals != "sporadic" else (seed if isinstance(seed, int) else None),
-        releases=logs[0][: counts[0]].reshape(-1, 4),
-        segments=logs[1][: counts[1]].reshape(-1, 5) if record else np.zeros((0, 5), dtype=np.int64),
-        preemptions=logs[2][: counts[2]].reshape(-1, 4),
-        migrations=logs[3][: counts[3]].reshape(-1, 5) if record else np.zeros((0, 5), dtype=np.int64),
+        releases=released[:, :4],
+        segments=logs[1][: counts[1]],
+        preemptions=logs[2][: counts[2]],
+        migrations=logs[3][: counts[3]],
         ties=tie_name,
         tie_choices=choices,
-        tie_decisions=logs[4][: counts[4]].reshape(-1, 4),
+        tie_decisions=logs[4][: counts[4]],
         repeats_at=int(end_time) if status == REPEATS else None,
+        execution=execution,
+        demands=released[:, 4] if random_exec else None,
     )
-    if record and miss is not None:
+    if miss is not None:
         # the missed job is the task's oldest pending one: the one whose deadline is the miss time
         rows = trace.releases
         hit = np.flatnonzero((rows[:, 0] == miss.task) & (rows[:, 3] == miss.time))
-        job = int(rows[hit[0], 1]) if hit.size else int(np.count_nonzero(rows[:, 0] == miss.task)) - 1
-        remaining = int(taskset.C[miss.task]) - trace.executed(miss.task, job)
+        row = int(hit[0]) if hit.size else int(np.flatnonzero(rows[:, 0] == miss.task)[-1])
+        job = int(rows[row, 1])
+        remaining = int(released[row, 4]) - trace.executed(miss.task, job)
         trace = _with_miss(trace, DeadlineMiss(miss.time, miss.task, job, remaining))
     return trace
+
+
+def random_execution_horizon(taskset: TaskSet) -> int:
+    """Default periodic horizon under random execution (as the segmented simulator's).
+
+    The smallest multiple of the hyperperiod ``H`` that is at least ``SPORADIC_PERIODS``
+    times the largest period: whole hyperperiods, each a fresh sample of the demands (a periodic
+    run under random execution does not repeat itself, so one hyperperiod decides nothing).
+    Capped at :data:`~rtsched.sim.run.DEFAULT_MAX_HORIZON`.
+    """
+    hyper = int(taskset.hyperperiod)
+    want = SPORADIC_PERIODS * int(taskset.T.max())
+    return int(min(-(-want // hyper) * hyper, DEFAULT_MAX_HORIZON))
+
+
+@functools.lru_cache(maxsize=1024)
+def _seed_sequence(seed: int) -> np.random.SeedSequence:
+    """``SeedSequence(seed)``, cached (immutable; building one costs ~10 µs)."""
+    return np.random.SeedSequence(seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _constant(length: int, value: int) -> np.ndarray:
+    """A shared ``int64`` array of ``length`` times ``value`` that the kernels only read.
+
+    For the arguments that do not depend on the set's values (the global policies' partition of
+    ``-1``s, no explicit releases, no tie choices): building them took a share of a short run.
+    Writable, like the arrays passed in other calls, so that the kernels see one array type.
+    """
+    return np.full(length, value, dtype=np.int64)
 
 
 def _with_miss(trace: Trace, miss: DeadlineMiss) -> Trace:
@@ -530,7 +666,7 @@ def _release_lists(
     extra: np.ndarray,
     horizon: int,
 ) -> list[list[int]]:
-    """Release times before ``horizon`` per task, for :func:`_run_after_misses`.
+    """Release times before ``horizon`` per task, for ``_run_after_misses``.
 
     Periodic: every ``T_i`` from 0. Sporadic: the law of :func:`simulate` (first release and
     each gap: ``T_i``, or with probability ``p_delay`` ``T_i`` plus an extra uniform in
@@ -576,6 +712,7 @@ def _run_after_misses(
     tie_rule: str,
     record: bool,
     seed: int | None,
+    random_exec: bool = False,
 ) -> Trace:
     """``simulate(..., after_miss="continue")``: run every job released before ``horizon`` to its end.
 
@@ -587,7 +724,9 @@ def _run_after_misses(
     deadline, then (``fifo``) its release, then the task index; fixed priorities: the index.
     Before the first miss the schedule is the kernels' (the same rules), so ``trace.miss``
     equals a ``stop`` run's on periodic and explicit arrivals. Deadlines are not events: a
-    late job keeps its deadline as its priority.
+    late job keeps its deadline as its priority. Random execution draws each job's demand at
+    its release, in release order (time, then task index), from the kernels' execution stream
+    (:data:`EXECUTION_STREAM`): the same demands as a ``stop`` run's for the same releases.
 
     The recorded tables are ``releases`` and ``segments`` (global policies: a job keeps its
     processor while it runs, a job that starts takes the lowest free processor); preemptions,
@@ -599,9 +738,11 @@ def _run_after_misses(
     C = [int(c) for c in taskset.C]
     D = [int(d) for d in taskset.D]
     rel = _release_lists(taskset, arrivals, releases, seed_seq, p_delay, extra, horizon)
+    exec_rng = run_rngs(seed_seq, EXECUTION_STREAM)[1] if random_exec else None  # the kernels' execution stream
+    demand_rows: list[int] = []
     nxt = [0] * n
     jobs_of = [0] * n
-    # a pending job: [job index, release, deadline, remaining, executed before its deadline]
+    # a pending job: [job index, release, deadline, remaining, executed before its deadline, demand]
     queue: list[deque[list[int]]] = [deque() for _ in range(n)]
     tardiness = [0] * n
     first_miss: tuple[int, int, int, int] | None = None  # (deadline, task, job, remaining at the deadline)
@@ -624,9 +765,11 @@ def _run_after_misses(
         for i in range(n):
             times = rel[i]
             while nxt[i] < len(times) and times[nxt[i]] == t:
-                queue[i].append([jobs_of[i], t, t + D[i], C[i], 0])
+                c = C[i] if exec_rng is None else min(C[i], 1 + int(exec_rng.random() * C[i]))
+                queue[i].append([jobs_of[i], t, t + D[i], c, 0, c])
                 if record:
                     release_rows.append((i, jobs_of[i], t, t + D[i]))
+                    demand_rows.append(c)
                 jobs_of[i] += 1
                 nxt[i] += 1
                 total += 1
@@ -670,7 +813,7 @@ def _run_after_misses(
                 late = finish - head[2]
                 if late > 0:
                     tardiness[i] = max(tardiness[i], late)
-                    late_job = (head[2], i, head[0], C[i] - head[4])
+                    late_job = (head[2], i, head[0], head[5] - head[4])
                     if first_miss is None or late_job[:2] < first_miss[:2]:
                         first_miss = late_job
                 queue[i].popleft()
@@ -698,4 +841,6 @@ def _run_after_misses(
         segments=np.array(segment_rows, dtype=np.int64).reshape(-1, 5),
         ties=tie_rule,
         tardiness=tuple(tardiness),
+        execution="random" if random_exec else "wcet",
+        demands=np.array(demand_rows, dtype=np.int64) if random_exec and record else None,
     )
