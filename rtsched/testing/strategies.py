@@ -31,6 +31,7 @@ __all__ = [
     "mc_tasksets",
     "on_a_bound",
     "segmented_cases",
+    "segmented_splits",
     "segmented_tasks",
     "segmented_tasksets",
     "tasks",
@@ -401,6 +402,48 @@ def segmented_cases(
             ),
         )
     )
+
+
+@st.composite
+def segmented_splits(
+    draw: st.DrawFn,
+    *,
+    max_tasks: int = 5,
+    max_cores: int = 2,
+    max_period: int = 40,
+    load: int = 2,
+    max_segments: int = 2,
+    modes: tuple[str | None, ...] = (None, "busy", "suspend"),
+    devices: tuple[str, ...] = ("gpu", "gpu2"),
+) -> tuple[SegmentedTaskSet, int]:
+    """Pairs ``(set, m)`` of small segmented sets with a drawn total work split over a task's parts.
+
+    ``m`` in ``1..max_cores``; up to ``max_tasks`` tasks, each with ``T`` in ``4..max_period``,
+    ``η`` in ``0..max_segments`` GPU segments, a work in ``1..max(1, T // load)`` cut at random
+    into its ``3η + 1`` parts (CPU, ``G_m``, ``G_e``, ..., CPU; a GPU segment with no work gets
+    ``G_e = 1``), ``D`` in ``min(T, work)..T``, a core, a mode from ``modes`` and each segment's
+    device from ``devices``. Unlike :func:`segmented_tasksets` the split makes zero-length CPU
+    segments and ``G_m = 0`` common, the cases self-suspension analyses trip on.
+    """
+    m = draw(st.integers(1, max_cores))
+    tasks = []
+    for _ in range(draw(st.integers(1, max_tasks))):
+        T = draw(st.integers(4, max_period))
+        eta = draw(st.integers(0, max_segments))
+        work = draw(st.integers(1, max(1, T // load)))
+        cuts = sorted(draw(st.lists(st.integers(0, work), min_size=3 * eta, max_size=3 * eta)))
+        parts = [b - a for a, b in zip([0, *cuts], [*cuts, work], strict=True)]
+        gpu = []
+        for j in range(eta):
+            G_m, G_e = parts[3 * j + 1], parts[3 * j + 2]
+            gpu.append(GPUSegment(G_m, G_e if G_m + G_e else 1, draw(st.sampled_from(devices))))
+        cpu = [parts[3 * j] for j in range(eta)] + [parts[-1]]
+        total = sum(cpu) + sum(g.G for g in gpu)
+        D = draw(st.integers(min(T, total), T))
+        core = draw(st.integers(0, m - 1))
+        mode = draw(st.sampled_from(modes))
+        tasks.append(SegmentedTask(tuple(cpu), tuple(gpu), T, D, core, mode))  # type: ignore[arg-type]
+    return SegmentedTaskSet(tasks), m
 
 
 def _shrink_one(tasks: list[SegmentedTask], core: int | None) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rtsched.testing.strategies as rst
 from rtsched import analyses
 from rtsched.analyses.segmented import jitter
 from rtsched.analyses.theory.jitter_rta import JitterRow, jitter_response
@@ -40,31 +41,14 @@ EXAMPLE_B = SegmentedTaskSet(
 )
 
 
-@st.composite
 def small_sets(
-    draw, *, max_tasks: int = 5, max_m: int = 2, max_period: int = 40, load: int = 2, modes=(None, "busy", "suspend")
+    *, max_tasks: int = 5, max_m: int = 2, max_period: int = 40, load: int = 2, modes=(None, "busy", "suspend")
 ):
     """(set, m): up to ``max_tasks`` tasks on 1..max_m cores, work in 1..max(1, T // load) over the 3η + 1 parts
     (η ≤ 2; a GPU segment with no work gets G_e = 1), D in min(T, work)..T, modes from ``modes``, devices gpu/gpu2."""
-    m = draw(st.integers(1, max_m))
-    tasks = []
-    for _ in range(draw(st.integers(1, max_tasks))):
-        T = draw(st.integers(4, max_period))
-        eta = draw(st.integers(0, 2))
-        work = draw(st.integers(1, max(1, T // load)))
-        cuts = sorted(draw(st.lists(st.integers(0, work), min_size=3 * eta, max_size=3 * eta)))
-        parts = [b - a for a, b in zip([0, *cuts], [*cuts, work], strict=True)]
-        gpu = []
-        for j in range(eta):
-            G_m, G_e = parts[3 * j + 1], parts[3 * j + 2]
-            gpu.append(GPUSegment(G_m, G_e if G_m + G_e else 1, draw(st.sampled_from(("gpu", "gpu2")))))
-        cpu = [parts[3 * j] for j in range(eta)] + [parts[-1]]
-        total = sum(cpu) + sum(g.G for g in gpu)
-        D = draw(st.integers(min(T, total), T))
-        core = draw(st.integers(0, m - 1))
-        mode = draw(st.sampled_from(modes))
-        tasks.append(SegmentedTask(tuple(cpu), tuple(gpu), T, D, core, mode))
-    return SegmentedTaskSet(tasks), m
+    return rst.segmented_splits(
+        max_tasks=max_tasks, max_cores=max_m, max_period=max_period, load=load, max_segments=2, modes=modes
+    )
 
 
 def code(verdict) -> int:
