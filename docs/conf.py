@@ -10,10 +10,12 @@ from the site itself.
 from __future__ import annotations
 
 import os
+import typing
 from pathlib import Path
 
 import rtsched
 from rtsched.docs import build as _build
+from rtsched.docs import links as _links
 
 HERE = Path(__file__).resolve().parent
 
@@ -76,36 +78,36 @@ html_static_path = ["_generated/static"]
 mathjax_path = "tex-svg.js"  # MathJax 3 from the django-static-mathjax package, copied by rtsched.docs
 html_show_sourcelink = False
 
-# -- references from docstrings to names the reference does not document ---------------------------
-# Hand-written pages (guides, catalogue, notes) are nitpicky: an unresolved reference fails the
-# build. The docstrings predate the site and name private helpers, module constants and prose
-# ("Returns: The ...") that resolve nowhere; those references are listed, not fatal, in
-# _build/unresolved-docstring-references.txt so that they can be burned down.
-_UNRESOLVED: list[str] = []
+
+# -- class bases: a private base (rtsched.model._TaskArrays) is not documented --------------------
+def _public_bases(app, name, obj, options, bases) -> None:
+    """Show a class's public bases: a private base is replaced by its own (public) bases."""
+
+    def public(base) -> list:
+        cls = typing.get_origin(base) or base  # ObjectBatch[DAGTaskSet] is ObjectBatch's
+        if cls is typing.Generic:  # Generic[TaskT, SetT] of a private base: its type variables are private too
+            return []
+        if not isinstance(cls, type) or not any(
+            part.startswith("_") for part in f"{cls.__module__}.{cls.__qualname__}".split(".")
+        ):
+            return [base]
+        parents = [typing.get_origin(p) or p for p in getattr(cls, "__orig_bases__", cls.__bases__)]
+        return [b for parent in parents if parent is not object for b in public(parent)]  # no private TypeVar
+
+    shown = []
+    for base in bases:
+        shown += [b for b in public(base) if b not in shown]
+    bases[:] = shown
 
 
-def _docstring_reference(app, domain, node) -> bool:
-    source = node.source or ""
-    target = str(node.get("reftarget", ""))
-    private = any(part.startswith("_") for part in target.split("."))
-    if (
-        domain is not None
-        and domain.name == "py"
-        and ("docstring of" in source or "<autosummary>" in source or private)
-    ):
-        _UNRESOLVED.append(f"{source}:{node.line}: {node.get('reftype')} {node.get('reftarget')}")
-        return True
-    return False
-
-
-def _write_unresolved(app, exception) -> None:
-    if exception is None and app.builder.name == "html":
-        path = Path(app.outdir).parent / "unresolved-docstring-references.txt"
-        path.write_text("".join(f"{line}\n" for line in sorted(set(_UNRESOLVED))), encoding="utf-8")
-        print(f"rtsched.docs: {len(set(_UNRESOLVED))} unresolved references in docstrings, listed in {path}")
+# -- the guides link the repository's files (so that the links work on GitHub too) ----------------
+def _guide_links(app, docname, source) -> None:
+    """Point a guide's links to ``papers/`` and ``examples/`` at the site's copies of those files."""
+    if docname.startswith("guide/"):
+        source[0] = _links.site_links(source[0], HERE / f"{docname}.md", HERE.parent)
 
 
 def setup(app) -> None:
-    """Connect the two handlers above."""
-    app.connect("warn-missing-reference", _docstring_reference)
-    app.connect("build-finished", _write_unresolved)
+    """Connect the handlers above."""
+    app.connect("source-read", _guide_links)
+    app.connect("autodoc-process-bases", _public_bases)
