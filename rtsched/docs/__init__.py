@@ -12,7 +12,13 @@ theme; ``docs/conf.py``). This package writes the pages that are derived from th
 * :mod:`rtsched.docs.notes`: the paper notes (``papers/*.md``) and the examples' README;
 * :mod:`rtsched.docs.execute`: the labs (``examples/labs/lab*.py``) run cell by cell into
   executed pages, with the student and teacher notebooks to download, and the gallery (the
-  example scripts run with small sizes, their figures collected).
+  example scripts run with small sizes, their figures collected);
+* :mod:`rtsched.docs.links`: the guides link the repository's files (``../../papers/x.md``, which
+  work on GitHub), and ``docs/conf.py`` points those links at the rendered copies as Sphinx reads
+  each guide.
+
+Every reference resolves: ``-n -W`` fails the build on a docstring that names an undocumented
+object (name it as ``literal`` text, or give it its documented target, ``~rtsched.errors.InputError``).
 
 Only the repository's own files are read; nothing is downloaded. The Sphinx tools are the
 ``docs`` extra (``pip install -e ".[docs]"``); this package imports them only to build.
