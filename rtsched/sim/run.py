@@ -28,9 +28,13 @@ or for a demand drawn at its release, uniform in ``[1, C_i]`` (``"random"``), fr
 its own (the run's seed with :data:`EXECUTION_STREAM` appended to its spawn key, as the DAG,
 mixed-criticality and segmented simulators do): one draw per job in release order (by time,
 then task index), so a seed gives the same demands to the same releases with or without a
-trace, under every policy and tie rule, and in ``after_miss="continue"`` runs. Under global
-scheduling a shorter execution can make another job miss (a scheduling anomaly: Graham 1969;
-Ha and Liu 1994), which is why soundness checks try random execution too.
+trace, under every policy and tie rule, and in ``after_miss="continue"`` runs. A WCET is an
+upper bound, so a run with shorter demands is a legal behaviour, and a miss in it refutes a
+schedulability claim. (For independent jobs with fixed releases, preemptive job-level
+fixed-priority scheduling on identical processors, which covers these four policies with
+``D <= T``, is *predictable*: shorter executions never make a job complete later, Ha and Liu,
+ICDCS 1994; the soundness properties try random execution anyway, also where that result does
+not directly apply, ``D > T`` with FIFO jobs within a task; papers/simulator.md.)
 """
 
 from __future__ import annotations
