@@ -6,7 +6,7 @@ samplers (:func:`uunifast`, :func:`uunifast_discard`, :func:`randfixedsum`,
 deadline distributions (:func:`parse_deadlines`). The field's named per-task utilization
 distributions (``uni-light``, ``bimod-medium``, ``exp-heavy``, ...) and Baker-style generation
 (``generate_batch(method="baker")``: tasks added until the total reaches the bound) are in
-``rtsched.generators.named``. Everything draws from the
+:mod:`rtsched.generators.named`. Everything draws from the
 :class:`numpy.random.Generator` it is given, never from a global state.
 """
 

@@ -1,4 +1,4 @@
-"""Integer task-set batches: the central entry point :func:`generate_batch`.
+"""Integer task-set batches: the central entry point :func:`~rtsched.generators.generate_batch`.
 
 Pipeline (one vectorised pass over all sets, no per-set Python loop):
 
@@ -49,10 +49,10 @@ from rtsched.model import MAX_TASKS, TaskSetBatch
 
 __all__ = ["GENERATE_DEFAULTS", "GeneratedBatch", "generate_batch", "integer_tasks", "parse_utilizations"]
 
-#: The generator options every entry point defaults to: :func:`generate_batch`, ``rtsched generate``
+#: The generator options every entry point defaults to: :func:`~rtsched.generators.generate_batch`, ``rtsched generate``
 #: and ``rtsched sweep``'s default experiment (rtsched.sweep.kinds.GENERATOR_DEFAULTS, the same
 #: values, written into an experiment's canonical form; a test holds the two equal). Before issue
-#: #46, :func:`generate_batch` defaulted to plain UUniFast, periods 10-1000 and implicit deadlines,
+#: #46, :func:`~rtsched.generators.generate_batch` defaulted to plain UUniFast, periods 10-1000 and implicit deadlines,
 #: so ``generate_batch(rng, n=10, utilization=0.2, size=...)`` realised U = 0.32 (the rounding rule
 #: C >= 1 inflates light tasks with short periods) where the CLI realised 0.20.
 GENERATE_DEFAULTS: dict[str, object] = {
@@ -62,7 +62,7 @@ GENERATE_DEFAULTS: dict[str, object] = {
     "umax": 1.0,
 }
 
-#: Tasks generated per chunk in :func:`generate_batch` (a constant: results must not depend on it
+#: Tasks generated per chunk in :func:`~rtsched.generators.generate_batch` (a constant: results must not depend on it
 #: varying between runs).
 _CHUNK_TASKS = 1 << 19
 
@@ -187,7 +187,7 @@ def generate_batch(
         ``"fixed"`` (the default: ``n`` tasks whose utilizations split ``utilization``) or
         ``"baker"``: tasks drawn one at a time from a named per-task distribution
         (``utilizations = "uni-light"``, ``"bimod-medium"``, ``"exp-heavy"``, ...; see
-        ``rtsched.generators.named``) and added while the set's total stays within
+        :mod:`rtsched.generators.named`) and added while the set's total stays within
         ``utilization``; ``n`` is then the largest number of tasks per set.
     cap:
         With ``method="baker"``: ``"discard"`` (the default, SchedCAT's rule: the task that would
@@ -290,7 +290,7 @@ def _baker_batch(
     order: str,
     cap: str,
 ) -> GeneratedBatch:
-    """``generate_batch(method="baker")``: see ``rtsched.generators.named``."""
+    """``generate_batch(method="baker")``: see :mod:`rtsched.generators.named`."""
     if named_utilization(utilizations) is None:
         raise InputError(
             f"method = baker draws each task's utilization from a named distribution, not {utilizations!r}; "

@@ -427,7 +427,7 @@ def vertex_types(
     """Seeded vertex types of a graph: sources and sinks are ``"cpu"``, every other vertex draws its type.
 
     The rule: a vertex without a predecessor (a source) or without a successor (a sink) is of
-    type :data:`HOST_TYPE` (``"cpu"``: the host releases the job and collects its results; the
+    type ``HOST_TYPE`` (``"cpu"``: the host releases the job and collects its results; the
     dummy source and sink of :func:`gnp` and :func:`layered` are bookkeeping, not accelerator
     work); every other vertex independently takes type ``s`` with probability
     ``types[s] / sum(types.values())``. So a one-vertex graph is all ``"cpu"``, a typed graph
@@ -582,7 +582,7 @@ def dag_tasksets(
         ``"fork-join"``, ``"gnp"`` or ``"layered"``.
     shape_params:
         Keyword arguments of the shape function (without ``rng``); the missing ones default to
-        :data:`DEFAULT_SHAPE_PARAMS` of the shape.
+        ``DEFAULT_SHAPE_PARAMS`` of the shape.
     utilizations:
         ``"uunifast"``, ``"uunifast-discard"`` or ``"randfixedsum"``.
     deadlines:

@@ -1,7 +1,7 @@
 """Relative deadlines for generated tasks, drawn after the integer execution times.
 
 Spec strings (``--deadlines`` and ``generate_batch(deadlines=...)``), parsed by
-:func:`parse_deadlines`:
+:func:`~rtsched.generators.parse_deadlines`:
 
 ``implicit``
     ``D = T``.

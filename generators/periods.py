@@ -1,7 +1,7 @@
 """Period distributions (integer ticks) and the spec strings that name them.
 
 A spec string, as used by ``rtsched generate --periods`` and
-:func:`rtsched.generators.generate_batch`, is parsed by :func:`parse_periods` into a small
+:func:`rtsched.generators.generate_batch`, is parsed by :func:`~rtsched.generators.parse_periods` into a small
 frozen object with a vectorised ``draw(rng, size)`` method returning ``int64`` periods:
 
 ``log-uniform:LO:HI[:G]``

@@ -493,16 +493,16 @@ def segmented_tasksets(rng: np.random.Generator, size: int, **parameters: Any) -
        if not given), which the ``seg-gcaps-*``/``seg-tsg-*`` analyses and the simulator use;
        without them (the default) the sets have no driver.
     10. the GPU description (only with ``gpu_clusters`` M; from the set's own stream
-       ``child.spawn(1)[0]``, so the draws of steps 1-8 are those without it): a slowdown step
-       ``a`` uniform in ``slowdown_step`` (default 0.05–0.2), rounded to hundredths, gives the
-       count-only row ``f(k) = 1 + a·k`` for k = 1..M−1; then for each GPU segment on the first
-       of ``devices`` (priority order, segment order) a parallel fraction ``p`` uniform in
-       ``parallel`` (default 0.5–1.0), rounded to hundredths, gives the profile
-       ``C(s) = ⌈G_e·((1 − p) + p·M/s)⌉``, s = 1..M (:func:`amdahl_profile`; ``C(M) = G_e``: G_e
-       stays the whole-GPU WCET, so the other analyses read the set as without it); the set
-       carries ``GPUDescription(M, f, layout=gpu_layout (default free), device=devices[0],
-       interference="count-only")``, for the ``seg-*-part`` analyses
-       (papers/cpu-gpu-partitions.md).
+        ``child.spawn(1)[0]``, so the draws of steps 1-8 are those without it): a slowdown step
+        ``a`` uniform in ``slowdown_step`` (default 0.05–0.2), rounded to hundredths, gives the
+        count-only row ``f(k) = 1 + a·k`` for k = 1..M−1; then for each GPU segment on the first
+        of ``devices`` (priority order, segment order) a parallel fraction ``p`` uniform in
+        ``parallel`` (default 0.5–1.0), rounded to hundredths, gives the profile
+        ``C(s) = ⌈G_e·((1 − p) + p·M/s)⌉``, s = 1..M (:func:`amdahl_profile`; ``C(M) = G_e``: G_e
+        stays the whole-GPU WCET, so the other analyses read the set as without it); the set
+        carries ``GPUDescription(M, f, layout=gpu_layout (default free), device=devices[0],
+        interference="count-only")``, for the ``seg-*-part`` analyses
+        (papers/cpu-gpu-partitions.md).
 
     Parameters
     ----------

@@ -7,15 +7,15 @@ and the arguments only.
 
 Sources (one note per paper in ``papers/``):
 
-- :func:`uunifast` -- Bini & Buttazzo, "Measuring the performance of schedulability tests",
+- :func:`~rtsched.generators.uunifast` -- Bini & Buttazzo, "Measuring the performance of schedulability tests",
   Real-Time Systems 30(1-2), 2005; see ``papers/bini-buttazzo2005-uunifast.md``.
-- :func:`uunifast_discard` -- Davis & Burns, "Priority assignment for global fixed priority
+- :func:`~rtsched.generators.uunifast_discard` -- Davis & Burns, "Priority assignment for global fixed priority
   pre-emptive scheduling in multiprocessor real-time systems", RTSS 2009; see
   ``papers/davis-burns2009-uunifast-discard.md``.
-- :func:`randfixedsum` -- Stafford's algorithm as used by Emberson, Stafford & Davis,
+- :func:`~rtsched.generators.randfixedsum` -- Stafford's algorithm as used by Emberson, Stafford & Davis,
   "Techniques for the synthesis of multiprocessor tasksets", WATERS 2010; see
   ``papers/emberson2010-randfixedsum.md``.
-- :func:`convolutional_fixed_sum` -- Griffin & Davis, "ConvolutionalFixedSum: uniformly
+- :func:`~rtsched.generators.convolutional_fixed_sum` -- Griffin & Davis, "ConvolutionalFixedSum: uniformly
   generating random values with a fixed sum subject to arbitrary constraints", RTAS 2025
   (PyPI ``convolutionalfixedsum``, the optional extra ``rtsched[cfs]``); see
   ``papers/griffin-davis2025-cfs.md``.
@@ -81,7 +81,7 @@ def warn_uunifast_loss(n: int, total: float, *, stacklevel: int = 2) -> str | No
     """Warn (:class:`UtilizationLossWarning`) when plain UUniFast task utilizations sum above 1.
 
     Called where UUniFast utilizations become tasks (``rtsched generate``, sweep experiments);
-    the function :func:`uunifast` itself stays silent because other models (GPU kernels, whose
+    the function :func:`~rtsched.generators.uunifast` itself stays silent because other models (GPU kernels, whose
     one-cluster utilization may exceed 1) use it legitimately. Returns the message, or ``None``.
     """
     if not total > 1:
@@ -135,9 +135,9 @@ def uunifast(rng: np.random.Generator, n: int, total: float, size: int) -> NDArr
     """Draw ``size`` utilization vectors uniformly from the simplex ``{u >= 0, sum u = total}``.
 
     UUniFast (Bini & Buttazzo 2005). Each individual ``u_i`` may exceed 1 when ``total > 1``
-    (probability :func:`uunifast_loss`); use :func:`uunifast_discard` or :func:`randfixedsum` for
+    (probability :func:`~rtsched.generators.uunifast_loss`); use :func:`~rtsched.generators.uunifast_discard` or :func:`~rtsched.generators.randfixedsum` for
     multiprocessor task sets. ``rtsched generate`` and sweep experiments warn
-    (``warn_uunifast_loss``) when plain UUniFast task utilizations sum above 1.
+    (:func:`~rtsched.generators.utilizations.warn_uunifast_loss`) when plain UUniFast task utilizations sum above 1.
 
     Parameters
     ----------
@@ -175,12 +175,12 @@ def uunifast_discard(
     acceptance rate falls very fast as ``total`` approaches ``n * umax`` (Emberson et al. 2010
     show it is impractical near that limit); when fewer than ``min_acceptance`` of the
     candidates are accepted (measured over at least 20 000 candidates) an :class:`~rtsched.errors.InputError`
-    is raised that recommends :func:`randfixedsum`, which samples the same distribution directly.
+    is raised that recommends :func:`~rtsched.generators.randfixedsum`, which samples the same distribution directly.
 
     Parameters
     ----------
     rng, n, total, size:
-        As for :func:`uunifast`.
+        As for :func:`~rtsched.generators.uunifast`.
     umax:
         Upper bound of every ``u_i`` (default 1: no task above one processor).
     min_acceptance:
@@ -262,7 +262,7 @@ def _randfixedsum_table(n: int, s: float) -> tuple[NDArray[np.float64], int, flo
     return t, k, s
 
 
-#: Rows of uniforms drawn per call in :func:`randfixedsum` (bounds memory; the output does not
+#: Rows of uniforms drawn per call in :func:`~rtsched.generators.randfixedsum` (bounds memory; the output does not
 #: depend on it, because consecutive draws continue the same stream row by row).
 _RFS_CHUNK = 1 << 16
 
@@ -329,7 +329,7 @@ def randfixedsum(
     Parameters
     ----------
     rng, n, total, size:
-        As for :func:`uunifast`.
+        As for :func:`~rtsched.generators.uunifast`.
     low, high:
         Common bounds of every ``u_i`` (``low < high``; ``n * low <= total <= n * high``).
 
@@ -394,12 +394,12 @@ def convolutional_fixed_sum(
     That sampler has its own C random generator; to keep rtsched's rule that everything is a
     function of ``rng``, one 63-bit seed is drawn from ``rng`` per call and handed to the
     package's ``CFSAConfig``. The package samples one vector per call, so this loops in
-    Python: use it for per-task bounds, and :func:`randfixedsum` when the bounds are common.
+    Python: use it for per-task bounds, and :func:`~rtsched.generators.randfixedsum` when the bounds are common.
 
     Parameters
     ----------
     rng, n, total, size:
-        As for :func:`uunifast`.
+        As for :func:`~rtsched.generators.uunifast`.
     lower, upper:
         Per-task bounds (scalars or sequences of length ``n``).
 

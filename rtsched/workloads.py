@@ -300,7 +300,7 @@ class GPUWorkloads(WorkloadKind):
             handle.write(dumps_gpu(items[0], **options))
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> GPUWorkloadBatch:
-        """``rtsched.generators.gpu.generate_gpu_batch`` (``n``, ``utilization`` U1, ``clusters``, ...)."""
+        """:func:`~rtsched.generators.gpu.generate_gpu_batch` (``n``, ``utilization`` U1, ``clusters``, ...)."""
         from rtsched.generators.gpu import generate_gpu_batch
 
         return generate_gpu_batch(rng, size=size, **parameters).batch
@@ -440,7 +440,7 @@ class DAGTaskSets(WorkloadKind):
         write_dag_tasksets(path, list(items), **options)
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> DAGBatch:
-        """``rtsched.generators.dag.dag_tasksets`` (``n_tasks``, ``utilization``, ``shape``, ...), as a batch."""
+        """:func:`~rtsched.generators.dag.dag_tasksets` (``n_tasks``, ``utilization``, ``shape``, ...), as a batch."""
         from rtsched.generators.dag import dag_tasksets
 
         return DAGBatch.from_tasksets(dag_tasksets(rng, size=size, **parameters))
@@ -537,7 +537,7 @@ class MCTaskSets(WorkloadKind):
         write_mc_tasksets(list(items), path, **options)
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> MCBatch:
-        """``rtsched.generators.mc.mc_tasksets`` (``n``, ``utilization``, ``cp``, ``cf``, ``periods``, ...), as a batch."""
+        """:func:`~rtsched.generators.mc.mc_tasksets` (``n``, ``utilization``, ``cp``, ``cf``, ``periods``, ...), as a batch."""
         from rtsched.generators.mc import mc_batch
 
         return mc_batch(rng, size=size, **parameters)
@@ -659,7 +659,7 @@ class SegmentedTaskSets(WorkloadKind):
         write_segmented_tasksets(list(items), path, **options)
 
     def generate(self, rng: np.random.Generator, size: int, **parameters: Any) -> SegmentedBatch:
-        """``rtsched.generators.segmented.segmented_batch`` (the GCAPS experiment's setup), as a batch."""
+        """:func:`~rtsched.generators.segmented.segmented_batch` (the GCAPS experiment's setup), as a batch."""
         from rtsched.generators.segmented import segmented_batch
 
         return segmented_batch(rng, size=size, **parameters)

@@ -1,4 +1,4 @@
-"""CLI subcommands; each module exposes ``register(app)`` (see :mod:`rtsched.cli`)."""
+"""CLI subcommands; each module exposes ``register(app)`` (see ``rtsched.cli``)."""
 
 from collections.abc import Callable
 from pathlib import Path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -40,18 +41,26 @@ def internal_modules() -> list[str]:
     """Every other importable module of the package, documented whole (what the docstrings refer to).
 
     Private modules (a part starting with ``_``) and this package (:mod:`rtsched.docs`, which needs
-    the ``docs`` extra) are left out.
+    the ``docs`` extra) are left out. The generators (``generators/`` of the checkout, installed as
+    ``rtsched.generators``) are walked too: their folder is not under ``rtsched/``.
     """
     import pkgutil
 
     import rtsched
+    import rtsched.generators
 
     public = {module for module, _ in MODULES}
     found = []
-    for info in pkgutil.walk_packages(rtsched.__path__, "rtsched."):
+    infos = [
+        *pkgutil.walk_packages(rtsched.__path__, "rtsched."),
+        *pkgutil.walk_packages(rtsched.generators.__path__, "rtsched.generators."),
+    ]
+    for info in infos:
         parts = info.name.split(".")
         if any(p.startswith("_") for p in parts) or info.name.startswith("rtsched.docs") or info.name in public:
             continue
+        if info.name.startswith("rtsched.generators."):
+            importlib.import_module(info.name)  # the package imports some of its modules only
         parent = importlib.import_module(".".join(parts[:-1]))
         if not inspect.ismodule(getattr(parent, parts[-1], None)):  # shadowed: rtsched.check is the function
             continue
@@ -72,6 +81,11 @@ def _directive(obj: Any) -> str:
     if callable(obj) and (inspect.isfunction(obj) or inspect.isbuiltin(obj) or hasattr(obj, "py_func")):
         return "function"
     return "data"
+
+
+def _is_alias(obj: Any) -> bool:
+    """A subscripted generic (``tuple[int, str]``): a type alias, documented as data."""
+    return typing.get_origin(obj) is not None
 
 
 def _title(text: str, mark: str = "=") -> str:
@@ -108,10 +122,14 @@ def api_pages() -> dict[str, str]:
         mod = importlib.import_module(module)
         names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
         done = sorted(n for n in names if id(getattr(mod, n, None)) in seen)
+        # A type alias (``Graph = tuple[list[int], ...]``) is data, not the class autodoc takes it for.
+        exported = getattr(mod, "__all__", ())  # without an __all__, autodoc skips the imported aliases
+        aliases = [n for n in exported if n not in done and _is_alias(getattr(mod, n, None))]
         lines = [_title(f"``{module}``"), f".. automodule:: {module}", "   :members:", "   :show-inheritance:"]
-        if done:  # documented on a page above: once is enough (and twice is a duplicate object)
-            lines.append(f"   :exclude-members: {', '.join(done)}")
-        pages[f"{module}.rst"] = "\n".join(lines) + "\n"
+        if done or aliases:  # documented on a page above: once is enough (and twice is a duplicate object)
+            lines.append(f"   :exclude-members: {', '.join(sorted(done + aliases))}")
+        lines += ["", *[f".. autodata:: {module}.{n}\n" for n in aliases]]
+        pages[f"{module}.rst"] = "\n".join(lines).rstrip("\n") + "\n"
     toc = [_title("API reference"), "Every name of each module's ``__all__``, from its docstring.", ""]
     toc += [".. toctree::", "   :maxdepth: 1", ""] + [f"   {module}" for module, _ in MODULES]
     toc += ["", "Modules", "-------", "", "The modules behind them, for the curious and for contributors.", ""]

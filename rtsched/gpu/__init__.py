@@ -4,7 +4,7 @@ rtsched's model, after Zahaf et al. (RTNS 2021) (papers/zahaf2021-gpu-partitioni
 paper's abstract was reachable, so the model and its assumptions A1–A7 are rtsched's, not the
 paper's), shared by the GPU analyses (``rtsched.analyses.gpu.partitioning``, registry names
 ``gpu``, ``gpu:ffd``, ``gpu:bfd``, ``gpu:exhaustive``, ``gpu:single`` on the platform
-:class:`~rtsched.platform.GPU` ``(M)``), the generator (``rtsched.generators.gpu``) and the CLI
+:class:`~rtsched.platform.GPU` ``(M)``), the generator (:mod:`rtsched.generators.gpu`) and the CLI
 (``rtsched gpu``, ``rtsched check --platform gpu:<M>``):
 
 * :class:`GPUWorkload` of :class:`Kernel` s τ = (C(s), D, T): a WCET profile C(s) for a

@@ -2,7 +2,7 @@
 
 rtsched's model, after Zahaf et al. (RTNS 2021); papers/zahaf2021-gpu-partitioning.md states
 its assumptions A1–A7 and Eq. (I), the inflation rule. :class:`GPUWorkloadBatch` is what the
-generator (``rtsched.generators.gpu``) draws and the GPU registry entries take.
+generator (:mod:`rtsched.generators.gpu`) draws and the GPU registry entries take.
 """
 
 from __future__ import annotations

@@ -454,7 +454,7 @@ def simulate_kernel(  # one flat kernel is what makes it fast
         pending (how periodic runs of arbitrary-deadline sets detect that the schedule repeats).
     random_exec, exec_rng : bool, uint64[4]
         Random execution: each job's demand is drawn at its release, uniform in ``[1, C_i]``
-        (:func:`_demand`), from the PCG64 state ``exec_rng``; otherwise every job needs ``C_i``.
+        (``_demand``), from the PCG64 state ``exec_rng``; otherwise every job needs ``C_i``.
     record : bool
         Log the trace into the five ``*_log`` arrays (rows: see :mod:`rtsched.sim.trace`; the
         release log has a fifth column, the job's demand); ``counts`` receives the number of

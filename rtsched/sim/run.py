@@ -397,7 +397,7 @@ def simulate(
         Releases happen at ``t < horizon``; default :func:`default_horizon` (periodic with
         ``D > T``: :func:`~rtsched.sim.run.arbitrary_horizon`, and the run stops at the first multiple of the
         hyperperiod where no job is pending, ``Trace.repeats_at``; periodic with random
-        execution: :func:`random_execution_horizon`).
+        execution: :func:`~rtsched.sim.run.random_execution_horizon`).
     record:
         Record the event tables (releases, segments, preemptions, migrations, tie decisions).
         ``False`` is the fast path: jobs are counted and the first miss found.
@@ -422,7 +422,7 @@ def simulate(
     execution:
         ``"wcet"`` (every job runs for ``C``, the default) or ``"random"`` (each job's demand
         is drawn at its release, uniform in ``[1, C]``, seeded by ``seed``; recorded runs list
-        the demands in :attr:`Trace.demands`). A miss under random execution is a legal
+        the demands in ``Trace.demands``). A miss under random execution is a legal
         behaviour of the sporadic task model (a WCET is an upper bound), so it refutes a
         schedulability claim just as a WCET run's does.
 

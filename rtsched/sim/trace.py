@@ -102,7 +102,7 @@ class Trace:
         ``"wcet"`` (every job ran for its ``C``) or ``"random"`` (demands uniform in ``[1, C]``).
     demands:
         Random execution, recorded runs: the demand of each job, one per row of
-        :attr:`releases` (read-only ``int64``); ``None`` otherwise (a job's demand is its ``C``).
+        ``releases`` (read-only ``int64``); ``None`` otherwise (a job's demand is its ``C``).
     repeats_at:
         Periodic runs of sets with ``D > T`` (default horizon): the first multiple of the
         hyperperiod at which no job was pending, where the run stopped; the synchronous periodic
@@ -278,7 +278,7 @@ def fast_trace(**values: Any) -> Trace:
 
     The simulator's fast path makes one per call; the frozen dataclass's ``__init__`` and
     ``__post_init__`` were a third of a short run's cost. ``values`` must be already normalised
-    (ints, tuples): what :meth:`Trace.__post_init__` would make of them, as ``simulate`` passes.
+    (ints, tuples): what ``Trace.__post_init__`` would make of them, as ``simulate`` passes.
     """
     trace = object.__new__(Trace)
     trace.__dict__.update(_DEFAULTS)

@@ -54,7 +54,7 @@ A GPU experiment takes only GPU analyses (platform ``gpu``), which run on the pl
 for every ``m`` the GPU model accepts (1..64); a task-set experiment takes no GPU analysis.
 
 DAG experiments (papers/dag-generators.md; e.g. examples/dag_experiment.toml) draw sets of
-sporadic DAG tasks with ``rtsched.generators.dag.dag_tasksets`` on ``m`` identical
+sporadic DAG tasks with :func:`~rtsched.generators.dag.dag_tasksets` on ``m`` identical
 processors; U is Σ vol/T::
 
     [generator]

@@ -5,7 +5,7 @@
     ``m`` is the number of identical processors; the analyses are the task-set analyses of the
     registry (whose ``supports`` decides where they apply).
 ``gpu``
-    ``rtsched.generators.gpu.generate_gpu_batch`` draws GPU workloads (kernels with WCET
+    :func:`~rtsched.generators.gpu.generate_gpu_batch` draws GPU workloads (kernels with WCET
     tables C(s) and slowdown factors; see papers/zahaf2021-gpu-partitioning.md) with
     ``clusters = m``: ``m`` is the number M of compute clusters and the swept utilization is the
     *one-cluster* utilization U1 = Σ C_i(1)/T_i (so ``U/m`` means U1/M). The analyses are the
@@ -13,7 +13,7 @@
     ``gpu:single``); each runs on the platform ``GPU(m)`` (:func:`platform`) where its
     ``supports`` accepts it (the GPU model takes M ≤ 64).
 ``dag``
-    ``rtsched.generators.dag.dag_tasksets`` draws sets of ``n`` sporadic DAG tasks
+    :func:`~rtsched.generators.dag.dag_tasksets` draws sets of ``n`` sporadic DAG tasks
     (:class:`~rtsched.dag.DAGBatch`; papers/dag-generators.md) of total utilization U = Σ vol/T on
     ``m`` identical processors. The graph shape (``shape = "fork-join"``, ``"gnp"`` or
     ``"layered"``) and its parameters are flat keys of ``[generator]`` (``max_depth``,
@@ -27,7 +27,7 @@
     (``m`` is then the number of cpu units); the analyses that accept the platform run
     (the typed ones, ``platform = "typed"``), the others are skipped.
 ``mc``
-    ``rtsched.generators.mc.mc_tasksets`` draws sets of ``n`` dual-criticality tasks
+    :func:`~rtsched.generators.mc.mc_tasksets` draws sets of ``n`` dual-criticality tasks
     (:class:`~rtsched.mc.MCBatch`; papers/mc-model.md) after Baruah, Burns and Davis (RTSS 2011):
     the swept utilization is the LO-mode utilization U = U_LL + U_HL; ``cp`` (probability that a
     task is HI), ``cf`` (C(HI) = round(cf·C(LO))), ``periods``, ``ticks``, ``deadlines``,
@@ -36,7 +36,7 @@
     uniprocessor tests). The analyses are the registry entries of the MC workload kind
     (``names = "all"``, the default of this kind).
 ``segmented``
-    ``rtsched.generators.segmented.segmented_batch`` draws CPU–GPU segmented task sets
+    :func:`~rtsched.generators.segmented.segmented_batch` draws CPU–GPU segmented task sets
     (:class:`~rtsched.segmented.SegmentedBatch`; papers/cpu-gpu-generators.md) after the GCAPS
     experiment (Wang et al., ECRTS 2024): ``m`` is the number of CPUs, ``n`` the number of
     **tasks per CPU** (default ``{min = 3, max = 6}``, each CPU draws its own) and the swept
@@ -118,7 +118,7 @@ GENERATOR_DEFAULTS: dict[str, Any] = {
     "umax": 1.0,
 }
 #: Defaults of the GPU generator written into the canonical form (the fingerprint then does
-#: not depend on ``rtsched.generators.gpu.GPUWorkloadSpec``'s own defaults, which may change).
+#: not depend on :class:`~rtsched.generators.gpu.GPUWorkloadSpec`'s own defaults, which may change).
 GPU_GENERATOR_DEFAULTS: dict[str, Any] = {
     "periods": "log-uniform:100:10000",
     "deadlines": "implicit",
@@ -147,7 +147,7 @@ _GPU_TYPES = {
 }
 #: Defaults of the DAG generator written into the canonical form (with the defaults of the chosen
 #: shape, :data:`DAG_SHAPE_DEFAULTS`), so that the fingerprint does not depend on
-#: ``rtsched.generators.dag.dag_tasksets``' own defaults, which may change.
+#: :func:`~rtsched.generators.dag.dag_tasksets`' own defaults, which may change.
 DAG_GENERATOR_DEFAULTS: dict[str, Any] = {
     "shape": "fork-join",
     "utilizations": "uunifast",
@@ -157,7 +157,7 @@ DAG_GENERATOR_DEFAULTS: dict[str, Any] = {
 }
 #: The ``[generator]`` keys of each DAG shape and their defaults (a copy of
 #: ``rtsched.generators.dag.DEFAULT_SHAPE_PARAMS``, frozen here for the same reason; ``vertices``
-#: is the ``n`` of ``rtsched.generators.dag.gnp``, renamed because ``n`` is the number of tasks).
+#: is the ``n`` of :func:`~rtsched.generators.dag.gnp`, renamed because ``n`` is the number of tasks).
 DAG_SHAPE_DEFAULTS: dict[str, dict[str, Any]] = {
     "fork-join": {"max_depth": 3, "max_branches": 5, "p_par": 0.6, "p_term": 0.4},
     "gnp": {"vertices": 20, "p": 0.1},
@@ -200,7 +200,7 @@ _DAG_TYPES = {
 }
 
 #: Defaults of the mixed-criticality generator written into the canonical form (issue #44), so that
-#: the fingerprint does not depend on ``rtsched.generators.mc.mc_tasksets``' own defaults.
+#: the fingerprint does not depend on :func:`~rtsched.generators.mc.mc_tasksets`' own defaults.
 MC_GENERATOR_DEFAULTS: dict[str, Any] = {
     "cp": 0.5,
     "cf": 2.0,
@@ -341,7 +341,7 @@ class GeneratorKind:
         ``draws`` are the generator parameters and the total utilization of each configuration
         of an experiment (:func:`rtsched.sweep.units.configurations`). Tasks drawn above u = 1 are
         capped at C = T and the sets lose utilization
-        (``rtsched.generators.utilizations.warn_uunifast_loss``).
+        (:func:`~rtsched.generators.utilizations.warn_uunifast_loss`).
         """
         from rtsched.generators.utilizations import warn_uunifast_loss
 
@@ -394,7 +394,7 @@ class GeneratorKind:
 
 @dataclass(frozen=True)
 class GPUKind(GeneratorKind):
-    """GPU workloads on ``m`` compute clusters (``rtsched.generators.gpu.generate_gpu_batch``)."""
+    """GPU workloads on ``m`` compute clusters (:func:`~rtsched.generators.gpu.generate_gpu_batch`)."""
 
     def keys(self) -> tuple[str, ...]:
         """Parameters of the GPU generator a file may set (``n`` and the GPUWorkloadSpec fields but M, U1)."""
@@ -467,7 +467,7 @@ class _DrawnDAGs:
 
 @dataclass(frozen=True)
 class DAGKind(GeneratorKind):
-    """Sets of sporadic DAG tasks on ``m`` identical processors (``rtsched.generators.dag.dag_tasksets``)."""
+    """Sets of sporadic DAG tasks on ``m`` identical processors (:func:`~rtsched.generators.dag.dag_tasksets`)."""
 
     def keys(self) -> tuple[str, ...]:
         """The ``[generator]`` keys of DAG experiments (``n``, the common keys, every shape's keys)."""
@@ -666,7 +666,7 @@ class _DrawnMC:
 
 @dataclass(frozen=True)
 class MCKind(GeneratorKind):
-    """Sets of dual-criticality tasks on ``m`` identical processors (``rtsched.generators.mc.mc_tasksets``)."""
+    """Sets of dual-criticality tasks on ``m`` identical processors (:func:`~rtsched.generators.mc.mc_tasksets`)."""
 
     def keys(self) -> tuple[str, ...]:
         """The ``[generator]`` keys of MC experiments."""
@@ -829,7 +829,7 @@ def segmented_caption(canonical: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class SegmentedKind(GeneratorKind):
-    """CPU–GPU segmented task sets on ``m`` CPUs (``rtsched.generators.segmented.segmented_batch``)."""
+    """CPU–GPU segmented task sets on ``m`` CPUs (:func:`~rtsched.generators.segmented.segmented_batch`)."""
 
     def keys(self) -> tuple[str, ...]:
         """The ``[generator]`` keys of segmented experiments."""

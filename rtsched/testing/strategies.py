@@ -117,7 +117,7 @@ def _cap_utilization(rows: list[Task], cap: float) -> list[Task]:
 
 @st.composite
 def batches(draw: st.DrawFn, *, min_sets: int = 1, max_sets: int = 20, **taskset_options: object) -> TaskSetBatch:
-    """A :class:`TaskSetBatch` of ``min_sets..max_sets`` sets drawn with :func:`tasksets`."""
+    """A :class:`~rtsched.model.TaskSetBatch` of ``min_sets..max_sets`` sets drawn with :func:`tasksets`."""
     sets = draw(st.lists(tasksets(**taskset_options), min_size=min_sets, max_size=max_sets))  # type: ignore[arg-type]
     return TaskSetBatch.from_tasksets(sets)
 
