@@ -168,3 +168,18 @@ def test_an_unresolved_docstring_reference_fails_the_build(tmp_path, monkeypatch
     status, warnings = _build(tmp_path, "undocumented_helper")
     assert status != 0
     assert "undocumented_helper" in warnings and "reference target not found" in warnings
+
+
+def test_generators_modules_have_pages_and_aliases_are_data():
+    from rtsched.docs import api
+
+    pages = api.api_pages()
+    for module in ("dag", "mc", "gpu", "segmented", "utilizations"):
+        assert f"rtsched.generators.{module}.rst" in pages, module
+    dag = pages["rtsched.generators.dag.rst"]
+    assert ":exclude-members: Graph" in dag  # autodoc would take the alias for a class
+    assert (
+        ".. py:data:: Graph\n   :module: rtsched.generators.dag\n   :value: tuple[list[int], list[tuple[int, int]]]"
+        in dag
+    )
+    assert "   A generated graph: vertex WCETs" in dag  # its #: comment

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import typing
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,19 @@ def _is_alias(obj: Any) -> bool:
     return typing.get_origin(obj) is not None
 
 
+def _comment_doc(mod: Any, name: str) -> list[str]:
+    """The ``#:`` comment lines above ``name = ...`` in the source of ``mod`` (autodoc's doc-comment)."""
+    lines = inspect.getsource(mod).splitlines()
+    for i, line in enumerate(lines):
+        if re.match(rf"{re.escape(name)}\s*[:=]", line):
+            doc: list[str] = []
+            while i > 0 and lines[i - 1].startswith("#:"):
+                i -= 1
+                doc.insert(0, lines[i][3:] if lines[i].startswith("#: ") else lines[i][2:])
+            return doc
+    return []
+
+
 def _title(text: str, mark: str = "=") -> str:
     return f"{text}\n{mark * len(text)}\n"
 
@@ -128,7 +142,9 @@ def api_pages() -> dict[str, str]:
         lines = [_title(f"``{module}``"), f".. automodule:: {module}", "   :members:", "   :show-inheritance:"]
         if done or aliases:  # documented on a page above: once is enough (and twice is a duplicate object)
             lines.append(f"   :exclude-members: {', '.join(sorted(done + aliases))}")
-        lines += ["", *[f".. autodata:: {module}.{n}\n" for n in aliases]]
+        for n in aliases:  # py:data, not autodata: numpydoc fails on an alias's signature
+            lines += ["", f".. py:data:: {n}", f"   :module: {module}", f"   :value: {getattr(mod, n)!r}", ""]
+            lines += [f"   {line}".rstrip() for line in _comment_doc(mod, n)]
         pages[f"{module}.rst"] = "\n".join(lines).rstrip("\n") + "\n"
     toc = [_title("API reference"), "Every name of each module's ``__all__``, from its docstring.", ""]
     toc += [".. toctree::", "   :maxdepth: 1", ""] + [f"   {module}" for module, _ in MODULES]
