@@ -24,7 +24,7 @@ import pytest
 
 import rtsched
 from rtsched import registry
-from rtsched.docs import api, catalogue, cliref, notes
+from rtsched.docs import api, catalogue, cliref, execute, notes
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("RTSCHED_DOCS_HTML", ROOT / "docs" / "_build" / "html"))
@@ -131,6 +131,47 @@ def test_a_failing_lab_cell_fails_and_is_not_cached(tmp_path):
     assert not (folder / "result.json").exists()
 
 
+def test_every_example_script_is_in_the_gallery():
+    """An example script is a gallery item, or it is not an example (issue #48)."""
+    scripts = {p.stem for p in (ROOT / "examples").glob("*.py")}
+    assert scripts == {name for name, _, _ in execute.GALLERY}
+
+
+def test_lab_sizes_are_read_from_the_small_switch():
+    source = (
+        "SETS = 20 if SMALL else 300\n"
+        "spec = {'points': [0.5] if SMALL else [0.1, 0.5]}\n"
+        "n = f(k=3 if SMALL else 9)\n"
+        "for s in range(2 if SMALL else 12):\n    pass\n"
+        "rows = items[: 3 if SMALL else None]\n"
+        "x = 1 if not SMALL else 2\n"
+        "y = 1 if FAST else 2\n"
+    )
+    assert execute.lab_sizes(source) == [
+        ("SETS", 1, "20", "300"),
+        ("'points'", 2, "[0.5]", "[0.1, 0.5]"),
+        ("k", 3, "3", "9"),
+        ("for s in …", 4, "2", "12"),
+        ("rows", 6, "3", "all"),
+        ("x", 7, "2", "1"),
+    ]
+
+
+@pytest.mark.parametrize("lab", sorted((ROOT / "examples" / "labs").glob("lab*.py")), ids=lambda p: p.stem)
+def test_lab_page_states_the_sizes_it_ran_with(lab):
+    cells = execute._load_build(ROOT).parse(lab.read_text(encoding="utf-8"), str(lab))
+    run = [{"kind": c.kind, "source": "\n".join(c.lines), "tags": c.tags, "output": "", "figures": []} for c in cells]
+    page = execute._lab_page(ROOT, lab, {"lab": lab.stem, "cells": run}, lab.stem)
+    assert "did not run" not in page
+    sizes = execute.lab_sizes(lab.read_text(encoding="utf-8"))
+    if sizes:
+        assert "RTSCHED_EXAMPLE_SMALL=1" in page
+        for name, line, small, full in sizes:
+            assert f"| {line} | `{small}` | `{full}` |" in page, name
+    else:
+        assert "no size switch" in page
+
+
 # -- docs: the built site ---------------------------------------------------------------------------
 def _built() -> Path:
     if not (HTML / "index.html").is_file():
@@ -219,7 +260,8 @@ PAGES = [
     pytest.param("_generated/api/rtsched.html", "rtsched.check", 0, id="api-check"),
     pytest.param("_generated/analyses.html", "Analyses catalogue", 0, id="catalogue"),
     pytest.param("_generated/labs/lab1_uniprocessor.html", "Lab 1", 1, id="lab1"),
-    pytest.param("_generated/gallery/index.html", "Gallery", 3, id="gallery"),
+    pytest.param("_generated/labs/lab4_experiments.html", "RTSCHED_EXAMPLE_SMALL=1", 3, id="lab4"),
+    pytest.param("_generated/gallery/index.html", "Gallery", len(execute.GALLERY), id="gallery"),
 ]
 
 
@@ -249,6 +291,19 @@ def test_page_renders_in_a_browser(site, tmp_path, page, text, figures):
     taken = _browse(url, tmp_path, f"--screenshot={shot}", "--window-size=1280,900")
     assert taken.returncode == 0, taken.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+@pytest.mark.docs
+@pytest.mark.parametrize("lab", sorted((ROOT / "examples" / "labs").glob("lab*.py")), ids=lambda p: p.stem)
+def test_every_lab_page_is_executed(lab):
+    """Every lab is rendered with its outputs and figures, not as code only (issue #48)."""
+    path = _built() / "_generated" / "labs" / f"{lab.stem}.html"
+    page = path.read_text(encoding="utf-8")
+    assert "computed when this site was built" in page and "did not run" not in page
+    parser = _Images()
+    parser.feed(page)
+    figures = [path.parent / unquote(src) for src in parser.sources if src.endswith(".png")]
+    assert figures and all(f.is_file() and f.stat().st_size > 0 for f in figures), lab.stem
 
 
 @pytest.mark.docs

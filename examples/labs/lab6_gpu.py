@@ -20,7 +20,7 @@
 #
 # Run it in Jupyter, or as a script: `python examples/labs/lab6_gpu.py` (figures go to
 # `$RTSCHED_LAB_OUT`, default `lab-figures/`; `RTSCHED_EXAMPLE_SMALL=1` makes the experiment
-# tiny). It replaces the script `examples/gpu_lab.py`, which now runs this lab.
+# tiny).
 
 # %%
 import re

@@ -1,4 +1,4 @@
-"""``python -m rtsched.docs [--out DIR] [--doctest] [--execute default|all|none] [--jobs N]``: build the site."""
+"""``python -m rtsched.docs [--out DIR] [--doctest] [--execute all|none] [--jobs N]``: build the site."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rtsched.errors import InputError
 
-_EXECUTE: dict[str, bool | str] = {"default": True, "all": "all", "none": False}
+_EXECUTE: dict[str, bool | str] = {"all": "all", "default": "all", "none": False}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,9 +18,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--doctest", action="store_true", help="also run the code of the guides (doctest)")
     parser.add_argument(
         "--execute",
-        choices=("default", "all", "none"),
-        default="default",
-        help="run the gallery and the quick labs (default), every lab too (all), or nothing (none)",
+        choices=("all", "default", "none"),
+        default="all",
+        help="run every lab and gallery script at the test suite's sizes (all; default is the same), or nothing (none)",
     )
     parser.add_argument("--jobs", type=int, default=2, help="labs and scripts run at once (default 2)")
     parser.add_argument("--no-strict", action="store_true", help="warnings are not errors")

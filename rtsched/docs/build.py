@@ -28,8 +28,8 @@ def mathjax_script() -> Path | None:
 def generate(docs: Path, execute: bool | str = True, jobs: int = 2) -> Path:
     """Write every generated page under ``docs/_generated``; the folder.
 
-    ``execute``: ``True`` runs the gallery and the quick labs, ``"all"`` every lab, ``False``
-    nothing (the pages then show code only and say so).
+    ``execute``: true (``True`` or ``"all"``) runs every lab and the gallery at the test suite's
+    sizes, ``False`` nothing (the pages then show code only and say so).
     """
     from rtsched.docs import api, catalogue, cliref, notes
     from rtsched.docs import execute as runner

@@ -7,12 +7,19 @@ to ``$RTSCHED_LAB_OUT``) are recorded, and the page shows the cells with their o
 solutions in admonitions, and the student and teacher notebooks (``build.py``) to download. An
 example script (``examples/*.py``) runs with its output folder as argument; its figures make
 the gallery. Both run with ``RTSCHED_EXAMPLE_SMALL=1`` (the sizes of the test suite) and
-``MPLBACKEND=Agg``.
+``MPLBACKEND=Agg``; every lab page says which sizes that switch reduced (:func:`lab_sizes`
+reads them from the lab's source: each is one ``big if not SMALL`` expression, ``SMALL``
+coming from ``_labkit.py``).
+
+Every lab and every script of :data:`GALLERY` runs in a default build. At test sizes each takes
+seconds to some tens of seconds once Numba's kernels are compiled; on a cold kernel cache the
+first run of lab 4 (sweeps over five global and partitioned tests) and lab 5 (the clustered
+MPR analyses) compiles for minutes. CI builds the site after the test suite, which runs every
+lab and example (``tests/test_labs.py``, ``tests/test_examples.py``) with the same cache, so
+its build runs them warm.
 
 Results are cached under ``docs/_build/exec-cache/``, keyed by the script, the lab kit and the
-package's sources: a rebuild with nothing changed runs nothing. :data:`EXECUTED_LABS` are the
-labs a default build runs (the others take minutes each at test sizes; ``--execute all`` runs
-them too); a lab not run is shown with its code and no outputs, and says so.
+package's sources: a rebuild with nothing changed runs nothing.
 """
 
 from __future__ import annotations
@@ -36,10 +43,8 @@ from typing import Any
 
 from rtsched.docs.notes import rewrite_links
 
-__all__ = ["EXECUTED_LABS", "GALLERY", "run_lab", "write_labs_and_gallery"]
+__all__ = ["GALLERY", "lab_sizes", "run_lab", "write_labs_and_gallery"]
 
-#: The labs a default build executes (each well under a minute at test sizes).
-EXECUTED_LABS = ("lab1_uniprocessor", "lab8_mixed_criticality")
 #: The example scripts of the gallery, each with what it shows and the argument it takes: a folder
 #: (``"dir"``) or the path of its figure (``"png"``).
 GALLERY = (
@@ -48,6 +53,12 @@ GALLERY = (
     ("utilization_distribution", "The utilizations RandFixedSum, UUniFast-Discard and UUniFast draw", "png"),
     ("check_my_test", "check_sound refutes a wrong schedulability test and draws its miss", "png"),
     ("gpu_partitioning", "Partitioned-GPU allocation vs the GPU as one resource", "png"),
+    ("gpu_granularity", "What a GPU's partition granularity and co-runner-aware interference cost or gain", "png"),
+    (
+        "global_vs_partitioned",
+        "Global against partitioned EDF: an acceptance-ratio sweep through the Python API",
+        "dir",
+    ),
 )
 TIMEOUT = 600
 
@@ -116,6 +127,79 @@ def run_lab(root: Path, lab: Path, folder: Path) -> dict[str, Any]:
             record["figures"] = new
         records.append(record)
     return {"lab": lab.stem, "cells": records}
+
+
+def _size_name(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str:
+    """What a size expression sets: the dict key, keyword or assigned name around it, else ``line N``."""
+    child, node_ = node, parents.get(node)
+    while node_ is not None:
+        if isinstance(node_, ast.Dict) and child in node_.values:
+            key = node_.keys[node_.values.index(child)]
+            if key is not None:
+                return ast.unparse(key)
+        if isinstance(node_, ast.keyword) and node_.arg is not None:
+            return node_.arg
+        if isinstance(node_, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node_.targets if isinstance(node_, ast.Assign) else [node_.target]
+            return " = ".join(ast.unparse(t) for t in targets)
+        if isinstance(node_, ast.For):
+            return f"for {ast.unparse(node_.target)} in …"
+        if isinstance(node_, ast.stmt):
+            break
+        child, node_ = node_, parents.get(node_)
+    return f"line {getattr(node, 'lineno', '?')}"
+
+
+def lab_sizes(source: str) -> list[tuple[str, int, str, str]]:
+    """The sizes ``RTSCHED_EXAMPLE_SMALL=1`` reduces in a lab: ``(name, line, small, full)`` each.
+
+    A lab takes its sizes from one switch, ``SMALL`` (``_labkit.py``), as ``small if SMALL else
+    full`` expressions; ``name`` is what the expression sets (an assigned name, a dict key, a
+    keyword, a loop variable).
+    """
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    sizes = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.IfExp):
+            continue
+        test, small, full = node.test, node.body, node.orelse
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, small, full = test.operand, full, small
+        if isinstance(test, ast.Name) and test.id == "SMALL":
+            whole = isinstance(parents.get(node), ast.Slice) and ast.unparse(full) == "None"
+            sizes.append(
+                (_size_name(node, parents), node.lineno, ast.unparse(small), "all" if whole else ast.unparse(full))
+            )
+    return sorted(sizes, key=lambda size: size[1])
+
+
+def _code_cell(text: str) -> str:
+    """``text`` as inline code in a Markdown table cell (its pipes escaped)."""
+    return "`" + text.replace("|", "\\|") + "`"
+
+
+def _sizes_note(lab: Path) -> list[str]:
+    """The note on an executed lab page: the reduced sizes it ran with, or that it ran whole."""
+    sizes = lab_sizes(lab.read_text(encoding="utf-8"))
+    lines = [":::{note}"]
+    if not sizes:
+        lines += [
+            "The outputs below were computed when this site was built. This lab has no size switch:",
+            "they are those of a full run.",
+        ]
+    else:
+        lines += [
+            "The outputs below were computed when this site was built, at the test suite's sizes",
+            "(`RTSCHED_EXAMPLE_SMALL=1`): the random-set parts draw fewer sets than a full run, so their",
+            "ratios are coarser and noisier than a lecture's. Run the notebook to get the full sizes:",
+            "",
+            f"| size (`examples/labs/{lab.name}`) | line | this page | a full run |",
+            "|---|---|---|---|",
+        ]
+        for name, line, small, full in sizes:
+            lines.append(f"| {_code_cell(name)} | {line} | {_code_cell(small)} | {_code_cell(full)} |")
+    return [*lines, ":::", ""]
 
 
 def _cached(cache: Path, key: str, make: Any) -> Path:
@@ -209,19 +293,21 @@ def _lab_page(root: Path, lab: Path, result: dict[str, Any] | None, figures: str
             if result is None:
                 lines += [
                     ":::{note}",
-                    "This lab is shown with its code and without outputs: it takes minutes at test sizes, so the",
-                    "default build does not run it (`python -m rtsched.docs --execute all` does).",
+                    "This lab is shown with its code and without outputs: this build of the site did not run it",
+                    "(`python -m rtsched.docs --execute none`).",
                     ":::",
                     "",
                 ]
+            else:
+                lines += _sizes_note(lab)
     return "\n".join(lines)
 
 
 def write_labs_and_gallery(root: Path, out: Path, execute: bool | str = True, jobs: int = 2) -> None:
     """Write the lab pages into ``out/labs`` and the gallery into ``out/gallery``.
 
-    ``execute``: ``True`` runs :data:`EXECUTED_LABS` and the gallery, ``"all"`` every lab too,
-    ``False`` nothing (pages show the code only).
+    ``execute``: true (``True`` or ``"all"``) runs every lab and every script of :data:`GALLERY`
+    at test sizes, ``False`` nothing (pages show the code only).
     """
     build = _load_build(root)
     cache = root / "docs" / "_build" / "exec-cache"
@@ -233,7 +319,7 @@ def write_labs_and_gallery(root: Path, out: Path, execute: bool | str = True, jo
         for teacher in (False, True):
             build.build(lab, out / "labs", teacher)
 
-    todo = [lab for lab in labs if execute == "all" or (execute and lab.stem in EXECUTED_LABS)]
+    todo = labs if execute else []
     scripts = [(root / "examples" / f"{name}.py", argument) for name, _, argument in GALLERY] if execute else []
     jobs_list: list[tuple[str, Path, Any]] = []
     for lab in todo:
