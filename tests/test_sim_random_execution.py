@@ -203,3 +203,19 @@ def test_bad_options_are_one_input_error(options, field):
     with pytest.raises(InputError) as err:
         simulate(DHALL, 2, **options)
     assert err.value.field == field
+
+
+def test_a_random_execution_counterexample_replays_its_miss():
+    """rtsched.testing: a miss found under random execution replays from its releases and seed."""
+    from rtsched.testing.soundness import Counterexample
+
+    seed = next(s for s in range(100) if simulate(DHALL, 2, execution="random", seed=s, horizon=50).miss is not None)
+    trace = simulate(DHALL, 2, execution="random", seed=seed, horizon=50)
+    assert trace.miss is not None
+    found = Counterexample(
+        DHALL, 2, tuple(map(tuple, trace.release_times())), trace.miss, "simulation", "index", (), "random", seed
+    )
+    again = found.replay()
+    assert again.miss == trace.miss and again.demands is not None
+    assert again.demands.tolist() == trace.demands.tolist()[: again.demands.shape[0]]
+    assert f"random execution (seed {seed})" in str(found)

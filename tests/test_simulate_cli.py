@@ -74,6 +74,7 @@ def test_json_sporadic(dhall_file, capsys):
         (["--policy", "gfp", "--ties", "fifo"], "never tie"),
         (["--policy", "pfp:"], "unknown policy"),
         (["--gantt", "g.jpg"], "use .png, .pdf or .svg"),
+        (["--execution", "bcet"], "choose wcet or random"),
     ],
 )
 def test_bad_input_exits_2(dhall_file, capsys, args, message):
@@ -203,3 +204,17 @@ def test_the_miss_line_is_the_same_with_and_without_gantt(dhall_file, tmp_path, 
     plain = capsys.readouterr().out.splitlines()[0]
     assert main(["simulate", str(dhall_file), "-m", "2", *arrivals, "--gantt", str(tmp_path / "g.png")]) == 1
     assert capsys.readouterr().out.splitlines()[0] == plain and " job " in plain and re.search(r"\d+ ticks? left", plain)
+
+
+def test_random_execution(dhall_file, capsys):
+    """--execution random: seeded demands in [1, C]; --json lists them, one per release row."""
+    base = ["simulate", str(dhall_file), "-m", "2", "--execution", "random", "--horizon", "42"]
+    statuses = {main([*base, "--seed", str(seed)]) for seed in range(12)}
+    out = capsys.readouterr().out
+    assert "random execution" in out and statuses <= {0, 1}
+    assert main([*base, "--seed", "3", "--json"]) in (0, 1)
+    row = json.loads(capsys.readouterr().out)
+    assert row["execution"] == "random" and len(row["demands"]) == len(row["releases"])
+    assert all(1 <= d <= int(DHALL.split()[3 * task]) for (task, *_), d in zip(row["releases"], row["demands"], strict=True))
+    assert main([*base, "--seed", "3", "--tardiness"]) in (0, 1)
+    assert "random execution" in capsys.readouterr().out

@@ -152,8 +152,8 @@ def simulate_command(
         str,
         typer.Option(
             "--execution",
-            help="DAG task sets: wcet (default, every vertex runs its WCET) or random (seeded by --seed, uniform in [1, WCET]); "
-            "CPU–GPU segmented sets: wcet or random (each segment part uniform in [0, WCET]).",
+            help="wcet (default, every job runs its WCET) or random (seeded by --seed): sporadic tasks and DAG vertices "
+            "uniform in [1, WCET]; CPU–GPU segmented sets: each segment part uniform in [0, WCET].",
         ),
     ] = "wcet",
     protocol: Annotated[
@@ -390,8 +390,8 @@ def simulate_command(
             gantt=gantt, gantt_since=gantt_since, gantt_until=gantt_until, as_json=as_json,
         )  # fmt: skip
         raise typer.Exit(status)
-    if execution != "wcet":
-        raise InputError("--execution applies to DAG task sets; the task simulator runs every job for its WCET", field="--execution")
+    if execution not in ("wcet", "random"):
+        raise InputError(f"unknown --execution {execution!r}; choose wcet or random", field="--execution")
     sets = read_tasksets(file if file == "-" else Path(file), format=fmt, deadlines=deadlines, time_unit=time_unit)  # type: ignore[arg-type]
     any_miss = False
     for index, ts in enumerate(sets):
@@ -400,19 +400,21 @@ def simulate_command(
         record = gantt is not None or as_json
         if tardiness:
             trace = _tardiness_run(ts, m, kind, partition, arrivals, seed, horizon, record, ties, as_json, gantt, gantt_rows,
-                                   gantt_since, gantt_until, index, len(sets))  # fmt: skip
+                                   gantt_since, gantt_until, index, len(sets), execution)  # fmt: skip
             any_miss |= trace.miss is not None
             continue
         trace = simulate(
-            ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record, ties=ties  # type: ignore[arg-type]
-        )
+            ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record, ties=ties,  # type: ignore[arg-type]
+            execution=execution,  # type: ignore[arg-type]
+        )  # fmt: skip
         if trace.miss is not None and not record:
             # The cheap run finds the first miss; the same run recorded names its job and the work
             # left (it stops at that miss too), so the line is the one --gantt prints.
             try:
                 trace = simulate(
-                    ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, ties=ties  # type: ignore[arg-type]
-                )
+                    ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, ties=ties,  # type: ignore[arg-type]
+                    execution=execution,  # type: ignore[arg-type]
+                )  # fmt: skip
             except InputError:  # a trace too long to record: the miss without its job
                 pass
         any_miss |= trace.miss is not None
@@ -439,7 +441,7 @@ def _refuse_tardiness(tardiness: bool) -> None:
 def _tardiness_run(
     ts: TaskSet, m: int, kind: str, partition: list[int] | None, arrivals: str, seed: int, horizon: int | None,
     record: bool, ties: str, as_json: bool, gantt: str | None, gantt_rows: str, gantt_since: int | None,
-    gantt_until: int | None, index: int, n_sets: int,
+    gantt_until: int | None, index: int, n_sets: int, execution: str = "wcet",
 ) -> Trace:  # fmt: skip
     """``--tardiness``: one set run with ``after_miss="continue"``; prints its summary and per-task tardiness."""
     from fractions import Fraction
@@ -450,7 +452,7 @@ def _tardiness_run(
 
     trace = simulate(
         ts, m, policy=kind, partition=partition, arrivals=arrivals, seed=seed, horizon=horizon, record=record,  # type: ignore[arg-type]
-        ties=ties, after_miss="continue",
+        ties=ties, after_miss="continue", execution=execution,  # type: ignore[arg-type]
     )  # fmt: skip
     bounds: list[Fraction] | None = None
     if kind == "gedf" and ts.is_implicit:

@@ -6,7 +6,8 @@ therefore the exact G-EDF test under every tie-breaking rule (registry name ``ex
 through the registry; papers/gedf-ties.md) on sets it can decide within its budget:
 its counterexamples are a release sequence plus the tie choices that make G-EDF miss. Where it
 says "unknown", the simulator (papers/simulator.md) tries synchronous periodic and seeded sporadic
-releases under the index, FIFO and seeded random tie rules. Hypothesis drives the search with the
+releases under the index, FIFO and seeded random tie rules, with WCET and with seeded random
+execution times (each job uniform in ``[1, C]``). Hypothesis drives the search with the
 public strategies (:mod:`rtsched.testing.strategies`) and shrinks what it finds to a small
 counterexample: fewer tasks, smaller periods, C = 1, D = C.
 
@@ -61,6 +62,10 @@ class Counterexample:
         ``(time, winners)``: at these ticks the listed tasks win the ties between equal
         deadlines (the exact test's choices; empty when no tie was on the way or the simulator's
         rule decided them).
+    execution, seed:
+        The execution model of the replay: ``"wcet"``, or ``"random"`` with the seed whose
+        execution stream drew the demands (the same releases replayed with the same seed draw
+        the same demands, one per release in release order).
     """
 
     taskset: TaskSet
@@ -70,12 +75,17 @@ class Counterexample:
     oracle: str
     ties: str = "index"
     tie_choices: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    execution: str = "wcet"
+    seed: int = 0
 
     def replay(self) -> Trace:
-        """Simulate the counterexample again (releases, tie rule and tie choices) to its miss."""
+        """Simulate the counterexample again (releases, tie rule, tie choices, demands) to its miss."""
         from rtsched.sim import simulate
 
-        return simulate(self.taskset, self.m, releases=self.releases, ties=self.ties, tie_choices=self.tie_choices)
+        return simulate(
+            self.taskset, self.m, releases=self.releases, ties=self.ties, tie_choices=self.tie_choices,
+            execution=self.execution, seed=self.seed,  # type: ignore[arg-type]
+        )  # fmt: skip
 
     def __str__(self) -> str:
         rows = ", ".join(f"({c}, {d}, {t})" for c, d, t in self.taskset.rows())
@@ -87,6 +97,8 @@ class Counterexample:
             )
         else:
             ties = f"{self.ties} ties"
+        if self.execution != "wcet":
+            ties += f", {self.execution} execution (seed {self.seed})"
         return (
             f"accepted on m={self.m} but not schedulable: [{rows}]\n"
             f"  releases {shown}, {ties} -> {labels(self.miss.task)} misses its deadline at t={self.miss.time} "
@@ -100,7 +112,8 @@ def refute(taskset: TaskSet, m: int, *, budget: int = EXACT_BUDGET, seed: int = 
     The exact test under every tie-breaking rule decides when its budget allows (a ``None`` is
     then a proof that every G-EDF implementation meets every deadline); otherwise the simulator
     tries synchronous periodic releases under the index, FIFO and seeded random tie rules, and a
-    few seeded sporadic patterns with seeded random ties (a ``None`` then proves nothing).
+    few seeded sporadic patterns with seeded random ties, each with WCET execution and then with
+    seeded random execution times (a ``None`` then proves nothing).
     ``budget`` is the exact test's (explored states). Sets with ``D > T`` (which the exact
     test does not take) go to the simulator directly; its periodic runs then stop where the
     schedule repeats (papers/simulator.md), so a ``None`` still proves nothing about sporadic
@@ -124,12 +137,17 @@ def refute(taskset: TaskSet, m: int, *, budget: int = EXACT_BUDGET, seed: int = 
         periodic_horizon = None  # D > T: the default horizon (until the schedule repeats)
     runs: list[tuple[str, int | None, str]] = [("periodic", None, "index"), ("periodic", None, "fifo"), ("periodic", None, f"random:{seed}")]
     runs += [("sporadic", seed + k, "index" if k == 0 else f"random:{seed + k}") for k in range(SPORADIC_RUNS)]
-    for arrivals, run_seed, ties in runs:
-        horizon = periodic_horizon if arrivals == "periodic" else None
-        trace = simulate(taskset, m, arrivals=arrivals, seed=run_seed, horizon=horizon, ties=ties)  # type: ignore[arg-type]
-        if trace.miss is not None:
-            releases = tuple(tuple(r) for r in trace.release_times())
-            return Counterexample(taskset, m, releases, trace.miss, "simulation", trace.ties)
+    for execution in ("wcet", "random"):
+        for arrivals, run_seed, ties in runs:
+            horizon = periodic_horizon if arrivals == "periodic" else None
+            exec_seed = seed if run_seed is None else run_seed
+            trace = simulate(
+                taskset, m, arrivals=arrivals, seed=exec_seed, horizon=horizon, ties=ties,  # type: ignore[arg-type]
+                execution=execution,  # type: ignore[arg-type]
+            )  # fmt: skip
+            if trace.miss is not None:
+                releases = tuple(tuple(r) for r in trace.release_times())
+                return Counterexample(taskset, m, releases, trace.miss, "simulation", trace.ties, (), execution, exec_seed)
     return None
 
 
