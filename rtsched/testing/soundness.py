@@ -143,7 +143,7 @@ def refute(taskset: TaskSet, m: int, *, budget: int = EXACT_BUDGET, seed: int = 
             exec_seed = seed if run_seed is None else run_seed
             trace = simulate(
                 taskset, m, arrivals=arrivals, seed=exec_seed, horizon=horizon, ties=ties,  # type: ignore[arg-type]
-                execution=execution,  # type: ignore[arg-type]
+                execution=execution,
             )  # fmt: skip
             if trace.miss is not None:
                 releases = tuple(tuple(r) for r in trace.release_times())
