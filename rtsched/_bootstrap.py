@@ -21,10 +21,19 @@ Two jobs, both done once by ``rtsched/__init__.py``:
    of every kernel source file, because Numba checks only the file that defines a kernel and not
    the helpers it inlines from other files: an upgrade or an edit of a shared helper then starts
    a fresh cache instead of reusing stale machine code.
+
+   Inside that folder, entries are keyed by *what* the sources are, never by *where* they are
+   (issue #46): a kernel's folder is its module's package path (``rtsched.analyses.global_edf``,
+   not a hash of the absolute folder as Numba's own locators do) and its source stamp is the
+   SHA-256 of the file's bytes (not its mtime). So a wheel in ``site-packages`` (README command
+   1), an editable install of the clone (command 2) and a second clone of the same commit all
+   load the same compiled kernels; different sources have a different digest, hence a different
+   folder, and an edited file has a different stamp.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -36,7 +45,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SourceTreeFinder", "cache_dir", "install_numba_cache", "install_source_tree", "kernel_cache_dir"]
+__all__ = [
+    "SourceTreeFinder",
+    "cache_dir",
+    "install_numba_cache",
+    "install_source_tree",
+    "kernel_cache_dir",
+    "package_path",
+    "source_stamp",
+]
 
 #: Subpackages that live beside ``rtsched/`` in the repository.
 SUBPACKAGES = ("analyses", "generators")
@@ -85,6 +102,46 @@ def _package_dirs() -> list[Path]:
     return [_PACKAGE_DIR, *(root / name for name in SUBPACKAGES)]
 
 
+def _package_roots() -> list[tuple[Path, str]]:
+    """Each folder of rtsched's sources with its package path (the same in every install mode).
+
+    An installed wheel: ``site-packages/rtsched`` is ``rtsched``. A source tree: ``rtsched/`` is
+    ``rtsched``, ``analyses/`` is ``rtsched.analyses`` and ``generators/`` is ``rtsched.generators``
+    (:class:`SourceTreeFinder`), so both layouts name every file alike.
+    """
+    dirs = _package_dirs()
+    return [(dirs[0], "rtsched"), *((folder, f"rtsched.{folder.name}") for folder in dirs[1:])]
+
+
+def package_path(py_file: str | Path, roots: list[tuple[Path, str]] | None = None) -> str | None:
+    """``py_file``'s folder as a dotted package path (``rtsched.analyses.global_edf``), or None.
+
+    None for a file outside rtsched's sources. The same file gets the same name whether rtsched
+    runs from a wheel, an editable install or a clone in any folder.
+    """
+    path = Path(os.path.abspath(py_file))
+    for folder, package in roots if roots is not None else _package_roots():
+        try:
+            parts = path.parent.relative_to(folder).parts
+        except ValueError:
+            continue
+        return ".".join((package, *parts))
+    return None
+
+
+@functools.cache
+def _file_sha256(path: str, mtime_ns: int, size: int) -> str:
+    # (mtime and size only key the memo, as in Numba's own _hash_source_file: an edit in a
+    # running process is read again; the stamp itself is the content's.)
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def source_stamp(py_file: str | Path) -> str:
+    """The cache stamp of a kernel's source file: the SHA-256 of its bytes (not its mtime or path)."""
+    st = os.stat(py_file)
+    return _file_sha256(os.path.abspath(py_file), st.st_mtime_ns, st.st_size)
+
+
 def cache_dir() -> Path:
     """Rtsched's per-user cache folder (``$RTSCHED_CACHE_DIR`` wins); not created here."""
     explicit = os.environ.get("RTSCHED_CACHE_DIR")
@@ -113,12 +170,17 @@ def _kernel_digest() -> str:
     import numba
 
     digest = hashlib.sha256(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
-    for folder in _package_dirs():
-        for path in sorted(folder.rglob("*.py")):
-            data = path.read_bytes()
-            if _KERNEL_SOURCE.search(data):
-                digest.update(path.relative_to(folder.parent).as_posix().encode())
-                digest.update(data)
+    # Files by their package path (rtsched.analyses.x), in one sorted order, so that a wheel, an
+    # editable install and any clone of the same sources give the same digest.
+    files = {}
+    for folder, package in _package_roots():
+        for path in folder.rglob("*.py"):
+            files[".".join((package, *path.relative_to(folder).with_suffix("").parts))] = path
+    for name in sorted(files):
+        data = files[name].read_bytes()
+        if _KERNEL_SOURCE.search(data):
+            digest.update(name.encode() + b"\0")
+            digest.update(data)
     return digest.hexdigest()[:16]
 
 
@@ -163,19 +225,26 @@ def install_numba_cache() -> Path | None:
         if not _writable(fallback):
             return None
         folder = fallback
-    roots = tuple(str(p) + os.sep for p in _package_dirs())
+    roots = _package_roots()
 
     class RtschedCacheLocator(base):  # type: ignore[misc, valid-type]
-        """Numba cache locator for rtsched's own source files: the per-user folder."""
+        """Numba cache locator for rtsched's own source files: the per-user folder.
+
+        Keyed by package path and file content, not by absolute path and mtime (module docstring),
+        so every install mode of the same sources shares the compiled kernels.
+        """
 
         def __init__(self, py_func: Any, py_file: str) -> None:
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(folder / self.get_suitable_cache_subpath(py_file))
+            self._cache_path = str(folder / (package_path(py_file, roots) or "rtsched"))
+
+        def get_source_stamp(self) -> str:
+            return source_stamp(self._py_file)
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if getattr(config, "CACHE_DIR", None) or not os.path.abspath(py_file).startswith(roots):
+            if getattr(config, "CACHE_DIR", None) or package_path(py_file, roots) is None:
                 return None
             return super(base, cls).from_function(py_func, py_file)  # type: ignore[arg-type]
 
