@@ -5,13 +5,27 @@ tick-by-tick reference of the tests (tests/test_sim.py) is timed on a shorter ho
 The tie rules (index, fifo, random:SEED) are timed on the same sets, with harmonic periods too
 (where equal deadlines, hence ties, are frequent).
 
-    python benchmarks/bench_sim.py [--sets N] [--horizon H]
+Short runs (issue #45 item 4): 200 G-EDF sets, n = 10, m = 4, horizon 2,000 through the public
+``simulate`` (per-call overhead included), WCET and random execution. ``--old REV`` times the
+simulator of an older commit (rtsched/sim/ of REV, loaded beside this one) on the same calls in
+the same process, interleaved, and prints the ratio of CPU times; the load average is printed
+with it (the machine may be shared).
+
+    python benchmarks/bench_sim.py [--sets N] [--horizon H] [--old REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -58,15 +72,81 @@ def tick_reference(ts: TaskSet, m: int, horizon: int) -> int:
     return jobs
 
 
+def old_simulator(rev: str) -> Callable[..., Any]:
+    """``simulate`` of commit ``rev``: its rtsched/sim/{engine,run,trace}.py as a package of its own."""
+    root = Path(
+        subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    )
+    folder = Path(tempfile.mkdtemp(prefix="bench_sim_old_"))
+    package = folder / "rtsched_sim_old"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in ("engine", "run", "trace"):
+        text = subprocess.run(
+            ["git", "show", f"{rev}:rtsched/sim/{name}.py"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout
+        (package / f"{name}.py").write_text(text.replace("rtsched.sim.", "rtsched_sim_old."))
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("rtsched_sim_old.run").simulate  # type: ignore[no-any-return]
+
+
+def short_runs(args: argparse.Namespace) -> None:
+    """The issue's workload: many short runs through the public API, WCET and random execution."""
+    rng = np.random.default_rng(45)
+    sets = random_sets(200, args.n, args.m, rng)
+    calls: list[tuple[str, Callable[..., Any], dict[str, Any]]] = [
+        ("periodic, WCET", simulate, {}),
+        ("sporadic, WCET", simulate, {"arrivals": "sporadic"}),
+        ("periodic, random execution", simulate, {"execution": "random"}),
+    ]
+    if args.old:
+        old = old_simulator(args.old)
+        calls.insert(1, (f"periodic, WCET, {args.old}", old, {}))
+        calls.insert(3, (f"sporadic, WCET, {args.old}", old, {"arrivals": "sporadic"}))
+    for _name, fn, options in calls:
+        fn(sets[0], args.m, horizon=100, record=False, **options)  # compile or load
+    cpu = dict.fromkeys([c[0] for c in calls], 0.0)
+    jobs = dict.fromkeys(cpu, 0)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for _round in range(args.rounds):  # interleaved rounds: a change in load hits every row alike
+        for name, fn, options in calls:
+            start = time.process_time()
+            for seed, ts in enumerate(sets):
+                jobs[name] += fn(ts, args.m, horizon=args.short, record=False, seed=seed, **options).jobs
+            cpu[name] += time.process_time() - start
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for name in cpu:
+        calls_made = args.rounds * len(sets)
+        print(
+            f"short runs ({len(sets)} G-EDF sets, n={args.n}, m={args.m}, horizon {args.short}), {name}: "
+            f"{jobs[name] / cpu[name]:,.0f} jobs per CPU-second, {1e6 * cpu[name] / calls_made:.1f} µs per call"
+        )
+    if args.old:
+        for kind in ("periodic", "sporadic"):
+            new, old_name = f"{kind}, WCET", f"{kind}, WCET, {args.old}"
+            print(
+                f"ratio old/new CPU time, {kind}: {cpu[old_name] / cpu[new]:.2f}x (same calls, same jobs: {jobs[old_name] == jobs[new]})"
+            )
+
+
 def main() -> None:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sets", type=int, default=20)
     parser.add_argument("--horizon", type=int, default=2_000_000)
+    parser.add_argument("--short", type=int, default=2_000, help="horizon of the short runs (issue #45: 2,000)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the short runs")
+    parser.add_argument("--old", default=None, help="also time the simulator of this git revision (same process)")
+    parser.add_argument("--short-only", action="store_true", help="only the short runs")
     parser.add_argument("-m", type=int, default=4)
     parser.add_argument("-n", type=int, default=10)
     args = parser.parse_args()
     numba.set_num_threads(1)
+    short_runs(args)
+    if args.short_only:
+        return
     rng = np.random.default_rng(2024)
     sets = random_sets(args.sets, args.n, args.m, rng)
     simulate(sets[0], args.m, horizon=1000, record=False)  # compile
@@ -114,8 +194,10 @@ def main() -> None:
     cpu_start = time.process_time()
     fast_jobs = sum(simulate(ts, args.m, horizon=short, record=False).jobs for ts in sets[:3])
     fast_rate = fast_jobs / (time.process_time() - cpu_start)
-    print(f"pure-Python tick-by-tick reference: {ref_rate:,.0f} jobs per CPU-second; ratio {fast_rate / ref_rate:,.0f}x "
-          f"(on horizon {short}, call overhead included)")
+    print(
+        f"pure-Python tick-by-tick reference: {ref_rate:,.0f} jobs per CPU-second; ratio {fast_rate / ref_rate:,.0f}x "
+        f"(on horizon {short}, call overhead included)"
+    )
 
 
 if __name__ == "__main__":
