@@ -9,9 +9,14 @@ one step per analysis. Pool workers then load the cached code instead of compili
 kernels in parallel.
 
 Whether an analysis is compiled is remembered by a marker file next to the cached kernels (so
-clearing the cache clears the markers). The "about N s" figure adds up the compile times the
-analyses declare (``Analysis(compile_seconds=...)``, measured by ``benchmarks/bench_cold_start.py``
-on a 2-core machine; :data:`COMPILE_SECONDS` reads them by name).
+clearing the cache clears the markers). The "about N s" figure is measured on the user's machine
+(issue #46: a fixed table said "about 34 s" to a user who then waited 216 s on a loaded machine):
+the compile times the analyses declare (``Analysis(compile_seconds=...)``, measured by
+``benchmarks/bench_cold_start.py`` on a 2-core machine; :data:`COMPILE_SECONDS` reads them by name)
+times this machine's speed ratio (:func:`machine_ratio`): the ratio the last compilation on this
+machine observed, else a short calibration (:func:`calibrate`: one small kernel compiled now,
+against :data:`CALIBRATION_SECONDS`). While compiling, each step line says the time elapsed and
+the time left, re-estimated from the analyses compiled so far (:func:`time_left`).
 """
 
 from __future__ import annotations
@@ -31,10 +36,14 @@ __all__ = [
     "COLD_MAX_SETS",
     "COLD_MAX_TASKS",
     "LOAD_SECONDS",
+    "CALIBRATION_SECONDS",
     "COMPILE_SECONDS",
     "GENERATOR_COMPILE_SECONDS",
+    "calibrate",
     "compile_analyses",
     "compile_seconds",
+    "machine_ratio",
+    "time_left",
     "is_compiled",
     "mark",
     "probe_batch",
@@ -148,12 +157,102 @@ def _groups(names: Sequence[str]) -> list[list[str]]:
     return sorted(groups.values(), key=lambda g: -compile_seconds(g[0]))
 
 
-def _estimate(names: Sequence[str], workers: int) -> float:
-    """Expected wall time: longest-first greedy assignment of the groups to ``workers`` processes."""
+def _estimate(names: Sequence[str], workers: int, ratio: float = 1.0) -> float:
+    """Expected wall time: longest-first greedy assignment of the groups to ``workers`` processes.
+
+    ``ratio``: this machine's compile time per second of :data:`COMPILE_SECONDS` (:func:`machine_ratio`).
+    """
     loads = [0.0] * max(1, workers)
     for group in _groups(names):
         loads[loads.index(min(loads))] += compile_seconds(group[0])
-    return max(loads)
+    return ratio * max(loads)
+
+
+#: Seconds to compile :func:`calibrate`'s kernel (after Numba's one-time set-up) on the machine
+#: that measured :data:`COMPILE_SECONDS`. Derived on 2026-12-06 from its ratio to gfb's compile in
+#: the same process (0.31–0.63 s against 4.0–4.6 s on a loaded 2-core machine; gfb's entry is 1.2 s).
+CALIBRATION_SECONDS = 0.13
+#: The calibrated ratio is kept within these bounds (a stalled or oddly fast probe is one sample).
+RATIO_BOUNDS = (0.5, 20.0)
+
+_CALIBRATION_SOURCE = """
+def calibration(C, D, T, m):
+    total = 0
+    for i in range(C.shape[0]):
+        jobs = D[i] // T[i]
+        total += min(jobs * C[i] + min(C[i], max(D[i] - jobs * T[i], 0)), D[i])
+    return total <= m * D[0]
+"""
+
+
+def _compile_calibration_kernel() -> float:
+    """Wall seconds to compile (uncached) and run a small kernel shaped like the analyses' loops."""
+    import numpy as np
+    from numba import njit
+
+    namespace: dict[str, object] = {}
+    exec(_CALIBRATION_SOURCE, {"min": min, "max": max}, namespace)  # a new function: compiled anew
+    fn = njit(cache=False, nogil=True)(namespace["calibration"])
+    tasks = np.array([1, 2, 3], dtype=np.int64)
+    start = time.perf_counter()
+    fn(tasks, tasks + 1, tasks + 2, 2)
+    return time.perf_counter() - start
+
+
+def _bounded(ratio: float) -> float:
+    return min(max(ratio, RATIO_BOUNDS[0]), RATIO_BOUNDS[1])
+
+
+def calibrate() -> float:
+    """The compile speed of this machine now, as a ratio to :data:`COMPILE_SECONDS`' machine (1.0: as fast).
+
+    Compiles a small kernel twice (the first pays Numba's one-time set-up, which the real
+    compilation would pay anyway in this process) and divides the second time by
+    :data:`CALIBRATION_SECONDS`. Load on the machine shows up in it, as it will in the wait.
+    """
+    _compile_calibration_kernel()
+    return _bounded(_compile_calibration_kernel() / CALIBRATION_SECONDS)
+
+
+def _ratio_file() -> Path:
+    from rtsched import _bootstrap
+
+    return _bootstrap.cache_dir() / "compile-ratio"
+
+
+def machine_ratio() -> float:
+    """Compile time on this machine per table second: as last observed, else :func:`calibrate`'s.
+
+    :func:`compile_analyses` keeps the ratio its last compilation observed in the cache folder.
+    """
+    try:
+        return _bounded(float(_ratio_file().read_text().strip()))
+    except (OSError, ValueError):
+        return calibrate()
+
+
+def _remember_ratio(ratio: float) -> None:
+    try:
+        path = _ratio_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{ratio:.3f}\n")
+    except OSError:  # a read-only cache only loses the estimate
+        pass
+
+
+def time_left(done: Mapping[str, float], todo: Sequence[str], workers: int, prior: float) -> tuple[float, float]:
+    """(ratio, seconds left) after the analyses in ``done`` compiled in the seconds given.
+
+    The ratio is this machine's observed compile time per table second so far (``prior``, the
+    first estimate's ratio, until something compiled); the time left is the rest of ``todo``'s
+    table estimate (:func:`_estimate`) at that ratio.
+    """
+    owners = {_kernels_of(name) for name in done}  # analyses sharing kernels compile them once
+    table = sum(compile_seconds(owner) for owner in owners)
+    spent = sum(done.values())
+    ratio = _bounded(spent / table) if table > 0 and spent > 0 else prior
+    rest = [name for name in todo if _kernels_of(name) not in owners]
+    return ratio, (_estimate(rest, workers, ratio) if rest else 0.0)
 
 
 def compile_analyses(
@@ -202,9 +301,11 @@ def compile_analyses(
     groups = _groups(todo)
     workers = max(1, min(workers, len(groups)))
     cold = [name for name in todo if not is_compiled(name)]
+    ratio = machine_ratio() if cold else 1.0
     if progress != "none" and cold:
         print(
-            f"rtsched: compiling analyses (first run only, about {_estimate(cold, workers):.0f} s): {', '.join(cold)}",
+            f"rtsched: compiling analyses (first run only, about {_estimate(cold, workers, ratio):.0f} s on this "
+            f"machine): {', '.join(cold)}",
             file=stream,
             flush=True,
         )
@@ -214,14 +315,23 @@ def compile_analyses(
 
         bar = tqdm(total=len(todo), unit="analysis", desc="compiling", file=stream, dynamic_ncols=True, leave=False)
 
+    compiled: dict[str, float] = {}
+
     def done(group: Sequence[str], seconds: Sequence[float]) -> None:
         for name, spent in zip(group, seconds, strict=True):
             mark(name)
+            compiled[name] = spent
+            _, left = time_left(compiled, todo, workers, ratio)
+            elapsed = time.perf_counter() - started
             if bar is not None:
-                bar.set_postfix_str(name)
+                bar.set_postfix_str(f"{name}, about {left:.0f} s left")
                 bar.update(1)
             elif progress == "log":
-                print(f"rtsched: compiled {name} ({spent:.1f} s)", file=stream, flush=True)
+                print(
+                    f"rtsched: compiled {name} ({spent:.1f} s; {elapsed:.0f} s elapsed, about {left:.0f} s left)",
+                    file=stream,
+                    flush=True,
+                )
 
     started = time.perf_counter()
     try:
@@ -246,4 +356,8 @@ def compile_analyses(
     finally:
         if bar is not None:
             bar.close()
+    if cold and set(cold) <= set(compiled) and sum(compiled.values()) >= 1.0:
+        # What this machine took per table second, for the next estimate (a run that only loaded
+        # cached kernels says nothing about compiling, hence the floor).
+        _remember_ratio(time_left(compiled, todo, workers, ratio)[0])
     return time.perf_counter() - started

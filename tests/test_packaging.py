@@ -179,11 +179,18 @@ def test_kernels_are_cached_in_the_rtsched_cache_folder(tmp_path):
 
 def test_a_sets_kernel_driver_loads_from_the_cache_in_a_new_process(tmp_path):
     """``sets_kernel`` drivers are cached like any kernel (a closure would recompile each process)."""
-    run = KERNEL_RUN + "; from rtsched.analyses.global_edf import gfb; print(sum(gfb._gfb_kernel.stats.cache_hits.values()))"
+    run = (
+        KERNEL_RUN
+        + "; from rtsched.analyses.global_edf import gfb; print(sum(gfb._gfb_kernel.stats.cache_hits.values()))"
+    )
     hits = []
     for _ in range(2):
         done = subprocess.run(
-            [sys.executable, "-c", run], capture_output=True, text=True, env=_env(RTSCHED_CACHE_DIR=str(tmp_path)), cwd=tmp_path
+            [sys.executable, "-c", run],
+            capture_output=True,
+            text=True,
+            env=_env(RTSCHED_CACHE_DIR=str(tmp_path)),
+            cwd=tmp_path,
         )
         assert done.returncode == 0, done.stderr
         hits.append(int(done.stdout.split()[-1]))
@@ -271,7 +278,10 @@ def test_cache_compile_runs_every_analysis():
 
 @pytest.fixture
 def fresh_markers(monkeypatch, tmp_path):
+    """Markers and the remembered compile ratio in a temporary folder; calibration says 1.0."""
     monkeypatch.setattr(warmup, "_marker_dir", lambda: tmp_path / "compiled")
+    monkeypatch.setattr(warmup, "_ratio_file", lambda: tmp_path / "compile-ratio")
+    monkeypatch.setattr(warmup, "calibrate", lambda: 1.0)
     return tmp_path / "compiled"
 
 
@@ -281,7 +291,7 @@ def test_compile_step_announces_then_remembers(fresh_markers):
     warmup.compile_analyses(["gfb", "ffdbf"], ran.append, progress="log", stream=stream)
     lines = stream.getvalue().splitlines()
     expected = round(warmup.COMPILE_SECONDS["gfb"] + warmup.COMPILE_SECONDS["ffdbf"])
-    assert lines[0] == f"rtsched: compiling analyses (first run only, about {expected} s): gfb, ffdbf"
+    assert lines[0] == f"rtsched: compiling analyses (first run only, about {expected} s on this machine): gfb, ffdbf"
     # Longest compilation first (so that a pool of processes finishes together).
     assert [line.split(" (")[0] for line in lines[1:]] == ["rtsched: compiled ffdbf", "rtsched: compiled gfb"]
     assert ran == ["ffdbf", "gfb"]
@@ -289,7 +299,54 @@ def test_compile_step_announces_then_remembers(fresh_markers):
     stream = io.StringIO()
     warmup.compile_analyses(["gfb", "ffdbf", "bak"], ran.append, progress="log", stream=stream)
     assert ran == ["ffdbf", "gfb", "bak"]  # only what was not compiled yet
-    assert f"about {warmup.COMPILE_SECONDS['bak']:.0f} s): bak" in stream.getvalue()  # its own estimate alone
+    assert f"about {warmup.COMPILE_SECONDS['bak']:.0f} s on this machine): bak" in stream.getvalue()  # its own alone
+    assert not (fresh_markers.parent / "compile-ratio").exists()  # instant "compiles" teach nothing about speed
+
+
+def test_the_estimate_is_this_machines(fresh_markers, monkeypatch):
+    """The first line scales the table by this machine's ratio; each step says elapsed and left,
+    re-estimated from what compiled so far; the observed ratio is remembered for the next run."""
+    ratio_file = fresh_markers.parent / "compile-ratio"
+    ratio_file.write_text("2.5\n")  # a previous compilation here took 2.5 s per table second
+    taken = {"ffdbf": 3 * warmup.COMPILE_SECONDS["ffdbf"], "gfb": 3 * warmup.COMPILE_SECONDS["gfb"]}
+    monkeypatch.setattr(warmup, "_timed_group", lambda run_one, group: [taken[name] for name in group])
+    stream = io.StringIO()
+    warmup.compile_analyses(["gfb", "ffdbf"], len, progress="log", stream=stream)
+    lines = stream.getvalue().splitlines()
+    table = warmup.COMPILE_SECONDS["gfb"] + warmup.COMPILE_SECONDS["ffdbf"]
+    assert f"about {2.5 * table:.0f} s on this machine" in lines[0]
+    # After ffdbf took 3x its table time, gfb's remaining time is 3x its table time.
+    assert lines[1].startswith(f"rtsched: compiled ffdbf ({taken['ffdbf']:.1f} s; ")
+    assert lines[1].endswith(f"elapsed, about {3 * warmup.COMPILE_SECONDS['gfb']:.0f} s left)")
+    assert lines[2].endswith("elapsed, about 0 s left)")
+    assert float(ratio_file.read_text()) == pytest.approx(3.0, abs=1e-3)
+
+
+def test_time_left_counts_shared_kernels_once():
+    """The p-edf family compiles one kernel: its members neither inflate the table nor stay "left"."""
+    p_edf = warmup.COMPILE_SECONDS["p-edf"]
+    ratio, left = warmup.time_left(
+        {"p-edf": 2 * p_edf, "baruah-fisher": 0.0}, ["p-edf", "baruah-fisher", "p:ff:density:qpa", "gfb"], 1, 1.0
+    )
+    assert ratio == pytest.approx(2.0)
+    assert left == pytest.approx(2 * warmup.COMPILE_SECONDS["gfb"])
+    assert warmup.time_left({}, ["gfb"], 1, 4.0) == (4.0, 4 * warmup.COMPILE_SECONDS["gfb"])  # the prior until then
+    assert warmup.time_left({"gfb": 1e6}, ["gfb"], 1, 1.0)[0] == warmup.RATIO_BOUNDS[1]  # one odd sample is bounded
+
+
+def test_calibration_scales_by_the_reference_kernel(monkeypatch, tmp_path):
+    times = iter([5.0, 2 * warmup.CALIBRATION_SECONDS])  # the first compile pays Numba's set-up: ignored
+    monkeypatch.setattr(warmup, "_compile_calibration_kernel", lambda: next(times))
+    assert warmup.calibrate() == pytest.approx(2.0)
+    monkeypatch.setattr(warmup, "_ratio_file", lambda: tmp_path / "absent")
+    monkeypatch.setattr(warmup, "calibrate", lambda: 7.0)
+    assert warmup.machine_ratio() == 7.0  # no remembered ratio: calibrate
+    (tmp_path / "absent").write_text("not a number")
+    assert warmup.machine_ratio() == 7.0
+
+
+def test_the_calibration_kernel_compiles_and_runs():
+    assert 0 < warmup._compile_calibration_kernel() < 60
 
 
 def test_compile_step_in_a_pool_of_processes(fresh_markers):
@@ -300,7 +357,7 @@ def test_compile_step_in_a_pool_of_processes(fresh_markers):
     expected = round(max(warmup.COMPILE_SECONDS["p-edf"], warmup.COMPILE_SECONDS["gfb"]))
     warmup.compile_analyses(names, len, workers=2, progress="log", stream=stream)  # len: a picklable stand-in
     lines = stream.getvalue().splitlines()
-    assert lines[0].startswith(f"rtsched: compiling analyses (first run only, about {expected} s)")
+    assert lines[0].startswith(f"rtsched: compiling analyses (first run only, about {expected} s on this machine)")
     assert sorted(line.split(" (")[0].removeprefix("rtsched: compiled ") for line in lines[1:]) == sorted(names)
     assert all(warmup.is_compiled(name) for name in names)
 
