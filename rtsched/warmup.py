@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from rtsched import registry
 from rtsched.workloads import probe_batch, probe_workloads
@@ -192,7 +192,7 @@ def _compile_calibration_kernel() -> float:
 
     namespace: dict[str, object] = {}
     exec(_CALIBRATION_SOURCE, {"min": min, "max": max}, namespace)  # a new function: compiled anew
-    fn = njit(cache=False, nogil=True)(namespace["calibration"])
+    fn: Any = njit(cache=False, nogil=True)(namespace["calibration"])
     tasks = np.array([1, 2, 3], dtype=np.int64)
     start = time.perf_counter()
     fn(tasks, tasks + 1, tasks + 2, 2)
