@@ -16,6 +16,7 @@ import json
 import math
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SHOW_DIGITS",
     "STEP_LIMIT",
+    "TABLE_EVIDENCE_TASKS",
     "Explanation",
     "LazyResult",
     "UNKNOWN",
@@ -48,10 +50,20 @@ __all__ = [
     "scientific",
     "exact_numbers",
     "set_exact_numbers",
+    "set_table_evidence",
+    "table_evidence",
     "show_number",
 ]
 
 UNKNOWN: Literal["unknown"] = "unknown"
+
+#: :meth:`Report.table` (``str(report)``, ``rtsched check``'s table) computes the evidence column
+#: only for task sets of at most this many tasks, unless told otherwise (:func:`table_evidence`,
+#: ``rtsched check --evidence``): each row's evidence is an exact explanation in Python, which at
+#: thousands of tasks takes seconds per analysis (a 2,000-task report printed in 58 s, issue #46).
+TABLE_EVIDENCE_TASKS = 100
+
+_TABLE_EVIDENCE: contextvars.ContextVar[bool | None] = contextvars.ContextVar("rtsched_table_evidence", default=None)
 #: ``True`` (proven schedulable / condition holds), ``False``, or ``"unknown"`` (budget ran out).
 Verdict = bool | Literal["unknown"]
 
@@ -160,6 +172,24 @@ def set_exact_numbers(enabled: bool = True) -> None:
     Decimals (``≈2.333``) are the default. JSON and ``evidence`` are exact either way.
     """
     _STYLE.set("exact" if enabled else "decimal")
+
+
+def set_table_evidence(enabled: bool | None) -> None:
+    """From now on, report tables compute their evidence column always (True), never (False), or by size (None).
+
+    ``None`` (the default) is the size rule of :data:`TABLE_EVIDENCE_TASKS`.
+    """
+    _TABLE_EVIDENCE.set(enabled)
+
+
+@contextlib.contextmanager
+def table_evidence(enabled: bool | None = True) -> Iterator[None]:
+    """Within the block, report tables compute their evidence column as :func:`set_table_evidence` says."""
+    token = _TABLE_EVIDENCE.set(enabled)
+    try:
+        yield
+    finally:
+        _TABLE_EVIDENCE.reset(token)
 
 
 @contextlib.contextmanager
@@ -557,6 +587,19 @@ class Result:
         return "\n".join(lines)
 
 
+def _stop_reason(summary: str) -> str:
+    """An "unknown" summary without its verdict words: why the explanation stopped.
+
+    ``unknown: work budget ... exhausted after 500 evaluations`` and ``budget of 20 rounds
+    exhausted (unknown)`` give ``work budget ... exhausted after 500 evaluations`` and ``budget of
+    20 rounds exhausted``.
+    """
+    text = summary.strip()
+    text = re.sub(r"^unknown\s*(?::|;|—|-)\s*", "", text)
+    text = re.sub(r"\s*(?:\(unknown\)|:\s*unknown)$", "", text)
+    return text or "its work budget ran out"
+
+
 class LazyResult:
     """A verdict decided by an analysis's kernel, with its evidence computed when first read.
 
@@ -590,11 +633,24 @@ class LazyResult:
         """The complete :class:`Result` (runs the explanation once)."""
         if self._full is None:
             result = self._explain(self._taskset, self.m)
-            if result.verdict != self.verdict:
+            if result.verdict == UNKNOWN and self.verdict != UNKNOWN:
+                # The explanation's own work budget ran out where the kernel's did not: say the
+                # verdict the table shows, then why the evidence stops (not "unknown: ...").
+                summary = (
+                    f"{verdict_text(self.verdict, self.kind)} (the kernel decided); evidence incomplete: "
+                    f"the explanation stopped, {_stop_reason(result.summary)}"
+                )
+                result = replace(result, verdict=self.verdict, summary=summary)
+            elif result.verdict != self.verdict:
                 note = f" [evidence incomplete: the explanation answered {result.verdict!r}; the kernel decided]"
                 result = replace(result, verdict=self.verdict, summary=result.summary + note)
             self._full = result
         return self._full
+
+    @property
+    def computed(self) -> bool:
+        """Whether the evidence has been computed (reading it computes it)."""
+        return self._full is not None
 
     @property
     def summary(self) -> str:
@@ -731,7 +787,10 @@ class Report:
         head: dict[str, Any] = {} if index is None else {"set": index}
         utilization = getattr(self.taskset, "utilization", None)
         head.update(
-            name=self.taskset.name, n=self.taskset.n, m=self.m, utilization=float("nan" if utilization is None else utilization)
+            name=self.taskset.name,
+            n=self.taskset.n,
+            m=self.m,
+            utilization=float("nan" if utilization is None else utilization),
         )
         out = []
         for r in self.results:
@@ -775,11 +834,40 @@ class Report:
         """
         return "\n\n".join([str(self), *(r.text(steps) for r in self.results)])
 
-    def table(self) -> str:
-        """A plain-text table: analysis, policy, kind, verdict, key evidence."""
+    def shows_evidence(self, evidence: bool | None = None) -> bool:
+        """Whether :meth:`table` computes the evidence column (``evidence``: as :meth:`table` takes it)."""
+        if evidence is None:
+            evidence = _TABLE_EVIDENCE.get()
+        if evidence is None:
+            return int(getattr(self.taskset, "n", 0)) <= TABLE_EVIDENCE_TASKS
+        return evidence
+
+    def _summary_shown(self, result: Result | LazyResult, evidence: bool) -> str:
+        """A result's evidence in the table: computed if ``evidence``, else only if already known."""
+        if evidence or not isinstance(result, LazyResult) or result.computed:
+            return result.summary
+        return ""
+
+    def table(self, evidence: bool | None = None) -> str:
+        """A plain-text table: analysis, policy, kind, verdict, key evidence.
+
+        ``evidence``: compute each result's evidence (its exact explanation) for the last column.
+        By default (``None``: :func:`table_evidence`'s setting, else the size rule) only for sets
+        of at most :data:`TABLE_EVIDENCE_TASKS` tasks: an explanation is exact Python arithmetic,
+        seconds per analysis at thousands of tasks (the verdicts come from the kernels either
+        way). A larger set's table shows the evidence already computed and a last line saying how
+        to get the rest. The work is one explanation per row when computed, none otherwise.
+        """
+        show = self.shows_evidence(evidence)
         head = ("analysis", "policy", "kind", "verdict", "evidence")
         rows = [
-            (r.analysis, r.policy or self._policy_of(r.analysis), r.kind, verdict_text(r.verdict, r.kind), r.summary)
+            (
+                r.analysis,
+                r.policy or self._policy_of(r.analysis),
+                r.kind,
+                verdict_text(r.verdict, r.kind),
+                self._summary_shown(r, show),
+            )
             for r in self.results
         ]
         rows += [(name, self._policy_of(name), "-", "skipped", why) for name, why in self.skipped.items()]
@@ -787,8 +875,18 @@ class Report:
         widths[-1] = len(head[-1])
         fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"
         lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths[:-1]), "-" * 8)]
-        lines += [fmt.format(*row) for row in rows]
+        lines += [fmt.format(*row).rstrip() for row in rows]
+        missing = sum(1 for row in rows if not row[-1])
+        if missing:
+            lines += textwrap.wrap(self._evidence_note(missing), 100)
         return "\n".join(lines)
+
+    def _evidence_note(self, missing: int) -> str:
+        return (
+            f"(evidence of {count(missing, 'analysis', 'analyses')} not computed: n = {self.taskset.n} tasks > "
+            f"{TABLE_EVIDENCE_TASKS}, where an exact explanation can take seconds; rtsched check --evidence or "
+            "--explain shows it, in Python report.table(evidence=True) or report[name].summary)"
+        )
 
     def policy_verdicts(self) -> dict[str, str]:
         """The verdict per scheduling policy, over every result for that policy.
@@ -817,23 +915,31 @@ class Report:
         title = self.taskset.name or "task set"
         return f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(self.taskset.utilization)}"
 
-    def __str__(self) -> str:
+    def text(self, evidence: bool | None = None) -> str:
+        """``str(report)``: the heading with each policy's verdict, then :meth:`table` (``evidence`` as there)."""
         per_policy = "; ".join(f"{p}: {v}" for p, v in self.policy_verdicts().items())
         header = f"{self._heading()} -- {per_policy or 'no analysis ran'}"
-        return header + "\n" + self.table()
+        return header + "\n" + self.table(evidence)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def _repr_html_(self) -> str:
+        show = self.shows_evidence()
+        shown = [self._summary_shown(r, show) for r in self.results]
         rows = "".join(
             f"<tr><td>{html.escape(r.analysis)}</td><td>{r.kind}</td>"
             f"<td style='color:{'green' if r.verdict is True else ('gray' if r.verdict == UNKNOWN else 'firebrick')}'>"
-            f"{verdict_text(r.verdict, r.kind)}</td><td>{html.escape(r.summary)}</td></tr>"
-            for r in self.results
+            f"{verdict_text(r.verdict, r.kind)}</td><td>{html.escape(summary)}</td></tr>"
+            for r, summary in zip(self.results, shown, strict=True)
         )
+        missing = shown.count("")
+        note = f"<p><i>{html.escape(self._evidence_note(missing))}</i></p>" if missing else ""
         title, _, rest = self._heading().partition(": ")
         return (
             f"<p><b>{html.escape(title)}</b>: {html.escape(rest)}</p>"
             "<table><thead><tr><th>analysis</th><th>kind</th><th>verdict</th><th>evidence</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table>"
+            f"<tbody>{rows}</tbody></table>{note}"
         )
 
 

@@ -29,6 +29,14 @@ def check_command(
         str | None, typer.Option("--tests", help="Comma-separated analyses (default: every one that applies).")
     ] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Show each analysis's full evidence.")] = False,
+    evidence: Annotated[
+        bool,
+        typer.Option(
+            "--evidence",
+            help="Compute the table's evidence column at any size (by default only for sets of at most 100 "
+            "tasks: each exact explanation can take seconds on thousands of tasks).",
+        ),
+    ] = False,
     steps: Annotated[
         bool,
         typer.Option(
@@ -94,8 +102,10 @@ def check_command(
     status 2). Verdicts come from the analyses' exact kernels, all sets of the file at once;
     the evidence shown comes from their exact explanations, computed only for what is printed
     (the table's evidence column, --explain; --json without --explain prints verdicts only).
-    Explanations have a work budget of their own: on large sets (above about 1,000 tasks for the
-    quadratic tests) the evidence may be incomplete rather than take minutes.
+    The table computes its evidence column for sets of at most 100 tasks (--evidence: always),
+    so a large set's table prints in the time its verdicts take. Explanations have a work budget
+    of their own: on large sets (above about 1,000 tasks for the quadratic tests) the evidence
+    may be incomplete rather than take minutes; the verdict is the kernel's either way.
 
     Without --tests, every featured analysis that applies runs, except the exact test on sets
     too large for its default budget (listed as skipped, with the reason).
@@ -125,9 +135,10 @@ def check_command(
     """
     from rtsched.platform import Clustered, Identical, parse_platform
     from rtsched.registry import parse_budgets
-    from rtsched.result import set_exact_numbers
+    from rtsched.result import set_exact_numbers, set_table_evidence
 
     set_exact_numbers(exact_numbers)
+    set_table_evidence(True if evidence else None)
     try:
         budgets = parse_budgets(budget)
     except InputError as err:
