@@ -852,8 +852,8 @@ class Report:
         """A plain-text table: analysis, policy, kind, verdict, key evidence.
 
         ``evidence``: compute each result's evidence (its exact explanation) for the last column.
-        By default (``None``: :func:`table_evidence`'s setting, else the size rule) only for sets
-        of at most :data:`TABLE_EVIDENCE_TASKS` tasks: an explanation is exact Python arithmetic,
+        By default (``None``: :func:`~rtsched.result.table_evidence`'s setting, else the size rule) only for sets
+        of at most :data:`~rtsched.result.TABLE_EVIDENCE_TASKS` tasks: an explanation is exact Python arithmetic,
         seconds per analysis at thousands of tasks (the verdicts come from the kernels either
         way). A larger set's table shows the evidence already computed and a last line saying how
         to get the rest. The work is one explanation per row when computed, none otherwise.
