@@ -8,8 +8,9 @@ rule, papers/gedf-ties.md), not ``exact:index`` (lowest-index ties only):
   "unknown" from the exact test is skipped, never counted; short periods are drawn often, since
   that is where ties at the m-th deadline (and the sets only they refute) are frequent;
 * on larger sets no analysis accepts a set on which the simulator finds a miss (synchronous
-  periodic and seeded sporadic releases, under the index, FIFO and seeded random tie rules;
-  partitioned analyses are simulated on the assignment their explanation gives, index ties);
+  periodic and seeded sporadic releases, under the index, FIFO and seeded random tie rules, WCET
+  and seeded random execution times; partitioned analyses are simulated on the assignment their
+  explanation gives, index ties);
 * on m = 1 every global EDF analysis ⇒ ``uni-qpa`` (when registered), and every uniprocessor
   analysis that claims schedulability agrees with ``exact``.
 
@@ -148,8 +149,9 @@ def test_every_sufficient_test_rejects_dhall():
 def _check_against_simulator(ts: TaskSet, m: int, seed: int, reach) -> None:
     # simulate first (cheap); only a miss can refute a global analysis, under any tie rule
     missed = False
-    for arrivals, ties in itertools.product(("periodic", "sporadic"), ("index", "fifo", f"random:{seed}")):
-        trace = simulate(ts, m, arrivals=arrivals, seed=seed, horizon=20_000, record=False, ties=ties)
+    runs = itertools.product(("wcet", "random"), ("periodic", "sporadic"), ("index", "fifo", f"random:{seed}"))
+    for execution, arrivals, ties in runs:
+        trace = simulate(ts, m, arrivals=arrivals, seed=seed, horizon=20_000, record=False, ties=ties, execution=execution)
         if trace.miss is not None:
             accepting = [e.name for e in GLOBAL_SUFFICIENT if accepted(e, ts, m)]
             assert not accepting, f"{accepting} accept {ts!r} on m={m}; G-EDF misses: {trace}"
@@ -163,7 +165,7 @@ def _check_against_simulator(ts: TaskSet, m: int, seed: int, reach) -> None:
             reach["partitioned accepts, simulated"] += 1
             assignment = entry.explain(ts, m).evidence.get("assignment")
             assert assignment is not None and None not in assignment, f"{entry.name} accepted without an assignment"
-            for arrivals in ("periodic", "sporadic"):
+            for arrivals, execution in itertools.product(("periodic", "sporadic"), ("wcet", "random")):
                 trace = simulate(
                     ts,
                     m,
@@ -173,6 +175,7 @@ def _check_against_simulator(ts: TaskSet, m: int, seed: int, reach) -> None:
                     seed=seed,
                     horizon=20_000,
                     record=False,
+                    execution=execution,
                 )
                 assert trace.miss is None, (
                     f"{entry.name} accepts {ts!r} on m={m} (assignment {assignment}); P-EDF misses: {trace}"
