@@ -23,7 +23,8 @@ state, no display needed.
 Legends are in words, from each analysis's registry metadata (:func:`legend_label`: the policy
 as ``G-EDF``/``P-EDF``/..., the title, the paper's authors), or the caller's labels; in the
 default style grouped by policy under a heading. Analyses of kind ``necessary`` (``gedf-upper``)
-are drawn as a black dashed *upper bound*, not as a test. When the generator's rounding moved
+are drawn as a black dashed *upper bound*, not as a test. When the generator (its rounding, or
+the cap rule of Baker-style generation) moved
 the mean realized utilization more than 1 % away from the target at some point, the utilization
 axis shows the realized mean instead of the target; the caption says which, how far they
 differ, and the periods (the time resolution).
@@ -239,10 +240,19 @@ def _resolution_text(canonical: dict[str, Any], variable: str, realized: bool, w
     what = "U/m" if variable == "U/m" else "U"
     if realized:
         return text + (
-            f"the mean realized {what} differs from the target by up to {100 * worst:.3g} % (rounding), "
+            f"the mean realized {what} differs from the target by up to {100 * worst:.3g} % ({_gap_cause(gen)}), "
             f"so the x-axis is the mean realized {what} of each point."
         )
     return text + f"mean realized {what} within {100 * worst:.2g} % of the target at every point (x = target)."
+
+
+def _gap_cause(gen: Mapping[str, Any]) -> str:
+    """Why the realized utilization moved from the target: rounding, or Baker-style generation's cap rule."""
+    if gen.get("method") != "baker":
+        return "rounding"
+    if gen.get("cap", "discard") == "keep":
+        return "the cap rule: tasks are added until U exceeds the target, the last one kept"
+    return "the cap rule: tasks are added while U stays within the target"
 
 
 def _rc_context(params: Mapping[str, Any]) -> Any:
@@ -615,7 +625,7 @@ def _x_label(plan: _Plan, variable: str, realized: bool) -> str:
         label = label.replace("Normalized utilization U/m", "Mean realized U/m").replace(
             "Total utilization U", "Mean realized utilization U"
         )
-    return label if plan.style.long_axis_labels else _short_label(label)
+    return _styled(plan, label, _short_label(label))
 
 
 def _legend_title(plan: _Plan) -> str | None:
@@ -695,23 +705,73 @@ def acceptance_figure(
     return _acceptance(plan)
 
 
+@dataclass(frozen=True)
+class _Panels:
+    """The x axis and panels of the per-point figures (acceptance, tardiness) from ``results.csv`` rows."""
+
+    plan: _Plan
+    variable: str
+    by_variable: str
+    panels: list[str]
+    xs_all: list[str]
+    numeric_x: bool
+    realized: bool
+
+    @classmethod
+    def of(cls, plan: _Plan) -> _Panels:
+        rows = plan.data.rows
+        variable = rows[0]["variable"]
+        xs_all = _ordered([r["value"] for r in rows])
+        return cls(
+            plan,
+            variable,
+            rows[0].get("by_variable", ""),
+            _ordered([r.get("by_value", "") for r in rows]),
+            xs_all,
+            all(isinstance(_number(x), float) for x in xs_all),
+            realized_axis(rows, variable)[0],
+        )
+
+    def x(self, sel: Sequence[dict[str, str]]) -> list[float]:
+        """The x values of a curve's rows: realized or target utilization, or the index of a category."""
+        if self.numeric_x:
+            return [_x_value(r, self.variable, self.realized) for r in sel]
+        return [float(self.xs_all.index(r["value"])) for r in sel]
+
+    def label(self, ax: Any, index: int, panel: str, cols: int, ylabel: str) -> None:
+        """Panel ``index``'s title in words, its own x label where it gets one, the y label in the first column."""
+        if self.by_variable:
+            ax.set_title(panel_title(self.by_variable, panel))
+        if _per_panel_xlabel(self.plan, len(self.panels), index):
+            ax.set_xlabel(_x_label(self.plan, self.variable, self.realized))
+        if index % cols == 0:
+            ax.set_ylabel(ylabel)
+
+    def shared_xlabel(self) -> str | None:
+        """The x label under a row of panels, or None where each panel has its own."""
+        if _per_panel_xlabel(self.plan, len(self.panels)):
+            return None
+        return _x_label(self.plan, self.variable, self.realized)
+
+
+def _styled(plan: _Plan, long: str, short: str) -> str:
+    """An axis label: the long form in the default style, the short one in the paper styles."""
+    return long if plan.style.long_axis_labels else short
+
+
 def _acceptance(plan: _Plan) -> Figure:
 
     rows = plan.data.rows
-    variable, by_variable = rows[0]["variable"], rows[0].get("by_variable", "")
-    panels = _ordered([r.get("by_value", "") for r in rows])
-    xs_all = _ordered([r["value"] for r in rows])
-    numeric_x = all(isinstance(_number(x), float) for x in xs_all)
-    realized, _ = realized_axis(rows, variable)
+    grid = _Panels.of(plan)
     with _rc_context(rc_params(plan.style)):
-        fig, axes, cols = _new_figure(plan, len(panels), len(plan.analyses))
-        for index, panel in enumerate(panels):
+        fig, axes, cols = _new_figure(plan, len(grid.panels), len(plan.analyses))
+        for index, panel in enumerate(grid.panels):
             ax = axes[index // cols][index % cols]
             for analysis in plan.analyses:
                 sel = [r for r in rows if r.get("by_value", "") == panel and r["analysis"] == analysis]
                 if not sel:
                     continue
-                x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
+                x = grid.x(sel)
                 y = [float(r["ratio"]) for r in sel]
                 look = plan.looks[analysis]
                 ax.plot(x, y, label=plan.meta[analysis][0], **look)
@@ -719,19 +779,10 @@ def _acceptance(plan: _Plan) -> Figure:
                     low, high = zip(*(_band(r) for r in sel), strict=True)
                     alpha = 0.12 if plan.meta[analysis][2] == "necessary" else 0.2
                     ax.fill_between(x, low, high, color=look["color"], alpha=alpha, linewidth=0)
-            _format_axes(ax, xs_all, numeric_x, variable)
-            if by_variable:
-                ax.set_title(panel_title(by_variable, panel))
-            if _per_panel_xlabel(plan, len(panels), index):
-                ax.set_xlabel(_x_label(plan, variable, realized))
-            if index % cols == 0:
-                ax.set_ylabel(
-                    "Acceptance ratio (fraction proven schedulable)"
-                    if plan.style.long_axis_labels
-                    else "Acceptance ratio"
-                )
-        shared = None if _per_panel_xlabel(plan, len(panels)) else _x_label(plan, variable, realized)
-        _decorate(fig, axes, plan, _legend_title(plan), shared)
+            _format_axes(ax, grid.xs_all, grid.numeric_x, grid.variable)
+            ylabel = _styled(plan, "Acceptance ratio (fraction proven schedulable)", "Acceptance ratio")
+            grid.label(ax, index, panel, cols, ylabel)
+        _decorate(fig, axes, plan, _legend_title(plan), grid.shared_xlabel())
     return fig
 
 
@@ -801,12 +852,8 @@ def _weighted(plan: _Plan) -> Figure:
             )
         _format_axes(ax, values, numeric, wvar)
         label = axis_label(wvar, plan.kind)
-        ax.set_xlabel(label if plan.style.long_axis_labels else _short_label(label))
-        ax.set_ylabel(
-            "Weighted schedulability W (Bastoni et al. 2010)"
-            if plan.style.long_axis_labels
-            else "Weighted schedulability"
-        )
+        ax.set_xlabel(_styled(plan, label, _short_label(label)))
+        ax.set_ylabel(_styled(plan, "Weighted schedulability W (Bastoni et al. 2010)", "Weighted schedulability"))
         _decorate(fig, axes, plan, _legend_title(plan))
     return fig
 
@@ -864,15 +911,11 @@ def _tardiness(plan: _Plan) -> Figure:
     none is bounded has no value.
     """
     rows = plan.data.rows
-    variable, by_variable = rows[0]["variable"], rows[0].get("by_variable", "")
-    panels = _ordered([r.get("by_value", "") for r in rows])
-    xs_all = _ordered([r["value"] for r in rows])
-    numeric_x = all(isinstance(_number(x), float) for x in xs_all)
-    realized, _ = realized_axis(rows, variable)
+    grid = _Panels.of(plan)
     soft = [a for a in plan.analyses if any(r["analysis"] == a and r.get("tardiness_mean") for r in rows)]
     with _rc_context(rc_params(plan.style)):
-        fig, axes, cols = _new_figure(plan, len(panels), 2 * len(soft))
-        for index, panel in enumerate(panels):
+        fig, axes, cols = _new_figure(plan, len(grid.panels), 2 * len(soft))
+        for index, panel in enumerate(grid.panels):
             ax = axes[index // cols][index % cols]
             for analysis in soft:
                 sel = [
@@ -882,22 +925,17 @@ def _tardiness(plan: _Plan) -> Figure:
                 ]
                 if not sel:
                     continue
-                x = [_x_value(r, variable, realized) if numeric_x else xs_all.index(r["value"]) for r in sel]
+                x = grid.x(sel)
                 look = plan.looks[analysis]
                 ax.plot(x, [float(r["tardiness_mean"]) for r in sel], label=f"{plan.meta[analysis][0]}: mean", **look)
                 dashed = {**look, "linestyle": (0, (4, 2)), "marker": None}
                 ax.plot(x, [float(r["tardiness_max"]) for r in sel], label=f"{plan.meta[analysis][0]}: max", **dashed)
-            if not numeric_x:
-                ax.set_xticks(range(len(xs_all)), xs_all, rotation=30, ha="right")
+            if not grid.numeric_x:
+                ax.set_xticks(range(len(grid.xs_all)), grid.xs_all, rotation=30, ha="right")
             ax.set_ylim(bottom=0)
             ax.grid(True, alpha=0.3)
-            if by_variable:
-                ax.set_title(panel_title(by_variable, panel))
-            if _per_panel_xlabel(plan, len(panels), index):
-                ax.set_xlabel(_x_label(plan, variable, realized))
-            if index % cols == 0:
-                ax.set_ylabel("Tardiness bound / largest period T_max")
-        shared = None if _per_panel_xlabel(plan, len(panels)) else _x_label(plan, variable, realized)
+            grid.label(ax, index, panel, cols, "Tardiness bound / largest period T_max")
+        shared = grid.shared_xlabel()
         handles, labels = axes[0][0].get_legend_handles_labels()
         labels = ["\n".join(textwrap.wrap(label, plan.style.wrap, subsequent_indent="   ")) for label in labels]
         legend_title = (
