@@ -152,8 +152,10 @@ def validate_values(
         refuse_first(
             arr > MAX_TIME,
             field,
-            lambda i: f"{int(arr[i])} is too large for exact int64 arithmetic "  # noqa: B023
-            f"(at most {MAX_TIME}); use a coarser time unit",
+            lambda i: (
+                f"{int(arr[i])} is too large: "  # noqa: B023
+                f"at most {MAX_TIME} (2**31 − 1, the largest time value); use a coarser time unit"
+            ),
         )
     refuse_first(
         C > D, "C", lambda i: f"C = {int(C[i])} exceeds D = {int(D[i])} (the task could never meet its deadline)"
@@ -162,9 +164,11 @@ def validate_values(
         refuse_first(
             D > T,
             "D",
-            lambda i: f"D = {int(D[i])} exceeds T = {int(T[i])}, which the constrained-deadline model "
-            "forbids (arbitrary deadlines: deadlines='arbitrary' in Python, --deadlines arbitrary for "
-            "rtsched check, convert and simulate)",
+            lambda i: (
+                f"D = {int(D[i])} exceeds T = {int(T[i])}, which the constrained-deadline model "
+                "forbids (arbitrary deadlines: deadlines='arbitrary' in Python, --deadlines arbitrary for "
+                "rtsched check, convert and simulate)"
+            ),
         )
     elif deadlines == "implicit":
         refuse_first(
@@ -253,7 +257,7 @@ class TaskSet(_TaskArrays):
                 if too_big:
                     i = too_big[0]
                     raise TaskError(
-                        f"{arr[i]} is too large for exact int64 arithmetic (at most {MAX_TIME}); "
+                        f"{arr[i]} is too large: at most {MAX_TIME} (2**31 − 1, the largest time value); "
                         "use a coarser time unit",
                         task=i,
                         field=field,
@@ -733,9 +737,13 @@ class TaskSetBatch(_TaskArrays):
             flat = np.repeat(starts - offsets[:-1], sizes) + np.arange(offsets[-1])
         else:
             flat = np.zeros(0, dtype=np.int64)
-        return TaskSetBatch(self._C[flat], self._D[flat], self._T[flat], offsets, deadlines=self._deadlines, validate=False)
+        return TaskSetBatch(
+            self._C[flat], self._D[flat], self._T[flat], offsets, deadlines=self._deadlines, validate=False
+        )
 
-    def to_padded(self, fill: int = 0) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    def to_padded(
+        self, fill: int = 0
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
         """Return ``(C, D, T, counts)`` as 2-D arrays padded with ``fill``."""
         sizes = self.sizes
         width = int(sizes.max()) if sizes.size else 0
@@ -756,7 +764,9 @@ class TaskSetBatch(_TaskArrays):
         if not batches:
             return TaskSetBatch.empty()
         models = {b.deadlines for b in batches}
-        model: DeadlineModel = "arbitrary" if "arbitrary" in models else ("implicit" if models == {"implicit"} else "constrained")
+        model: DeadlineModel = (
+            "arbitrary" if "arbitrary" in models else ("implicit" if models == {"implicit"} else "constrained")
+        )
         offsets = [np.zeros(1, dtype=np.int64)]
         base = 0
         for b in batches:

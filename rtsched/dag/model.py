@@ -79,7 +79,7 @@ def _time(value: Any, what: str, task: str | None, field: str, vertex: int | Non
         _fail(f"{what} must be a positive integer, got {number}", task, field, vertex)
     if number > MAX_TIME:
         _fail(
-            f"{what} = {number} is too large for exact int64 arithmetic (at most {MAX_TIME}); use a coarser time unit",
+            f"{what} = {number} is too large: at most {MAX_TIME} (2**31 − 1, the largest time value); use a coarser time unit",
             task,
             field,
             vertex,
@@ -182,7 +182,7 @@ class DAGTask:
         volume = sum(clean_wcets)
         if volume > MAX_TIME:
             raise TaskError(
-                f"the volume ΣC = {volume} is too large for exact int64 arithmetic (at most {MAX_TIME}); "
+                f"the volume ΣC = {volume} is too large: at most {MAX_TIME} (2**31 − 1, the largest time value); "
                 "use a coarser time unit",
                 task=task,
                 field="C",

@@ -76,7 +76,7 @@ def _time(value: Any, task: str | None, field: str) -> int:
         raise TaskError(f"{field} must be a positive integer, got {number}", task=task, field=field)
     if number > MAX_TIME:
         raise TaskError(
-            f"{field} = {number} is too large for exact int64 arithmetic (at most {MAX_TIME}); use a coarser time unit",
+            f"{field} = {number} is too large: at most {MAX_TIME} (2**31 − 1, the largest time value); use a coarser time unit",
             task=task,
             field=field,
         )

@@ -89,7 +89,7 @@ def _ticks(value: Any, *, task: str | int | None, field: str, minimum: int) -> i
         raise TaskError(f"{field} must be {what}, got {number}", task=task, field=field)
     if number > MAX_TIME:
         raise TaskError(
-            f"{field} = {number} is too large for exact int64 arithmetic (at most {MAX_TIME}); use a coarser time unit",
+            f"{field} = {number} is too large: at most {MAX_TIME} (2**31 − 1, the largest time value); use a coarser time unit",
             task=task,
             field=field,
         )
