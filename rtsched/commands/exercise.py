@@ -43,22 +43,37 @@ def exercise_command(
     if seed is None:
         raise InputError("give a seed with --seed (an integer or a student ID)", field="--seed")
     exercise = make_exercise(topic, seed)
-    if sheet is None:
-        typer.echo(exercise.sheet, nl=False)
-    else:
-        _write(sheet, exercise.sheet, "--sheet")
-    if key is not None:
-        _write(key, exercise.key, "--key")
+    files = [(path, text, option) for path, text, option in ((sheet, exercise.sheet, "--sheet"), (key, exercise.key, "--key"))
+             if path is not None]  # fmt: skip
+    # Every file is written beside its destination first, so that an unwritable --key fails
+    # before the sheet is printed or written (issue #46), and nothing is left half done.
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, text, option in files:
+            staged.append((_stage(path, text, option), Path(path)))
+        if sheet is None:
+            typer.echo(exercise.sheet, nl=False)
+        for temporary, destination in staged:
+            temporary.replace(destination)
+            typer.echo(f"wrote {destination}", err=True)
+    finally:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
 
 
-def _write(path: str, text: str, option: str) -> None:
+def _stage(path: str, text: str, option: str) -> Path:
+    """``text`` written to a temporary file beside ``path`` (renamed onto it once every file is staged)."""
     from rtsched.errors import InputError
 
+    destination = Path(path)
+    if destination.is_dir():
+        raise InputError(f"cannot write {path}: it is a directory", field=option)
+    temporary = destination.with_name(f".{destination.name}.rtsched-tmp")
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        temporary.write_text(text, encoding="utf-8")
     except OSError as err:
         raise InputError(f"cannot write {path}: {err.strerror}", field=option) from None
-    typer.echo(f"wrote {path}", err=True)
+    return temporary
 
 
 def register(app: typer.Typer) -> None:
