@@ -14,7 +14,9 @@ def sweep_command(
         str | None,
         typer.Argument(help="Experiment file (TOML). Without it, the built-in default experiment runs."),
     ] = None,
-    out: Annotated[str, typer.Option("--out", "-o", help="Experiment directory (results, plots, resume state).")] = "rtsched-sweep",
+    out: Annotated[
+        str, typer.Option("--out", "-o", help="Experiment directory (results, plots, resume state).")
+    ] = "rtsched-sweep",
     workers: Annotated[
         int | None,
         typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); 0 runs in this process."),
@@ -44,15 +46,22 @@ def sweep_command(
     if print_default:
         typer.echo(DEFAULT_EXPERIMENT_TOML, nl=False)
         return
-    results = run(
-        experiment,
-        out,
-        workers=workers,
-        scheduler=scheduler,
-        executor=executor,
-        progress="none" if quiet else "auto",
-        plot=plot,
-    )
+    try:
+        results = run(
+            experiment,
+            out,
+            workers=workers,
+            scheduler=scheduler,
+            executor=executor,
+            progress="none" if quiet else "auto",
+            plot=plot,
+        )
+    except KeyboardInterrupt:  # the finished units are in the store: say how to go on (issue #46)
+        typer.echo(
+            f"rtsched sweep: interrupted; the finished units are kept in {out}: rerun the same command to resume",
+            err=True,
+        )
+        raise
     for name, why in results.skipped:
         typer.echo(f"rtsched sweep: skipped {name}: {why}", err=True)
     if not quiet:
