@@ -245,7 +245,7 @@ def time_left(done: Mapping[str, float], todo: Sequence[str], workers: int, prio
 
     The ratio is this machine's observed compile time per table second so far (``prior``, the
     first estimate's ratio, until something compiled); the time left is the rest of ``todo``'s
-    table estimate (:func:`_estimate`) at that ratio.
+    table estimate (``_estimate``) at that ratio.
     """
     owners = {_kernels_of(name) for name in done}  # analyses sharing kernels compile them once
     table = sum(compile_seconds(owner) for owner in owners)
