@@ -75,6 +75,7 @@ __all__ = [
     "margin_verdict",
     "redecide",
     "redecide_by",
+    "serial",
     "sets_kernel",
     "workspace_kernels",
     "top_sum",
@@ -295,14 +296,44 @@ def _bind(template: Any, one: Any, suffix: str, rows: dict[str, int] | None = No
     return fn
 
 
+def _takes_budget(one: Any) -> bool:
+    return one.py_func.__code__.co_varnames[4:5] == ("budget",)
+
+
+def serial(batch: Any) -> Any:
+    """The serial twin of a batch kernel (same arguments, one thread, no ``prange``), or None.
+
+    The registry calls it instead of ``batch`` when a batch runs on one thread anyway (fewer
+    tasks than the analysis's ``parallel_from``, as every unit of a default sweep; issue #46):
+    then only the serial chunk loop is compiled, not the ``prange`` driver around it, which costs
+    as much again to compile (Numba's parfor passes, and LLVM over the linked chunk once more).
+    The parallel driver compiles the first time a large batch needs it. Attach one to a driver of
+    your own with ``driver.serial = fn``; :func:`sets_kernel` and :func:`workspace_kernels` do.
+    """
+    return getattr(batch, "serial", None)
+
+
+def _largest(offsets: Any) -> int:
+    return int(np.diff(offsets).max()) if offsets.shape[0] > 1 else 0
+
+
 def sets_kernel(one: Any) -> Any:
     """The batch kernel of a one-set kernel ``one(C, D, T, m[, budget])``: every set, in ``prange`` over chunks of sets.
 
     ``sets_kernel(one)(C, D, T, offsets, m[, budget], out)`` sets ``out[s] = one(C_s, D_s, T_s,
     m[, budget])`` for every set ``s``: the registry's kernel signature (:mod:`rtsched.registry`).
+    Its :func:`serial` twin runs the chunk loop over every set on the calling thread.
     """
     chunk = kernel(_bind(_sets_chunk, one, "chunk"), counted=False)
-    return batch_kernel(_bind(_each_set, one, "sets", chunk=chunk))
+    driver = batch_kernel(_bind(_each_set, one, "sets", chunk=chunk))
+    budget = _takes_budget(one)
+
+    def run_serial(C: Any, D: Any, T: Any, offsets: Any, m: Any, *rest: Any) -> None:
+        out = rest[-1]
+        chunk(C, D, T, offsets, 0, out.shape[0], m, rest[0] if budget else 0, out)
+
+    driver.serial = run_serial
+    return driver
 
 
 def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any, Any]:
@@ -318,6 +349,16 @@ def workspace_kernels(one: Any, *, ints: int = 0, floats: int = 0) -> tuple[Any,
     suffix = f"ws{ints}x{floats}"
     chunk = kernel(_bind(_sets_chunk_ws, one, f"chunk_{suffix}", rows), counted=False)
     batch = batch_kernel(_bind(_each_set_ws, one, f"sets_{suffix}", rows, chunk))
+    budget = _takes_budget(one)
+
+    def run_serial(C: Any, D: Any, T: Any, offsets: Any, m: Any, *rest: Any) -> None:
+        # The serial twin (:func:`serial`): one workspace, as wide as the parallel driver's.
+        out = rest[-1]
+        width = max(2, _largest(offsets) + 1)
+        int_rows, float_rows = np.empty((ints, width), dtype=np.int64), np.empty((floats, width))
+        chunk(C, D, T, offsets, 0, out.shape[0], m, rest[0] if budget else 0, out, int_rows, float_rows)
+
+    batch.serial = run_serial
     return batch, kernel(_bind(_one_set_ws, one, suffix, rows))
 
 

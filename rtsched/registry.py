@@ -391,7 +391,10 @@ class Analysis:
                 out = np.asarray(self._codes(batch, size, *extra), dtype=np.int8)
             else:
                 out = np.empty(n_sets, dtype=np.int8)
-                self._kernel(*workload.kernel_arguments(batch), size, *extra, out)  # type: ignore[misc]
+                # On one thread, the kernel's serial twin when it has one: the prange driver then
+                # compiles only when a large batch needs it (rtsched.kernels.serial, issue #46).
+                run = (serial and getattr(self._kernel, "serial", None)) or self._kernel
+                run(*workload.kernel_arguments(batch), size, *extra, out)  # type: ignore[misc]
         for s in np.flatnonzero(out == _UNDECIDED):
             out[s] = _code(self._reference(batch[int(s)], size, *extra))
         return out

@@ -424,6 +424,16 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
         _bcl_iter_chunk(C, D, T, offsets, c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks, m, budget, out, work, fwork)
 
 
+def _bcl_iter_serial(C, D, T, offsets, m, budget, out):  # the serial twin (rtsched.kernels.serial)
+    width = padded_width.py_func(int(np.diff(offsets).max()) if offsets.shape[0] > 1 else 0)
+    work = np.empty((SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
+    _bcl_iter_chunk(C, D, T, offsets, 0, out.shape[0], m, budget, out, work, fwork)
+
+
+_bcl_iter_kernel.serial = _bcl_iter_serial
+
+
 #: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
 #: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
 ARBITRARY_WHY = (

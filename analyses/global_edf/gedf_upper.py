@@ -40,10 +40,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from rtsched.kernels import ACCEPT, EPS, REJECT, gcd, kernel, workspace_kernels
+from rtsched.kernels import ACCEPT, EPS, REJECT, gcd, kernel, serial, workspace_kernels
 from rtsched.model import TaskSet, TaskSetBatch, fraction_sum
 from rtsched.registry import ACCEPTED, REJECTED, Analysis
 from rtsched.result import Explanation, Step, show_number
@@ -366,7 +367,9 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
     if chosen.size:
         sub = batch.select(chosen)
         codes = np.empty(chosen.size, dtype=np.int8)
-        _upper_sets(sub.C, sub.D, sub.T, sub.offsets, m, codes)
+        # On one thread its serial twin: the prange driver compiles only for a large batch (#46).
+        run = (numba.get_num_threads() == 1 and serial(_upper_sets)) or _upper_sets
+        run(sub.C, sub.D, sub.T, sub.offsets, m, codes)
         out[chosen] = np.where(codes == REJECT, REJECTED, ACCEPTED)
     return out
 

@@ -812,6 +812,19 @@ def _rta_sets(C, D, T, offsets, first, last, m, budget, out, work, inv_T, slack_
         out[s] = _rta_set(C[lo:hi], D[lo:hi], T[lo:hi], m, budget, work, inv_T, slack_work, slack_fwork)
 
 
+def _rta_serial(C, D, T, offsets, m, budget, out):  # the serial twin (rtsched.kernels.serial)
+    max_n = int(np.diff(offsets).max()) if offsets.shape[0] > 1 else 0
+    _rta_sets(
+        C, D, T, offsets, 0, out.shape[0], m, budget, out,
+        np.empty((_ROWS, max_n), dtype=np.int64), np.empty(max_n, dtype=np.float64),
+        np.empty((SLACK_ROWS, padded_width.py_func(max_n)), dtype=np.int64),
+        np.empty((SLACK_FLOAT_ROWS, padded_width.py_func(max_n)), dtype=np.float64),
+    )  # fmt: skip
+
+
+_rta_kernel.serial = _rta_serial
+
+
 #: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
 #: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
 ARBITRARY_WHY = (

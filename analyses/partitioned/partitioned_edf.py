@@ -85,6 +85,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numba
 import numpy as np
 from numba import prange
 from numpy.typing import NDArray
@@ -461,10 +462,19 @@ def _kernel_run(
     left = np.zeros(batch.n_sets, dtype=np.int64)
     if batch.n_sets:
         fit, order, admission = codes
-        _pack_kernel(
-            batch.C, batch.D, batch.T, batch.offsets, np.int64(m), np.int64(fit), np.int64(order), np.int64(admission),
-            np.int64(steps), np.int64(budget), out, assign, left,
-        )  # fmt: skip
+        if numba.get_num_threads() == 1:
+            # One thread (a small batch, a sweep's worker): the serial kernel itself, so the prange
+            # driver compiles only when a batch needs it (rtsched.kernels.serial, issue #46).
+            iw, fw = _workspace(max(1, int(np.diff(batch.offsets).max())))
+            _pack_sets(
+                batch.C, batch.D, batch.T, batch.offsets, 0, batch.n_sets, m, fit, order, admission, steps, budget,
+                out, assign, left, iw, fw,
+            )  # fmt: skip
+        else:
+            _pack_kernel(
+                batch.C, batch.D, batch.T, batch.offsets, np.int64(m), np.int64(fit), np.int64(order),
+                np.int64(admission), np.int64(steps), np.int64(budget), out, assign, left,
+            )  # fmt: skip
     return out, assign, left
 
 
