@@ -1,6 +1,13 @@
 """Cold start: what a user waits for the first time, and every time after (not a test).
 
     python benchmarks/bench_cold_start.py [--analyses gfb,bak,...] [--skip-per-analysis]
+    python benchmarks/bench_cold_start.py --baseline 646a40d [--sweep-only]
+
+``--baseline REV`` checks REV out in a temporary ``git worktree`` and times the same cold
+``rtsched sweep`` (default experiment, a fresh kernel cache each) with REV's sources and with
+this checkout's, side by side: wall seconds and the children's CPU seconds
+(``resource.getrusage(RUSAGE_CHILDREN)``; on a shared machine CPU seconds are the fairer
+ratio), with the load average before and after.
 
 Every measurement runs in a fresh process with its own kernel cache (``RTSCHED_CACHE_DIR`` in a
 new folder), so "cold" means a machine that never ran rtsched and "warm" the same command run
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -80,11 +88,53 @@ def probe(names: list[str], cache: Path) -> dict[str, float]:
     return seconds
 
 
+def child_cpu() -> float:
+    """CPU seconds (user + system) of the finished children of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cold_sweep(source: Path, base: Path) -> tuple[float, float]:
+    """(wall s, children's CPU s) of a cold ``rtsched sweep`` run with the sources in ``source``."""
+    env = dict(os.environ, RTSCHED_CACHE_DIR=str(base / "cache"), CI="true", PYTHONPATH=str(source))
+    env.pop("NUMBA_CACHE_DIR", None)
+    command = [sys.executable, "-m", "rtsched", "sweep", "--out", str(base / "sweep"), "--no-plot"]
+    cpu = child_cpu()
+    wall, _ = timed(command, env, source)
+    return wall, child_cpu() - cpu
+
+
+def baseline(rev: str) -> None:
+    """Cold sweep with ``rev``'s sources and with this checkout's, side by side (``--baseline``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        worktree = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(worktree), rev], check=True)
+        try:
+            print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+            rows = []
+            for label, source in ((f"baseline {rev}", worktree), ("this checkout", ROOT)):
+                base = Path(tmp) / label.replace(" ", "-")
+                base.mkdir()
+                rows.append((label, *cold_sweep(source, base)))
+            print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=False)
+    print(f"\n{'cold rtsched sweep (default experiment)':<42} {'wall s':>8} {'CPU s':>8}")
+    for label, wall, cpu in rows:
+        print(f"{label:<42} {wall:8.1f} {cpu:8.1f}")
+    (_, wall0, cpu0), (_, wall1, cpu1) = rows
+    print(f"{'ratio (this checkout / baseline)':<42} {wall1 / wall0:8.2f} {cpu1 / cpu0:8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--analyses", default=",".join(DEFAULT))
     parser.add_argument("--skip-per-analysis", action="store_true")
+    parser.add_argument("--baseline", metavar="REV", help="time a cold sweep of REV's sources beside this checkout's")
     args = parser.parse_args()
+    if args.baseline:
+        baseline(args.baseline)
+        return
     names = [n for n in args.analyses.split(",") if n]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
