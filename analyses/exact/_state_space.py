@@ -37,6 +37,12 @@ index decides who runs, so identical tasks are not interchangeable.
 
 Budget: ``budget`` explored (stored) states, default :data:`DEFAULT_BUDGET`, and at most
 :data:`TRANSITIONS_PER_STATE` transitions per budgeted state; past either the code is UNKNOWN.
+
+Probes (``auto``, rtsched's; papers/exact-search.md, "Probes"): random walks through the same
+game (:func:`_probe`) before the search and at pauses of it; a walk that reaches a doomed job is a
+counterexample and ends the search. They only ever add REJECTs with a replayable path, so every
+verdict is the exhaustive search's; they find most misses within a few thousand ticks where a
+search may store millions of states first.
 """
 
 # One piece (about 1,170 lines): the Python automaton (the reference), the compiled search
@@ -145,6 +151,21 @@ SHORTEN_MIN_STATES = 4096
 CHAIN_LOOK = 256
 #: Release subsets and tie choices are bit masks in int64.
 MAX_EXPLORED_TASKS = 62
+#: Random-walk probes of ``auto`` (:func:`_probe`; papers/exact-search.md, "Probes"): ticks
+#: simulated before the search starts.
+PROBE_FIRST_TICKS = 8192
+#: The search pauses for a probe when it has stored ``PROBE_FIRST_PAUSE · PROBE_PAUSE_GROWTH**j``
+#: states (j = 0, 1, ...); the probe simulates ``max(PROBE_FIRST_TICKS, transitions //
+#: PROBE_TRANSITIONS_PER_TICK)`` ticks, so all probes together cost a bounded share of the search
+#: (about a tenth of its time: a tick costs about a tenth of a transition).
+PROBE_FIRST_PAUSE = 2048
+PROBE_PAUSE_GROWTH = 4
+PROBE_TRANSITIONS_PER_TICK = 2
+#: A walk lasts at most ``PROBE_HORIZON · (max T + max D)`` ticks (halved 0-3 times at random).
+PROBE_HORIZON = 4
+#: Ways a walk releases: 0 mostly as soon as allowed, 1 with a random probability per task,
+#: 2 half the tasks as soon as allowed and the others with a random probability.
+_WALK_KINDS = 3
 
 
 def check_rule(rule: str, rules: tuple[str, ...] = RULES, what: str = "priority rule") -> str:
@@ -701,6 +722,125 @@ def _explore(
     return ACCEPT, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
 
 
+@kernel
+def _next_random(state):
+    """One step of splitmix64 (Steele, Lea, Flood, OOPSLA 2014): ``(next state, 64 random bits)``.
+
+    The probes' own generator, so that a search's course depends on its inputs only (not on
+    Numba's global generator, shared by the threads of a batch).
+    """
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@kernel
+def _probe(C, D, T, m, fixed, every_tie, horizon, ticks, seed, path_mask, path_won, path_tied):
+    """Random walks through the game from the initial state until a doomed job or ``ticks`` ticks.
+
+    A *probe* of ``auto`` (papers/exact-search.md, "Probes"): each walk plays the adversary at
+    random — a task whose next release is allowed releases with a probability drawn per walk and
+    task (:data:`_WALK_KINDS`), and under ``every_tie`` a random choice among the jobs tied at
+    the m-th deadline runs — and the scheduler by the rule (``fixed``: task order; else G-EDF,
+    ties to the lowest indices unless ``every_tie``), the moves of :func:`_explore`. A walk ends
+    after at most ``horizon`` ticks (halved 0-3 times at random: short walks try many early
+    release patterns). Nothing is stored and nothing is concluded from a walk without a miss.
+
+    Returns ``(length, used)``: ``length`` > 0 when a walk reached a doomed job after ``length``
+    ticks, its moves in ``path_mask[:length]`` (tasks released at each tick), ``path_won`` and
+    ``path_tied`` (tied tasks that ran / that competed, 0 without a tie), as the search records
+    them; ``length`` = 0 otherwise. ``used``: ticks simulated. The same inputs give the same walks.
+    """
+    n = C.shape[0]
+    slack = T - D
+    rct = np.zeros(n, dtype=np.int64)
+    nat = np.zeros(n, dtype=np.int64)
+    chance = np.zeros(n, dtype=np.uint64)  # a free task releases when 32 random bits < chance
+    order = np.zeros(n, dtype=np.int64)
+    key = np.zeros(n, dtype=np.int64)
+    pick = np.zeros(n, dtype=np.int64)
+    always = np.uint64(1) << np.uint64(32)
+    rs = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+    used = 0
+    while used < ticks:
+        rs, r = _next_random(rs)
+        kind = r % np.uint64(_WALK_KINDS)
+        length = max(horizon >> np.int64((r >> np.uint64(8)) % np.uint64(4)), 1)
+        for i in range(n):
+            rct[i] = 0
+            nat[i] = 0
+            rs, r = _next_random(rs)
+            u = r >> np.uint64(32)
+            if kind == 0:
+                chance[i] = always - (u >> np.uint64(4))
+            elif kind == 1 or (r & np.uint64(1)) == 1:
+                chance[i] = u
+            else:
+                chance[i] = always
+        for t in range(length):
+            used += 1
+            mask = 0
+            for i in range(n):
+                if nat[i] == 0:
+                    rs, r = _next_random(rs)
+                    if (r >> np.uint64(32)) < chance[i]:
+                        rct[i] = C[i]
+                        nat[i] = T[i]
+                        mask |= 1 << i
+            n_pending = 0
+            for i in range(n):
+                if rct[i] > 0:
+                    key[i] = i if fixed else nat[i] - slack[i]
+                    insert_sorted(order, n_pending, key, i)
+                    n_pending += 1
+            won_mask = 0
+            tied_mask = 0
+            if n_pending <= m:
+                for j in range(n_pending):
+                    rct[order[j]] -= 1
+            else:
+                boundary = key[order[m - 1]]
+                n_sure = 0
+                while key[order[n_sure]] < boundary:
+                    n_sure += 1
+                n_tied = 0
+                while n_sure + n_tied < n_pending and key[order[n_sure + n_tied]] == boundary:
+                    n_tied += 1
+                k = m - n_sure
+                for j in range(n_sure):
+                    rct[order[j]] -= 1
+                for j in range(n_tied):
+                    pick[j] = order[n_sure + j]
+                if n_tied > k:
+                    for j in range(n_tied):
+                        tied_mask |= 1 << pick[j]
+                    if every_tie:  # a random k-subset of the tied jobs (partial Fisher-Yates)
+                        for j in range(k):
+                            rs, r = _next_random(rs)
+                            x = j + np.int64(r % np.uint64(n_tied - j))
+                            swap = pick[j]
+                            pick[j] = pick[x]
+                            pick[x] = swap
+                for j in range(k):
+                    rct[pick[j]] -= 1
+                    if tied_mask:
+                        won_mask |= 1 << pick[j]
+            path_mask[t] = mask
+            path_won[t] = won_mask
+            path_tied[t] = tied_mask
+            failed = False
+            for i in range(n):
+                if nat[i] > 0:
+                    nat[i] -= 1
+                if rct[i] > 0 and rct[i] > nat[i] - slack[i]:
+                    failed = True
+            if failed:
+                return t + 1, used
+    return 0, used
+
+
 #: One tie decision on a counterexample: at tick ``time`` the tasks ``winners`` ran and the
 #: tasks ``losers`` waited, all with the same absolute deadline.
 TieChoice = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -718,7 +858,8 @@ class Exploration:
     m-th deadline competed, as ``(time, winners, losers)`` (under ``"every"`` these are the
     adversary's choices; under ``"index"`` the winners are the lowest indices; never under
     ``"fp"``); ``doomed_at``: the
-    time at which some job became doomed along the path.
+    time at which some job became doomed along the path; ``probed``: ticks simulated by the
+    random-walk probes of ``auto`` (``reason`` is ``"probe"`` when one of them found the miss).
     """
 
     code: int
@@ -729,6 +870,7 @@ class Exploration:
     doomed_at: int = -1
     rule: str = "every"
     tie_choices: tuple[TieChoice, ...] | None = None
+    probed: int = 0
 
 
 NO_GROUPS = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
@@ -797,6 +939,7 @@ def search(
     shortcuts: bool = True,
     frontier: Frontier = "auto",
     short_counterexample: bool = True,
+    probes: bool = True,
 ) -> Exploration:
     """:func:`explore` on the arrays of one constrained-deadline set, with two separate caps.
 
@@ -810,7 +953,11 @@ def search(
     some misses that depth-first does not), then breadth-first by depth to the end (it proves
     large state spaces schedulable with fewer transitions than the others). Each phase takes over
     the waiting states of the previous one, so nothing is explored twice; the caps hold for the
-    whole search.
+    whole search. With ``probes`` (``auto`` only), random walks (:func:`_probe`) run before the
+    search and whenever it has stored :data:`PROBE_FIRST_PAUSE` times a power of
+    :data:`PROBE_PAUSE_GROWTH` states; a walk that reaches a doomed job ends the search with its
+    path (reason ``"probe"``). They never conclude anything else, so they change no verdict the
+    search reaches (papers/exact-search.md, "Probes"); ``probes=False`` is the search as before.
     ``short_counterexample``: when a depth-first search finds a miss, look for a shorter path to
     one breadth-first, within :data:`SHORTEN_FACTOR` times the states the depth-first search
     stored (at least :data:`SHORTEN_MIN_STATES`, at most ``state_cap``), and keep the
@@ -824,11 +971,11 @@ def search(
     # the phases switch at fixed numbers of states and transitions (not a share of the budget):
     # then any caps at least the work a search reports give the same answer (tests/analyses/exact/test_exact_gedf.py)
     phases = AUTO_PASSES if frontier == "auto" else ((FRONTIERS[frontier], None),)
-    found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, phases)
+    found = _search(C, D, T, m, rule, state_cap, transition_cap, shortcuts, phases, probes and frontier == "auto")
     if not (short_counterexample and frontier != "breadth" and found.code == REJECT and found.releases is not None):
         return found
     cap = int(min(state_cap, max(SHORTEN_MIN_STATES, SHORTEN_FACTOR * found.states)))
-    short = _search(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, ((BREADTH_FIRST, None),))
+    short = _search(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, ((BREADTH_FIRST, None),), False)
     if short.code != REJECT or short.doomed_at > found.doomed_at:
         return found
     return replace(found, releases=short.releases, doomed_at=short.doomed_at, tie_choices=short.tie_choices)
@@ -948,12 +1095,16 @@ def _search(
     transition_cap: int,
     shortcuts: bool,
     phases: tuple[tuple[int, int | None], ...],
+    probes: bool = False,
 ) -> Exploration:
     """One run of the kernel (tables grown geometrically) and the path to its miss, if any.
 
     ``phases``: (order, states) pairs, as :data:`AUTO_PASSES`; each phase continues the search
     of the previous one in its order until that many more states are stored (or
     :data:`TRANSITIONS_PER_STATE` times as many more transitions examined); None: to the end.
+    ``probes``: random walks (:func:`_probe`) before the search and at its pauses (at
+    :data:`PROBE_FIRST_PAUSE` times a power of :data:`PROBE_PAUSE_GROWTH` stored states: the
+    kernel stops there as for a growth of its tables, and resumes); a walk's miss ends the search.
     """
     orders, until_states, until_transitions = _phase_arrays(phases)
     n = C.shape[0]
@@ -979,9 +1130,14 @@ def _search(
     stacked = any(order != BREADTH_FIRST for order, _ in phases)
     tables = _tables(capacity, 2 * n, dtype, member_offsets.shape[0] > 1, stacked)
     regs = np.zeros(8, dtype=np.int64)
+    walk = _Walks(C, D, T, m, rule) if probes else None
+    pause = PROBE_FIRST_PAUSE if probes else limit
+    if walk is not None and walk.run(PROBE_FIRST_TICKS):
+        return walk.found(0, 0)
     while True:
         rows, canon = tables[0], tables[1]
-        grow_code = UNKNOWN if capacity >= limit else _GROW
+        stop = min(capacity, pause)  # the kernel stops there (a growth, or a pause for a probe)
+        grow_code = UNKNOWN if stop >= limit else _GROW
         code, states, transitions, fail_parent, fail_mask, fail_won, fail_tied, parents, masks, won, tied = _explore(
             C,
             D,
@@ -991,7 +1147,7 @@ def _search(
             rule == "every",
             members,
             member_offsets,
-            capacity,
+            stop,
             int(transition_cap),
             CHAIN_LOOK,
             grow_code,
@@ -1005,9 +1161,15 @@ def _search(
         )
         if code != _GROW:
             break
-        new_capacity = min(limit, 8 * capacity)
-        tables = _grown(tables, new_capacity, int(regs[0]), int(regs[3]))
-        capacity = new_capacity
+        if stop == pause:
+            pause *= PROBE_PAUSE_GROWTH
+            assert walk is not None
+            if walk.run(max(PROBE_FIRST_TICKS, int(regs[1]) // PROBE_TRANSITIONS_PER_TICK)):
+                return walk.found(int(regs[0]), int(regs[1]))
+        if stop == capacity:
+            new_capacity = min(limit, 8 * capacity)
+            tables = _grown(tables, new_capacity, int(regs[0]), int(regs[3]))
+            capacity = new_capacity
     releases = None
     choices = None
     doomed_at = -1
@@ -1022,7 +1184,40 @@ def _search(
         choices = tuple((t, bits(w, n), bits(tie & ~w, n)) for t, (_, w, tie) in enumerate(steps) if tie)
         doomed_at = len(steps)
     reason = "budget" if code == UNKNOWN else "explored"
-    return Exploration(int(code), int(states), int(transitions), reason, releases, doomed_at, rule, choices)
+    probed = walk.used if walk is not None else 0
+    return Exploration(int(code), int(states), int(transitions), reason, releases, doomed_at, rule, choices, probed)
+
+
+class _Walks:
+    """The probes of one search (:func:`_probe`): rounds of random walks, each round its own seed."""
+
+    def __init__(self, C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, rule: str) -> None:
+        self.args = (C, D, T, m, rule == "fp", rule == "every")
+        self.rule = rule
+        self.n = C.shape[0]
+        self.horizon = PROBE_HORIZON * (int(T.max()) + int(D.max()))
+        self.path = np.zeros((3, self.horizon), dtype=np.int64)
+        self.rounds = 0
+        self.used = 0
+        self.length = 0
+
+    def run(self, ticks: int) -> bool:
+        """One round of walks for about ``ticks`` ticks; True when one reached a doomed job."""
+        length, used = _probe(*self.args, self.horizon, ticks, self.rounds, self.path[0], self.path[1], self.path[2])
+        self.rounds += 1
+        self.used += int(used)
+        self.length = int(length)
+        return self.length > 0
+
+    def found(self, states: int, transitions: int) -> Exploration:
+        """The REJECT of the walk that reached a doomed job (with the search's work so far)."""
+        n = self.n
+        steps = [(int(a), int(b), int(c)) for a, b, c in self.path[:, : self.length].T.tolist()]
+        releases = tuple(tuple(t for t, (mask, _, _) in enumerate(steps) if (mask >> i) & 1) for i in range(n))
+        choices = tuple((t, bits(w, n), bits(tie & ~w, n)) for t, (_, w, tie) in enumerate(steps) if tie)
+        return Exploration(
+            int(REJECT), states, transitions, "probe", releases, self.length, self.rule, choices, self.used
+        )
 
 
 def one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int, rule: str) -> int:
@@ -1206,11 +1401,17 @@ def search_steps(ts: TaskSet, m: int, quick: Exploration, result: Exploration, f
     if quick.code == ACCEPT and quick.reason == "n <= m":
         yield Step(f"n = {ts.n} ≤ m = {m}: every job has a processor of its own, so no job waits: schedulable")
         return
-    yield Step(
-        f"explore every state the schedule can reach {found}, over every release sequence: "
-        f"{plural(result.states, 'state')}, {plural(result.transitions, 'transition')} (a state dominated by one "
-        "already seen is pruned)"
-    )
+    if result.reason == "probe":
+        yield Step(
+            f"play random release sequences {found} (probes of the search, {plural(result.probed, 'tick')}, "
+            f"after {plural(result.states, 'state')} explored): one reaches a miss"
+        )
+    else:
+        yield Step(
+            f"explore every state the schedule can reach {found}, over every release sequence: "
+            f"{plural(result.states, 'state')}, {plural(result.transitions, 'transition')} (a state dominated by "
+            "one already seen is pruned)"
+        )
     if quick.code == ACCEPT:
         yield Step("no reachable state has a job past its deadline: schedulable")
         return
