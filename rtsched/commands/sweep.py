@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Annotated, Any
 
 import typer
 
@@ -47,15 +52,16 @@ def sweep_command(
         typer.echo(DEFAULT_EXPERIMENT_TOML, nl=False)
         return
     try:
-        results = run(
-            experiment,
-            out,
-            workers=workers,
-            scheduler=scheduler,
-            executor=executor,
-            progress="none" if quiet else "auto",
-            plot=plot,
-        )
+        with _terminate_as_interrupt():
+            results = run(
+                experiment,
+                out,
+                workers=workers,
+                scheduler=scheduler,
+                executor=executor,
+                progress="none" if quiet else "auto",
+                plot=plot,
+            )
     except KeyboardInterrupt:  # the finished units are in the store: say how to go on (issue #46)
         typer.echo(
             f"rtsched sweep: interrupted; the finished units are kept in {out}: rerun the same command to resume",
@@ -74,6 +80,35 @@ def sweep_command(
         for name in ("results.csv", "weighted.csv", "acceptance.png"):
             if name in results.files:
                 typer.echo(f"wrote {results.files[name]}")
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (``kill``) stops the sweep as Ctrl-C does.
+
+    Python's default SIGTERM ends the process at once: the pool workers were left to the
+    multiprocessing resource tracker ("There appear to be 5 leaked semaphore objects") and no
+    resume hint was printed (issue #46). Raised as KeyboardInterrupt in this process, it stops
+    the pool (:func:`rtsched.pools.stop_pool`) and says how to resume; a forked worker that
+    inherited the handler ends as before.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != owner:  # a forked worker: the default action
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def register(app: typer.Typer) -> None:
