@@ -41,7 +41,8 @@ rule of ``exact`` (Π T_i > 2^14·m², unless n ≤ m or U > m).
 
 Layers: :func:`reference` (the engine's pure-Python BFS over explicit (remaining,
 time-to-deadline, time-to-release) triples, no pruning; the legal run set under G-FP is the first
-m pending jobs in index order), the engine's Numba kernel (pruned search: bounded depth-first and best-first phases, then breadth-first; papers/exact-search.md), :func:`explore`,
+m pending jobs in index order), the engine's Numba kernel (pruned search: bounded depth-first and best-first phases, then breadth-first, with
+random-walk probes beside it that can only add a replayable miss; papers/exact-search.md), :func:`explore`,
 :func:`explain` (the counterexample release sequence, replayed in the simulator under
 ``policy="gfp"``).
 """
