@@ -87,7 +87,8 @@ def worker() -> None:
     first_table = engine.INITIAL_TABLE
     engine.INITIAL_TABLE = 2  # tiny first tables: the growth's kernels are compiled too
     for frontier in ORDERS:  # compile (or load from the cache) before any limit is set
-        engine.search(warm, warm + 1, warm + 1, 2, "index", 100, 1000, False, frontier, False)
+        for probes in (True, False):
+            engine.search(warm, warm + 1, warm + 1, 2, "index", 100, 1000, False, frontier, False, probes)
     engine.INITIAL_TABLE = first_table
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
@@ -101,10 +102,12 @@ def worker() -> None:
         start = time.process_time()
         result = engine.search(
             C, D, T, job["m"], job["ties"], job["budget"], engine.TRANSITIONS_PER_STATE * job["budget"],
-            True, job["frontier"], False,
+            True, job["frontier"], False, job.get("probes", True),
         )  # fmt: skip
         cpu = time.process_time() - start
-        print(json.dumps({"code": result.code, "states": result.states, "cpu": cpu}), flush=True)
+        print(
+            json.dumps({"code": result.code, "states": result.states, "cpu": cpu, "reason": result.reason}), flush=True
+        )
 
 
 class Worker:

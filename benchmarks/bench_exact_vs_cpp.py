@@ -92,6 +92,8 @@ import numpy as np
 from bench_exact_search import Worker, issue_shape_set
 
 CELLS = {"m2": [(2, 9), (2, 10)], "m4": [(4, 9), (4, 10)]}
+#: Issue #45's grid (item 2): n = 7 and 8, T <= 50 (``--grid issue45``).
+ISSUE_45_CELLS = [(2, 7, 50), (2, 8, 50), (4, 7, 50), (4, 8, 50)]
 _CPP_LINE = re.compile(r"([0-9.e+-]+) sec,\s*/\s*(\d+) stored\s*/\s*(\d+) visited\s*/\s*(UNSCHED|SCHED)")
 
 
@@ -138,17 +140,22 @@ def run_cell(cell: tuple[int, int, int], args: argparse.Namespace, pool: Worker)
     for k in range(args.sets):
         rows = issue_shape_set(n, m, t_max, k, args.sets, rng)
         job = {"rows": rows, "m": m, "ties": "index", "budget": args.budget, "frontier": "auto", "cap": args.cap}
-        tools = ["rtsched", "cpp"] if k % 2 == 0 else ["cpp", "rtsched"]  # alternate who runs first
+        tools = ["rtsched", "cpp", "before"] if k % 2 == 0 else ["before", "cpp", "rtsched"]  # alternate the order
         answers: dict[str, dict | None] = {}
         for tool in tools:
             if tool == "rtsched":
                 answers[tool] = pool.run(job)
+            elif tool == "before":
+                if args.before:  # the search without probes (the strategy before issue #45)
+                    answers[tool] = pool.run({**job, "probes": False})
             elif args.cpp:
                 answers[tool] = run_cpp(args.cpp, rows, m, args.cap, args.memory)
         u = float(sum((Fraction(c, t) for c, _, t in rows), Fraction(0)))
         out.append({"k": k, "rows": rows, "U": u, **answers})
         if args.verbose:
-            parts = "; ".join(f"{tool}: {shown(answers[tool])}" for tool in ("cpp", "rtsched") if tool in answers)
+            parts = "; ".join(
+                f"{tool}: {shown(answers[tool])}" for tool in ("cpp", "rtsched", "before") if tool in answers
+            )
             print(f"  m={m} n={n} T<={t_max} set {k} U={u:.3f} {rows}\n    {parts}", flush=True)
     return out
 
@@ -175,14 +182,31 @@ def summarise(cell: tuple[int, int, int], results: list[dict], with_cpp: bool) -
     cpp_s = sum(r["cpp"]["cpu"] for r in both)
     rt_s = sum(r["rtsched"]["cpu"] for r in both)
     ratio = f"{cpp_s / rt_s:7.2f}x" if rt_s > 0 else "       -"
+    # issue #45's bound, per set: rtsched's CPU <= 2 x the C++'s + 50 ms
+    over = [r for r in both if r["rtsched"]["cpu"] > 2 * r["cpp"]["cpu"] + 0.05]
+    before = ""
+    if any("before" in r for r in results):
+        pairs = [r for r in results if decided(r["rtsched"]) and decided(r.get("before"))]
+        old_s = sum(r["before"]["cpu"] for r in pairs)
+        new_s = sum(r["rtsched"]["cpu"] for r in pairs)
+        gained = sum(1 for r in results if decided(r["rtsched"]) and not decided(r.get("before")))
+        lost = sum(1 for r in results if decided(r.get("before")) and not decided(r["rtsched"]))
+        before = f"  {counts('before'):>14} {old_s:9.3f} {new_s:9.3f} {gained:>4} {lost:>4}"
     lines = [
         f"{head}  {counts('cpp'):>14}  {len(both):>4} {cpp_s:9.3f} {rt_s:9.3f} {ratio}  "
-        f"{len(only_cpp):>8} {len(only_rt):>8} {len(disagree):>8}"
+        f"{len(only_cpp):>8} {len(only_rt):>8} {len(disagree):>8} {len(over):>5}{before}"
     ]
-    for label, group in (("only C++ decides", only_cpp), ("only rtsched decides", only_rt), ("DISAGREE", disagree)):
+    groups = (
+        ("only C++ decides", only_cpp),
+        ("only rtsched decides", only_rt),
+        ("DISAGREE", disagree),
+        ("over 2 x C++ + 50 ms", over),
+    )
+    for label, group in groups:
         for r in group:
             lines.append(f"      {label}: set {r['k']} U={r['U']:.3f} {r['rows']}")
-            lines.append(f"        C++: {shown(r['cpp'])}; rtsched: {shown(r['rtsched'])}")
+            extra = f"; before: {shown(r['before'])}" if "before" in r else ""
+            lines.append(f"        C++: {shown(r['cpp'])}; rtsched: {shown(r['rtsched'])}{extra}")
     return lines
 
 
@@ -200,11 +224,21 @@ def main() -> None:
     parser.add_argument("--tmax", type=int, nargs="+", default=[20, 50], help="period bounds (one cell each)")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--verbose", action="store_true", help="print every set and both answers")
+    parser.add_argument(
+        "--grid", choices=("n9-10", "issue45", "both"), default="n9-10",
+        help="n = 9-10 (--cells, --tmax), issue #45's n = 7-8 at T <= 50, or both",
+    )  # fmt: skip
+    parser.add_argument(
+        "--before", action="store_true", help="also the search without probes (the strategy before issue #45)"
+    )
     args = parser.parse_args()
     if args.cpp and not os.access(args.cpp, os.X_OK):
         sys.exit(f"--cpp {args.cpp}: not an executable file (see the module docstring to build it)")
     pairs = CELLS["m2"] + CELLS["m4"] if args.cells == "all" else CELLS[args.cells]
-    cells = [(m, n, t_max) for m, n in pairs for t_max in args.tmax]
+    cells = [(m, n, t_max) for m, n in pairs for t_max in args.tmax] if args.grid != "issue45" else []
+    if args.grid != "n9-10":
+        cells = ISSUE_45_CELLS + cells
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"exact G-EDF, lowest-index ties: rtsched exact:index (auto search) vs "
         f"{'the C++ test ' + args.cpp if args.cpp else 'no C++ (pass --cpp)'}; {args.sets} sets per cell, "
@@ -214,7 +248,8 @@ def main() -> None:
     if args.cpp:
         print(
             f"{head}  {'C++ (a/r)':>14}  {'both':>4} {'C++ s':>9} {'rtsched s':>9} {'C++/rt':>8}  "
-            f"{'only C++':>8} {'only rt':>8} {'disagree':>8}"
+            f"{'only C++':>8} {'only rt':>8} {'disagree':>8} {'>2x+':>5}"
+            + (f"  {'before (a/r)':>14} {'before s':>9} {'now s':>9} {'gain':>4} {'lost':>4}" if args.before else "")
         )
     else:
         print(f"{head}  {'CPU s':>9}")
@@ -229,6 +264,7 @@ def main() -> None:
     finally:
         pool.close()
     print(f"decided in all cells: rtsched {totals['rtsched']}" + (f", C++ {totals['cpp']}" if args.cpp else ""))
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
