@@ -174,6 +174,39 @@ def test_readme_snippet_editable_from_clone_root_and_elsewhere(tmp_path):
         assert f"OK {ROOT / 'analyses' / '__init__.py'}" in out
 
 
+#: Decides one batch with gfb; prints where rtsched came from and gfb's batch kernel's cache hits.
+GFB_HITS = (
+    "import rtsched; from rtsched import registry; from rtsched.warmup import probe_batch; "
+    "from rtsched.analyses.global_edf import gfb; registry.get('gfb').decide(probe_batch(), 2); "
+    "chunk = gfb._gfb_kernel.py_func.__globals__['_chunk']; "  # the serial loop a small batch runs
+    "print(rtsched.__file__, sum(chunk.stats.cache_hits.values()))"
+)
+
+
+def test_a_wheel_install_and_the_editable_install_share_compiled_kernels(wheel, scratch):
+    """README command 1 (``pip install .``) then command 2 (``pip install -e .``): no recompilation.
+
+    The wheel's files (``pip install --no-deps --target``) compile gfb's kernel into a fresh
+    cache; the editable install of this checkout (this venv) then loads it from that cache
+    (issue #46: the cache was keyed by the source folder, so command 2's run compiled again).
+    """
+    target = scratch / "wheel-files"
+    run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)], cwd=scratch)
+    cache = scratch / "shared-cache"
+    elsewhere = scratch / "elsewhere"
+    elsewhere.mkdir()
+    first = run(
+        [sys.executable, "-c", GFB_HITS],
+        cwd=elsewhere,
+        env=clean_env(RTSCHED_CACHE_DIR=str(cache), PYTHONPATH=str(target)),
+    )
+    assert first.split() == [str(target / "rtsched" / "__init__.py"), "0"]
+    second = run([sys.executable, "-c", GFB_HITS], cwd=elsewhere, env=clean_env(RTSCHED_CACHE_DIR=str(cache)))
+    source, hits = second.split()
+    assert Path(source) != target / "rtsched" / "__init__.py"  # the editable install of the checkout
+    assert hits == "1", "the editable install compiled gfb's kernel again instead of loading the wheel's"
+
+
 def find_python(version: str) -> str | None:
     """An interpreter for ``version``: pyenv's install first (its shims may not be active), then PATH."""
     pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
