@@ -27,8 +27,9 @@ What a module declares (see the README's development section, "Adding an analysi
     :data:`~rtsched.workloads.TASKSETS`); the registry hands inputs to the module through it.
 ``compile_seconds`` / ``shares_kernels_with``
     Seconds to compile the module's kernels from a cold cache on a 2-core machine
-    (``benchmarks/bench_cold_start.py``; what ``compiling analyses (first run only, about N s)``
-    adds up), or the analysis whose kernels these are (compiled once, counted once).
+    (``benchmarks/bench_cold_start.py``; what ``compiling analyses (first run only, about N s on
+    this machine)`` adds up, times the machine's ratio: :func:`rtsched.warmup.machine_ratio`), or
+    the analysis whose kernels these are (compiled once, counted once).
 ``calls``
     The registry names of the analyses this one runs through the registry; its
     :attr:`~Analysis.implementation` digest covers theirs.
