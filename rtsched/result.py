@@ -848,7 +848,7 @@ class Report:
             return result.summary
         return ""
 
-    def table(self, evidence: bool | None = None) -> str:
+    def table(self, evidence: bool | None = None, width: int | None = None) -> str:
         """A plain-text table: analysis, policy, kind, verdict, key evidence.
 
         ``evidence``: compute each result's evidence (its exact explanation) for the last column.
@@ -857,6 +857,9 @@ class Report:
         seconds per analysis at thousands of tasks (the verdicts come from the kernels either
         way). A larger set's table shows the evidence already computed and a last line saying how
         to get the rest. The work is one explanation per row when computed, none otherwise.
+
+        ``width``: wrap each evidence cell so that no line is longer (continuation lines start
+        under the evidence column; at least 40 columns of evidence); ``None``: one line per row.
         """
         show = self.shows_evidence(evidence)
         head = ("analysis", "policy", "kind", "verdict", "evidence")
@@ -875,10 +878,18 @@ class Report:
         widths[-1] = len(head[-1])
         fmt = "  ".join(f"{{:<{w}}}" for w in widths[:-1]) + "  {}"
         lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths[:-1]), "-" * 8)]
-        lines += [fmt.format(*row).rstrip() for row in rows]
+        indent = sum(widths[:-1]) + 2 * (len(widths) - 1)
+        for row in rows:
+            line = fmt.format(*row).rstrip()
+            if width is None or len(line) <= width:
+                lines.append(line)
+                continue
+            cells = textwrap.wrap(row[-1], max(40, width - indent), break_on_hyphens=False) or [""]
+            lines.append(fmt.format(*row[:-1], cells[0]).rstrip())
+            lines += [" " * indent + cell for cell in cells[1:]]
         missing = sum(1 for row in rows if not row[-1])
         if missing:
-            lines += textwrap.wrap(self._evidence_note(missing), 100)
+            lines += textwrap.wrap(self._evidence_note(missing), min(100, width or 100))
         return "\n".join(lines)
 
     def _evidence_note(self, missing: int) -> str:
@@ -915,11 +926,13 @@ class Report:
         title = self.taskset.name or "task set"
         return f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(self.taskset.utilization)}"
 
-    def text(self, evidence: bool | None = None) -> str:
-        """``str(report)``: the heading with each policy's verdict, then :meth:`table` (``evidence`` as there)."""
+    def text(self, evidence: bool | None = None, width: int | None = None) -> str:
+        """``str(report)``: the heading with each policy's verdict, then :meth:`table` (its options)."""
         per_policy = "; ".join(f"{p}: {v}" for p, v in self.policy_verdicts().items())
         header = f"{self._heading()} -- {per_policy or 'no analysis ran'}"
-        return header + "\n" + self.table(evidence)
+        if width is not None:
+            header = "\n".join(textwrap.wrap(header, width, subsequent_indent="  ", break_on_hyphens=False))
+        return header + "\n" + self.table(evidence, width)
 
     def __str__(self) -> str:
         return self.text()

@@ -172,3 +172,27 @@ def test_rta_explanation_out_of_work_budget_agrees_with_the_verdict() -> None:
     row = next(line for line in text.splitlines() if line.startswith("rta "))
     assert "not proven" in row and "not proven (the kernel decided); evidence incomplete" in row
     assert "unknown" not in row
+
+
+# -- width: a terminal's table wraps its evidence (tables were up to 309 columns wide) --------------
+
+
+@pytest.mark.parametrize("width", [60, 100, 140])
+def test_table_wraps_evidence_to_a_width_without_losing_words(width: int) -> None:
+    ts = TaskSet.from_tasks([(1, 4, 4, "sensor"), (2, 6, 6, "planner"), (3, 12, 12, "watchdog"), (2, 9, 10)])
+    report = check(ts, 2)
+    plain, wrapped = report.text(), report.text(width=width)
+    assert max(len(line) for line in wrapped.splitlines()) <= max(width, 64 + 40)
+    if width >= 100:
+        assert max(len(line) for line in wrapped.splitlines()) <= width
+    assert wrapped.split() == plain.split()  # the same words in the same order
+    assert plain == str(report) and "\n " not in report.table()  # no width: one line per row
+
+
+def test_cli_wraps_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rtsched.commands import _dag
+
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert _dag._terminal_width() is None  # a pipe or file: one line per row, for grep and scripts

@@ -148,13 +148,22 @@ def echo_reports(
             continue
         if len(sets) > 1:
             typer.echo(f"[{index}] ", nl=False)
-        typer.echo(report.explain(steps) if explain or steps else str(report))
+        typer.echo(report.explain(steps) if explain or steps else report.text(width=_terminal_width()))
         if task_rows is not None and not (explain or steps):
             typer.echo("")
             typer.echo("\n".join(table(task_rows(sets[index]))))
         if len(sets) > 1:
             typer.echo("")
     return all_proven
+
+
+def _terminal_width() -> int | None:
+    """The terminal's width when standard output is one (the table wraps its evidence to it), else None."""
+    if not sys.stdout.isatty():
+        return None  # a file or a pipe: one line per row, for grep and scripts
+    import shutil
+
+    return max(60, shutil.get_terminal_size().columns)
 
 
 def check_kind(value: str) -> str:
