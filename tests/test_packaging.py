@@ -178,10 +178,13 @@ def test_kernels_are_cached_in_the_rtsched_cache_folder(tmp_path):
 
 
 def test_a_sets_kernel_driver_loads_from_the_cache_in_a_new_process(tmp_path):
-    """``sets_kernel`` drivers are cached like any kernel (a closure would recompile each process)."""
-    run = (
-        KERNEL_RUN
-        + "; from rtsched.analyses.global_edf import gfb; print(sum(gfb._gfb_kernel.stats.cache_hits.values()))"
+    """``sets_kernel`` drivers and their serial chunk loops are cached like any kernel (a closure
+    would recompile each process). A small batch runs the chunk loop (``rtsched.kernels.serial``),
+    so the driver is called here directly."""
+    run = KERNEL_RUN + (
+        "; import numpy as np; from rtsched.analyses.global_edf import gfb; out = np.empty(1, dtype=np.int8); "
+        "gfb._gfb_kernel(b.C, b.D, b.T, b.offsets, 2, out); chunk = gfb._gfb_kernel.py_func.__globals__['_chunk']; "
+        "print(sum(gfb._gfb_kernel.stats.cache_hits.values()), sum(chunk.stats.cache_hits.values()))"
     )
     hits = []
     for _ in range(2):
@@ -193,9 +196,10 @@ def test_a_sets_kernel_driver_loads_from_the_cache_in_a_new_process(tmp_path):
             cwd=tmp_path,
         )
         assert done.returncode == 0, done.stderr
-        hits.append(int(done.stdout.split()[-1]))
-    assert hits == [0, 1]
+        hits.append([int(x) for x in done.stdout.split()[-2:]])
+    assert hits == [[0, 0], [1, 1]]
     assert list(tmp_path.rglob("kernels.rtsched.analyses.global_edf.gfb._gfb_one.sets-*.nbi"))
+    assert list(tmp_path.rglob("kernels.rtsched.analyses.global_edf.gfb._gfb_one.chunk-*.nbi"))
 
 
 def test_numba_cache_dir_still_wins(tmp_path):
