@@ -265,10 +265,32 @@ def node_text(node: Node | None, **where: Any) -> str | None:
     return node.value.text
 
 
+def _upper_fields(node: Node, i: int) -> Node:
+    """The task object ``node`` with ``c``, ``d``, ``t`` keys read as ``C``, ``D``, ``T``.
+
+    A CSV header names its columns in any case (``c,d,t`` or ``C,D,T``), so a JSON/YAML task
+    object may write the three fields in lower case too; one field written both ways is refused.
+    """
+    value = node.value
+    if not any(key in ("c", "d", "t") for key in value):
+        return node
+    out: dict[str, Node] = {}
+    for key, item in value.items():
+        field = key.upper() if key in ("c", "d", "t") else key
+        if field in out:
+            raise InputError(
+                f"{field} given twice (as {field!r} and {field.lower()!r})", line=node.line, field=field, task=i
+            )
+        out[field] = item
+    return Node(out, node.line)
+
+
 def _node_task(node: Node, i: int) -> RawTask:
     value = node.value
     priority: Node | None = None
     if isinstance(value, dict):
+        node = _upper_fields(node, i)
+        value = node.value
         check_keys(node, [*FIELDS, "name", "priority"], FIELDS, task=i)
         cells, name, priority = [value[f] for f in FIELDS], value.get("name"), value.get("priority")
         if priority is not None and not isinstance(priority.value, Scalar):
@@ -391,6 +413,7 @@ def dump_yaml(sets: list[TaskSet]) -> str:
 
 def dump_json(sets: list[TaskSet]) -> str:
     """The sets as a JSON document, one task per line: one set, or a list of sets."""
+
     def one(ts: TaskSet, pad: str) -> str:
         head = "" if ts.name is None else f'"name": {json.dumps(ts.name, ensure_ascii=False)}, '
         rows = f",\n{pad}  ".join(json.dumps(t, ensure_ascii=False) for t in _task_docs(ts))
