@@ -14,7 +14,9 @@ def test_table_names_every_analysis_and_family(capsys):
     assert "families:" in out and "p:<fit>:<order>:<admission>" in out
     # The paper note of each analysis (papers/), and a rule as wide as each column.
     lines = out.splitlines()
-    assert "paper (papers/)" in lines[0] and len(lines[1]) == max(len(line) for line in lines[: 2 + len(registry.names())])
+    assert "paper (papers/)" in lines[0] and len(lines[1]) == max(
+        len(line) for line in lines[: 2 + len(registry.names())]
+    )
     for entry in registry.all_entries():
         row = next(line for line in lines if line.startswith(f"{entry.name} "))
         assert entry.note.removeprefix("papers/") in row
@@ -37,3 +39,30 @@ def test_budgets_have_one_name_and_a_unit(capsys):
     for r in with_budget:
         assert isinstance(r["budget"], int) and r["budget"] > 0 and r["budget_unit"], r
     assert next(r for r in records if r["name"] == "gfb")["budget"] is None
+
+
+def test_a_terminal_gets_blocks_that_fit_its_width():
+    """On a terminal (issue #46: tables up to 309 columns) each analysis is a block within the width."""
+    from rtsched.commands.list import _aligned, _budget
+
+    rows = [("name", "kind", "policy", "platform", "deadlines", "budget", "paper (papers/)", "title")]
+    for e in registry.all_entries():
+        note = e.note.removeprefix("papers/") if e.note else "-"
+        rows.append(
+            (
+                e.name,
+                e.kind,
+                e.policy,
+                e.platform,
+                ",".join(e.deadlines),
+                _budget(e.budget, e.budget_unit),
+                note,
+                e.title,
+            )
+        )
+    lines = _aligned(rows, 100)
+    assert max(map(len, lines)) <= 100
+    text = "\n".join(lines)
+    for e in registry.all_entries():
+        assert f"\n{e.name}  (" in "\n" + text
+    assert max(map(len, _aligned(rows, None))) > 100  # a pipe keeps one line per analysis

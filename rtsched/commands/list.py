@@ -34,11 +34,8 @@ def list_command(
         )
         for e in entries
     ]  # fmt: skip
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for k, row in enumerate(rows):
-        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=False)) + "  " + row[-1])
-        if k == 0:
-            typer.echo("  ".join("-" * w for w in widths))
+    for line in _aligned(rows, _terminal_width()):
+        typer.echo(line)
     refused = [e for e in entries if e.deadlines_note]
     if refused:
         typer.echo("\nwhy not arbitrary deadlines (D > T):")
@@ -53,8 +50,46 @@ def list_command(
 
 
 def _budget(value: int | None, unit: str) -> str:
-    """``-`` (always finishes) or the default work budget with its unit, e.g. ``100000 states``."""
-    return "-" if value is None else f"{value} {unit}"
+    """``-`` (always finishes) or the default work budget with its unit, e.g. ``100000 states``.
+
+    A unit's parenthesised explanation (``demand terms per set (k per dbf* sweep, ...)``) is left to
+    ``--json`` and the catalogue, so that the column stays narrow.
+    """
+    return "-" if value is None else f"{value} {unit.split(' (')[0]}"
+
+
+def _terminal_width() -> int | None:
+    """The terminal's width when standard output is one, else None (pipes get one line per row)."""
+    import shutil
+    import sys
+
+    return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+
+def _aligned(rows: list[tuple[str, ...]], width: int | None) -> list[str]:
+    """The rows as lines.
+
+    ``width`` None (a pipe or a file): aligned columns under a rule, one line per analysis, for grep
+    and scripts. A terminal's ``width``: one block per analysis that fits it, the name with its
+    kind, policy, platform, deadline models and budget, then the title and paper note indented.
+    """
+    import textwrap
+
+    if width is None:
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = []
+        for k, row in enumerate(rows):
+            lines.append("  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=False)) + "  " + row[-1])
+            if k == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return lines
+    room = max(40, width)
+    lines = []
+    for name, kind, policy, platform, deadlines, budget, paper, title in rows[1:]:
+        facts = f"{kind}, {policy}, {platform}; deadlines {deadlines}; budget {budget}"
+        lines.extend(textwrap.wrap(f"{name}  ({facts})", room, subsequent_indent="    "))
+        lines.extend(textwrap.wrap(f"{title} (papers/{paper})", room, initial_indent="    ", subsequent_indent="    "))
+    return lines
 
 
 def register(app: typer.Typer) -> None:
