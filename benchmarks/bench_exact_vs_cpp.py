@@ -73,6 +73,25 @@ stored states), so it counts among the sets both decide there (rtsched 3.61 s, 1
 states). The set behind the 0.95x before (set 2: C++ 0.88 s, 24,056 stored states) now takes
 rtsched 0.56 s with 155,064 states (1.44 s, 408,863 before).
 
+Issue #45's grid with the probes of ``auto`` (papers/exact-search.md, "Probes"), ``--grid issue45
+--before`` (10 s cap; "before" is the same search without probes, in the same worker; ">2x+" counts
+the sets over the issue's bound, rtsched CPU > 2 x C++ + 50 ms; this machine shared, load average
+7-10 during the run, so single timings vary by up to ~50 %)::
+
+     m   n  Tmax  sets   rtsched (a/r)       C++ (a/r)  both     C++ s rtsched s   C++/rt  only C++  only rt disagree  >2x+    before (a/r)  before s     now s gain lost
+     2   7    50    12        12 (5/7)        12 (5/7)    12     7.103     1.311    5.42x         0        0        0     0        12 (5/7)     9.591     1.311    0    0
+     2   8    50    12         9 (5/4)         8 (4/4)     8     0.449     0.119    3.76x         0        1        0     0         9 (5/4)    10.955     4.402    0    0
+     4   7    50    12        12 (6/6)        12 (6/6)    12     6.697     0.854    7.84x         0        0        0     0        11 (6/5)     0.606     0.854    1    0
+     4   8    50    12        12 (4/8)        10 (2/8)    10     1.776     0.575    3.09x         0        2        0     0        12 (4/8)     1.692     2.673    0    0
+    decided in all cells: rtsched 45, C++ 42
+
+The issue's example (m = 4, n = 7, set 8) is refuted before the search stores a state (1,836
+ticks of walks; C++ 0.013 s, 1,211 states); without probes no answer within the 10 s cap. Also
+m = 2, n = 8, set 7: 0.000 s against 6.97 s without probes (C++ 0.004 s); m = 2, n = 7, set 6:
+0.123 s (the probe at the 131,072-state pause) against 8.45 s (C++ 1.87 s).
+On schedulable sets the probes cost about 10-20 % (in-process, three alternating repetitions of
+the two m = 4, n = 8 sets near 0.6 s); the 4, 8 cell's larger difference is the shared machine.
+
 Before the benchmark, the two tools were run on 1,000 small random sets (m = 2–4, n = 3–8,
 T ≤ 15): both decided every set, with the same verdict.
 """
