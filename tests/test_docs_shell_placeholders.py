@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 #: ``<word>`` outside quotes in a shell line: bash reads ``<`` and ``>`` as redirections.
@@ -45,11 +43,6 @@ def test_the_pattern_finds_what_bash_redirects() -> None:
     assert not ANGLE_PLACEHOLDER.search("rtsched check set.txt -m 2 > out.txt")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docs/guide/teaching.md:21 and docs/guide/papers-and-figures.md:20 write --seed <student-id> "
-    '(a redirection in bash); remove this mark when the guides write e.g. --seed s1234 or --seed "$STUDENT_ID"',
-)
 def test_no_angle_bracket_placeholders_in_shell_blocks() -> None:
     found = _redirecting_placeholders()
     assert not found, "\n".join(found)
