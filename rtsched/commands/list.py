@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
@@ -66,7 +67,7 @@ def _terminal_width() -> int | None:
     return shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
 
-def _aligned(rows: list[tuple[str, ...]], width: int | None) -> list[str]:
+def _aligned(rows: Sequence[tuple[str, ...]], width: int | None) -> list[str]:
     """The rows as lines.
 
     ``width`` None (a pipe or a file): aligned columns under a rule, one line per analysis, for grep
