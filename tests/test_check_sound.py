@@ -70,9 +70,23 @@ def test_refute_judges_against_every_tie_rule():
     assert simulate(smallest, 2, releases=found.releases).miss is None
 
 
-def test_refute_falls_back_to_simulated_tie_rules():
-    """With a budget too small for the exact test, the simulator's seeded random ties find the miss."""
+def test_refute_falls_back_to_simulated_tie_rules(monkeypatch):
+    """When the exact test cannot decide, the simulator's seeded random ties find the miss.
+
+    The exact test's probes (papers/exact-search.md, "Probes") refute this set even on a budget of
+    one state, so the exact test is made to answer "unknown" here to reach the fallback.
+    """
+    from types import SimpleNamespace
+
+    from rtsched import registry
+
     smallest = TaskSet.from_tasks([(2, 2, 2), (1, 2, 2), (1, 2, 2)])
+    found = refute(smallest, 2, budget=1)
+    assert found is not None and found.oracle == "exact" and found.replay().miss == found.miss  # a probe's path
+
+    real_get = registry.get
+    undecided = SimpleNamespace(explain=lambda taskset, m, budget=None: SimpleNamespace(verdict=None, evidence={}))
+    monkeypatch.setattr(registry, "get", lambda name: undecided if name == "exact" else real_get(name))
     found = refute(smallest, 2, budget=1)
     assert found is not None and found.oracle == "simulation" and found.ties.startswith("random:")
     assert found.replay().miss == found.miss

@@ -90,13 +90,15 @@ def _copy_sources(dest: Path, layout: str) -> Path:
     return dest
 
 
-#: Runs gfb's batch kernel; prints the kernel folder, the package's layout and the cache hits.
+#: Runs gfb on a small batch; prints the kernel folder, the package's layout and the cache hits of
+#: the kernel that ran: a small batch runs the serial chunk loop (``rtsched.kernels.serial``), not
+#: the ``prange`` driver.
 RUN = (
     "import rtsched; from rtsched import analyses, TaskSetBatch, _bootstrap; "
     "b = TaskSetBatch.from_tasksets([rtsched.TaskSet.from_tasks([(1, 2, 4), (2, 5, 6)])]); "
     "assert analyses.get('gfb').batch(b, 2).tolist() == [True]; "
-    "from rtsched.analyses.global_edf import gfb; "
-    "print(_bootstrap._installed, _bootstrap.source_root() is None, sum(gfb._gfb_kernel.stats.cache_hits.values()))"
+    "from rtsched.analyses.global_edf import gfb; chunk = gfb._gfb_kernel.py_func.__globals__['_chunk']; "
+    "print(_bootstrap._installed, _bootstrap.source_root() is None, sum(chunk.stats.cache_hits.values()))"
 )
 
 
