@@ -20,7 +20,10 @@ a coin decides (``mc``); the CPU–GPU set on two cores and one GPU has two GPU 
 (remote blocking), a task below a GPU task on its core (busy waiting matters), bounds for the
 highest-priority GPU task in both modes, and either MPCP proves it with suspension but not with busy
 waiting or MPCP does not prove it, as a coin decides (``seg``: 15 tries on average, at most 60 over
-seeds 0-49, about 30 ms a sheet). Each
+seeds 0-49, about 30 ms a sheet); the set on two or three processors has U in (m − 1, m], so its tardiness
+under global EDF is bounded (Devi and Anderson), and global EDF misses a hard deadline under the synchronous
+periodic release by t = 24 (``tardiness``: 12 tries on average, at most 120 over seeds 0-199, about 35 ms a
+sheet with its simulations). Each
 accepted draw needs on average 2 to 60 tries (at most 233 over seeds 0-199 of every topic but ``mc``, whose
 draws need 42 on average and at most 344 over those seeds, about 45 ms a sheet). Integers stay small
 (periods at most 20, supplies at most m'·Π ≤ 30) so that a student can work by hand.
@@ -38,7 +41,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import numpy as np
 
@@ -1071,6 +1074,117 @@ def parse_segmented_tasksets(sheet: str) -> list[SegmentedTaskSet]:
     return sets
 
 
+#: The simulation runs of the ``tardiness`` key: (arrivals, execution), each with the sheet's seed.
+_TARDINESS_RUNS: tuple[tuple[Literal["periodic", "sporadic"], Literal["wcet", "random"]], ...] = (
+    ("periodic", "wcet"),
+    ("sporadic", "wcet"),
+    ("periodic", "random"),
+    ("sporadic", "random"),
+)
+#: The ``tardiness`` set's first hard miss (synchronous periodic release) is at most this tick.
+_TARDINESS_DRAW_UNTIL = 24
+
+
+def _tardiness(topic: str, seed: int | str) -> Exercise:
+    from rtsched.registry import get
+    from rtsched.sim import simulate
+
+    rng = _rng(topic, seed)
+    m = int(rng.integers(2, 4))
+    da = get("tardiness-da")
+
+    def keep(ts: TaskSet) -> bool:
+        # U in (m − 1, m] (Λ = m − 1 ≥ 1: E_L and, for m = 3, U_L are not trivial), bounded tardiness, and a hard
+        # deadline miss of global EDF under the synchronous periodic release (a legal behaviour: a proof)
+        if not m - 1 < ts.utilization <= m or da.reference(ts, m) is not True:
+            return False
+        first = simulate(ts, m, record=False).miss
+        return first is not None and first.time <= _TARDINESS_DRAW_UNTIL  # a schedule a student can draw
+
+    ts = _search(rng, topic, lambda: _draw(rng, int(rng.integers(m + 1, m + 4)), True, Fraction(1)), keep)
+    sim_seed = int(rng.integers(1, 1000))
+    result = da.explain(ts, m)
+    ev = result.evidence
+    miss = simulate(ts, m).miss  # recorded: the job and its remaining work
+    assert miss is not None
+    observed = [
+        simulate(
+            ts, m, arrivals=arrivals, execution=execution, seed=sim_seed, after_miss="continue", record=False
+        ).tardiness
+        for arrivals, execution in _TARDINESS_RUNS
+    ]
+    seen = [max(int(run[i]) for run in observed if run is not None) for i in range(ts.n)]
+    bounds = [Fraction(row["bound"]) for row in result.per_task]
+    title = "soft real-time: tardiness under global EDF, the Devi–Anderson bound against the simulation"
+    intro = (
+        f"Global EDF on m = {m} identical processors; sporadic tasks with implicit deadlines (D = T). A task's jobs "
+        "run one at a time in release order, and a late job keeps running until it completes (soft real-time); the "
+        "tardiness of a job is max(0, finish − deadline). Devi and Anderson (RTSS 2005; Real-Time Systems 38(2), "
+        "2008): if U ≤ m and every u_i ≤ 1, every job of τk finishes at most x + e_k after its deadline (e_k = C_k), "
+        "with Λ = ⌈U⌉ − 1 (DA-Λ), E_L = the sum of the Λ largest C_i (DA-E), U_L = the sum of the Λ − 1 largest u_i "
+        "(DA-U), e_min = the smallest C_i and x = max(0, (E_L − e_min)/(m − U_L)) (DA-x); rtsched's analysis "
+        "`tardiness-da`, papers/devi-anderson2008-tardiness.md."
+    )
+    runs = " | ".join(f"{a}, {e}" for a, e in _TARDINESS_RUNS)
+    questions = [
+        "Compute U = Σ C_i/T_i and u_max. Does U ≤ m guarantee the hard deadlines under global EDF? "
+        "Is the tardiness of every task bounded?",
+        "Draw the global EDF schedule of the synchronous periodic release (every task released at 0, then every "
+        "T_i; equal deadlines: lowest index first) until the first deadline miss. Which job misses, and when?",
+        "Compute Λ, E_L, e_min, U_L and x.",
+        "Compute every task's tardiness bound x + e_k. Finish times are whole ticks here (integer releases and "
+        "costs): what is each bound in whole ticks?",
+        f"Run `rtsched simulate set.txt -m {m} --tardiness` with the set's `C D T` lines in set.txt, then with "
+        f"`--arrivals sporadic --seed {sim_seed}`, with `--execution random --seed {sim_seed}` and with both. Put each "
+        "task's observed maximum tardiness next to its bound. Which task comes closest to its bound? Could a "
+        "simulation show that the bound is wrong? That it is tight?",
+    ]
+    answers = [
+        "### 1. The condition",
+        "",
+        f"U = {_frac(Fraction(ev['U']))}, u_max = {_frac(Fraction(ev['u_max']))}: U ≤ m = {m} and u_max ≤ 1, so "
+        "tardiness is bounded (Devi and Anderson's condition, necessary and sufficient for bounded tardiness "
+        "under global EDF on this model). U ≤ m does not guarantee hard deadlines under global EDF (Dhall's effect): "
+        "question 2 shows a miss.",
+        "",
+        "### 2. The first hard deadline miss",
+        "",
+        f"Job {miss.job} of {ts.label(miss.task)} (counting from 0) misses its deadline at t = {miss.time}, with "
+        f"{miss.remaining} tick{'' if miss.remaining == 1 else 's'} of work left (rtsched's simulator; a synchronous "
+        "periodic release is a legal sporadic behaviour, so the miss proves that global EDF cannot meet every "
+        "deadline of this set).",
+        "",
+        "### 3–4. Λ, E_L, e_min, U_L, x and the bounds (tardiness-da, step by step)",
+        "",
+        *_steps_block(result),
+        f"Λ = {ev['Lambda']}, E_L = {ev['E_L']}, e_min = {ev['e_min']}, U_L = {_frac(Fraction(ev['U_L']))}, "
+        f"x = {_frac(Fraction(ev['x']))}. In whole ticks (a tardiness is an integer, at most ⌊x + e_k⌋): "
+        + ", ".join(f"{ts.label(i)} {b.numerator // b.denominator}" for i, b in enumerate(bounds))
+        + ".",
+        "",
+        "### 5. Bound against observed tardiness",
+        "",
+        f'Observed maximum tardiness per task (`simulate(..., after_miss="continue", seed={sim_seed})`, the default '
+        "horizons of `rtsched simulate`; periodic arrivals are synchronous):",
+        "",
+        f"| task | C | T | bound x + e_k | {runs} |",
+        "|---|---|---|---|" + "---|" * len(_TARDINESS_RUNS),
+    ]
+    for i, (c, _, t) in enumerate(ts.rows()):
+        cells = " | ".join(str(run[i]) if run is not None else "-" for run in observed)
+        answers.append(f"| {ts.label(i)} | {c} | {t} | {_frac(bounds[i])} | {cells} |")
+    closest = max(range(ts.n), key=lambda i: (Fraction(seen[i]) / bounds[i], -i))
+    answers += [
+        "",
+        f"Every observed value is at most its bound, as the theorem says. Closest to its bound: {ts.label(closest)}, "
+        f"{seen[closest]} of {_frac(bounds[closest])}. A simulation that exceeded a bound would refute the theorem "
+        "(or rtsched); a simulation cannot show that a bound is tight: it sees some behaviours only, so the worst "
+        "tardiness over all sporadic behaviours lies somewhere between the largest observed value and the bound.",
+        "",
+    ]
+    return _assemble(topic, seed, title, intro, [ts], m, questions, answers, [("tardiness-da", result)])
+
+
 def _assemble(
     topic: str,
     seed: int | str,
@@ -1124,6 +1238,10 @@ TOPICS: dict[str, tuple[str, Callable[[str, int | str], Exercise]]] = {
     "seg": (
         "CPU–GPU tasks: MPCP holding and waiting bounds, response times busy against suspend, FMLP+'s FIFO wait",
         _seg,
+    ),
+    "tardiness": (
+        "soft real-time: global EDF's hard miss, Devi and Anderson's tardiness bound x + e_k against the simulation",
+        _tardiness,
     ),
 }
 
