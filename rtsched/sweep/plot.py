@@ -8,7 +8,7 @@ variable (titled in words, :func:`panel_title`), one curve per analysis, optiona
 Wilson band (n = sets per point), axis labels with units (for GPU experiments the utilization
 axis is U1/M). With a second swept variable it also writes ``weighted.{png,pdf,svg}`` (weighted
 schedulability, Bastoni et al. OSPERT 2010, :func:`weighted_figure`). When a soft real-time
-analysis ran (``tardiness-da``), it also writes ``tardiness.{png,pdf,svg}``: the mean and max of
+analysis ran (``tardiness-da``, ``tardiness-cva``, ``lateness-gfl``), it also writes ``tardiness.{png,pdf,svg}``: the mean and max of
 its tardiness bound over the largest period (:mod:`rtsched.sweep.tardiness`).
 
 Styles (:mod:`rtsched.sweep.style`): ``default`` (wide, caption drawn), ``paper`` (3.5 in),
@@ -75,6 +75,7 @@ _POLICY_WORDS = {
     "global-edf": ("G-EDF", "Global EDF"),
     "global-edf:index": ("G-EDF (index ties)", "Global EDF, ties to the lowest index"),
     "global-edf:soft": ("G-EDF soft", "Global EDF, soft real-time (bounded tardiness)"),
+    "global-fl:soft": ("G-FL soft", "Global fair lateness (G-FL), soft real-time (bounded lateness)"),
     "partitioned-edf": ("P-EDF", "Partitioned EDF"),
     "global-fp": ("G-FP", "Global fixed priorities"),
     "partitioned-fp": ("P-FP", "Partitioned fixed priorities"),

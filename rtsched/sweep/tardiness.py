@@ -1,9 +1,10 @@
 """The tardiness metric of a sweep (issue #47): how late a soft real-time analysis lets jobs be.
 
-A *soft real-time* analysis is one whose registry policy ends in ``:soft`` (``tardiness-da``,
-policy ``global-edf:soft``): its verdict says whether tardiness is bounded, and its ``explain``
-gives the bound, ``evidence["max_bound"]``, the largest per-task tardiness bound of the set in
-ticks (an exact number). For every set such an analysis accepts, the sweep records
+A *soft real-time* analysis is one whose registry policy ends in ``:soft`` (``tardiness-da`` and
+``tardiness-cva``, policy ``global-edf:soft``; ``lateness-gfl``, policy ``global-fl:soft``): its
+verdict says whether tardiness is bounded, and its ``explain`` gives the bound,
+``evidence["max_bound"]``, the largest per-task tardiness bound of the set in ticks (an exact
+number; for G-FL max(0, its lateness bound)). For every set such an analysis accepts, the sweep records
 
     max_bound / T_max        (T_max: the set's largest period)
 
