@@ -20,7 +20,7 @@ from rtsched.kernels import serial
 from rtsched.warmup import probe_batch
 
 #: Analyses of the default sweep whose batch kernel has a serial twin.
-TWINS = ("gfb", "bak", "bcl", "bcl-iter", "rta", "load", "ffdbf")
+TWINS = ("gfb", "bak", "bcl", "bcl-iter", "rta", "bar", "bar-int", "load", "ffdbf")
 #: Those that pick the twin inside their ``codes`` by the thread count.
 BY_THREADS = ("p-edf", "baruah-fisher", "p:wf:density:qpa", "gedf-upper")
 
@@ -77,3 +77,24 @@ def test_a_small_batch_compiles_no_prange_driver(tmp_path):
     assert done.stdout.split() == ["0"]
     assert not list(tmp_path.rglob("*gfb._gfb_one.sets-*.nbi")), "the prange driver was compiled"
     assert list(tmp_path.rglob("*gfb._gfb_one.chunk-*.nbi"))
+
+
+def test_bar_and_bar_int_compile_their_shared_kernels_once(tmp_path):
+    """bar and bar-int share one compilation: ``tight`` and ``A`` reach the kernels as int64, not literals.
+
+    A literal argument (``0`` or ``1``) makes Numba compile the callee once per value: bar-int then
+    compiled the whole chain again, and ``_condition_at`` was compiled twice within bar (issue #46).
+    A small batch runs the serial chunk loop, not the ``prange`` driver.
+    """
+    code = (
+        "from rtsched import registry; from rtsched.warmup import probe_batch; "
+        "from rtsched.analyses.global_edf import _bar_common as b; "
+        "[registry.get(n).decide(probe_batch(), 2) for n in ('bar', 'bar-int')]; "
+        "print(len(b._bar_set.signatures), len(b._condition_at.signatures), len(b.sets_chunk.signatures), "
+        "len(b.all_sets.signatures))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["RTSCHED_CACHE_DIR"] = str(tmp_path)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["1", "1", "1", "0"]

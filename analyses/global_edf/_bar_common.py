@@ -56,6 +56,8 @@ __all__ = [
     "explain_outcome",
     "next_A",
     "one_set",
+    "run_serial",
+    "sets_chunk",
     "visiting_order",
 ]
 
@@ -656,7 +658,7 @@ def _bar_set(C_all, D_all, T_all, lo, n, m, budget, tight, ints, floats):
             if top_f < 0.0:
                 continue
             top = int(top_f)  # ≥ ⌊bound_k⌋: testing beyond the bound is harmless
-            A = 0
+            A = np.int64(0)  # not the literal 0: that would compile _condition_at a second time (issue #46)
             while A <= top:
                 t = A + D[k]
                 if t + (top - A) > t_limit:
@@ -744,15 +746,38 @@ def one_set(C, D, T, m, budget, tight):
     return _bar_set(C, D, T, 0, n, m, budget, tight, ints, floats)
 
 
+@kernel(error_model="numpy", counted=False)
+def sets_chunk(C, D, T, offsets, first, last, m, budget, tight, out, ints, floats):
+    """Sets ``first, …, last − 1`` of a batch on one workspace: the serial loop of bar and bar-int.
+
+    The ``prange`` body of :func:`all_sets` and the whole of the serial twin (:func:`run_serial`).
+    A function of its own, not the ``prange`` body, for compile time (issue #46): Numba's parfor
+    passes then see a call, not the loop, and a batch on one thread never compiles the driver.
+    """
+    for s in range(first, last):
+        lo = offsets[s]
+        out[s] = _bar_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, tight, ints, floats)
+
+
 @batch_kernel(error_model="numpy")
 def all_sets(C, D, T, offsets, m, budget, tight, out):
-    """The prange driver of bar (``tight`` 0) and bar-int (1): workspaces once per chunk of sets."""
+    """The prange driver of bar (``tight`` 0) and bar-int (1): workspaces once per chunk of sets.
+
+    ``tight`` must arrive as an int64, not a literal (``np.int64(0)``): a literal argument would
+    make Numba compile this driver and everything it calls once per value.
+    """
     n_sets = out.shape[0]
     width = largest_set(offsets)
     n_chunks = (n_sets + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
         ints = np.empty((INT_ROWS, width + 1), dtype=np.int64)
         floats = np.empty((FLOAT_ROWS, width), dtype=np.float64)
-        for s in range(c * CHUNK, min(n_sets, (c + 1) * CHUNK)):
-            lo = offsets[s]
-            out[s] = _bar_set(C, D, T, lo, offsets[s + 1] - lo, m, budget, tight, ints, floats)
+        sets_chunk(C, D, T, offsets, c * CHUNK, min(n_sets, (c + 1) * CHUNK), m, budget, tight, out, ints, floats)
+
+
+def run_serial(C, D, T, offsets, m, budget, tight, out):
+    """:func:`all_sets` on the calling thread (the serial twin, :func:`rtsched.kernels.serial`)."""
+    width = largest_set.py_func(offsets)
+    ints = np.empty((INT_ROWS, width + 1), dtype=np.int64)
+    floats = np.empty((FLOAT_ROWS, width), dtype=np.float64)
+    sets_chunk(C, D, T, offsets, 0, out.shape[0], m, budget, np.int64(tight), out, ints, floats)

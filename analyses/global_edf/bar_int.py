@@ -40,12 +40,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from rtsched.analyses.global_edf._bar_common import (
     DEFAULT_BUDGET,
     BarOutcome,
     all_sets,
     explain_outcome,
     one_set,
+    run_serial,
 )
 from rtsched.analyses.global_edf._bar_common import ak_bounds as _ak_bounds
 from rtsched.analyses.global_edf._bar_common import analyse as _analyse
@@ -117,12 +120,19 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
 # --- kernels ---------------------------------------------------------------------------------
 @kernel
 def _bar_int_one(C, D, T, m, budget):
-    return one_set(C, D, T, m, budget, 1)
+    return one_set(C, D, T, m, budget, np.int64(1))  # int64, not a literal: one compilation for bar and bar-int
 
 
 @kernel
 def _bar_int_kernel(C, D, T, offsets, m, budget, out):
-    all_sets(C, D, T, offsets, m, budget, 1, out)
+    all_sets(C, D, T, offsets, m, budget, np.int64(1), out)
+
+
+def _bar_int_serial(C, D, T, offsets, m, budget, out):  # the serial twin
+    run_serial(C, D, T, offsets, m, budget, 1, out)
+
+
+_bar_int_kernel.serial = _bar_int_serial
 
 
 #: Why this analysis refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
@@ -136,11 +146,21 @@ ARBITRARY_WHY = (
 
 ANALYSES = (
     Analysis(
-        name="bar-int", title="BAR in integer time (rtsched's tightening of Baruah 2007)", kind="sufficient",
-        order=5.5, policy="global-edf", policy_order=0,
-        citation=CITATION, note="papers/bar-int.md",
-        reference=reference, explain=explain, kernel=_bar_int_kernel, one=_bar_int_one,
-        budget=DEFAULT_BUDGET, budget_unit="work units (evaluations of Condition (8-int) and walked step points)",
+        name="bar-int",
+        title="BAR in integer time (rtsched's tightening of Baruah 2007)",
+        kind="sufficient",
+        order=5.5,
+        policy="global-edf",
+        policy_order=0,
+        citation=CITATION,
+        note="papers/bar-int.md",
+        reference=reference,
+        explain=explain,
+        kernel=_bar_int_kernel,
+        one=_bar_int_one,
+        budget=DEFAULT_BUDGET,
+        budget_unit="work units (evaluations of Condition (8-int) and walked step points)",
         deadlines_note=ARBITRARY_WHY,
+        shares_kernels_with="bar",  # one compilation of _bar_common's kernels serves both
     ),
 )
