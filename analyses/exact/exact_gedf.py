@@ -103,6 +103,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from rtsched.analyses.exact import _pending as pending
 from rtsched.analyses.exact import _state_space as engine
 from rtsched.analyses.exact._state_space import (
     DEFAULT_BUDGET,
@@ -163,7 +164,11 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, ties: Ties = "e
     on every legal run set (``min(m, pending)`` pending jobs, none with a later deadline than a
     job left waiting), ``ties="index"`` runs the first ``m`` in (deadline, index) order.
     ``"unknown"`` past ``budget`` reachable states (sooner than :func:`explore`, which prunes).
+    With some D > T it is the arbitrary-deadline game's reference (analyses/exact/_pending.py:
+    several pending jobs per task, only the oldest eligible).
     """
+    if not ts.is_constrained:
+        return pending.reference(ts, m, budget, rule=_check_ties(ties))
     return engine.reference(ts, m, budget, rule=_check_ties(ties))
 
 
@@ -190,31 +195,35 @@ def explore(
     get a counterexample release sequence, and by tests). ``frontier``: ``"auto"`` (the default:
     bounded depth-first and best-first phases, then breadth-first), ``"depth"``, ``"best"`` or
     ``"breadth"`` (the only order before, kept for comparison); see the module docstring. The
-    verdict does not depend on it.
+    verdict does not depend on it. Sets with some D > T go to the arbitrary-deadline game
+    (analyses/exact/_pending.py; ``frontier`` ``"auto"`` and ``"best"`` are depth-first there).
     """
+    if not ts.is_constrained:
+        order = frontier if frontier in pending.ORDERS else "depth"
+        return pending.explore(ts, m, rule=_check_ties(ties), budget=budget, shortcuts=shortcuts, frontier=order)
     return engine.explore(
         ts, m, rule=_check_ties(ties), budget=budget, shortcuts=shortcuts, name="the exact G-EDF test", frontier=frontier
     )
 
 
 def _exact_one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
-    """One set under every tie rule: the verdict code (the engine's ``one``)."""
-    return engine.one(C, D, T, m, budget, "every")
+    """One set under every tie rule: the verdict code (the engines' ``one``: D > T goes to _pending)."""
+    return pending.one(C, D, T, m, budget, "every")
 
 
 def _exact_index_one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
     """One set with lowest-index ties: the verdict code."""
-    return engine.one(C, D, T, m, budget, "index")
+    return pending.one(C, D, T, m, budget, "index")
 
 
 def _exact_codes(batch: TaskSetBatch, m: int, budget: int) -> NDArray[np.int8]:
     """Verdict codes (1 schedulable under every tie rule, 0 not, -1 unknown) for every set."""
-    return engine.codes(batch, m, budget, "every")
+    return pending.codes(batch, m, budget, "every")
 
 
 def _exact_index_codes(batch: TaskSetBatch, m: int, budget: int) -> NDArray[np.int8]:
     """Verdict codes with lowest-index ties."""
-    return engine.codes(batch, m, budget, "index")
+    return pending.codes(batch, m, budget, "index")
 
 
 def _show_choices(ts: TaskSet, choices: tuple[TieChoice, ...]) -> str:
@@ -258,7 +267,8 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, *, ties: Ties = "
         return summary, evidence
 
     quick = explore(ts, m, ties=ties, budget=budget)
-    return engine.explanation(
+    explanation = engine.explanation if ts.is_constrained else pending.explanation
+    return explanation(
         ts, m, budget, quick, head={"ties": ties}, found=rule, qualifier=rule, describe_miss=describe_miss
     )
 
@@ -279,14 +289,6 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
     return engine.default_skip(ts, m, "exact")
 
 
-#: Why the exact G-EDF tests refuse arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
-#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Exact tests").
-ARBITRARY_WHY = (
-    "needs constrained deadlines (D <= T): the state space (Baker & Cirinei 2007) holds one pending job per task; "
-    "D > T needs several, not modelled yet (min(D, T) would make the test sufficient only, and is unsound under EDF)"
-)
-
-
 ANALYSES = (
     Analysis(
         name="exact", title="Exact G-EDF, every tie-breaking rule (state-space exploration)",
@@ -294,7 +296,7 @@ ANALYSES = (
         citation=CITATION_EVERY_TIE, note="papers/gedf-ties.md",
         reference=reference, explain=explain, one=_exact_one, codes=_exact_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM, compile_seconds=4.6,
-        deadlines_note=ARBITRARY_WHY,
+        deadlines=("implicit", "constrained", "arbitrary"),
     ),
     Analysis(
         name="exact:index", title="Exact G-EDF, ties to the lowest task index (state-space exploration)",
@@ -306,6 +308,6 @@ ANALYSES = (
         reference=reference_index, explain=explain_index, one=_exact_index_one, codes=_exact_index_codes,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
         shares_kernels_with="exact",
-        deadlines_note=ARBITRARY_WHY,
+        deadlines=("implicit", "constrained", "arbitrary"),
     ),
 )

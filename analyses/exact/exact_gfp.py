@@ -55,9 +55,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from rtsched.analyses.exact import _pending as pending
 from rtsched.analyses.exact import _state_space as engine
 from rtsched.analyses.exact._state_space import DEFAULT_BUDGET, TRANSITIONS_PER_STATE, Exploration
-from rtsched.errors import InputError
 from rtsched.model import TaskSet, TaskSetBatch
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Verdict, count
@@ -92,32 +92,32 @@ def reference(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Verdict:
     A state is a tuple of ``(remaining, to_deadline, to_release)`` per task; each tick the
     adversary releases any subset of the tasks allowed to release, then the first ``m`` pending
     jobs in task order run. ``"unknown"`` if more than ``budget`` states are reachable.
+    With some D > T: the arbitrary-deadline game's reference (analyses/exact/_pending.py).
     """
-    _check(ts)
-    return engine.reference(ts, m, budget, rule="fp")
-
-
-def _check(ts: TaskSet) -> None:
     if not ts.is_constrained:
-        raise InputError("exact-gfp handles constrained deadlines (D <= T) only")
+        return pending.reference(ts, m, budget, rule="fp")
+    return engine.reference(ts, m, budget, rule="fp")
 
 
 def explore(ts: TaskSet, m: int, *, budget: int = DEFAULT_BUDGET, shortcuts: bool = True) -> Exploration:
     """Run the pruned exploration on one set (see the module docstring for the game).
 
     ``budget`` and ``shortcuts`` as for ``exact`` (:func:`rtsched.analyses.exact.exact_gedf.explore`).
+    Sets with some D > T go to the arbitrary-deadline game (analyses/exact/_pending.py).
     """
+    if not ts.is_constrained:
+        return pending.explore(ts, m, rule="fp", budget=budget, shortcuts=shortcuts)
     return engine.explore(ts, m, rule="fp", budget=budget, shortcuts=shortcuts, name="exact-gfp")
 
 
 def _one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int) -> int:
     """The verdict code of one set (the engine's ``one``)."""
-    return engine.one(C, D, T, m, budget, "fp")
+    return pending.one(C, D, T, m, budget, "fp")
 
 
 def _codes(batch: TaskSetBatch, m: int, budget: int) -> NDArray[np.int8]:
     """Verdict codes (1 schedulable, 0 not, -1 unknown), the sets explored side by side (the engine's ``codes``)."""
-    return engine.codes(batch, m, budget, "fp")
+    return pending.codes(batch, m, budget, "fp")
 
 
 def _describe_miss(ts: TaskSet, result: Exploration, miss: DeadlineMiss) -> tuple[str, dict[str, object]]:
@@ -143,9 +143,9 @@ def explain(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET) -> Explanation:
     ``rtsched.sim.simulate(ts, m, policy="gfp", releases=...)``. The exploration runs even when
     U > m decides the verdict, to find such a sequence.
     """
-    _check(ts)
     quick = explore(ts, m, budget=budget)
-    return engine.explanation(
+    explanation = engine.explanation if ts.is_constrained else pending.explanation
+    return explanation(
         ts,
         m,
         budget,
@@ -166,15 +166,6 @@ def default_skip(ts: TaskSet, m: int) -> str | None:
     return engine.default_skip(ts, m, "exact-gfp")
 
 
-#: Why exact-gfp refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it (issue #47;
-#: papers/arbitrary-deadlines-reductions.md, "Exact tests"): the G-FP sufficient tests take D > T
-#: through min(D, T), but an exact test analysed with min(D, T) is no longer exact for D.
-ARBITRARY_WHY = (
-    "needs constrained deadlines (D <= T): the state space holds one pending job per task; with min(D, T) it "
-    "would no longer be exact for D; use gfp-da-lc or gfp-rta-lc (they take D > T)"
-)
-
-
 ANALYSES = (
     Analysis(
         name="exact-gfp", title="Exact global FP, priorities in task order (state-space exploration)", kind="exact",
@@ -182,6 +173,6 @@ ANALYSES = (
         citation=CITATION, note="papers/exact-gfp.md",
         reference=reference, explain=explain, one=_one, codes=_codes, default_skip=default_skip,
         budget=DEFAULT_BUDGET, budget_unit="explored states", parallel_from=engine.PARALLEL_FROM,
-        deadlines_note=ARBITRARY_WHY,
+        deadlines=("implicit", "constrained", "arbitrary"),
     ),
 )

@@ -377,8 +377,8 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
 #: Why gedf-upper refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
 #: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
 ARBITRARY_WHY = (
-    "needs constrained deadlines (D <= T): its synchronous-release simulation keeps one pending job per task "
-    "and it calls the exact test, which takes D <= T only; rtsched simulate runs D > T sets"
+    "needs constrained deadlines (D <= T): its synchronous-release simulation keeps one pending job per task; "
+    "the exact tests (exact, exact:index, exact-gfp) and rtsched simulate take D > T sets"
 )
 
 

@@ -1,0 +1,290 @@
+"""The exact tests with arbitrary deadlines (D > T): ``exact``, ``exact:index``, ``exact-gfp``.
+
+The D > T game (several pending jobs per task, only the oldest eligible) lives in
+analyses/exact/_pending.py; papers/exact-search.md, "Arbitrary deadlines". Checked here: the
+kernel against the pure-Python reference on generated D > T sets; the new engine against the
+D ≤ T engine on constrained sets; soundness against :func:`rtsched.sim.simulate`; m = 1 against
+the exact uniprocessor tests (uni-pda / uni-qpa for EDF, uni-rta for FP in task order); the
+proved dominances; hand-worked examples; counterexamples replayed in the simulator.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
+
+from rtsched import analyses
+from rtsched.analyses.exact import _pending as pending
+from rtsched.analyses.exact import _state_space as engine
+from rtsched.analyses.exact import exact_gedf, exact_gfp
+from rtsched.errors import InputError
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
+from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.sim import simulate
+
+SLOW_EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "100"))
+VERDICT = {int(ACCEPT): True, int(REJECT): False, int(UNKNOWN): "unknown"}
+RULES = ("every", "index", "fp")
+NAME = {"every": "exact", "index": "exact:index", "fp": "exact-gfp"}
+KERNEL_BUDGET = 200_000
+REFERENCE_BUDGET = 20_000
+
+
+@st.composite
+def small_sets(draw: st.DrawFn, *, max_n: int = 4, max_period: int = 8, arbitrary: bool = True) -> TaskSet:
+    """n ≤ max_n tasks with T ≤ max_period, D in C..3T (some C > T too); at least one D > T if ``arbitrary``."""
+    n = draw(st.integers(1, max_n))
+    rows = []
+    for _ in range(n):
+        t = draw(st.integers(1, max_period))
+        c = draw(st.integers(1, t + 1 if arbitrary else t))
+        top = 3 * t if arbitrary else t
+        d = draw(st.integers(c, max(c, top)))
+        rows.append((c, d, t))
+    ts = TaskSet.from_tasks(rows, deadlines="arbitrary" if arbitrary else "constrained")
+    assume(ts.is_constrained != arbitrary)
+    return ts
+
+
+def kernel(ts: TaskSet, m: int, rule: str, frontier: str = "depth") -> object:
+    return VERDICT[pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False, frontier=frontier).code]
+
+
+# -- hand-worked examples -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("rows", "m", "expected"),
+    [
+        # one task, jobs back to back: job k runs [2k, 2k + 2), deadline 2k + 5
+        pytest.param([(2, 5, 2)], 1, {"every": True, "index": True, "fp": True}, id="one-task-D>T"),
+        # C > T: one task on two processors still runs one job at a time; periodic releases at
+        # 0, 2, 4: the jobs finish at 3, 6, 9 and the third misses its deadline 4 + 4 = 8
+        pytest.param([(3, 4, 2)], 2, {"every": False, "index": False, "fp": False}, id="serial-C>T"),
+        # m = 1, U = 1: EDF meets every deadline (h(3k + 1) = 3k + 1 ≤ 3k + 1 on every deadline of
+        # τ1; dbf by hand); FP in task order runs τ0 = (2, 4, 3) over [0, 2) and τ1 = (1, 1, 3)
+        # misses at t = 1
+        pytest.param([(2, 4, 3), (1, 1, 3)], 1, {"every": True, "index": True, "fp": False}, id="edf-yes-fp-no"),
+        # the same tasks with τ1 first: τ1 runs at each of its releases, τ0 gets the other ticks;
+        # with synchronous periodic releases each τ0 job runs [3k + 1, 3k + 3) ≤ 3k + 4, and a later
+        # τ1 release only delays τ0 by the same one tick (uni-rta agrees)
+        pytest.param([(1, 1, 3), (2, 4, 3)], 1, {"every": True, "index": True, "fp": True}, id="fp-order-ok"),
+        # two processors, U = 2 · 3/4 + 1/4 = 7/4: τ0 and τ1 (3, 5, 4) keep both processors busy
+        # 3 of 4 ticks; τ2 = (1, 1, 4) must run in its release tick, which G-EDF (deadline 1
+        # first) always grants: schedulable under EDF; G-FP in task order gives τ2 the lowest
+        # priority: released with τ0 and τ1 at 0, it misses at 1
+        pytest.param(
+            [(3, 5, 4), (3, 5, 4), (1, 1, 4)], 2, {"every": True, "index": True, "fp": False}, id="m2-edf-vs-fp"
+        ),
+    ],
+)
+def test_hand_worked_examples(rows, m, expected):
+    ts = TaskSet.from_tasks(rows, deadlines="arbitrary")
+    for rule, want in expected.items():
+        assert VERDICT[pending.explore(ts, m, rule=rule).code] == want, rule
+        assert analyses.get(NAME[rule]).verdict(ts, m) == want, rule
+        assert pending.reference(ts, m, rule=rule) == want, rule
+
+
+def test_serial_overload_misses_at_8_in_the_simulator():
+    ts = TaskSet.from_tasks([(3, 4, 2)], deadlines="arbitrary")
+    miss = simulate(ts, 2, releases=[[0, 2, 4]]).miss
+    assert miss is not None and (miss.time, miss.task, miss.job) == (8, 0, 2)
+    # n <= m is no shortcut when some C > T; the search finds the same job missing
+    result = pending.explore(ts, 2, rule="every")
+    assert result.reason == "explored" and engine.replay(ts, 2, result).time == 8
+
+
+def test_max_pending_and_explain_evidence():
+    ts = TaskSet.from_tasks([(2, 5, 2), (1, 7, 3), (1, 2, 2)], deadlines="arbitrary")
+    assert pending.max_pending(ts.D, ts.T) == [3, 3, 1]
+    result = analyses.get("exact").explain(ts, 1)
+    assert result.evidence["max_pending"] == (3, 3, 1)
+
+
+# -- registry -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(NAME.values()))
+def test_registry_takes_arbitrary_deadlines(name):
+    entry = analyses.get(name)
+    assert "arbitrary" in entry.deadlines and not entry.deadlines_note
+    assert entry.supports(2, TaskSet.from_tasks([(1, 5, 2), (1, 3, 4)], deadlines="arbitrary")) is None
+
+
+def test_bad_input_unchanged():
+    ts = TaskSet.from_tasks([(1, 5, 2), (1, 3, 4)], deadlines="arbitrary")
+    with pytest.raises(InputError, match="unknown tie semantics"):
+        exact_gedf.explore(ts, 2, ties="fifo")  # type: ignore[arg-type]
+    with pytest.raises(InputError):
+        pending.explore(ts, 0)
+    with pytest.raises(InputError, match="unknown search order"):
+        pending.explore(ts, 2, frontier="best")
+
+
+# -- counterexamples replay ----------------------------------------------------------------------
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=40, deadline=None)
+@given(ts=small_sets(), m=st.integers(1, 3))
+def test_rejections_replay_to_a_miss(rule, ts, m):
+    result = pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False)
+    event(VERDICT[result.code])
+    if result.code == REJECT:
+        miss = engine.replay(ts, m, result)  # raises if the simulator finds no miss
+        assert miss.time <= result.doomed_at + int(ts.D.max())
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_explain_replays_the_counterexample(rule):
+    ts = TaskSet.from_tasks([(2, 5, 3), (1, 4, 2), (2, 7, 4)], deadlines="arbitrary")
+    result = analyses.get(NAME[rule]).explain(ts, 1)
+    assert result.verdict is False
+    releases = result.evidence["releases"]
+    kwargs = {"policy": "gfp"} if rule == "fp" else {"tie_choices": result.evidence.get("tie_choices", ())}
+    miss = simulate(ts, 1, releases=releases, **kwargs).miss
+    assert miss is not None and miss.time == result.evidence["miss_time"]
+    steps = [step.text for step in result.steps]
+    assert any("release sequence that leads to a miss" in text for text in steps)
+
+
+# -- kernel == reference -------------------------------------------------------------------------
+def check_kernel_equals_reference(ts: TaskSet, m: int, rule: str) -> None:
+    want = pending.reference(ts, m, REFERENCE_BUDGET, rule=rule)  # type: ignore[arg-type]
+    assume(want != "unknown")
+    event(f"{rule}: {want}")
+    assert kernel(ts, m, rule, "depth") == want
+    assert kernel(ts, m, rule, "breadth") == want
+
+
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=40, deadline=None)
+@given(ts=small_sets(), m=st.integers(1, 3))
+def test_kernel_equals_reference(rule, ts, m):
+    check_kernel_equals_reference(ts, m, rule)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=SLOW_EXAMPLES, deadline=None)
+@given(ts=small_sets(), m=st.integers(1, 3))
+def test_kernel_equals_reference_long(rule, ts, m):
+    check_kernel_equals_reference(ts, m, rule)
+
+
+# -- D ≤ T: the new engine decides as the D ≤ T engine -----------------------------------------------
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=40, deadline=None)
+@given(ts=small_sets(arbitrary=False, max_period=10), m=st.integers(1, 3))
+def test_constrained_sets_as_the_constrained_engine(rule, ts, m):
+    old = engine.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False)  # type: ignore[arg-type]
+    new = pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False)  # type: ignore[arg-type]
+    assume(old.code != UNKNOWN and new.code != UNKNOWN)
+    event(f"{rule}: {VERDICT[old.code]}")
+    assert new.code == old.code
+    if rule != "every":  # the references agree too (pending.reference reads D ≤ T sets as well)
+        assert pending.reference(ts, m, REFERENCE_BUDGET, rule=rule) in (VERDICT[old.code], "unknown")  # type: ignore[arg-type]
+
+
+# -- soundness against the simulator -------------------------------------------------------------
+SIM_TIES = ("index", "fifo", "random:3")
+
+
+def check_sound(ts: TaskSet, m: int, rule: str, seed: int) -> None:
+    code = pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET).code  # type: ignore[arg-type]
+    event(f"{rule}: {VERDICT[code]}")
+    if code != ACCEPT:
+        return
+    policy = "gfp" if rule == "fp" else "gedf"
+    ties = SIM_TIES if rule == "every" else ("index",)
+    for tie in ties:
+        for arrivals in ("periodic", "sporadic"):
+            for execution in ("wcet", "random"):
+                trace = simulate(
+                    ts, m, policy=policy, ties=tie, arrivals=arrivals, execution=execution, seed=seed, record=False
+                )
+                assert trace.miss is None, (tie, arrivals, execution, trace.miss)
+
+
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=30, deadline=None)
+@given(ts=small_sets(max_period=10), m=st.integers(1, 3), seed=st.integers(0, 2**16))
+def test_accepted_sets_never_miss_in_simulation(rule, ts, m, seed):
+    check_sound(ts, m, rule, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=SLOW_EXAMPLES, deadline=None)
+@given(ts=small_sets(max_n=5, max_period=12), m=st.integers(1, 4), seed=st.integers(0, 2**16))
+def test_accepted_sets_never_miss_in_simulation_long(rule, ts, m, seed):
+    check_sound(ts, m, rule, seed)
+
+
+# -- m = 1: the exact uniprocessor tests -------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(ts=small_sets(max_period=10))
+def test_one_processor_equals_the_uniprocessor_tests(ts):
+    assume(all(int(c) <= int(t) for c, t in zip(ts.C, ts.T, strict=True)) or ts.utilization > 1)
+    for rule in ("every", "index"):
+        code = pending.explore(ts, 1, rule=rule, budget=KERNEL_BUDGET).code  # type: ignore[arg-type]
+        assume(code != UNKNOWN)
+        assert VERDICT[code] == analyses.get("uni-pda").verdict(ts, 1) == analyses.get("uni-qpa").verdict(ts, 1)
+    code = pending.explore(ts, 1, rule="fp", budget=KERNEL_BUDGET).code
+    assume(code != UNKNOWN)
+    event(f"fp: {VERDICT[code]}")
+    assert VERDICT[code] == analyses.get("uni-rta").verdict(ts, 1)
+
+
+# -- proved dominances ---------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(ts=small_sets(max_period=10), m=st.integers(1, 3))
+def test_dominances(ts, m):
+    every = pending.explore(ts, m, rule="every", budget=KERNEL_BUDGET).code
+    index = pending.explore(ts, m, rule="index", budget=KERNEL_BUDGET).code
+    assume(UNKNOWN not in (every, index))
+    if every == ACCEPT:
+        assert index == ACCEPT  # the index rule is one of the rules the adversary may play
+    if any(int(c) > int(t) for c, t in zip(ts.C, ts.T, strict=True)):
+        return  # gfb and load are sound for C <= T (see test_load_accepts_an_overloaded_task below)
+    for name in ("gfb", "load"):
+        if analyses.get(name).verdict(ts, m) is True:
+            event(f"{name} accepts")
+            assert every == ACCEPT, name
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="load accepts a task with C > T (U_i > 1) that misses: outside Baker & Baruah's model; reported (issue #47)",
+)
+def test_load_accepts_an_overloaded_task():
+    ts = TaskSet.from_tasks([(3, 4, 2)], deadlines="arbitrary")
+    assert pending.explore(ts, 2).code == REJECT
+    assert simulate(ts, 2, releases=[[0, 2, 4]]).miss is not None  # the third job misses at 8
+    assert analyses.get("load").verdict(ts, 2) is not True
+
+
+# -- batches -------------------------------------------------------------------------------------
+def test_batch_codes_route_set_by_set():
+    sets = [
+        TaskSet.from_tasks([(2, 5, 3), (1, 4, 2), (2, 7, 4)], deadlines="arbitrary"),
+        TaskSet.from_tasks([(1, 2, 2), (1, 3, 4)]),
+        TaskSet.from_tasks([(3, 5, 4), (3, 5, 4), (1, 1, 4)], deadlines="arbitrary"),
+    ]
+    batch = TaskSetBatch.from_tasksets(sets, deadlines="arbitrary")
+    for rule in RULES:
+        got = pending.codes(batch, 2, 10_000, rule).tolist()
+        want = [pending.one(ts.C, ts.D, ts.T, 2, 10_000, rule) for ts in sets]
+        assert got == want
+        entry = analyses.get(NAME[rule])
+        assert [VERDICT[c] for c in want] == [entry.verdict(ts, 2) for ts in sets]
+    constrained = TaskSetBatch.from_tasksets(sets[1:2])
+    assert np.array_equal(pending.codes(constrained, 2, 10_000, "every"), engine.codes(constrained, 2, 10_000, "every"))
+
+
+def test_budget_gives_unknown_never_a_verdict():
+    ts = TaskSet.from_tasks([(2, 9, 4), (3, 10, 5), (2, 8, 3), (1, 6, 2)], deadlines="arbitrary")
+    full = pending.explore(ts, 2, budget=KERNEL_BUDGET)
+    assert full.code != UNKNOWN
+    tiny = pending.explore(ts, 2, budget=2)
+    assert tiny.code in (full.code, UNKNOWN)
+    assert exact_gfp.explore(ts, 2, budget=2).code in (UNKNOWN, exact_gfp.explore(ts, 2).code)
