@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from rtsched import analyses
 from rtsched.analyses.exact import exact_gfp
-from rtsched.errors import InputError
 from rtsched.kernels import ACCEPT, REJECT, UNKNOWN
 from rtsched.model import TaskSet
 from rtsched.sim import simulate
@@ -142,12 +141,16 @@ def test_priority_order_matters_where_edf_ties_do_not():
     assert gedf.verdict(light_first, 2) is False and gedf.verdict(heavy_first, 2) is False
 
 
-def test_constrained_only():
+def test_arbitrary_deadlines_go_to_the_pending_jobs_game():
+    """D > T: several pending jobs per task (analyses/exact/_pending.py; tests/analyses/exact/test_exact_arbitrary.py).
+
+    τ0 = (1, 3, 2) has the highest priority and runs at each release; τ1 = (1, 1, 2) must run in
+    its release tick, which it cannot when τ0 is released with it: not schedulable on m = 1.
+    """
     ts = TaskSet.from_tasks([(1, 3, 2), (1, 1, 2)], deadlines="arbitrary")
-    with pytest.raises(InputError):
-        exact_gfp.explore(ts, 1)
-    with pytest.raises(InputError):
-        exact_gfp.reference(ts, 1)
+    result = exact_gfp.explore(ts, 1)
+    assert result.code == REJECT and exact_gfp.reference(ts, 1) is False
+    assert simulate(ts, 1, policy="gfp", releases=result.releases).miss is not None
 
 
 def test_u_above_m_explained_with_a_sequence():
