@@ -71,10 +71,10 @@ def kernel(ts: TaskSet, m: int, rule: str, frontier: str = "depth") -> object:
         # with synchronous periodic releases each τ0 job runs [3k + 1, 3k + 3) ≤ 3k + 4, and a later
         # τ1 release only delays τ0 by the same one tick (uni-rta agrees)
         pytest.param([(1, 1, 3), (2, 4, 3)], 1, {"every": True, "index": True, "fp": True}, id="fp-order-ok"),
-        # two processors, U = 2 · 3/4 + 1/4 = 7/4: τ0 and τ1 (3, 5, 4) keep both processors busy
-        # 3 of 4 ticks; τ2 = (1, 1, 4) must run in its release tick, which G-EDF (deadline 1
-        # first) always grants: schedulable under EDF; G-FP in task order gives τ2 the lowest
-        # priority: released with τ0 and τ1 at 0, it misses at 1
+        # two processors, U = 2 · 3/4 + 1/4 = 7/4. G-FP in task order gives τ2 = (1, 1, 4) the
+        # lowest priority: released with τ0 and τ1 at 0 it waits [0, 1) and misses at 1 (by
+        # hand). G-EDF: schedulable by the kernel and by the reference (not traced by hand: τ2's
+        # deadline-1 job runs at once unless both other heads also have deadline 1)
         pytest.param(
             [(3, 5, 4), (3, 5, 4), (1, 1, 4)], 2, {"every": True, "index": True, "fp": False}, id="m2-edf-vs-fp"
         ),
@@ -86,6 +86,30 @@ def test_hand_worked_examples(rows, m, expected):
         assert VERDICT[pending.explore(ts, m, rule=rule).code] == want, rule
         assert analyses.get(NAME[rule]).verdict(ts, m) == want, rule
         assert pending.reference(ts, m, rule=rule) == want, rule
+
+
+def test_worked_counterexample_sporadic_and_tied():
+    """papers/exact-search.md, "Arbitrary deadlines", worked example (traced there by hand).
+
+    τ0 = (1, 3, 2), τ1 = (2, 2, 5), τ2 = (2, 2, 2) on m = 2. τ2 releases at 0 and runs [0, 2);
+    τ0 (deadline 4) and τ1 (deadline 3) release at 1; τ2 and τ1 run [1, 2). At 2 τ2 releases
+    again (deadline 4): τ1 (deadline 3) runs, and τ0 and τ2 tie at deadline 4; the lower index
+    τ0 wins, so τ2 has 2 units left and 2 ticks, of which it gets only [3, 4): it misses at 4.
+    The synchronous periodic releases meet every deadline under G-EDF: only the sporadic
+    delay of τ0 and τ1 by one tick reaches the miss.
+    """
+    ts = TaskSet.from_tasks([(1, 3, 2), (2, 2, 5), (2, 2, 2)], deadlines="arbitrary")
+    for rule in ("every", "index"):
+        result = pending.explore(ts, 2, rule=rule)  # type: ignore[arg-type]
+        assert result.code == REJECT
+        assert result.releases == ((1,), (1,), (0, 2))
+        assert result.tie_choices == ((2, (0,), (2,)),)
+        miss = engine.replay(ts, 2, result)
+        assert (miss.time, miss.task, miss.job, miss.remaining) == (4, 2, 1, 1)
+    assert simulate(ts, 2, record=False).miss is None  # synchronous periodic: no miss
+    # G-FP in task order: all three at 0, τ2 (lowest priority) waits [0, 1) and misses at 2
+    fp = pending.explore(ts, 2, rule="fp")
+    assert fp.releases == ((0,), (0,), (0,)) and engine.replay(ts, 2, fp).time == 2
 
 
 def test_serial_overload_misses_at_8_in_the_simulator():
