@@ -40,6 +40,12 @@ current job's time to its deadline is ``nat_i − (T_i − D_i)`` (constrained d
 
 The set is schedulable iff no failure is reachable from the initial state (all zero).
 
+Arbitrary deadlines (D > T, issue #47): a set with some ``D_i > T_i`` is decided by the game with
+several pending jobs per task, only the oldest eligible (the house's task model), in the private
+module analyses/exact/_pending.py (its own reference, kernel and pruning proof;
+papers/exact-search.md, "Arbitrary deadlines"; the game of Bonifaci & Marchetti-Spaccamela, ESA
+2010). Constrained sets keep the engine described here.
+
 Pruning (Geeraerts et al. 2013, idle tasks simulation; definition numbering unverified): a state
 S' *simulates* S if both have the same pending jobs (same ``rct``, and same ``nat`` for every
 task with a pending job) and every idle task may be released at least as early in S' as in S

@@ -3,7 +3,9 @@
 See papers/exact-gfp.md (this analysis), papers/baker-cirinei2007.md (the automaton),
 papers/bonifaci-msp2010.md (the game) and papers/geeraerts2013-antichains.md (the pruning).
 
-Model: sporadic tasks τi = (C_i, D_i, T_i), integer time, constrained deadlines (D ≤ T), m
+Model: sporadic tasks τi = (C_i, D_i, T_i), integer time, constrained deadlines (D ≤ T; sets with
+some D > T go to the pending-jobs game of analyses/exact/_pending.py, several jobs per task
+pending, the oldest eligible; papers/exact-gfp.md, "Arbitrary deadlines"), m
 identical processors, preemptive global fixed priorities: at every tick the m highest-priority
 pending jobs run (all of them if at most m are pending). **Priority is the order of the tasks in
 the set: task 0 has the highest priority** (reorder the set with :mod:`rtsched.priorities` for
