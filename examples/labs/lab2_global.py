@@ -288,11 +288,11 @@ show(gantt(late_run, rows="tasks", since=0, until=45), "lab2_soft_dhall_gantt")
 #
 # A small experiment in the style of a sweep (lab 4): random sets of n = 5 tasks with implicit
 # deadlines on m = 2 (UUniFast-Discard, periods 5–20), at U/m from 0.5 to 1. For each set with
-# bounded tardiness (the rounding of C can push the realised U above m at U/m = 1: those sets
-# are left out and counted), the largest bound max_k(x + eₖ) and the largest observed tardiness
-# over the four kinds of run (two seeds each, 100 longest periods long), both divided by the set's largest period —
-# the sweep's tardiness metric (`rtsched.sweep.tardiness`), a number of "longest periods" that
-# does not depend on the time unit.
+# bounded tardiness (rounding C to whole ticks can push the realised U above m at U/m = 1: those
+# sets are left out, and the column "sets" counts the others), the largest bound max_k(x + eₖ) and
+# the largest observed tardiness over the four kinds of run (two seeds each, runs 100 longest
+# periods long), both divided by the set's largest period — the sweep's tardiness metric
+# (`rtsched.sweep.tardiness`), a number of "longest periods" that does not depend on the time unit.
 
 # %%
 soft_rng = np.random.default_rng(47)
@@ -325,20 +325,22 @@ fig, ax = plt.subplots(figsize=(7, 4))
 for name, style in (("bound mean", "-o"), ("bound max", "--o"), ("observed mean", "-s"), ("observed max", "--s")):
     ax.plot(shares, curves[name], style, label=name, ms=4)
 ax.set(xlabel="U/m (m = 2, n = 5, implicit deadlines)", ylabel="tardiness / largest period",
-       title=f"Devi–Anderson bound against observed tardiness ({SOFT_SETS} sets per point)")
+       title=f"Devi–Anderson bound against observed tardiness (up to {SOFT_SETS} sets per point)")
 ax.legend(fontsize=8)
 show(fig, "lab2_soft_bound_vs_u")
 
 # %% [markdown]
 # The bound grows with U/m: with m = 2, x = 0 while U ≤ 1 (the bound is then eₖ alone), and once
 # U > 1, Λ = 1, E_L is the largest cost and x = (C_max − C_min)/2 — larger costs come with larger
-# utilizations. The observed tardiness is zero at low utilization and appears from about
-# U/m = 0.7, together with the hard misses of the synchronous periodic run ("hard misses": the
-# sets global EDF cannot schedule as hard real-time, for which the soft guarantee is what is
-# left) — and stays far below the bound. The observed values are lower bounds on the worst case (a simulation sees a few
+# utilizations. The observed tardiness is zero at low utilization and appears only at high
+# utilization (from about U/m = 0.7 in a full run), together with the hard misses ("hard misses":
+# the sets whose synchronous periodic run misses a deadline, so that global EDF cannot schedule
+# them as hard real-time and the soft guarantee is what is left) — and it stays far below the
+# bound. The observed values are lower bounds on the worst case (a simulation sees a few
 # behaviours), the bound an upper bound: the truth lies in between. Tighter analyses exist
-# (compliant-vector analysis, Erickson, Devi and Baruah, ECRTS 2010; G-FL, Erickson and
-# Anderson, ECRTS 2012). At full size the same metric over many sets:
+# (compliant-vector analysis, Erickson, Devi and Baruah, ECRTS 2010; the G-EDF-like scheduler
+# G-FL, Erickson and Anderson, ECRTS 2012, and with Ward, Real-Time Systems, 2014). At full size
+# the same metric over many sets:
 # `rtsched sweep examples/soft_tardiness.toml --out soft-tardiness` (tardiness.png).
 
 # %% [markdown]
