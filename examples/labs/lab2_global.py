@@ -201,7 +201,9 @@ for name, reps in (("gfp-rta", fp_reports), ("exact-gfp", fp_reports), ("exact",
 #     U ≤ m  and  uᵢ ≤ 1 for every task                                       (DA-cond)
 #
 # suffice for bounded tardiness (and are necessary: above them a backlog grows every
-# hyperperiod, exercise 6), and that every job of τₖ finishes at most x + eₖ after its deadline:
+# hyperperiod, exercise 6), and that every job of τₖ finishes at most x + eₖ after its deadline
+# (the max(0, ·) in x is rtsched's: it matters only for U ≤ 1, where global EDF meets every
+# deadline; the note explains):
 #
 #     Λ   = ⌈U⌉ − 1                                                          (DA-Λ)
 #     E_L = the sum of the Λ largest costs Cᵢ                                (DA-E)
