@@ -22,6 +22,13 @@ the papers' equation numbers could not be read, see the notes):
     a job of τ_i finishes at most Y_i + x_i + C_i after its release         (GEL-R)
     lateness ≤ L_i = Y_i + x_i + C_i − D_i;  tardiness ≤ max(0, L_i)        (GEL-L)
 
+Erickson's dissertation (Chapter 3) states the same as a linear program, constraint sets
+(3.1)–(3.5) (as transcribed by RealTimeScheduling.jl; the dissertation's text could not be read):
+x_i = (s̃ − C_i)/m (3.1), S_i ≥ C_i(1 − Y_i/T_i), S_i ≥ 0 (3.2), G = b·(U⁺ − 1) + Σ z_i with
+z_i ≥ x_i·U_i + C_i − S_i − b, z_i ≥ 0 (3.3, the sum of the U⁺ − 1 largest), S = Σ S_i (3.4),
+s̃ ≥ G + S (3.5), minimise s̃. Its optimum is s̃ = m·s for the s below (S_i at its lower bound,
+the smallest s̃ with F(s̃/m) ≤ 0).
+
 Solving (GEL-x). Put s = (G + S)/m; then x_i = s − C_i/m and s is the root of
 
     F(s) = S + (sum of the U⁺ − 1 largest  U_i·s + b_i) − m·s,   b_i = C_i − S_i − C_i·U_i/m   (GEL-s)

@@ -51,6 +51,9 @@ MIXED = [(2, 6, 4), (3, 3, 6), (4, 8, 8)]
         pytest.param(MIXED, 2, [F(7, 3), F(17, 6), F(10, 3)], F(13, 3), F(5), F(11, 3), id="mixed-deadlines-m2"),
         # Uniprocessor, U = 1: k = 0, s = S = Σ C_i·T_min/T_i = U·T_min = 4, responses T_i: lateness 0.
         pytest.param([(2, 4, 4), (3, 6, 6)], 1, [F(0), F(0)], F(4), F(4), F(0), id="uniprocessor-u1"),
+        # U = 3/5 ≤ 1 but D < T: k = 0, Y − min Y = 0, S = 6, s = 3, x = 2, responses 4: lateness 2,
+        # which three jobs released together on two processors reach (test_tight_with_u_below_one).
+        pytest.param([(2, 2, 10)] * 3, 2, [F(2)] * 3, F(3), F(6), F(0), id="three-short-deadlines-tight"),
     ],
 )  # fmt: skip
 def test_worked_examples(tasks, m, lateness, s, S, G):
@@ -72,6 +75,14 @@ def test_dhall_newton_steps_and_observed():
     trace = simulate(ts, 2, after_miss="continue", horizon=900)
     assert trace.tardiness == (0, 0, 2)  # bound 3 (tardiness-da: 29/2)
     assert observed_lateness(trace, [9, 9, 10]) == [-8, -7, 2]  # the bound: −3/2, −3/2, 3
+
+
+def test_tight_with_u_below_one():
+    """Constrained deadlines: U ≤ 1 does not mean no tardiness under G-EDF (RealTimeScheduling.jl's
+    compliant-vector code returns 0 for U ≤ 1, by reading it); the bound 2 is reached."""
+    ts = TaskSet.from_tasks([(2, 2, 10)] * 3)
+    trace = simulate(ts, 2, after_miss="continue", horizon=100)
+    assert trace.tardiness == (0, 0, 2) and tardiness_bounds(ts, 2) == [2, 2, 2]
 
 
 def test_without_the_shift_dhall_is_looser():
