@@ -4,13 +4,14 @@ in simulation, the key's Λ, E_L, e_min, U_L, x and per-task bounds are the libr
 CLI for one seed, as the sheet tells the student to run it) and never above the bound, the same seed gives the
 same bytes."""
 
+import os
 import re
 from fractions import Fraction
 
 import pytest
 
 from rtsched import check
-from rtsched.analyses.global_edf.tardiness_da import tardiness_bounds, terms
+from rtsched.analyses.global_edf.tardiness_da import bounded, tardiness_bounds, terms
 from rtsched.cli import main
 from rtsched.exercise import TOPICS, make_exercise, parse_tasksets
 from rtsched.sim import simulate
@@ -123,3 +124,21 @@ def test_the_sheets_command_lines_give_the_keys_numbers(tmp_path, capsys):
         out = capsys.readouterr().out
         printed = dict(re.findall(r"^\s*(τ\d+): observed tardiness (\d+)", out, re.M))
         assert printed == {label: cells[3 + column] for label, cells in rows.items()}, (extra, out)
+
+
+@pytest.mark.slow
+def test_many_seeds_are_instructive_and_sound():
+    """RTSCHED_PROPERTY_EXAMPLES seeds (default 150): U in (m − 1, m], a hard miss by t = 24, observed ≤ bound."""
+    for seed in range(int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))):
+        ex = make_exercise("tardiness", seed)
+        ts, m = ex.tasksets[0], ex.m
+        assert m - 1 < ts.utilization <= m and bounded(ts, m)
+        miss = simulate(ts, m, record=False).miss
+        assert miss is not None and miss.time <= 24
+        bounds = tardiness_bounds(ts, m)
+        for arrivals, execution in RUNS:
+            for s in range(3):
+                run = simulate(
+                    ts, m, arrivals=arrivals, execution=execution, seed=s, after_miss="continue", record=False
+                )
+                assert all(o <= b for o, b in zip(run.tardiness, bounds, strict=True)), (seed, arrivals, execution, s)
