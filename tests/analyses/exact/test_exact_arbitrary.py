@@ -10,7 +10,9 @@ proved dominances; hand-worked examples; counterexamples replayed in the simulat
 
 from __future__ import annotations
 
+import itertools
 import os
+from functools import cache
 
 import numpy as np
 import pytest
@@ -193,6 +195,90 @@ def test_kernel_equals_reference(rule, ts, m):
 @given(ts=small_sets(), m=st.integers(1, 3))
 def test_kernel_equals_reference_long(rule, ts, m):
     check_kernel_equals_reference(ts, m, rule)
+
+
+# -- an independent brute force ------------------------------------------------------------------
+def brute_force_miss(rows: list[tuple[int, int, int]], m: int, horizon: int, rule: str) -> bool:
+    """Can the rule miss a deadline by ``horizon``? Written for these tests only, from the definitions.
+
+    Every sporadic release sequence with releases at ticks 0..horizon-1 (a task releases at
+    least T after its previous release) and, each tick, every legal set of running jobs: each
+    task's jobs in release order, only the oldest eligible; ``min(m, tasks with a job)`` of those
+    oldest jobs run, under ``every`` none with a later absolute deadline than one left waiting,
+    under ``index`` the first m by (deadline, index), under ``fp`` the first m by index. A job
+    unfinished at its absolute deadline is a miss. No state-space machinery, absolute times.
+    """
+    n = len(rows)
+
+    @cache
+    def misses(t: int, jobs: tuple, last: tuple) -> bool:
+        # jobs[i]: task i's pending jobs, oldest first, as (work left, absolute deadline)
+        if any(deadline <= t for queue in jobs for _, deadline in queue):
+            return True
+        if t == horizon:
+            return False
+        free = [i for i in range(n) if last[i] is None or t - last[i] >= rows[i][2]]
+        for size in range(len(free) + 1):
+            for released in itertools.combinations(free, size):
+                queues = [list(q) for q in jobs]
+                stamps = list(last)
+                for i in released:
+                    queues[i].append((rows[i][0], t + rows[i][1]))
+                    stamps[i] = t
+                heads = [i for i in range(n) if queues[i]]
+                k = min(m, len(heads))
+                if rule == "fp":
+                    choices = [tuple(heads[:k])]
+                elif rule == "index":
+                    choices = [tuple(sorted(heads, key=lambda i: (queues[i][0][1], i))[:k])]
+                else:
+                    choices = [
+                        run
+                        for run in itertools.combinations(heads, k)
+                        if all(queues[r][0][1] <= queues[w][0][1] for r in run for w in heads if w not in run)
+                    ]
+                for run in choices:
+                    after = [list(q) for q in queues]
+                    for i in run:
+                        work, deadline = after[i][0]
+                        after[i] = after[i][1:] if work == 1 else [(work - 1, deadline), *after[i][1:]]
+                    if misses(t + 1, tuple(map(tuple, after)), tuple(stamps)):
+                        return True
+        return False
+
+    return misses(0, tuple(() for _ in range(n)), tuple(None for _ in range(n)))
+
+
+def check_brute_force(rule: str, ts: TaskSet, m: int, horizon: int) -> None:
+    """A miss within the horizon ⇒ the game rejects; a counterexample that fits in it ⇒ a miss there."""
+    rows = [(int(c), int(d), int(t)) for c, d, t in zip(ts.C, ts.D, ts.T, strict=True)]
+    brute = brute_force_miss(rows, m, horizon, rule)
+    want = pending.reference(ts, m, REFERENCE_BUDGET, rule=rule)  # type: ignore[arg-type]
+    assume(want != "unknown")
+    event(f"{rule}: brute {brute}, reference {want}")
+    if brute:
+        assert want is False
+    result = pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False)  # type: ignore[arg-type]
+    assert VERDICT[result.code] == want
+    if result.code == REJECT:
+        miss = engine.replay(ts, m, result)
+        if miss.time <= horizon and max(max(r) for r in result.releases if r) < horizon:  # type: ignore[union-attr]
+            assert brute
+
+
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=60, deadline=None)
+@given(ts=small_sets(max_n=3, max_period=3), m=st.integers(1, 2))
+def test_reference_against_brute_force(rule, ts, m):
+    check_brute_force(rule, ts, m, horizon=8)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", RULES)
+@settings(max_examples=SLOW_EXAMPLES, deadline=None)
+@given(ts=small_sets(max_n=3, max_period=4), m=st.integers(1, 3))
+def test_reference_against_brute_force_long(rule, ts, m):
+    check_brute_force(rule, ts, m, horizon=10)
 
 
 # -- D ≤ T: the new engine decides as the D ≤ T engine -----------------------------------------------
