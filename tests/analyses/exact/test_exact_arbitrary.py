@@ -183,7 +183,7 @@ def check_kernel_equals_reference(ts: TaskSet, m: int, rule: str) -> None:
 
 
 @pytest.mark.parametrize("rule", RULES)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(ts=small_sets(), m=st.integers(1, 3))
 def test_kernel_equals_reference(rule, ts, m):
     check_kernel_equals_reference(ts, m, rule)
