@@ -449,10 +449,10 @@ show(gantt(simulate(busier, 2, after_miss="continue", horizon=36), rows="tasks",
 # far below 29/2; the light tasks and τ₃ are never late.
 
 # %% [markdown]
-# **Exercise 6 (why U ≤ m).** τ₀ = τ₁ = (2, 3, 3) and
-# τ₂ = (4, 6, 6) on m = 2 has U = 2 = m. Compute the bounds and compare with the simulation. Then
-# raise τ₂'s cost to 5 (U = 13/6 > 2): what does `tardiness-da` say, and what does the observed
-# tardiness do over longer and longer runs (horizons 60, 600, 6000)?
+# **Exercise 6 (why U ≤ m).** The set τ₀ = τ₁ = (2, 3, 3), τ₂ = (4, 6, 6) on m = 2 has U = 2 = m.
+# Compute the bounds and compare them with the simulation (`tardiness_table`). Then raise τ₂'s cost
+# to 5 (U = 13/6 > 2): what does `tardiness-da` say, and what does the observed tardiness do over
+# longer and longer runs (horizons 60, 600, 6000)?
 
 # %% tags=["solution"]
 # Exercise 6: U = m, then U > m
