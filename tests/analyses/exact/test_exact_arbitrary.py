@@ -362,6 +362,51 @@ def test_dominances(ts, m):
             assert every == ACCEPT, name
 
 
+#: Every registered sufficient global test of sporadic task sets that takes D > T, with the exact
+#: rule it must not contradict (global FP analyses in task order, as exact-gfp).
+SUFFICIENT = [
+    (e, "fp" if e.policy == "global-fp" else "every")
+    for e in analyses.all_entries()
+    if e.kind == "sufficient"
+    and e.input == "taskset"
+    and e.platform == "identical"
+    and e.policy in ("global-edf", "global-fp")
+    and "arbitrary" in e.deadlines
+]
+
+
+def check_sufficient_tests(ts: TaskSet, m: int) -> None:
+    codes: dict[str, int] = {}
+    for entry, rule in SUFFICIENT:
+        if entry.verdict(ts, m) is not True:
+            continue
+        if rule not in codes:
+            codes[rule] = pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET).code  # type: ignore[arg-type]
+        event(f"{entry.name} accepts")
+        assert codes[rule] != REJECT, f"{entry.name} accepts {ts!r} on m={m}; {NAME[rule]} rejects it"
+
+
+def test_sufficient_tests_are_listed():
+    names = {entry.name for entry, _ in SUFFICIENT}
+    assert {"gfb", "load", "gfp-da", "gfp-rta"} <= names, names
+
+
+@settings(max_examples=40, deadline=None)
+@given(ts=small_sets(max_n=5, max_period=10), m=st.integers(2, 3))
+def test_sufficient_tests_never_accept_what_the_exact_tests_reject(ts, m):
+    """On sets with every C ≤ T (test_load_accepts_an_overloaded_task: C > T)."""
+    assume(all(int(c) <= int(t) for c, t in zip(ts.C, ts.T, strict=True)) and ts.utilization <= m)
+    check_sufficient_tests(ts, m)
+
+
+@pytest.mark.slow
+@settings(max_examples=SLOW_EXAMPLES, deadline=None)
+@given(ts=small_sets(max_n=6, max_period=12), m=st.integers(2, 4))
+def test_sufficient_tests_never_accept_what_the_exact_tests_reject_long(ts, m):
+    assume(all(int(c) <= int(t) for c, t in zip(ts.C, ts.T, strict=True)) and ts.utilization <= m)
+    check_sufficient_tests(ts, m)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="load accepts a task with C > T (U_i > 1) that misses: outside Baker & Baruah's model; reported (issue #47)",
