@@ -72,7 +72,16 @@ state equal to a stored one is dropped (exact-duplicate hash table); a new state
 stored one with the same pending part is dropped; a stored state that a new one simulates leaves
 its chain and, if not yet expanded, is never expanded (the new one reaches every miss it
 reaches). The first :data:`CHAIN_LOOK` states of a chain are compared (comparing fewer prunes
-less, still soundly). No symmetry reduction and no probes (unlike the D ≤ T engine).
+less, still soundly). No symmetry reduction (unlike the D ≤ T engine).
+
+Probes (as the D ≤ T engine's, papers/exact-search.md, "Probes"): before the search, random
+walks through the same game (:func:`_walk_pending`, :data:`PROBE_FIRST_TICKS` ticks in all); a
+walk that reaches a doomed job is a legal path to a miss and ends the search (reason
+``"probe"``); a walk without one concludes nothing, so every verdict is the search's. Unlike the
+D ≤ T engine they do not run again at pauses of the search.
+
+Sets whose rows would be wider than :data:`MAX_ROW_WIDTH` columns (many jobs pending per task, e.g.
+D = 1000·T) are not explored: UNKNOWN, reason ``"too large"``.
 
 Budget: as for the D ≤ T engine: ``budget`` stored states and at most
 :data:`TRANSITIONS_PER_STATE` transitions per budgeted state; past either the code is UNKNOWN.
@@ -98,9 +107,12 @@ from rtsched.analyses.exact import _state_space as engine
 from rtsched.analyses.exact._state_space import (
     DEFAULT_BUDGET,
     MAX_EXPLORED_TASKS,
+    PROBE_FIRST_TICKS,
+    PROBE_HORIZON,
     TRANSITIONS_PER_STATE,
     Exploration,
     Rule,
+    _next_random,
     bits,
     check_rule,
     utilization_above,
@@ -116,6 +128,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHAIN_LOOK",
+    "MAX_ROW_WIDTH",
     "ORDERS",
     "codes",
     "explanation",
@@ -141,6 +154,9 @@ SHORTEN_FACTOR = 4
 SHORTEN_MIN_STATES = 4096
 #: Largest time value of a state row (int32).
 _MAX_TIME = 2**31 - 2
+#: Widest state row (2n + n·max ⌈D_i/T_i⌉ int32 columns) explored; wider sets are "too large"
+#: (UNKNOWN): the rows of a search at the default budget stay within about 200 MB.
+MAX_ROW_WIDTH = 512
 
 
 def max_pending(D: NDArray[np.int64] | list[int], T: NDArray[np.int64] | list[int]) -> list[int]:
@@ -558,7 +574,149 @@ def _explore_pending(C, D, T, m, fixed, every_tie, K, state_cap, transition_cap,
     return ACCEPT, n_states, transitions, -1, 0, 0, 0, parents, masks, won, tied
 
 
+#: Ways a walk releases (as the D ≤ T engine's probes): 0 mostly as soon as allowed, 1 with a
+#: random probability per task, 2 half the tasks as soon as allowed and the others at random.
+_WALK_KINDS = 3
+
+
+@kernel
+def _walk_pending(C, D, T, m, fixed, every_tie, K, horizon, ticks, seed, path_mask, path_won, path_tied):
+    """Random walks through the D > T game from the initial state, until a doomed job or ``ticks`` ticks.
+
+    Each walk plays the adversary at random (a task whose next release is allowed releases with
+    a probability drawn per walk and task, :data:`_WALK_KINDS`; under ``every_tie`` a random
+    choice among the heads tied at the m-th deadline runs) and the scheduler by the rule, with
+    the moves of :func:`_explore_pending`; it ends after at most ``horizon`` ticks (halved 0-3
+    times at random). Returns ``(length, used)``: ``length`` > 0 when a walk reached a doomed job
+    after ``length`` ticks, its moves in ``path_mask``/``path_won``/``path_tied[:length]`` as the
+    search records them; ``used``: ticks simulated. The same inputs give the same walks.
+    """
+    n = C.shape[0]
+    rct = np.zeros(n, dtype=np.int64)
+    nat = np.zeros(n, dtype=np.int64)
+    dl = np.zeros(n * K, dtype=np.int64)
+    chance = np.zeros(n, dtype=np.uint64)  # a free task releases when 32 random bits < chance
+    order = np.zeros(n, dtype=np.int64)
+    key = np.zeros(n, dtype=np.int64)
+    pick = np.zeros(n, dtype=np.int64)
+    always = np.uint64(1) << np.uint64(32)
+    rs = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)
+    used = 0
+    while used < ticks:
+        rs, r = _next_random(rs)
+        kind = r % np.uint64(_WALK_KINDS)
+        length = max(horizon >> np.int64((r >> np.uint64(8)) % np.uint64(4)), 1)
+        for i in range(n):
+            rct[i] = 0
+            nat[i] = 0
+            for j in range(K):
+                dl[i * K + j] = 0
+            rs, r = _next_random(rs)
+            u = r >> np.uint64(32)
+            if kind == 0:
+                chance[i] = always - (u >> np.uint64(4))
+            elif kind == 1 or (r & np.uint64(1)) == 1:
+                chance[i] = u
+            else:
+                chance[i] = always
+        for t in range(length):
+            used += 1
+            mask = 0
+            for i in range(n):
+                if nat[i] == 0:
+                    rs, r = _next_random(rs)
+                    if (r >> np.uint64(32)) < chance[i]:
+                        count = 0
+                        while count < K and dl[i * K + count] > 0:
+                            count += 1
+                        if count < K:  # (K pending with nat = 0 cannot occur without a doomed job)
+                            dl[i * K + count] = D[i]
+                            if count == 0:
+                                rct[i] = C[i]
+                            nat[i] = T[i]
+                            mask |= 1 << i
+            n_pending = 0
+            for i in range(n):
+                if rct[i] > 0:
+                    key[i] = i if fixed else dl[i * K]
+                    insert_sorted(order, n_pending, key, i)
+                    n_pending += 1
+            won_mask = 0
+            tied_mask = 0
+            if n_pending <= m:
+                for j in range(n_pending):
+                    rct[order[j]] -= 1
+            else:
+                boundary = key[order[m - 1]]
+                n_sure = 0
+                while key[order[n_sure]] < boundary:
+                    n_sure += 1
+                n_tied = 0
+                while n_sure + n_tied < n_pending and key[order[n_sure + n_tied]] == boundary:
+                    n_tied += 1
+                k = m - n_sure
+                for j in range(n_sure):
+                    rct[order[j]] -= 1
+                for j in range(n_tied):
+                    pick[j] = order[n_sure + j]
+                if n_tied > k:
+                    for j in range(n_tied):
+                        tied_mask |= 1 << pick[j]
+                    if every_tie:  # a random k-subset of the tied heads (partial Fisher-Yates)
+                        for j in range(k):
+                            rs, r = _next_random(rs)
+                            x = j + np.int64(r % np.uint64(n_tied - j))
+                            swap = pick[j]
+                            pick[j] = pick[x]
+                            pick[x] = swap
+                for j in range(k):
+                    rct[pick[j]] -= 1
+                    if tied_mask:
+                        won_mask |= 1 << pick[j]
+            path_mask[t] = mask
+            path_won[t] = won_mask
+            path_tied[t] = tied_mask
+            failed = False
+            for i in range(n):
+                base = i * K
+                if rct[i] == 0 and dl[base] > 0:  # the head finished: the next job is the head
+                    for j in range(K - 1):
+                        dl[base + j] = dl[base + j + 1]
+                    dl[base + K - 1] = 0
+                    if dl[base] > 0:
+                        rct[i] = C[i]
+                if nat[i] > 0:
+                    nat[i] -= 1
+                for j in range(K):
+                    if dl[base + j] == 0:
+                        break
+                    dl[base + j] -= 1
+                    if rct[i] + j * C[i] > dl[base + j]:
+                        failed = True
+            if failed:
+                return t + 1, used
+    return 0, used
+
+
 # -- Python around the kernel -------------------------------------------------------------------
+def _probe(
+    C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, rule: str, slots: int
+) -> Exploration | None:
+    """The walks before the search: the REJECT of the first walk that reached a doomed job, or None."""
+    n = C.shape[0]
+    horizon = PROBE_HORIZON * (int(T.max()) + int(D.max()))
+    path = np.zeros((3, horizon), dtype=np.int64)
+    length, used = _walk_pending(
+        C, D, T, int(m), rule == "fp", rule == "every", int(slots), horizon, PROBE_FIRST_TICKS, 0, *path
+    )
+    if length == 0:
+        return None
+    steps = [(int(a), int(b), int(c)) for a, b, c in path[:, : int(length)].T.tolist()]
+    releases = tuple(tuple(t for t, (mask, _, _) in enumerate(steps) if (mask >> i) & 1) for i in range(n))
+    choices = tuple((t, bits(w, n), bits(tie & ~w, n)) for t, (_, w, tie) in enumerate(steps) if tie)
+    return Exploration(int(REJECT), 0, 0, "probe", releases, int(length), rule, choices, int(used))
+
+
 def _run(
     C: NDArray[np.int64],
     D: NDArray[np.int64],
@@ -569,21 +727,27 @@ def _run(
     transition_cap: int,
     shortcuts: bool,
     frontier: int,
+    probes: bool = False,
 ) -> Exploration:
-    """One kernel run and the release path to its miss, if any."""
+    """One kernel run (after the probes, if ``probes``) and the release path to its miss, if any."""
     n = C.shape[0]
     if shortcuts and n <= m and bool(np.all(C <= T)):
         return Exploration(int(ACCEPT), 0, 0, "n <= m", rule=rule)
     if shortcuts and utilization_above(C, T, m):
         return Exploration(int(REJECT), 0, 0, "utilization", rule=rule)
-    if n > MAX_EXPLORED_TASKS or int(max(T.max(), D.max())) > _MAX_TIME:
-        return Exploration(int(UNKNOWN), 0, 0, "too large", rule=rule)
     slots = max(max_pending(D, T))
+    if n > MAX_EXPLORED_TASKS or int(max(T.max(), D.max())) > _MAX_TIME or n * (slots + 2) > MAX_ROW_WIDTH:
+        return Exploration(int(UNKNOWN), 0, 0, "too large", rule=rule)
+    C, D, T = C.astype(np.int64), D.astype(np.int64), T.astype(np.int64)
+    if probes:
+        walked = _probe(C, D, T, m, rule, slots)
+        if walked is not None:
+            return walked
     code, states, transitions, fail_parent, fail_mask, fail_won, fail_tied, parents, masks, won, tied = (
         _explore_pending(
-            C.astype(np.int64),
-            D.astype(np.int64),
-            T.astype(np.int64),
+            C,
+            D,
+            T,
             int(m),
             rule == "fp",
             rule == "every",
@@ -623,8 +787,12 @@ def search(
     shortcuts: bool = True,
     frontier: str = "depth",
     short_counterexample: bool = True,
+    probes: bool = True,
 ) -> Exploration:
     """The D > T game on the arrays of one set (any deadlines), with separate caps.
+
+    ``probes``: random walks before the search (:func:`_walk_pending`); a walk's miss ends the
+    search (reason ``"probe"``, no states explored), and is shortened as a depth-first miss is.
 
     ``frontier``: ``"depth"`` (default: reaches misses within few states) or ``"breadth"``; the
     verdict does not depend on it. ``short_counterexample``: a depth-first miss is replaced by
@@ -635,8 +803,13 @@ def search(
     if frontier not in ORDERS:
         raise InputError(f"unknown search order {frontier!r}; choose one of {', '.join(ORDERS)}", field="frontier")
     check_rule(rule)
-    found = _run(C, D, T, m, rule, state_cap, transition_cap, shortcuts, ORDERS[frontier])
-    if not (short_counterexample and frontier == "depth" and found.code == REJECT and found.releases is not None):
+    found = _run(C, D, T, m, rule, state_cap, transition_cap, shortcuts, ORDERS[frontier], probes)
+    if not (
+        short_counterexample
+        and (frontier == "depth" or found.reason == "probe")
+        and found.code == REJECT
+        and found.releases is not None
+    ):
         return found
     cap = int(min(state_cap, max(SHORTEN_MIN_STATES, SHORTEN_FACTOR * found.states)))
     short = _run(C, D, T, m, rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, BREADTH_FIRST)
@@ -653,16 +826,18 @@ def explore(
     budget: int = DEFAULT_BUDGET,
     shortcuts: bool = True,
     frontier: str = "depth",
+    probes: bool = True,
 ) -> Exploration:
     """Run the D > T game on one set under ``rule`` (the module docstring); any deadlines.
 
     ``budget``: states stored, and at most :data:`TRANSITIONS_PER_STATE` transitions per budgeted
     state; past it the code is UNKNOWN. ``shortcuts=False`` explores even when U > m or n ≤ m
-    decide the verdict.
+    decide the verdict. ``probes=False``: the search alone (no random walks first).
     """
     m = check_processors(m)
     check_rule(rule)
-    return search(ts.C, ts.D, ts.T, int(m), rule, int(budget), TRANSITIONS_PER_STATE * int(budget), shortcuts, frontier)
+    cap = int(budget)
+    return search(ts.C, ts.D, ts.T, int(m), rule, cap, TRANSITIONS_PER_STATE * cap, shortcuts, frontier, probes=probes)
 
 
 def one(C: NDArray[np.int64], D: NDArray[np.int64], T: NDArray[np.int64], m: int, budget: int, rule: str) -> int:

@@ -53,7 +53,17 @@ def small_sets(draw: st.DrawFn, *, max_n: int = 4, max_period: int = 8, arbitrar
 
 
 def kernel(ts: TaskSet, m: int, rule: str, frontier: str = "depth") -> object:
-    return VERDICT[pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False, frontier=frontier).code]
+    """The search's verdict alone (no probes, no shortcuts)."""
+    result = pending.explore(
+        ts,
+        m,
+        rule=rule,  # type: ignore[arg-type]
+        budget=KERNEL_BUDGET,
+        shortcuts=False,
+        frontier=frontier,
+        probes=False,
+    )
+    return VERDICT[result.code]
 
 
 # -- hand-worked examples -----------------------------------------------------------------------
@@ -119,8 +129,10 @@ def test_serial_overload_misses_at_8_in_the_simulator():
     miss = simulate(ts, 2, releases=[[0, 2, 4]]).miss
     assert miss is not None and (miss.time, miss.task, miss.job) == (8, 0, 2)
     # n <= m is no shortcut when some C > T; the search finds the same job missing
-    result = pending.explore(ts, 2, rule="every")
-    assert result.reason == "explored" and engine.replay(ts, 2, result).time == 8
+    for probes in (True, False):
+        result = pending.explore(ts, 2, rule="every", probes=probes)
+        assert result.reason == ("probe" if probes else "explored")
+        assert engine.replay(ts, 2, result).time == 8  # the shortest path: releases at 0, 2, 4
 
 
 def test_max_pending_and_explain_evidence():
@@ -180,6 +192,11 @@ def check_kernel_equals_reference(ts: TaskSet, m: int, rule: str) -> None:
     event(f"{rule}: {want}")
     assert kernel(ts, m, rule, "depth") == want
     assert kernel(ts, m, rule, "breadth") == want
+    probed = pending.explore(ts, m, rule=rule, budget=KERNEL_BUDGET, shortcuts=False)  # type: ignore[arg-type]
+    assert VERDICT[probed.code] == want  # the probes add only rejections with a path
+    if probed.reason == "probe":
+        event("refuted by a probe")
+        assert engine.replay(ts, m, probed).time >= 1
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -434,6 +451,13 @@ def test_batch_codes_route_set_by_set():
         assert [VERDICT[c] for c in want] == [entry.verdict(ts, 2) for ts in sets]
     constrained = TaskSetBatch.from_tasksets(sets[1:2])
     assert np.array_equal(pending.codes(constrained, 2, 10_000, "every"), engine.codes(constrained, 2, 10_000, "every"))
+
+
+def test_too_many_pending_jobs_is_unknown_not_a_crash():
+    ts = TaskSet.from_tasks([(1, 10**6, 2), (1, 3, 4)], deadlines="arbitrary")
+    result = pending.explore(ts, 1)
+    assert (result.code, result.reason) == (UNKNOWN, "too large")
+    assert analyses.get("exact-gfp").verdict(ts, 1) == "unknown"
 
 
 def test_budget_gives_unknown_never_a_verdict():
