@@ -118,6 +118,16 @@ def test_gfl_minimises_the_largest_lateness_bound(case, points):
         assert gfl <= max(gel_bounds(ts, m, Y).lateness), (ts.rows(), m, Y)
 
 
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(loaded_sets())
+def test_closed_form_is_one_bound_for_all(case):
+    """(GFL-L): every task's lateness bound is s − min Y, and the explain rows say so."""
+    ts, m = case
+    g = gel_bounds(ts, m, gfl_priority_points(ts, m))
+    assert set(g.lateness) == {g.s - g.Y_min}
+    assert GFL.explain(ts, m).evidence["max_lateness"] == g.s - g.Y_min
+
+
 REACH: Counter[str] = Counter()
 
 
