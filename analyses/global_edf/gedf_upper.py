@@ -26,6 +26,14 @@ A set is refuted when one of these holds (checked in this order):
 Every density is at most 1 by the model (C ≤ D). The horizon makes the bound looser, never
 unsound: a miss found anywhere proves unschedulability; no miss within ``h`` only fails to refute.
 
+Arbitrary deadlines (D > T, issue #47): the same three steps. Step 2's ``exact`` decides D > T
+sets with its pending-jobs game (analyses/exact/_pending.py); step 3 simulates the synchronous
+periodic release, over :func:`simulated_window` (up to :data:`ARBITRARY_HYPERPERIODS` hyperperiods: a
+backlog carries over from one hyperperiod to the next), with the house's task model (a task's
+jobs run one at a time in release order, the oldest eligible): ``_simulate_queued`` in the reference, :func:`rtsched.sim.simulate` in the
+batch (``_codes``; set by set in Python, the batch kernel keeps one job per task and serves the
+constrained sets only). Both are held equal by tests/analyses/global_edf/test_gedf_upper_arbitrary.py.
+
 There is no work budget (the horizon and the job cap bound the work; nothing answers
 "unknown"). Layers: :func:`reference` (Fractions and a plain event-driven simulator written
 here, ``_simulate_reference``), ``_codes`` (the batch: float utilization with an exact fallback
@@ -50,7 +58,7 @@ from rtsched.registry import ACCEPTED, REJECTED, Analysis
 from rtsched.result import Explanation, Step, show_number
 from rtsched.sim import simulate
 
-__all__ = ["ANALYSES", "EXACT_BUDGET", "HORIZON_PERIODS", "MAX_JOBS", "QUICK_JOBS", "explain", "horizon", "quick_reference", "reference"]
+__all__ = ["ANALYSES", "ARBITRARY_HYPERPERIODS", "EXACT_BUDGET", "HORIZON_PERIODS", "MAX_JOBS", "QUICK_JOBS", "explain", "horizon", "quick_reference", "reference", "simulated_window"]
 
 CITATION = (
     "rtsched's upper bound of global EDF schedulability (not a test): U ≤ m, the exact G-EDF "
@@ -85,6 +93,28 @@ def horizon(T: NDArray[np.int64] | list[int]) -> int:
         if hyper > cap:
             break
     return max(1, min(hyper, cap))
+
+
+#: Hyperperiods in the window of a set with some D > T (a backlog carries over from one
+#: hyperperiod to the next): ``h = min(ARBITRARY_HYPERPERIODS · H, the caps of`` :func:`horizon` ``)``.
+ARBITRARY_HYPERPERIODS = 4
+
+
+def simulated_window(ts: TaskSet) -> int:
+    """The simulated window of ``ts``: :func:`horizon` for D ≤ T, longer with some D > T.
+
+    With some D > T: up to :data:`ARBITRARY_HYPERPERIODS` hyperperiods under the caps of
+    :func:`horizon` (20·T_max, MAX_JOBS job releases).
+    """
+    h = horizon(ts.T)
+    if ts.is_constrained or h < int(ts.hyperperiod):
+        return h
+    periods = [int(t) for t in ts.T]
+    inverse_sum = 0.0
+    for t in periods:
+        inverse_sum += 1.0 / t
+    cap = min(HORIZON_PERIODS * max(periods), int(MAX_JOBS / inverse_sum))
+    return max(1, min(ARBITRARY_HYPERPERIODS * h, max(cap, h)))
 
 
 def _exact_verdict(ts: TaskSet, m: int) -> object:
@@ -126,6 +156,46 @@ def _simulate_reference(ts: TaskSet, m: int, h: int) -> int | None:
             return None
 
 
+def _simulate_queued(ts: TaskSet, m: int, h: int) -> int | None:
+    """:func:`_simulate_reference` with several pending jobs per task (any deadlines, D > T).
+
+    Synchronous periodic releases before ``h``; a task's jobs wait in release order and only the
+    oldest (the head) is eligible; G-EDF runs the m heads of earliest deadline (ties to the lowest
+    index). The first missed deadline (at most ``h``) of any pending job, or ``None``.
+    """
+    C, D, T = [int(c) for c in ts.C], [int(d) for d in ts.D], [int(t) for t in ts.T]
+    n = len(C)
+    queues: list[list[list[int]]] = [[] for _ in range(n)]  # per task: [work left, deadline], oldest first
+    nxt = [0] * n
+    t = 0
+    while True:
+        for i in range(n):
+            if nxt[i] == t and t < h:
+                queues[i].append([C[i], t + D[i]])
+                nxt[i] = t + T[i]
+        heads = sorted((queues[i][0][1], i) for i in range(n) if queues[i])
+        running = [i for _, i in heads[:m]]
+        events = [h if h > t else t, *(nxt[i] for i in range(n) if nxt[i] < h)]
+        events += [min(job[1] for queue in queues for job in queue)] if heads else []
+        events += [t + queues[i][0][0] for i in running]
+        t_next = min(e for e in events if e >= t)
+        for i in running:
+            queues[i][0][0] -= t_next - t
+            if queues[i][0][0] == 0:
+                queues[i].pop(0)
+        t = t_next
+        missed = [job[1] for queue in queues for job in queue if job[1] <= t]
+        if missed:
+            return min(missed)
+        if t >= h:
+            return None
+
+
+def _first_miss(ts: TaskSet, m: int, h: int) -> int | None:
+    """The reference's simulation: one job per task for D ≤ T, the queued one for D > T."""
+    return _simulate_reference(ts, m, h) if ts.is_constrained else _simulate_queued(ts, m, h)
+
+
 #: ``rtsched.check`` decides a set with the reference rather than load the kernels (issue #45) when
 #: the window holds at most this many job releases and the exact test is not run on it.
 QUICK_JOBS = 1_000
@@ -133,7 +203,7 @@ QUICK_JOBS = 1_000
 
 def quick_reference(ts: TaskSet, m: int) -> bool:
     """True if :func:`reference` answers ``ts`` in milliseconds: a short window and no exact test."""
-    h = horizon(ts.T)
+    h = simulated_window(ts)
     if sum(-(-h // int(t)) for t in ts.T) > QUICK_JOBS:
         return False
     from rtsched import registry
@@ -148,7 +218,7 @@ def reference(ts: TaskSet, m: int) -> bool:
     exact = _exact_verdict(ts, m)
     if exact is True or exact is False:
         return exact
-    return _simulate_reference(ts, m, horizon(ts.T)) is None
+    return _first_miss(ts, m, simulated_window(ts)) is None
 
 
 #: Job events (tasks × releases in the window) the Python reference simulates in an explanation.
@@ -158,8 +228,8 @@ _REFERENCE_EVENTS = 200_000
 def explain(ts: TaskSet, m: int) -> Explanation:
     """Which condition refutes the set, or that none does (and over which window)."""
     u = fraction_sum(Fraction(int(c), int(t)) for c, t in zip(ts.C, ts.T, strict=True))
-    h = horizon(ts.T)
-    evidence: dict[str, object] = {"utilization": u, "m": m, "horizon": h, "hyperperiod_simulated": h == ts.hyperperiod}
+    h = simulated_window(ts)
+    evidence: dict[str, object] = {"utilization": u, "m": m, "horizon": h, "hyperperiod_simulated": h >= ts.hyperperiod}
     if u > m:
         return Explanation(
             False,
@@ -190,7 +260,7 @@ def explain(ts: TaskSet, m: int) -> Explanation:
     # The Python event simulator is the reference for small windows; beyond about 10^5 job
     # events the explanation uses rtsched.sim (held equal to its own references by tests/test_sim.py)
     if ts.n * (h // int(np.min(ts.T)) + 1) <= _REFERENCE_EVENTS:
-        miss = _simulate_reference(ts, m, h)
+        miss = _first_miss(ts, m, h)
     else:
         found = simulate(ts, m, horizon=h, record=False).miss
         miss = None if found is None else found.time
@@ -198,7 +268,11 @@ def explain(ts: TaskSet, m: int) -> Explanation:
     evidence["first_miss"] = miss
     hyper = ts.hyperperiod
     window = f"[0, {show_number(h)})" + (
-        " = one hyperperiod" if h == hyper else f" (hyperperiod {show_number(hyper)} not reached)"
+        " = one hyperperiod"
+        if h == hyper
+        else f" = {h // hyper} hyperperiods (D > T)"
+        if h > hyper and h % hyper == 0
+        else f" (hyperperiod {show_number(hyper)} not reached)"
     )
     why = "too large for the exact test" if exact is None else "the exact test ran out of its budget"
     steps = [
@@ -363,6 +437,11 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
         if exact is True or exact is False:
             out[s] = ACCEPTED if exact else REJECTED
             simulated[s] = False
+    # D > T: the simulator (several pending jobs per task), set by set
+    for s in np.flatnonzero(simulated & np.logical_or.reduceat(batch.D > T, starts)).tolist():
+        one = batch[s]
+        out[s] = ACCEPTED if simulate(one, m, horizon=simulated_window(one), record=False).miss is None else REJECTED
+        simulated[s] = False
     chosen = np.flatnonzero(simulated)
     if chosen.size:
         sub = batch.select(chosen)
@@ -374,14 +453,6 @@ def _codes(batch: TaskSetBatch, m: int) -> NDArray[np.int8]:
     return out
 
 
-#: Why gedf-upper refuses arbitrary deadlines (D > T): ``rtsched list`` and ``check`` show it
-#: (issue #47; papers/arbitrary-deadlines-reductions.md, "Global EDF").
-ARBITRARY_WHY = (
-    "needs constrained deadlines (D <= T): its synchronous-release simulation keeps one pending job per task; "
-    "the exact tests (exact, exact:index, exact-gfp) and rtsched simulate take D > T sets"
-)
-
-
 ANALYSES = (
     Analysis(
         name="gedf-upper", title="Upper bound (not a test): U ≤ m, no miss in a synchronous-release simulation",
@@ -389,6 +460,6 @@ ANALYSES = (
         citation=CITATION, note="papers/gedf-upper.md",
         # the exact test decides the sets its default-list rule keeps: its code is part of ours
         reference=reference, explain=explain, codes=_codes, calls=("exact",),
-        compile_seconds=2.5, quick_reference=quick_reference, deadlines_note=ARBITRARY_WHY,
+        compile_seconds=2.5, quick_reference=quick_reference, deadlines=("implicit", "constrained", "arbitrary"),
     ),
 )

@@ -25,7 +25,6 @@ REFUSING = {
     "bar": "Baker & Baruah",
     "bar-int": "Baker & Baruah",
     "ffdbf": "Baruah, Bonifaci, Marchetti-Spaccamela, Stiller",
-    "gedf-upper": "one pending job per task",
     "tardiness-da": "implicit deadlines only",
     "rm-us": "implicit deadlines only",
 }
