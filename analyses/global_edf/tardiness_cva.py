@@ -395,7 +395,7 @@ def _steps(ts: TaskSet, m: int, scheduler: str) -> Iterator[Step]:
 #: Both analyses share ``tardiness-da``'s kernels: the verdict is the same condition (module docstring).
 ANALYSES = (
     Analysis(
-        name="tardiness-cva", title="Bounded tardiness under G-EDF: compliant-vector bounds Y_i + x_i + C_i − D_i",
+        name="tardiness-cva", title="Bounded tardiness under G-EDF: compliant-vector bounds",
         kind="exact", policy="global-edf:soft", policy_order=0.5, order=1, featured=False,
         deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION_CVA, note="papers/erickson-devi-baruah2010-cva.md",
@@ -403,7 +403,7 @@ ANALYSES = (
         parallel_from=1 << 22, shares_kernels_with="tardiness-da",
     ),
     Analysis(
-        name="lateness-gfl", title="Bounded lateness under G-FL (fair lateness): s − min Y_i for every task",
+        name="lateness-gfl", title="Bounded lateness under G-FL: the fair-lateness bound",
         kind="exact", policy="global-fl:soft", policy_order=0.6, order=0, featured=False,
         deadlines=("implicit", "constrained", "arbitrary"),
         citation=CITATION_GFL, note="papers/erickson-anderson-ward2014-gfl.md",
