@@ -79,22 +79,24 @@ def test_a_small_batch_compiles_no_prange_driver(tmp_path):
     assert list(tmp_path.rglob("*gfb._gfb_one.chunk-*.nbi"))
 
 
-def test_bar_and_bar_int_compile_their_shared_kernels_once(tmp_path):
-    """bar and bar-int share one compilation: ``tight`` and ``A`` reach the kernels as int64, not literals.
+def test_literal_arguments_compile_no_kernel_twice(tmp_path):
+    """bar and bar-int share one compilation, and ffdbf compiles each helper once.
 
-    A literal argument (``0`` or ``1``) makes Numba compile the callee once per value: bar-int then
-    compiled the whole chain again, and ``_condition_at`` was compiled twice within bar (issue #46).
-    A small batch runs the serial chunk loop, not the ``prange`` driver.
+    A literal argument (``0``, ``1``, ``True``; also a variable whose first value is one, such as a
+    sum started at 0) makes Numba compile the callee once per literal and once more for int64:
+    bar-int compiled bar's whole chain again, ``_condition_at`` was compiled twice within bar, and
+    ffdbf's ``_root_kernel`` four times (issue #46). A small batch runs the serial chunk loop, not
+    the ``prange`` driver.
     """
     code = (
         "from rtsched import registry; from rtsched.warmup import probe_batch; "
-        "from rtsched.analyses.global_edf import _bar_common as b; "
-        "[registry.get(n).decide(probe_batch(), 2) for n in ('bar', 'bar-int')]; "
+        "from rtsched.analyses.global_edf import _bar_common as b, ffdbf as f; "
+        "[registry.get(n).decide(probe_batch(), 2) for n in ('bar', 'bar-int', 'ffdbf')]; "
         "print(len(b._bar_set.signatures), len(b._condition_at.signatures), len(b.sets_chunk.signatures), "
-        "len(b.all_sets.signatures))"
+        "len(b.all_sets.signatures), len(f._root_kernel.signatures), len(f._g_scaled.signatures))"
     )
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["RTSCHED_CACHE_DIR"] = str(tmp_path)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["1", "1", "1", "0"]
+    assert done.stdout.split() == ["1", "1", "1", "0", "1", "1"]

@@ -45,6 +45,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from rtsched.analyses.global_edf._demand import ffdbf, search_evidence, step_points
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
@@ -386,8 +388,8 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
     gl = gcd(L_n, L_d)
     L_n //= gl
     L_d //= gl
-    R_n = 1
-    R_d = 1
+    R_n = np.int64(1)  # int64, not literals: a literal argument compiles its callee once more (issue #46)
+    R_d = np.int64(1)
     err = 4.0 * (n + 4) * EPS * (m + u)
     if u - m > err:
         return REJECT
@@ -420,7 +422,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
             dmax = max_d
         if dmax * size > 2.0**59 or dmax > 2**31:
             return UNDECIDED
-        base = 0
+        base = np.int64(0)
         for i in range(n):
             q, r = floor_divmod_branchy(t, T[i], inv[i])  # a branch: see its docstring
             rem[i] = r
@@ -428,7 +430,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
             if r >= D[i]:
                 base += C[i]
         if _g_scaled(C, D, base, rem, n, m, t, L_n, L_d) > 0:
-            if not _root_kernel(C, D, base, rem, n, m, t, L_n, L_d, R_n, R_d, True, root):
+            if not _root_kernel(C, D, base, rem, n, m, t, L_n, L_d, R_n, R_d, np.bool_(True), root):
                 return REJECT
             L_n = root[0]
             L_d = root[1]
@@ -440,7 +442,7 @@ def _ffdbf_one(C, D, T, m, budget, rem, nxt, inv, root):
             if s2 <= err:
                 return UNDECIDED
         if _g_scaled(C, D, base, rem, n, m, t, R_n, R_d) > 0:
-            _root_kernel(C, D, base, rem, n, m, t, L_n, L_d, R_n, R_d, False, root)
+            _root_kernel(C, D, base, rem, n, m, t, L_n, L_d, R_n, R_d, np.bool_(False), root)
             R_n = root[0]
             R_d = root[1]
             if R_d > 2**31:

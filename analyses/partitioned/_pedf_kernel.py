@@ -67,7 +67,7 @@ def _load_cmp(C, T, lo, first, nxt, loads, a, b, cnt, sN, sDen, sSgn):
     sign = load_sign_float(loads, cnt, a, b)
     if sign != 0:
         return sign
-    k = 0
+    k = np.int64(0)  # not the literal 0: frac_sum_sign would be compiled for it too (issue #46)
     for proc, sign in ((a, 1), (b, -1)):
         t = first[proc]
         while t >= 0:
@@ -96,7 +96,7 @@ def _dbfstar_point(iw, fw, k, t):
     """
     S = np.int64(0)
     frac = 0.0
-    nonzero = False
+    nonzero = np.bool_(False)  # not the literal False: frac_vs_int would be compiled for it too
     for j in range(np.uint64(k)):
         d_j = iw[_I_SD, j]
         if d_j <= t:

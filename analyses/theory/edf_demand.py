@@ -483,7 +483,7 @@ def _below_La(C, D, T, inv_T, n, d, max_lag):
         return 1
     S = np.int64(0)
     frac = 0.0
-    nonzero = False
+    nonzero = np.bool_(False)  # not the literal False: frac_vs_int would be compiled for it too (issue #46)
     for i in range(n):
         q, r = floor_divmod_any(d + T[i] - D[i], T[i], inv_T[i])  # ≥ 0 because d ≥ max_lag
         qq, rr = floor_divmod_any(C[i] * r, T[i], inv_T[i])
