@@ -426,7 +426,7 @@ def test_sufficient_tests_never_accept_what_the_exact_tests_reject_long(ts, m):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="load accepts a task with C > T (U_i > 1) that misses: outside Baker & Baruah's model; reported (issue #47)",
+    reason="load accepts a task with C > T (U_i > 1) that misses (whether Baker & Baruah exclude C > T was not checked); reported, issue #47",
 )
 def test_load_accepts_an_overloaded_task():
     ts = TaskSet.from_tasks([(3, 4, 2)], deadlines="arbitrary")
