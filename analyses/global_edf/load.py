@@ -23,6 +23,18 @@ hyperperiod), so the step points up to max D + H suffice. Every demand compariso
 Σ dbf(t)·den(β) ≤ num(β)·t in integers; floats appear only for "U vs β" and the stopping
 rule, with a margin (inside it the reference decides).
 
+OVERLOAD (rtsched's guard): a set with λmax > 1 is "not proven" whatever its load. In this
+library's task model a task's jobs run one at a time (in release order), so with D > T a task
+with C > T (the only way to get λ_i = C_i / min(D_i, T_i) > 1, as C ≤ D) has U_i > 1 and falls
+behind by C_i − T_i every period: no scheduler meets its deadlines. (LOAD) itself does not
+exclude it: for the single task (3, 4, 2) on m = 2, λmax = 3/2, μ = 1/2, β = 3/2 = load(τ) and
+(LOAD) holds, yet the third job of releases 0, 2, 4 finishes at 9, after its deadline 8 (found
+by the exact test with D > T, issue #47; tests/analyses/exact/test_exact_arbitrary.py). Baker
+and Baruah's abstract says they consider D > T "with and without an implicit intra-task job
+precedence constraint"; the right side of (LOAD) grows with λmax when ⌈μ⌉ = 1, which no
+derivation for densities above 1 with precedence supports. Whether their text assumes
+λmax ≤ 1 could not be checked (papers/baker-baruah2009-load.md).
+
 Work budget: at most ``budget`` step points per set (default :data:`DEFAULT_BUDGET`); when it runs
 out the verdict is "unknown" (never False). SchedCAT's C++ LA instead gives up after a CPU-time
 limit and answers False.
@@ -116,6 +128,13 @@ def analyse(ts: TaskSet, m: int, budget: int = DEFAULT_BUDGET, work_budget: int 
     """
     beta, mu, lam = load_bound(ts, m)
     U = ts.utilization
+    if lam > 1:  # rtsched's guard (OVERLOAD in the module docstring)
+        return LoadOutcome(
+            False,
+            f"λmax = {show_number(lam)} > 1: a task with C > T has U_i > 1, and its jobs, run one at a time, fall "
+            "ever further behind (the bound is not applied)",
+            0, beta, mu, lam,
+        )  # fmt: skip
     if U > beta:
         return LoadOutcome(False, f"U = {show_number(U)} > β = {show_number(beta)}, and load(τ) ≥ U", 0, beta, mu, lam)
     work = Work(work_budget)
@@ -278,6 +297,8 @@ def _load_one(C, D, T, m, budget, ints, floats):
             excess += (T[i] - D[i]) * (C[i] / T[i])
         sum_c += C[i]
         nxt[i] = D[i]
+    if cj > dj:
+        return REJECT  # λmax > 1: some U_i > 1, never schedulable (OVERLOAD in the module docstring)
     # β = beta_num / dj with μ = mu_num / dj.
     mu_num = m * dj - (m - 1) * cj
     c = -((-mu_num) // dj)
