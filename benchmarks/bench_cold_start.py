@@ -1,7 +1,7 @@
 """Cold start: what a user waits for the first time, and every time after (not a test).
 
     python benchmarks/bench_cold_start.py [--analyses gfb,bak,...] [--skip-per-analysis]
-    python benchmarks/bench_cold_start.py --baseline 646a40d [--sweep-only]
+    python benchmarks/bench_cold_start.py --baseline 646a40d [--repeat 3]
 
 ``--baseline REV`` checks REV out in a temporary ``git worktree`` and times the same cold
 ``rtsched sweep`` (default experiment, a fresh kernel cache each) with REV's sources and with
@@ -29,6 +29,7 @@ import argparse
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -104,26 +105,38 @@ def cold_sweep(source: Path, base: Path) -> tuple[float, float]:
     return wall, child_cpu() - cpu
 
 
-def baseline(rev: str) -> None:
-    """Cold sweep with ``rev``'s sources and with this checkout's, side by side (``--baseline``)."""
+def baseline(rev: str, repeat: int = 1) -> None:
+    """Cold sweep with ``rev``'s sources and with this checkout's, side by side (``--baseline``).
+
+    ``repeat`` > 1 alternates the two (baseline, this checkout, baseline, …) and prints each pair's
+    ratios and their medians: on a shared or virtual machine the speed drifts within minutes, and
+    a pair measured back to back drifts least.
+    """
+    rows: list[tuple[int, str, float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         worktree = Path(tmp) / "baseline"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(worktree), rev], check=True)
         try:
             print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-            rows = []
-            for label, source in ((f"baseline {rev}", worktree), ("this checkout", ROOT)):
-                base = Path(tmp) / label.replace(" ", "-")
-                base.mkdir()
-                rows.append((label, *cold_sweep(source, base)))
+            for run in range(repeat):
+                for label, source in ((f"baseline {rev}", worktree), ("this checkout", ROOT)):
+                    base = Path(tmp) / f"{label.replace(' ', '-')}-{run}"
+                    base.mkdir()
+                    rows.append((run, label, *cold_sweep(source, base)))
             print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=False)
     print(f"\n{'cold rtsched sweep (default experiment)':<42} {'wall s':>8} {'CPU s':>8}")
-    for label, wall, cpu in rows:
-        print(f"{label:<42} {wall:8.1f} {cpu:8.1f}")
-    (_, wall0, cpu0), (_, wall1, cpu1) = rows
-    print(f"{'ratio (this checkout / baseline)':<42} {wall1 / wall0:8.2f} {cpu1 / cpu0:8.2f}")
+    walls, cpus = [], []
+    for run in range(repeat):
+        (_, label0, wall0, cpu0), (_, label1, wall1, cpu1) = [r for r in rows if r[0] == run]
+        print(f"{label0:<42} {wall0:8.1f} {cpu0:8.1f}")
+        print(f"{label1:<42} {wall1:8.1f} {cpu1:8.1f}")
+        print(f"{'ratio (this checkout / baseline)':<42} {wall1 / wall0:8.2f} {cpu1 / cpu0:8.2f}")
+        walls.append(wall1 / wall0)
+        cpus.append(cpu1 / cpu0)
+    if repeat > 1:
+        print(f"{f'median ratio of {repeat} pairs':<42} {statistics.median(walls):8.2f} {statistics.median(cpus):8.2f}")
 
 
 def main() -> None:
@@ -131,9 +144,10 @@ def main() -> None:
     parser.add_argument("--analyses", default=",".join(DEFAULT))
     parser.add_argument("--skip-per-analysis", action="store_true")
     parser.add_argument("--baseline", metavar="REV", help="time a cold sweep of REV's sources beside this checkout's")
+    parser.add_argument("--repeat", type=int, default=1, help="with --baseline: alternate the two this many times")
     args = parser.parse_args()
     if args.baseline:
-        baseline(args.baseline)
+        baseline(args.baseline, args.repeat)
         return
     names = [n for n in args.analyses.split(",") if n]
     with tempfile.TemporaryDirectory() as tmp:
