@@ -113,6 +113,7 @@ from rtsched.analyses.exact._state_space import (
     Exploration,
     Rule,
     _next_random,
+    _run_heads,
     bits,
     check_rule,
     utilization_above,
@@ -641,38 +642,7 @@ def _walk_pending(C, D, T, m, fixed, every_tie, K, horizon, ticks, seed, path_ma
                     key[i] = i if fixed else dl[i * K]
                     insert_sorted(order, n_pending, key, i)
                     n_pending += 1
-            won_mask = 0
-            tied_mask = 0
-            if n_pending <= m:
-                for j in range(n_pending):
-                    rct[order[j]] -= 1
-            else:
-                boundary = key[order[m - 1]]
-                n_sure = 0
-                while key[order[n_sure]] < boundary:
-                    n_sure += 1
-                n_tied = 0
-                while n_sure + n_tied < n_pending and key[order[n_sure + n_tied]] == boundary:
-                    n_tied += 1
-                k = m - n_sure
-                for j in range(n_sure):
-                    rct[order[j]] -= 1
-                for j in range(n_tied):
-                    pick[j] = order[n_sure + j]
-                if n_tied > k:
-                    for j in range(n_tied):
-                        tied_mask |= 1 << pick[j]
-                    if every_tie:  # a random k-subset of the tied heads (partial Fisher-Yates)
-                        for j in range(k):
-                            rs, r = _next_random(rs)
-                            x = j + np.int64(r % np.uint64(n_tied - j))
-                            swap = pick[j]
-                            pick[j] = pick[x]
-                            pick[x] = swap
-                for j in range(k):
-                    rct[pick[j]] -= 1
-                    if tied_mask:
-                        won_mask |= 1 << pick[j]
+            won_mask, tied_mask, rs = _run_heads(rct, key, order, pick, n_pending, m, every_tie, rs)
             path_mask[t] = mask
             path_won[t] = won_mask
             path_tied[t] = tied_mask

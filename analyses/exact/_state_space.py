@@ -736,6 +736,52 @@ def _next_random(state):
     return state, z ^ (z >> np.uint64(31))
 
 
+@kernel(inline="always")
+def _run_heads(rct, key, order, pick, n_pending, m, every_tie, rs):
+    """One tick of a probe: the ``m`` pending jobs first in ``order`` (sorted by ``key``) run.
+
+    At a tie on the boundary (the ``m``-th and the next key equal) all jobs before it run and,
+    under ``every_tie``, a random k-subset of the tied ones (a partial Fisher-Yates shuffle of
+    ``pick`` drawn from ``rs``), else the first k. ``rct`` is decremented in place. Returns
+    ``(won_mask, tied_mask, rs)``: the tied jobs that ran and all tied jobs (bit per task; 0 when
+    there was no choice), for the path's replay. Shared by :func:`_probe` and the D > T probes
+    (``_pending``): one rule, whatever the state encoding.
+    """
+    won_mask = 0
+    tied_mask = 0
+    if n_pending <= m:
+        for j in range(n_pending):
+            rct[order[j]] -= 1
+    else:
+        boundary = key[order[m - 1]]
+        n_sure = 0
+        while key[order[n_sure]] < boundary:
+            n_sure += 1
+        n_tied = 0
+        while n_sure + n_tied < n_pending and key[order[n_sure + n_tied]] == boundary:
+            n_tied += 1
+        k = m - n_sure
+        for j in range(n_sure):
+            rct[order[j]] -= 1
+        for j in range(n_tied):
+            pick[j] = order[n_sure + j]
+        if n_tied > k:
+            for j in range(n_tied):
+                tied_mask |= 1 << pick[j]
+            if every_tie:  # a random k-subset of the tied jobs (partial Fisher-Yates)
+                for j in range(k):
+                    rs, r = _next_random(rs)
+                    x = j + np.int64(r % np.uint64(n_tied - j))
+                    swap = pick[j]
+                    pick[j] = pick[x]
+                    pick[x] = swap
+        for j in range(k):
+            rct[pick[j]] -= 1
+            if tied_mask:
+                won_mask |= 1 << pick[j]
+    return won_mask, tied_mask, rs
+
+
 @kernel
 def _probe(C, D, T, m, fixed, every_tie, horizon, ticks, seed, path_mask, path_won, path_tied):
     """Random walks through the game from the initial state until a doomed job or ``ticks`` ticks.
@@ -795,38 +841,7 @@ def _probe(C, D, T, m, fixed, every_tie, horizon, ticks, seed, path_mask, path_w
                     key[i] = i if fixed else nat[i] - slack[i]
                     insert_sorted(order, n_pending, key, i)
                     n_pending += 1
-            won_mask = 0
-            tied_mask = 0
-            if n_pending <= m:
-                for j in range(n_pending):
-                    rct[order[j]] -= 1
-            else:
-                boundary = key[order[m - 1]]
-                n_sure = 0
-                while key[order[n_sure]] < boundary:
-                    n_sure += 1
-                n_tied = 0
-                while n_sure + n_tied < n_pending and key[order[n_sure + n_tied]] == boundary:
-                    n_tied += 1
-                k = m - n_sure
-                for j in range(n_sure):
-                    rct[order[j]] -= 1
-                for j in range(n_tied):
-                    pick[j] = order[n_sure + j]
-                if n_tied > k:
-                    for j in range(n_tied):
-                        tied_mask |= 1 << pick[j]
-                    if every_tie:  # a random k-subset of the tied jobs (partial Fisher-Yates)
-                        for j in range(k):
-                            rs, r = _next_random(rs)
-                            x = j + np.int64(r % np.uint64(n_tied - j))
-                            swap = pick[j]
-                            pick[j] = pick[x]
-                            pick[x] = swap
-                for j in range(k):
-                    rct[pick[j]] -= 1
-                    if tied_mask:
-                        won_mask |= 1 << pick[j]
+            won_mask, tied_mask, rs = _run_heads(rct, key, order, pick, n_pending, m, every_tie, rs)
             path_mask[t] = mask
             path_won[t] = won_mask
             path_tied[t] = tied_mask
