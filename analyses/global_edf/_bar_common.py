@@ -743,7 +743,7 @@ def one_set(C, D, T, m, budget, tight):
     n = C.shape[0]
     ints = np.empty((INT_ROWS, n + 1), dtype=np.int64)
     floats = np.empty((FLOAT_ROWS, n), dtype=np.float64)
-    return _bar_set(C, D, T, 0, n, m, budget, tight, ints, floats)
+    return _bar_set(C, D, T, np.int64(0), n, m, budget, tight, ints, floats)  # lo as int64, as the batch passes it
 
 
 @kernel(error_model="numpy", counted=False)

@@ -538,7 +538,7 @@ def _task_ok_nb(C_lo, C_hi, T, D, level, hp, nh, i, test):
         return True
     if test == 2:
         return _rtb_nb(C_lo, C_hi, T, D, level, hp, nh, i, R_lo) <= Dk
-    if _max_at_nb(C_lo, C_hi, T, D, level, hp, nh, i, 0) > Dk:
+    if _max_at_nb(C_lo, C_hi, T, D, level, hp, nh, i, np.int64(0)) > Dk:
         return False
     for x in range(nh):
         j = hp[x]
@@ -582,7 +582,7 @@ def _set_code(C_lo, C_hi, T, D, level, test, opa):
         placed = -1
         for c in range(left - 1, -1, -1):
             k = order[c]
-            nh = 0
+            nh = np.int64(0)  # int64, not the literal 0: a literal argument compiles the callee once more (issue #46)
             for x in range(left):
                 if x != c:
                     hp[nh] = order[x]

@@ -525,7 +525,7 @@ def _set_code(C_lo, C_hi, T, D, level, m, rta, opa):
         placed = -1
         for c in range(left - 1, -1, -1):
             k = order[c]
-            nh = 0
+            nh = np.int64(0)  # int64, not the literal 0: a literal argument compiles the callee once more (issue #46)
             for a in range(left):
                 if a != c:
                     hp[nh] = order[a]

@@ -205,7 +205,7 @@ def _qpa_admission(iw, fw, k, first, q, steps, u_below_one, u, N, absN):
             if code != CONTINUE:
                 return code, used, none, zero
     else:  # U = 1: the synchronous busy period, as QPA's prologue iterates it (rare; row views)
-        code, t, used = start_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, steps, False)
+        code, t, used = start_point(iw[_I_SC], iw[_I_SD], iw[_I_ST], fw[_F_SINV], k, steps, np.bool_(False))
         if code != CONTINUE:
             return code, used, none, zero
         bound = t + 1  # max{d < bound} = t

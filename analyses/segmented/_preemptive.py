@@ -791,7 +791,7 @@ def _window_response_nb(
     for s in range(go[i], go[i + 1]):
         if sG_e[s] > 0:
             ow += eps
-    nr = 0
+    nr = np.int64(0)  # int64, not the literal 0 (issue #46)
     for x in range(nh):
         rX[nr] = X[hp[x]]
         rT[nr] = T[hp[x]]
@@ -828,7 +828,7 @@ def _set_code(C, G_m_tot, G_e_tot, T, D, core, mode, go, sG_e, sdev, ranks, defa
                 o += _device_bound_nb(i, s, T, D, go, sG_e, sdev, ranks, R_hat, proto, eps, L, Di)
                 if o > Di:
                     break
-        nh = 0
+        nh = np.int64(0)  # int64, not the literal 0: a literal argument compiles the callee once more (issue #46)
         for h in range(i):
             if core[h] == core[i]:
                 hp[nh] = h
@@ -951,7 +951,7 @@ def _opa_bound_nb(
     """(OPA-D) of task c (``unassigned[k]`` 1 for the tasks not yet given a rank); above D_c: D_c + 1."""
     n = T.shape[0]
     Dc = D[c]
-    nh = 0
+    nh = np.int64(0)  # int64, not the literal 0: a literal argument compiles the callee once more (issue #46)
     for h in range(c):
         if core[h] != core[c]:
             continue
