@@ -112,6 +112,7 @@ from rtsched.analyses.exact._state_space import (
     TRANSITIONS_PER_STATE,
     Exploration,
     Rule,
+    _next_combination,
     _next_random,
     _run_heads,
     bits,
@@ -255,20 +256,6 @@ def _row_hash(row, lo_skip, hi_skip):
             continue
         h = (h ^ np.uint64(row[j] + 3)) * prime
     return h
-
-
-@kernel
-def _next_combination(comb, k, b):
-    """Advance ``comb[:k]`` (increasing indices in ``0..b-1``) to the next k-subset; False at the end."""
-    j = k - 1
-    while j >= 0 and comb[j] == b - k + j:
-        j -= 1
-    if j < 0:
-        return False
-    comb[j] += 1
-    for r in range(j + 1, k):
-        comb[r] = comb[r - 1] + 1
-    return True
 
 
 @kernel
