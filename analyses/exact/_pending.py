@@ -259,6 +259,14 @@ def _row_hash(row, lo_skip, hi_skip):
 
 
 @kernel
+def _grown(a, keep, length, fill):
+    """A copy of the 1-D ``a`` with ``length`` entries: its first ``keep`` entries, then ``fill``."""
+    b = np.full(length, fill, a.dtype)
+    b[:keep] = a[:keep]
+    return b
+
+
+@kernel
 def _insert(table, row, lo_skip, hi_skip, value):
     """Put ``value`` (a stored state) into the open-addressing ``table`` at its row's hash."""
     size = table.shape[0]
@@ -491,27 +499,13 @@ def _explore_pending(C, D, T, m, fixed, every_tie, K, state_cap, transition_cap,
                     rows2 = np.zeros((capacity + 1, width), dtype=np.int32)
                     rows2[:n_states] = rows[:n_states]
                     rows = rows2
-                    parents2 = np.full(capacity + 1, -1, dtype=np.int64)
-                    parents2[:n_states] = parents[:n_states]
-                    parents = parents2
-                    masks2 = np.zeros(capacity + 1, dtype=np.int64)
-                    masks2[:n_states] = masks[:n_states]
-                    masks = masks2
-                    won2 = np.zeros(capacity + 1, dtype=np.int64)
-                    won2[:n_states] = won[:n_states]
-                    won = won2
-                    tied2 = np.zeros(capacity + 1, dtype=np.int64)
-                    tied2[:n_states] = tied[:n_states]
-                    tied = tied2
-                    chain2 = np.full(capacity + 1, -1, dtype=np.int64)
-                    chain2[:n_states] = chain[:n_states]
-                    chain = chain2
-                    status2 = np.zeros(capacity + 1, dtype=np.int8)
-                    status2[:n_states] = status[:n_states]
-                    status = status2
-                    stack2 = np.zeros(capacity + 1, dtype=np.int64)
-                    stack2[:n_stack] = stack[:n_stack]
-                    stack = stack2
+                    parents = _grown(parents, n_states, capacity + 1, -1)
+                    masks = _grown(masks, n_states, capacity + 1, 0)
+                    won = _grown(won, n_states, capacity + 1, 0)
+                    tied = _grown(tied, n_states, capacity + 1, 0)
+                    chain = _grown(chain, n_states, capacity + 1, -1)
+                    status = _grown(status, n_states, capacity + 1, 0)
+                    stack = _grown(stack, n_stack, capacity + 1, 0)
                     size = 2
                     while size < 2 * (capacity + 1):
                         size *= 2

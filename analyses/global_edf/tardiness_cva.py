@@ -74,7 +74,8 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from rtsched.analyses.global_edf.tardiness_da import _da_kernel, _da_one
+# (GEL-cond) is tardiness-da's (DA-cond): the same exact check and the same kernels.
+from rtsched.analyses.global_edf.tardiness_da import _da_kernel, _da_one, bounded, utilizations
 from rtsched.errors import InputError
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.registry import Analysis
@@ -83,7 +84,6 @@ from rtsched.result import Explanation, Step, show_number
 __all__ = [
     "ANALYSES",
     "GELBounds",
-    "bounded",
     "explain_gedf",
     "explain_gfl",
     "gedf_priority_points",
@@ -107,16 +107,6 @@ CITATION_GFL = (
     "scheduling', Real-Time Systems 50(1), 2014 (ECRTS 2012): G-FL, Y_i = D_i − ((m − 1)/m)·C_i, the same "
     "lateness bound s − min Y for every task"
 )
-
-
-def utilizations(ts: TaskSet) -> list[Fraction]:
-    """U_i = C_i / T_i, exactly."""
-    return [Fraction(int(c), int(t)) for c, t in zip(ts.C, ts.T, strict=True)]
-
-
-def bounded(ts: TaskSet, m: int) -> bool:
-    """(GEL-cond): U ≤ m and every U_i ≤ 1, exactly."""
-    return all(int(c) <= int(t) for c, t in zip(ts.C, ts.T, strict=True)) and fraction_sum(utilizations(ts)) <= m
 
 
 def reference(ts: TaskSet, m: int) -> bool:
