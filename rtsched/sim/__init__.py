@@ -14,7 +14,17 @@ uniform in ``[1, C]`` per job (:data:`EXECUTIONS`).
 deadline miss: τ2 job 0 at t=10 with 1 tick left (5 jobs, gedf on m=2, periodic arrivals, index ties)
 """
 
-from rtsched.sim.run import EXECUTIONS, POLICIES, TIE_RULES, default_horizon, parse_ties, simulate
+from rtsched.sim.run import EXECUTIONS, POLICIES, TIE_RULES, default_horizon, parse_ties, simulate, simulate_batch
 from rtsched.sim.trace import DeadlineMiss, Trace
 
-__all__ = ["EXECUTIONS", "POLICIES", "TIE_RULES", "DeadlineMiss", "Trace", "default_horizon", "parse_ties", "simulate"]
+__all__ = [
+    "EXECUTIONS",
+    "POLICIES",
+    "TIE_RULES",
+    "DeadlineMiss",
+    "Trace",
+    "default_horizon",
+    "parse_ties",
+    "simulate",
+    "simulate_batch",
+]

@@ -72,9 +72,18 @@ __all__ = [
     "TIES_FIFO",
     "TIES_INDEX",
     "TIES_RANDOM",
+    "ROW_C",
+    "ROW_D",
+    "ROW_EXTRA",
+    "ROW_PARTITION",
+    "ROW_T",
+    "fast_batch",
     "fast_kernel",
+    "fast_packed",
     "pcg64_double",
+    "queue_cap",
     "simulate_kernel",
+    "work_size",
 ]
 
 ARRIVALS_PERIODIC = 0
@@ -109,7 +118,7 @@ _U0 = np.uint64(0)
 _TWO_M53 = 1.0 / 9007199254740992.0
 
 
-@kernel
+@kernel(counted=False)
 def _mulhi64(a, b):
     """The high 64 bits of the 128-bit product of the ``uint64`` values ``a`` and ``b`` (32-bit limbs)."""
     a_lo = a & _LOW32
@@ -123,7 +132,7 @@ def _mulhi64(a, b):
     return (hi_lo >> _U32) + (cross >> _U32) + a_hi * b_hi
 
 
-@kernel
+@kernel(counted=False)
 def pcg64_double(state):
     """The next double in ``[0, 1)`` of the PCG64 stream ``state`` (``uint64[4]``, advanced in place).
 
@@ -147,7 +156,7 @@ def pcg64_double(state):
     return np.float64(out >> _U11) * _TWO_M53
 
 
-@kernel
+@kernel(counted=False, inline="always")
 def _demand(i, C, random_exec, exec_rng):
     """The execution demand of a job of task ``i`` released now: ``C_i``, or uniform in ``[1, C_i]``."""
     if not random_exec:
@@ -156,7 +165,7 @@ def _demand(i, C, random_exec, exec_rng):
     return c if c < C[i] else C[i]  # u < 1, so floor(u·C) < C; kept as a guard
 
 
-@kernel
+@kernel(counted=False)
 def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, rel_end):
     """Time of task ``i``'s release after one at ``t`` (``_NEVER`` when there is none)."""
     if mode == 0:
@@ -175,7 +184,7 @@ def _next_release(i, t, T, mode, rng, p_delay, max_extra, rel_times, rel_next, r
     return _NEVER
 
 
-@kernel
+@kernel(counted=False, inline="always")
 def _tie_priority(t, tie_rule, tie_rng):
     """Tie priority of a job released at ``t`` (smaller first; equal priorities: lowest index)."""
     if tie_rule == TIES_FIFO:
@@ -185,7 +194,7 @@ def _tie_priority(t, tie_rule, tie_rng):
     return np.int64(0)
 
 
-@kernel
+@kernel(counted=False, inline="always")
 def _before(a, b, key, prio):
     """True if task ``a``'s job precedes task ``b``'s.
 
@@ -198,7 +207,7 @@ def _before(a, b, key, prio):
     return a < b
 
 
-@kernel
+@kernel(counted=False, inline="always")
 def _insert(order, k, i, dl, prio):
     """Insert task ``i`` into the sorted ``order[:k]``."""
     j = k
@@ -208,14 +217,14 @@ def _insert(order, k, i, dl, prio):
     order[j] = i
 
 
-@kernel
+@kernel(counted=False)
 def _resort(order, k, dl, prio):
     """Sort ``order[:k]`` again after tie priorities changed (insertion sort: k is small)."""
     for a in range(1, k):
         _insert(order, a, order[a], dl, prio)
 
 
-@kernel
+@kernel(counted=False)
 def _enqueue(i, t, p, c, qrel, qprio, qdem, qhead, qlen):
     """Queue a job of task ``i`` released at ``t`` with tie priority ``p`` and demand ``c`` behind its pending ones."""
     cap = qrel.shape[1]
@@ -226,7 +235,7 @@ def _enqueue(i, t, p, c, qrel, qprio, qdem, qhead, qlen):
     qlen[i] += 1
 
 
-@kernel
+@kernel(counted=False)
 def _promote(order, k, D, key, dl, rem, prio, base, qrel, qprio, qdem, qhead, qlen, head_no, cpu_last):
     """Make the oldest queued job of each task whose head completed its new head; return the new ``k``.
 
@@ -291,7 +300,7 @@ def _log_row(log, counts, slot, a, b, c, d, e):
     return True
 
 
-@kernel
+@kernel(counted=False)
 def _apply_tie_choices(
     t, order, k, dl, prio, base, c_next, choice_times, choice_offsets, choice_tasks, winner, overriding
 ):
@@ -317,7 +326,7 @@ def _apply_tie_choices(
     return c_next, False
 
 
-@kernel
+@kernel(counted=False)
 def _first_missed(order, k, dl, d):
     """Among the pending jobs with the earliest deadline ``d``, the lowest task index (the reported miss)."""
     best = -1
@@ -328,7 +337,7 @@ def _first_missed(order, k, dl, d):
     return best
 
 
-@kernel
+@kernel(counted=False, inline="always")
 def _earliest_deadline(order, k, dl, fixed):
     """The earliest absolute deadline of the ``k > 0`` pending jobs.
 
@@ -787,6 +796,23 @@ def _record_dispatch(
     return True
 
 
+@kernel(counted=False)
+def queue_cap(D, T):
+    """Length of each task's queue of jobs behind its head: ``max_i ceil(D_i / T_i)``, at least 1 (as :func:`_queues`)."""
+    cap = 1
+    for i in range(D.shape[0]):
+        c = (D[i] + T[i] - 1) // T[i]
+        if c > cap:
+            cap = c
+    return cap
+
+
+@kernel(counted=False)
+def work_size(n, m, cap):
+    """Length of the ``int64`` scratch array of :func:`_fast_run` for ``n`` tasks, ``m`` processors, queues of ``cap``."""
+    return 15 * n + m + 3 * n * cap
+
+
 @kernel
 def fast_kernel(
     C,
@@ -816,24 +842,104 @@ def fast_kernel(
     Kept separate so that the hot loop carries no trace bookkeeping: the running set is the
     prefix of ``order`` (global) or one flag per processor (partitioned). It draws the same
     random numbers in the same order, so a seed gives the same run as the recording kernel.
+    The loop is :func:`_fast_run`; this allocates its scratch array.
+    """
+    cap = queue_cap(D, T)
+    work = np.zeros(work_size(C.shape[0], m, cap), dtype=np.int64)
+    return _fast_run(
+        C,
+        D,
+        T,
+        m,
+        partition,
+        fixed,
+        mode,
+        rng,
+        p_delay,
+        max_extra,
+        rel_times,
+        rel_offsets,
+        horizon,
+        tie_rule,
+        tie_rng,
+        choice_times,
+        choice_offsets,
+        choice_tasks,
+        probe,
+        random_exec,
+        exec_rng,
+        work,
+        cap,
+    )
+
+
+@kernel(counted=False)
+def _fast_run(
+    C,
+    D,
+    T,
+    m,
+    partition,
+    fixed,
+    mode,
+    rng,
+    p_delay,
+    max_extra,
+    rel_times,
+    rel_offsets,
+    horizon,
+    tie_rule,
+    tie_rng,
+    choice_times,
+    choice_offsets,
+    choice_tasks,
+    probe,
+    random_exec,
+    exec_rng,
+    work,
+    cap,
+):
+    """The body of :func:`fast_kernel`, its scratch arrays carved out of ``work``; no reference counting.
+
+    ``work`` is ``int64``, all zeros, at least :func:`work_size` ``(n, m, cap)`` long, ``cap``
+    the queue length of :func:`queue_cap`. Every array it touches is owned by the caller and it
+    allocates nothing, so it runs without Numba's reference counting (``counted=False``, see
+    :func:`rtsched.kernels.kernel`): the counts of the arrays passed to the helpers of the hot
+    loop were a large share of a short run, and the ~20 allocations of the scratch arrays
+    another (papers/simulator.md, "Performance"). The flags (``winner``, ``running``,
+    ``taken``) are 0/1 integers here, booleans in the recording kernel.
     """
     n = C.shape[0]
     global_policy = partition[0] < 0
-    rem = np.zeros(n, dtype=np.int64)
-    dl = np.zeros(n, dtype=np.int64)
-    key = np.arange(n) if fixed else dl  # EDF: the deadline (the same array); FP: the index
-    prio = np.zeros(n, dtype=np.int64)
-    base = np.zeros(n, dtype=np.int64)
-    winner = np.zeros(n, dtype=np.bool_)
-    nr = np.zeros(n, dtype=np.int64)
-    order = np.empty(n, dtype=np.int64)
-    running = np.zeros(n, dtype=np.bool_)
-    taken = np.zeros(m, dtype=np.bool_)
-    rel_next = rel_offsets[:-1].copy()
-    rel_end = rel_offsets[1:].copy()
-    qrel, qprio, qdem, qhead, qlen = _queues(D, T)
-    head_no = np.zeros(n, dtype=np.int64)  # unused without a trace (_promote's signature)
-    cpu_last = np.zeros(n, dtype=np.int64)
+    rem = work[0:n]
+    dl = work[n : 2 * n]
+    prio = work[2 * n : 3 * n]
+    base = work[3 * n : 4 * n]
+    winner = work[4 * n : 5 * n]
+    nr = work[5 * n : 6 * n]
+    order = work[6 * n : 7 * n]
+    running = work[7 * n : 8 * n]
+    rel_next = work[8 * n : 9 * n]
+    rel_end = work[9 * n : 10 * n]
+    qhead = work[10 * n : 11 * n]
+    qlen = work[11 * n : 12 * n]
+    head_no = work[12 * n : 13 * n]  # unused without a trace (_promote's signature)
+    cpu_last = work[13 * n : 14 * n]
+    key = work[14 * n : 15 * n] if fixed else dl  # EDF: the deadline (the same array); FP: the index
+    if fixed:
+        for i in range(n):
+            key[i] = i
+    q = 15 * n
+    taken = work[q : q + m]
+    q += m
+    qrel = work[q : q + n * cap].reshape((n, cap))
+    q += n * cap
+    qprio = work[q : q + n * cap].reshape((n, cap))
+    q += n * cap
+    qdem = work[q : q + n * cap].reshape((n, cap))
+    for i in range(n):
+        rel_next[i] = rel_offsets[i]
+        rel_end[i] = rel_offsets[i + 1]
     queued = 0
     next_probe = probe if probe > 0 else _NEVER
     next_rel = _NEVER
@@ -934,3 +1040,102 @@ def fast_kernel(
             next_probe += probe
         if t >= horizon:
             return NO_MISS, jobs, -1, -1, t
+
+
+#: Rows of the task matrix of :func:`fast_packed` and :func:`fast_batch` (``int64[5, n]``).
+ROW_C, ROW_D, ROW_T, ROW_EXTRA, ROW_PARTITION = 0, 1, 2, 3, 4
+
+
+@kernel
+def fast_packed(tasks, m, fixed, mode, horizon, tie_rule, probe, random_exec, p_delay, states, aux, n_rel, n_choices):
+    """:func:`fast_kernel` with its arrays packed into three (papers/simulator.md, "Performance").
+
+    Numba's dispatcher unboxes every array argument of a call from Python (~0.2 µs each); a
+    short run paid for thirteen. Here ``tasks`` is ``int64[5, n]`` (rows :data:`ROW_C`,
+    ``ROW_D``, ``ROW_T``, ``ROW_EXTRA``: the sporadic ``max_extra``, ``ROW_PARTITION``: the
+    processor of each task, or ``-1`` under a global policy), ``states`` is ``uint64[3, 4]`` (the
+    PCG64 states of the arrivals, the tie priorities and the demands, advanced in place) and
+    ``aux`` holds the explicit releases and tie choices one after the other: ``rel_times``
+    (``n_rel`` values), ``rel_offsets`` (``n + 1``), ``choice_times`` (``n_choices``),
+    ``choice_offsets`` (``n_choices + 1``) and ``choice_tasks`` (the rest). The views are
+    passed to :func:`fast_kernel` unchanged: the same run, the same return value.
+    """
+    n = tasks.shape[1]
+    a = n_rel + n + 1
+    b = a + n_choices
+    return fast_kernel(
+        tasks[0],
+        tasks[1],
+        tasks[2],
+        m,
+        tasks[4],
+        fixed,
+        mode,
+        states[0],
+        p_delay,
+        tasks[3],
+        aux[:n_rel],
+        aux[n_rel:a],
+        horizon,
+        tie_rule,
+        states[1],
+        aux[a:b],
+        aux[b : b + n_choices + 1],
+        aux[b + n_choices + 1 :],
+        probe,
+        random_exec,
+        states[2],
+    )
+
+
+@kernel
+def fast_batch(tasks, offsets, m, fixed, mode, horizons, probes, tie_rule, random_exec, p_delay, states, aux, out):
+    """Run :func:`fast_kernel` on every set of a batch, one after the other, in one call from Python.
+
+    Set ``s`` is the columns ``offsets[s]:offsets[s + 1]`` of ``tasks`` (``int64[5, N]``, rows
+    as in :func:`fast_packed`), with horizon ``horizons[s]``, probe period ``probes[s]`` and the
+    PCG64 states ``states[s]`` (``uint64[S, 3, 4]``); ``aux`` is ``max n + 2`` zeros (no explicit
+    releases, no tie choices). ``out[s]`` receives ``(status, jobs, miss_time, miss_task,
+    end_time)``: what :func:`fast_packed` returns for that set alone.
+    """
+    work = np.zeros(0, dtype=np.int64)
+    for s in range(offsets.shape[0] - 1):
+        lo = offsets[s]
+        hi = offsets[s + 1]
+        n = hi - lo
+        cap = queue_cap(tasks[1, lo:hi], tasks[2, lo:hi])
+        size = work_size(n, m, cap)
+        if size > work.shape[0]:
+            work = np.zeros(2 * size, dtype=np.int64)
+        else:
+            work[:size] = 0
+        status, jobs, miss_time, miss_task, end_time = _fast_run(
+            tasks[0, lo:hi],
+            tasks[1, lo:hi],
+            tasks[2, lo:hi],
+            m,
+            tasks[4, lo:hi],
+            fixed,
+            mode,
+            states[s, 0],
+            p_delay,
+            tasks[3, lo:hi],
+            aux[:0],
+            aux[0 : n + 1],
+            horizons[s],
+            tie_rule,
+            states[s, 1],
+            aux[n + 1 : n + 1],
+            aux[n + 1 : n + 2],
+            aux[n + 2 : n + 2],
+            probes[s],
+            random_exec,
+            states[s, 2],
+            work,
+            cap,
+        )
+        out[s, 0] = status
+        out[s, 1] = jobs
+        out[s, 2] = miss_time
+        out[s, 3] = miss_task
+        out[s, 4] = end_time

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from numbers import Integral
 from typing import Any, Literal
 
@@ -60,7 +60,8 @@ from rtsched.sim.engine import (
     TIES_FIFO,
     TIES_INDEX,
     TIES_RANDOM,
-    fast_kernel,
+    fast_batch,
+    fast_packed,
     simulate_kernel,
 )
 from rtsched.sim.trace import DeadlineMiss, Trace, fast_trace
@@ -84,6 +85,7 @@ __all__ = [
     "random_execution_horizon",
     "run_rngs",
     "simulate",
+    "simulate_batch",
 ]
 
 Arrivals = Literal["periodic", "sporadic", "explicit"]
@@ -444,6 +446,27 @@ def simulate(
     >>> simulate(ts, 2, execution="random", seed=1).demands[:3].tolist()  # one demand per release row
     [1, 1, 10]
     """
+    if (  # the fast path: an unrecorded run of a global policy with valid common arguments
+        not record
+        and type(taskset) is TaskSet
+        and type(m) is int
+        and 0 < m <= 1_000_000
+        and (policy == "gedf" or policy == "gfp")
+        and (arrivals == "periodic" or arrivals == "sporadic")
+        and releases is None
+        and max_extra is None
+        and not tie_choices
+        and after_miss == "stop"
+        and (execution == "wcet" or execution == "random")
+        and type(seed) is int
+        and seed >= 0
+        and type(p_delay) is float
+        and 0.0 <= p_delay <= 1.0
+        and (horizon is None or (type(horizon) is int and 0 < horizon <= 2**62))
+    ):
+        tie = _fast_ties(ties)
+        if tie is not None and (policy == "gedf" or tie[0] == TIES_INDEX):
+            return _run_unrecorded(_prepared(taskset), m, policy, arrivals, seed, p_delay, horizon, tie, execution)
     m = check_processors(m)
     if not isinstance(taskset, TaskSet):
         taskset = TaskSet.from_tasks(taskset)
@@ -539,10 +562,14 @@ def simulate(
     exec_state = pcg64_state(seed_seq, EXECUTION_STREAM) if random_exec else _UNUSED_STREAM
 
     if not record:
-        status, jobs, miss_time, miss_task, end_time = fast_kernel(
-            taskset.C, taskset.D, taskset.T, m, part, fixed, mode, arrival_state, float(p_delay), extra, rel_times,
-            rel_offsets, horizon, tie_code, tie_state, choice_times, choice_offsets, choice_tasks, probe, random_exec,
-            exec_state,
+        tasks = _prepared(taskset).tasks
+        if part_tuple is not None or extra is not taskset.T:
+            tasks = np.array([taskset.C, taskset.D, taskset.T, extra, part], dtype=np.int64)
+        states = np.array([arrival_state, tie_state, exec_state], dtype=np.uint64)
+        aux = np.concatenate([rel_times, rel_offsets, choice_times, choice_offsets, choice_tasks])
+        status, jobs, miss_time, miss_task, end_time = fast_packed(
+            tasks, m, fixed, mode, horizon, tie_code, probe, random_exec, float(p_delay), states, aux,
+            rel_times.shape[0], choice_times.shape[0],
         )  # fmt: skip
         return fast_trace(
             taskset=taskset,
@@ -623,6 +650,298 @@ def simulate(
         remaining = int(released[row, 4]) - trace.executed(miss.task, job)
         trace = _with_miss(trace, DeadlineMiss(miss.time, miss.task, job, remaining))
     return trace
+
+
+class _Prepared:
+    """What the fast path needs of one task set, made once per :class:`TaskSet` object (:func:`_prepared`).
+
+    ``tasks`` is the packed task matrix of :func:`rtsched.sim.engine.fast_packed` (rows C, D,
+    T, ``max_extra = T``, partition ``-1``); ``horizons`` caches the default horizon and probe
+    period per ``(arrivals, m, random execution, random ties)``; ``aux`` is the kernel's ``aux``
+    of a run without explicit releases or tie choices.
+    """
+
+    __slots__ = ("aux", "horizons", "n", "taskset", "tasks")
+
+    def __init__(self, taskset: TaskSet) -> None:
+        n = taskset.n
+        tasks = np.empty((5, n), dtype=np.int64)
+        tasks[0], tasks[1], tasks[2], tasks[3], tasks[4] = taskset.C, taskset.D, taskset.T, taskset.T, -1
+        self.taskset = taskset
+        self.n = n
+        self.tasks = tasks
+        self.aux = _constant(n + 2, 0)  # no explicit releases, no tie choices
+        self.horizons: dict[tuple[str, int, bool, bool], tuple[int, int]] = {}
+
+    def default(self, arrivals: str, m: int, random_exec: bool, random_ties: bool) -> tuple[int, int]:
+        """``(horizon, probe)`` that :func:`simulate` uses when no horizon is given (global policies)."""
+        key = (arrivals, m, random_exec, random_ties)
+        hit = self.horizons.get(key)
+        if hit is None:
+            ts = self.taskset
+            probe = 0
+            if arrivals == "periodic" and random_exec:
+                horizon = random_execution_horizon(ts)
+            elif arrivals == "periodic" and not ts.is_constrained:
+                horizon = arbitrary_horizon(ts, m, None)
+                if not random_ties and ts.hyperperiod <= horizon:
+                    probe = int(ts.hyperperiod)
+            else:
+                horizon = default_horizon(ts, arrivals, None)  # type: ignore[arg-type]
+            hit = self.horizons[key] = (int(horizon), probe)
+        return hit
+
+
+#: :class:`_Prepared` per task-set object, keyed by ``id`` (a TaskSet has ``__slots__`` and no
+#: weak references); each entry keeps its set alive, so an id is not reused while it is cached.
+_PREPARED: dict[int, tuple[TaskSet, _Prepared]] = {}
+_PREPARED_MAX = 4096
+
+
+def _prepared(taskset: TaskSet) -> _Prepared:
+    """The cached :class:`_Prepared` of ``taskset`` (task sets are immutable)."""
+    hit = _PREPARED.get(id(taskset))
+    if hit is not None and hit[0] is taskset:
+        return hit[1]
+    entry = _Prepared(taskset)
+    if len(_PREPARED) >= _PREPARED_MAX:
+        _PREPARED.clear()
+    _PREPARED[id(taskset)] = (taskset, entry)
+    return entry
+
+
+#: ``ties`` strings seen by the fast path: (kernel code, seed, name in the trace).
+_TIES_SEEN: dict[str, tuple[int, int, str]] = {}
+
+
+def _fast_ties(ties: Any) -> tuple[int, int, str] | None:
+    """``(code, seed, name)`` of a valid ``ties`` string, cached; ``None`` otherwise (the full path reports it)."""
+    hit = _TIES_SEEN.get(ties) if type(ties) is str else None
+    if hit is None:
+        try:
+            rule, seed = parse_ties(ties)
+        except InputError:
+            return None
+        hit = (_TIE_CODES[rule], seed, f"random:{seed}" if rule == "random" else rule)
+        if len(_TIES_SEEN) < 1024 and type(ties) is str:
+            _TIES_SEEN[ties] = hit
+    return hit
+
+
+#: States of three unused streams (never advanced: shared by every run that draws no random number).
+_UNUSED_STATES = np.zeros((3, 4), dtype=np.uint64)
+
+
+@functools.lru_cache(maxsize=4096)
+def _states(seed: int, sporadic: bool, tie_seed: int, random_exec: bool) -> np.ndarray:
+    """The kernels' three PCG64 states (arrivals, tie priorities, demands) of a run; read-only, copy before use.
+
+    The rows are :func:`pcg64_state` of ``SeedSequence(seed)``, of ``SeedSequence(tie_seed)``
+    (``tie_seed < 0``: random ties unused) and of the execution stream of ``seed``; an unused
+    stream is zeros, as :func:`simulate`'s.
+    """
+    out = np.zeros((3, 4), dtype=np.uint64)
+    if sporadic:
+        out[0] = _cached_words(seed, ())
+    if tie_seed >= 0:
+        out[1] = _cached_words(tie_seed, ())
+    if random_exec:
+        out[2] = _cached_words(seed, (EXECUTION_STREAM,))
+    out.setflags(write=False)
+    return out
+
+
+def _run_states(seed: int, sporadic: bool, tie: tuple[int, int, str], random_exec: bool) -> np.ndarray:
+    """A fresh (writable) state array for one run, or the shared unused one if it draws nothing."""
+    random_ties = tie[0] == TIES_RANDOM
+    if not (sporadic or random_ties or random_exec):
+        return _UNUSED_STATES
+    return _states(seed if sporadic or random_exec else 0, sporadic, tie[1] if random_ties else -1, random_exec).copy()
+
+
+def _run_unrecorded(
+    entry: _Prepared,
+    m: int,
+    policy: str,
+    arrivals: str,
+    seed: int,
+    p_delay: float,
+    horizon: int | None,
+    tie: tuple[int, int, str],
+    execution: str,
+) -> Trace:
+    """:func:`simulate`'s fast path (arguments already checked): one :func:`fast_packed` call, a Trace without tables."""
+    random_exec = execution == "random"
+    sporadic = arrivals == "sporadic"
+    if horizon is None:
+        horizon, probe = entry.default(arrivals, m, random_exec, tie[0] == TIES_RANDOM)
+    else:
+        probe = 0
+    status, jobs, miss_time, miss_task, end_time = fast_packed(
+        entry.tasks, m, policy == "gfp", ARRIVALS_SPORADIC if sporadic else ARRIVALS_PERIODIC, horizon, tie[0],
+        probe, random_exec, p_delay, _run_states(seed, sporadic, tie, random_exec), entry.aux, 0, 0,
+    )  # fmt: skip
+    return _bare_trace(
+        entry.taskset, m, policy, arrivals, horizon, status, jobs, miss_time, miss_task, end_time,
+        seed if sporadic else None, tie[2], execution,
+    )  # fmt: skip
+
+
+def _bare_trace(
+    taskset: TaskSet,
+    m: int,
+    policy: str,
+    arrivals: str,
+    horizon: int,
+    status: int,
+    jobs: int,
+    miss_time: int,
+    miss_task: int,
+    end_time: int,
+    seed: int | None,
+    ties: str,
+    execution: str,
+) -> Trace:
+    """The :class:`Trace` of an unrecorded global run from the kernel's outcome (as :func:`fast_trace`, one dict)."""
+    trace: Trace = _new_object(Trace)
+    trace.__dict__.update(
+        {
+            "taskset": taskset,
+            "m": m,
+            "policy": policy,
+            "partition": None,
+            "arrivals": arrivals,
+            "horizon": horizon,
+            "end_time": int(end_time),
+            "jobs": int(jobs),
+            "miss": None if status != MISS else DeadlineMiss(int(miss_time), int(miss_task)),
+            "seed": seed,
+            "releases": _NO_ROWS4,
+            "segments": _NO_ROWS5,
+            "preemptions": _NO_ROWS4,
+            "migrations": _NO_ROWS5,
+            "ties": ties,
+            "tie_choices": (),
+            "tie_decisions": _NO_ROWS4,
+            "repeats_at": int(end_time) if status == REPEATS else None,
+            "tardiness": None,
+            "execution": execution,
+            "demands": None,
+        }
+    )
+    return trace
+
+
+_new_object = object.__new__
+#: The shared read-only empty event tables of an unrecorded Trace (trace.py's).
+_NO_ROWS4 = fast_trace(taskset=None).releases
+_NO_ROWS5 = fast_trace(taskset=None).segments
+
+
+def simulate_batch(
+    tasksets: Iterable[TaskSet],
+    m: int,
+    *,
+    seeds: int | Sequence[int] = 0,
+    policy: Policy = "gedf",
+    arrivals: Arrivals = "periodic",
+    p_delay: float = 0.5,
+    horizon: int | None = None,
+    ties: str = "index",
+    execution: Execution = "wcet",
+) -> list[Trace]:
+    """Simulate many task sets in one kernel call; the same traces as unrecorded :func:`simulate` runs.
+
+    ``simulate_batch(sets, m, seeds=seeds, ...)[s]`` equals ``simulate(sets[s], m,
+    seed=seeds[s], record=False, ...)`` (the same jobs, end time, first miss, ``repeats_at``;
+    tests/test_sim_batch.py checks it): the sets run one after the other in one compiled loop
+    (:func:`rtsched.sim.engine.fast_batch`), which saves the per-call cost of a short run
+    (papers/simulator.md, "Performance").
+
+    Parameters
+    ----------
+    tasksets:
+        Task sets (a list, or a :class:`~rtsched.model.TaskSetBatch`).
+    m:
+        Number of processors.
+    seeds:
+        One seed for every set, or one per set (non-negative integers): the seeds of the
+        sporadic arrivals and the random demands, as ``simulate``'s ``seed``.
+    policy:
+        ``"gedf"`` or ``"gfp"`` (the global policies; partitioned runs go through ``simulate``).
+    arrivals:
+        ``"periodic"`` or ``"sporadic"``.
+    p_delay, horizon, ties, execution:
+        As in :func:`simulate` (one value for every set; ``horizon=None``: each set's default).
+
+    Returns
+    -------
+    list of Trace
+        One unrecorded trace per set, in order.
+
+    Examples
+    --------
+    >>> from rtsched.model import TaskSet
+    >>> sets = [TaskSet.from_tasks([(1, 9, 9), (1, 9, 9), (10, 10, 10)]), TaskSet.from_tasks([(1, 2, 2)])]
+    >>> [str(t.miss) for t in simulate_batch(sets, 2)]
+    ['DeadlineMiss(time=10, task=2, job=-1, remaining=-1)', 'None']
+    """
+    sets = [ts if isinstance(ts, TaskSet) else TaskSet.from_tasks(ts) for ts in tasksets]
+    m = check_processors(m)
+    if policy not in ("gedf", "gfp"):
+        raise InputError(f"simulate_batch runs gedf or gfp, got {policy!r}; simulate partitioned runs one by one")
+    if arrivals not in ("periodic", "sporadic"):
+        raise InputError(f"simulate_batch: arrivals periodic or sporadic, got {arrivals!r}")
+    p_delay = probability(p_delay, "p_delay")
+    if horizon is not None:
+        horizon = checked_horizon(horizon)
+    rule, _ = parse_ties(ties)
+    tie = _fast_ties(str(ties).strip())
+    assert tie is not None
+    if policy == "gfp" and rule != "index":
+        raise InputError(
+            "gfp: fixed priorities are distinct (the task order), so there are no ties to break", field="ties"
+        )
+    if execution not in EXECUTIONS:
+        raise InputError(f"unknown execution {execution!r}; choose wcet or random", field="execution")
+    if isinstance(seeds, Integral | np.integer) and not isinstance(seeds, bool):
+        seed_list = [int(seeds)] * len(sets)
+    else:
+        seed_list = [int(x) if isinstance(x, Integral | np.integer) and not isinstance(x, bool) else -1 for x in seeds]  # type: ignore[union-attr]
+        if len(seed_list) != len(sets):
+            raise InputError(f"simulate_batch: {len(seed_list)} seeds for {len(sets)} task sets", field="seeds")
+    if any(x < 0 for x in seed_list):
+        raise InputError("seeds must be non-negative integers", field="seeds")
+    count_sets = len(sets)
+    if count_sets == 0:
+        return []
+    random_exec = execution == "random"
+    sporadic = arrivals == "sporadic"
+    entries = [_prepared(ts) for ts in sets]
+    if horizon is None:
+        pairs = [e.default(arrivals, m, random_exec, tie[0] == TIES_RANDOM) for e in entries]
+        horizons = np.array([h for h, _ in pairs], dtype=np.int64)
+        probes = np.array([p for _, p in pairs], dtype=np.int64)
+    else:
+        horizons = np.full(count_sets, horizon, dtype=np.int64)
+        probes = np.zeros(count_sets, dtype=np.int64)
+    if sporadic or random_exec or tie[0] == TIES_RANDOM:
+        states = np.stack([_run_states(s, sporadic, tie, random_exec) for s in seed_list])
+    else:
+        states = np.zeros((count_sets, 3, 4), dtype=np.uint64)
+    sizes = [e.n for e in entries]
+    offsets = np.zeros(count_sets + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    tasks = np.concatenate([e.tasks for e in entries], axis=1)
+    out = np.zeros((count_sets, 5), dtype=np.int64)
+    fast_batch(
+        tasks, offsets, m, policy == "gfp", ARRIVALS_SPORADIC if sporadic else ARRIVALS_PERIODIC, horizons, probes,
+        tie[0], random_exec, p_delay, states, np.zeros(max(sizes) + 2, dtype=np.int64), out,
+    )  # fmt: skip
+    return [
+        _bare_trace(ts, m, policy, arrivals, h, status, jobs, mt, mk, end, s if sporadic else None, tie[2], execution)
+        for ts, h, s, (status, jobs, mt, mk, end) in zip(sets, horizons.tolist(), seed_list, out.tolist(), strict=True)
+    ]
 
 
 def random_execution_horizon(taskset: TaskSet) -> int:
