@@ -9,7 +9,9 @@ Short runs (issue #45 item 4): 200 G-EDF sets, n = 10, m = 4, horizon 2,000 thro
 ``simulate`` (per-call overhead included), WCET and random execution. ``--old REV`` times the
 simulator of an older commit (rtsched/sim/ of REV, loaded beside this one) on the same calls in
 the same process, interleaved, and prints the ratio of CPU times; the load average is printed
-with it (the machine may be shared).
+with it (the machine may be shared). ``simulate_batch`` runs the same 200 sets in one call.
+With ``--old`` the long-horizon and recorded runs are also timed old against new (and the tie
+rule and tick-reference rows are skipped).
 
     python benchmarks/bench_sim.py [--sets N] [--horizon H] [--old REV]
 """
@@ -17,6 +19,7 @@ with it (the machine may be shared).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import subprocess
@@ -31,7 +34,7 @@ import numba
 import numpy as np
 
 from rtsched.model import TaskSet
-from rtsched.sim import simulate
+from rtsched.sim import simulate, simulate_batch
 
 
 def random_sets(count: int, n: int, m: int, rng: np.random.Generator) -> list[TaskSet]:
@@ -72,6 +75,7 @@ def tick_reference(ts: TaskSet, m: int, horizon: int) -> int:
     return jobs
 
 
+@functools.cache
 def old_simulator(rev: str) -> Callable[..., Any]:
     """``simulate`` of commit ``rev``: its rtsched/sim/{engine,run,trace}.py as a package of its own."""
     root = Path(
@@ -117,11 +121,20 @@ def short_runs(args: argparse.Namespace) -> None:
                 jobs[name] += fn(ts, args.m, horizon=args.short, record=False, seed=seed, **options).jobs
             cpu[name] += time.process_time() - start
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for kind, options in (("periodic", {}), ("sporadic", {"arrivals": "sporadic"})):
+        name = f"{kind}, WCET, simulate_batch (one call for the {len(sets)} sets)"
+        simulate_batch(sets[:2], args.m, horizon=100, **options)  # compile or load
+        cpu[name], jobs[name] = 0.0, 0
+        for _round in range(args.rounds):
+            start = time.process_time()
+            traces = simulate_batch(sets, args.m, seeds=range(len(sets)), horizon=args.short, **options)
+            cpu[name] += time.process_time() - start
+            jobs[name] += sum(t.jobs for t in traces)
     for name in cpu:
         calls_made = args.rounds * len(sets)
         print(
             f"short runs ({len(sets)} G-EDF sets, n={args.n}, m={args.m}, horizon {args.short}), {name}: "
-            f"{jobs[name] / cpu[name]:,.0f} jobs per CPU-second, {1e6 * cpu[name] / calls_made:.1f} µs per call"
+            f"{jobs[name] / cpu[name]:,.0f} jobs per CPU-second, {1e6 * cpu[name] / calls_made:.1f} µs per set"
         )
     if args.old:
         for kind in ("periodic", "sporadic"):
@@ -129,6 +142,36 @@ def short_runs(args: argparse.Namespace) -> None:
             print(
                 f"ratio old/new CPU time, {kind}: {cpu[old_name] / cpu[new]:.2f}x (same calls, same jobs: {jobs[old_name] == jobs[new]})"
             )
+        batch = f"{kind}, WCET, simulate_batch (one call for the {len(sets)} sets)"
+        print(
+            f"ratio old/new CPU time, {kind}, simulate_batch: {cpu[old_name] / cpu[batch]:.2f}x (same jobs: {jobs[old_name] == jobs[batch]})"
+        )
+
+
+def old_versus_new(args: argparse.Namespace, old: Callable[..., Any]) -> None:
+    """Long horizons and recorded runs, the old and the new simulator interleaved: jobs per CPU-second and ratio."""
+    rng = np.random.default_rng(2024)
+    sets = random_sets(args.sets, args.n, args.m, rng)
+    rows = [
+        ("long horizon, periodic", sets, {"horizon": args.horizon, "record": False}),
+        ("long horizon, sporadic", sets, {"horizon": args.horizon, "record": False, "arrivals": "sporadic"}),
+        ("recorded, horizon 2,000", sets, {"horizon": 2_000, "record": True}),
+        ("recorded, horizon 20,000", sets[:5], {"horizon": 20_000, "record": True}),
+    ]
+    for name, family, options in rows:
+        for fn in (simulate, old):
+            fn(family[0], args.m, **{**options, "horizon": 100})  # compile or load
+        cpu = {"new": 0.0, "old": 0.0}
+        jobs = {"new": 0, "old": 0}
+        for _round in range(3):
+            for label, fn in (("new", simulate), ("old", old)):
+                start = time.process_time()
+                jobs[label] += sum(fn(ts, args.m, seed=s, **options).jobs for s, ts in enumerate(family))
+                cpu[label] += time.process_time() - start
+        print(
+            f"{name} ({len(family)} sets): new {jobs['new'] / cpu['new']:,.0f}, old {jobs['old'] / cpu['old']:,.0f} "
+            f"jobs per CPU-second; ratio old/new CPU time {cpu['old'] / cpu['new']:.2f}x (same jobs: {jobs['old'] == jobs['new']})"
+        )
 
 
 def main() -> None:
@@ -146,6 +189,10 @@ def main() -> None:
     numba.set_num_threads(1)
     short_runs(args)
     if args.short_only:
+        return
+    if args.old:
+        old_versus_new(args, old_simulator(args.old))
+        print(f"load average after all:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         return
     rng = np.random.default_rng(2024)
     sets = random_sets(args.sets, args.n, args.m, rng)

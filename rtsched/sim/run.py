@@ -782,40 +782,27 @@ def _run_unrecorded(
         probe, random_exec, p_delay, _run_states(seed, sporadic, tie, random_exec), entry.aux, 0, 0,
     )  # fmt: skip
     return _bare_trace(
-        entry.taskset, m, policy, arrivals, horizon, status, jobs, miss_time, miss_task, end_time,
-        seed if sporadic else None, tie[2], execution,
+        _bare_template(m, policy, arrivals, tie[2], execution), entry.taskset, horizon, status, jobs, miss_time,
+        miss_task, end_time, seed if sporadic else None,
     )  # fmt: skip
 
 
-def _bare_trace(
-    taskset: TaskSet,
-    m: int,
-    policy: str,
-    arrivals: str,
-    horizon: int,
-    status: int,
-    jobs: int,
-    miss_time: int,
-    miss_task: int,
-    end_time: int,
-    seed: int | None,
-    ties: str,
-    execution: str,
-) -> Trace:
-    """The :class:`Trace` of an unrecorded global run from the kernel's outcome (as :func:`fast_trace`, one dict)."""
-    trace: Trace = _new_object(Trace)
-    trace.__dict__.update(
-        {
-            "taskset": taskset,
+def _bare_template(m: int, policy: str, arrivals: str, ties: str, execution: str) -> dict[str, Any]:
+    """The fields of an unrecorded global run's :class:`Trace` that do not depend on the set or the outcome (cached)."""
+    key = (m, policy, arrivals, ties, execution)
+    hit = _TEMPLATES.get(key)
+    if hit is None:
+        hit = {
+            "taskset": None,
             "m": m,
             "policy": policy,
             "partition": None,
             "arrivals": arrivals,
-            "horizon": horizon,
-            "end_time": int(end_time),
-            "jobs": int(jobs),
-            "miss": None if status != MISS else DeadlineMiss(int(miss_time), int(miss_task)),
-            "seed": seed,
+            "horizon": 0,
+            "end_time": 0,
+            "jobs": 0,
+            "miss": None,
+            "seed": None,
             "releases": _NO_ROWS4,
             "segments": _NO_ROWS5,
             "preemptions": _NO_ROWS4,
@@ -823,12 +810,43 @@ def _bare_trace(
             "ties": ties,
             "tie_choices": (),
             "tie_decisions": _NO_ROWS4,
-            "repeats_at": int(end_time) if status == REPEATS else None,
+            "repeats_at": None,
             "tardiness": None,
             "execution": execution,
             "demands": None,
         }
-    )
+        if len(_TEMPLATES) < 4096:
+            _TEMPLATES[key] = hit
+    return hit
+
+
+_TEMPLATES: dict[tuple[int, str, str, str, str], dict[str, Any]] = {}
+
+
+def _bare_trace(
+    template: dict[str, Any],
+    taskset: TaskSet,
+    horizon: int,
+    status: int,
+    jobs: int,
+    miss_time: int,
+    miss_task: int,
+    end_time: int,
+    seed: int | None,
+) -> Trace:
+    """The :class:`Trace` of an unrecorded global run from the kernel's outcome (as :func:`fast_trace`, from a template)."""
+    trace: Trace = _new_object(Trace)
+    values = trace.__dict__
+    values.update(template)
+    values["taskset"] = taskset
+    values["horizon"] = horizon
+    values["end_time"] = int(end_time)
+    values["jobs"] = int(jobs)
+    values["seed"] = seed
+    if status == MISS:
+        values["miss"] = DeadlineMiss(int(miss_time), int(miss_task))
+    elif status == REPEATS:
+        values["repeats_at"] = int(end_time)
     return trace
 
 
@@ -904,13 +922,18 @@ def simulate_batch(
         )
     if execution not in EXECUTIONS:
         raise InputError(f"unknown execution {execution!r}; choose wcet or random", field="execution")
-    if isinstance(seeds, Integral | np.integer) and not isinstance(seeds, bool):
+    if isinstance(seeds, bool) or not isinstance(seeds, Integral | np.integer | Iterable):
+        raise InputError(f"seeds must be a non-negative integer or one per task set, got {seeds!r}", field="seeds")
+    if isinstance(seeds, Integral | np.integer):
         seed_list = [int(seeds)] * len(sets)
     else:
-        seed_list = [int(x) if isinstance(x, Integral | np.integer) and not isinstance(x, bool) else -1 for x in seeds]  # type: ignore[union-attr]
-        if len(seed_list) != len(sets):
-            raise InputError(f"simulate_batch: {len(seed_list)} seeds for {len(sets)} task sets", field="seeds")
-    if any(x < 0 for x in seed_list):
+        seed_array = np.asarray(seeds if isinstance(seeds, np.ndarray | range) else list(seeds))
+        if seed_array.ndim != 1 or seed_array.shape[0] != len(sets):
+            raise InputError(f"simulate_batch: {seed_array.size} seeds for {len(sets)} task sets", field="seeds")
+        if seed_array.size and (seed_array.dtype.kind not in "iu" or seed_array.min() < 0):
+            raise InputError("seeds must be non-negative integers", field="seeds")
+        seed_list = seed_array.tolist()
+    if seed_list and seed_list[0] < 0:
         raise InputError("seeds must be non-negative integers", field="seeds")
     count_sets = len(sets)
     if count_sets == 0:
@@ -938,8 +961,9 @@ def simulate_batch(
         tasks, offsets, m, policy == "gfp", ARRIVALS_SPORADIC if sporadic else ARRIVALS_PERIODIC, horizons, probes,
         tie[0], random_exec, p_delay, states, np.zeros(max(sizes) + 2, dtype=np.int64), out,
     )  # fmt: skip
+    template = _bare_template(m, policy, arrivals, tie[2], execution)
     return [
-        _bare_trace(ts, m, policy, arrivals, h, status, jobs, mt, mk, end, s if sporadic else None, tie[2], execution)
+        _bare_trace(template, ts, h, status, jobs, mt, mk, end, s if sporadic else None)
         for ts, h, s, (status, jobs, mt, mk, end) in zip(sets, horizons.tolist(), seed_list, out.tolist(), strict=True)
     ]
 
