@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
+from rtsched import _numba_inline
 from rtsched.errors import InputError
 
 if TYPE_CHECKING:
@@ -81,6 +82,8 @@ __all__ = [
     "top_sum",
     "verdict_code",
 ]
+
+_numba_inline.install()  # Numba inlines our helpers without its quadratic IR copies (same code)
 
 #: Kernel verdict codes. UNDECIDED asks the wrapper for the exact reference; UNKNOWN is a
 #: budget that ran out (reported as "unknown", never as a rejection).
