@@ -142,10 +142,10 @@ def short_runs(args: argparse.Namespace) -> None:
             print(
                 f"ratio old/new CPU time, {kind}: {cpu[old_name] / cpu[new]:.2f}x (same calls, same jobs: {jobs[old_name] == jobs[new]})"
             )
-        batch = f"{kind}, WCET, simulate_batch (one call for the {len(sets)} sets)"
-        print(
-            f"ratio old/new CPU time, {kind}, simulate_batch: {cpu[old_name] / cpu[batch]:.2f}x (same jobs: {jobs[old_name] == jobs[batch]})"
-        )
+            batch = f"{kind}, WCET, simulate_batch (one call for the {len(sets)} sets)"
+            print(
+                f"ratio old/new CPU time, {kind}, simulate_batch: {cpu[old_name] / cpu[batch]:.2f}x (same jobs: {jobs[old_name] == jobs[batch]})"
+            )
 
 
 def old_versus_new(args: argparse.Namespace, old: Callable[..., Any]) -> None:

@@ -4,6 +4,7 @@
   record=False)`` (jobs, end time, first miss, ``repeats_at``, summary line) under both global
   policies, periodic and sporadic arrivals, WCET and random execution, every tie rule, given and
   default horizons, ``D <= T`` and ``D > T``;
+* the compiled seeding (``pcg64_seed``) gives the PCG64 state NumPy's ``SeedSequence`` gives;
 * a corpus of 600 runs (every policy, periodic, sporadic and explicit arrivals, WCET and random
   execution, the tie rules and explicit tie choices, recorded and unrecorded, both ``after_miss``
   modes, ``D > T``) gives the traces of commit ce3f8ec, the simulator before the fast paths:
@@ -24,6 +25,8 @@ import pytest
 from rtsched.errors import InputError
 from rtsched.model import TaskSet
 from rtsched.sim import Trace, simulate, simulate_batch
+from rtsched.sim.engine import pcg64_seed
+from rtsched.sim.run import EXECUTION_STREAM
 
 CORPUS = Path(__file__).parent / "data" / "sim_corpus_digests.json"
 CORPUS_RUNS = 600
@@ -193,3 +196,33 @@ def test_fast_path_cache_follows_the_object() -> None:
         ts = TaskSet.from_tasks([(1 + k % 3, 5, 5), (2, 7, 7)])
         assert simulate(ts, 1, record=False, horizon=35).jobs == 12
         assert str(simulate(ts, 1, record=False)) == str(simulate(ts, 1))
+
+
+@pytest.mark.parametrize("stream", [None, EXECUTION_STREAM, 0, 2**32 - 1])
+def test_compiled_seeding_is_numpys(stream: int | None) -> None:
+    """``pcg64_seed`` equals ``PCG64(SeedSequence(seed[, spawn_key=(stream,)]))``'s state, word for word."""
+    rng = np.random.default_rng(7)
+    seeds = [0, 1, 5, 2**32 - 1, 2**32, 2**33 + 9, 2**62 + 3, 2**63 - 1]
+    seeds += [int(x) for x in rng.integers(0, 2**63 - 1, size=100, dtype=np.int64)]
+    seeds += [int(x) for x in rng.integers(0, 1000, size=100)]
+    out = np.zeros(4, dtype=np.uint64)
+    for seed in seeds:
+        key = () if stream is None else (stream,)
+        state = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)).state["state"]
+        pcg64_seed(seed, -1 if stream is None else stream, out)
+        words = [int(x) for x in out]
+        assert words == [state["state"] >> 64, state["state"] % 2**64, state["inc"] >> 64, state["inc"] % 2**64], seed
+
+
+def test_seeds_beyond_int64() -> None:
+    """Seeds of 2**63 and more (seeded by NumPy) give the recorded run's outcome, in one call and in a batch."""
+    sets = batch_sets(np.random.default_rng(11), 8, arbitrary=False)
+    seeds = [2**63 + k for k in range(4)] + [2**70 + k for k in range(4)]
+    kw: dict[str, Any] = {"arrivals": "sporadic", "execution": "random", "ties": "random:5", "horizon": 120}
+    got = simulate_batch(sets, 2, seeds=seeds, **kw)
+    for ts, seed, trace in zip(sets, seeds, got, strict=True):
+        recorded = simulate(ts, 2, seed=seed, **kw)
+        fast = simulate(ts, 2, seed=seed, record=False, **kw)
+        assert (trace.jobs, trace.end_time, str(trace)) == (fast.jobs, fast.end_time, str(fast))
+        assert (fast.jobs, fast.end_time) == (recorded.jobs, recorded.end_time)
+        assert (fast.miss is None) == (recorded.miss is None)

@@ -81,7 +81,9 @@ __all__ = [
     "fast_kernel",
     "fast_packed",
     "pcg64_double",
+    "pcg64_seed",
     "queue_cap",
+    "seed_states",
     "simulate_kernel",
     "work_size",
 ]
@@ -1139,3 +1141,129 @@ def fast_batch(tasks, offsets, m, fixed, mode, horizons, probes, tie_rule, rando
         out[s, 2] = miss_time
         out[s, 3] = miss_task
         out[s, 4] = end_time
+
+
+# NumPy's SeedSequence (numpy/random/bit_generator.pyx: hashmix, mix, mix_entropy, generate_state)
+_SS_INIT_A = np.uint64(0x43B0D7E5)
+_SS_MULT_A = np.uint64(0x931E8875)
+_SS_INIT_B = np.uint64(0x8B51F9DD)
+_SS_MULT_B = np.uint64(0x58F38DED)
+_SS_MIX_L = np.uint64(0xCA01F9DD)
+_SS_MIX_R = np.uint64(0x4973F715)
+_U16 = np.uint64(16)
+_TWO_32 = np.int64(2**32)
+
+
+@kernel(counted=False, inline="always")
+def _hashmix(value, hash_const):
+    """SeedSequence's ``hashmix``: ``(mixed value, next hash constant)``, 32-bit words in ``uint64``."""
+    value = (value ^ hash_const) & _LOW32
+    hash_const = (hash_const * _SS_MULT_A) & _LOW32
+    value = (value * hash_const) & _LOW32
+    return value ^ (value >> _U16), hash_const
+
+
+@kernel(counted=False, inline="always")
+def _mix(x, y):
+    """SeedSequence's ``mix`` of two 32-bit words."""
+    result = (_SS_MIX_L * x - _SS_MIX_R * y) & _LOW32
+    return result ^ (result >> _U16)
+
+
+@kernel(counted=False, inline="always")
+def _generated(value, hash_const):
+    """One word of SeedSequence's ``generate_state``: ``(word, next hash constant)``."""
+    value = (value ^ hash_const) & _LOW32
+    hash_const = (hash_const * _SS_MULT_B) & _LOW32
+    value = (value * hash_const) & _LOW32
+    return value ^ (value >> _U16), hash_const
+
+
+@kernel(counted=False, inline="always")
+def _entropy_word(j, seed, stream):
+    """Word ``j`` of the assembled entropy of ``SeedSequence(seed, spawn_key=(stream,) or ())``.
+
+    The seed's little-endian 32-bit words; with a spawn key, padded with zeros to the pool size
+    (4 words) and followed by the key's word (``0 <= stream < 2**32``).
+    """
+    if j == 0:
+        return np.uint64(seed) & _LOW32
+    if j == 1:
+        return np.uint64(seed) >> _U32
+    if j < 4:
+        return _U0
+    return np.uint64(stream)
+
+
+@kernel(counted=False)
+def pcg64_seed(seed, stream, out):
+    """Write into ``out`` (``uint64[4]``) the kernels' PCG64 state of ``default_rng(SeedSequence(seed))``.
+
+    With ``stream >= 0`` the seed sequence is ``SeedSequence(seed, spawn_key=(stream,))`` (the
+    execution stream of :func:`rtsched.sim.run.run_rngs`). ``0 <= seed < 2**63``,
+    ``-1 <= stream < 2**32``. NumPy's algorithm, step by step (numpy/random/bit_generator.pyx:
+    the entropy is mixed into a pool of 4 words by ``hashmix`` and ``mix``, ``generate_state(4,
+    uint64)`` hashes the pool into 8 words; numpy/random/src/pcg64/pcg64.h ``pcg64_set_seed``:
+    the first two 64-bit words are the initial state, the last two the sequence, ``inc =
+    2·seq + 1``, ``state = ((0·M + inc) + initial)·M + inc``); tests/test_sim_batch.py checks
+    it against ``numpy.random.PCG64(SeedSequence(...)).state`` on many seeds. Seeding through
+    NumPy cost a fresh seed ~11 µs (~13 µs the execution stream), longer than a short run.
+    """
+    length = 2 if seed >= _TWO_32 else 1
+    if stream >= 0:
+        length = 5
+    hash_const = _SS_INIT_A
+    for i in range(4):
+        word = _entropy_word(i, seed, stream) if i < length else _U0
+        out[i], hash_const = _hashmix(word, hash_const)
+    for i_src in range(4):
+        for i_dst in range(4):
+            if i_src != i_dst:
+                value, hash_const = _hashmix(out[i_src], hash_const)
+                out[i_dst] = _mix(out[i_dst], value)
+    for i_src in range(4, length):
+        for i_dst in range(4):
+            value, hash_const = _hashmix(_entropy_word(i_src, seed, stream), hash_const)
+            out[i_dst] = _mix(out[i_dst], value)
+    p0, p1, p2, p3 = out[0], out[1], out[2], out[3]
+    h = _SS_INIT_B
+    w0, h = _generated(p0, h)
+    w1, h = _generated(p1, h)
+    w2, h = _generated(p2, h)
+    w3, h = _generated(p3, h)
+    w4, h = _generated(p0, h)
+    w5, h = _generated(p1, h)
+    w6, h = _generated(p2, h)
+    w7, h = _generated(p3, h)
+    init_hi = w0 | (w1 << _U32)
+    init_lo = w2 | (w3 << _U32)
+    seq_hi = w4 | (w5 << _U32)
+    seq_lo = w6 | (w7 << _U32)
+    out[0] = _U0
+    out[1] = _U0
+    out[2] = (seq_hi << _U1) | (seq_lo >> _U63)
+    out[3] = (seq_lo << _U1) | _U1
+    pcg64_double(out)  # one LCG step (its output unused)
+    low = out[1] + init_lo
+    carry = _U1 if low < out[1] else _U0
+    out[0] = out[0] + init_hi + carry
+    out[1] = low
+    pcg64_double(out)
+
+
+@kernel(counted=False)
+def seed_states(seeds, sporadic, tie_seed, random_exec, stream, out):
+    """Fill ``out[s]`` (``uint64[S, 3, 4]``) with the three PCG64 states of a run of seed ``seeds[s]``.
+
+    Row 0: the arrivals (``SeedSequence(seed)``, when ``sporadic``), row 1: the random tie
+    priorities (``SeedSequence(tie_seed)``, when ``tie_seed >= 0``), row 2: the demands
+    (``SeedSequence(seed, spawn_key=(stream,))``, when ``random_exec``); unused rows are left
+    as they are (zeros). The states :func:`rtsched.sim.run.pcg64_state` gives, without NumPy's seeding.
+    """
+    for s in range(seeds.shape[0]):
+        if sporadic:
+            pcg64_seed(seeds[s], -1, out[s, 0])
+        if tie_seed >= 0:
+            pcg64_seed(tie_seed, -1, out[s, 1])
+        if random_exec:
+            pcg64_seed(seeds[s], stream, out[s, 2])

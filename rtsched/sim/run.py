@@ -62,6 +62,7 @@ from rtsched.sim.engine import (
     TIES_RANDOM,
     fast_batch,
     fast_packed,
+    seed_states,
     simulate_kernel,
 )
 from rtsched.sim.trace import DeadlineMiss, Trace, fast_trace
@@ -732,23 +733,32 @@ def _fast_ties(ties: Any) -> tuple[int, int, str] | None:
 _UNUSED_STATES = np.zeros((3, 4), dtype=np.uint64)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _states(seed: int, sporadic: bool, tie_seed: int, random_exec: bool) -> np.ndarray:
     """The kernels' three PCG64 states (arrivals, tie priorities, demands) of a run; read-only, copy before use.
 
     The rows are :func:`pcg64_state` of ``SeedSequence(seed)``, of ``SeedSequence(tie_seed)``
     (``tie_seed < 0``: random ties unused) and of the execution stream of ``seed``; an unused
-    stream is zeros, as :func:`simulate`'s.
+    stream is zeros, as :func:`simulate`'s. Seeded by :func:`rtsched.sim.engine.seed_states`
+    (~1 µs; NumPy's own seeding cost a fresh seed ~11 µs per stream), by NumPy for seeds of
+    2**63 and more.
     """
     out = np.zeros((3, 4), dtype=np.uint64)
-    if sporadic:
-        out[0] = _cached_words(seed, ())
-    if tie_seed >= 0:
-        out[1] = _cached_words(tie_seed, ())
-    if random_exec:
-        out[2] = _cached_words(seed, (EXECUTION_STREAM,))
+    if seed < _SEED_LIMIT and tie_seed < _SEED_LIMIT:  # NumPy's seeding, compiled (pcg64_seed)
+        seed_states(np.array([seed], dtype=np.int64), sporadic, tie_seed, random_exec, EXECUTION_STREAM, out[None])
+    else:
+        if sporadic:
+            out[0] = _cached_words(seed, ())
+        if tie_seed >= 0:
+            out[1] = _cached_words(tie_seed, ())
+        if random_exec:
+            out[2] = _cached_words(seed, (EXECUTION_STREAM,))
     out.setflags(write=False)
     return out
+
+
+#: Seeds below this are seeded by the compiled :func:`rtsched.sim.engine.pcg64_seed` (int64 arguments).
+_SEED_LIMIT = 2**63
 
 
 def _run_states(seed: int, sporadic: bool, tie: tuple[int, int, str], random_exec: bool) -> np.ndarray:
@@ -930,9 +940,12 @@ def simulate_batch(
         seed_array = np.asarray(seeds if isinstance(seeds, np.ndarray | range) else list(seeds))
         if seed_array.ndim != 1 or seed_array.shape[0] != len(sets):
             raise InputError(f"simulate_batch: {seed_array.size} seeds for {len(sets)} task sets", field="seeds")
-        if seed_array.size and (seed_array.dtype.kind not in "iu" or seed_array.min() < 0):
-            raise InputError("seeds must be non-negative integers", field="seeds")
         seed_list = seed_array.tolist()
+        if seed_array.dtype.kind == "O":  # Python ints beyond int64 (seeded by NumPy)
+            if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in seed_list):
+                raise InputError("seeds must be non-negative integers", field="seeds")
+        elif seed_array.size and (seed_array.dtype.kind not in "iu" or seed_array.min() < 0):
+            raise InputError("seeds must be non-negative integers", field="seeds")
     if seed_list and seed_list[0] < 0:
         raise InputError("seeds must be non-negative integers", field="seeds")
     count_sets = len(sets)
@@ -948,10 +961,15 @@ def simulate_batch(
     else:
         horizons = np.full(count_sets, horizon, dtype=np.int64)
         probes = np.zeros(count_sets, dtype=np.int64)
-    if sporadic or random_exec or tie[0] == TIES_RANDOM:
-        states = np.stack([_run_states(s, sporadic, tie, random_exec) for s in seed_list])
+    states = np.zeros((count_sets, 3, 4), dtype=np.uint64)
+    tie_seed = tie[1] if tie[0] == TIES_RANDOM else -1
+    if not (sporadic or random_exec or tie_seed >= 0):
+        pass  # no stream drawn from
+    elif max(seed_list) < _SEED_LIMIT and tie_seed < _SEED_LIMIT:
+        seeds_used = np.array(seed_list if sporadic or random_exec else [0] * count_sets, dtype=np.int64)
+        seed_states(seeds_used, sporadic, tie_seed, random_exec, EXECUTION_STREAM, states)
     else:
-        states = np.zeros((count_sets, 3, 4), dtype=np.uint64)
+        states = np.stack([_run_states(s, sporadic, tie, random_exec) for s in seed_list])
     sizes = [e.n for e in entries]
     offsets = np.zeros(count_sets + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
