@@ -578,9 +578,7 @@ def _implementation(entry: Analysis, seen: frozenset[str] = frozenset()) -> str:
 
 @functools.cache
 def _source_digest(module: str) -> str:
-    import ast
     import hashlib
-    import importlib.util
 
     digest = hashlib.sha256()
     seen: set[str] = set()
@@ -590,22 +588,43 @@ def _source_digest(module: str) -> str:
         if name in seen or name in _PRESENTATION or not name.startswith("rtsched"):
             continue
         seen.add(name)
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, AttributeError, ValueError):  # ``from module import name``: not a module
+        facts = _module_facts(name)
+        if facts is None:
             continue
-        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
-            continue
-        with open(spec.origin, "rb") as handle:
-            source = handle.read()
-        digest.update(name.encode() + b"\0" + hashlib.sha256(source).digest())
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                todo.append(node.module)
-                todo.extend(f"{node.module}.{alias.name}" for alias in node.names)
-            elif isinstance(node, ast.Import):
-                todo.extend(alias.name for alias in node.names)
+        source_digest, imports = facts
+        digest.update(name.encode() + b"\0" + source_digest)
+        todo.extend(imports)
     return digest.hexdigest()
+
+
+@functools.cache
+def _module_facts(name: str) -> tuple[bytes, tuple[str, ...]] | None:
+    """SHA-256 of module ``name``'s source and the names it imports (in ``ast.walk`` order).
+
+    ``None`` when ``name`` is not a module with a ``.py`` source (``from module import name``
+    names a function, say). Cached: one parse per module and process, however many analyses'
+    digests (:func:`_source_digest`) walk through it.
+    """
+    import ast
+    import hashlib
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, AttributeError, ValueError):  # ``from module import name``: not a module
+        return None
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return None
+    with open(spec.origin, "rb") as handle:
+        source = handle.read()
+    imports: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imports.append(node.module)
+            imports.extend(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            imports.extend(alias.name for alias in node.names)
+    return hashlib.sha256(source).digest(), tuple(imports)
 
 
 def _code(verdict: Verdict) -> int:
