@@ -10,6 +10,7 @@ Short runs (issue #45 item 4): 200 G-EDF sets, n = 10, m = 4, horizon 2,000 thro
 simulator of an older commit (rtsched/sim/ of REV, loaded beside this one) on the same calls in
 the same process, interleaved, and prints the ratio of CPU times; the load average is printed
 with it (the machine may be shared). ``simulate_batch`` runs the same 200 sets in one call.
+The "fresh seeds" rows give every call a seed not used before (no seeding cache helps).
 With ``--old`` the long-horizon and recorded runs are also timed old against new (and the tie
 rule and tick-reference rows are skipped).
 
@@ -109,6 +110,8 @@ def short_runs(args: argparse.Namespace) -> None:
         old = old_simulator(args.old)
         calls.insert(1, (f"periodic, WCET, {args.old}", old, {}))
         calls.insert(3, (f"sporadic, WCET, {args.old}", old, {"arrivals": "sporadic"}))
+        calls.append((f"sporadic, WCET, fresh seeds, {args.old}", old, {"arrivals": "sporadic"}))
+    calls.append(("sporadic, WCET, fresh seeds", simulate, {"arrivals": "sporadic"}))
     for _name, fn, options in calls:
         fn(sets[0], args.m, horizon=100, record=False, **options)  # compile or load
     cpu = dict.fromkeys([c[0] for c in calls], 0.0)
@@ -117,8 +120,9 @@ def short_runs(args: argparse.Namespace) -> None:
     for _round in range(args.rounds):  # interleaved rounds: a change in load hits every row alike
         for name, fn, options in calls:
             start = time.process_time()
+            base = 10**6 * (_round + 1) if "fresh" in name else 0  # fresh: seeds not seen before (no cache)
             for seed, ts in enumerate(sets):
-                jobs[name] += fn(ts, args.m, horizon=args.short, record=False, seed=seed, **options).jobs
+                jobs[name] += fn(ts, args.m, horizon=args.short, record=False, seed=base + seed, **options).jobs
             cpu[name] += time.process_time() - start
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for kind, options in (("periodic", {}), ("sporadic", {"arrivals": "sporadic"})):
@@ -137,6 +141,10 @@ def short_runs(args: argparse.Namespace) -> None:
             f"{jobs[name] / cpu[name]:,.0f} jobs per CPU-second, {1e6 * cpu[name] / calls_made:.1f} µs per set"
         )
     if args.old:
+        fresh, fresh_old = "sporadic, WCET, fresh seeds", f"sporadic, WCET, fresh seeds, {args.old}"
+        print(
+            f"ratio old/new CPU time, sporadic, fresh seeds: {cpu[fresh_old] / cpu[fresh]:.2f}x (same jobs: {jobs[fresh_old] == jobs[fresh]})"
+        )
         for kind in ("periodic", "sporadic"):
             new, old_name = f"{kind}, WCET", f"{kind}, WCET, {args.old}"
             print(
