@@ -27,10 +27,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rtsched import registry
 from rtsched.workloads import probe_batch, probe_workloads
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 __all__ = [
     "COLD_MAX_SETS",
@@ -263,6 +266,7 @@ def compile_analyses(
     progress: str = "auto",
     stream: TextIO | None = None,
     force: bool = False,
+    pool: Executor | None = None,
 ) -> float:
     """Run ``run_one(name)`` for each analysis whose kernels are not compiled yet; show progress.
 
@@ -285,6 +289,10 @@ def compile_analyses(
         Where the messages go (default: standard error).
     force:
         Run every analysis even if marked compiled (``rtsched cache --compile``).
+    pool:
+        Compile in this process pool (of ``workers`` processes, started with the ``spawn``
+        method) instead of a new one, and leave it running: the sweep then runs its units in
+        the processes that already hold the kernels they compiled.
 
     Returns
     -------
@@ -335,24 +343,20 @@ def compile_analyses(
 
     started = time.perf_counter()
     try:
-        if workers == 1:
+        if workers == 1 and pool is None:
             for group in groups:
                 done(group, _timed_group(run_one, group))
+        elif pool is not None:
+            _compile_in(pool, groups, run_one, done)
         else:
             import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
+            from concurrent.futures import ProcessPoolExecutor
 
-            from rtsched.pools import ignore_interrupts, stop_pool
+            from rtsched.pools import ignore_interrupts
 
             context = multiprocessing.get_context("spawn")  # never fork a process with Numba threads
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=ignore_interrupts) as pool:
-                futures = {pool.submit(_timed_group, run_one, group): group for group in groups}
-                try:
-                    for future in as_completed(futures):
-                        done(futures[future], future.result())
-                except BaseException:
-                    stop_pool(pool)
-                    raise
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=ignore_interrupts) as own:
+                _compile_in(own, groups, run_one, done)
     finally:
         if bar is not None:
             bar.close()
@@ -361,3 +365,24 @@ def compile_analyses(
         # cached kernels says nothing about compiling, hence the floor).
         _remember_ratio(time_left(compiled, todo, workers, ratio)[0])
     return time.perf_counter() - started
+
+
+def _compile_in(
+    pool: Executor,
+    groups: Sequence[Sequence[str]],
+    run_one: Callable[[str], object],
+    done: Callable[[Sequence[str], Sequence[float]], None],
+) -> None:
+    """Compile ``groups`` in ``pool``, reporting each as it finishes; stop the pool on failure."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from rtsched.pools import stop_pool
+
+    futures = {pool.submit(_timed_group, run_one, group): group for group in groups}
+    try:
+        for future in as_completed(futures):
+            done(futures[future], future.result())
+    except BaseException:
+        if isinstance(pool, ProcessPoolExecutor):
+            stop_pool(pool)
+        raise

@@ -249,6 +249,33 @@ def test_inline_equals_process_pool(inline_and_pooled) -> None:
     assert set(inline.seconds) == {"generate", "gfb"}
 
 
+def test_compile_step_and_units_share_one_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run starts one pool: the workers that compile run the units (issue #46), with the same results."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rtsched import warmup
+    from rtsched.sweep import executors
+
+    pools: list[int] = []
+
+    class Counted(ProcessPoolExecutor):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pools.append(1)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(executors, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", Counted)
+    compiled: list[str] = []
+    monkeypatch.setattr(warmup, "is_compiled", lambda name: False)  # as on a cold cache
+    monkeypatch.setattr(warmup, "mark", compiled.append)
+    experiment = parse_experiment(tiny())
+    pooled = run(experiment, tmp_path / "pool", workers=2, progress="none", plot=False)
+    assert sorted(compiled) == ["generate-taskset", "gfb"]
+    assert pools == [1]
+    inline = run(experiment, tmp_path / "inline", workers=0, progress="none", plot=False)
+    assert inline.rows == pooled.rows
+
+
 def test_results_table_and_weighted(tmp_path: Path) -> None:
     results = run(parse_experiment(tiny()), tmp_path / "out", workers=0, progress="none", plot=False)
     assert len(results.rows) == 2 * 3  # (point, analysis, m)

@@ -30,7 +30,7 @@ from rtsched.errors import InputError
 from rtsched.pools import ignore_interrupts, stop_pool
 from rtsched.sweep.units import UnitSpec, run_unit
 
-__all__ = ["EXECUTORS", "choose_executor", "ignore_interrupts", "run_units", "stop_pool"]
+__all__ = ["EXECUTORS", "choose_executor", "ignore_interrupts", "run_units", "start_pool", "stop_pool"]
 
 EXECUTORS = ("inline", "pool", "dask")
 
@@ -61,11 +61,14 @@ def run_units(
     executor: str = "pool",
     workers: int = 1,
     scheduler: str | None = None,
+    pool: ProcessPoolExecutor | None = None,
 ) -> None:
     """Run ``units`` with the chosen executor, calling ``on_result`` in this process for each.
 
     A unit that raises stops the run (pending units are cancelled) and the error propagates;
-    units already finished have been handed to ``on_result``.
+    units already finished have been handed to ``on_result``. With ``executor="pool"``, ``pool``
+    (from :func:`start_pool`) runs them and is left running; without it, a pool is started and
+    shut down here.
     """
     if not units:
         return
@@ -73,7 +76,7 @@ def run_units(
         for spec in units:
             on_result(run_unit(spec))
     elif executor == "pool":
-        _run_pool(units, on_result, workers)
+        _run_pool(units, on_result, workers, pool)
     elif executor == "dask":
         if scheduler is None:
             raise InputError("the dask executor needs --scheduler tcp://HOST:PORT", field="scheduler")
@@ -105,11 +108,20 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="rtsched-parent-watch").start()
 
 
-def _run_pool(units: Sequence[UnitSpec], on_result: OnResult, workers: int) -> None:
-    workers = max(1, min(workers, len(units)))
+def start_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes with one Numba thread each (:func:`_init_worker`).
+
+    The sweep starts one for its compile step and its units alike (:func:`rtsched.sweep.run`):
+    a worker then runs units with the kernels it compiled already in memory, and the pool's
+    processes start (and import rtsched) once.
+    """
     context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),))
+
+
+def _run_pool(units: Sequence[UnitSpec], on_result: OnResult, workers: int, shared: ProcessPoolExecutor | None) -> None:
     single = [replace(spec, numba_threads=1) for spec in units]
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),))
+    pool = shared if shared is not None else start_pool(max(1, min(workers, len(units))))
     try:
         # Keep a bounded number of units in flight: a crash or Ctrl-C loses little work, and
         # results stream back (and are committed) in completion order.
@@ -130,7 +142,8 @@ def _run_pool(units: Sequence[UnitSpec], on_result: OnResult, workers: int) -> N
     except BaseException:
         stop_pool(pool)
         raise
-    pool.shutdown(wait=True)
+    if shared is None:
+        pool.shutdown(wait=True)
 
 
 def _run_dask(units: Sequence[UnitSpec], on_result: OnResult, scheduler: str) -> None:

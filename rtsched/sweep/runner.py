@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from rtsched.errors import InputError
 from rtsched.result import count
-from rtsched.sweep.executors import choose_executor, run_units
+from rtsched.sweep.executors import choose_executor, run_units, start_pool, stop_pool
 from rtsched.sweep.experiment import Experiment, load_experiment, parse_experiment
 from rtsched.sweep.kinds import kind_named
 from rtsched.sweep.stats import weighted_schedulability, wilson_interval
@@ -25,6 +25,9 @@ from rtsched.sweep.store import Store, generator_digest
 from rtsched.sweep.tardiness import combine as combine_tardiness
 from rtsched.sweep.tardiness import is_soft
 from rtsched.sweep.units import Plan, UnitSpec, plan, run_unit
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = ["RESULT_COLUMNS", "WEIGHTED_COLUMNS", "Results", "Row", "WeightedRow", "aggregate", "run"]
 
@@ -377,13 +380,20 @@ def _compile_unit(specs: Mapping[str, UnitSpec], name: str) -> None:
 
 
 def _compile_first(
-    the_plan: Plan, todo: list[UnitSpec], kind: str, workers: int, progress: str, stream: TextIO
+    the_plan: Plan,
+    todo: list[UnitSpec],
+    kind: str,
+    workers: int,
+    progress: str,
+    stream: TextIO,
+    pool: ProcessPoolExecutor | None = None,
 ) -> None:
     """Compile the generator's and each analysis's kernels before the units, with progress.
 
     On a cold cache this is most of a first run: done up front it shows progress per analysis
     (:mod:`rtsched.warmup`), compiles different analyses in parallel on a pool's cores, and
     the units' workers then load the cached code instead of all compiling the same kernels.
+    With ``pool``, the sweep's own pool compiles, so its workers keep what they compiled.
     """
     from rtsched.warmup import compile_analyses
 
@@ -398,6 +408,7 @@ def _compile_first(
         workers=workers if kind == "pool" else 0,
         progress=progress,
         stream=stream,
+        pool=pool,
     )
 
 
@@ -546,21 +557,33 @@ def run(
         if reporter is not None:
             reporter.update()
 
-    if todo:
-        _compile_first(the_plan, todo, kind, n_workers, progress, stream)
-    done = len(the_plan.units) - len({u.index for u in todo})
-    reporter = _Progress(len(the_plan.units), done, progress, stream) if progress != "none" else None
+    # One pool for the compile step and the units: its workers start and import once, and run
+    # units with the kernels they compiled still in memory.
+    pool = start_pool(max(1, min(n_workers, max(len(todo), len(the_plan.analyses) + 1)))) if kind == "pool" and todo else None
+    reporter = None
     try:
-        run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
+        if todo:
+            _compile_first(the_plan, todo, kind, n_workers, progress, stream, pool)
+        done = len(the_plan.units) - len({u.index for u in todo})
+        reporter = _Progress(len(the_plan.units), done, progress, stream) if progress != "none" else None
+        run_units(todo, on_result, executor=kind, workers=n_workers, scheduler=scheduler, pool=pool)
         if redo:
             print(
                 f"rtsched sweep: {count(len(redo), 'unit')} drew other task sets than stored; recomputing them whole",
                 file=stream,
             )
-            run_units(redo, on_result, executor=kind, workers=n_workers, scheduler=scheduler)
+            run_units(redo, on_result, executor=kind, workers=n_workers, scheduler=scheduler, pool=pool)
+    except BaseException:
+        if pool is not None:
+            stop_pool(pool)
+        raise
     finally:
         if reporter is not None:
             reporter.close()
+    if pool is not None:
+        # Every unit's result is back and committed, so the idle workers are stopped rather
+        # than asked to exit: a worker that compiled takes about a second to free its code.
+        stop_pool(pool)
     rows, weighted, seconds = aggregate(the_plan, finished)
     results = Results(
         experiment=exp,
