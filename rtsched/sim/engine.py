@@ -241,7 +241,7 @@ def _enqueue(i, t, p, c, qrel, qprio, qdem, qhead, qlen):
 def _promote(order, k, D, key, dl, rem, prio, base, qrel, qprio, qdem, qhead, qlen, head_no, cpu_last):
     """Make the oldest queued job of each task whose head completed its new head; return the new ``k``.
 
-    Called after :func:`_advance` only when some job is queued (``D > T``). A task whose head
+    Called after ``_advance`` only when some job is queued (``D > T``). A task whose head
     completed has ``rem == 0``; its next job (FIFO within the task) enters ``order`` with the
     deadline, tie priority and demand it got at its release.
     """
@@ -800,7 +800,7 @@ def _record_dispatch(
 
 @kernel(counted=False)
 def queue_cap(D, T):
-    """Length of each task's queue of jobs behind its head: ``max_i ceil(D_i / T_i)``, at least 1 (as :func:`_queues`)."""
+    """Length of each task's queue of jobs behind its head: ``max_i ceil(D_i / T_i)``, at least 1 (as ``_queues``)."""
     cap = 1
     for i in range(D.shape[0]):
         c = (D[i] + T[i] - 1) // T[i]
@@ -811,7 +811,7 @@ def queue_cap(D, T):
 
 @kernel(counted=False)
 def work_size(n, m, cap):
-    """Length of the ``int64`` scratch array of :func:`_fast_run` for ``n`` tasks, ``m`` processors, queues of ``cap``."""
+    """Length of the ``int64`` scratch array of ``_fast_run`` for ``n`` tasks, ``m`` processors, queues of ``cap``."""
     return 15 * n + m + 3 * n * cap
 
 
@@ -844,7 +844,7 @@ def fast_kernel(
     Kept separate so that the hot loop carries no trace bookkeeping: the running set is the
     prefix of ``order`` (global) or one flag per processor (partitioned). It draws the same
     random numbers in the same order, so a seed gives the same run as the recording kernel.
-    The loop is :func:`_fast_run`; this allocates its scratch array.
+    The loop is ``_fast_run``; this allocates its scratch array.
     """
     cap = queue_cap(D, T)
     work = np.zeros(work_size(C.shape[0], m, cap), dtype=np.int64)

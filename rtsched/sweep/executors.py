@@ -109,7 +109,7 @@ def _init_worker(parent: int) -> None:
 
 
 def start_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` spawned processes with one Numba thread each (:func:`_init_worker`).
+    """A pool of ``workers`` spawned processes with one Numba thread each (``_init_worker``).
 
     The sweep starts one for its compile step and its units alike (:func:`rtsched.sweep.run`):
     a worker then runs units with the kernels it compiled already in memory, and the pool's
