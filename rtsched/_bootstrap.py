@@ -170,6 +170,9 @@ def _kernel_digest() -> str:
     import numba
 
     digest = hashlib.sha256(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
+    # A forced operand width (RTSCHED_OPERANDS, analyses/global_edf/_slack.py) compiles other code
+    # from the same sources: it must not load kernels compiled with the host's choice.
+    digest.update(f"operands {os.environ.get('RTSCHED_OPERANDS', '')}".encode())
     # Files by their package path (rtsched.analyses.x), in one sorted order, so that a wheel, an
     # editable install and any clone of the same sources give the same digest.
     files = {}

@@ -23,6 +23,8 @@ rtsched's kernel cache folder is keyed by a digest of every kernel source file
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from rtsched.analyses.theory.workload import divmod_reciprocal_nb, floor_div_nb, task_at
@@ -58,6 +60,7 @@ __all__ = [
     "slack_scan",
     "slack_step_certificate",
     "slack_sum_nb",
+    "wide_vectors",
 ]
 
 
@@ -93,36 +96,82 @@ def padded_width(n):
     return (n + 7) & ~7
 
 
-@kernel(inline="always")
-def i32(x):
-    """An int64 0 ≤ x ≤ 2**31 − 1 passed through int32: the same value (issue #45, AVX2 hosts).
+def wide_vectors() -> bool:
+    """Whether the kernels compile for a CPU with AVX-512DQ: then the operands stay int64.
 
-    Every time value is ≤ :data:`rtsched.model.MAX_TIME` = 2**31 − 1 and m ≤ 10**6
-    (``rtsched.kernels.check_processors``), and so is every quotient ⌊D_k/T_i⌋ and remainder. The
-    round trip tells LLVM that the upper half is a sign extension, so that a conversion to
-    float64 and a product of two such values compile to 32-bit vector instructions (vcvtdq2pd,
-    vpmuldq), which AVX2 has; without it AVX2 code converts int64 ↔ float64 one lane at a time
-    (vcvtsi2sd, vcvttsd2si) and emulates 64-bit products (vpmullq is AVX-512DQ only). Products
-    are still taken in int64: only the operands are 32-bit.
+    The 32-bit operand forms of :func:`i32`, :func:`f64` and :func:`floor_divmod_up32` make AVX2
+    code vectorise (issue #45; papers/bcl2005.md, "Operand width and the host's ISA"), but cost
+    about 12 % of bcl-iter's time on an AVX-512 host, which converts and multiplies int64 lanes
+    natively (measured in session 25: 0.330 against 0.295 CPU s per batch set, four alternated
+    pairs). Numba's target CPU decides (``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES`` when set, else
+    the host's features); a named CPU without features takes the 32-bit form, valid on any x86-64.
+    ``RTSCHED_OPERANDS=32|64`` forces one (the tests run both); it enters the kernel cache's key
+    (``rtsched._bootstrap``), and Numba keys its cache by the target CPU, so a cached kernel is
+    never loaded with the other form. Both forms give the same values (the docstrings below).
     """
-    return np.int64(np.int32(x))
+    forced = os.environ.get("RTSCHED_OPERANDS", "")
+    if forced in ("32", "64"):
+        return forced == "64"
+    from numba.core import config
+
+    features = config.CPU_FEATURES
+    if features is None:
+        if config.CPU_NAME not in (None, "host"):
+            return False
+        import llvmlite.binding as llvm
+
+        features = llvm.get_host_cpu_features().flatten()
+    return "+avx512dq" in str(features).split(",")
 
 
-@kernel(inline="always")
-def f64(x):
-    """float64 of an int64 |x| ≤ 2**31 − 1, through int32 (exact; see :func:`i32`)."""
-    return np.float64(np.int32(x))
+if wide_vectors():
 
+    @kernel(inline="always")
+    def i32(x):
+        """``x`` as int64 (a float truncated, as through int32): int64 operands on an AVX-512DQ target."""
+        return np.int64(x)
 
-@kernel(inline="always")
-def floor_divmod_up32(a, b, inv_up):
-    """``rtsched.kernels.floor_divmod_up`` for 0 ≤ a, b ≤ 2**31 − 1, in 32-bit conversions.
+    @kernel(inline="always")
+    def f64(x):
+        """float64 of an int64 |x| ≤ 2**31 − 1 (exact), converted from int64 (:func:`wide_vectors`)."""
+        return np.float64(x)
 
-    Same values: trunc(fl(a · inv_up)) = ⌊a/b⌋ ≤ a < 2**31 (the proof there), so the float → int32
-    conversion is exact, and the remainder a − q b is taken in int64 from 32-bit operands.
-    """
-    q = np.int64(np.int32(f64(a) * inv_up))
-    return q, a - q * i32(b)
+    @kernel(inline="always")
+    def floor_divmod_up32(a, b, inv_up):
+        """``rtsched.kernels.floor_divmod_up`` itself on an AVX-512DQ target (:func:`wide_vectors`)."""
+        return floor_divmod_up(a, b, inv_up)
+
+else:
+
+    @kernel(inline="always")
+    def i32(x):
+        """An int64 0 ≤ x ≤ 2**31 − 1 passed through int32: the same value (issue #45, AVX2 hosts).
+
+        Every time value is ≤ :data:`rtsched.model.MAX_TIME` = 2**31 − 1 and m ≤ 10**6
+        (``rtsched.kernels.check_processors``), and so is every quotient ⌊D_k/T_i⌋ and remainder.
+        The round trip tells LLVM that the upper half is a sign extension, so that a conversion
+        to float64 and a product of two such values compile to 32-bit vector instructions
+        (vcvtdq2pd, vpmuldq), which AVX2 has; without it AVX2 code converts int64 ↔ float64 one
+        lane at a time (vcvtsi2sd, vcvttsd2si) and emulates 64-bit products (vpmullq is
+        AVX-512DQ only). Products are still taken in int64: only the operands are 32-bit.
+        """
+        return np.int64(np.int32(x))
+
+    @kernel(inline="always")
+    def f64(x):
+        """float64 of an int64 |x| ≤ 2**31 − 1, through int32 (exact; see :func:`i32`)."""
+        return np.float64(np.int32(x))
+
+    @kernel(inline="always")
+    def floor_divmod_up32(a, b, inv_up):
+        """``rtsched.kernels.floor_divmod_up`` for 0 ≤ a, b ≤ 2**31 − 1, in 32-bit conversions.
+
+        Same values: trunc(fl(a · inv_up)) = ⌊a/b⌋ ≤ a < 2**31 (the proof there), so the float →
+        int32 conversion is exact, and the remainder a − q b is taken in int64 from 32-bit
+        operands.
+        """
+        q = np.int64(np.int32(f64(a) * inv_up))
+        return q, a - q * i32(b)
 
 
 @kernel(inline="always")
