@@ -51,6 +51,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from rtsched.analyses.theory._operands import NARROW, NARROW_MAX, f64, i32, trunc32
 from rtsched.budget import Work, WorkExhausted
 from rtsched.kernels import (
     ACCEPT,
@@ -58,6 +59,7 @@ from rtsched.kernels import (
     EPS,
     NONE,
     RECIPROCAL_EXACT,
+    RECIPROCAL_UP,
     REJECT,
     SIGN_UNDECIDED,
     UNDECIDED,
@@ -617,12 +619,23 @@ def la_ceiling(C, D, T, inv_T, n, max_lag, lo, hi):
 
 
 @kernel(inline="always")  # in loops: a call costs as much as its body
-def _busy_period_step(C, T, inv_T, n, w):
+def _busy_period_step(C, T, inv_T, n, w, narrow):
     """W(w) = Σ_i ⌈w/T_i⌉·C_i  [the synchronous busy period L_b is its least fixed point].
 
     ⌈w/T_i⌉·C_i ≤ w·U_i + C_i: no overflow for w ≤ 2**62 since U ≤ 1. Branch-free below 2**50.
+    With ``narrow`` (:func:`fit32`: the 32-bit operand form, every C_i, T_i ≤ 2**31 − 1) and
+    0 ≤ w ≤ 2**31 − 2: a = w + T_i − 1 < 2**32 is exact in float64 (w − 1 and T_i converted
+    apart), and trunc(fl(a · fl(fl(1/T_i)·(1 + 2**−50)))) = ⌊a/T_i⌋ exactly for a ≤ 2**48
+    (``rtsched.kernels.floor_divmod_up``'s proof); ⌊a/T_i⌋ ≤ max(w, 0) < 2**31 (for w ≥ 1,
+    (w + T_i − 1)/T_i ≤ w), so the quotient and C_i are 32-bit operands of an int64 product.
     """
     total = np.int64(0)
+    if NARROW and narrow and w <= NARROW_MAX - 1:
+        wm1 = np.float64(w) - 1.0
+        for i in range(n):
+            q = trunc32((wm1 + f64(T[i])) * (inv_T[i] * RECIPROCAL_UP))
+            total += q * i32(C[i])
+        return total
     if w < RECIPROCAL_EXACT // 2:  # w + T_i − 1 < 2**51
         for i in range(n):
             total += floor_divmod(w + T[i] - 1, T[i], inv_T[i])[0] * C[i]
@@ -631,6 +644,23 @@ def _busy_period_step(C, T, inv_T, n, w):
         q, _ = floor_divmod_any(w + T[i] - 1, T[i], inv_T[i])
         total += q * C[i]
     return total
+
+
+@kernel(inline="always")
+def fit32(C, D, T, n):
+    """Whether the 32-bit operand forms apply to this set: :data:`NARROW` and 0 ≤ C_i, D_i and T_i ≤ 2**31 − 1.
+
+    The model's time values are at most ``rtsched.model.MAX_TIME`` = 2**31 − 1, but ``qpa_one``
+    is also called on scaled rows (DAG tasks, ``analyses/dag/bonifaci2013.py``), so it is checked.
+    """
+    if not NARROW:
+        return False
+    top = np.int64(0)
+    low = np.int64(0)
+    for i in range(n):
+        top = max(top, max(C[i], max(D[i], T[i])))
+        low = min(low, min(C[i], D[i]))
+    return top <= NARROW_MAX and low >= 0
 
 
 @kernel(inline="always")
@@ -662,6 +692,7 @@ def start_point(C, D, T, inv_T, n, budget, u_below_one):
     for i in range(n):
         sum_c += C[i]
         max_lag = max(max_lag, D[i] - T[i])
+    narrow = fit32(C, D, T, n)
     la_lo = np.inf
     la_hi = np.inf
     if u_below_one:
@@ -689,7 +720,7 @@ def start_point(C, D, T, inv_T, n, budget, u_below_one):
         if w > _LIMIT:
             return UNDECIDED, np.int64(0), steps
         steps += 1
-        w2 = _busy_period_step(C, T, inv_T, n, w)
+        w2 = _busy_period_step(C, T, inv_T, n, w, narrow)
         if w2 == w:
             bound = w  # L = L_b
             break
@@ -701,15 +732,32 @@ def start_point(C, D, T, inv_T, n, budget, u_below_one):
 
 
 @kernel(inline="always")  # in loops: a call costs as much as its body
-def _h_prev(C, D, T, inv_T, n, t):
+def _h_prev(C, D, T, inv_T, n, t, narrow):
     """(h(t), max{d < t}) in one pass  [h(t) = Σ_i dbf_i(t), Zhang & Burns, Eq. (1)].
 
     The previous deadline of task i is D_i + (q − [r = 0])·T_i with (q, r) = divmod(t − D_i, T_i).
     With U ≤ 1, h(t) ≤ t + ΣC: no overflow for t < 2**62. Below 2**51 the loop is branch-free
     (the compiler vectorises it); above, integer divisions.
+
+    With ``narrow`` (:func:`fit32`: the 32-bit operand form, every C_i, D_i, T_i ≤ 2**31 − 1)
+    and t ≤ 2**31 − 1, the same values from 32-bit operands (AVX2 hosts, issue #45):
+    a = max(t − D_i, 0) ≤ 2**31 − 1 is exact through int32, q = trunc(fl(a ·
+    fl(fl(1/T_i)·(1 + 2**−50)))) = ⌊a/T_i⌋ with no correction step (``rtsched.kernels.
+    floor_divmod_up``'s proof, a ≤ 2**48) and q ≤ a, q − [r = 0] ≥ −1: every product has two
+    32-bit operands and is taken in int64; dbf_i(t) = q·C_i + C_i when t ≥ D_i.
     """
     total = np.int64(0)
     best = np.int64(NONE)
+    if NARROW and narrow and t <= NARROW_MAX:
+        for i in range(n):
+            x = t - D[i]
+            a = max(x, 0)
+            q = trunc32(f64(a) * (inv_T[i] * RECIPROCAL_UP))
+            Ti = i32(T[i])
+            r = a - q * Ti
+            total += q * i32(C[i]) + C[i] if x >= 0 else 0
+            best = max(best, D[i] + i32(q - (r == 0)) * Ti if x > 0 else NONE)
+        return total, best
     if t < RECIPROCAL_EXACT:
         for i in range(n):
             x = t - D[i]
@@ -745,11 +793,12 @@ def _qpa_search(C, D, T, inv_T, n, t, steps, budget):
     d_min = D[0]
     for i in range(n):
         d_min = min(d_min, D[i])
+    narrow = fit32(C, D, T, n)
     while True:
         if steps >= budget:
             return UNKNOWN, steps
         steps += 1
-        h, prev = _h_prev(C, D, T, inv_T, n, t)
+        h, prev = _h_prev(C, D, T, inv_T, n, t, narrow)
         if h > t:
             return REJECT, steps
         if h <= d_min:
@@ -859,6 +908,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     # partitioned EDF: below 4(n + 4)·EPS·size, size = Σ|a_j| + t·ΣU_j + t; twice that is used).
     for p in range(n):
         insert_sorted(order, p, D, p)
+    narrow = fit32(C, D, T, n)
     first_jobs = np.int64(0)
     a_sum = 0.0
     a_abs = 0.0
@@ -878,7 +928,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
             return REJECT
         star = a_sum + d * u_sum
         if star > d - 8.0 * (n + 4) * EPS * (a_abs + d * u_sum + d):
-            if _h_prev(C, D, T, inv_T, n, d)[0] > d:
+            if _h_prev(C, D, T, inv_T, n, d, narrow)[0] > d:
                 return REJECT  # a deadline miss at the relative deadline d
             above = D[order[p + 1]] if p + 1 < n else np.int64(-2)
     if above == NONE:
