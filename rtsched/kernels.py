@@ -81,6 +81,7 @@ __all__ = [
     "workspace_kernels",
     "top_sum",
     "verdict_code",
+    "wide_vectors",
 ]
 
 _numba_inline.install()  # Numba inlines our helpers without its quadratic IR copies (same code)
@@ -101,6 +102,42 @@ SIGN_UNDECIDED = 2
 
 #: Unit roundoff of float64.
 EPS = 2.0**-53
+
+
+def wide_vectors() -> bool:
+    """Whether Numba's target CPU has AVX-512DQ: kernels then keep int64 operands.
+
+    On such a target int64 lanes convert to and from float64 and multiply natively. On an
+    AVX2-only one (Intel Haswell, AMD Zen 3) those operations go one lane at a time or are
+    emulated, so some kernels pass values that provably fit in 32 bits through int32 instead
+    (bcl-iter and rta: ``analyses/global_edf/_slack.py``; the EDF demand kernels:
+    ``analyses/theory/_operands.py``; issue #45). The target is Numba's: ``NUMBA_CPU_FEATURES``
+    when set, else 32-bit operands for a named ``NUMBA_CPU_NAME`` (valid on any x86-64), else the
+    host's features. ``RTSCHED_OPERANDS=32|64`` forces one form (the tests compile the one the
+    host does not pick in a fresh process); it enters the kernel cache's key
+    (``rtsched._bootstrap``), and Numba keys its cache by the target CPU, so a cached kernel is
+    never loaded with the other form.
+
+    Returns
+    -------
+    bool
+        True for the int64 forms.
+    """
+    import os
+
+    forced = os.environ.get("RTSCHED_OPERANDS", "")
+    if forced in ("32", "64"):
+        return forced == "64"
+    from numba.core import config
+
+    features = getattr(config, "CPU_FEATURES", None)
+    if features is None:
+        if getattr(config, "CPU_NAME", None) not in (None, "host"):
+            return False
+        import llvmlite.binding as llvm
+
+        features = llvm.get_host_cpu_features().flatten()
+    return "+avx512dq" in str(features).split(",")
 
 
 def check_processors(m: object) -> int:

@@ -597,16 +597,44 @@ def _source_digest(module: str) -> str:
     return digest.hexdigest()
 
 
-@functools.cache
 def _module_facts(name: str) -> tuple[bytes, tuple[str, ...]] | None:
     """SHA-256 of module ``name``'s source and the names it imports (in ``ast.walk`` order).
 
     ``None`` when ``name`` is not a module with a ``.py`` source (``from module import name``
-    names a function, say). Cached: one parse per module and process, however many analyses'
-    digests (:func:`_source_digest`) walk through it.
+    names a function, say). The source is read each time (a file edited since is hashed anew);
+    its imports are parsed once per content (:data:`_IMPORTS`), however many analyses' digests
+    (:func:`_source_digest`) walk through it.
     """
-    import ast
     import hashlib
+
+    origin = _module_origin(name)
+    if origin is None:
+        return None
+    with open(origin, "rb") as handle:
+        source = handle.read()
+    digest = hashlib.sha256(source).digest()
+    imports = _IMPORTS.get(digest)
+    if imports is None:
+        import ast
+
+        found: list[str] = []
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.append(node.module)
+                found.extend(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.extend(alias.name for alias in node.names)
+        imports = _IMPORTS[digest] = tuple(found)
+    return digest, imports
+
+
+#: The imported names of a module source, by the SHA-256 of the source (:func:`_module_facts`).
+_IMPORTS: dict[bytes, tuple[str, ...]] = {}
+
+
+@functools.cache
+def _module_origin(name: str) -> str | None:
+    """The ``.py`` file of module ``name``, or ``None`` (not a module, or no Python source)."""
     import importlib.util
 
     try:
@@ -615,16 +643,7 @@ def _module_facts(name: str) -> tuple[bytes, tuple[str, ...]] | None:
         return None
     if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
         return None
-    with open(spec.origin, "rb") as handle:
-        source = handle.read()
-    imports: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            imports.append(node.module)
-            imports.extend(f"{node.module}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Import):
-            imports.extend(alias.name for alias in node.names)
-    return hashlib.sha256(source).digest(), tuple(imports)
+    return spec.origin
 
 
 def _code(verdict: Verdict) -> int:

@@ -23,12 +23,10 @@ rtsched's kernel cache folder is keyed by a digest of every kernel source file
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from rtsched.analyses.theory.workload import divmod_reciprocal_nb, floor_div_nb, task_at
-from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, floor_divmod_up, kernel
+from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, floor_divmod_up, kernel, wide_vectors
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
 
 __all__ = [
@@ -96,35 +94,10 @@ def padded_width(n):
     return (n + 7) & ~7
 
 
-def wide_vectors() -> bool:
-    """Whether the kernels compile for a CPU with AVX-512DQ: then the operands stay int64.
-
-    The 32-bit operand forms of :func:`i32`, :func:`f64` and :func:`floor_divmod_up32` make AVX2
-    code vectorise (issue #45; papers/bcl2005.md, "Operand width and the host's ISA"); on an
-    AVX-512 host, which converts and multiplies int64 lanes natively, they cost bcl-iter 12 % when
-    they came (f7672eb) and about 2 % in today's chunked kernel (within the noise of a quiet A/B of
-    four alternated pairs). Numba's target CPU decides (``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES``
-    when set, else the host's features); a named CPU without features takes the 32-bit form,
-    valid on any x86-64.
-    ``RTSCHED_OPERANDS=32|64`` forces one (the tests run both); it enters the kernel cache's key
-    (``rtsched._bootstrap``), and Numba keys its cache by the target CPU, so a cached kernel is
-    never loaded with the other form. Both forms give the same values (the docstrings below).
-    """
-    forced = os.environ.get("RTSCHED_OPERANDS", "")
-    if forced in ("32", "64"):
-        return forced == "64"
-    from numba.core import config
-
-    features = config.CPU_FEATURES
-    if features is None:
-        if config.CPU_NAME not in (None, "host"):
-            return False
-        import llvmlite.binding as llvm
-
-        features = llvm.get_host_cpu_features().flatten()
-    return "+avx512dq" in str(features).split(",")
-
-
+# The operand width follows the target ISA (rtsched.kernels.wide_vectors): on an AVX-512 host,
+# which converts and multiplies int64 lanes natively, the 32-bit forms cost bcl-iter 12 % when
+# they came (f7672eb) and about 2 % in today's chunked kernel (within the noise of a quiet A/B of
+# four alternated pairs; papers/bcl2005.md, "Operand width and the host's ISA").
 if wide_vectors():
 
     @kernel(inline="always")
