@@ -15,7 +15,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import signal
 import sys
+import threading
 import traceback
 from typing import Any
 
@@ -94,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         code = ex.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
+        if argv is None and threading.current_thread() is threading.main_thread():
+            # This process's own command line is ending: a second Ctrl-C (a terminal signals the
+            # whole group twice when the key is pressed twice) must not break its exit, where
+            # Numba's and the pools' atexit finalizers run ("Exception ignored in atexit").
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         typer.echo("rtsched: interrupted", err=True)
         return 130
     except Exception:  # a bug of ours: never let it look like a verdict (status 1)
