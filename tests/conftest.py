@@ -120,6 +120,34 @@ _REACH: pytest.StashKey[dict[str, Counter]] = pytest.StashKey()
 
 
 @pytest.fixture
+def other_operand_width(tmp_path: Path):
+    """Run a script under the operand width the host does not pick (issue #45).
+
+    ``other_operand_width(script, *args)`` runs ``python -c script *args`` in a fresh process with
+    ``RTSCHED_OPERANDS`` forced to the other form (``rtsched.kernels.wide_vectors``) and a kernel
+    cache of its own, and returns ``(other, out)``: ``"32"`` or ``"64"``, and the JSON object the
+    script printed on its last line. A failing script fails the test with its stderr's tail.
+    """
+    import subprocess
+    import sys
+
+    from rtsched.kernels import wide_vectors
+
+    other = "32" if wide_vectors() else "64"
+
+    def run(script: str, *args: str) -> tuple[str, dict]:
+        env = dict(os.environ, RTSCHED_OPERANDS=other, RTSCHED_CACHE_DIR=str(tmp_path / "cache"))
+        env.pop("NUMBA_CACHE_DIR", None)
+        done = subprocess.run(
+            [sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        return other, json.loads(done.stdout.splitlines()[-1])
+
+    return run
+
+
+@pytest.fixture
 def reach(request: pytest.FixtureRequest) -> Counter:
     """A counter of the branches a property reached (e.g. "exact rejects"), printed at the end of
     the run under "property reach", so a property that never reaches its refuting branch shows."""

@@ -214,3 +214,10 @@ def test_uncounted_kernels_return_no_array(tmp_path) -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr[-3000:]
     assert int(run.stdout.split()[-1]) >= 20
+
+
+@pytest.mark.parametrize("forced", ["32", "64"])
+def test_wide_vectors_follows_the_override(monkeypatch, forced: str) -> None:
+    """``RTSCHED_OPERANDS`` forces the operand width of the kernels that have two (issue #45)."""
+    monkeypatch.setenv("RTSCHED_OPERANDS", forced)
+    assert kernels.wide_vectors() is (forced == "64")

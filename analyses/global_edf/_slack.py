@@ -58,7 +58,6 @@ __all__ = [
     "slack_scan",
     "slack_step_certificate",
     "slack_sum_nb",
-    "wide_vectors",
 ]
 
 

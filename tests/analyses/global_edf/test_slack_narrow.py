@@ -43,7 +43,7 @@ def test_i32_and_f64_keep_the_value(x):
     assert float(f64(np.int64(x))) == float(x)
 
 
-# --- Both operand widths (session 25): the host picks one (_slack.wide_vectors), the tests run both.
+# --- Both operand widths (session 25): the host picks one (rtsched.kernels.wide_vectors), the tests run both.
 
 OTHER_FORM = """
 import json, sys
@@ -51,9 +51,9 @@ import numpy as np
 from rtsched import registry
 from rtsched.analyses.global_edf import _slack
 from rtsched.generators import generate_batch
-from rtsched.kernels import RECIPROCAL_UP
+from rtsched.kernels import RECIPROCAL_UP, wide_vectors
 rng = np.random.default_rng(2525)
-out = {"wide": _slack.wide_vectors(), "codes": {}, "divmod": []}
+out = {"wide": wide_vectors(), "codes": {}, "divmod": []}
 for a, b in zip(rng.integers(0, 2**31, 300).tolist(), rng.integers(1, 2**31, 300).tolist()):
     q, r = _slack.floor_divmod_up32(np.int64(a), np.int64(b), (1.0 / b) * RECIPROCAL_UP)
     out["divmod"].append([a, b, int(q), int(r)])
@@ -66,23 +66,13 @@ print(json.dumps(out))
 """
 
 
-def test_both_operand_widths_give_the_reference_verdicts(tmp_path) -> None:
+def test_both_operand_widths_give_the_reference_verdicts(other_operand_width) -> None:
     """The form the host does not pick, compiled in a fresh process: the same values and verdicts."""
-    import json
-    import os
-    import subprocess
-    import sys
-
     from rtsched import registry
-    from rtsched.analyses.global_edf._slack import wide_vectors
     from rtsched.generators import generate_batch
     from rtsched.kernels import verdict_code
 
-    other = "32" if wide_vectors() else "64"
-    env = dict(os.environ, RTSCHED_OPERANDS=other, RTSCHED_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run([sys.executable, "-c", OTHER_FORM], env=env, capture_output=True, text=True, check=True)
-    out = json.loads(done.stdout.splitlines()[-1])
+    other, out = other_operand_width(OTHER_FORM)
     assert out["wide"] is (other == "64")
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
     for n, u, periods in ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000")):
@@ -95,12 +85,3 @@ def test_both_operand_widths_give_the_reference_verdicts(tmp_path) -> None:
             expected = [int(verdict_code(entry.verdict(batch[s], 4))) for s in range(len(batch))]
             assert here == expected, name
             assert len(set(here)) > 1, "the batch should mix verdicts"
-
-
-def test_wide_vectors_follows_the_override(monkeypatch) -> None:
-    from rtsched.analyses.global_edf._slack import wide_vectors
-
-    monkeypatch.setenv("RTSCHED_OPERANDS", "32")
-    assert wide_vectors() is False
-    monkeypatch.setenv("RTSCHED_OPERANDS", "64")
-    assert wide_vectors() is True

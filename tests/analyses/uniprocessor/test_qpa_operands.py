@@ -1,6 +1,6 @@
 """Both operand widths of the EDF demand kernels (analyses/theory/_operands.py; issue #45, AVX2 hosts).
 
-The host picks one form (``_operands.wide_vectors``: int64 operands on AVX-512DQ targets, 32-bit
+The host picks one form (``rtsched.kernels.wide_vectors``: int64 operands on AVX-512DQ targets, 32-bit
 operands otherwise); the other one is compiled here in a fresh process with ``RTSCHED_OPERANDS``
 forced and a kernel cache of its own. Both must give the reference's values: h(t), max{d < t}
 and W(w) on the edges of the 32-bit domain (t, w, C, D, T up to 2**31 − 1), and the uni-qpa and
@@ -10,18 +10,13 @@ uni-pda codes on mixed batches (small, large and near-2**31 periods).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
-import pytest
 
 from rtsched import analyses
 from rtsched.analyses.theory import edf_demand as dm
-from rtsched.analyses.theory._operands import wide_vectors
 from rtsched.generators import generate_batch
-from rtsched.kernels import verdict_code
+from rtsched.kernels import verdict_code, wide_vectors
 from rtsched.model import MAX_TIME
 
 EDGES = [1, 2, 3, 7, 2**16, 2**30 - 1, 2**30, MAX_TIME - 1, MAX_TIME]
@@ -48,8 +43,9 @@ import numpy as np
 from rtsched import registry
 from rtsched.analyses.theory import _operands, edf_demand as dm
 from rtsched.generators import generate_batch
+from rtsched.kernels import wide_vectors
 cases = json.loads(sys.argv[1])
-out = {"wide": _operands.wide_vectors(), "narrow": _operands.NARROW, "h": [], "w": [], "codes": {}}
+out = {"wide": wide_vectors(), "narrow": _operands.NARROW, "h": [], "w": [], "codes": {}}
 for rows, ts_, ws_ in cases:
     C, D, T = (np.array(col, dtype=np.int64) for col in zip(*rows))
     inv_T = 1.0 / T
@@ -77,18 +73,10 @@ def _cases() -> list[tuple[list[tuple[int, int, int]], list[int], list[int]]]:
     return cases
 
 
-def test_other_operand_width_gives_the_reference_values(tmp_path) -> None:
+def test_other_operand_width_gives_the_reference_values(other_operand_width) -> None:
     """The form the host does not pick, in a fresh process: h(t), max{d < t}, W(w) and the codes."""
-    other = "32" if wide_vectors() else "64"
-    env = dict(os.environ, RTSCHED_OPERANDS=other, RTSCHED_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("NUMBA_CACHE_DIR", None)
     cases = _cases()
-    done = subprocess.run(
-        [sys.executable, "-c", OTHER_FORM, json.dumps(cases), json.dumps(BATCHES)],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.splitlines()[-1])
+    other, out = other_operand_width(OTHER_FORM, json.dumps(cases), json.dumps(BATCHES))
     assert out["wide"] is (other == "64")
     assert out["narrow"] is (other == "32")
     expected_h = []
@@ -111,12 +99,6 @@ def test_other_operand_width_gives_the_reference_values(tmp_path) -> None:
             reference = [int(verdict_code(trace(batch[s].rows()).verdict)) for s in range(len(batch))]
             assert here == reference, name
             assert len(set(here)) > 1, "the batch should mix verdicts"
-
-
-@pytest.mark.parametrize("forced", ["32", "64"])
-def test_wide_vectors_follows_the_override(monkeypatch, forced: str) -> None:
-    monkeypatch.setenv("RTSCHED_OPERANDS", forced)
-    assert wide_vectors() is (forced == "64")
 
 
 def test_fit32_refuses_values_past_the_32_bit_domain() -> None:
