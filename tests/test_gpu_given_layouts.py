@@ -165,6 +165,24 @@ def test_exhaustive_on_a_given_layout_is_the_brute_force_over_its_partitions(w, 
             assert brute
 
 
+def test_exhaustive_puts_a_block_on_a_larger_partition_of_a_given_layout():
+    """A randomized run found it (session 26): on free=2+1 with two active partitions, both
+    kernels pass on one cluster each, so the smallest sizes are 1 and 1, which is not a part of
+    the layout 2+1; the search must still place them (one on the 2-cluster partition) instead of
+    reporting "no split passes" while the brute force over the partitions accepts."""
+    k0 = Kernel(TableWCET((2, 2, 1, 1, 1, 1)), 2, 4, (Fraction(1),) * 6, None, False)
+    k1 = Kernel(TableWCET((1, 1, 1, 1, 1, 1)), 2, 4, (Fraction(1),) * 6, None, False)
+    given = GPUWorkload((k0, k1)).with_model("free=2+1", None)
+    assert registry.get("gpu:exhaustive").verdict(given, GPU(6)) is True
+    evidence = registry.get("gpu:exhaustive").explain(given, GPU(6)).evidence
+    assert sorted(evidence["layout"]) == [1, 2] and evidence["idle"] == 3  # the given partitions
+    space = layout_space("free=2+1", 6)
+    assert space.place([1, 1]) in ((2, 1), (1, 2))
+    assert space.place([2, 2]) is None
+    assert space.place([1]) == (1,)  # the smallest partition that holds it
+    assert layout_space("free", 6).place([1, 1]) == (1, 1)
+
+
 def test_cli_evaluates_a_given_layout_with_mig_profile_names(run):
     result = run(PIPELINE, "--layout", "4g.20gb+3g.20gb")
     assert result.exit_code == 0, result.output

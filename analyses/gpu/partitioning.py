@@ -531,7 +531,10 @@ def _exhaustive(oracle: _Oracle, M: int) -> Allocation:
             else f"no split of the kernels into partitions of at most {M} clusters in total passes",
         )
     _, K, best_blocks = best
-    chosen = [(_members(b), _smallest(oracle, b, K)) for b in best_blocks]
+    needs = [_smallest(oracle, b, K) for b in best_blocks]
+    placed = space.place(needs)  # the needs themselves, or (a given layout) its partitions
+    assert placed is not None, "the split chosen by the search has a placement"
+    chosen = [(_members(b), s) for b, s in zip(best_blocks, placed, strict=True)]
     return _finish(oracle, "exhaustive", M, chosen, None)  # no layouts listed: a search over kernel subsets
 
 
@@ -582,27 +585,33 @@ def _split_additive(
 def _split_listed(
     full: int, K: int, smin: Callable[[int], int], space: LayoutSpace
 ) -> tuple[int, tuple[int, ...]] | None:
-    """Listed spaces (MIG): a split into K blocks whose multiset of s_min is a legal layout.
+    """Listed spaces (MIG, a given layout): a split into K blocks whose s_min can be placed at once.
 
-    Legal layouts are downward closed (a smaller instance fits where a larger one did), so a split
-    is feasible iff the multiset of its blocks' smallest passing sizes is itself legal. For each
-    sub-split the Pareto-minimal legal multisets are kept (with their blocks); of the final ones,
-    the least Σ (ties: decreasing lexicographic order of the sizes) is returned.
+    A block passes on any partition at least its s_min (WCETs are non-increasing in the size,
+    A1), so a split is feasible iff the multiset of its blocks' smallest passing sizes has a
+    placement (``space.place``: for MIG the multiset itself must be legal, a smaller instance
+    fitting where a larger one did; for a given layout each s_min goes on a partition at least as
+    large). Feasibility is downward closed in each size, so for each sub-split the Pareto-minimal
+    feasible multisets are kept (with their blocks); of the final ones, the least Σ (ties:
+    decreasing lexicographic order of the sizes) is returned.
     """
+
+    def fits(sizes: tuple[int, ...]) -> bool:
+        return space.place(sizes) is not None
 
     @cache
     def splits(mask: int, k: int) -> dict[tuple[int, ...], tuple[int, ...]]:
         if k == 1:
             s = smin(mask)
-            return {(s,): (mask,)} if space.legal((s,)) else {}
+            return {(s,): (mask,)} if fits((s,)) else {}
         out: dict[tuple[int, ...], tuple[int, ...]] = {}
         for block in _submasks_with_low(mask, k):
             s = smin(block)
-            if not space.legal((s,)):
+            if not fits((s,)):
                 continue
             for sizes, blocks in splits(mask ^ block, k - 1).items():
                 cand = tuple(sorted((s, *sizes), reverse=True))
-                if cand not in out and space.legal(cand):
+                if cand not in out and fits(cand):
                     out[cand] = (block, *blocks)
         minimal = {
             x: b

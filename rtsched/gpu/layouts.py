@@ -29,7 +29,7 @@ and test only the multiset of those sizes (analyses/gpu/partitioning.py).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 
 from rtsched.errors import InputError
@@ -92,6 +92,16 @@ class LayoutSpace:
         """Whether a multiset of partition sizes can be built at once (the whole GPU always can)."""
         allowed = set(self.sizes)
         return tuple(sizes) == (self.M,) or (all(s in allowed for s in sizes) and sum(sizes) <= self.capacity)
+
+    def place(self, needs: Sequence[int]) -> tuple[int, ...] | None:
+        """Partition sizes of one legal layout for blocks that need at least ``needs`` (any order).
+
+        Returns the sizes in the order of ``needs``, or None if no legal layout holds them. Here
+        (free, TPC, MIG) the legal layouts are closed under shrinking a partition to an allowed
+        size, so the needs themselves are the layout if they are legal; :class:`FixedLayout`,
+        whose partitions are given, places each need on a partition at least as large.
+        """
+        return tuple(needs) if self.legal(tuple(sorted(needs, reverse=True))) else None
 
     def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
         """The legal layouts of K partitions no other K-partition layout dominates, decreasing lex."""
@@ -228,9 +238,11 @@ class FixedLayout(LayoutSpace):
     Issue #46: evaluate a concrete layout rather than search a mechanism's layouts. The given
     layout must be legal in its space (MIG: the named profiles placed at once); the layouts this
     space allows are the given one and its sub-multisets (a partition that holds no kernel stays
-    idle, and idle clusters run no other work: assumption B3 of the GPU note), so it is downward
-    closed like every space, and the searches (ffd/bfd: K largest partitions for K = 1, 2, …;
-    exhaustive: any sub-multiset) only place kernels on partitions of the given layout.
+    idle, and idle clusters run no other work: assumption B3 of the GPU note). Unlike the other
+    spaces it is not closed under shrinking a partition (1+1 is not a layout of 2+1), so the
+    exhaustive search places blocks with :meth:`place`. The searches (ffd/bfd: K largest
+    partitions for K = 1, 2, …; exhaustive: any sub-multiset) only place kernels on partitions
+    of the given layout.
     """
 
     additive = False
@@ -266,6 +278,24 @@ class FixedLayout(LayoutSpace):
     def legal(self, sizes: tuple[int, ...]) -> bool:
         """Whether ``sizes`` is the given layout or a part of it (the rest idle)."""
         return not Counter(sizes) - Counter(self.layout)
+
+    def place(self, needs: Sequence[int]) -> tuple[int, ...] | None:
+        """The given layout's partitions for blocks needing at least ``needs``, in their order.
+
+        A block may run on a partition larger than it needs (WCETs are non-increasing in the
+        size, A1), so a sub-multiset of the layout is not required of the needs themselves: the
+        largest need takes the smallest free partition that holds it, then the next (this finds
+        a placement whenever one exists: a partition taken for a need could serve every smaller
+        need as well). None if some need finds no partition.
+        """
+        free = sorted(self.layout)
+        out: dict[int, int] = {}
+        for i in sorted(range(len(needs)), key=lambda i: -needs[i]):
+            j = next((j for j, size in enumerate(free) if size >= needs[i]), None)
+            if j is None:
+                return None
+            out[i] = free.pop(j)
+        return tuple(out[i] for i in range(len(needs)))
 
     def maximal(self, K: int) -> Iterator[tuple[int, ...]]:
         """The K largest partitions of the given layout (K ≤ its number of partitions)."""
