@@ -548,7 +548,7 @@ def insert_sorted(order, count, keys, i):
     """
     key = keys[i]
     x = count
-    while x > 0 and keys[order[x - 1]] > key:
+    while x > 0 and keys[np.uint64(order[x - 1])] > key:  # (unsigned: no negative-index wraparound code)
         order[x] = order[x - 1]
         x -= 1
     order[x] = i

@@ -529,6 +529,17 @@ def _sum_sign(C, den, n, approx, size):
     return (p > 0) - (p < 0)
 
 
+@kernel(inline="always")
+def _utilization_sign(C, T, n, u):
+    """:func:`_sum_sign` of U = Σ C_i/T_i given its float value ``u``.
+
+    The float's margin is checked here, so that only a set on the boundary pays for the call.
+    """
+    if abs(u - 1.0) > 4.0 * (n + 2) * EPS * (u + 1.0):  # _sum_sign's margin, with size = u
+        return 1 if u > 1.0 else -1
+    return _sum_sign(C, T, n, u, u)
+
+
 @kernel(counted=False)  # allocates nothing, returns a number
 def utilization_vs_one(C, T, n):
     """Exact sign of U − 1 (−1, 0, 1) or SIGN_UNDECIDED if the exact sum overflows; float first."""
@@ -834,13 +845,20 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
     n = C.shape[0]
     if n == 0:
         return ACCEPT, np.int64(0)
-    u = 0.0
+    # U and the density (density ≤ 1 accepts: no search). The quotients first, in loops with no
+    # sum (np.divide: no zero-division branch; T_i, D_i ≥ 1), so that the divisions vectorise;
+    # then the sums, in index order as before (the same float values).
+    for i in range(n):
+        inv_T[i] = np.divide(C[i], min(D[i], T[i]))
     lam = 0.0
-    for i in range(n):  # U and the density in one pass (density ≤ 1 accepts: no search)
-        inv_T[i] = 1.0 / T[i]
+    for i in range(n):
+        lam += inv_T[i]
+    for i in range(n):
+        inv_T[i] = np.divide(1.0, T[i])
+    u = 0.0
+    for i in range(n):
         u += C[i] * inv_T[i]
-        lam += C[i] / min(D[i], T[i])
-    ucmp = _sum_sign(C, T, n, u, u)
+    ucmp = _utilization_sign(C, T, n, u)
     if ucmp == SIGN_UNDECIDED:
         return UNDECIDED, np.int64(0)
     if ucmp > 0:
@@ -915,14 +933,14 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     u_sum = 0.0
     above = np.int64(NONE)  # the first relative deadline above the last one that may miss
     for p in range(n):
-        j = order[p]
+        j = np.uint64(order[p])  # (an unsigned index: no negative-index wraparound code)
         first_jobs += C[j]
         a = np.float64(C[j] * (T[j] - D[j])) * inv_T[j]
         a_sum += a
         a_abs += abs(a)
         u_sum += C[j] * inv_T[j]
         d = D[j]
-        if p + 1 < n and D[order[p + 1]] == d:
+        if p + 1 < n and D[np.uint64(order[p + 1])] == d:
             continue  # the whole group of equal deadlines first
         if first_jobs > d:
             return REJECT
@@ -930,7 +948,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
         if star > d - 8.0 * (n + 4) * EPS * (a_abs + d * u_sum + d):
             if _h_prev(C, D, T, inv_T, n, d, narrow)[0] > d:
                 return REJECT  # a deadline miss at the relative deadline d
-            above = D[order[p + 1]] if p + 1 < n else np.int64(-2)
+            above = D[np.uint64(order[p + 1])] if p + 1 < n else np.int64(-2)
     if above == NONE:
         return ACCEPT
     if above == -2:
@@ -976,7 +994,7 @@ def pda_one_ws(C, D, T, budget, inv_T, nxt):
     for i in range(n):
         inv_T[i] = 1.0 / T[i]
         u += C[i] * inv_T[i]
-    ucmp = _sum_sign(C, T, n, u, u)
+    ucmp = _utilization_sign(C, T, n, u)
     if ucmp == SIGN_UNDECIDED:
         return UNDECIDED
     if ucmp > 0:
