@@ -144,7 +144,10 @@ else:
         operands.
         """
         q = np.int64(np.int32(f64(a) * inv_up))
-        return q, a - q * i32(b)
+        # a + q·(−b), with −b through int32 (1 ≤ b ≤ 2**31 − 1, so −b fits): written a − q·b,
+        # LLVM folds the negation into the hoisted b where a caller subtracts from the remainder
+        # (slack_columns), and −b, no longer a sign-extended int32, takes an emulated 64-bit product.
+        return q, a + q * i32(-b)
 
 
 @kernel(inline="always")
