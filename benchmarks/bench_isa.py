@@ -27,6 +27,13 @@ Two measures:
   under load. Valgrind does not run AVX-512 code, so ``host`` is skipped there on an AVX-512
   machine.
 
+``--functions`` (with ``--callgrind``): also the instructions per set of each compiled function
+(callgrind's ``--dump-instr=yes`` counts per instruction address, attributed to the JIT symbol
+at or below it within its memory mapping; the child looks the symbols up in Numba's execution
+engine by the names in the kernel cache's object files). Functions marked
+``inline="always"`` count in their caller. Session 26 found uni-qpa's and bcl-iter's AVX2
+hot spots this way (papers/zhang-burns2009-qpa.md, papers/bcl2005.md).
+
 ``--old DIR``: the same children also on another checkout (e.g. ``git worktree add /tmp/old
 <rev>``; this script links ``DIR/rtsched/analyses`` and ``DIR/rtsched/generators`` to the
 checkout's folders so that ``DIR`` imports without installing), for before/after tables.
@@ -91,6 +98,8 @@ def child(args: argparse.Namespace) -> None:
     cpu, features = _codegen_target()
     result: dict[str, object] = {"cpu": cpu, "features": features, "rtsched": str(Path(rtsched.__file__).parent.parent)}
     if args.child_callgrind:
+        if args.symbols:
+            _write_symbols(args.symbols)
         os.system(f"callgrind_control -i on {os.getpid()} > /dev/null")  # instrument from here on
         for fn, _ in calls.values():
             fn()  # once instrumented (translations made)
@@ -102,6 +111,83 @@ def child(args: argparse.Namespace) -> None:
         us = median_us_per_set(calls, args.rounds)
         result.update({name: 1000 * us[name] for name in us})
     print("RESULT " + json.dumps(result), flush=True)
+
+
+def _write_symbols(path: str) -> None:
+    """Write ``{address: [symbol, end of its memory mapping]}`` of every compiled kernel function."""
+    import re
+
+    from numba.core.registry import cpu_target
+
+    engine = cpu_target.target_context.codegen()._engine._ee
+    names: set[str] = set()
+    for cached in glob.glob(os.path.join(os.environ["RTSCHED_CACHE_DIR"], "**", "*.nbc"), recursive=True):
+        with open(cached, "rb") as f:
+            names.update(x.decode() for x in re.findall(rb"_ZN[0-9A-Za-z_$.]+", f.read()))
+    with open("/proc/self/maps", encoding="utf-8") as f:
+        spans = [tuple(int(v, 16) for v in line.split()[0].split("-")) for line in f]
+    symbols = {}
+    for name in names:
+        try:
+            address = engine.get_function_address(name)
+        except Exception:  # (a name of another module in the cache file)
+            continue
+        end = next((hi for lo, hi in spans if lo <= address < hi), 0)
+        if address and end:
+            symbols[address] = [name, end]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(symbols, f)
+
+
+def _short_symbol(name: str) -> str:
+    """``rtsched.analyses.theory.edf_demand._qpa_shortcuts`` from its mangled name (``_ZN<len><part>…``)."""
+    import re
+
+    out, rest = [], name[3:]
+    while (m := re.match(r"\d+", rest)) is not None:
+        k, digits = int(m.group()), len(m.group())
+        out.append(rest[digits : digits + k])
+        rest = rest[digits + k :]
+    return ".".join(out) or name
+
+
+def _callgrind_functions(path: str, symbols_path: str, per: int) -> list[tuple[str, float]]:
+    """Instructions per set of each JIT function in one callgrind dump (``--dump-instr=yes``)."""
+    import bisect
+    import re
+
+    with open(symbols_path, encoding="utf-8") as f:
+        table = sorted((int(a), name, end) for a, (name, end) in json.load(f).items())
+    starts = [a for a, _, _ in table]
+    totals: dict[str, float] = {}
+    npos, address, after_call = 1, 0, False
+    with open(path, encoding="utf-8") as dump:
+        for line in dump:
+            if line.startswith("positions:"):
+                npos = len(line.split()) - 1
+                continue
+            if line.startswith("calls="):
+                after_call = True  # the next cost line is the call's inclusive cost
+                continue
+            m = re.match(r"^(0x[0-9a-f]+|[+-][0-9]+|\*)\s+(.*)$", line)
+            if not m:
+                continue
+            token, rest = m.groups()
+            if token.startswith("0x"):
+                address = int(token, 16)
+            elif token[0] in "+-":
+                address += int(token)
+            values = rest.split()[npos - 1 :]
+            if after_call:
+                after_call = False
+                continue
+            if not values or values[0] == "*":
+                continue
+            i = bisect.bisect_right(starts, address) - 1
+            if i >= 0 and address < table[i][2]:
+                name = _short_symbol(table[i][1])
+                totals[name] = totals.get(name, 0.0) + int(values[0]) / per
+    return sorted(totals.items(), key=lambda kv: -kv[1])
 
 
 def _callgrind_counts(out_prefix: str) -> list[int]:
@@ -132,10 +218,13 @@ def run_child(root: str, cpu: str, args: argparse.Namespace) -> dict:
         # compile (or load) natively first: compiling under Valgrind would take hours
         subprocess.run([*cmd, "--rounds", "1", "--sets", "50"], env=env, check=True, capture_output=True)
         prefix = os.path.join(tempfile.mkdtemp(prefix="rtsched-isa-cg-"), "cg")
+        extra = ["--dump-instr=yes"] if args.functions else []
         cmd = [
             "valgrind", "--tool=callgrind", "--instr-atstart=no", "--zero-before=getppid",
-            "--dump-before=getuid", f"--callgrind-out-file={prefix}.%p", *cmd, "--child-callgrind",
+            "--dump-before=getuid", *extra, f"--callgrind-out-file={prefix}.%p", *cmd, "--child-callgrind",
         ]  # fmt: skip
+        if args.functions:
+            cmd += ["--symbols", prefix + "-symbols.json"]
     done = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True)
     line = next(x for x in done.stdout.splitlines() if x.startswith("RESULT "))
     result = json.loads(line[len("RESULT ") :])
@@ -144,6 +233,11 @@ def run_child(root: str, cpu: str, args: argparse.Namespace) -> dict:
         # the dumps: one per marker (bcl-iter, uni-qpa), then the final one at exit
         for (name, _), ir in zip(ROWS, counts[: len(ROWS)], strict=True):
             result[name] = ir / (args.reps * args.sets)
+        if args.functions:
+            dumps = sorted(glob.glob(prefix + ".*[0-9]"), key=lambda p: int(p.rsplit(".", 1)[1] or 0))
+            for (name, _), dump in zip(ROWS, dumps, strict=False):
+                per = args.reps * args.sets
+                result[name + " functions"] = _callgrind_functions(dump, prefix + "-symbols.json", per)
     return result
 
 
@@ -153,6 +247,8 @@ def main() -> None:
     parser.add_argument("--cpus", nargs="+", default=["host", "haswell"], help="codegen CPUs (LLVM names, or host)")
     parser.add_argument("--old", help="another checkout to measure beside this one (before/after)")
     parser.add_argument("--callgrind", action="store_true", help="instructions per set under callgrind")
+    parser.add_argument("--functions", action="store_true", help="with --callgrind: per compiled function too")
+    parser.add_argument("--symbols", help=argparse.SUPPRESS)
     parser.add_argument("--sets", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=7, help="alternating rounds per child (timing)")
     parser.add_argument("--reps", type=int, default=2, help="kernel calls counted per row (callgrind)")
@@ -189,6 +285,9 @@ def main() -> None:
             r = run_child(root, cpu, args)
             values = " ".join(f"{r[n]:10.1f}" for n, _ in ROWS)
             print(f"{label:34} {r['cpu'] + ('' if cpu != 'host' else ' (host)'):16} {r['features']:26} {values}")
+            for n, _ in ROWS:
+                for function, ir in r.get(n + " functions", [])[:8]:
+                    print(f"    {n:10} {ir:10.1f}  {function}")
 
 
 def _host_features() -> str:
