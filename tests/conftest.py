@@ -148,6 +148,34 @@ def other_operand_width(tmp_path: Path):
 
 
 @pytest.fixture
+def same_codes_both_widths():
+    """Check the other width's codes (``out["codes"]``, as the script printed them) set by set.
+
+    ``same_codes_both_widths(out, batches, size, m, names, reference)`` regenerates every
+    ``(n, utilization, periods)`` batch of ``size`` seeded sets (seed n, uniform deadlines), and
+    requires, per analysis name, the script's codes == this process's kernel codes == the codes of
+    ``reference(name, taskset)`` on each set, and a batch with mixed verdicts.
+    """
+    import numpy as np
+
+    from rtsched import registry
+    from rtsched.generators import generate_batch
+
+    def check(out: dict, batches, size: int, m: int, names, reference) -> None:
+        for n, u, periods in batches:
+            batch = generate_batch(
+                np.random.default_rng(n), n=n, utilization=u, size=size, periods=periods, deadlines="uniform"
+            ).batch
+            for name in names:
+                here = registry.get(name).decide(batch, m).tolist()
+                assert out["codes"][f"{name} {n}"] == here, name
+                assert here == [reference(name, batch[s]) for s in range(len(batch))], name
+                assert len(set(here)) > 1, "the batch should mix verdicts"
+
+    return check
+
+
+@pytest.fixture
 def reach(request: pytest.FixtureRequest) -> Counter:
     """A counter of the branches a property reached (e.g. "exact rejects"), printed at the end of
     the run under "property reach", so a property that never reaches its refuting branch shows."""

@@ -66,22 +66,15 @@ print(json.dumps(out))
 """
 
 
-def test_both_operand_widths_give_the_reference_verdicts(other_operand_width) -> None:
+def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, same_codes_both_widths) -> None:
     """The form the host does not pick, compiled in a fresh process: the same values and verdicts."""
     from rtsched import registry
-    from rtsched.generators import generate_batch
     from rtsched.kernels import verdict_code
 
     other, out = other_operand_width(OTHER_FORM)
     assert out["wide"] is (other == "64")
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
-    for n, u, periods in ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000")):
-        batch = generate_batch(np.random.default_rng(n), n=n, utilization=u, size=150, periods=periods,
-                               deadlines="uniform").batch  # fmt: skip
-        for name in ("bcl-iter", "rta"):
-            entry = registry.get(name)
-            here = entry.decide(batch, 4).tolist()
-            assert out["codes"][f"{name} {n}"] == here, name
-            expected = [int(verdict_code(entry.verdict(batch[s], 4))) for s in range(len(batch))]
-            assert here == expected, name
-            assert len(set(here)) > 1, "the batch should mix verdicts"
+    batches = ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000"))
+    same_codes_both_widths(
+        out, batches, 150, 4, ("bcl-iter", "rta"), lambda name, ts: int(verdict_code(registry.get(name).verdict(ts, 4)))
+    )

@@ -13,9 +13,7 @@ import json
 
 import numpy as np
 
-from rtsched import analyses
 from rtsched.analyses.theory import edf_demand as dm
-from rtsched.generators import generate_batch
 from rtsched.kernels import verdict_code, wide_vectors
 from rtsched.model import MAX_TIME
 
@@ -73,7 +71,7 @@ def _cases() -> list[tuple[list[tuple[int, int, int]], list[int], list[int]]]:
     return cases
 
 
-def test_other_operand_width_gives_the_reference_values(other_operand_width) -> None:
+def test_other_operand_width_gives_the_reference_values(other_operand_width, same_codes_both_widths) -> None:
     """The form the host does not pick, in a fresh process: h(t), max{d < t}, W(w) and the codes."""
     cases = _cases()
     other, out = other_operand_width(OTHER_FORM, json.dumps(cases), json.dumps(BATCHES))
@@ -88,17 +86,12 @@ def test_other_operand_width_gives_the_reference_values(other_operand_width) -> 
         expected_w.extend(dm.busy_period_function(rows, w) for w in ws)
     assert out["h"] == expected_h
     assert out["w"] == expected_w
-    for n, u, periods in BATCHES:
-        batch = generate_batch(np.random.default_rng(n), n=n, utilization=u, size=120, periods=periods,
-                               deadlines="uniform").batch  # fmt: skip
-        for name in ("uni-qpa", "uni-pda"):
-            entry = analyses.get(name)
-            here = entry.decide(batch, 1).tolist()
-            assert out["codes"][f"{name} {n}"] == here, name
-            trace = dm.qpa_trace if name == "uni-qpa" else dm.pda_trace
-            reference = [int(verdict_code(trace(batch[s].rows()).verdict)) for s in range(len(batch))]
-            assert here == reference, name
-            assert len(set(here)) > 1, "the batch should mix verdicts"
+
+    def reference(name: str, ts) -> int:
+        trace = dm.qpa_trace if name == "uni-qpa" else dm.pda_trace
+        return int(verdict_code(trace(ts.rows()).verdict))
+
+    same_codes_both_widths(out, BATCHES, 120, 1, ("uni-qpa", "uni-pda"), reference)
 
 
 def test_fit32_refuses_values_past_the_32_bit_domain() -> None:
