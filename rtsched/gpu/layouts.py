@@ -98,7 +98,7 @@ class LayoutSpace:
 
         Returns the sizes in the order of ``needs``, or None if no legal layout holds them. Here
         (free, TPC, MIG) the legal layouts are closed under shrinking a partition to an allowed
-        size, so the needs themselves are the layout if they are legal; :class:`FixedLayout`,
+        size, so the needs themselves are the layout if they are legal; a given layout (``FixedLayout``),
         whose partitions are given, places each need on a partition at least as large.
         """
         return tuple(needs) if self.legal(tuple(sorted(needs, reverse=True))) else None
