@@ -71,10 +71,36 @@ def fail(message: str, status: int = 2) -> typer.Exit:
     return typer.Exit(status)
 
 
+def _first_interrupt(signum: int, frame: Any) -> None:
+    """SIGINT in the command line's own process: KeyboardInterrupt once, every later one ignored.
+
+    A terminal signals the whole process group on each Ctrl-C, so two quick presses send two
+    SIGINTs. The second used to land wherever the first one's unwinding had got to (click's
+    Abort, the pool's shutdown, Numba's and the pools' atexit finalizers: "Exception ignored in
+    atexit callback"); ignoring it from the first one on lets the exit finish as the first began
+    it. Session 25 ignored SIGINT only once ``main`` caught the KeyboardInterrupt, which missed
+    the second signal when it came earlier or when click had turned the first into Abort.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the exit status."""
     _register_commands()
     args = sys.argv[1:] if argv is None else list(argv)
+    # Only the command line's own process (tests calling main([...]) keep their handlers).
+    own = argv is None and threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _first_interrupt) if own else None
+    try:
+        return _main(args)
+    finally:
+        if own and previous is not None and signal.getsignal(signal.SIGINT) is _first_interrupt:
+            signal.signal(signal.SIGINT, previous)  # no Ctrl-C came: as it was
+
+
+def _main(args: list[str]) -> int:
+    """:func:`main`'s body: run the command line ``args``; every way it ends is one exit status."""
     try:
         status = app(args=args, prog_name="rtsched", standalone_mode=False)
     except InputError as err:
@@ -95,12 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as ex:
         code = ex.code
         return code if isinstance(code, int) else (0 if code is None else 1)
-    except KeyboardInterrupt:
-        if argv is None and threading.current_thread() is threading.main_thread():
-            # This process's own command line is ending: a second Ctrl-C (a terminal signals the
-            # whole group twice when the key is pressed twice) must not break its exit, where
-            # Numba's and the pools' atexit finalizers run ("Exception ignored in atexit").
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except KeyboardInterrupt:  # (in the command line's own process, later Ctrl-Cs are ignored: _first_interrupt)
         typer.echo("rtsched: interrupted", err=True)
         return 130
     except Exception:  # a bug of ours: never let it look like a verdict (status 1)

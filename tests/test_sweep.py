@@ -361,6 +361,45 @@ def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
     assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
 
 
+def test_after_the_first_ctrl_c_the_command_line_ignores_the_next(monkeypatch) -> None:
+    """The command line's own ``main()`` (no argv, main thread): the first SIGINT ends the command
+    with 130, and every later one is ignored from then on, however early it comes (session 26: CI
+    saw a second Ctrl-C land in an atexit finalizer after click had turned the first into Abort);
+    a run without Ctrl-C leaves the handler as it was; ``main([...])`` does not touch it."""
+    import threading
+
+    from rtsched import cli
+
+    assert threading.current_thread() is threading.main_thread()
+    seen = []
+
+    def interrupted(**_: object) -> int:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the first Ctrl-C ends this at once
+        finally:
+            seen.append(signal.getsignal(signal.SIGINT))
+            os.kill(os.getpid(), signal.SIGINT)  # a second Ctrl-C while the first unwinds
+        return 0
+
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(sys, "argv", ["rtsched", "list"])
+    monkeypatch.setattr(cli, "_register_commands", lambda: None)
+    monkeypatch.setattr(cli, "app", interrupted)
+    try:
+        assert cli.main() == 130
+        assert seen == [signal.SIG_IGN]
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
+    monkeypatch.setattr(cli, "app", lambda **_: 0)
+    assert cli.main() == 0
+    assert signal.getsignal(signal.SIGINT) is before
+    monkeypatch.setattr(cli, "app", interrupted)
+    assert cli.main(["list"]) == 130  # main([...]) keeps the caller's handler (a KeyboardInterrupt each)
+    assert seen[-1] is before and signal.getsignal(signal.SIGINT) is before
+
+
 def test_two_ctrl_c_stop_a_pool_sweep_and_it_resumes(tmp_path: Path) -> None:
     """Ctrl-C twice in quick succession (a terminal signals the whole process group): the sweep and
     its pool workers end within seconds (it once left them all idle for good), and a rerun
