@@ -241,9 +241,10 @@ def carry_in(task: DAGTask, R: int, x: int, m: int, wd: Profile | None = None) -
     wd = wd_uci(task) if wd is None else wd
     y = x - task.T + R  # the part of the window before the job's response-time bound
     total = 0
-    for j, (w, h) in enumerate(wd):
-        later = sum(wl for wl, _ in wd[j + 1 :])
+    later = 0  # Σ_{l>j} w_l: the steps are read from the last one back
+    for w, h in reversed(wd):
         total += h * max(0, min(w, y - later))  # (6)
+        later += w
     return min(total, m * max(0, y))  # Theorem 2
 
 
@@ -253,9 +254,10 @@ def carry_out(task: DAGTask, x: int, m: int, wd: Profile | None = None) -> int:
         return 0
     wd = wd_uco(task) if wd is None else wd
     total = 0
-    for j, (w, h) in enumerate(wd):
-        earlier = sum(wl for wl, _ in wd[:j])
+    earlier = 0  # Σ_{l<j} w_l
+    for w, h in wd:
         total += h * max(0, min(w, x - earlier))  # (9)
+        earlier += w
     return min(total, m * x, task.volume - max(0, task.length - x))  # Theorem 4
 
 
@@ -324,7 +326,16 @@ def workload(task: DAGTask, R: int, delta: int, m: int) -> int:
 
 
 def response_times(ts: DAGTaskSet, m: int) -> list[int | None]:
-    """R_k per task in priority (task) order; ``None`` from the first task whose bound exceeds D_k on."""
+    """R_k per task in priority (task) order; ``None`` from the first task whose bound exceeds D_k on.
+
+    Remembered for the last few sets: ``rtsched check`` asks :func:`reference` for the verdict and
+    then :func:`explain` for the evidence, and on a large DAG each costs a noticeable fraction of a second.
+    """
+    return list(_response_times(tuple(ts), m))
+
+
+@functools.lru_cache(maxsize=64)
+def _response_times(ts: tuple[DAGTask, ...], m: int) -> tuple[int | None, ...]:
     R: list[int | None] = []
     bounds: list[int] = []  # R_0 .. R_{k-1} while every one of them is within its deadline
     for k, task in enumerate(ts):
@@ -343,7 +354,7 @@ def response_times(ts: DAGTaskSet, m: int) -> list[int | None]:
                 bounds.append(r)
                 break
             r = nxt
-    return R
+    return tuple(R)
 
 
 def reference(ts: DAGTaskSet, m: int) -> bool:
