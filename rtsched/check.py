@@ -228,10 +228,11 @@ def check_many(
         for i, code in zip(chosen.tolist(), codes.tolist(), strict=True):
             verdicts[i][entry.name] = _VERDICT[code]
     reports = []
+    explains = [(entry, _on(explain, platform)) for entry, _extra, explain in plan.entries]  # one each, shared
     for i, ts in enumerate(sets):
         results = tuple(
-            LazyResult(entry.name, verdicts[i][entry.name], size, entry.kind, _on(explain, platform), ts, entry.policy)
-            for entry, _extra, explain in plan.entries
+            LazyResult(entry.name, verdicts[i][entry.name], size, entry.kind, explain, ts, entry.policy)
+            for entry, explain in explains
             if entry.name in verdicts[i]
         )
         # skipped in the order of the plan, as check() lists them

@@ -12,6 +12,7 @@ to report it), 130 when interrupted.
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import inspect
 import pkgutil
@@ -93,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     own = argv is None and threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, _first_interrupt) if own else None
     try:
-        return _main(args)
+        # In a copy of the caller's context: a command's display settings (--exact-numbers,
+        # --evidence: rtsched.result's context variables) end with it, also for main([...]) in a script.
+        return contextvars.copy_context().run(_main, args)
     finally:
         if own and previous is not None and signal.getsignal(signal.SIGINT) is _first_interrupt:
             signal.signal(signal.SIGINT, previous)  # no Ctrl-C came: as it was

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SHOW_DIGITS",
     "STEP_LIMIT",
+    "TABLE_EVIDENCE_SETS",
     "TABLE_EVIDENCE_TASKS",
     "Explanation",
     "LazyResult",
@@ -49,6 +50,8 @@ __all__ = [
     "jsonable",
     "scientific",
     "exact_numbers",
+    "file_evidence",
+    "file_evidence_note",
     "set_exact_numbers",
     "set_table_evidence",
     "table_evidence",
@@ -62,6 +65,13 @@ UNKNOWN: Literal["unknown"] = "unknown"
 #: ``rtsched check --evidence``): each row's evidence is an exact explanation in Python, which at
 #: thousands of tasks takes seconds per analysis (a 2,000-task report printed in 58 s, issue #46).
 TABLE_EVIDENCE_TASKS = 100
+
+#: ``rtsched check`` computes its tables' evidence column only for files of at most this many task
+#: sets (each also under :data:`TABLE_EVIDENCE_TASKS`), unless told otherwise (``--evidence``,
+#: :func:`table_evidence`): a row's explanation costs about a millisecond on a 10-task set, so the
+#: tables of a 3,000-set file took 33 s to print where deciding took 1 s (issue #45). The larger
+#: file's tables show the verdicts, and one line after them says how to get the evidence.
+TABLE_EVIDENCE_SETS = 32
 
 _TABLE_EVIDENCE: contextvars.ContextVar[bool | None] = contextvars.ContextVar("rtsched_table_evidence", default=None)
 #: ``True`` (proven schedulable / condition holds), ``False``, or ``"unknown"`` (budget ran out).
@@ -180,6 +190,26 @@ def set_table_evidence(enabled: bool | None) -> None:
     ``None`` (the default) is the size rule of :data:`TABLE_EVIDENCE_TASKS`.
     """
     _TABLE_EVIDENCE.set(enabled)
+
+
+def file_evidence(sets: int) -> bool | None:
+    """The ``evidence`` argument of :meth:`Report.table` for each report of a file of ``sets`` task sets.
+
+    :func:`table_evidence`'s setting if one is made (``--evidence``), else ``None`` (the size rule)
+    for at most :data:`TABLE_EVIDENCE_SETS` sets and ``False`` (no evidence computed) above.
+    """
+    chosen = _TABLE_EVIDENCE.get()
+    if chosen is not None:
+        return chosen
+    return None if sets <= TABLE_EVIDENCE_SETS else False
+
+
+def file_evidence_note(sets: int) -> str:
+    """The line printed after the tables of a file whose evidence :func:`file_evidence` turned off."""
+    return (
+        f"(evidence not computed: {sets:,} task sets > {TABLE_EVIDENCE_SETS} in the file, where each row's exact "
+        "explanation adds about a millisecond; rtsched check --evidence or --explain shows it)"
+    )
 
 
 @contextlib.contextmanager
@@ -848,7 +878,7 @@ class Report:
             return result.summary
         return ""
 
-    def table(self, evidence: bool | None = None, width: int | None = None) -> str:
+    def table(self, evidence: bool | None = None, width: int | None = None, note: bool = True) -> str:
         """A plain-text table: analysis, policy, kind, verdict, key evidence.
 
         ``evidence``: compute each result's evidence (its exact explanation) for the last column.
@@ -860,6 +890,7 @@ class Report:
 
         ``width``: wrap each evidence cell so that no line is longer (continuation lines start
         under the evidence column; at least 40 columns of evidence); ``None``: one line per row.
+        ``note``: end with the line that says how to get evidence not computed (if any is missing).
         """
         show = self.shows_evidence(evidence)
         head = ("analysis", "policy", "kind", "verdict", "evidence")
@@ -888,14 +919,18 @@ class Report:
             lines.append(fmt.format(*row[:-1], cells[0]).rstrip())
             lines += [" " * indent + cell for cell in cells[1:]]
         missing = sum(1 for row in rows if not row[-1])
-        if missing:
-            lines += textwrap.wrap(self._evidence_note(missing), min(100, width or 100))
+        if missing and note:
+            lines += textwrap.wrap(self._evidence_note(missing, evidence), min(100, width or 100))
         return "\n".join(lines)
 
-    def _evidence_note(self, missing: int) -> str:
+    def _evidence_note(self, missing: int, evidence: bool | None) -> str:
+        why = (
+            f"n = {self.taskset.n} tasks > {TABLE_EVIDENCE_TASKS}, where an exact explanation can take seconds"
+            if evidence is None and _TABLE_EVIDENCE.get() is None
+            else "not asked for"
+        )
         return (
-            f"(evidence of {count(missing, 'analysis', 'analyses')} not computed: n = {self.taskset.n} tasks > "
-            f"{TABLE_EVIDENCE_TASKS}, where an exact explanation can take seconds; rtsched check --evidence or "
+            f"(evidence of {count(missing, 'analysis', 'analyses')} not computed: {why}; rtsched check --evidence or "
             "--explain shows it, in Python report.table(evidence=True) or report[name].summary)"
         )
 
@@ -926,13 +961,13 @@ class Report:
         title = self.taskset.name or "task set"
         return f"{title}: n={self.taskset.n}, m={self.m}, U={_fmt(self.taskset.utilization)}"
 
-    def text(self, evidence: bool | None = None, width: int | None = None) -> str:
+    def text(self, evidence: bool | None = None, width: int | None = None, note: bool = True) -> str:
         """``str(report)``: the heading with each policy's verdict, then :meth:`table` (its options)."""
         per_policy = "; ".join(f"{p}: {v}" for p, v in self.policy_verdicts().items())
         header = f"{self._heading()} -- {per_policy or 'no analysis ran'}"
         if width is not None:
             header = "\n".join(textwrap.wrap(header, width, subsequent_indent="  ", break_on_hyphens=False))
-        return header + "\n" + self.table(evidence, width)
+        return header + "\n" + self.table(evidence, width, note)
 
     def __str__(self) -> str:
         return self.text()
@@ -947,7 +982,7 @@ class Report:
             for r, summary in zip(self.results, shown, strict=True)
         )
         missing = shown.count("")
-        note = f"<p><i>{html.escape(self._evidence_note(missing))}</i></p>" if missing else ""
+        note = f"<p><i>{html.escape(self._evidence_note(missing, None))}</i></p>" if missing else ""
         title, _, rest = self._heading().partition(": ")
         return (
             f"<p><b>{html.escape(title)}</b>: {html.escape(rest)}</p>"

@@ -1,5 +1,6 @@
 """`rtsched check`: table, JSON, exit statuses and clear errors (no tracebacks)."""
 
+import io
 import json
 import subprocess
 import sys
@@ -241,9 +242,36 @@ def test_many_sets_are_decided_in_growing_batches_with_progress_on_a_terminal(mo
     monkeypatch.setattr(command, "_PROGRESS_AFTER", -1.0)
     terminal = Terminal()
     reports = list(command._reports(sets, 2, "gfb,bcl-iter", {}, stream=terminal))
-    assert calls == [32, 64, 54]  # the batches double while fast
+    # the batches double while fast; the first is larger than check_many's small input (32 sets):
+    # a file this large is decided by the kernels from its first set on
+    assert calls == [33, 66, 51]
     assert [r.verdicts for r in reports] == [r.verdicts for r in check_many(sets, 2, "gfb,bcl-iter")]
-    assert "rtsched check: 32/150 sets" in terminal.getvalue() and terminal.getvalue().endswith("\n")
+    assert "rtsched check: 33/150 sets" in terminal.getvalue() and terminal.getvalue().endswith("\n")
     quiet = io.StringIO()  # not a terminal: nothing
     list(command._reports(sets, 2, "gfb", {}, stream=quiet))
     assert quiet.getvalue() == ""
+    calls.clear()  # a small file: one batch, which check_many may decide by the references
+    list(command._reports(sets[:32], 2, "gfb", {}, stream=quiet))
+    assert calls == [32]
+
+
+def test_a_large_file_is_decided_by_the_kernels_from_its_first_batch(monkeypatch):
+    """No exact reference runs for a file of more than warmup.COLD_MAX_SETS sets (rtsched.check's
+    ski rental is for small inputs; a 3,000-set file spent 0.5 s in references before loading)."""
+    import importlib
+
+    from rtsched.commands import check as command
+    from rtsched.model import TaskSet
+    from rtsched.warmup import COLD_MAX_SETS
+
+    checking = importlib.import_module("rtsched.check")  # the module (rtsched.check is also the function)
+
+    def cold(*args):
+        raise AssertionError("a reference decided a set of a large file")
+
+    monkeypatch.setattr(checking, "_cold_reference", cold)
+    monkeypatch.setattr(checking, "_COLD_SECONDS", {})
+    monkeypatch.setattr(checking, "_KERNEL_USED", set())
+    sets = [TaskSet.from_tasks([(1 + i % 3, 6, 7), (2, 5 + i % 4, 9)]) for i in range(COLD_MAX_SETS + 1)]
+    reports = list(command._reports(sets, 2, "gfb,bcl", {}, stream=io.StringIO()))
+    assert len(reports) == len(sets)

@@ -159,3 +159,19 @@ def test_batch_concatenate():
 def test_pickle_taskset():
     ts = TaskSet.from_tasks([(1, 3, 4, "x")], name="s")
     assert pickle.loads(pickle.dumps(ts)) == ts
+
+
+@given(st.lists(st.tuples(st.integers(0, MAX_TIME), st.integers(1, MAX_TIME)), max_size=40))
+def test_exact_sums_equal_the_left_to_right_fraction_sum(terms):
+    """``ratio_sum`` (no Fraction per term, unreduced pairs) and ``fraction_sum`` give Σ a/b exactly."""
+    from rtsched.model import fraction_sum, ratio_sum
+
+    expected = sum((Fraction(a, b) for a, b in terms), Fraction(0))
+    assert ratio_sum([a for a, _ in terms], [b for _, b in terms]) == expected
+    assert fraction_sum(Fraction(a, b) for a, b in terms) == expected
+
+
+@given(rst.tasksets(max_size=12))
+def test_utilization_and_density_are_the_exact_sums(ts):
+    assert ts.utilization == sum((Fraction(c, t) for c, _d, t in ts.rows()), Fraction(0))
+    assert ts.density == sum((Fraction(c, min(d, t)) for c, d, t in ts.rows()), Fraction(0))

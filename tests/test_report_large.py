@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from rtsched import TaskSet, budget, check
-from rtsched.result import TABLE_EVIDENCE_TASKS, LazyResult, Report, Result, table_evidence
+from rtsched.result import TABLE_EVIDENCE_SETS, TABLE_EVIDENCE_TASKS, LazyResult, Report, Result, table_evidence
 
 
 def _taskset(n: int) -> TaskSet:
@@ -112,6 +112,53 @@ def test_cli_table_of_a_large_set_and_evidence_option(tmp_path: Any, capsys: pyt
     assert main(["check", str(path), "-m", "4", "--tests", "gfb", "--evidence"]) == 0
     out = capsys.readouterr().out
     assert "Σλ" in out and "not computed" not in out
+
+
+@pytest.mark.parametrize("sets", [TABLE_EVIDENCE_SETS, TABLE_EVIDENCE_SETS + 1])
+def test_cli_tables_of_a_large_file_and_evidence_option(
+    sets: int, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #45: a file of more than TABLE_EVIDENCE_SETS sets prints its tables' verdicts without
+    computing one explanation (a 3,000-set file spent 33 s of 38 in them), then one line saying how
+    to get the evidence; ``--evidence`` computes every row's."""
+    import importlib
+
+    from rtsched.cli import main
+
+    checking = importlib.import_module("rtsched.check")  # the module (rtsched.check is also the function)
+    path = tmp_path / "sets.jsonl"
+    path.write_text("".join(f"[[1, {2 + i % 3}, 4], [2, 5, 6], [1, 7, 7]]\n" for i in range(sets)))
+    explained: list[Any] = []
+    real = checking._explain_on
+
+    def counted(*args: Any) -> Any:
+        explained.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(checking, "_explain_on", counted)
+    assert main(["check", str(path), "-m", "2", "--tests", "gfb,bcl"]) == 0
+    out = capsys.readouterr().out
+    many = sets > TABLE_EVIDENCE_SETS
+    assert out.count("sufficient  schedulable") == 2 * sets  # every verdict is printed
+    assert ("Σλ" in out) is not many and len(explained) == (0 if many else 2 * sets)
+    note = f"(evidence not computed: {sets:,} task sets > {TABLE_EVIDENCE_SETS} in the file"
+    assert (out.count(note) == 1 and out.rstrip().endswith("--explain shows it)")) if many else note not in out
+    assert "evidence of" not in out  # no note per table
+    explained.clear()
+    assert main(["check", str(path), "-m", "2", "--tests", "gfb,bcl", "--evidence"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Σλ") == sets and len(explained) == 2 * sets and "not computed" not in out
+    explain = _Counting()  # --evidence ended with main(): a large report's table is as before
+    assert "not computed" in str(_report(TABLE_EVIDENCE_TASKS + 1, explain)) and explain.calls == 0
+
+
+def test_a_report_table_says_why_its_evidence_is_missing() -> None:
+    small, large = _report(5, _Counting()), _report(TABLE_EVIDENCE_TASKS + 1, _Counting())
+    assert "not computed: not asked for;" in small.table(evidence=False)
+    assert f"n = {TABLE_EVIDENCE_TASKS + 1} tasks > {TABLE_EVIDENCE_TASKS}" in large.table()
+    assert "not computed" not in small.table(evidence=False, note=False)
+    with table_evidence(False):
+        assert "not computed: not asked for;" in str(small)
 
 
 # -- the evidence of a verdict the explanation could not finish ------------------------------------

@@ -131,9 +131,10 @@ def echo_reports(
     printed under its report (not with ``--explain``). Returns whether every set is proven
     schedulable (under ``policy`` if given).
     """
-    from rtsched.result import table
+    from rtsched.result import file_evidence, file_evidence_note, table
 
     all_proven = True
+    evidence = file_evidence(len(sets))  # a large file's tables: verdicts only (TABLE_EVIDENCE_SETS)
     if as_csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(_CSV_COLUMNS)
@@ -148,12 +149,17 @@ def echo_reports(
             continue
         if len(sets) > 1:
             typer.echo(f"[{index}] ", nl=False)
-        typer.echo(report.explain(steps) if explain or steps else report.text(width=_terminal_width()))
+        if explain or steps:
+            typer.echo(report.explain(steps))
+        else:
+            typer.echo(report.text(evidence, width=_terminal_width(), note=evidence is not False))
         if task_rows is not None and not (explain or steps):
             typer.echo("")
             typer.echo("\n".join(table(task_rows(sets[index]))))
         if len(sets) > 1:
             typer.echo("")
+    if evidence is False and not (as_csv or as_json or explain or steps):
+        typer.echo(file_evidence_note(len(sets)))
     return all_proven
 
 
