@@ -898,8 +898,33 @@ def qpa_one_ws(C, D, T, budget, inv_T, order):
     return qpa_search_ws(C, D, T, budget, inv_T, ucmp < 0)
 
 
-#: Largest set for which :func:`_qpa_shortcuts` runs (its insertion sort costs O(n²)).
+#: Largest set for which :func:`_qpa_shortcuts` runs (its sort costs O(n²); :func:`_rank_order`'s keys need n ≤ 64).
 _SHORTCUT_TASKS = 32
+
+
+@kernel(inline="always")
+def _rank_order(order, keys, n):
+    """``order[:n]``: the indices 0..n−1 by increasing ``keys``, equal keys by index (a stable sort).
+
+    Each index goes to its rank, the number of keys before it in that order (smaller ones, and
+    equal ones of a lower index): n² comparisons without a data-dependent branch, where an
+    insertion sort's shifts stop at places that no branch predictor learns on fresh sets.
+    Keys of 2**56 or more in magnitude (``qpa_one`` on scaled rows) take the insertion sort, so
+    that key·64 + index fits in int64.
+    """
+    top = np.int64(0)
+    for i in range(n):
+        top = max(top, abs(keys[i]))
+    if top >= np.int64(1) << 56:
+        for p in range(n):
+            insert_sorted(order, p, keys, p)
+        return
+    for i in range(n):
+        key = keys[i] * 64 + i  # (n ≤ _SHORTCUT_TASKS = 32: distinct keys in deadline, then index order)
+        rank = np.int64(0)
+        for j in range(n):
+            rank += keys[j] * 64 + j < key
+        order[np.uint64(rank)] = i
 
 
 @kernel(counted=False)
@@ -920,12 +945,11 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
 
     Returns ACCEPT, REJECT, or CONTINUE (no shortcut applies: run QPA as the reference does).
     """
-    # The relative deadlines in increasing order (insertion sort of the indices, n is small),
+    # The relative deadlines in increasing order (_rank_order: no data-dependent branch; n is small),
     # then every D_i in one sweep: Σ_{D_j ≤ t} dbf*(τj, t) = Σ a_j + t·Σ U_j with
     # a_j = C_j(T_j − D_j)/T_j, in float with its error margin (as in the dbf* admission of
     # partitioned EDF: below 4(n + 4)·EPS·size, size = Σ|a_j| + t·ΣU_j + t; twice that is used).
-    for p in range(n):
-        insert_sorted(order, p, D, p)
+    _rank_order(order, D, n)
     narrow = fit32(C, D, T, n)
     first_jobs = np.int64(0)
     a_sum = 0.0

@@ -407,3 +407,16 @@ def test_qpa_shortcut_branches(rows: list[tuple[int, int, int]], branch: str) ->
     assert qpa_status(batch).tolist() == [int(brute_force(rows))]
     for budget in (1, 2, 3, 5, 10, 50):
         assert qpa_status(batch, 1, budget).tolist() == [verdict_code(dm.qpa_reference(rows, budget))]
+
+
+@given(
+    st.lists(st.integers(1, 12), min_size=1, max_size=dm._SHORTCUT_TASKS),
+    st.sampled_from([1, 1_000, 2**31 - 1, 2**56, 2**59]),
+)
+def test_deadline_order_of_the_shortcuts_is_a_stable_sort(small: list[int], scale: int) -> None:
+    """``_rank_order`` (composite keys below 2**56, the insertion sort above) orders the indices by
+    key, equal keys by index: the insertion sort's order, whatever the keys' size (ties are frequent)."""
+    keys = np.array(small, dtype=np.int64) * np.int64(scale)
+    order = np.full(len(small), -1, dtype=np.int64)
+    dm._rank_order(order, keys, len(small))
+    assert order.tolist() == np.argsort(keys, kind="stable").tolist()
