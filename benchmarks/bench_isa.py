@@ -1,4 +1,4 @@
-"""bcl-iter and uni-qpa per set, compiled for the host and for AVX2-only CPUs (issue #45, item 1).
+"""bcl-iter, uni-qpa and rta per set, compiled for the host and for AVX2-only CPUs (issue #45, item 1).
 
 Run (on demand; never part of the test suite)::
 
@@ -12,7 +12,7 @@ this script with those variables and a kernel cache of its own (``RTSCHED_CACHE_
 the system temporary folder, so the user's cache is not touched). ``host`` is llvmlite's host
 CPU and features (what a user gets).
 
-Sets: ``bench_vs_schedcat.py``'s per-set recipe (n = 10, m = 4 for bcl-iter, m = 1 for
+Sets: ``bench_vs_schedcat.py``'s per-set recipe (n = 10, m = 4 for bcl-iter and rta, m = 1 for
 uni-qpa, U/m uniform over (0, 1], periods log-uniform in [10, 1000], D uniform in [C, T]; the
 same seed gives the same sets), one Numba thread.
 
@@ -56,7 +56,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 #: (registry name, m) of the rows.
-ROWS = (("bcl-iter", 4), ("uni-qpa", 1))
+ROWS = (("bcl-iter", 4), ("uni-qpa", 1), ("rta", 4))
 
 
 def _codegen_target() -> tuple[str, str]:
@@ -230,7 +230,7 @@ def run_child(root: str, cpu: str, args: argparse.Namespace) -> dict:
     result = json.loads(line[len("RESULT ") :])
     if prefix is not None:
         counts = _callgrind_counts(prefix)
-        # the dumps: one per marker (bcl-iter, uni-qpa), then the final one at exit
+        # the dumps: one per marker (one per row), then the final one at exit
         for (name, _), ir in zip(ROWS, counts[: len(ROWS)], strict=True):
             result[name] = ir / (args.reps * args.sets)
         if args.functions:

@@ -87,6 +87,8 @@ from rtsched.analyses.global_edf._slack import (
     SLACK_FLOAT_ROWS,
     SLACK_ROWS,
     W_INFO,
+    floor_divmod_up32,
+    i32,
     padded_width,
     slack_fixed_point,
     slack_rounds,
@@ -105,7 +107,7 @@ from rtsched.analyses.theory.workload import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, CONTINUE, REJECT, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, UNKNOWN, batch_kernel, kernel
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict, count, iterates
@@ -482,6 +484,33 @@ def _linear_piece(C, T, inv_T, J, E, R, cap):
     return total, slope, horizon
 
 
+#: Largest R + E_i for :func:`_plain_sum`'s 32-bit form (``_slack.floor_divmod_up32``'s range).
+_NARROW_WINDOW = 2**31 - 1
+
+
+@kernel(inline="always")
+def _plain_sum(C, T, inv_T, J, E, R, cap, n, e_max):
+    """Σ_{i≠k} min(W_i(R), J_i^k, cap) of a plain pass, exact (τk's own term is 0: J_k = 0).
+
+    W_i(R) = ⌊(R + E_i)/T_i⌋ C_i + min(C_i, (R + E_i) mod T_i) (Eq. (4)/(8)). When every window
+    R + E_i ≤ R + ``e_max`` fits in 31 bits, the quotient and remainder come from a reciprocal
+    rounded up without a correction step (``rtsched.kernels.floor_divmod_up``'s proof, 0 ≤ a ≤ 2**48)
+    in 32-bit operands (``_slack.floor_divmod_up32``, ``i32``: the same values; vector code on
+    AVX2 hosts, issue #45), else from ``floor_divmod`` in int64 as before. Either way the same sum.
+    """
+    total = 0
+    if R + e_max <= _NARROW_WINDOW:
+        for i in range(n):
+            jobs, rest = floor_divmod_up32(R + E[i], T[i], inv_T[i] * RECIPROCAL_UP)
+            c = i32(C[i])
+            total += min(jobs * c + min(c, rest), min(J[i], cap))
+        return total
+    for i in range(n):
+        jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])
+        total += min(jobs * C[i] + min(C[i], rest), min(J[i], cap))
+    return total
+
+
 @kernel(inline="always")
 def _piece_credit(credit, linear, evaluations):
     # The credit after a pass that covered ``evaluations`` evaluations: a linear piece costs
@@ -524,9 +553,15 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
     C_k = C[k]
     D_k = D[k]
     n = C.shape[0]
+    e_max = np.int64(0)
+    e_min = np.int64(0)
     for i in range(n):  # what depends on the slacks but not on R: once per search
         J[i] = edf_interference_bound_nb(C[i], T[i], S[i], D_k)  # J_i^k, Eq. (5)/(9)
         E[i] = D[i] - C[i] - S[i]  # W_i's window is R + E_i long, Eq. (4)/(8)
+        e_max = max(e_max, E[i])
+        e_min = min(e_min, E[i])
+    if e_min < 0:  # (not for slacks ≤ D_i − C_i) the int64 form of _plain_sum
+        e_max = np.int64(_NARROW_WINDOW) + 1
     # τk does not interfere with itself: with J_k = 0 its term min(W_k, 0, ·) is 0 for good, so
     # the sum needs no branch and no correction (every other term is ≥ 0 as well).
     J[k] = 0
@@ -538,10 +573,7 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
                 return _OUT_OF_BUDGET, used, credit
             used += 1
             cap = R - C_k + 1
-            total = 0
-            for i in range(n):
-                jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])
-                total += min(jobs * C[i] + min(C[i], rest), min(J[i], cap))
+            total = _plain_sum(C, T, inv_T, J, E, R, cap, n, e_max)
             new = C_k + floor_div_nb(total, m)  # (RTA-EDF), as below
             if new > D_k:
                 return _OVER_DEADLINE, used, credit
@@ -562,9 +594,7 @@ def _least_fixed_point(C, D, T, inv_T, m, k, start, S, work, budget, credit):
         if linear:
             total, slope, horizon = _linear_piece(C, T, inv_T, J, E, R, cap)
         else:  # the plain sum, branch-free (a short climb rarely repays the horizon's cost)
-            for i in range(n):
-                jobs, rest = divmod_reciprocal_nb(R + E[i], T[i], inv_T[i])
-                total += min(jobs * C[i] + min(C[i], rest), min(J[i], cap))
+            total = _plain_sum(C, T, inv_T, J, E, R, cap, n, e_max)
         base = R
         top = R + horizon
         while True:  # the evaluations at points of [base, top]

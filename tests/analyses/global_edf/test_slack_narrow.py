@@ -78,3 +78,27 @@ def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, sa
     same_codes_both_widths(
         out, batches, 150, 4, ("bcl-iter", "rta"), lambda name, ts: int(verdict_code(registry.get(name).verdict(ts, 4)))
     )
+
+
+@pytest.mark.parametrize("top", [2**16, 2**30, MAX_TIME], ids=lambda t: f"top={t}")
+def test_rta_plain_sum_is_exact_on_both_sides_of_the_32_bit_window(top: int) -> None:
+    """RTA's plain pass (``rta._plain_sum``): Σ min(W_i(R), J_i, cap) exactly, whether every window
+    R + E_i fits in 31 bits (floor_divmod_up32, no correction step) or not (int64 floor_divmod)."""
+    from rtsched.analyses.global_edf import rta
+
+    rng = np.random.default_rng(top)
+    for _ in range(300):
+        n = int(rng.integers(1, 12))
+        T = rng.integers(1, top + 1, n)
+        C = np.minimum(rng.integers(1, top + 1, n), T)
+        E = rng.integers(0, top + 1, n)
+        J = rng.integers(0, 2 * top, n)
+        R = int(rng.integers(0, top + 1))
+        cap = int(rng.integers(1, top + 1))
+        inv_T = 1.0 / T.astype(np.float64)
+        e_max = int(E.max())
+        expected = 0
+        for c, t, e, j in zip(C.tolist(), T.tolist(), E.tolist(), J.tolist(), strict=True):
+            q, r = divmod(R + e, t)
+            expected += min(q * c + min(c, r), j, cap)
+        assert rta._plain_sum(C, T, inv_T, J, E, R, cap, n, e_max) == expected
