@@ -156,6 +156,29 @@ def host_line() -> str:
         if flags
         else "ISA unknown"
     )
-    return (
-        f"host: {model}; {isa}; numba {numba.__version__}, {numba.get_num_threads()} threads of {os.cpu_count()} CPUs"
-    )
+    line = f"host: {model}; {isa}; numba {numba.__version__}, {numba.get_num_threads()} threads of {os.cpu_count()} CPUs"
+    if os.environ.get("NUMBA_CPU_NAME"):  # code built for another CPU (bench_isa.py's AVX2 builds)
+        cpu, features = codegen_target()
+        line += f"; kernels compiled for {cpu} ({features}), not for this host"
+    return line
+
+
+def codegen_target() -> tuple[str, str]:
+    """The CPU Numba compiles for and its wide vector features (avx2/avx512f/avx512dq present?).
+
+    ``NUMBA_CPU_NAME`` with ``NUMBA_CPU_FEATURES=""`` builds an AVX-512 host's kernels as an
+    AVX2-only CPU gets them (bench_isa.py); without those variables, the host's own.
+    """
+    import llvmlite.binding as llvm
+    from numba.core import config
+
+    cpu_name, cpu_features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
+    name = cpu_name or llvm.get_host_cpu_name()
+    if cpu_features:
+        features = cpu_features
+    elif cpu_name is None:
+        features = llvm.get_host_cpu_features().flatten()
+    else:
+        features = f"the defaults of {cpu_name}"
+    wide = [f for f in ("avx2", "avx512f", "avx512dq") if f"+{f}" in features]
+    return name, ",".join(wide) if wide else features

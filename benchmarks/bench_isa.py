@@ -59,23 +59,6 @@ ROOT = HERE.parent
 ROWS = (("bcl-iter", 4), ("uni-qpa", 1), ("rta", 4))
 
 
-def _codegen_target() -> tuple[str, str]:
-    """The CPU name Numba compiles for and its vector features (avx2/avx512f/avx512dq present?)."""
-    import llvmlite.binding as llvm
-    from numba.core import config
-
-    cpu_name, cpu_features = getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None)
-    name = cpu_name or llvm.get_host_cpu_name()
-    if cpu_features:
-        features = cpu_features
-    elif cpu_name is None:
-        features = llvm.get_host_cpu_features().flatten()
-    else:
-        features = f"(the defaults of {cpu_name})"
-    wide = [f for f in ("avx2", "avx512f", "avx512dq") if f"+{f}" in features]
-    return name, ",".join(wide) if wide else features
-
-
 def child(args: argparse.Namespace) -> None:
     """Measure in this process (the parent set the environment) and print one JSON line."""
     if args.root != str(ROOT):
@@ -95,7 +78,9 @@ def child(args: argparse.Namespace) -> None:
         fn = runner(analyses.get(name), batch, m)
         fn()  # compile or load the cache
         calls[name] = (fn, batch.n_sets)
-    cpu, features = _codegen_target()
+    from _common import codegen_target
+
+    cpu, features = codegen_target()
     result: dict[str, object] = {"cpu": cpu, "features": features, "rtsched": str(Path(rtsched.__file__).parent.parent)}
     if args.child_callgrind:
         if args.symbols:

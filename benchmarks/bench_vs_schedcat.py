@@ -107,6 +107,18 @@ rationals and the heap); rtsched's branchy kernels (bcl-iter, uni-qpa, bcl) are 
 on fresh sets. SchedCAT's rows differ from the issue's constants by row, not by one factor (bak
 1.74× slower here, rta 0.74×), so the issue's figures came from another build or version.
 
+AVX2 code on an AVX-512 host (issue #45)
+----------------------------------------
+Both sides built for an AVX2-only CPU, run on this host: Numba's code for Haswell
+(``NUMBA_CPU_NAME=haswell NUMBA_CPU_FEATURES="" RTSCHED_CACHE_DIR=<a folder of its own>``; the
+first line then names the CPU the kernels were compiled for) and SchedCAT built as above with
+``-march=haswell``. The same instructions as an AVX2 host runs, on this host's core and branch
+predictor: a proxy for an AVX2 machine, not a measurement of one. Session 27 (2026-12-07, this
+machine otherwise idle, 3 rounds; ratios to SchedCAT here, repeated / fresh sets): gfb 387× /
+276×, bak 374× / 201×, bcl 218× / 133×, **bcl-iter 71× / 50×**, rta 98–102× / 99–102× (after
+its 32-bit plain pass), bar 164× / 141×, ffdbf 573× / 578×, load 3,596× / 3,467×, p-edf 139× /
+130×, uni-qpa 131–133× / 104–105× (after its branch-free deadline sort).
+
 Timing
 ------
 One thread (``numba.set_num_threads(1)``). A timed call is the analysis's batch kernel over all
@@ -135,7 +147,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_header
+from _common import host_line, print_header
 
 from rtsched import analyses
 from rtsched.generators import integer_tasks, uunifast
@@ -557,6 +569,7 @@ def main() -> None:
         large_one(args.large_one, args.seed)
         return
     names = [x.strip() for x in args.names.split(",") if x.strip()]
+    print(host_line())  # the vector ISA beside the ratios (and the CPU the kernels were built for)
     unknown = [x for x in names if x not in SCHEDCAT_US]
     if unknown:
         parser.error(f"no SchedCAT figure for {', '.join(unknown)}; choose among {', '.join(NAMES)}")
