@@ -115,8 +115,8 @@ first line then names the CPU the kernels were compiled for) and SchedCAT built 
 ``-march=haswell``. The same instructions as an AVX2 host runs, on this host's core and branch
 predictor: a proxy for an AVX2 machine, not a measurement of one. Session 27 (2026-12-07, this
 machine otherwise idle, 3 rounds; ratios to SchedCAT here, repeated / fresh sets): gfb 387× /
-276×, bak 374× / 201×, bcl 218× / 133×, **bcl-iter 71× / 50×**, rta 98–102× / 99–102× (after
-its 32-bit plain pass), bar 164× / 141×, ffdbf 573× / 578×, load 3,596× / 3,467×, p-edf 139× /
+276×, bak 374× / 201×, bcl 218× / 133×, **bcl-iter 71× / 50×**, rta 115–117× / 112–113× (after
+its 32-bit plain pass and scan), bar 164× / 141×, ffdbf 573× / 578×, load 3,596× / 3,467×, p-edf 139× /
 130×, uni-qpa 131–133× / 104–105× (after its branch-free deadline sort).
 
 Timing

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rtsched.analyses.theory.workload import divmod_reciprocal_nb, floor_div_nb, task_at
+from rtsched.analyses.theory.workload import floor_div_nb, task_at
 from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, floor_divmod_up, kernel, wide_vectors
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
 
@@ -152,8 +152,13 @@ else:
 
 @kernel(inline="always")
 def interference_term_nb(C_i, T_i, inv_T_i, S_i, D_k, cap):
-    """min(J_i^k(S_i), cap) (TPDS 2009 Eq. (17)) without a division (inv_T_i = fl(1/T_i))."""
-    jobs, rest = divmod_reciprocal_nb(D_k, T_i, inv_T_i)
+    """min(J_i^k(S_i), cap) (TPDS 2009 Eq. (17)) without a division (inv_T_i = fl(1/T_i)).
+
+    D_k ≤ 2**31 − 1 (a time value), so ``floor_divmod_up`` is exact with the reciprocal rounded up,
+    in 32-bit operands (:func:`floor_divmod_up32`, :func:`i32`: the same values; vector code on AVX2).
+    """
+    jobs, rest = floor_divmod_up32(D_k, T_i, inv_T_i * RECIPROCAL_UP)
+    C_i = i32(C_i)
     return min(jobs * C_i + min(C_i, max(rest - S_i, 0)), cap)
 
 
@@ -284,13 +289,13 @@ def slack_scan(C, D, T, lo, n, m, work, fwork):
     for k in range(n):
         total_max[k] = total[k]
     for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i and at D_i − C_i
-        C_i = C[task_at(lo, i)]
+        C_i = i32(C[task_at(lo, i)])  # (32-bit operands: the same values, vector code on AVX2; slack_columns)
         T_i = T[task_at(lo, i)]
-        inv = inv_T[i]
+        inv_up = inv_T[i] * RECIPROCAL_UP  # D_k ≤ 2**31 − 1: floor_divmod_up is exact
         S_i = S[i]
         S_max_i = D[task_at(lo, i)] - C_i
         for k in range(width):
-            jobs, rest = divmod_reciprocal_nb(deadline[k], T_i, inv)
+            jobs, rest = floor_divmod_up32(deadline[k], T_i, inv_up)
             base = jobs * C_i
             total[k] += min(base + min(C_i, max(rest - S_i, 0)), cap[k])
             total_max[k] += min(base + min(C_i, max(rest - S_max_i, 0)), cap[k])
