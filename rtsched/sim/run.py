@@ -397,7 +397,9 @@ def simulate(
         :class:`numpy.random.SeedSequence`; the demands come from an independent stream, so
         the arrivals do not depend on ``execution``).
     horizon:
-        Releases happen at ``t < horizon``; default :func:`default_horizon` (periodic with
+        Releases happen at ``t < horizon``; a run that stops at the first miss ends at the horizon,
+        so it checks the deadlines up to it (``after_miss="continue"`` runs the jobs released
+        before it to completion and checks theirs after it too); default :func:`default_horizon` (periodic with
         ``D > T``: :func:`~rtsched.sim.run.arbitrary_horizon`, and the run stops at the first multiple of the
         hyperperiod where no job is pending, ``Trace.repeats_at``; periodic with random
         execution: :func:`~rtsched.sim.run.random_execution_horizon`).
