@@ -48,6 +48,7 @@ __all__ = [
     "floor_divmod_up32",
     "i32",
     "interference_term_nb",
+    "min_nb",
     "padded_width",
     "slack_certificate",
     "slack_columns",
@@ -151,6 +152,22 @@ else:
 
 
 @kernel(inline="always")
+def min_nb(a, b):
+    """min(a, b) of two int64 values with |a − b| < 2**63, without a compare and select.
+
+    a − b in uint64 (wrapping) has its top bit set exactly when a < b, so b + ((a − b) & mask)
+    with mask = −(top bit) is a when a < b, else b. Why not ``min``: in a scalar loop whose sum
+    carries from one iteration to the next (a row of Eq. (18), or the scalar remainder LLVM
+    adds after a vectorised one), LLVM's x86 cmov conversion turns the compare-and-select into
+    a branch, which mispredicts on sets the predictor has not seen (papers/bcl2005.md,
+    "Fresh sets"). The unsigned subtraction carries no "no signed wrap" flag, so LLVM cannot
+    fold this back into a minimum: it compiles to sub, sar, and, add (vector code alike).
+    """
+    d = np.uint64(a) - np.uint64(b)
+    return np.int64(np.uint64(b) + (d & (np.uint64(0) - (d >> np.uint64(63)))))
+
+
+@kernel(inline="always")
 def interference_term_nb(C_i, T_i, inv_T_i, S_i, D_k, cap):
     """min(J_i^k(S_i), cap) (TPDS 2009 Eq. (17)) without a division (inv_T_i = fl(1/T_i)).
 
@@ -159,7 +176,7 @@ def interference_term_nb(C_i, T_i, inv_T_i, S_i, D_k, cap):
     """
     jobs, rest = floor_divmod_up32(D_k, T_i, inv_T_i * RECIPROCAL_UP)
     C_i = i32(C_i)
-    return min(jobs * C_i + min(C_i, max(rest - S_i, 0)), cap)
+    return min_nb(jobs * C_i + min_nb(C_i, max(rest - S_i, 0)), cap)
 
 
 @kernel(inline="always")
@@ -323,7 +340,7 @@ def _row_at_lower_bounds(C, T, lo, n, k, work, fwork, row):
     for i in range(n):
         C_i = i32(C[task_at(lo, i)])
         jobs, rest = floor_divmod_up32(D_k, T[task_at(lo, i)], fwork[F_INV_T, i] * RECIPROCAL_UP)
-        total += min(jobs * C_i + min(C_i, max(rest - work[row, i], 0)), cap_k)
+        total += min_nb(jobs * C_i + min_nb(C_i, max(rest - work[row, i], 0)), cap_k)
     return total
 
 

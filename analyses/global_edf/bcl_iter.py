@@ -76,6 +76,7 @@ from rtsched.analyses.global_edf._slack import (
     W_SLACK,
     f64,
     i32,
+    min_nb,
     padded_width,
     slack_certificate,
     slack_columns,
@@ -368,7 +369,7 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         C_i = i32(C[task_at(lo, i)])
         T_i = i32(T[task_at(lo, i)])
         jobs = i32(np.divide(f64(D_h), f64(T_i)))  # ⌊D_h/T_i⌋ exactly (floor_div_nb's proof)
-        row_sum += min(jobs * C_i + min(C_i, max(D_h - jobs * T_i - D[task_at(lo, i)] + C_i, 0)), cap)
+        row_sum += min_nb(jobs * C_i + min_nb(C_i, max(D_h - jobs * T_i - D[task_at(lo, i)] + C_i, 0)), cap)
     if row_sum - min(C_h, cap) >= m * cap:  # τh's own term J_h^h = C_h
         return REJECT
     # rtsched's acceptance certificate (papers/bcl2005.md): Eq. (18) at S^lb ≥ 0 for every

@@ -1,4 +1,4 @@
-"""The 32-bit operand helpers of BCL-iter's kernel (``_slack.i32``, ``f64``, ``floor_divmod_up32``; issue #45).
+"""The operand helpers of BCL-iter's kernel (``_slack.i32``, ``f64``, ``floor_divmod_up32``, ``min_nb``; issue #45).
 
 They must give the values of their int64 forms on the whole domain of time values
 (0 ≤ a, b ≤ 2**31 − 1 = ``rtsched.model.MAX_TIME``); the kernel == reference properties cover
@@ -10,7 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rtsched.analyses.global_edf._slack import f64, floor_divmod_up32, i32
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from rtsched.analyses.global_edf._slack import f64, floor_divmod_up32, i32, min_nb
 from rtsched.kernels import RECIPROCAL_UP
 from rtsched.model import MAX_TIME
 
@@ -41,6 +44,20 @@ def test_floor_divmod_up32_on_random_values():
 def test_i32_and_f64_keep_the_value(x):
     assert int(i32(np.int64(x))) == x
     assert float(f64(np.int64(x))) == float(x)
+
+
+#: min_nb's domain: any two int64 values whose difference fits in int64 (here |a|, |b| ≤ 2**62).
+_HALF = st.integers(min_value=-(2**62), max_value=2**62 - 1)
+
+
+@given(_HALF, _HALF)
+@example(0, 0)
+@example(-(2**62), 2**62 - 1)
+@example(2**62 - 1, -(2**62))
+@example(MAX_TIME, MAX_TIME + 1)
+@example(-1, 0)
+def test_min_nb_is_min(a, b):
+    assert int(min_nb(np.int64(a), np.int64(b))) == min(a, b)
 
 
 # --- Both operand widths (session 25): the host picks one (rtsched.kernels.wide_vectors), the tests run both.
