@@ -73,6 +73,8 @@ builds derived sets).
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -464,9 +466,46 @@ def locking_inner(mode: WaitMode, protocol: str) -> Inner:
     )
 
 
+def _inner_key(inner: Inner) -> tuple[Any, ...]:
+    # What the inner analysis computes: its name and its reference function with the options bound
+    # (``functools.partial`` objects compare by identity, so their function and keywords are used).
+    ref = inner.reference
+    if isinstance(ref, functools.partial):
+        return (inner.name, ref.func, ref.args, tuple(sorted(ref.keywords.items())))
+    return (inner.name, ref)
+
+
+#: The last searches (:func:`search_with`): ``rtsched check`` asks the reference for the verdict
+#: and then :func:`explain_with` for the evidence, each running the same search (on the MIG
+#: example, 0.15 s each for the 40 searches of a check). Keyed by the set (equal sets: equal
+#: tasks, name, GPU and driver), m, the inner analysis, the search and its budget.
+_SEARCHES: OrderedDict[tuple[Any, ...], Search] = OrderedDict()
+_SEARCHES_KEPT = 256
+_SEARCHES_LOCK = threading.Lock()
+
+
 def search_with(ts: SegmentedTaskSet, m: int, inner: Inner, *, search: str, budget: int) -> Search:
-    """The search with the inner analysis's reference: the first accepted candidate within ``budget``."""
+    """The search with the inner analysis's reference: the first accepted candidate within ``budget``.
+
+    Remembered for the last :data:`_SEARCHES_KEPT` searches (the verdict's search is the
+    explanation's too).
+    """
     ts.check_cores(m)  # as the inner analyses and codes do, whatever the candidates
+    key = (ts, m, _inner_key(inner), search, budget)
+    with _SEARCHES_LOCK:
+        found = _SEARCHES.get(key)
+        if found is not None:
+            _SEARCHES.move_to_end(key)
+            return found
+    found = _search(ts, m, inner, search, budget)
+    with _SEARCHES_LOCK:
+        _SEARCHES[key] = found
+        while len(_SEARCHES) > _SEARCHES_KEPT:
+            _SEARCHES.popitem(last=False)
+    return found
+
+
+def _search(ts: SegmentedTaskSet, m: int, inner: Inner, search: str, budget: int) -> Search:
     considered = analysed = 0
     first = None
     for cand in candidates(ts, search):
