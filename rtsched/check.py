@@ -39,7 +39,7 @@ from rtsched import warmup
 from rtsched.errors import InputError
 from rtsched.model import TaskSet
 from rtsched.platform import Clustered, Platform, as_platform
-from rtsched.registry import Analysis, all_entries, generation, get, parse_budgets, resolve_list
+from rtsched.registry import Analysis, all_entries, entries_of, generation, get, parse_budgets, resolve_list
 from rtsched.result import UNKNOWN, LazyResult, Report, Verdict
 from rtsched.workloads import TASKSETS, WorkloadKind, kind_of
 
@@ -153,7 +153,7 @@ def check(
     """
     workload, ts = kind_of(taskset)
     platform = as_platform(m)
-    plan = _plan(tests, platform, parse_budgets(budget))
+    plan = _plan(tests, platform, parse_budgets(budget), workload)
     size = platform.size
     kind = workload.deadline_model(ts)
     results = []
@@ -189,12 +189,12 @@ def check_many(
     kind (:mod:`rtsched.workloads`).
     """
     platform = as_platform(m)
-    plan = _plan(tests, platform, parse_budgets(budget))
-    size = platform.size
     typed = [kind_of(item) for item in tasksets]
     workload = typed[0][0] if typed else TASKSETS
     if any(kind is not workload for kind, _item in typed):
         raise InputError(f"check_many takes {workload.title} only; analyse other kinds in a call of their own")
+    plan = _plan(tests, platform, parse_budgets(budget), workload)
+    size = platform.size
     sets = [item for _kind, item in typed]
     kinds = [workload.deadline_model(ts) for ts in sets]
     verdicts: list[dict[str, Verdict]] = [{} for _ in sets]
@@ -272,14 +272,16 @@ def _plan_cached(
     platform: Platform,
     budgets: tuple[tuple[str, int], ...] | int | None,
     generation: tuple[int, int],
+    scope: WorkloadKind | None = None,
 ) -> _Plan:
     """The plan of a ``check``, cached.
 
     ``generation`` (:func:`rtsched.registry.generation`) keys it to the registry's contents, so
-    analyses registered later join the default list.
+    analyses registered later join the default list. ``scope``: the workload kind of the items
+    when the default list may be limited to that kind's own analyses (:func:`_default_entries`).
     """
     default = tests is None
-    entries = _default_entries(platform) if default else resolve_list(list(tests or ()))
+    entries = _default_entries(platform, scope) if default else resolve_list(list(tests or ()))
     by_name = dict(budgets) if isinstance(budgets, tuple) else {}
     unknown = set(by_name) - {e.name for e in entries}
     if unknown:
@@ -317,11 +319,20 @@ def _on(explain: Any, platform: Platform) -> Any:
     return functools.partial(_explain_on, explain, platform)
 
 
-def _default_entries(platform: Platform) -> list[Analysis]:
+def _default_entries(platform: Platform, scope: WorkloadKind | None = None) -> list[Analysis]:
     """The featured analyses for the platform; a clustered platform adds its cluster analyses.
 
     A workload kind none of whose analyses is featured (GPU workloads) gets all of its analyses.
+    With ``scope`` (a kind that declares its analysis families), only that kind's part of this
+    list: the rest would be refused silently anyway (they analyse other kinds), and the registry
+    then imports only that kind's analysis modules (:func:`rtsched.registry.entries_of`).
     """
+    if scope is not None:
+        own = entries_of(scope)
+        entries = [e for e in own if e.featured] or own
+        if isinstance(platform, Clustered):
+            entries = entries + [get(f"clustered:k={platform.k}")]
+        return entries
     everything = all_entries()
     entries = [e for e in everything if e.featured]
     featured_kinds = {id(e.workload) for e in entries}
@@ -331,7 +342,12 @@ def _default_entries(platform: Platform) -> list[Analysis]:
     return entries
 
 
-def _plan(tests: str | Sequence[str] | None, platform: Platform, budgets: dict[str, int] | int | None) -> _Plan:
+def _plan(
+    tests: str | Sequence[str] | None,
+    platform: Platform,
+    budgets: dict[str, int] | int | None,
+    workload: WorkloadKind | None = None,
+) -> _Plan:
     if isinstance(tests, str):
         key: tuple[str, ...] | None = tuple(t.strip() for t in tests.split(",") if t.strip())
         if not key:
@@ -339,4 +355,5 @@ def _plan(tests: str | Sequence[str] | None, platform: Platform, budgets: dict[s
     else:
         key = None if tests is None else tuple(tests)
     frozen = tuple(sorted(budgets.items())) if isinstance(budgets, dict) else budgets
-    return _plan_cached(key, platform, frozen, generation())
+    scoped = key is None and workload is not None and workload.families is not None
+    return _plan_cached(key, platform, frozen, generation(), workload if scoped else None)

@@ -15,7 +15,10 @@ and the CLI can hand it to analyses without knowing what it is:
 * a probe input that compiles every kernel of an analysis (:meth:`WorkloadKind.probe`), and
   whether :func:`rtsched.check` may answer with a sufficient test's exact reference while that
   test's kernels are not compiled (:attr:`WorkloadKind.cold_references`);
-* how a report prints one item (:meth:`WorkloadKind.describe`).
+* how a report prints one item (:meth:`WorkloadKind.describe`);
+* which subpackages of ``rtsched.analyses`` hold its built-in analyses
+  (:attr:`WorkloadKind.families`), so that checking a file of this kind imports only those
+  (:func:`rtsched.registry.entries_of`; a kind without the attribute is looked up in all of them).
 
 An analysis names its kind (``Analysis(..., workload=GPU_WORKLOADS)``; the default is
 :data:`TASKSETS`); the core dispatches on that object, never on a string. Four kinds are built
@@ -84,6 +87,10 @@ class WorkloadKind(ABC):
     #: True if :func:`rtsched.check` may decide small inputs of this kind with a sufficient
     #: analysis's exact reference while its kernels are not compiled (:mod:`rtsched.check`).
     cold_references: ClassVar[bool] = False
+    #: The subpackages of ``rtsched.analyses`` that hold every built-in analysis of this kind, or
+    #: ``None`` (look in all of them). With it, ``rtsched check`` of a file of this kind imports
+    #: only those (:func:`rtsched.registry.entries_of`); a test holds it to a full discovery.
+    families: ClassVar[tuple[str, ...] | None] = None
 
     def __repr__(self) -> str:
         return f"<workload kind {self.name!r}>"
@@ -261,6 +268,7 @@ class GPUWorkloads(WorkloadKind):
     """Real-time kernels on a GPU's compute clusters: :class:`~rtsched.gpu.GPUWorkload` (see papers/zahaf2021-gpu-partitioning.md)."""
 
     name = "gpu-workload"
+    families = ("gpu",)
     title = "GPU workloads"
     noun = "GPU workload"
 
@@ -349,6 +357,7 @@ class DAGTaskSets(WorkloadKind):
     """Sets of sporadic parallel DAG tasks: :class:`~rtsched.dag.DAGTaskSet`, :class:`~rtsched.dag.DAGBatch` (papers/dag-model.md)."""
 
     name = "dag"
+    families = ("dag",)
     title = "DAG task sets"
     noun = "DAG task set"
     #: The DAG analyses' references decide a small set at once, where compiling their kernels
@@ -466,6 +475,7 @@ class MCTaskSets(WorkloadKind):
     """Sets of dual-criticality sporadic tasks (Vestal's model): :class:`~rtsched.mc.MCTaskSet`, :class:`~rtsched.mc.MCBatch` (papers/mc-model.md)."""
 
     name = "mc"
+    families = ("mixed_criticality",)
     title = "mixed-criticality task sets"
     noun = "mixed-criticality task set"
     #: Like the DAG kind: the references decide a small set at once, without compiling kernels.
@@ -568,6 +578,7 @@ class SegmentedTaskSets(WorkloadKind):
     """
 
     name = "segmented"
+    families = ("segmented",)
     title = "CPU–GPU segmented task sets"
     noun = "segmented task set"
     #: Like the DAG and MC kinds: the references decide a small set at once, without compiling kernels.

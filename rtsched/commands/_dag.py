@@ -88,9 +88,9 @@ def kind_analyses(workload: Any, tests: str | None, policy: str | None, what: st
     ``fallback`` when there are none), one analysis at least must be registered, and ``policy``
     must be one an analysis decides.
     """
-    from rtsched.registry import all_entries, resolve_list
+    from rtsched.registry import entries_of, resolve_list
 
-    entries = [e for e in all_entries() if e.workload is workload]
+    entries = entries_of(workload)
     if tests is not None:
         try:
             named = resolve_list(tests)

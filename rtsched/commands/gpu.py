@@ -27,7 +27,7 @@ __all__ = ["check_gpu_platform", "gpu_platform", "register", "run_gpu_analyses"]
 
 
 def _gpu_entries() -> list[registry.Analysis]:
-    return [e for e in registry.all_entries() if e.workload is GPU_WORKLOADS]
+    return registry.entries_of(GPU_WORKLOADS)
 
 
 def _heuristics() -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from hypothesis import example, given
 from hypothesis import strategies as st
 

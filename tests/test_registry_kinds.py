@@ -1,0 +1,62 @@
+"""Discovery by workload kind (``registry.entries_of``): a DAG, MC, segmented or GPU check imports its own analyses only.
+
+Each case runs in a fresh interpreter: this test process has long discovered every analysis.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rtsched import registry
+from rtsched.workloads import kinds
+
+KINDS_WITH_FAMILIES = [kind.name for kind in kinds() if kind.families is not None]
+
+_PROBE = """
+import json, sys
+from rtsched import registry
+from rtsched.workloads import kind_named
+kind = kind_named(sys.argv[1])
+own = [e.name for e in registry.entries_of(kind)]
+families = sorted({m.split(".")[2] for m in sys.modules if m.startswith("rtsched.analyses.") and m.count(".") == 3
+                   and not m.split(".")[3].startswith("_") and m.split(".")[2] != "theory"})
+generation = registry.generation()
+other = registry.get(sys.argv[2]).name  # a name of another kind: found by a full discovery
+full = [e.name for e in registry.all_entries() if e.workload is kind]
+print(json.dumps({"own": own, "families": families, "other": other, "full": full,
+                  "generation_changed": registry.generation() != generation}))
+"""
+
+
+def _probe(kind: str, other: str) -> dict[str, object]:
+    out = subprocess.run([sys.executable, "-c", _PROBE, kind, other], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_the_built_in_kinds_declare_their_families():
+    assert set(KINDS_WITH_FAMILIES) == {"gpu-workload", "dag", "mc", "segmented"}
+
+
+@pytest.mark.parametrize("kind", KINDS_WITH_FAMILIES)
+def test_entries_of_a_kind_imports_its_families_only_and_finds_them_all(kind):
+    probe = _probe(kind, "bcl-iter")
+    declared = next(k for k in kinds() if k.name == kind).families
+    assert probe["families"] == sorted(declared)  # nothing else imported (public modules of other families)
+    assert probe["own"] == probe["full"]  # the same analyses, in the same order, as a full discovery
+    assert probe["own"]  # and there are some
+    assert probe["other"] == "bcl-iter"
+    assert probe["generation_changed"]  # the full discovery added entries: cached plans are not reused
+
+
+def test_every_analysis_of_a_declared_kind_lives_in_its_families():
+    # A module of another family declaring an analysis of such a kind would be missed by entries_of.
+    for module_name in registry.analysis_modules():
+        family = module_name.split(".")[2]
+        module = __import__(module_name, fromlist=["ANALYSES"])
+        for entry in getattr(module, "ANALYSES", ()):
+            families = entry.workload.families
+            assert families is None or family in families, (entry.name, module_name, families)
