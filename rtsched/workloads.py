@@ -87,9 +87,10 @@ class WorkloadKind(ABC):
     #: True if :func:`rtsched.check` may decide small inputs of this kind with a sufficient
     #: analysis's exact reference while its kernels are not compiled (:mod:`rtsched.check`).
     cold_references: ClassVar[bool] = False
-    #: The subpackages of ``rtsched.analyses`` that hold every built-in analysis of this kind, or
-    #: ``None`` (look in all of them). With it, ``rtsched check`` of a file of this kind imports
-    #: only those (:func:`rtsched.registry.entries_of`); a test holds it to a full discovery.
+    #: The subpackages of ``rtsched.analyses`` that hold every built-in analysis of this kind and
+    #: the analyses they call by registry name, or ``None`` (look in all of them). With it,
+    #: ``rtsched check`` of a file of this kind imports only those
+    #: (:func:`rtsched.registry.entries_of`); a test holds it to a full discovery.
     families: ClassVar[tuple[str, ...] | None] = None
 
     def __repr__(self) -> str:
@@ -357,7 +358,7 @@ class DAGTaskSets(WorkloadKind):
     """Sets of sporadic parallel DAG tasks: :class:`~rtsched.dag.DAGTaskSet`, :class:`~rtsched.dag.DAGBatch` (papers/dag-model.md)."""
 
     name = "dag"
-    families = ("dag",)
+    families = ("dag", "partitioned")  # federated scheduling packs light tasks with p-edf
     title = "DAG task sets"
     noun = "DAG task set"
     #: The DAG analyses' references decide a small set at once, where compiling their kernels

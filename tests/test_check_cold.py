@@ -201,3 +201,37 @@ def test_a_used_kernel_is_not_looked_up_again(monkeypatch, tmp_path):
         assert rtsched.check(ts, 2, tests="gfb,bak").verdicts == first.verdicts
         assert check_many([ts, ts], 2, tests="gfb,bak")[1].verdicts == first.verdicts
     assert looked == []
+
+
+def test_partitioned_edf_explanations_of_a_small_set_do_not_load_the_packing_kernel(monkeypatch):
+    """With every kernel in the cache, printing one small set's report loaded p-edf's prange
+    packing kernel (0.3–0.5 s, most of ``rtsched check examples/tasksets/demo.yaml``) to explain
+    p-edf, baruah-fisher and p:wf:density:qpa, which the reference packs in milliseconds. Now the
+    reference packs them until the process has spent ``LOAD_SECONDS`` on it (or while the kernel
+    is not compiled); the explanations are the kernel path's."""
+    from rtsched.analyses.partitioned import partitioned_edf
+
+    ts = TaskSet.from_tasks([(2, 5, 5), (1, 4, 6), (3, 9, 10), (4, 12, 15), (3, 14, 20)])
+    runs: list[int] = []
+    real_run = partitioned_edf._run
+
+    def run(*args, **kwargs):
+        runs.append(1)
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(partitioned_edf, "_run", run)
+    monkeypatch.setattr(warmup, "is_compiled", lambda name: True)
+    monkeypatch.setattr(partitioned_edf, "_kernel_loaded", lambda: False)
+    monkeypatch.setattr(partitioned_edf, "_reference_seconds", [0.0])
+    names = ["p-edf", "baruah-fisher", "p:wf:density:qpa"]
+    by_reference = [rtsched.registry.get(name).explain(ts, 2) for name in names]
+    assert runs == [] and partitioned_edf._reference_seconds[0] > 0.0
+    monkeypatch.setattr(warmup, "LOAD_SECONDS", 0.0)  # the account spent: the kernel packs
+    by_kernel = [rtsched.registry.get(name).explain(ts, 2) for name in names]
+    assert len(runs) == len(names)
+    for a, b in zip(by_reference, by_kernel, strict=True):
+        assert (a.verdict, a.summary, a.per_task, a.evidence) == (b.verdict, b.summary, b.per_task, b.evidence)
+    monkeypatch.setattr(warmup, "is_compiled", lambda name: False)  # not compiled: the reference again
+    runs.clear()
+    rtsched.registry.get("p-edf").explain(ts, 2)
+    assert runs == []

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from rtsched import registry
 from rtsched.workloads import kinds
 
+ROOT = Path(__file__).resolve().parents[1]
 KINDS_WITH_FAMILIES = [kind.name for kind in kinds() if kind.families is not None]
 
 _PROBE = """
@@ -60,3 +62,37 @@ def test_every_analysis_of_a_declared_kind_lives_in_its_families():
         for entry in getattr(module, "ANALYSES", ()):
             families = entry.workload.families
             assert families is None or family in families, (entry.name, module_name, families)
+
+
+_CHECK = """
+import contextlib, io, json, sys
+from rtsched.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(json.dumps(sorted({m.split(".")[2] for m in sys.modules if m.startswith("rtsched.analyses.")
+                         and m.count(".") == 3 and not m.split(".")[3].startswith("_") and m.split(".")[2] != "theory"})))
+"""
+
+#: One file of each kind that declares its families, as ``rtsched check`` takes it.
+CHECKS = {
+    "dag": ["tests/data/dag_peer/fonseca_peer_overcount_4_fj_impl_31.yaml", "-m", "4"],
+    "mc": ["tests/data/mc_peer/edf_vd_constrained.yaml", "-m", "1"],
+    "segmented": ["examples/segmented_partitions.yaml", "-m", "2"],
+    "gpu-workload": ["examples/gpu/demo.yaml", "--platform", "gpu:4"],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CHECKS))
+def test_rtsched_check_of_a_file_imports_its_kinds_families_only(kind):
+    # What entries_of saves is lost if an analysis of the kind looks up a name of another family
+    # (registry.get falls back to a full discovery): declare that family too (DAG: p-edf).
+    out = subprocess.run(
+        [sys.executable, "-c", _CHECK, "check", *CHECKS[kind], "--explain"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    imported = json.loads(out.stdout.strip().splitlines()[-1])
+    declared = next(k for k in kinds() if k.name == kind).families
+    assert imported == sorted(declared)
