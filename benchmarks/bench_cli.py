@@ -143,7 +143,7 @@ def main() -> None:
             print(f"\n{label}")
             print(f"  rtsched check (process, end to end): {whole:.3f} s = {whole / imported:.2f}× import rtsched")
             print("  inside one process: " + ", ".join(f"{k} {v:.3f} s" for k, v in p.items()))
-            print(f"  loading (decide − decide again): {p['decide'] - p['again']:.3f} s")
+            print(f"  first-call cost (decide − decide again: analysis discovery, kernel loading): {p['decide'] - p['again']:.3f} s")
             script = imported + p["read"] + p["decide"]  # a script's import rtsched; check_many(read(FILE))
             floor = imported + p["again"]
             print(f"  against a script's import + read + check_many (kernels loaded by it): {whole / script:.2f}×")

@@ -229,6 +229,11 @@ def install_numba_cache() -> Path | None:
             return None
         folder = fallback
     roots = _package_roots()
+    # Per source file and per folder, once per process: every kernel (about 300 of them,
+    # decorated at import) asks for its file's package path twice and checks that its folder is
+    # writable by creating a file there; that was a third of importing every analysis module.
+    package_of = functools.lru_cache(maxsize=None)(lambda py_file: package_path(py_file, roots))
+    writable: set[str] = set()
 
     class RtschedCacheLocator(base):  # type: ignore[misc, valid-type]
         """Numba cache locator for rtsched's own source files: the per-user folder.
@@ -240,14 +245,22 @@ def install_numba_cache() -> Path | None:
         def __init__(self, py_func: Any, py_file: str) -> None:
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(folder / (package_path(py_file, roots) or "rtsched"))
+            self._cache_path = str(folder / (package_of(py_file) or "rtsched"))
 
         def get_source_stamp(self) -> str:
             return source_stamp(self._py_file)
 
+        def ensure_cache_path(self) -> None:
+            # Numba's check (make the folder, create a temporary file in it) once per folder, while
+            # the folder exists (``rtsched cache --clear`` may remove it in this process).
+            if self._cache_path in writable and os.path.isdir(self._cache_path):
+                return
+            super().ensure_cache_path()
+            writable.add(self._cache_path)
+
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if getattr(config, "CACHE_DIR", None) or package_path(py_file, roots) is None:
+            if getattr(config, "CACHE_DIR", None) or package_of(py_file) is None:
                 return None
             return super(base, cls).from_function(py_func, py_file)  # type: ignore[arg-type]
 
