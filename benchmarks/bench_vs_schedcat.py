@@ -117,7 +117,13 @@ predictor: a proxy for an AVX2 machine, not a measurement of one. Session 27 (20
 machine otherwise idle, 3 rounds; ratios to SchedCAT here, repeated / fresh sets): gfb 387× /
 276×, bak 374× / 201×, bcl 218× / 133×, **bcl-iter 71× / 50×**, rta 115–117× / 112–113× (after
 its 32-bit plain pass and scan), bar 164× / 141×, ffdbf 573× / 578×, load 3,596× / 3,467×, p-edf 139× /
-130×, uni-qpa 131–133× / 104–105× (after its branch-free deadline sort).
+130×, uni-qpa 131–133× / 104–105× (after its branch-free deadline sort). Session 28 (2026-12-07,
+after bcl-iter's branch-free minimums, ``_slack.min_nb``; papers/bcl2005.md, "Fresh sets"):
+Haswell build gfb 390× / 297×, bak 368× / 198×, bcl 218× / 128×, **bcl-iter 69× / 53×**, rta
+115× / 116×, bar 165× / 138×, ffdbf 572× / 587×, load 3,554× / 3,356×, p-edf 140× / 134×,
+uni-qpa 130× / 105×; host build (AVX-512) gfb 380× / 295×, bak 318× / 238×, bcl 279× / 151×,
+**bcl-iter 93× / 64×**, rta 137× / 135×, bar 227× / 155×, ffdbf 711× / 699×, load 4,627× /
+4,198×, p-edf 136× / 130×, uni-qpa 125× / 100×.
 
 Timing
 ------
