@@ -54,6 +54,7 @@ import functools
 import importlib
 import pkgutil
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -734,38 +735,45 @@ def analysis_modules() -> list[str]:
     return sorted(module for family in _analysis_families() for module in _family_modules(family))
 
 
+#: Held while families are imported: the table of entries grows in place, and two threads
+#: importing the same family would each add its entries (re-entrant: an import may look a name up).
+_DISCOVERY = threading.RLock()
+
+
 def _import_families(families: Sequence[str]) -> dict[str, Analysis]:
     # Import the analysis modules of ``families`` not imported yet into the table of entries.
     global _entries, _generation
-    found: dict[str, Analysis] = {} if _entries is None else _entries
-    new = [family for family in families if family not in _imported]
-    for family in new:
-        for module_name in _family_modules(family):
-            module = importlib.import_module(module_name)
-            for entry in getattr(module, "ANALYSES", ()):
-                if entry.name in found:
-                    raise RuntimeError(f"analysis {entry.name!r} registered twice")
-                found[entry.name] = entry
-                for alias in entry.aliases:
-                    _aliases[alias] = entry.name
-            for fam in getattr(module, "FAMILIES", ()):
-                _family_origin[id(fam)] = module_name
-                _families.append(fam)
-        _imported.add(family)
-    if new:
-        _families.sort(key=lambda fam: _family_origin.get(id(fam), ""))
-        _generation += 1  # the registry holds more than before (generation())
-    _entries = found
-    return found
+    with _DISCOVERY:
+        found: dict[str, Analysis] = {} if _entries is None else _entries
+        new = [family for family in families if family not in _imported]
+        for family in new:
+            for module_name in _family_modules(family):
+                module = importlib.import_module(module_name)
+                for entry in getattr(module, "ANALYSES", ()):
+                    if entry.name in found:
+                        raise RuntimeError(f"analysis {entry.name!r} registered twice")
+                    found[entry.name] = entry
+                    for alias in entry.aliases:
+                        _aliases[alias] = entry.name
+                for fam in getattr(module, "FAMILIES", ()):
+                    _family_origin[id(fam)] = module_name
+                    _families.append(fam)
+            _imported.add(family)
+        if new:
+            _families.sort(key=lambda fam: _family_origin.get(id(fam), ""))
+            _generation += 1  # the registry holds more than before (generation())
+        _entries = found
+        return found
 
 
 def _discover() -> dict[str, Analysis]:
     global _complete
     if _complete and _entries is not None:
         return _entries
-    found = _import_families(_analysis_families())
-    _complete = True
-    return found
+    with _DISCOVERY:
+        found = _import_families(_analysis_families())
+        _complete = True
+        return found
 
 
 def entries_of(workload: Any) -> list[Analysis]:

@@ -96,3 +96,30 @@ def test_rtsched_check_of_a_file_imports_its_kinds_families_only(kind):
     imported = json.loads(out.stdout.strip().splitlines()[-1])
     declared = next(k for k in kinds() if k.name == kind).families
     assert imported == sorted(declared)
+
+
+_THREADS = """
+import json, sys, threading
+from rtsched import registry
+from rtsched.workloads import kind_named
+errors = []
+def work(i):
+    try:
+        if i % 2:
+            registry.entries_of(kind_named("segmented"))
+        registry.names()
+    except Exception as err:  # noqa: BLE001 (reported below)
+        errors.append(repr(err))
+threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps({"errors": errors, "n": len(registry.names())}))
+"""
+
+
+def test_discovery_from_many_threads_at_once():
+    # The table of entries grows in place: without the discovery lock, two threads importing the
+    # same family both added its entries ("registered twice").
+    out = subprocess.run([sys.executable, "-c", _THREADS], capture_output=True, text=True, check=True)
+    probe = json.loads(out.stdout.strip().splitlines()[-1])
+    assert probe["errors"] == [] and probe["n"] == len(registry.names())
