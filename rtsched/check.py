@@ -330,13 +330,11 @@ def _default_entries(platform: Platform, scope: WorkloadKind | None = None) -> l
     if scope is not None:
         own = entries_of(scope)
         entries = [e for e in own if e.featured] or own
-        if isinstance(platform, Clustered):
-            entries = entries + [get(f"clustered:k={platform.k}")]
-        return entries
-    everything = all_entries()
-    entries = [e for e in everything if e.featured]
-    featured_kinds = {id(e.workload) for e in entries}
-    entries += [e for e in everything if id(e.workload) not in featured_kinds]
+    else:
+        everything = all_entries()
+        entries = [e for e in everything if e.featured]
+        featured_kinds = {id(e.workload) for e in entries}
+        entries += [e for e in everything if id(e.workload) not in featured_kinds]
     if isinstance(platform, Clustered):
         entries = entries + [get(f"clustered:k={platform.k}")]
     return entries
