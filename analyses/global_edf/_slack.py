@@ -75,7 +75,8 @@ __all__ = [
 
 #: Integer workspace rows: slack bounds S, deadlines D_k and caps D_k − C_k + 1 (padded), the
 #: sums Σ_{i≠k} min(J_i^k(S_i), cap_k) at S and at the pre-check's slacks D_i − C_i, and the
-#: slack bounds and latest Eq. (18) values of the rounds.
+#: slack bounds and latest Eq. (18) values of the rounds (W_ROUND_LAST, until the rounds run:
+#: the indices of the rows the certificates sum).
 W_SLACK, W_DEADLINE, W_CAP, W_TOTAL, W_TOTAL_MAX, W_ROUND_SLACK, W_ROUND_LAST = 0, 1, 2, 3, 4, 5, 6
 #: Row W_INFO: [0] the task :func:`slack_scan` found failing the pre-check when it returned REJECT.
 W_INFO = 7
@@ -383,11 +384,17 @@ def slack_certificate(C, D, T, lo, n, m, work, fwork):
     """
     _, open_rows = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
     holds = open_rows <= ROW_CERTIFICATE_ROWS
+    # The open rows' indices gathered first without a branch (row W_ROUND_LAST is free until
+    # slack_rounds): a test per task mispredicts on sets the predictor has not seen.
+    rows = 0
     for k in range(n if holds else 0):
-        if work[W_SLACK, k] == 0:  # W_TOTAL holds −min(C_k, cap_k): τk's own term J_k^k(0) = C_k
-            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_SLACK) + work[W_TOTAL, k] >= m * work[W_CAP, k]:
-                holds = False
-                break
+        work[W_ROUND_LAST, rows] = k
+        rows += np.int64(work[W_SLACK, k] == 0)
+    for j in range(rows):  # W_TOTAL holds −min(C_k, cap_k): τk's own term J_k^k(0) = C_k
+        k = work[W_ROUND_LAST, j]
+        if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_SLACK) + work[W_TOTAL, k] >= m * work[W_CAP, k]:
+            holds = False
+            break
     return ACCEPT if holds else CONTINUE
 
 
@@ -425,19 +432,24 @@ def slack_step_certificate(C, T, lo, n, m, work, fwork):
     S' is ≥ 0 for every task (then BCL-iter's rounds accept by the fourth), else CONTINUE. A row
     with Eq. (18) ≥ 0 at S^lb stays so at S' ≥ S^lb (its sum does not grow), so only the failing
     rows are summed, in index order, stopping at the first that still fails. Leaves every other
-    row as it was (the fixed point starts from them).
+    row as it was (the fixed point starts from them), except W_ROUND_LAST (scratch until
+    :func:`slack_rounds`: the failing rows' indices).
     """
     inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
     for k in range(n):
         value = work[W_CAP, k] - 1 - floor_divmod_up(work[W_TOTAL, k], m, inv_m_up)[0]  # Eq. (18) at S^lb
         work[W_ROUND_SLACK, k] = max(work[W_SLACK, k], value)
     holds = True
+    rows = 0  # the failing rows' indices, gathered without a branch (as in slack_certificate)
     for k in range(n):
+        work[W_ROUND_LAST, rows] = k
+        rows += np.int64(work[W_TOTAL, k] >= m * work[W_CAP, k])
+    for j in range(rows):  # τk's own term J_k^k = C_k, min(C_k, cap_k) in the row
+        k = work[W_ROUND_LAST, j]
         cap_k = work[W_CAP, k]
-        if work[W_TOTAL, k] >= m * cap_k:  # τk's own term J_k^k = C_k, min(C_k, cap_k) in the row
-            if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_ROUND_SLACK) - min(C[task_at(lo, k)], cap_k) >= m * cap_k:
-                holds = False
-                break
+        if _row_at_lower_bounds(C, T, lo, n, k, work, fwork, W_ROUND_SLACK) - min(C[task_at(lo, k)], cap_k) >= m * cap_k:
+            holds = False
+            break
     return ACCEPT if holds else CONTINUE
 
 
