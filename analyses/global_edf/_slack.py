@@ -71,7 +71,8 @@ __all__ = [
 # ≥ padded_width(n), one per chunk of sets; the rows are named below. The sums of Eq. (18) of
 # all tasks are kept side by side and updated a column (one interfering task τi) at a time: a
 # loop over k without a horizontal sum, which the compiler vectorises; the rows are padded to a
-# multiple of 8 lanes with D_k = cap_k = 0, whose terms are 0.
+# multiple of the vector's int64 lanes (8 on AVX-512, 4 on AVX2: :func:`padded_width`) with
+# D_k = cap_k = 0, whose terms are 0.
 
 #: Integer workspace rows: slack bounds S, deadlines D_k and caps D_k − C_k + 1 (padded), the
 #: sums Σ_{i≠k} min(J_i^k(S_i), cap_k) at S and at the pre-check's slacks D_i − C_i, and the
@@ -90,10 +91,19 @@ _UP = 1.0 + 2.0**-30
 _DOWN = 1.0 - 2.0**-30
 
 
-@kernel(inline="always")
-def padded_width(n):
-    """N rounded up to a multiple of 8 (the lanes of the column loops)."""
-    return (n + 7) & ~7
+if wide_vectors():
+
+    @kernel(inline="always")
+    def padded_width(n):
+        """N rounded up to a multiple of 8 (the int64 lanes of an AVX-512 column loop)."""
+        return (n + 7) & ~7
+
+else:
+
+    @kernel(inline="always")
+    def padded_width(n):
+        """N rounded up to a multiple of 4 (the int64 lanes of an AVX2 column loop; n = 10: 12, not 16)."""
+        return (n + 3) & ~3
 
 
 # The operand width follows the target ISA (rtsched.kernels.wide_vectors): on an AVX-512 host,
