@@ -69,7 +69,7 @@ from rtsched.analyses.global_edf import _slack
 from rtsched.generators import generate_batch
 from rtsched.kernels import RECIPROCAL_UP, wide_vectors
 rng = np.random.default_rng(2525)
-out = {"wide": wide_vectors(), "codes": {}, "divmod": []}
+out = {"wide": wide_vectors(), "codes": {}, "divmod": [], "widths": [int(_slack.padded_width(n)) for n in range(20)]}
 for a, b in zip(rng.integers(0, 2**31, 300).tolist(), rng.integers(1, 2**31, 300).tolist()):
     q, r = _slack.floor_divmod_up32(np.int64(a), np.int64(b), (1.0 / b) * RECIPROCAL_UP)
     out["divmod"].append([a, b, int(q), int(r)])
@@ -89,6 +89,8 @@ def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, sa
 
     other, out = other_operand_width(OTHER_FORM)
     assert out["wide"] is (other == "64")
+    lanes = 8 if other == "64" else 4  # the workspace rows padded to the int64 lanes of one vector
+    assert out["widths"] == [-(-n // lanes) * lanes for n in range(20)]
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
     batches = ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000"))
     same_codes_both_widths(
