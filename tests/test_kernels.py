@@ -221,3 +221,37 @@ def test_wide_vectors_follows_the_override(monkeypatch, forced: str) -> None:
     """``RTSCHED_OPERANDS`` forces the operand width of the kernels that have two (issue #45)."""
     monkeypatch.setenv("RTSCHED_OPERANDS", forced)
     assert kernels.wide_vectors() is (forced == "64")
+
+
+
+def test_vectors_256_marks_the_function_that_calls_it() -> None:
+    """``vectors_256`` puts LLVM's ``"prefer-vector-width"="256"`` on its caller (issue #45).
+
+    ``_slack.padded_width`` pads rows to 4 int64 lanes on that promise: with 512-bit vectors the
+    column loops of bcl-iter and rta would end in scalar remainders. The IR check holds on any
+    host; where the same loop compiled without the call uses 512-bit registers (an AVX-512
+    target), the marked one must not.
+    """
+    from numba import njit
+
+    from rtsched.kernels import vectors_256
+
+    @njit(cache=False)
+    def marked(a):
+        vectors_256()
+        for i in range(a.shape[0]):
+            a[i] = a[i] * 3 + 1
+        return a
+
+    @njit(cache=False)
+    def plain(a):
+        for i in range(a.shape[0]):
+            a[i] = a[i] * 3 + 1
+        return a
+
+    assert marked(np.arange(64, dtype=np.int64)).tolist() == plain(np.arange(64, dtype=np.int64)).tolist()
+    (signature,) = marked.signatures
+    assert '"prefer-vector-width"="256"' in marked.inspect_llvm(signature)
+    assert '"prefer-vector-width"="256"' not in plain.inspect_llvm(plain.signatures[0])
+    if "zmm" in plain.inspect_asm(plain.signatures[0]):
+        assert "zmm" not in marked.inspect_asm(signature)

@@ -26,7 +26,16 @@ from __future__ import annotations
 import numpy as np
 
 from rtsched.analyses.theory.workload import floor_div_nb, task_at
-from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, floor_divmod_up, kernel, wide_vectors
+from rtsched.kernels import (
+    ACCEPT,
+    CONTINUE,
+    RECIPROCAL_UP,
+    REJECT,
+    floor_divmod_up,
+    kernel,
+    vectors_256,
+    wide_vectors,
+)
 from rtsched.kernels import UNKNOWN as UNKNOWN_CODE
 
 __all__ = [
@@ -71,8 +80,8 @@ __all__ = [
 # ≥ padded_width(n), one per chunk of sets; the rows are named below. The sums of Eq. (18) of
 # all tasks are kept side by side and updated a column (one interfering task τi) at a time: a
 # loop over k without a horizontal sum, which the compiler vectorises; the rows are padded to a
-# multiple of the vector's int64 lanes (8 on AVX-512, 4 on AVX2: :func:`padded_width`) with
-# D_k = cap_k = 0, whose terms are 0.
+# multiple of 4 int64 lanes, one 256-bit vector (:func:`padded_width`), with D_k = cap_k = 0,
+# whose terms are 0.
 
 #: Integer workspace rows: slack bounds S, deadlines D_k and caps D_k − C_k + 1 (padded), the
 #: sums Σ_{i≠k} min(J_i^k(S_i), cap_k) at S and at the pre-check's slacks D_i − C_i, and the
@@ -91,19 +100,16 @@ _UP = 1.0 + 2.0**-30
 _DOWN = 1.0 - 2.0**-30
 
 
-if wide_vectors():
+@kernel(inline="always")
+def padded_width(n):
+    """N rounded up to a multiple of 4: the int64 lanes of a 256-bit vector (n = 10: 12, not 16).
 
-    @kernel(inline="always")
-    def padded_width(n):
-        """N rounded up to a multiple of 8 (the int64 lanes of an AVX-512 column loop)."""
-        return (n + 7) & ~7
-
-else:
-
-    @kernel(inline="always")
-    def padded_width(n):
-        """N rounded up to a multiple of 4 (the int64 lanes of an AVX2 column loop; n = 10: 12, not 16)."""
-        return (n + 3) & ~3
+    Every kernel whose loops run over padded rows asks LLVM for 256-bit vectors
+    (``rtsched.kernels.vectors_256``, called by the column helpers below), so those loops have
+    no scalar remainder on AVX2 and AVX-512 targets alike (issue #45; papers/bcl2005.md,
+    "Vectors of 256 bits").
+    """
+    return (n + 3) & ~3
 
 
 # The operand width follows the target ISA (rtsched.kernels.wide_vectors): on an AVX-512 host,
@@ -231,6 +237,7 @@ def _raise_slack(work, C_i, T_i, inv_T_i, old, new, width, m):
     # how many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0).
     # (The rows are indexed in place: a row view costs reference counting per call.)
     # (32-bit operands, i32/floor_divmod_up32: the same values, vector code on AVX2 hosts.)
+    vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
     inv_up = inv_T_i * RECIPROCAL_UP
     C_i = i32(C_i)
     m = i32(m)
@@ -264,6 +271,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
     at slacks 0) ≤ S_k after BCL-iter's first round.
     """
     # (The rows are indexed in place: a row view costs reference counting per call.)
+    vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
     width = padded_width(n)
     for i in range(n):  # no sum here, so that the divisions vectorise
         C_i = C[task_at(lo, i)]
@@ -417,6 +425,7 @@ def slack_columns(C, T, lo, n, m, work, fwork):
     afterwards the rows are those :func:`slack_scan` leaves, except W_TOTAL_MAX and W_INFO (not
     computed).
     """
+    vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
     width = padded_width(n)
     for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i
         C_i = i32(C[task_at(lo, i)])  # (32-bit operands: the same values, vector code on AVX2)
