@@ -70,6 +70,7 @@ from rtsched.kernels import (
     gcd,
     insert_sorted,
     kernel,
+    vectors_256,
 )
 from rtsched.model import fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
@@ -842,6 +843,10 @@ def qpa_one_steps(C, D, T, budget):
 @kernel(inline="always")
 def qpa_one_ws(C, D, T, budget, inv_T, order):
     """:func:`qpa_one_steps` with a caller's workspaces: float64 ``inv_T`` and int64 ``order`` (at least n long)."""
+    # 256-bit vectors (rtsched.kernels.vectors_256): this function's loops run over a set's n
+    # tasks, typically 5-20; on an AVX-512 host (Zen 4) uni-qpa measured 0.120 -> 0.110 us per
+    # set (fresh sets 0.151 -> 0.139) with them, the other users of QPA unchanged (issue #45).
+    vectors_256()
     n = C.shape[0]
     if n == 0:
         return ACCEPT, np.int64(0)
@@ -945,6 +950,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
 
     Returns ACCEPT, REJECT, or CONTINUE (no shortcut applies: run QPA as the reference does).
     """
+    vectors_256()  # (short loops over the tasks: 256-bit vectors, as in qpa_one_ws)
     # The relative deadlines in increasing order (_rank_order: no data-dependent branch; n is small),
     # then every D_i in one sweep: Σ_{D_j ≤ t} dbf*(τj, t) = Σ a_j + t·Σ U_j with
     # a_j = C_j(T_j − D_j)/T_j, in float with its error margin (as in the dbf* admission of
