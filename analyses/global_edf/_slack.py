@@ -48,6 +48,7 @@ __all__ = [
     "W_CAP",
     "W_DEADLINE",
     "W_INFO",
+    "W_NARROW",
     "W_ROUND_LAST",
     "W_ROUND_SLACK",
     "W_SLACK",
@@ -90,7 +91,10 @@ __all__ = [
 W_SLACK, W_DEADLINE, W_CAP, W_TOTAL, W_TOTAL_MAX, W_ROUND_SLACK, W_ROUND_LAST = 0, 1, 2, 3, 4, 5, 6
 #: Row W_INFO: [0] the task :func:`slack_scan` found failing the pre-check when it returned REJECT.
 W_INFO = 7
-SLACK_ROWS = 8
+#: Row W_NARROW, read as int32 (:func:`column_rows`, targets without AVX-512DQ): D_k in its
+#: first ``width`` entries and D_k − C_k + 1 in the next ``width`` (padded with 0).
+W_NARROW = 8
+SLACK_ROWS = 9
 #: Float workspace rows: fl(1/T_i), and the terms of the slope and offset sums of
 #: :func:`slack_lower_bounds`.
 F_INV_T, F_SLOPE, F_OFFSET = 0, 1, 2
@@ -231,26 +235,134 @@ def slack_sum_nb(C, D, T, inv_T, lo, n, k, S):
     return total - min(C[task_at(lo, k)], cap)
 
 
-@kernel(inline="always")
-def _raise_slack(work, C_i, T_i, inv_T_i, old, new, width, m):
-    # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column). Returns
-    # how many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0).
-    # (The rows are indexed in place: a row view costs reference counting per call.)
-    # (32-bit operands, i32/floor_divmod_up32: the same values, vector code on AVX2 hosts.)
-    vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
-    inv_up = inv_T_i * RECIPROCAL_UP
-    C_i = i32(C_i)
-    m = i32(m)
-    bad = 0
-    for k in range(width):
+# The column loops' term min(J_i^k(S_i), cap_k) in the operand form of the target ISA
+# (rtsched.kernels.wide_vectors): int64 lanes on an AVX-512DQ target; 32-bit lanes on others, read
+# from row W_NARROW (issue #45; papers/bcl2005.md, "32-bit lanes"). ``column_rows(work, width)``
+# gives the two int32 rows those loops read (deadlines, caps; on AVX-512DQ targets two unused
+# zeros: the loops read rows W_DEADLINE and W_CAP of ``work`` in place, as before), ``lane(x)``
+# the lane type of C_i, T_i and S_i, and
+# ``column_term(work, deadline, cap, k, T_i, inv_up, C_i, S_i)`` the term of lane k (and, on
+# targets without AVX-512DQ, ``column_change``: its change from S_i = old to new, one quotient).
+if wide_vectors():
+
+    @kernel(inline="always")
+    def column_rows(work, width):
+        """Nothing on an AVX-512DQ target: the column loops read W_DEADLINE and W_CAP of ``work`` in place."""
+        return 0, 0
+
+    @kernel(inline="always")
+    def fill_column_rows(work, width):
+        """Nothing to fill on an AVX-512DQ target: the column loops read W_DEADLINE and W_CAP."""
+        return None
+
+    @kernel(inline="always")
+    def lane(x):
+        """An int64 lane value on an AVX-512DQ target."""
+        return np.int64(x)
+
+    @kernel(inline="always")
+    def column_term(work, deadline, cap, k, T_i, inv_up, C_i, S_i):
+        """min(J_i^k(S_i), cap_k) (TPDS 2009 Eq. (17)) in int64 lanes (``inv_up``: fl(1/T_i)·(1 + 2**−50))."""
         jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
-        base = jobs * C_i
-        cap_k = work[W_CAP, k]
-        t = work[W_TOTAL, k] + min(base + min(C_i, max(rest - new, 0)), cap_k)
-        t -= min(base + min(C_i, max(rest - old, 0)), cap_k)
-        work[W_TOTAL, k] = t
-        bad += np.int64(t >= m * i32(cap_k))
-    return bad
+        return min(jobs * C_i + min(C_i, max(rest - S_i, 0)), work[W_CAP, k])
+
+else:
+
+    @kernel(inline="always")
+    def column_rows(work, width):
+        """Row W_NARROW read as int32 (2 entries per int64): the deadlines, then the caps."""
+        row = work[W_NARROW].view(np.int32)
+        return row[:width], row[width : 2 * width]
+
+    @kernel(inline="always")
+    def fill_column_rows(work, width):
+        """Copy the padded rows W_DEADLINE and W_CAP into row W_NARROW as int32 (:func:`column_rows`)."""
+        deadline32, cap32 = column_rows(work, width)
+        for k in range(width):
+            deadline32[k] = np.int32(work[W_DEADLINE, k])
+            cap32[k] = np.int32(work[W_CAP, k])
+
+    @kernel(inline="always")
+    def lane(x):
+        """An int32 lane value (0 ≤ x ≤ 2**31 − 1: a time value or a slack) on other targets."""
+        return np.int32(x)
+
+    @kernel(inline="always")
+    def column_term(work, deadline, cap, k, T_i, inv_up, C_i, S_i):
+        """min(J_i^k(S_i), cap_k) (TPDS 2009 Eq. (17)) in int32 lanes: the int64 form's value.
+
+        ``deadline`` and ``cap`` hold D_k and cap_k = D_k − C_k + 1 as int32 (:func:`column_rows`);
+        ``T_i``, ``C_i`` and ``S_i`` are int32, ``inv_up`` = fl(1/T_i)·(1 + 2**−50). Every value
+        fits in int32: D_k ≤ 2**31 − 1 (a time value) and q = ⌊D_k/T_i⌋ is exact
+        (``rtsched.kernels.floor_divmod_up``; the operand converts from int32 exactly);
+        q T_i ≤ D_k; the remainder r = D_k − q T_i is in [0, T_i); r − S_i ≥ −(2**31 − 1)
+        (0 ≤ S_i ≤ D_i − C_i); and with 0 < C_i ≤ D_i ≤ T_i (constrained deadlines, the model's),
+        J = q C_i + min(C_i, max(r − S_i, 0)) ≤ q T_i + r = D_k, and cap_k ≤ D_k. On AVX2, whose
+        64-bit lanes have no minimum, maximum or product instruction, a column's 4 lanes take 15
+        instructions instead of 21.
+        """
+        D_k = deadline[k]
+        q = np.int32(np.float64(D_k) * inv_up)
+        r = np.int32(D_k - np.int32(q * T_i))
+        part = np.int32(min(C_i, max(np.int32(r - S_i), np.int32(0))))
+        return np.int32(min(np.int32(np.int32(q * C_i) + part), cap[k]))
+
+    @kernel(inline="always")
+    def column_change(work, deadline, cap, k, T_i, inv_up, C_i, old, new):
+        """The term of :func:`column_term` at S_i = ``new`` minus the one at ``old`` (one quotient), int64."""
+        D_k = deadline[k]
+        q = np.int32(np.float64(D_k) * inv_up)
+        r = np.int32(D_k - np.int32(q * T_i))
+        base = np.int32(q * C_i)
+        cap_k = cap[k]
+        up = np.int32(min(np.int32(base + np.int32(min(C_i, max(np.int32(r - new), np.int32(0))))), cap_k))
+        down = np.int32(min(np.int32(base + np.int32(min(C_i, max(np.int32(r - old), np.int32(0))))), cap_k))
+        return np.int64(up) - np.int64(down)
+
+
+# τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column). Returns how
+# many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0). (The
+# rows are indexed in place: a row view costs reference counting per call.) Two forms, as the
+# column term: on an AVX-512DQ target the int64 lanes written out (through column_change the
+# host's fixed point measured 1.6x slower on rejecting sets, for reasons not found), on others
+# the 32-bit lanes of column_change.
+if wide_vectors():
+
+    @kernel(inline="always")
+    def _raise_slack(work, C_i, T_i, inv_T_i, old, new, width, m):
+        vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
+        inv_up = inv_T_i * RECIPROCAL_UP
+        C_i = i32(C_i)
+        m = i32(m)
+        bad = 0
+        for k in range(width):
+            jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
+            base = jobs * C_i
+            cap_k = work[W_CAP, k]
+            t = work[W_TOTAL, k] + min(base + min(C_i, max(rest - new, 0)), cap_k)
+            t -= min(base + min(C_i, max(rest - old, 0)), cap_k)
+            work[W_TOTAL, k] = t
+            bad += np.int64(t >= m * i32(cap_k))
+        return bad
+
+else:
+
+    @kernel(inline="always")
+    def _raise_slack(work, C_i, T_i, inv_T_i, old, new, width, m):
+        vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
+        inv_up = inv_T_i * RECIPROCAL_UP
+        C_i = lane(C_i)
+        T_i = lane(T_i)
+        old = lane(old)
+        new = lane(new)
+        m = i32(m)
+        deadline, cap = column_rows(work, width)
+        bad = 0
+        for k in range(width):
+            t = work[W_TOTAL, k] + column_change(work, deadline, cap, k, T_i, inv_up, C_i, old, new)
+            work[W_TOTAL, k] = t
+            bad += np.int64(t >= m * i32(work[W_CAP, k]))
+        return bad
 
 
 @kernel(inline="always")
@@ -311,6 +423,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         work[W_CAP, k] = 0
         work[W_TOTAL, k] = 0
         work[W_TOTAL_MAX, k] = 0
+    fill_column_rows(work, width)
     return worst, open_rows
 
 
@@ -427,14 +540,14 @@ def slack_columns(C, T, lo, n, m, work, fwork):
     """
     vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
     width = padded_width(n)
-    for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i
-        C_i = i32(C[task_at(lo, i)])  # (32-bit operands: the same values, vector code on AVX2)
-        T_i = T[task_at(lo, i)]
+    deadline, cap = column_rows(work, width)
+    for i in range(n):  # the columns: τi's terms in every sum, at S^lb_i (column_term)
+        C_i = lane(C[task_at(lo, i)])
+        T_i = lane(T[task_at(lo, i)])
         inv_up = fwork[F_INV_T, i] * RECIPROCAL_UP  # D_k ≤ 2**31 − 1: floor_divmod_up is exact
-        S_i = work[W_SLACK, i]
+        S_i = lane(work[W_SLACK, i])
         for k in range(width):
-            jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
-            work[W_TOTAL, k] += min(jobs * C_i + min(C_i, max(rest - S_i, 0)), work[W_CAP, k])
+            work[W_TOTAL, k] += column_term(work, deadline, cap, k, T_i, inv_up, C_i, S_i)
     failing = 0
     m32 = i32(m)
     for k in range(n):  # Eq. (18) < 0 ⇔ sum ≥ m · cap (no division)

@@ -7,6 +7,8 @@ them in context, these check the edges of the domain directly.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import example, given
@@ -61,6 +63,43 @@ def test_min_nb_is_min(a, b):
 
 # --- Both operand widths (session 25): the host picks one (rtsched.kernels.wide_vectors), the tests run both.
 
+def column_terms() -> list[list[int]]:
+    """``_slack.column_term`` on edge and random operands, in this process's form: [D, cap, T, C, S, term]."""
+    from rtsched.analyses.global_edf import _slack
+
+    rng = np.random.default_rng(4545)
+    top = 2**31 - 1
+    cases = [(top, top, 1, 1, 0), (top, 1, top, top, 0), (top, top, top, 1, top - 1), (1, 1, 1, 1, 0)]
+    for _ in range(400):
+        T = int(rng.integers(1, top + 1)) if rng.random() < 0.5 else int(rng.integers(1, 1000))
+        C = int(rng.integers(1, T + 1))
+        S = int(rng.integers(0, top - C + 1)) if rng.random() < 0.5 else int(rng.integers(0, 3 * T))
+        D = int(rng.integers(1, top + 1)) if rng.random() < 0.5 else int(rng.integers(1, min(10 * T, top) + 1))
+        cases.append((D, int(rng.integers(1, D + 1)), T, C, min(S, top - C)))
+    width = 4
+    work = np.zeros((_slack.SLACK_ROWS, width), dtype=np.int64)
+    out = []
+    for D, cap, T, C, S in cases:
+        work[_slack.W_DEADLINE, :] = D
+        work[_slack.W_CAP, :] = cap
+        _slack.fill_column_rows(work, width)
+        deadline, caps = _slack.column_rows(work, width)
+        inv_up = (1.0 / T) * RECIPROCAL_UP
+        term = _slack.column_term(work, deadline, caps, 2, _slack.lane(T), inv_up, _slack.lane(C), _slack.lane(S))
+        out.append([D, cap, T, C, S, int(term)])
+    return out
+
+
+def _exact_term(D: int, cap: int, T: int, C: int, S: int) -> int:
+    q, r = divmod(D, T)
+    return min(q * C + min(C, max(r - S, 0)), cap)
+
+
+def test_column_term_is_eq17_in_this_form() -> None:
+    """min(J_i^k(S_i), cap_k) of the column loops (int64 or 32-bit lanes, as this host picks) on edge values."""
+    assert all(term == _exact_term(*case) for *case, term in column_terms())
+
+
 OTHER_FORM = """
 import json, sys
 import numpy as np
@@ -68,6 +107,8 @@ from rtsched import registry
 from rtsched.analyses.global_edf import _slack
 from rtsched.generators import generate_batch
 from rtsched.kernels import RECIPROCAL_UP, wide_vectors
+sys.path.insert(0, sys.argv[1])
+from test_slack_narrow import column_terms
 rng = np.random.default_rng(2525)
 out = {"wide": wide_vectors(), "codes": {}, "divmod": [], "widths": [int(_slack.padded_width(n)) for n in range(20)]}
 for a, b in zip(rng.integers(0, 2**31, 300).tolist(), rng.integers(1, 2**31, 300).tolist()):
@@ -78,6 +119,7 @@ for n, u, periods in ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:10
                            deadlines="uniform").batch
     for name in ("bcl-iter", "rta"):
         out["codes"][f"{name} {n}"] = registry.get(name).decide(batch, 4).tolist()
+out["terms"] = column_terms()
 print(json.dumps(out))
 """
 
@@ -87,8 +129,9 @@ def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, sa
     from rtsched import registry
     from rtsched.kernels import verdict_code
 
-    other, out = other_operand_width(OTHER_FORM)
+    other, out = other_operand_width(OTHER_FORM, str(Path(__file__).parent))
     assert out["wide"] is (other == "64")
+    assert all(term == _exact_term(*case) for *case, term in out["terms"])
     assert out["widths"] == [-(-n // 4) * 4 for n in range(20)]  # 4 int64 lanes in both forms (vectors_256)
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
     batches = ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000"))
