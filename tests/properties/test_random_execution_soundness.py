@@ -132,7 +132,13 @@ def test_the_registry_has_what_this_property_judges():
 
 
 def test_accepted_sets_do_not_miss_under_random_execution(reach):
-    _property(reach, max(20, EXAMPLES // 3), rst.tasksets(min_size=2, max_size=6, max_period=20), st.integers(1, 4))
+    # Half of the draws with U ≤ 1 (C shrunk, not filtered): a randomized run of unrestricted
+    # draws reached 9 accepted sets of 50 (the check below needs 10), so the branch this
+    # property is about was a coin flip; with the cap it is reached in most draws.
+    tasksets = st.sampled_from([None, 1.0]).flatmap(
+        lambda cap: rst.tasksets(min_size=2, max_size=6, max_period=20, max_utilization=cap)
+    )
+    _property(reach, max(20, EXAMPLES // 3), tasksets, st.integers(1, 4))
     assert reach["accepted"] >= 0.2 * max(20, EXAMPLES // 3), dict(reach)
 
 
