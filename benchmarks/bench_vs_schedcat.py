@@ -123,7 +123,13 @@ Haswell build gfb 390× / 297×, bak 368× / 198×, bcl 218× / 128×, **bcl-ite
 115× / 116×, bar 165× / 138×, ffdbf 572× / 587×, load 3,554× / 3,356×, p-edf 140× / 134×,
 uni-qpa 130× / 105×; host build (AVX-512) gfb 380× / 295×, bak 318× / 238×, bcl 279× / 151×,
 **bcl-iter 93× / 64×**, rta 137× / 135×, bar 227× / 155×, ffdbf 711× / 699×, load 4,627× /
-4,198×, p-edf 136× / 130×, uni-qpa 125× / 100×.
+4,198×, p-edf 136× / 130×, uni-qpa 125× / 100×. Session 29 (2026-12-07, after 256-bit vectors and rows of 4
+lanes, ``rtsched.kernels.vectors_256``, and 32-bit column lanes on AVX2 targets; papers/bcl2005.md,
+"Vectors of 256 bits"): Haswell build gfb 384× / 301×, bak 374× / 201×, bcl 218× / 128×,
+**bcl-iter 83× / 63×**, rta 123× / 119×, bar 177× / 147×, ffdbf 563× / 569×, load 3,577× /
+3,369×, p-edf 139× / 135×, uni-qpa 131× / 106×; host build (AVX-512, Zen 4) gfb 385× / 300×, bak
+315× / 238×, bcl 282× / 154×, **bcl-iter 105× / 71×**, rta 142× / 137×, bar 233× / 159×, ffdbf
+751× / 744×, load 4,720× / 4,299×, p-edf 137× / 130×, uni-qpa 137× / 109×.
 
 Timing
 ------
