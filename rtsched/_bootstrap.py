@@ -165,6 +165,25 @@ def cache_dir() -> Path:
 _KERNEL_SOURCE = re.compile(rb"\bnjit\b|^[ \t]*@(?:batch_)?kernel\b", re.MULTILINE)
 
 
+def _python_files(folder: Path) -> list[Path]:
+    """The ``*.py`` files under ``folder``, through symbolic links to folders too (each real folder once).
+
+    ``Path.rglob`` does not follow such links: a source tree whose ``rtsched/analyses`` is a link
+    to ``analyses/`` (a worktree set up by hand) had a digest blind to the kernels there, and
+    loaded kernels compiled from other sources after an edit (papers/bcl2005.md, session 29).
+    """
+    found = []
+    seen = set()
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:  # a link back into the tree: walk each real folder once
+            dirs[:] = []
+            continue
+        seen.add(real)
+        found.extend(Path(top) / name for name in names if name.endswith(".py"))
+    return found
+
+
 def _kernel_digest() -> str:
     """Digest of every source file that defines Numba kernels (and of the Python/Numba versions)."""
     import numba
@@ -177,7 +196,7 @@ def _kernel_digest() -> str:
     # editable install and any clone of the same sources give the same digest.
     files = {}
     for folder, package in _package_roots():
-        for path in folder.rglob("*.py"):
+        for path in _python_files(folder):
             files[".".join((package, *path.relative_to(folder).with_suffix("").parts))] = path
     for name in sorted(files):
         data = files[name].read_bytes()

@@ -64,6 +64,21 @@ def test_package_path_and_digest_agree_across_layouts(monkeypatch, tmp_path):
     assert _bootstrap._kernel_digest() != clone_digest
 
 
+def test_digest_follows_a_linked_subpackage(monkeypatch, tmp_path):
+    """A tree whose ``rtsched/analyses`` is a symbolic link to ``analyses/`` digests the linked kernels too."""
+    clone = _tree(tmp_path / "clone", "clone", FILES)
+    monkeypatch.setattr(_bootstrap, "_package_dirs", lambda: clone)
+    clone_digest = _bootstrap._kernel_digest()
+    linked = tmp_path / "linked"
+    _tree(linked, "clone", FILES)
+    for name in _bootstrap.SUBPACKAGES:
+        (linked / "rtsched" / name).symlink_to(linked / name, target_is_directory=True)
+    monkeypatch.setattr(_bootstrap, "_package_dirs", lambda: [linked / "rtsched"])
+    assert _bootstrap._kernel_digest() == clone_digest
+    (linked / "analyses" / "global_edf" / "gfb.py").write_text(FILES["analyses/global_edf/gfb.py"].replace("x\n", "-x\n"))
+    assert _bootstrap._kernel_digest() != clone_digest
+
+
 def test_source_stamp_is_the_content(tmp_path):
     """The stamp follows the bytes (an edit), not the mtime (a copy, a checkout) or the folder."""
     first = tmp_path / "a" / "k.py"
