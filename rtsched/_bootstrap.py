@@ -172,7 +172,7 @@ def _python_files(folder: Path) -> list[Path]:
     to ``analyses/`` (a worktree set up by hand) had a digest blind to the kernels there, and
     loaded kernels compiled from other sources after an edit (papers/bcl2005.md, session 29).
     """
-    found = []
+    found: list[Path] = []
     seen = set()
     for top, dirs, names in os.walk(folder, followlinks=True):
         real = os.path.realpath(top)
