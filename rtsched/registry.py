@@ -903,8 +903,15 @@ def names(featured_only: bool = False) -> list[str]:
     return [e.name for e in all_entries(featured_only)]
 
 
-def resolve_list(tests: str | Sequence[str] | None) -> list[Analysis]:
-    """Analyses for a ``tests``/``--tests`` value; ``None`` means every featured analysis."""
+def resolve_list(tests: str | Sequence[str] | None, workload: Any = None) -> list[Analysis]:
+    """Analyses for a ``tests``/``--tests`` value; ``None`` means every featured analysis.
+
+    ``workload`` (a :class:`~rtsched.workloads.WorkloadKind`, optional): the kind the names are
+    expected to analyse. Its analysis families are imported first (:func:`entries_of`), so that
+    its names resolve without importing every family; a name of another kind still resolves.
+    """
+    if workload is not None:
+        entries_of(workload)
     if tests is None:
         return all_entries(featured_only=True)
     if isinstance(tests, str):

@@ -93,7 +93,7 @@ def kind_analyses(workload: Any, tests: str | None, policy: str | None, what: st
     entries = entries_of(workload)
     if tests is not None:
         try:
-            named = resolve_list(tests)
+            named = resolve_list(tests, workload=workload)
         except InputError as err:
             raise err.located(field="--tests") from None
         for entry in named:

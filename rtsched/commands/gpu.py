@@ -86,8 +86,7 @@ def check_gpu_platform(file: str, platform: str, tests: str | None, as_json: boo
     """
     if platform.strip() != "gpu":
         gpu_platform(platform)  # a bad spelling fails before the file is read
-    _gpu_entries()  # the GPU family first: the names below are found without importing every analysis
-    entries = registry.resolve_list(tests if tests is not None else "gpu")
+    entries = registry.resolve_list(tests if tests is not None else "gpu", workload=GPU_WORKLOADS)
     for entry in entries:
         if entry.workload is not GPU_WORKLOADS:
             raise InputError(
