@@ -16,7 +16,7 @@ One place for what every Numba kernel shares:
   :func:`floor_divmod_up` (a reciprocal rounded up, no correction step, for a ≤ 2**48),
   :func:`gcd`, :func:`dbf` (the demand bound function) and :func:`deadline_step` (the walk over
   the absolute deadlines D_i + k·T_i in increasing order);
-* :func:`vectors_256` (asks LLVM for 256-bit vectors in the calling kernel: loops padded to 4
+* ``vectors_256`` (asks LLVM for 256-bit vectors in the calling kernel: loops padded to 4
   int64 lanes);
 * :func:`margin_verdict` (a float comparison with a proven error margin: a verdict, or
   UNDECIDED inside the margin);
@@ -145,7 +145,7 @@ def wide_vectors() -> bool:
     return "+avx512dq" in str(features).split(",")
 
 
-#: The LLVM function attribute :func:`vectors_256` adds (a key-value attribute of LLVM's x86
+#: The LLVM function attribute ``vectors_256`` adds (a key-value attribute of LLVM's x86
 #: back end, which its loop vectoriser and instruction selection honour).
 _PREFER_256 = '"prefer-vector-width"="256"'
 

@@ -907,7 +907,7 @@ def resolve_list(tests: str | Sequence[str] | None, workload: Any = None) -> lis
     """Analyses for a ``tests``/``--tests`` value; ``None`` means every featured analysis.
 
     ``workload`` (a :class:`~rtsched.workloads.WorkloadKind`, optional): the kind the names are
-    expected to analyse. Its analysis families are imported first (:func:`entries_of`), so that
+    expected to analyse. Its analysis families are imported first (``entries_of``), so that
     its names resolve without importing every family; a name of another kind still resolves.
     """
     if workload is not None:
