@@ -343,17 +343,13 @@ def kernel_path(ts: TaskSet, m: int, budget: int) -> tuple[str, int | None]:
 
 
 @kernel(inline="always")
-def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
-    # Same verdict as ``iterate`` for tasks lo, …, lo + n − 1, "unknown" included (the same
-    # rounds wherever rounds run). ``work``/``fwork``: the workspace of the slack iteration
-    # (``_slack``: SLACK_ROWS and SLACK_FLOAT_ROWS rows of length ≥ n).
-    if budget <= 0:
-        return UNKNOWN
+def _precheck_row_rejects(C, D, T, lo, n, m):
     # The pre-check (Eq. (18) with every other slack at D_i − C_i) rejects if ANY task is
     # negative, so the order of its tasks cannot change the verdict (it counts as one round
-    # either way). First the exact pre-check of one task τh with the largest C_h − (D_h − C_h)
-    # (its row fails most often on random sets; papers/bcl2005.md): one row, J_h^i at
-    # S_i = D_i − C_i with one float division each (exact: floor_div_nb).
+    # either way). This is the exact pre-check of one task τh with the largest C_h − (D_h − C_h)
+    # (its row fails most often on random sets; papers/bcl2005.md, shortcut 5): one row, J_h^i at
+    # S_i = D_i − C_i with one float division each (exact: floor_div_nb). True: the set is
+    # rejected in round 1 (the caller checks the budget ≥ 1).
     h = 0
     score = 2 * C[lo] - D[lo]
     for k in range(1, n):
@@ -370,8 +366,12 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
         T_i = i32(T[task_at(lo, i)])
         jobs = i32(np.divide(f64(D_h), f64(T_i)))  # ⌊D_h/T_i⌋ exactly (floor_div_nb's proof)
         row_sum += min_nb(jobs * C_i + min_nb(C_i, max(D_h - jobs * T_i - D[task_at(lo, i)] + C_i, 0)), cap)
-    if row_sum - min(C_h, cap) >= m * cap:  # τh's own term J_h^h = C_h
-        return REJECT
+    return row_sum - min(C_h, cap) >= m * cap  # τh's own term J_h^h = C_h
+
+
+@kernel(inline="always")
+def _bcl_iter_after_precheck(C, D, T, lo, n, m, budget, work, fwork):
+    # The verdict of a set that τh's pre-check row did not reject, the budget ≥ 1.
     # rtsched's acceptance certificate (papers/bcl2005.md): Eq. (18) at S^lb ≥ 0 for every
     # task; then the pre-check passes and the rounds accept by the third (3 rounds of the budget).
     # Row by row when few rows need summing; otherwise (or if it fails: the fixed point needs
@@ -397,6 +397,22 @@ def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
     return verdict
 
 
+@kernel(inline="always")
+def _bcl_iter_set(C, D, T, lo, n, m, budget, work, fwork):
+    # Same verdict as ``iterate`` for tasks lo, …, lo + n − 1, "unknown" included (the same
+    # rounds wherever rounds run). ``work``/``fwork``: the workspace of the slack iteration
+    # (``_slack``: SLACK_ROWS and SLACK_FLOAT_ROWS rows of length ≥ n).
+    if budget <= 0:
+        return UNKNOWN
+    if _precheck_row_rejects(C, D, T, lo, n, m):
+        return REJECT
+    return _bcl_iter_after_precheck(C, D, T, lo, n, m, budget, work, fwork)
+
+
+#: Sets per block of the batch kernel's two passes (``_bcl_iter_chunk``).
+PASS_BLOCK = 64
+
+
 @kernel
 def _bcl_iter_one(C, D, T, m, budget):
     # The serial one-set kernel (what rtsched.check() calls): a workspace for this set only.
@@ -408,10 +424,32 @@ def _bcl_iter_one(C, D, T, m, budget):
 
 
 @kernel(counted=False)
-def _bcl_iter_chunk(C, D, T, offsets, first, last, m, budget, out, work, fwork):
-    for s in range(first, last):
-        lo = offsets[np.uint64(s)]  # (unsigned: no wrap-around select; task_at)
-        out[np.uint64(s)] = _bcl_iter_set(C, D, T, lo, offsets[np.uint64(s + 1)] - lo, m, budget, work, fwork)
+def _bcl_iter_chunk(C, D, T, offsets, first, last, m, budget, out, work, fwork, survivors):
+    # Sets first, …, last − 1, in blocks of PASS_BLOCK sets and two passes per block: τh's
+    # pre-check row for every set of the block (REJECT written, the set's index kept when the
+    # row does not reject, without a branch), then the rest of ``_bcl_iter_set`` for the kept
+    # sets. The same verdict per set as ``_bcl_iter_set``; only the order of the work differs.
+    # Why (papers/bcl2005.md, "Two passes per block"): on fresh sets the pre-check's outcome is
+    # a coin toss (half the sets) that the branch predictor cannot learn; ``survivors`` holds
+    # PASS_BLOCK indices.
+    if budget <= 0:
+        for s in range(first, last):
+            out[np.uint64(s)] = UNKNOWN
+        return
+    for b0 in range(first, last, PASS_BLOCK):
+        b1 = min(b0 + PASS_BLOCK, last)
+        kept = 0
+        for s in range(b0, b1):
+            lo = offsets[np.uint64(s)]  # (unsigned: no wrap-around select; task_at)
+            rejects = _precheck_row_rejects(C, D, T, lo, offsets[np.uint64(s + 1)] - lo, m)
+            out[np.uint64(s)] = REJECT
+            survivors[np.uint64(kept)] = s
+            kept += np.int64(1) - np.int64(rejects)
+        for j in range(kept):
+            s = survivors[np.uint64(j)]
+            lo = offsets[np.uint64(s)]
+            n = offsets[np.uint64(s + 1)] - lo
+            out[np.uint64(s)] = _bcl_iter_after_precheck(C, D, T, lo, n, m, budget, work, fwork)
 
 
 @batch_kernel
@@ -422,14 +460,18 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
     for c in prange(n_chunks):
         work = np.empty((SLACK_ROWS, width), dtype=np.int64)  # one workspace per chunk of sets
         fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
-        _bcl_iter_chunk(C, D, T, offsets, c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks, m, budget, out, work, fwork)
+        survivors = np.empty(PASS_BLOCK, dtype=np.int64)
+        _bcl_iter_chunk(
+            C, D, T, offsets, c * n_sets // n_chunks, (c + 1) * n_sets // n_chunks, m, budget, out, work, fwork, survivors
+        )
 
 
 def _bcl_iter_serial(C, D, T, offsets, m, budget, out):  # the serial twin (rtsched.kernels.serial)
     width = padded_width.py_func(int(np.diff(offsets).max()) if offsets.shape[0] > 1 else 0)
     work = np.empty((SLACK_ROWS, width), dtype=np.int64)
     fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
-    _bcl_iter_chunk(C, D, T, offsets, 0, out.shape[0], m, budget, out, work, fwork)
+    survivors = np.empty(PASS_BLOCK, dtype=np.int64)
+    _bcl_iter_chunk(C, D, T, offsets, 0, out.shape[0], m, budget, out, work, fwork, survivors)
 
 
 _bcl_iter_kernel.serial = _bcl_iter_serial

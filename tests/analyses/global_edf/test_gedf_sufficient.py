@@ -709,6 +709,47 @@ def bcl_iter_shared_workspace(batch, m, rounds):
     return [bcl_iter._bcl_iter_set(ts.C, ts.D, ts.T, 0, ts.n, m, rounds, work, fwork) for ts in batch]
 
 
+def random_batch(rng, n_sets, m):
+    """Seeded sets of 1–12 tasks (the benchmark's recipe: UUniFast, U/m over (0, 1], log-uniform
+    periods in [10, 1000], D uniform in [C, T]), so that both outcomes of τh's pre-check row mix."""
+    from rtsched.generators import integer_tasks, uunifast
+
+    sets = []
+    for _ in range(n_sets):
+        n = int(rng.integers(1, 13))
+        u = uunifast(rng, n, 1.0, 1) * (m * (1.0 - rng.random()))
+        C, D, T = integer_tasks(rng, u, "log-uniform:10:1000", "uniform")
+        sets.append(TaskSet.from_arrays(C.ravel(), D.ravel(), T.ravel()))
+    return TaskSetBatch.from_tasksets(sets)
+
+
+@pytest.mark.parametrize("budget", [0, 1, 2, 3, 4, bcl_iter.DEFAULT_BUDGET])
+def test_bcl_iter_two_passes_per_block_keep_every_verdict(budget):
+    # The batch kernel's blocks (pre-check rows of PASS_BLOCK sets, then the kept sets): every set,
+    # across block edges and in chunks starting and ending inside a block, gets the one-set
+    # kernel's verdict (which the tests above hold to the reference).
+    from rtsched.analyses.global_edf import _slack as common
+
+    rng = np.random.default_rng(45)
+    m = 3
+    batch = random_batch(rng, 5 * bcl_iter.PASS_BLOCK + 7, m)
+    want = np.array([bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) for ts in batch], dtype=np.int8)
+    assert {0, 1} <= set(want.tolist()) or budget < 3
+    np.testing.assert_array_equal(kernel_codes(bcl_iter, batch, m, budget), want)
+    width = common.padded_width(int(batch.sizes.max()))
+    work = np.empty((common.SLACK_ROWS, width), dtype=np.int64)
+    fwork = np.empty((common.SLACK_FLOAT_ROWS, width))
+    survivors = np.empty(bcl_iter.PASS_BLOCK, dtype=np.int64)
+    out = np.full(batch.n_sets, 7, dtype=np.int8)
+    first, last = 5, 3 * bcl_iter.PASS_BLOCK + 11
+    bcl_iter._bcl_iter_chunk(batch.C, batch.D, batch.T, batch.offsets, first, last, m, budget, out, work, fwork, survivors)
+    np.testing.assert_array_equal(out[first:last], want[first:last])
+    assert np.all(out[:first] == 7) and np.all(out[last:] == 7)  # nothing outside the chunk written
+    if budget == bcl_iter.DEFAULT_BUDGET:  # both passes did work: rejected by τh's row and later
+        paths = {bcl_iter.kernel_path(ts, m, budget)[0] for ts in batch}
+        assert "one-row pre-check rejects" in paths and len(paths) >= 4, paths
+
+
 @settings(max_examples=30)
 @given(rst.batches(max_sets=8, max_size=10, max_period=40), st.integers(1, 4), st.integers(0, 6))
 def test_bcl_iter_kernel_on_a_shared_workspace(batch, m, rounds):
