@@ -780,7 +780,7 @@ def entries_of(workload: Any) -> list[Analysis]:
     """The registered analyses of ``workload`` (a :class:`~rtsched.workloads.WorkloadKind`), in display order.
 
     Imports only the analysis families the kind declares (``families``) when it declares them,
-    so that ``rtsched check`` of a DAG, mixed-criticality or segmented file does not import
+    so that ``rtsched check`` of a file of any built-in kind (task sets included) does not import
     every analysis module (about 0.1 s); otherwise every family, as :func:`all_entries` does.
     """
     families = getattr(workload, "families", None)

@@ -1,4 +1,4 @@
-"""Discovery by workload kind (``registry.entries_of``): a DAG, MC, segmented or GPU check imports its own analyses only.
+"""Discovery by workload kind (``registry.entries_of``): a task-set, DAG, MC, segmented or GPU check imports its own analyses only.
 
 Each case runs in a fresh interpreter: this test process has long discovered every analysis.
 """
@@ -40,17 +40,22 @@ def _probe(kind: str, other: str) -> dict[str, object]:
 
 
 def test_the_built_in_kinds_declare_their_families():
-    assert set(KINDS_WITH_FAMILIES) == {"gpu-workload", "dag", "mc", "segmented"}
+    assert set(KINDS_WITH_FAMILIES) == {"taskset", "gpu-workload", "dag", "mc", "segmented"}
+
+
+#: A name of another kind than the one probed (task sets: a DAG analysis; others: a task-set one).
+OTHER = {"taskset": "dag-gedf-cab"}
 
 
 @pytest.mark.parametrize("kind", KINDS_WITH_FAMILIES)
 def test_entries_of_a_kind_imports_its_families_only_and_finds_them_all(kind):
-    probe = _probe(kind, "bcl-iter")
+    other = OTHER.get(kind, "bcl-iter")
+    probe = _probe(kind, other)
     declared = next(k for k in kinds() if k.name == kind).families
     assert probe["families"] == sorted(declared)  # nothing else imported (public modules of other families)
     assert probe["own"] == probe["full"]  # the same analyses, in the same order, as a full discovery
     assert probe["own"]  # and there are some
-    assert probe["other"] == "bcl-iter"
+    assert probe["other"] == other
     assert probe["generation_changed"]  # the full discovery added entries: cached plans are not reused
 
 
@@ -78,6 +83,7 @@ print(json.dumps(sorted({m.split(".")[2] for m in sys.modules if m.startswith("r
 
 #: One file of each kind that declares its families, as ``rtsched check`` takes it.
 CHECKS = {
+    "taskset": ["examples/tasksets/demo.yaml", "-m", "2"],
     "dag": ["tests/data/dag_peer/fonseca_peer_overcount_4_fj_impl_31.yaml", "-m", "4"],
     "mc": ["tests/data/mc_peer/edf_vd_constrained.yaml", "-m", "1"],
     "segmented": ["examples/segmented_partitions.yaml", "-m", "2"],
