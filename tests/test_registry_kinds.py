@@ -104,6 +104,17 @@ def test_rtsched_check_of_a_file_imports_its_kinds_families_only(kind):
     assert imported == sorted(declared)
 
 
+def test_rtsched_check_with_named_task_set_tests_imports_the_task_set_families_only():
+    # --tests names are looked up after the task-set kind's families are imported (resolve_list's
+    # workload): a full discovery would import the other kinds' modules for nothing.
+    out = subprocess.run(
+        [sys.executable, "-c", _CHECK, "check", "examples/tasksets/demo.yaml", "-m", "2", "--tests", "bcl-iter,p-edf"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    imported = json.loads(out.stdout.strip().splitlines()[-1])
+    assert imported == sorted(next(k for k in kinds() if k.name == "taskset").families)
+
+
 _THREADS = """
 import json, sys, threading
 from rtsched import registry

@@ -16,6 +16,7 @@ from rtsched.commands._dag import AnyFormat, Kind, echo_reports
 from rtsched.errors import InputError
 from rtsched.io import read_tasksets
 from rtsched.registry import resolve_list
+from rtsched.workloads import TASKSETS
 
 __all__ = ["register"]
 
@@ -242,7 +243,7 @@ def check_command(
             typer.echo(note, err=True)
     if tests is not None:
         try:
-            named = resolve_list(tests)  # unknown names fail before any work
+            named = resolve_list(tests, workload=TASKSETS)  # unknown names fail before any work
         except InputError as err:
             raise err.located(field="--tests") from None
         refusals = [(entry.name, entry.refuses_platform(target)) for entry in named]
