@@ -24,6 +24,7 @@ rtsched's kernel cache folder is keyed by a digest of every kernel source file
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from rtsched.analyses.theory.workload import floor_div_nb, task_at
 from rtsched.kernels import (
@@ -602,6 +603,17 @@ def slack_precheck_fails(C, D, T, lo, n, m, work, fwork):
 
 
 @kernel(inline="always")
+def _raise_row(C, T, lo, k, n, m, inv_m_up, width, work, fwork):
+    # S_k ← Eq. (18) of τk (which exceeds S_k), its term in every sum updated (a column; in its
+    # own sum J_k^k = C_k, unchanged). True if then every Eq. (18) value is ≥ 0.
+    S_k = work[W_SLACK, k]
+    value = work[W_CAP, k] - 1 - floor_divmod_up(work[W_TOTAL, k], m, inv_m_up)[0]  # Eq. (18) of τk
+    bad = _raise_slack(work, C[task_at(lo, k)], T[task_at(lo, k)], fwork[F_INV_T, k], S_k, value, width, m)
+    work[W_SLACK, k] = value
+    return bad == width - n  # only the padding lanes count
+
+
+@kernel(inline="always")
 def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     """BCL-iter's verdict from its least fixed point (rtsched's, proof in papers/bcl2005.md).
 
@@ -625,23 +637,34 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     start = 0
     for i in range(n):
         start += work[W_SLACK, i]
-    sweeps = 0
-    changed = True
-    while changed:
+    sweeps = 1
+    # Sweep 1 over the rows that improve at S^lb, found first without a branch per row (on
+    # fresh sets each row's test is a coin toss): a bit per row (n ≤ 64), then the set bits in
+    # index order; a row is raised with the sums as the earlier raises of the sweep left them
+    # (Eq. (18) only grows with S, so it still improves). Larger sets sweep as the later sweeps do.
+    rows = np.uint64(0)
+    if n <= 64:
+        for k in range(n):
+            # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
+            improves = work[W_TOTAL, k] < m * (work[W_CAP, k] - 1 - work[W_SLACK, k])
+            rows |= np.uint64(improves) << np.uint64(k)
+    else:
+        rows = np.uint64(1)  # (not a row: makes the later sweeps run)
+        sweeps = 0
+    todo = rows if n <= 64 else np.uint64(0)
+    while todo != 0:
+        k = np.int64(trailing_zeros(todo))
+        todo &= todo - np.uint64(1)
+        if _raise_row(C, T, lo, k, n, m, inv_m_up, width, work, fwork):
+            return ACCEPT, sweeps + 3
+    changed = rows != 0
+    while changed:  # then sweeps in index order until one changes nothing
         changed = False
         sweeps += 1
         for k in range(n):
-            S_k = work[W_SLACK, k]
-            total_k = work[W_TOTAL, k]
-            cap_k = work[W_CAP, k]
-            # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
-            if total_k < m * (cap_k - 1 - S_k):
-                value = cap_k - 1 - floor_divmod_up(total_k, m, inv_m_up)[0]  # Eq. (18) of τk
-                # τk's term in every sum (in its own: J_k^k = C_k, unchanged)
-                bad = _raise_slack(work, C[task_at(lo, k)], T[task_at(lo, k)], fwork[F_INV_T, k], S_k, value, width, m)
-                work[W_SLACK, k] = value
+            if work[W_TOTAL, k] < m * (work[W_CAP, k] - 1 - work[W_SLACK, k]):
                 changed = True
-                if bad == width - n:  # every Eq. (18) value ≥ 0 (only the padding lanes count)
+                if _raise_row(C, T, lo, k, n, m, inv_m_up, width, work, fwork):
                     return ACCEPT, sweeps + 3
     accept = True
     rounds = 3 - start

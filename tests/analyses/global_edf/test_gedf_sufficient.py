@@ -750,6 +750,28 @@ def test_bcl_iter_two_passes_per_block_keep_every_verdict(budget):
         assert "one-row pre-check rejects" in paths and len(paths) >= 4, paths
 
 
+def test_bcl_iter_fixed_point_on_either_side_of_64_tasks():
+    # slack_fixed_point's first sweep finds the improving rows as bits of one 64-bit word when
+    # n ≤ 64 (bit 63 included) and sweeps row by row above that: both against the reference,
+    # on sets that reach the fixed point.
+    from rtsched.generators import integer_tasks, uunifast
+
+    rng = np.random.default_rng(64)
+    reached = {"≤ 64": 0, "> 64": 0}
+    for n in [*range(60, 65), *range(65, 70)] * 4:
+        m = 8
+        u = uunifast(rng, n, 1.0, 1) * (m * (0.3 + 0.5 * rng.random()))
+        C, D, T = integer_tasks(rng, u, "log-uniform:10:1000", "uniform")
+        ts = TaskSet.from_arrays(C.ravel(), D.ravel(), T.ravel())
+        path, _ = bcl_iter.kernel_path(ts, m, bcl_iter.DEFAULT_BUDGET)
+        want = code_of(bcl_iter.reference(ts, m))
+        assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, bcl_iter.DEFAULT_BUDGET) == want, (n, path)
+        assert kernel_codes(bcl_iter, one(ts), m, bcl_iter.DEFAULT_BUDGET)[0] == want, (n, path)
+        if path.startswith("fixed point"):
+            reached["≤ 64" if n <= 64 else "> 64"] += 1
+    assert min(reached.values()) >= 2, reached
+
+
 @settings(max_examples=30)
 @given(rst.batches(max_sets=8, max_size=10, max_period=40), st.integers(1, 4), st.integers(0, 6))
 def test_bcl_iter_kernel_on_a_shared_workspace(batch, m, rounds):
