@@ -623,7 +623,9 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     verdict is REJECT and ``iterate`` stops in round 1, within the bound). The rounds reach
     S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order of updates from
     S^lb ≤ S* reaches it as well, here sweeps in index order with the sums kept up to date: a
-    raised S_k changes one term of each sum (a column). The verdict is ACCEPT iff every
+    raised S_k changes one term of each sum (a column). The first sweep visits only the rows that
+    improve at S^lb (for n ≤ 64, found first without a branch per row; its result is ≤ a full
+    sweep's, papers/bcl2005.md, shortcut 7). The verdict is ACCEPT iff every
     Eq. (18) value at S* is ≥ 0. Sweep t leaves S ≤ the slacks of ``iterate`` after its round
     t + 2, so: as soon as every Eq. (18) value is ≥ 0 during sweep t, ``iterate`` accepts by
     round t + 3 (early acceptance: the sweeps stop there); at the fixed point after T sweeps
