@@ -130,10 +130,13 @@ lanes, ``rtsched.kernels.vectors_256``, and 32-bit column lanes on AVX2 targets;
 3,369×, p-edf 139× / 135×, uni-qpa 131× / 106×; host build (AVX-512, Zen 4) gfb 385× / 300×, bak
 315× / 238×, bcl 282× / 154×, **bcl-iter 105× / 71×**, rta 142× / 137×, bar 233× / 159×, ffdbf
 751× / 744×, load 4,720× / 4,299×, p-edf 137× / 130×, uni-qpa 137× / 109×.
-Session 30 (2026-12-07, after bcl-iter's two passes per block of 64 sets, the only kernel
-changed; papers/bcl2005.md, "Two passes per block"; two A/B runs each): **bcl-iter** host build
-104–105× / 73–77× (before: 101–104× / 70–71×), Haswell build 83× / 66× (before: 83–85× /
-64–65×).
+Session 30 (2026-12-07; bcl-iter's two passes per block of 64 sets, the fixed point's first
+sweep without a branch per row, which RTA shares, and τh as one vectorised maximum;
+papers/bcl2005.md, "Two passes per block"; A/B against the session's start, 2 runs, 3 rounds):
+host build **bcl-iter 100–101× / 88–92×** (before: 105–106× / 71–72×; µs 0.074–0.077 / 0.112 →
+0.077–0.078 / 0.088–0.089), rta 143–144× / 138–139× (unchanged); Haswell build **bcl-iter
+78–79× / 72–76×** (before: 83–85× / 62–64×; µs 0.092–0.094 / 0.125–0.126 → 0.099–0.101 /
+0.108–0.110), rta 120× / 117× (unchanged).
 
 Timing
 ------
