@@ -54,7 +54,8 @@ and the sums of all tasks are updated side by side (vectorised).
 Layers: :func:`iterate`/:func:`reference`/:func:`explain` (Python ints), ``_bcl_iter_set`` (one
 set in int64, on a caller-provided workspace), ``_bcl_iter_one`` (the serial one-set kernel:
 allocates the workspace), ``_bcl_iter_chunk`` (a run of sets on one workspace, serial and
-uncounted, ``_bcl_iter_set`` inlined) and ``_bcl_iter_kernel`` (prange over chunks of sets, one
+uncounted, ``_bcl_iter_set``'s two parts inlined: τh's pre-check row for a block of
+``PASS_BLOCK`` sets, then the rest for the sets it kept; papers/bcl2005.md, "Two passes per block") and ``_bcl_iter_kernel`` (prange over chunks of sets, one
 workspace per chunk, each handed to ``_bcl_iter_chunk``). The chunk is a function of its own, not
 the prange body, for compile time (issue #46): Numba's parfor passes (copy propagation, gufunc
 outlining) ran over the whole inlined slack iteration and took most of bcl-iter's first-run
