@@ -639,28 +639,26 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     start = 0
     for i in range(n):
         start += work[W_SLACK, i]
-    sweeps = 1
-    # Sweep 1 over the rows that improve at S^lb, found first without a branch per row (on
-    # fresh sets each row's test is a coin toss): a bit per row (n ≤ 64), then the set bits in
-    # index order; a row is raised with the sums as the earlier raises of the sweep left them
-    # (Eq. (18) only grows with S, so it still improves). Larger sets sweep as the later sweeps do.
-    rows = np.uint64(0)
+    sweeps = 0
+    changed = True
     if n <= 64:
+        # Sweep 1 over the rows that improve at S^lb, found first without a branch per row (on
+        # fresh sets each row's test is a coin toss): a bit per row, then the set bits in index
+        # order; a row is raised with the sums as the earlier raises of the sweep left them
+        # (Eq. (18) only grows with S, so it still improves). Larger sets sweep as below.
+        sweeps = 1
+        todo = np.uint64(0)
         for k in range(n):
             # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
             improves = work[W_TOTAL, k] < m * (work[W_CAP, k] - 1 - work[W_SLACK, k])
-            rows |= np.uint64(improves) << np.uint64(k)
-    else:
-        rows = np.uint64(1)  # (not a row: makes the later sweeps run)
-        sweeps = 0
-    todo = rows if n <= 64 else np.uint64(0)
-    while todo != 0:
-        k = np.int64(trailing_zeros(todo))
-        todo &= todo - np.uint64(1)
-        if _raise_row(C, T, lo, k, n, m, inv_m_up, width, work, fwork):
-            return ACCEPT, sweeps + 3
-    changed = rows != 0
-    while changed:  # then sweeps in index order until one changes nothing
+            todo |= np.uint64(improves) << np.uint64(k)
+        changed = todo != 0
+        while todo != 0:
+            k = np.int64(trailing_zeros(todo))
+            todo &= todo - np.uint64(1)
+            if _raise_row(C, T, lo, k, n, m, inv_m_up, width, work, fwork):
+                return ACCEPT, sweeps + 3
+    while changed:  # (then) sweeps in index order until one changes nothing
         changed = False
         sweeps += 1
         for k in range(n):

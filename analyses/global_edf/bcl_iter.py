@@ -353,7 +353,7 @@ def _precheck_row_rejects(C, D, T, lo, n, m):
     # rejected in round 1 (the caller checks the budget ≥ 1).
     # The first τh with the largest score 2 C_h − D_h, as one maximum (no chain of selects, so
     # it vectorises): key = score · 2**17 + (2**17 − 1 − h) orders by score, then by lower index
-    # (n ≤ 2**16; |score| < 2**33, so |key| < 2**50).
+    # (n ≤ 2**16; |score| < 2**31 as 1 ≤ C ≤ D ≤ 2**31 − 1, so |key| < 2**49).
     best = np.int64(-(1 << 62))
     for k in range(n):
         best = max(best, (2 * C[task_at(lo, k)] - D[task_at(lo, k)]) * 131072 + (131071 - k))
