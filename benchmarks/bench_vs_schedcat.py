@@ -137,6 +137,12 @@ host build **bcl-iter 100–101× / 88–92×** (before: 105–106× / 71–72×
 0.077–0.078 / 0.088–0.089), rta 143–144× / 138–139× (unchanged); Haswell build **bcl-iter
 78–79× / 72–76×** (before: 83–85× / 62–64×; µs 0.092–0.094 / 0.125–0.126 → 0.099–0.101 /
 0.108–0.110), rta 120× / 117× (unchanged).
+The same day, a proxy closer to the issue's host (an AMD Zen 3, AVX2): both sides built for
+``znver3`` (``NUMBA_CPU_NAME=znver3 NUMBA_CPU_FEATURES=""``, SchedCAT with ``-march=znver3``), on
+this host, all rows, 2 runs: gfb 384–385× / 289–294×, bak 364× / 196–200×, bcl 210–213× /
+127–128×, **bcl-iter 79–80× / 73×**, rta 123–124× / 118–121×, bar 165–169× / 131–134×, ffdbf
+563–578× / 575–580×, load 3,199–3,229× / 3,065–3,071×, p-edf 134–136× / 128–131×, uni-qpa 129× /
+103–105×.
 
 Timing
 ------
