@@ -24,7 +24,6 @@ rtsched's kernel cache folder is keyed by a digest of every kernel source file
 from __future__ import annotations
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from rtsched.analyses.theory.workload import floor_div_nb, task_at
 from rtsched.kernels import (
@@ -624,8 +623,8 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     S* = the least fixed point of S ↦ max(0, Eq. (18)(S)); any order of updates from
     S^lb ≤ S* reaches it as well, here sweeps in index order with the sums kept up to date: a
     raised S_k changes one term of each sum (a column). The first sweep visits only the rows that
-    improve at S^lb (for n ≤ 64, found first without a branch per row; its result is ≤ a full
-    sweep's, papers/bcl2005.md, shortcut 7). The verdict is ACCEPT iff every
+    improve at S^lb (gathered first without a branch per row; its result is ≤ a full sweep's,
+    papers/bcl2005.md, shortcut 7). The verdict is ACCEPT iff every
     Eq. (18) value at S* is ≥ 0. Sweep t leaves S ≤ the slacks of ``iterate`` after its round
     t + 2, so: as soon as every Eq. (18) value is ≥ 0 during sweep t, ``iterate`` accepts by
     round t + 3 (early acceptance: the sweeps stop there); at the fixed point after T sweeps
@@ -639,25 +638,24 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
     start = 0
     for i in range(n):
         start += work[W_SLACK, i]
-    sweeps = 0
-    changed = True
-    if n <= 64:
-        # Sweep 1 over the rows that improve at S^lb, found first without a branch per row (on
-        # fresh sets each row's test is a coin toss): a bit per row, then the set bits in index
-        # order; a row is raised with the sums as the earlier raises of the sweep left them
-        # (Eq. (18) only grows with S, so it still improves). Larger sets sweep as below.
-        sweeps = 1
-        todo = np.uint64(0)
-        for k in range(n):
-            # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
-            improves = work[W_TOTAL, k] < m * (work[W_CAP, k] - 1 - work[W_SLACK, k])
-            todo |= np.uint64(improves) << np.uint64(k)
-        changed = todo != 0
-        while todo != 0:
-            k = np.int64(trailing_zeros(todo))
-            todo &= todo - np.uint64(1)
-            if _raise_row(C, T, lo, k, n, m, inv_m_up, width, work, fwork):
-                return ACCEPT, sweeps + 3
+    # Sweep 1 over the rows that improve at S^lb, their indices gathered first (into row
+    # W_ROUND_LAST, scratch until slack_rounds) without a branch per row: on fresh sets each
+    # row's test is a coin toss. A row is raised with the sums as the earlier raises of the sweep
+    # left them (Eq. (18) only grows with S, so it still improves). Not the bits of one word,
+    # raised by trailing_zeros (session 30): compiled on its own, as the serial twin and a
+    # compiling process run it, that form left the raise loop scalar on AVX-512 targets and the
+    # fixed point 2.9x slower (papers/bcl2005.md, "One compiled copy, not two").
+    rows = 0
+    for k in range(n):
+        # Eq. (18) of τk exceeds S_k ⇔ ⌊total/m⌋ < cap − 1 − S_k ⇔ total < m (cap − 1 − S_k)
+        improves = work[W_TOTAL, k] < m * (work[W_CAP, k] - 1 - work[W_SLACK, k])
+        work[W_ROUND_LAST, rows] = k
+        rows += np.int64(improves)
+    for j in range(rows):
+        if _raise_row(C, T, lo, work[W_ROUND_LAST, j], n, m, inv_m_up, width, work, fwork):
+            return ACCEPT, 4
+    sweeps = 1
+    changed = rows != 0
     while changed:  # (then) sweeps in index order until one changes nothing
         changed = False
         sweeps += 1

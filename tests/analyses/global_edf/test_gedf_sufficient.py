@@ -751,8 +751,9 @@ def test_bcl_iter_two_passes_per_block_keep_every_verdict(budget):
 
 
 def test_bcl_iter_fixed_point_on_either_side_of_64_tasks():
-    # slack_fixed_point's first sweep finds the improving rows as bits of one 64-bit word when
-    # n ≤ 64 (bit 63 included) and sweeps row by row above that: both against the reference,
+    # slack_fixed_point's first sweep gathers the improving rows' indices into a workspace row
+    # (up to n of them), then sweeps row by row; session 30's form took them as the bits of one
+    # 64-bit word for n ≤ 64 only. Large sets on either side of that edge against the reference,
     # on sets that reach the fixed point.
     from rtsched.generators import integer_tasks, uunifast
 
