@@ -38,7 +38,18 @@ from rtsched.analyses.global_edf._demand import INT64_SAFE, dbf, dbf_carry_in, d
 from rtsched.analyses.theory.workload import largest_set
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, EPS, REJECT, UNDECIDED, UNKNOWN, batch_kernel, deadline_step, insert_sorted, kernel
+from rtsched.kernels import (
+    ACCEPT,
+    EPS,
+    REJECT,
+    UNDECIDED,
+    UNKNOWN,
+    batch_kernel,
+    deadline_step,
+    insert_sorted,
+    kernel,
+    largest_set_size,
+)
 from rtsched.model import TaskSet, fraction_sum
 from rtsched.result import UNKNOWN as UNKNOWN_VERDICT
 from rtsched.result import Explanation, Step, Verdict, show_number
@@ -777,7 +788,7 @@ def all_sets(C, D, T, offsets, m, budget, tight, out):
 
 def run_serial(C, D, T, offsets, m, budget, tight, out):
     """:func:`all_sets` on the calling thread (the serial twin, :func:`rtsched.kernels.serial`)."""
-    width = largest_set.py_func(offsets)
+    width = largest_set_size(offsets)
     ints = np.empty((INT_ROWS, width + 1), dtype=np.int64)
     floats = np.empty((FLOAT_ROWS, width), dtype=np.float64)
     sets_chunk(C, D, T, offsets, 0, out.shape[0], m, budget, np.int64(tight), out, ints, floats)

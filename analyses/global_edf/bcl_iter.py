@@ -95,7 +95,7 @@ from rtsched.analyses.theory.workload import (
     task_labels,
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
-from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, REJECT, UNKNOWN, batch_kernel, kernel, largest_set_size
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict, count
@@ -468,7 +468,7 @@ def _bcl_iter_kernel(C, D, T, offsets, m, budget, out):
 
 
 def _bcl_iter_serial(C, D, T, offsets, m, budget, out):  # the serial twin (rtsched.kernels.serial)
-    width = padded_width.py_func(int(np.diff(offsets).max()) if offsets.shape[0] > 1 else 0)
+    width = padded_width.py_func(largest_set_size(offsets))
     work = np.empty((SLACK_ROWS, width), dtype=np.int64)
     fwork = np.empty((SLACK_FLOAT_ROWS, width), dtype=np.float64)
     survivors = np.empty(PASS_BLOCK, dtype=np.int64)

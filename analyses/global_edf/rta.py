@@ -107,7 +107,7 @@ from rtsched.analyses.theory.workload import (
 )
 from rtsched.budget import REFERENCE_WORK, Work, WorkExhausted
 from rtsched.errors import InputError
-from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, UNKNOWN, batch_kernel, kernel
+from rtsched.kernels import ACCEPT, CONTINUE, RECIPROCAL_UP, REJECT, UNKNOWN, batch_kernel, kernel, largest_set_size
 from rtsched.model import TaskSet
 from rtsched.registry import Analysis
 from rtsched.result import Explanation, Step, Verdict, count, iterates
@@ -843,7 +843,7 @@ def _rta_sets(C, D, T, offsets, first, last, m, budget, out, work, inv_T, slack_
 
 
 def _rta_serial(C, D, T, offsets, m, budget, out):  # the serial twin (rtsched.kernels.serial)
-    max_n = int(np.diff(offsets).max()) if offsets.shape[0] > 1 else 0
+    max_n = largest_set_size(offsets)
     _rta_sets(
         C, D, T, offsets, 0, out.shape[0], m, budget, out,
         np.empty((_ROWS, max_n), dtype=np.int64), np.empty(max_n, dtype=np.float64),
