@@ -4,7 +4,7 @@ Run (on demand; never part of the test suite)::
 
     python benchmarks/bench_vs_schedcat.py [--sets 2000] [--fresh-sets 40000] [--rounds 5]
         [--names rta,bar] [--reference-sets 20] [--large-timeout 120] [--skip-growth] [--skip-large]
-        [--schedcat /tmp/schedcat-native]
+        [--schedcat /tmp/schedcat-native] [--twin]
 
 What it prints
 --------------
@@ -39,6 +39,12 @@ What it prints
    n = 5.
 3. **n = 5,000**: one set per analysis, its verdict (True / False / "unknown") and the wall time,
    each in a child process stopped after ``--large-timeout`` seconds ("no answer").
+
+rtsched's side is each analysis's ``prange`` driver on one thread, or with ``--twin`` its serial
+twin, which every sweep unit runs (``rtsched.kernels.serial``). The twin calls the chunk loop as
+Numba compiled it on its own, the driver a copy LLVM optimised once more, and until session 31
+the two differed (bcl-iter's fixed point 2.9x, bar's twin 1.9x): ``bench_serial_twins.py`` compares
+them for every analysis, and papers/bcl2005.md ("One compiled copy, not two") tells the story.
 
 Sets (every draw from ``numpy.random.default_rng(--seed)``, one generator per table)
 -------------------------------------------------------------------------------------
@@ -238,12 +244,18 @@ def draw_sets(
     return TaskSetBatch(C.ravel(), D.ravel(), T.ravel(), offsets)
 
 
+#: Set by ``--twin``: :func:`runner` times each analysis's serial twin, not its ``prange`` driver.
+TWIN = False
+
+
 def runner(entry: analyses.Analysis, batch: TaskSetBatch, m: int):
-    """A no-argument call deciding every set of ``batch`` on the batch kernel."""
+    """A no-argument call deciding every set of ``batch`` on the batch kernel (its serial twin with ``--twin``)."""
     extra = () if entry.budget is None else (entry.budget,)
     kernel = entry._kernel
     if kernel is None:
         return lambda: entry.status(batch, m)
+    if TWIN and getattr(kernel, "serial", None) is not None:
+        kernel = kernel.serial
     out = np.empty(batch.n_sets, dtype=np.int8)
     C, D, T, offsets = batch.C, batch.D, batch.T, batch.offsets
     return lambda: kernel(C, D, T, offsets, m, *extra, out)
@@ -588,13 +600,22 @@ def main() -> None:
         help="folder holding SchedCAT's native module schedcat_native (built as the docstring says): time it "
         "side by side on the same sets",
     )
+    parser.add_argument(
+        "--twin",
+        action="store_true",
+        help="time each analysis's serial twin (what a sweep unit runs; benchmarks/bench_serial_twins.py) instead "
+        "of its prange driver",
+    )
     parser.add_argument("--large-one", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global TWIN
+    TWIN = args.twin
     if args.large_one:
         large_one(args.large_one, args.seed)
         return
     names = [x.strip() for x in args.names.split(",") if x.strip()]
     print(host_line())  # the vector ISA beside the ratios (and the CPU the kernels were built for)
+    print("rtsched's kernels: " + ("the serial twins (--twin)" if args.twin else "the prange drivers, one thread"))
     unknown = [x for x in names if x not in SCHEDCAT_US]
     if unknown:
         parser.error(f"no SchedCAT figure for {', '.join(unknown)}; choose among {', '.join(NAMES)}")
