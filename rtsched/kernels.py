@@ -384,6 +384,12 @@ def serial(batch: Any) -> Any:
     as much again to compile (Numba's parfor passes, and LLVM over the linked chunk once more).
     The parallel driver compiles the first time a large batch needs it. Attach one to a driver of
     your own with ``driver.serial = fn``; :func:`sets_kernel` and :func:`workspace_kernels` do.
+
+    The twin runs the chunk loop as Numba compiles it on its own; the driver's module links a copy
+    that LLVM optimises once more, and the two can compile to different code (a process that
+    compiled the chunk, or called the twin first, runs the twin's copy in the driver too). Judge a
+    kernel change on both: ``benchmarks/bench_serial_twins.py`` (papers/bcl2005.md, "One
+    compiled copy, not two"). Keep a twin's Python side O(1) per set (:func:`largest_set_size`).
     """
     return getattr(batch, "serial", None)
 

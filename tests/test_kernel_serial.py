@@ -100,3 +100,12 @@ def test_literal_arguments_compile_no_kernel_twice(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["1", "1", "1", "0", "1", "1"]
+
+
+@pytest.mark.parametrize("sizes", [[], [3], [1, 7, 2], [5] * 40, [0, 4, 0]])
+def test_largest_set_size_is_the_kernel_s_width(sizes):
+    # The serial twins size their workspace with the NumPy form (no Python loop over the sets).
+    from rtsched.kernels import largest_set, largest_set_size
+
+    offsets = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
+    assert largest_set_size(offsets) == largest_set(offsets) == max(sizes, default=0)
