@@ -552,7 +552,7 @@ class TaskSetBatch(_TaskArrays):
     kernel takes, so each kernel compiles once.
     """
 
-    __slots__ = ("_C", "_D", "_T", "_offsets", "_deadlines")
+    __slots__ = ("_C", "_D", "_T", "_offsets", "_deadlines", "_kind")
 
     def __init__(
         self,
@@ -571,6 +571,7 @@ class TaskSetBatch(_TaskArrays):
         self._T = _readonly_int64(T, copy)
         self._offsets = _readonly_int64(offsets, copy)
         self._deadlines: DeadlineModel = deadlines
+        self._kind: DeadlineModel | None = None
         if validate:
             self._validate()
 
@@ -669,6 +670,19 @@ class TaskSetBatch(_TaskArrays):
     def deadlines(self) -> DeadlineModel:
         """The deadline model of the batch."""
         return self._deadlines
+
+    @property
+    def deadline_kind(self) -> DeadlineModel:
+        """The tightest deadline model every set meets: ``implicit``, ``constrained`` or ``arbitrary``.
+
+        As :attr:`TaskSet.deadline_kind`; computed once (the arrays are read-only). Every
+        analysis's ``status`` reads it to refuse a model it does not handle, so a sweep unit that
+        runs k analyses on one batch scans the batch once, not k times (session 31).
+        """
+        if self._kind is None:
+            D, T = self._D, self._T
+            self._kind = "implicit" if np.array_equal(D, T) else ("constrained" if bool(np.all(D <= T)) else "arbitrary")
+        return self._kind
 
     @property
     def n_sets(self) -> int:

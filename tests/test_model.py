@@ -175,3 +175,19 @@ def test_exact_sums_equal_the_left_to_right_fraction_sum(terms):
 def test_utilization_and_density_are_the_exact_sums(ts):
     assert ts.utilization == sum((Fraction(c, t) for c, _d, t in ts.rows()), Fraction(0))
     assert ts.density == sum((Fraction(c, min(d, t)) for c, d, t in ts.rows()), Fraction(0))
+
+
+@given(rst.batches(max_sets=6, max_size=5, max_period=30))
+def test_batch_deadline_kind_is_the_tightest_model_of_its_sets(batch):
+    # Computed once per batch (every analysis's status reads it); the same as its sets' models.
+    rank = {"implicit": 0, "constrained": 1, "arbitrary": 2}
+    want = max((ts.deadline_kind for ts in batch), key=rank.__getitem__, default="implicit")
+    assert batch.deadline_kind == want
+    assert pickle.loads(pickle.dumps(batch)).deadline_kind == want
+
+
+def test_batch_deadline_kind_of_each_model():
+    assert TaskSetBatch([1, 2], [3, 5], [3, 5], [0, 1, 2]).deadline_kind == "implicit"
+    assert TaskSetBatch([1, 2], [3, 4], [3, 5], [0, 1, 2]).deadline_kind == "constrained"
+    batch = TaskSetBatch([1, 2], [3, 6], [3, 5], [0, 1, 2], deadlines="arbitrary")
+    assert batch.deadline_kind == "arbitrary" and batch.select([0]).deadline_kind == "implicit"
