@@ -149,6 +149,17 @@ this host, all rows, 2 runs: gfb 384–385× / 289–294×, bak 364× / 196–20
 127–128×, **bcl-iter 79–80× / 73×**, rta 123–124× / 118–121×, bar 165–169× / 131–134×, ffdbf
 563–578× / 575–580×, load 3,199–3,229× / 3,065–3,071×, p-edf 134–136× / 128–131×, uni-qpa 129× /
 103–105×.
+Session 31 (2026-12-07): session 30's figures are the ``prange`` driver's. The serial twin, which
+sweep units run, ran bcl-iter's fixed point 2.9× slower (its own compiled copy of the chunk;
+papers/bcl2005.md, "One compiled copy, not two"): about 48× SchedCAT on fresh sets on the host
+build. After the fix, one run each, ratio here repeated / fresh: host build, drivers: gfb 389× /
+297×, bak 316× / 238×, bcl 283× / 153×, **bcl-iter 99× / 91×**, rta 144× / 140×, bar 226× /
+157×, ffdbf 713× / 700×, load 4,686× / 4,283×, p-edf 137× / 131×, uni-qpa 138× / 110×; the same
+with ``--twin``: gfb 408× / 300×, bak 310× / 239×, bcl 300× / 152×, **bcl-iter 100× / 90×**,
+rta 140× / 136×, bar 216× / 156×, ffdbf 676× / 678×, load 4,595× / 4,225×, p-edf 136× / 132×,
+uni-qpa 136× / 114×. Haswell build (bcl-iter, rta, uni-qpa, bar), drivers: **bcl-iter 79× /
+74×**, rta 119× / 118×, uni-qpa 139× / 112×, bar 199× / 164×; twins: **bcl-iter 78× / 73×**,
+rta 120× / 117×, uni-qpa 126× / 103×, bar 158× / 136×.
 
 Timing
 ------
