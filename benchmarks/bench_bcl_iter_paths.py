@@ -2,7 +2,11 @@
 
 Run (on demand; never part of the test suite)::
 
-    python benchmarks/bench_bcl_iter_paths.py [--sets 2000] [--rounds 7] [--seed 15]
+    python benchmarks/bench_bcl_iter_paths.py [--sets 2000] [--rounds 7] [--seed 15] [--twin]
+
+``--twin`` times the serial twin, which sweep units run, instead of the ``prange`` driver: the two
+run different compiled copies of the chunk loop (papers/bcl2005.md, "One compiled copy, not two";
+``bench_serial_twins.py``), so judge a kernel change on both.
 
 The sets are those of the per-set table of ``bench_vs_schedcat.py`` (n = 10, m = 4, U/m uniform
 over (0, 1], periods log-uniform in [10, 1000], D uniform in [C, T], the same seed). Each set is
@@ -25,6 +29,7 @@ import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+import bench_vs_schedcat
 from bench_vs_schedcat import M, draw_sets, median_us_per_set, runner
 
 from rtsched import analyses
@@ -45,7 +50,11 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=7, help="alternating rounds (the median is reported)")
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--twin", action="store_true", help="time the serial twin (what a sweep unit runs), not the prange driver"
+    )
     args = parser.parse_args()
+    bench_vs_schedcat.TWIN = args.twin
     numba.set_num_threads(1)
     entry = analyses.get("bcl-iter")
     batch = draw_sets(np.random.default_rng(args.seed), args.sets, 10, M, "uniform")
@@ -56,7 +65,8 @@ def main() -> None:
         keep = np.flatnonzero(paths == name)
         calls[name] = (runner(entry, batch.select(keep), M), int(keep.size))
     us = median_us_per_set(calls, args.rounds)
-    print(f"bcl-iter paths: {args.sets} sets, n = 10, m = {M}, bench_vs_schedcat's per-set recipe (seed {args.seed})")
+    kernel = "the serial twin" if args.twin else "the prange driver, one thread"
+    print(f"bcl-iter paths: {args.sets} sets, n = 10, m = {M}, bench_vs_schedcat's per-set recipe (seed {args.seed}); {kernel}")
     print(f"{'path':42} {'share':>6} {'ns/set':>8} {'share × ns':>11}")
     for name in names:
         share = float(np.mean(paths == name))
