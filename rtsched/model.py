@@ -40,6 +40,17 @@ MAX_TIME = 2**31 - 1
 MAX_TASKS = 2**16
 
 
+def tightest_model(D: NDArray[np.int64], T: NDArray[np.int64]) -> DeadlineModel:
+    """``implicit`` if every D equals its T, else ``constrained`` if every D ≤ T, else ``arbitrary``.
+
+    The one definition behind :attr:`TaskSet.deadline_kind`, :attr:`TaskSetBatch.deadline_kind`
+    and :meth:`rtsched.workloads.TaskSets.deadline_model`.
+    """
+    if np.array_equal(D, T):
+        return "implicit"
+    return "constrained" if bool(np.all(D <= T)) else "arbitrary"
+
+
 def fraction_sum(terms: Iterable[Fraction | int]) -> Fraction:
     """Σ terms, exactly, adding in pairs (a balanced tree) rather than left to right.
 
@@ -493,7 +504,7 @@ class TaskSet(_TaskArrays):
         Unlike :attr:`deadlines`, which is the model it was validated under.
         """
         if self._kind is None:
-            self._kind = "implicit" if self.is_implicit else ("constrained" if self.is_constrained else "arbitrary")
+            self._kind = tightest_model(self._D, self._T)
         return self._kind
 
     # -- derived sets -------------------------------------------------------------------------
@@ -680,8 +691,7 @@ class TaskSetBatch(_TaskArrays):
         runs k analyses on one batch scans the batch once, not k times (session 31).
         """
         if self._kind is None:
-            D, T = self._D, self._T
-            self._kind = "implicit" if np.array_equal(D, T) else ("constrained" if bool(np.all(D <= T)) else "arbitrary")
+            self._kind = tightest_model(self._D, self._T)
         return self._kind
 
     @property

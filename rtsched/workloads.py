@@ -45,7 +45,7 @@ from rtsched.dag.model import DAGBatch, DAGTask, DAGTaskSet
 from rtsched.errors import InputError
 from rtsched.gpu.model import GPUWorkload, GPUWorkloadBatch, Kernel, TableWCET
 from rtsched.mc.model import MCBatch, MCTask, MCTaskSet
-from rtsched.model import TaskSet, TaskSetBatch
+from rtsched.model import TaskSet, TaskSetBatch, tightest_model
 from rtsched.platform import GPU, Platform, Typed, as_platform
 from rtsched.segmented.model import GPUSegment, SegmentedBatch, SegmentedTask, SegmentedTaskSet
 
@@ -221,12 +221,7 @@ class TaskSets(WorkloadKind):
         kind = getattr(item, "deadline_kind", None)
         if kind is not None:
             return str(kind)
-        D, T = item.D, item.T
-        if np.array_equal(D, T):
-            return "implicit"
-        if bool(np.all(D <= T)):
-            return "constrained"
-        return "arbitrary"
+        return tightest_model(item.D, item.T)
 
     def refuses_platform(self, platform: Platform) -> str | None:
         """GPU platforms take GPU workloads, typed platforms typed DAG task sets; not task sets."""

@@ -653,7 +653,7 @@ def slack_fixed_point(C, D, T, lo, n, m, work, fwork):
         rows += np.int64(improves)
     for j in range(rows):
         if _raise_row(C, T, lo, work[W_ROUND_LAST, j], n, m, inv_m_up, width, work, fwork):
-            return ACCEPT, 4
+            return ACCEPT, 4  # (sweep 1: sweeps + 3, as below)
     sweeps = 1
     changed = rows != 0
     while changed:  # (then) sweeps in index order until one changes nothing
