@@ -5,7 +5,8 @@ One place for what every Numba kernel shares:
 * verdict codes (:data:`ACCEPT`, ``REJECT``, ``UNKNOWN``, ``UNDECIDED``) and the
   named internal sentinels (:data:`CONTINUE`, :data:`NONE`, :data:`SIGN_UNDECIDED`);
 * the decorators :func:`kernel` (a serial ``@njit``: ``cache=True``, ``nogil=True``, never
-  ``fastmath``; ``counted=False`` for a kernel without Numba's reference counting) and
+  ``fastmath``; ``counted=False`` for a kernel without Numba's reference counting;
+  ``noalias=True`` for one whose array arguments never share memory it writes) and
   :func:`batch_kernel` (the same with ``parallel=True``, for ``prange`` drivers over task sets);
 * the drivers made from a one-set kernel: :func:`sets_kernel` (``prange`` over chunks of the
   sets of a batch, each chunk an uncounted serial loop) and :func:`workspace_kernels` (the same
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit, prange
 from numba import types as numba_types
+from numba.core.compiler import Compiler
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
@@ -207,7 +209,22 @@ def redecide(
 
 
 # --- decorators ------------------------------------------------------------------------------
-def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, **options: Any) -> Any:
+class _NoAliasCompiler(Compiler):
+    """Numba's compiler with its ``noalias`` flag set (:func:`kernel`'s ``noalias=True``).
+
+    The compiled function's pointer arguments (an array's data among them) carry LLVM's
+    ``noalias``. Numba sets the flag itself only for the gufuncs of its ``prange`` lowering; a
+    pipeline class is its documented way (``njit(pipeline_class=...)``) to compile a function
+    otherwise.
+    """
+
+    def define_pipelines(self):
+        """Numba's pipelines, the flag set first."""
+        self.state.flags.noalias = True
+        return super().define_pipelines()
+
+
+def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, noalias: bool = False, **options: Any) -> Any:
     """``@kernel`` / ``@kernel(inline="always")`` / ``@kernel(counted=False)``: a serial Numba kernel of rtsched.
 
     Fixes the house options in one place: ``cache=True`` (kernels compile once per cache
@@ -226,12 +243,24 @@ def kernel(fn: Callable[..., Any] | None = None, *, counted: bool = True, **opti
     body and uncounted too; the functions it calls keep their own counting, balanced within each
     call, because every kernel states the option (a kernel left without it would inherit
     ``_nrt=False`` from the first caller it is compiled for, and keep that compilation).
+
+    ``noalias=True``: every array argument's data is marked with LLVM's ``noalias`` (and
+    ``captures(none)``), a promise that no memory this function writes through one argument is
+    reached through another, and that it keeps no pointer after it returns. Then LLVM needs no
+    run-time test, before each vectorised loop, that the rows the loop stores do not overlap the
+    arrays it loads. Only for a function whose callers pass distinct arrays for every argument it
+    writes (arrays it only reads may coincide: ``noalias`` binds only memory that is written), and
+    that keeps no array (``counted=False`` functions do not). BCL-iter's chunk loop, whose
+    workspace its callers allocate: 3.5 % faster on the Haswell (AVX2) build and 1.3 % on the
+    AVX-512 build (papers/bcl2005.md, "No run-time overlap tests").
     """
     if "fastmath" in options:
         raise ValueError("rtsched kernels never use fastmath (verdicts are exact)")
     # Always explicit: Numba lets a callee inherit the option from the caller it is first
     # compiled for when the callee leaves it unset, and keeps that compilation for the signature.
     options = {"cache": True, "nogil": True, **options, "_nrt": counted}
+    if noalias:
+        options["pipeline_class"] = _NoAliasCompiler
     return njit(**options) if fn is None else njit(**options)(fn)
 
 

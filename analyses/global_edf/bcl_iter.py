@@ -424,7 +424,7 @@ def _bcl_iter_one(C, D, T, m, budget):
     return _bcl_iter_set(C, D, T, 0, n, m, budget, work, fwork)
 
 
-@kernel(counted=False)
+@kernel(counted=False, noalias=True)
 def _bcl_iter_chunk(C, D, T, offsets, first, last, m, budget, out, work, fwork, survivors):
     # Sets first, …, last − 1, in blocks of PASS_BLOCK sets and two passes per block: τh's
     # pre-check row for every set of the block (REJECT written, the set's index kept when the
@@ -432,7 +432,8 @@ def _bcl_iter_chunk(C, D, T, offsets, first, last, m, budget, out, work, fwork, 
     # sets. The same verdict per set as ``_bcl_iter_set``; only the order of the work differs.
     # Why (papers/bcl2005.md, "Two passes per block"): on fresh sets the pre-check's outcome is
     # a coin toss (half the sets) that the branch predictor cannot learn; ``survivors`` holds
-    # PASS_BLOCK indices.
+    # PASS_BLOCK indices. noalias: its callers pass distinct arrays for out, work, fwork and
+    # survivors, the arrays it writes (rtsched.kernels.kernel; no run-time overlap tests).
     if budget <= 0:
         for s in range(first, last):
             out[np.uint64(s)] = UNKNOWN
