@@ -160,6 +160,12 @@ rta 140× / 136×, bar 216× / 156×, ffdbf 676× / 678×, load 4,595× / 4,225�
 uni-qpa 136× / 114×. Haswell build (bcl-iter, rta, uni-qpa, bar), drivers: **bcl-iter 79× /
 74×**, rta 119× / 118×, uni-qpa 139× / 112×, bar 199× / 164×; twins: **bcl-iter 78× / 73×**,
 rta 120× / 117×, uni-qpa 126× / 103×, bar 158× / 136×.
+Session 32 (2026-12-07): BCL-iter's chunk loop compiled with Numba's ``noalias`` flag
+(``rtsched.kernels.kernel(noalias=True)``; papers/bcl2005.md, "No run-time overlap tests"; A/B:
+Haswell build −3.5 %, host build −1 to −1.5 %). Drivers, two runs each, ratio here repeated /
+fresh: host build **bcl-iter 102× / 91–92×**, rta 140–145× / 138–140×, uni-qpa 138–140× /
+110–111×; Haswell build **bcl-iter 82–83× / 74–76×**, rta 119–121× / 117–118×, uni-qpa
+129–131× / 105–107×.
 
 Timing
 ------
