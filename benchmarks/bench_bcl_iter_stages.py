@@ -23,7 +23,8 @@ loop stopping after one more step:
 
 A loop runs every step up to its own on every set, whatever the earlier steps returned, so on a
 path's own sets (where the kernel runs them all) each difference between consecutive columns is
-what that step adds. Medians of alternating rounds of process CPU time, ns per set, one thread.
+what that step adds. Medians of alternating rounds of process CPU time, ns per set, one thread
+(``bench_vs_schedcat.median_us_per_set``).
 The loops are not the kernel: the two passes per block of ``_bcl_iter_chunk`` and the mixing of
 paths in one batch (branches the predictor cannot learn) are left out, so a path's last column is
 below its ``bench_bcl_iter_paths.py`` figure. Each loop is compiled in this process, on its own:
@@ -36,9 +37,7 @@ the columns as where the time goes, never as an A/B of two kernels (``bench_vs_s
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numba
@@ -46,7 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import host_line
-from bench_vs_schedcat import M, draw_sets
+from bench_vs_schedcat import M, draw_sets, median_us_per_set
 
 from rtsched.analyses.global_edf import _slack as slack
 from rtsched.analyses.global_edf import bcl_iter
@@ -116,21 +115,12 @@ def main() -> None:
         if keep.size == 0:
             continue
         sub = batch.select(keep)
-        calls = [
-            (lambda loop=loop, sub=sub: loop(sub.C, sub.D, sub.T, sub.offsets, M, work, fwork))
-            for loop in loops[: PATH_STEPS[name]]
-        ]
-        for call in calls:
-            call()  # compile
-        samples: list[list[float]] = [[] for _ in calls]
-        for _ in range(args.rounds):
-            for i, call in enumerate(calls):
-                start, count = time.process_time(), 0
-                while time.process_time() - start < 0.1:
-                    call()
-                    count += 1
-                samples[i].append(1e9 * (time.process_time() - start) / (count * sub.n_sets))
-        cells = [f" {statistics.median(values):17.1f}" for values in samples]
+        calls = {
+            step: ((lambda loop=loop, sub=sub: loop(sub.C, sub.D, sub.T, sub.offsets, M, work, fwork)), sub.n_sets)
+            for step, loop in zip(STEPS, loops[: PATH_STEPS[name]], strict=False)
+        }
+        us = median_us_per_set(calls, args.rounds)  # (compiles each loop first)
+        cells = [f" {1000 * us[step]:17.1f}" for step in calls]
         cells += [f" {'':>17}"] * (len(STEPS) - len(cells))
         print(f"{name:38} {keep.size / batch.n_sets:6.3f}" + "".join(cells))
 
