@@ -41,8 +41,11 @@ EXAMPLES = int(os.environ.get("RTSCHED_PROPERTY_EXAMPLES", "150"))
 SIMULATED = {"global-edf": "gedf", "global-fp": "gfp", "global-dm": "gfp", "global-fp-vertex": "gfp"}
 GLOBAL = [e for e in analyses.all_entries() if e.workload is DAG_TASKSETS and e.policy in SIMULATED]
 #: Longer periods (lighter sets) for tests that accept too few of the default sets to reach the
-#: count below: dag-gdm-bonifaci2013 (b = 3 − 1/m: load ≤ m²/(3m − 1), len ≤ D·m/(3m − 1)).
-MAX_PERIOD = {"dag-gdm-bonifaci2013": 150}
+#: count below: dag-gdm-bonifaci2013 (b = 3 − 1/m: load ≤ m²/(3m − 1), len ≤ D·m/(3m − 1));
+#: dag-gedf-cab, which accepts about 8 % of the sets with periods ≤ 30 (33 of 400, 47–60 of 600):
+#: 150 examples then gave 6 accepted sets, below the count of 7, about once in 20 unseeded runs
+#: (the ``dev`` profile); with periods ≤ 60 it accepts about 18 % (106 of 600).
+MAX_PERIOD = {"dag-gdm-bonifaci2013": 150, "dag-gedf-cab": 60}
 
 
 pytestmark = pytest.mark.usefixtures("one_numba_thread")  # tests/conftest.py
