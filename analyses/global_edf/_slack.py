@@ -309,17 +309,36 @@ else:
 
     @kernel(inline="always")
     def column_change(work, deadline, cap, k, T_i, inv_up, C_i, old, new):
-        """The term of :func:`column_term` at S_i = ``new`` minus the one at ``old`` (one quotient), int64."""
+        """The term of :func:`column_term` at S_i = ``new`` minus the one at ``old`` (one quotient), int64.
+
+        Both terms in the raise form (the comment above ``_raise_slack``), min(max(top − S, base), hi),
+        so that the new slack reaches the result through three operations. In int32: top = q C_i + r
+        ≤ q T_i + r = D_k ≤ 2**31 − 1, base + min(C_i, r) ≤ top, and top − S ≥ −(2**31 − 1).
+        """
         D_k = deadline[k]
         q = np.int32(np.float64(D_k) * inv_up)
         r = np.int32(D_k - np.int32(q * T_i))
         base = np.int32(q * C_i)
-        cap_k = cap[k]
-        up = np.int32(min(np.int32(base + np.int32(min(C_i, max(np.int32(r - new), np.int32(0))))), cap_k))
-        down = np.int32(min(np.int32(base + np.int32(min(C_i, max(np.int32(r - old), np.int32(0))))), cap_k))
+        top = np.int32(base + r)
+        hi = np.int32(min(np.int32(base + np.int32(min(C_i, r))), cap[k]))
+        up = np.int32(min(max(np.int32(top - new), base), hi))
+        down = np.int32(min(max(np.int32(top - old), base), hi))
         return np.int64(up) - np.int64(down)
 
 
+# The raise form of a column term (rtsched's, issue #45, session 33; proof here): with
+# q = ⌊D_k/T_i⌋, r = D_k mod T_i, base = q C_i, top = base + r and hi = min(base + min(C_i, r), cap_k),
+# for every slack S ≥ 0
+#     min(base + min(C_i, max(r − S, 0)), cap_k) = min(max(top − S, base), hi).
+# Proof: base + min(C_i, max(r − S, 0)) = min(base + C_i, max(top − S, base)) (add base inside
+# the min and the max), and max(top − S, base) ≤ top = base + r as S ≥ 0, so the bound
+# base + C_i may be lowered to base + min(C_i, r); the min with cap_k is then taken once into hi.
+# A raise computes the term at the old and at the new slack of the same column: top, base and
+# hi do not depend on the slack, so the new slack, which comes out of the previous raise's
+# sums, reaches the updated sum through sub, max, min and one add instead of sub, max, min,
+# add, min and two adds (the fixed point's raises form a chain; papers/bcl2005.md, "The raise's
+# chain"). Checked on edge operands in both operand widths (tests/analyses/global_edf/test_slack_narrow.py).
+#
 # τi's slack bound goes from ``old`` to ``new``: its term in every sum (a column). Returns how
 # many lanes then have a sum ≥ m · cap (Eq. (18) < 0); each padding lane counts (0 ≥ 0). (The
 # rows are indexed in place: a row view costs reference counting per call.) Two forms, as the
@@ -338,9 +357,10 @@ if wide_vectors():
         for k in range(width):
             jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
             base = jobs * C_i
+            top = base + rest  # (the raise form, above: the new slack enters through sub, max, min)
+            hi = min(base + min(C_i, rest), work[W_CAP, k])
+            t = (work[W_TOTAL, k] - min(max(top - old, base), hi)) + min(max(top - new, base), hi)
             cap_k = work[W_CAP, k]
-            t = work[W_TOTAL, k] + min(base + min(C_i, max(rest - new, 0)), cap_k)
-            t -= min(base + min(C_i, max(rest - old, 0)), cap_k)
             work[W_TOTAL, k] = t
             bad += np.int64(t >= m * i32(cap_k))
         return bad

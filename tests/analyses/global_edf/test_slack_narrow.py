@@ -90,6 +90,40 @@ def column_terms() -> list[list[int]]:
     return out
 
 
+def raise_changes() -> list[list[int]]:
+    """``_slack._raise_slack`` (a raise's column update) in this process's form: [D, cap, T, C, old, new, change]."""
+    from rtsched.analyses.global_edf import _slack
+
+    rng = np.random.default_rng(4546)
+    top = 2**31 - 1
+    cases = [(top, top, 1, 1, 0, top - 1), (top, 1, top, top, 0, 0), (top, top, top, 1, 0, top - 1), (1, 1, 1, 1, 0, 0)]
+    cases += [(top, top, top, top, 0, 0), (top - 1, 5, 2**30, 2**30, 0, 2**30 - 1), (10, 11, 4, 3, 0, 1), (10, 11, 4, 1, 1, 3)]
+    for _ in range(400):
+        T = int(rng.integers(1, top + 1)) if rng.random() < 0.5 else int(rng.integers(1, 1000))
+        C = int(rng.integers(1, T + 1))
+        D = int(rng.integers(1, top + 1)) if rng.random() < 0.5 else int(rng.integers(1, min(10 * T, top) + 1))
+        most = top - C if rng.random() < 0.5 else min(3 * T, top - C)
+        old, new = sorted(int(x) for x in rng.integers(0, most + 1, 2))
+        cases.append((D, int(rng.integers(1, D + 1)), T, C, old, new))
+    width = 4
+    work = np.zeros((_slack.SLACK_ROWS, width), dtype=np.int64)
+    out = []
+    for D, cap, T, C, old, new in cases:
+        work[_slack.W_DEADLINE, :] = D
+        work[_slack.W_CAP, :] = cap
+        work[_slack.W_TOTAL, :] = 0
+        _slack.fill_column_rows(work, width)
+        _slack._raise_slack(work, np.int64(C), np.int64(T), 1.0 / T, np.int64(old), np.int64(new), width, np.int64(1))
+        out.append([D, cap, T, C, old, new, int(work[_slack.W_TOTAL, 2])])
+    return out
+
+
+def test_raise_change_is_eq17_in_this_form() -> None:
+    """A raise's change of every sum (the raise form of _slack, int64 or 32-bit lanes) on edge values."""
+    for D, cap, T, C, old, new, change in raise_changes():
+        assert change == _exact_term(D, cap, T, C, new) - _exact_term(D, cap, T, C, old), (D, cap, T, C, old, new)
+
+
 def _exact_term(D: int, cap: int, T: int, C: int, S: int) -> int:
     q, r = divmod(D, T)
     return min(q * C + min(C, max(r - S, 0)), cap)
@@ -108,7 +142,7 @@ from rtsched.analyses.global_edf import _slack
 from rtsched.generators import generate_batch
 from rtsched.kernels import RECIPROCAL_UP, wide_vectors
 sys.path.insert(0, sys.argv[1])
-from test_slack_narrow import column_terms
+from test_slack_narrow import column_terms, raise_changes
 rng = np.random.default_rng(2525)
 out = {"wide": wide_vectors(), "codes": {}, "divmod": [], "widths": [int(_slack.padded_width(n)) for n in range(20)]}
 for a, b in zip(rng.integers(0, 2**31, 300).tolist(), rng.integers(1, 2**31, 300).tolist()):
@@ -120,6 +154,7 @@ for n, u, periods in ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:10
     for name in ("bcl-iter", "rta"):
         out["codes"][f"{name} {n}"] = registry.get(name).decide(batch, 4).tolist()
 out["terms"] = column_terms()
+out["raises"] = raise_changes()
 print(json.dumps(out))
 """
 
@@ -132,6 +167,8 @@ def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, sa
     other, out = other_operand_width(OTHER_FORM, str(Path(__file__).parent))
     assert out["wide"] is (other == "64")
     assert all(term == _exact_term(*case) for *case, term in out["terms"])
+    for D, cap, T, C, old, new, change in out["raises"]:
+        assert change == _exact_term(D, cap, T, C, new) - _exact_term(D, cap, T, C, old), (D, cap, T, C, old, new)
     assert out["widths"] == [-(-n // 4) * 4 for n in range(20)]  # 4 int64 lanes in both forms (vectors_256)
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
     batches = ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000"))
