@@ -137,6 +137,11 @@ if wide_vectors():
         """``rtsched.kernels.floor_divmod_up`` itself on an AVX-512DQ target (:func:`wide_vectors`)."""
         return floor_divmod_up(a, b, inv_up)
 
+    @kernel(inline="always")
+    def quotient_for_slack(x):
+        """trunc(x) as int64 for S^lb (the float x ≥ 0): converted from float64 on an AVX-512DQ target."""
+        return np.int64(x)
+
 else:
 
     @kernel(inline="always")
@@ -171,6 +176,17 @@ else:
         # LLVM folds the negation into the hoisted b where a caller subtracts from the remainder
         # (slack_columns), and −b, no longer a sign-extended int32, takes an emulated 64-bit product.
         return q, a + q * i32(-b)
+
+    @kernel(inline="always")
+    def quotient_for_slack(x):
+        """min(trunc(x), 2**31 − 1) for S^lb (the float x ≥ 0), through int32: vector code on AVX2.
+
+        S^lb_k = max(0, X_k − Q_k) with X_k = D_k − C_k ≤ 2**31 − 2: a quotient Q_k ≥ 2**31 − 1
+        gives 0 either way (and a value ≤ 0 before the clamp, which ``open_rows`` counts), so
+        clamping it changes neither; below the clamp the value is trunc(x) exactly. AVX2 has no
+        float64 → int64 vector conversion (4 scalar ones per vector), but has float64 → int32.
+        """
+        return np.int64(np.int32(min(x, 2147483647.0)))
 
 
 @kernel(inline="always")
@@ -386,7 +402,7 @@ else:
 
 
 @kernel(inline="always")
-def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
+def slack_lower_bounds(C, D, T, lo, n, m, work, fwork, clamped=False):
     """Rtsched's slack lower bounds S^lb of BCL-iter, O(1) per task (proof: papers/bcl2005.md).
 
     Fills row W_SLACK with S^lb, F_INV_T with fl(1/T_i), W_DEADLINE and W_CAP with the padded
@@ -429,7 +445,7 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork):
         inv = fwork[F_INV_T, k] * _DOWN
         own = (f64(C_k) * inv) * f64(D_k) + (f64(C_k) * f64(T_k - C_k)) * inv  # ≤ ub_k(D_k)
         others = (slope_sum * f64(D_k) + offset_sum - own) * up_per_m  # ≥ Σ_{i≠k} ub_i(D_k) / m
-        s = D_k - C_k - np.int64(others)
+        s = D_k - C_k - (quotient_for_slack(others) if clamped else np.int64(others))
         work[W_SLACK, k] = max(s, 0)
         open_rows += np.int64(s <= 0)
         worse = s < worst_value
@@ -533,7 +549,7 @@ def slack_certificate(C, D, T, lo, n, m, work, fwork):
     only the rows with S^lb_k = 0 are summed, in index order, stopping at the first that fails.
     The sums of every row, which the fixed point needs, are left to :func:`slack_columns`.
     """
-    _, open_rows = slack_lower_bounds(C, D, T, lo, n, m, work, fwork)
+    _, open_rows = slack_lower_bounds(C, D, T, lo, n, m, work, fwork, True)
     holds = open_rows <= ROW_CERTIFICATE_ROWS
     # The open rows' indices gathered first without a branch (row W_ROUND_LAST is free until
     # slack_rounds): a test per task mispredicts on sets the predictor has not seen.

@@ -118,6 +118,47 @@ def raise_changes() -> list[list[int]]:
     return out
 
 
+def lower_bounds_both_ways() -> list[list[int]]:
+    """S^lb (row W_SLACK) and the open rows of ``_slack.slack_lower_bounds`` with the clamped quotient and without.
+
+    Sets with deadlines and periods up to 2**31 − 1 and heavy tasks, so that the quotient Q_k
+    often exceeds 2**31 − 1 (where the clamped form caps it). Each entry: [n, open rows clamped,
+    open rows exact, S^lb clamped ..., S^lb exact ...].
+    """
+    from rtsched.analyses.global_edf import _slack
+    from rtsched.kernels import kernel
+
+    @kernel(cache=False)
+    def both(C, D, T, m, work, fwork):
+        n = C.shape[0]
+        _, clamped = _slack.slack_lower_bounds(C, D, T, 0, n, m, work, fwork, True)
+        first = work[_slack.W_SLACK, :n].copy()
+        _, exact = _slack.slack_lower_bounds(C, D, T, 0, n, m, work, fwork, False)
+        return clamped, exact, first, work[_slack.W_SLACK, :n].copy()
+
+    rng = np.random.default_rng(4547)
+    top = 2**31 - 1
+    out = []
+    for _ in range(300):
+        n = int(rng.integers(1, 14))
+        big = rng.random() < 0.5
+        T = rng.integers(top // 4 if big else 1, (top if big else 1000) + 1, n)
+        C = np.minimum(rng.integers(1, T + 1), T)
+        D = np.minimum(np.maximum(C, rng.integers(1, T + 1)), T)
+        m = int(rng.integers(1, 5))
+        work = np.zeros((_slack.SLACK_ROWS, _slack.padded_width.py_func(n)), dtype=np.int64)
+        fwork = np.zeros((_slack.SLACK_FLOAT_ROWS, _slack.padded_width.py_func(n)))
+        clamped, exact, s_clamped, s_exact = both(C.astype(np.int64), D.astype(np.int64), T.astype(np.int64), m, work, fwork)
+        out.append([n, int(clamped), int(exact), *map(int, s_clamped), *map(int, s_exact)])
+    return out
+
+
+def test_clamped_quotient_gives_the_same_lower_bounds() -> None:
+    """S^lb with the quotient clamped at 2**31 − 1 (the int32 form on AVX2) equals S^lb without it."""
+    for n, clamped, exact, *rows in lower_bounds_both_ways():
+        assert clamped == exact and rows[:n] == rows[n:], (n, clamped, exact, rows)
+
+
 def test_raise_change_is_eq17_in_this_form() -> None:
     """A raise's change of every sum (the raise form of _slack, int64 or 32-bit lanes) on edge values."""
     for D, cap, T, C, old, new, change in raise_changes():
@@ -142,7 +183,7 @@ from rtsched.analyses.global_edf import _slack
 from rtsched.generators import generate_batch
 from rtsched.kernels import RECIPROCAL_UP, wide_vectors
 sys.path.insert(0, sys.argv[1])
-from test_slack_narrow import column_terms, raise_changes
+from test_slack_narrow import column_terms, lower_bounds_both_ways, raise_changes
 rng = np.random.default_rng(2525)
 out = {"wide": wide_vectors(), "codes": {}, "divmod": [], "widths": [int(_slack.padded_width(n)) for n in range(20)]}
 for a, b in zip(rng.integers(0, 2**31, 300).tolist(), rng.integers(1, 2**31, 300).tolist()):
@@ -155,6 +196,7 @@ for n, u, periods in ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:10
         out["codes"][f"{name} {n}"] = registry.get(name).decide(batch, 4).tolist()
 out["terms"] = column_terms()
 out["raises"] = raise_changes()
+out["lower_bounds"] = lower_bounds_both_ways()
 print(json.dumps(out))
 """
 
@@ -169,6 +211,8 @@ def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, sa
     assert all(term == _exact_term(*case) for *case, term in out["terms"])
     for D, cap, T, C, old, new, change in out["raises"]:
         assert change == _exact_term(D, cap, T, C, new) - _exact_term(D, cap, T, C, old), (D, cap, T, C, old, new)
+    for n, clamped, exact, *rows in out["lower_bounds"]:
+        assert clamped == exact and rows[:n] == rows[n:], (n, clamped, exact, rows)
     assert out["widths"] == [-(-n // 4) * 4 for n in range(20)]  # 4 int64 lanes in both forms (vectors_256)
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
     batches = ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000"))
