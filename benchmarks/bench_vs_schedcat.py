@@ -166,6 +166,12 @@ Haswell build −3.5 %, host build −1 to −1.5 %). Drivers, two runs each, ra
 fresh: host build **bcl-iter 102× / 91–92×**, rta 140–145× / 138–140×, uni-qpa 138–140× /
 110–111×; Haswell build **bcl-iter 82–83× / 74–76×**, rta 119–121× / 117–118×, uni-qpa
 129–131× / 105–107×.
+Session 33 (2026-12-07): the raises' column terms in the raise form and, on AVX2 targets, S^lb's
+quotient through int32 (papers/bcl2005.md, "The raise's chain"; A/B: about 1 % each on the
+fixed-point sets, the second on the Haswell build only). Drivers, ratio here repeated / fresh:
+host build (4 runs) **bcl-iter 103–104× / 91–92×** (and 97× / 88× in one slow process), rta
+141–143× / 137–139×, uni-qpa 138–147× / 109–117×; Haswell build (2 runs) **bcl-iter 83–84× /
+76–77×**, rta 119–120× / 117–118×, uni-qpa 130–131× / 105–106×.
 
 Timing
 ------
