@@ -77,7 +77,7 @@ def stage_loop(stage: int):
             n = offsets[np.uint64(s + 1)] - lo
             acc += bcl_iter._precheck_row_rejects(C, D, T, lo, n, m)
             if stage == 1:
-                acc += slack.slack_lower_bounds(C, D, T, lo, n, m, work, fwork)[1]
+                acc += slack.slack_lower_bounds(C, D, T, lo, n, m, work, fwork, True)[1]  # (as slack_certificate)
             if stage >= 2:
                 acc += slack.slack_certificate(C, D, T, lo, n, m, work, fwork)
             if stage >= 3:

@@ -409,7 +409,10 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork, clamped=False):
     D_k and D_k − C_k + 1, and W_TOTAL with −min(C_k, D_k − C_k + 1) (τk's own term, which the
     column passes add back), the padding lanes with 0 (W_TOTAL_MAX's too). Returns a task with
     the least bound (before the clamp at 0), the likeliest to fail the pre-check, and how many
-    tasks have a bound ≤ 0 before the clamp (those with S^lb_k = 0).
+    tasks have a bound ≤ 0 before the clamp (those with S^lb_k = 0). With ``clamped`` (BCL-iter's
+    certificate) Q_k is taken by :func:`quotient_for_slack`, which may cap it at 2**31 − 1: the same
+    S^lb and count, but then the returned task is a task with the least bound only among the
+    rows whose Q_k is below the cap (RTA's ``slack_scan``, which uses that task, passes False).
 
     With q = ⌊D_k/T_i⌋, r = D_k mod T_i, J_i^k(S) ≤ J_i^k(0) = q C_i + min(C_i, r) ≤ ub_i(D_k) =
     U_i D_k + C_i (1 − U_i) (U_i = C_i/T_i; the difference is (C_i − r)(1 − U_i) ≥ 0 for r < C_i
