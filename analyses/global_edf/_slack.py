@@ -411,8 +411,8 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork, clamped=False):
     the least bound (before the clamp at 0), the likeliest to fail the pre-check, and how many
     tasks have a bound ≤ 0 before the clamp (those with S^lb_k = 0). With ``clamped`` (BCL-iter's
     certificate) Q_k is taken by :func:`quotient_for_slack`, which may cap it at 2**31 − 1: the same
-    S^lb and count, but then the returned task is a task with the least bound only among the
-    rows whose Q_k is below the cap (RTA's ``slack_scan``, which uses that task, passes False).
+    S^lb and count, but the returned task then has the least bound computed with the capped
+    quotients (RTA's ``slack_scan``, which uses that task, passes False; BCL-iter does not use it).
 
     With q = ⌊D_k/T_i⌋, r = D_k mod T_i, J_i^k(S) ≤ J_i^k(0) = q C_i + min(C_i, r) ≤ ub_i(D_k) =
     U_i D_k + C_i (1 − U_i) (U_i = C_i/T_i; the difference is (C_i − r)(1 − U_i) ≥ 0 for r < C_i
