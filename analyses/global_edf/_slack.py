@@ -373,10 +373,10 @@ if wide_vectors():
         for k in range(width):
             jobs, rest = floor_divmod_up32(work[W_DEADLINE, k], T_i, inv_up)
             base = jobs * C_i
-            top = base + rest  # (the raise form, above: the new slack enters through sub, max, min)
-            hi = min(base + min(C_i, rest), work[W_CAP, k])
-            t = (work[W_TOTAL, k] - min(max(top - old, base), hi)) + min(max(top - new, base), hi)
             cap_k = work[W_CAP, k]
+            top = base + rest  # (the raise form, above: the new slack enters through sub, max, min)
+            hi = min(base + min(C_i, rest), cap_k)
+            t = (work[W_TOTAL, k] - min(max(top - old, base), hi)) + min(max(top - new, base), hi)
             work[W_TOTAL, k] = t
             bad += np.int64(t >= m * i32(cap_k))
         return bad
