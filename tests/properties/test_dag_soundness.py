@@ -117,13 +117,14 @@ def run_property(entry, examples: int, max_size: int, max_vertices: int, max_per
 
 @pytest.mark.parametrize("entry", GLOBAL, ids=[e.name for e in GLOBAL])
 def test_accepted_sets_meet_every_deadline_in_simulation(entry):
-    run_property(entry, EXAMPLES, 3, 5, MAX_PERIOD.get(entry.name, DEFAULT_MAX_PERIOD))
+    run_property(entry, EXAMPLES, max_size=3, max_vertices=5, max_period=MAX_PERIOD.get(entry.name, DEFAULT_MAX_PERIOD))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("entry", GLOBAL, ids=[e.name for e in GLOBAL])
 def test_accepted_larger_sets_meet_every_deadline_in_simulation(entry):
-    run_property(entry, 5 * EXAMPLES, 5, 8, SLOW_MAX_PERIOD.get(entry.name, SLOW_DEFAULT_MAX_PERIOD))  # lighter sets
+    period = SLOW_MAX_PERIOD.get(entry.name, SLOW_DEFAULT_MAX_PERIOD)  # longer periods: lighter sets
+    run_property(entry, 5 * EXAMPLES, max_size=5, max_vertices=8, max_period=period)
 
 
 def test_every_global_dag_policy_is_simulated():

@@ -153,16 +153,26 @@ def lower_bounds_both_ways() -> list[list[int]]:
     return out
 
 
+def assert_lower_bounds_agree(entries: list[list[int]]) -> None:
+    """Each entry of :func:`lower_bounds_both_ways`: the same open rows and S^lb both ways."""
+    for n, clamped, exact, *rows in entries:
+        assert clamped == exact and rows[:n] == rows[n:], (n, clamped, exact, rows)
+
+
+def assert_raises_are_eq17(entries: list[list[int]]) -> None:
+    """Each entry of :func:`raise_changes`: the change is Eq. (17)'s term at the new slack minus at the old."""
+    for D, cap, T, C, old, new, change in entries:
+        assert change == _exact_term(D, cap, T, C, new) - _exact_term(D, cap, T, C, old), (D, cap, T, C, old, new)
+
+
 def test_clamped_quotient_gives_the_same_lower_bounds() -> None:
     """S^lb with the quotient clamped at 2**31 − 1 (the int32 form on AVX2) equals S^lb without it."""
-    for n, clamped, exact, *rows in lower_bounds_both_ways():
-        assert clamped == exact and rows[:n] == rows[n:], (n, clamped, exact, rows)
+    assert_lower_bounds_agree(lower_bounds_both_ways())
 
 
 def test_raise_change_is_eq17_in_this_form() -> None:
     """A raise's change of every sum (the raise form of _slack, int64 or 32-bit lanes) on edge values."""
-    for D, cap, T, C, old, new, change in raise_changes():
-        assert change == _exact_term(D, cap, T, C, new) - _exact_term(D, cap, T, C, old), (D, cap, T, C, old, new)
+    assert_raises_are_eq17(raise_changes())
 
 
 def _exact_term(D: int, cap: int, T: int, C: int, S: int) -> int:
@@ -209,10 +219,8 @@ def test_both_operand_widths_give_the_reference_verdicts(other_operand_width, sa
     other, out = other_operand_width(OTHER_FORM, str(Path(__file__).parent))
     assert out["wide"] is (other == "64")
     assert all(term == _exact_term(*case) for *case, term in out["terms"])
-    for D, cap, T, C, old, new, change in out["raises"]:
-        assert change == _exact_term(D, cap, T, C, new) - _exact_term(D, cap, T, C, old), (D, cap, T, C, old, new)
-    for n, clamped, exact, *rows in out["lower_bounds"]:
-        assert clamped == exact and rows[:n] == rows[n:], (n, clamped, exact, rows)
+    assert_raises_are_eq17(out["raises"])
+    assert_lower_bounds_agree(out["lower_bounds"])
     assert out["widths"] == [-(-n // 4) * 4 for n in range(20)]  # 4 int64 lanes in both forms (vectors_256)
     assert all((q, r) == divmod(a, b) for a, b, q, r in out["divmod"])
     batches = ((6, 1.5, "log-uniform:10:1000"), (12, 2.0, "log-uniform:1000:100000"))
