@@ -13,7 +13,8 @@ times loops over the sets that run the kernel's steps (the helpers of
 ``analyses/global_edf/_slack.py``, compiled here with the kernel's options) cumulatively, each
 loop stopping after one more step:
 
-1. τh's pre-check row (``_precheck_row_rejects``; every set runs it);
+1. τh's pre-check row (``_precheck_row``; every set runs it), then, when the row is heavy, the
+   rejection from above (``slack_rejects_from_above``);
 2. S^lb alone (``slack_lower_bounds``), then S^lb with the certificate's rows
    (``slack_certificate``), so that the rows' cost is the difference;
 3. the column pass (``slack_columns``);
@@ -51,18 +52,19 @@ from rtsched.analyses.global_edf import _slack as slack
 from rtsched.analyses.global_edf import bcl_iter
 from rtsched.kernels import kernel, largest_set_size
 
-#: The steps, cumulative: a loop with step s runs steps 0..s (step 1 is S^lb alone, which step 2
-#: runs again inside the certificate).
-STEPS = ("pre-check row", "S^lb", "S^lb + rows", "columns", "step certificate", "fixed point")
+#: The steps, cumulative: a loop with step s runs steps 0..s (step 2 is S^lb alone, which step 3
+#: runs again inside the certificate; step 1, the rejection from above, runs on heavy rows only).
+STEPS = ("pre-check row", "from above", "S^lb", "S^lb + rows", "columns", "step certificate", "fixed point")
 #: The steps each path's kernel runs, by the path's name in ``bcl_iter.kernel_path``.
 PATH_STEPS = {
     "one-row pre-check rejects": 1,
-    "certificate accepts (rows)": 3,
-    "certificate accepts (columns)": 4,
-    "step certificate accepts": 5,
-    "fixed point decides": 6,
-    "fixed point accepts early": 6,
-    "fixed point rejects, pre-check fails": 6,
+    "rejection from above": 2,
+    "certificate accepts (rows)": 4,
+    "certificate accepts (columns)": 5,
+    "step certificate accepts": 6,
+    "fixed point decides": 7,
+    "fixed point accepts early": 7,
+    "fixed point rejects, pre-check fails": 7,
 }
 
 
@@ -75,17 +77,20 @@ def stage_loop(stage: int):
         for s in range(offsets.shape[0] - 1):
             lo = offsets[np.uint64(s)]
             n = offsets[np.uint64(s + 1)] - lo
-            acc += bcl_iter._precheck_row_rejects(C, D, T, lo, n, m)
-            if stage == 1:
+            row = bcl_iter._precheck_row(C, D, T, lo, n, m)
+            acc += row
+            if stage >= 1 and row & bcl_iter.ROW_HEAVY:
+                acc += slack.slack_rejects_from_above(C, D, T, lo, n, m, bcl_iter.DEFAULT_BUDGET, work, fwork)
+            if stage == 2:
                 acc += slack.slack_lower_bounds(C, D, T, lo, n, m, work, fwork, True)[1]  # (as slack_certificate)
-            if stage >= 2:
-                acc += slack.slack_certificate(C, D, T, lo, n, m, work, fwork)
             if stage >= 3:
+                acc += slack.slack_certificate(C, D, T, lo, n, m, work, fwork)
+            if stage >= 4:
                 failing = slack.slack_columns(C, T, lo, n, m, work, fwork)
                 acc += failing
-                if stage >= 4 and failing <= 2:
+                if stage >= 5 and failing <= 2:
                     acc += slack.slack_step_certificate(C, T, lo, n, m, work, fwork)
-                if stage >= 5:
+                if stage >= 6:
                     acc += slack.slack_fixed_point(C, D, T, lo, n, m, work, fwork)[0]
         return acc
 

@@ -172,6 +172,14 @@ fixed-point sets, the second on the Haswell build only). Drivers, ratio here rep
 host build (4 runs) **bcl-iter 103–104× / 91–92×** (and 97× / 88× in one slow process), rta
 141–143× / 137–139×, uni-qpa 138–147× / 109–117×; Haswell build (2 runs) **bcl-iter 83–84× /
 76–77×**, rta 119–120× / 117–118×, uni-qpa 130–131× / 105–106×.
+Session 34 (2026-12-07): rtsched's rejection from above for sets whose τh pre-check row is heavy
+(papers/bcl2005.md, shortcut 11 and "The rejection from above, for heavy rows"; A/B: fresh sets
+−4 % host build, −2 % Haswell build; fixed-point sets −13 % / −9 %). Ratio here repeated / fresh:
+host build (3 runs) **bcl-iter 104–106× / 95–99×** (twin 105× / 97×), rta 133–141× /
+138–140×, uni-qpa 135–138× / 93–111× (unchanged code; the 93× run's fresh figure 0.167 µs against
+0.138–0.140 in the others); Haswell build (2 runs) **bcl-iter 85× / 79×**, rta 121–123× /
+118–119×, uni-qpa 128–130× / 104×; znver3 build (1 run) **bcl-iter 85× / 78×**, rta 121× / 119×,
+uni-qpa 130× / 105×.
 
 Timing
 ------

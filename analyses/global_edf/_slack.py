@@ -467,6 +467,33 @@ def slack_lower_bounds(C, D, T, lo, n, m, work, fwork, clamped=False):
 
 
 @kernel(inline="always")
+def fill_rows(C, D, lo, n, work):
+    """The rows of :func:`slack_lower_bounds` that do not depend on S^lb, for :func:`slack_rejects_from_above`.
+
+    W_DEADLINE and W_CAP with the padded D_k and D_k − C_k + 1, W_TOTAL with −min(C_k, D_k − C_k + 1)
+    (τk's own term, which the column passes add back), the padding lanes with 0 (W_TOTAL_MAX's too),
+    and the int32 copy where the target takes one (:func:`fill_column_rows`). :func:`slack_lower_bounds`
+    writes the same rows inside its own loop over the tasks rather than calling this (called at its
+    end, the Haswell build measured about 1 % slower; session 34), so the two must change together:
+    ``test_fill_rows_are_the_lower_bounds_rows`` holds them equal.
+    """
+    vectors_256()  # (the rows are padded to 4 int64 lanes: padded_width)
+    width = padded_width(n)
+    for k in range(n):
+        C_k = C[task_at(lo, k)]
+        D_k = D[task_at(lo, k)]
+        work[W_DEADLINE, k] = D_k
+        work[W_CAP, k] = D_k - C_k + 1
+        work[W_TOTAL, k] = -min(C_k, D_k - C_k + 1)  # τk's own term, added back by the columns
+    for k in range(n, width):
+        work[W_DEADLINE, k] = 0
+        work[W_CAP, k] = 0
+        work[W_TOTAL, k] = 0
+        work[W_TOTAL_MAX, k] = 0
+    fill_column_rows(work, width)
+
+
+@kernel(inline="always")
 def slack_scan(C, D, T, lo, n, m, work, fwork):
     """Rtsched's pre-check and acceptance certificate for BCL-iter (proof: papers/bcl2005.md).
 
@@ -573,7 +600,9 @@ def slack_columns(C, T, lo, n, m, work, fwork):
     """The sums of Eq. (18) at S^lb of every task into row W_TOTAL, column by column.
 
     Returns how many tasks have Eq. (18) < 0 at S^lb: 0 exactly when the certificate of
-    :func:`slack_certificate` holds (:func:`slack_step_certificate` uses the count). Needs the rows of :func:`slack_lower_bounds`;
+    :func:`slack_certificate` holds (:func:`slack_step_certificate` uses the count). (At any
+    slacks 0 ≤ S ≤ S^max in row W_SLACK: :func:`slack_rejects_from_above` passes S^max, after
+    :func:`fill_rows`.) Needs the rows of :func:`slack_lower_bounds`;
     afterwards the rows are those :func:`slack_scan` leaves, except W_TOTAL_MAX and W_INFO (not
     computed).
     """
@@ -750,3 +779,51 @@ def slack_rounds(C, D, T, lo, n, m, budget, work, fwork):
             return ACCEPT, rounds
         if not updated:
             return REJECT, rounds
+
+
+@kernel(inline="always")
+def precheck_task(C, D, lo, n):
+    """τh of BCL-iter's one-row pre-check: the first task with the largest C_h − (D_h − C_h).
+
+    Its row fails most often on random sets (papers/bcl2005.md, shortcut 5). One maximum, no
+    chain of selects, so it vectorises: key = score · 2**17 + (2**17 − 1 − h) orders by the score
+    2 C_h − D_h, then by lower index (n ≤ 2**16; |score| < 2**31 as 1 ≤ C ≤ D ≤ 2**31 − 1, so
+    |key| < 2**49).
+    """
+    best = np.int64(-(1 << 62))
+    for k in range(n):
+        best = max(best, (2 * C[task_at(lo, k)] - D[task_at(lo, k)]) * 131072 + (131071 - k))
+    return 131071 - (best & 131071)
+
+
+@kernel(inline="always")
+def slack_rejects_from_above(C, D, T, lo, n, m, budget, work, fwork):
+    """Rtsched's rejection from above for BCL-iter (shortcut 11, proof in papers/bcl2005.md): True if it proves REJECT.
+
+    S^max = (D_i − C_i)_i bounds the least fixed point S* from above, and so does
+    U = max(0, Eq. (18) at S^max) (Eq. (18) is monotone and S* is its fixed point). If Eq. (18)
+    is < 0 at S^max for some task (the pre-check fails) or at U for τh (:func:`precheck_task`),
+    it is < 0 at S* too: the verdict is REJECT, and BCL-iter's rounds reach it by round
+    3 + Σ_k (D_k − C_k), so True only when that bound is within ``budget``. The sums of every row
+    at S^max are taken column by column (:func:`slack_columns`' loop), U from them into row
+    W_SLACK, then τh's row at U alone (on the benchmark's sets it settles 84 % of those U
+    settles). False: nothing is decided, and the rows are left as :func:`slack_lower_bounds`
+    finds them (it rewrites every row the later steps read).
+    """
+    bound = 3
+    for i in range(n):
+        fwork[F_INV_T, i] = np.divide(1.0, f64(T[task_at(lo, i)]))  # (np.divide: no zero-division branch)
+        largest = D[task_at(lo, i)] - C[task_at(lo, i)]
+        work[W_SLACK, i] = largest
+        bound += largest
+    if bound > budget:
+        return False
+    fill_rows(C, D, lo, n, work)
+    if slack_columns(C, T, lo, n, m, work, fwork) != 0:  # the sums at S^max (row W_SLACK)
+        return True  # the pre-check fails: the rounds reject in round 1
+    inv_m_up = np.divide(1.0, np.float64(m)) * RECIPROCAL_UP  # ⌊total/m⌋ by floor_divmod_up (total < 2**48)
+    for k in range(n):  # U = Eq. (18) at S^max, ≥ 0 here (no row fails)
+        work[W_SLACK, k] = work[W_CAP, k] - 1 - floor_divmod_up(work[W_TOTAL, k], m, inv_m_up)[0]
+    h = precheck_task(C, D, lo, n)
+    cap_h = work[W_CAP, h]  # τh's own term J_h^h = C_h, min(C_h, cap_h) in the row
+    return _row_at_lower_bounds(C, T, lo, n, h, work, fwork, W_SLACK) - min(C[task_at(lo, h)], cap_h) >= m * cap_h

@@ -798,6 +798,9 @@ def test_bcl_iter_shortcuts_agree_with_the_reference(ts, m, budget):
         "pre-check rejects (bound above budget)",
     ):
         assert unbounded.precheck and unbounded.verdict is False
+    elif path == "rejection from above":
+        bound_above = 3 + sum(int(d) - int(c) for c, d in zip(ts.C, ts.D, strict=True))
+        assert unbounded.verdict is False and unbounded.rounds <= bound_above <= budget
     elif path.startswith("certificate"):
         assert unbounded.verdict is True and unbounded.rounds <= 3
     elif path == "step certificate accepts":
@@ -868,6 +871,62 @@ def test_bcl_iter_step_certificate_is_eq18_one_step_up(ts, m):
     event("holds" if holds else "fails")
 
 
+@settings(max_examples=80)
+@given(rst.tasksets(max_size=12, max_period=50), st.integers(1, 6), st.sampled_from([1, 5, 20, 10_000]))
+def test_bcl_iter_rejection_from_above_is_eq18_below_smax(ts, m, budget):
+    # rtsched's rejection from above (papers/bcl2005.md, shortcut 11): True exactly when, with
+    # 3 + Σ (D_k − C_k) within the budget, Eq. (18) is < 0 at S^max = (D_i − C_i) for some task or
+    # at U = max(0, Eq. (18) at S^max) for τh; then the reference rejects within that bound. On
+    # False the next steps (which rewrite the rows) decide: kernel = reference whatever the path.
+    from rtsched.analyses.global_edf import _slack as common
+
+    C, D, T, n = ts.C, ts.D, ts.T, ts.n
+    width = common.padded_width(n)
+    work = np.full((common.SLACK_ROWS, width), 777, dtype=np.int64)
+    fwork = np.full((common.SLACK_FLOAT_ROWS, width), 0.25)
+    got = common.slack_rejects_from_above(C, D, T, 0, n, m, budget, work, fwork)
+    S_max = [int(d) - int(c) for c, d in zip(C, D, strict=True)]
+    bound = 3 + sum(S_max)
+    at_max = [bcl_iter.slack_update(ts, k, S_max, m) for k in range(n)]
+    h = max(range(n), key=lambda k: 2 * int(C[k]) - int(D[k]))
+    assert common.precheck_task(C, D, 0, n) == h
+    if bound > budget:
+        want = False
+    elif min(at_max) < 0:
+        want = True
+        event("pre-check fails")
+    else:
+        U = at_max  # all ≥ 0 here
+        assert [int(x) for x in work[common.W_SLACK, :n]] == U
+        want = bcl_iter.slack_update(ts, h, U, m) < 0
+        event("τh below S^max " + ("fails" if want else "holds"))
+    assert got == want
+    if got:
+        it = bcl_iter.iterate(ts, m, 10**6)
+        assert it.verdict is False and it.rounds <= bound
+    assert bcl_iter._bcl_iter_one(C, D, T, m, budget) == code_of(bcl_iter.reference(ts, m, budget))
+
+
+@settings(max_examples=30)
+@given(rst.tasksets(max_size=12, max_period=50), st.integers(1, 6))
+def test_fill_rows_are_the_lower_bounds_rows(ts, m):
+    # _slack.fill_rows (the rejection from above's) writes the rows that slack_lower_bounds writes
+    # in its own loop: the same values, padding and int32 copy included, whatever was there before.
+    from rtsched.analyses.global_edf import _slack as common
+    from rtsched.kernels import wide_vectors
+
+    C, D, T, n = ts.C, ts.D, ts.T, ts.n
+    width = common.padded_width(n)
+    # (the int32 copy, row W_NARROW, only where the target takes one: fill_column_rows)
+    rows = [common.W_DEADLINE, common.W_CAP, common.W_TOTAL] + ([] if wide_vectors() else [common.W_NARROW])
+    by_bounds = np.full((common.SLACK_ROWS, width), 777, dtype=np.int64)
+    common.slack_lower_bounds(C, D, T, 0, n, m, by_bounds, np.zeros((common.SLACK_FLOAT_ROWS, width)))
+    by_fill = np.full((common.SLACK_ROWS, width), -5, dtype=np.int64)
+    common.fill_rows(C, D, 0, n, by_fill)
+    np.testing.assert_array_equal(by_fill[rows], by_bounds[rows])
+    np.testing.assert_array_equal(by_fill[common.W_TOTAL_MAX, n:], by_bounds[common.W_TOTAL_MAX, n:])
+
+
 def _seeded_set(rng: np.random.Generator) -> tuple[TaskSet, int]:
     """A random constrained-deadline set (n = 2..8, T < 60) and m = 1..4, drawn from ``rng``."""
     n = int(rng.integers(2, 9))
@@ -883,17 +942,20 @@ def test_bcl_iter_every_shortcut_is_reached():
     # miss the rarer ones).
     rng = np.random.default_rng(2009)
     seen: dict[str, int] = {}
+    heavy_later = 0  # heavy rows that the rejection from above leaves to the later steps (its rows rewritten)
     for _ in range(300):
         ts, m = _seeded_set(rng)
         for budget in (2, 3, 5, 10_000):
             path, bound = bcl_iter.kernel_path(ts, m, budget)
             seen[path] = seen.get(path, 0) + 1
+            heavy_later += path not in ("one-row pre-check rejects", "rejection from above") and bcl_iter.is_heavy(ts, m)
             want = code_of(bcl_iter.reference(ts, m, budget))
             assert bcl_iter._bcl_iter_one(ts.C, ts.D, ts.T, m, budget) == want, (path, ts.rows(), m, budget)
             if bound is not None:
                 assert bcl_iter.iterate(ts, m, 10**6).rounds <= bound
     paths = {
         "one-row pre-check rejects",
+        "rejection from above",
         "certificate accepts (rows)",
         "certificate accepts (columns)",
         "certificate, budget < 3",
@@ -913,9 +975,11 @@ def test_bcl_iter_every_shortcut_is_reached():
         "certificate accepts (columns)",
     }
     assert set(seen) | rare == paths and min(seen[p] for p in paths - rare) >= 5, seen
+    assert heavy_later >= 20, heavy_later
 
 
 _PRE_CHECK_ROW_1 = [(5, 8, 8), (17, 39, 39)]  # m = 1: τ1's pre-check row fails, τ0's (= τh) passes
+_FROM_ABOVE = [(12, 16, 29), (8, 20, 29)]  # m = 1: τh's row heavy, and negative one Jacobi step below S^max
 # m = 4: the certificate holds with six rows at S^lb_k = 0 (more than ROW_CERTIFICATE_ROWS = 5).
 CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4), (1, 2, 2), (8, 16, 24)]
 
@@ -933,6 +997,9 @@ CERTIFICATE_COLUMNS = [(1, 5, 6), (1, 5, 5), (3, 6, 13), (5, 17, 19), (1, 3, 4),
         pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 5, "step certificate accepts", id="step-certificate"),
         pytest.param([(40, 47, 59), (9, 49, 54), (6, 35, 39)], 2, 3, "rounds (bound above budget)", id="step-budget-3"),
         pytest.param(_PRE_CHECK_ROW_1, 1, 10_000, "fixed point rejects, pre-check fails", id="fixed-point-pre-check"),
+        pytest.param(_FROM_ABOVE, 1, 19, "rejection from above", id="from-above"),
+        # the bound 3 + Σ (D_k − C_k) = 19 above the budget: the same set goes on to the fixed point
+        pytest.param(_FROM_ABOVE, 1, 18, "fixed point decides", id="from-above-bound-above-budget"),
         pytest.param(_PRE_CHECK_ROW_1, 1, 2, "pre-check rejects (bound above budget)", id="pre-check-after-bound"),
     ],
 )
