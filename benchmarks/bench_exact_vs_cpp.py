@@ -110,6 +110,14 @@ rtsched keeps its lead at n = 9-10 (1.5-4.6x less CPU per cell on the sets both 
 sets decided, none only by the C++); the probes cost up to ~20 % on the cells of large
 schedulable sets (2, 10, 20 and 4, 10, 20) and decide nothing new there at this cap.
 
+Re-run on 2026-12-07 (session 35; ``analyses/exact`` unchanged since ce3f8ec; the C++ built from
+the repository's HEAD with the edits above, g++ 12 -Ofast), a noisy day. ``--grid issue45``, two
+runs: decided rtsched 45, C++ 44 in each; C++/rt per cell 3.28–10.19x and 2.87–11.48x. Over the
+issue's bound: one set in the first run (m = 2, n = 7, set 3: C++ 0.049 s, rtsched 0.387 s for
+9,012 states), none in the second. That set alone, after the worker's warm-up, took 0.010–0.029 s
+in four runs, and 0.019–0.023 s as the fourth search of a fresh worker. The 0.387 s was a one-off.
+``--grid n9-10 --cap 5``: decided rtsched 71, C++ 70; C++/rt per cell 1.67–6.32x; none over the bound.
+
 Before the benchmark, the two tools were run on 1,000 small random sets (m = 2–4, n = 3–8,
 T ≤ 15): both decided every set, with the same verdict.
 """

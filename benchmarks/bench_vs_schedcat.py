@@ -66,7 +66,8 @@ Sets (every draw from ``numpy.random.default_rng(--seed)``, one generator per ta
 
 SchedCAT's native module (``--schedcat``; never vendored, built outside the repository)
 -------------------------------------------------------------------------------------
-From https://github.com/brandenburg/schedcat, ``native/``: ``include/`` and ``src/tasks.cpp``,
+From https://github.com/brandenburg/schedcat at commit 725a2dfa (the figures below; later commits
+change ``qpa.cpp`` and ``tasks.h``), ``native/``: ``include/`` and ``src/tasks.cpp``,
 ``src/cpu_time.cpp``, ``src/edf/{gfb,baker,bcl,bcl_iterative,rta,baruah,ffdbf,load,qpa}.cpp``,
 unchanged. A SWIG interface ``sched.i`` as upstream's ``native/interface/sched.i`` (its
 ``%ignore`` lines kept) with ``%module schedcat_native`` (``sched`` is a standard-library module)
@@ -180,6 +181,12 @@ host build (3 runs) **bcl-iter 104–106× / 95–99×** (twin 105× / 97×), rt
 0.138–0.140 in the others); Haswell build (2 runs) **bcl-iter 85× / 79×**, rta 121–123× /
 118–119×, uni-qpa 128–130× / 104×; znver3 build (1 run) **bcl-iter 85× / 78×**, rta 121× / 119×,
 uni-qpa 130× / 105×.
+Session 35 (2026-12-07, no kernel change; SchedCAT rebuilt at 725a2dfa; a noisy day): host build
+(2 runs) **bcl-iter 102–103× / 95×**, rta 141–145× / 136–138×, uni-qpa 136–148× / 109×; Haswell
+build (2 runs) **bcl-iter 85–86× / 72–77×**, rta 120–122× / 120–123×, uni-qpa 130–132× / 99–105×
+(uni-qpa's fresh column at the threshold). SchedCAT's later commits (86211bc) change ``qpa.cpp``
+and ``tasks.h`` but not ``bcl_iterative.cpp`` or ``rta.cpp``; built from 86211bc the same day, bcl-iter
+measured 96–107× / 93–102× (host) and 80–84× / 73–76× (Haswell).
 
 Timing
 ------
