@@ -114,8 +114,9 @@ Re-run on 2026-12-07 (session 35; ``analyses/exact`` unchanged since ce3f8ec; th
 the repository's HEAD with the edits above, g++ 12 -Ofast), a noisy day. ``--grid issue45``, two
 runs: decided rtsched 45, C++ 44 in each; C++/rt per cell 3.28–10.19x and 2.87–11.48x. Over the
 issue's bound: one set in the first run (m = 2, n = 7, set 3: C++ 0.049 s, rtsched 0.387 s for
-9,012 states), none in the second. That set alone, after the worker's warm-up, took 0.010–0.029 s
-in four runs, and 0.019–0.023 s as the fourth search of a fresh worker. The 0.387 s was a one-off.
+9,012 states), none in the second. That set alone, after the worker's warm-up, took 0.012–0.029 s
+with probes and 0.010 s without (two searches each), and 0.019–0.023 s as the fourth search of a
+fresh worker. The 0.387 s was a one-off.
 ``--grid n9-10 --cap 5``: decided rtsched 71, C++ 70; C++/rt per cell 1.67–6.32x; none over the bound.
 
 Before the benchmark, the two tools were run on 1,000 small random sets (m = 2–4, n = 3–8,
