@@ -69,19 +69,13 @@ SchedCAT's native module (``--schedcat``; never vendored, built outside the repo
 From https://github.com/brandenburg/schedcat at commit 725a2dfa (the figures below; later commits
 change ``qpa.cpp`` and ``tasks.h``), ``native/``: ``include/`` and ``src/tasks.cpp``,
 ``src/cpu_time.cpp``, ``src/edf/{gfb,baker,bcl,bcl_iterative,rta,baruah,ffdbf,load,qpa}.cpp``,
-unchanged. A SWIG interface ``sched.i`` as upstream's ``native/interface/sched.i`` (its
-``%ignore`` lines kept) with ``%module schedcat_native`` (``sched`` is a standard-library module)
-and only ``tasks.h``, ``schedulability.h`` and the nine ``edf/*.h`` above. Then, with SWIG from
-PyPI (``pip install swig``), GMP's C++ headers and upstream's Makefile flags (non-debug, no LP
-solver)::
+unchanged, with upstream's Makefile flags (non-debug, no LP solver), SWIG from PyPI (``pip install
+swig``) and GMP's C++ headers, by ``build_schedcat.py`` beside this file (it writes the SWIG
+interface: module ``schedcat_native``, only ``tasks.h``, ``schedulability.h`` and the nine
+``edf/*.h`` above, upstream's ``%ignore`` lines for their classes)::
 
-    F="--std=c++14 -Wall -Wextra -Wno-unused-parameter -fPIC -Iinclude -O2 -march=native"
-    cd schedcat/native
-    for f in src/tasks.cpp src/cpu_time.cpp src/edf/{gfb,baker,bcl,bcl_iterative,rta,baruah,ffdbf,load,qpa}.cpp
-    do g++ $F -c $f; done
-    swig -python -c++ -outdir DIR -includeall -Iinclude -o sched_wrap.cc sched.i
-    g++ $F $(python3.11-config --includes) -c sched_wrap.cc
-    g++ -shared -o DIR/_schedcat_native.so *.o -lgmp -lgmpxx -lrt
+    git clone https://github.com/brandenburg/schedcat /tmp/schedcat && git -C /tmp/schedcat checkout 725a2dfa
+    python benchmarks/build_schedcat.py --source /tmp/schedcat --out DIR [--march haswell]
 
 Measured on this machine kind on 2026-12-02 with
 SchedCAT at commit 725a2dfa (its ``edf/*.cpp``), g++ 12 (``-march=native``: znver3). Its
