@@ -797,16 +797,20 @@ def _h(C, D, T, n, t):
 
 
 @kernel(counted=False)
-def _qpa_search(C, D, T, inv_T, n, t, steps, budget):
+def _qpa_search(C, D, T, inv_T, n, t, steps, budget, floor):
     """QPA's loop from t = max{d < L} (Zhang & Burns 2009, Thm. 5 and its algorithm).
 
     While h(t) ≤ t and h(t) > d_min: t ← h(t) if h(t) < t, else max{d < t}. Returns (code, steps).
+    ``floor``: ACCEPT as soon as t < floor, for a caller that has proven that no deadline below
+    ``floor`` misses (:func:`_qpa_shortcuts`); 0 for QPA itself (t ≥ 0 always).
     """
     d_min = D[0]
     for i in range(n):
         d_min = min(d_min, D[i])
     narrow = fit32(C, D, T, n)
     while True:
+        if t < floor:
+            return ACCEPT, steps
         if steps >= budget:
             return UNKNOWN, steps
         steps += 1
@@ -946,7 +950,11 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     * Σ dbf* ≤ D_i at every D_i: h(t) ≤ t everywhere (dbf* has slope U < 1 between them; ACCEPT);
     * else QPA from max{d < L'} with L' the first relative deadline above the last D_i whose
       dbf* sum may exceed it, or ⌈la_hi⌉ ≥ L_a (``la_hi``, the caller's float bound) if that D_i
-      is the largest: no miss lies at t ≥ L', so this is exact like QPA from max{d < L}.
+      is the largest: no miss lies at t ≥ L', so this is exact like QPA from max{d < L};
+    * that QPA stops (ACCEPT) once t falls below D_f, the least D_i whose dbf* sum may exceed it:
+      for t in [D_p, D_{p+1}) with D_{p+1} ≤ D_f (consecutive relative deadlines), h(t) ≤ Σ dbf* =
+      (the sum at D_p) + (t − D_p)·Σ_{D_j ≤ D_p} U_j ≤ D_p + (t − D_p) = t, so no deadline below D_f
+      misses (session 36; papers/zhang-burns2009-qpa.md, shortcut 5).
 
     Returns ACCEPT, REJECT, or CONTINUE (no shortcut applies: run QPA as the reference does).
     """
@@ -962,6 +970,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     a_abs = 0.0
     u_sum = 0.0
     above = np.int64(NONE)  # the first relative deadline above the last one that may miss
+    lowest = np.int64(0)  # D_f, the first relative deadline that may miss (the search's floor)
     for p in range(n):
         j = np.uint64(order[p])  # (an unsigned index: no negative-index wraparound code)
         first_jobs += C[j]
@@ -978,6 +987,8 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
         if star > d - 8.0 * (n + 4) * EPS * (a_abs + d * u_sum + d):
             if _h_prev(C, D, T, inv_T, n, d, narrow)[0] > d:
                 return REJECT  # a deadline miss at the relative deadline d
+            if above == NONE:
+                lowest = d
             above = D[np.uint64(order[p + 1])] if p + 1 < n else np.int64(-2)
     if above == NONE:
         return ACCEPT
@@ -990,7 +1001,7 @@ def _qpa_shortcuts(C, D, T, inv_T, order, n, budget, la_hi):
     t0 = _deadline_below(D, T, inv_T, n, above)
     if t0 == NONE:
         return ACCEPT  # no deadline below L' and no miss at or above it
-    code, _ = _qpa_search(C, D, T, inv_T, n, t0, np.int64(0), budget)
+    code, _ = _qpa_search(C, D, T, inv_T, n, t0, np.int64(0), budget, lowest)
     return code if code != UNKNOWN else CONTINUE
 
 
@@ -1004,7 +1015,7 @@ def qpa_search_ws(C, D, T, budget, inv_T, u_below_one):
     code, t, steps = start_point(C, D, T, inv_T, n, budget, u_below_one)
     if code != CONTINUE:
         return code, steps
-    return _qpa_search(C, D, T, inv_T, n, t, steps, budget)
+    return _qpa_search(C, D, T, inv_T, n, t, steps, budget, np.int64(0))
 
 
 @kernel

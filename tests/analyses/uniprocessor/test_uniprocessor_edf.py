@@ -345,6 +345,7 @@ def _shortcut_branch(rows: list[tuple[int, int, int]], budget: int) -> str:
     if 2 + 3 * len(rows) + 4 * La * sum(Fraction(1, p) for _, _, p in rows) + 2 > budget:
         return "budget guard: the reference's QPA"
     flagged = None
+    lowest = None  # D_f, the least relative deadline where dbf* may exceed (the search's floor)
     deadlines = sorted({d for _, d, _ in rows})
     for d in deadlines:
         if sum(c for c, dj, _ in rows if dj <= d) > d:
@@ -353,9 +354,23 @@ def _shortcut_branch(rows: list[tuple[int, int, int]], budget: int) -> str:
             if dm.demand(rows, d) > d:
                 return "h(D_i) > D_i: reject"
             flagged = d
+            lowest = d if lowest is None else lowest
     if flagged is None:
         return "dbf* ≤ t at every D_i: accept"
-    return "QPA from L_a" if flagged == deadlines[-1] else "QPA from L' below L"
+    branch = "QPA from L_a" if flagged == deadlines[-1] else "QPA from L' below L"
+    # The search from max{d < L'} (exact L_a here, ⌈a float bound⌉ in the kernel: the same
+    # deadlines below it), until it ends or t falls below D_f (shortcut 5, the kernel's stop).
+    start = La if flagged == deadlines[-1] else min(d for d in deadlines if d > flagged)
+    t = dm._max_deadline_below(rows, start)
+    d_min = deadlines[0]
+    while t is not None:
+        if t < lowest:
+            return branch + ", stopped below D_f"
+        h = dm.demand(rows, t)
+        if h > t or h <= d_min:
+            break
+        t = h if h < t else dm.prev_deadline(rows, t)
+    return branch
 
 
 def test_qpa_shortcuts_match_reference(reach) -> None:
@@ -387,6 +402,7 @@ def test_qpa_shortcuts_match_reference(reach) -> None:
     prop()
     shortcuts = sum(n for branch, n in reach.items() if not branch.startswith(("no shortcut", "budget guard")))
     assert shortcuts > 0 and reach["budget guard: the reference's QPA"] > 0, dict(reach)
+    assert any(branch.endswith("stopped below D_f") for branch in reach), dict(reach)  # shortcut 5
 
 
 @pytest.mark.parametrize(
@@ -396,8 +412,11 @@ def test_qpa_shortcuts_match_reference(reach) -> None:
         pytest.param([(1, 1, 2), (1, 1, 3)], "first-job demand > D_i: reject", id="first-jobs"),
         pytest.param([(2, 3, 5), (1, 1, 2)], "h(D_i) > D_i: reject", id="h-at-deadline"),
         pytest.param([(1, 1, 2), (1, 3, 3)], "dbf* ≤ t at every D_i: accept", id="dbf-star"),
-        pytest.param([(1, 2, 3), (1, 5, 5), (1, 1, 4)], "QPA from L' below L", id="qpa-from-lower-start"),
-        pytest.param([(1, 1, 3), (1, 2, 2)], "QPA from L_a", id="qpa-from-La"),
+        pytest.param(
+            [(1, 2, 3), (1, 5, 5), (1, 1, 4)], "QPA from L' below L, stopped below D_f", id="qpa-from-lower-start"
+        ),
+        pytest.param([(1, 1, 3), (1, 2, 2)], "QPA from L_a, stopped below D_f", id="qpa-from-La-stopped"),
+        pytest.param([(2, 2, 3), (2, 4, 7)], "QPA from L_a", id="qpa-from-La"),
     ],
 )
 def test_qpa_shortcut_branches(rows: list[tuple[int, int, int]], branch: str) -> None:
@@ -407,6 +426,27 @@ def test_qpa_shortcut_branches(rows: list[tuple[int, int, int]], branch: str) ->
     assert qpa_status(batch).tolist() == [int(brute_force(rows))]
     for budget in (1, 2, 3, 5, 10, 50):
         assert qpa_status(batch, 1, budget).tolist() == [verdict_code(dm.qpa_reference(rows, budget))]
+
+
+@pytest.mark.parametrize(
+    ("rows", "flagged", "miss"),
+    [
+        # Found by a random search for sets that a floor at the *last* flagged deadline accepts.
+        pytest.param([(3, 3, 6), (1, 8, 21), (3, 7, 23), (2, 12, 13)], [7, 8, 12], 9, id="from-La"),
+        pytest.param([(2, 13, 20), (5, 7, 23), (2, 2, 6), (1, 19, 25)], [7, 13], 8, id="from-lower-start"),
+    ],
+)
+def test_qpa_search_floor_is_the_least_flagged_deadline(rows, flagged: list[int], miss: int) -> None:
+    """Shortcut 5 stops the search below D_f, the *least* relative deadline where dbf* may exceed:
+    these sets miss at an absolute deadline between two flagged ones, which a floor at any larger
+    flagged deadline would skip (the kernel then accepted them)."""
+    deadlines = sorted({d for _, d, _ in rows})
+    assert [d for d in deadlines if sum(dm.dbf_star(c, dj, p, d) for c, dj, p in rows) > d] == flagged
+    assert min(t for t in range(1, 10 * max(p for _, _, p in rows)) if dm.demand(rows, t) > t) == miss
+    assert flagged[0] < miss < flagged[-1]
+    batch = TaskSetBatch.from_tasksets([TaskSet.from_tasks(rows)])
+    assert qpa_status(batch).tolist() == [int(brute_force(rows))] == [0]
+    assert dm.qpa_reference(rows) is False
 
 
 @given(
