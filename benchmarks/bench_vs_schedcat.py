@@ -181,6 +181,16 @@ build (2 runs) **bcl-iter 85–86× / 72–77×**, rta 120–122× / 120–123×
 (uni-qpa's fresh column at the threshold). SchedCAT's later commits (86211bc) change ``qpa.cpp``
 and ``tasks.h`` but not ``bcl_iterative.cpp`` or ``rta.cpp``; built from 86211bc the same day, bcl-iter
 measured 96–107× / 93–102× (host) and 80–84× / 73–76× (Haswell).
+Session 36 (2026-12-08; a very noisy host: a pure-Python loop moved by ±25 % from second to
+second): uni-qpa's shortcut search stops below the least deadline where dbf* may exceed
+(papers/zhang-burns2009-qpa.md, shortcut 5; bcl-iter unchanged); SchedCAT built by
+``build_schedcat.py``. All rows, one run each, ratio here repeated / fresh: Haswell build
+gfb 385× / 405×, bak 363× / 296×, bcl 217× / 151×, **bcl-iter 78× / 74×**, rta 119× / 146×,
+bar 168× / 168×, ffdbf 612× / 651×, load 3533× / 4611×, p-edf 143× / 162×, uni-qpa 152× / 120×;
+host build gfb 428× / 339×, bak 301× / 252×, bcl 272× / 164×, **bcl-iter 98× / 98×**, rta
+175× / 147×, bar 237× / 216×, ffdbf 812× / 871×, load 6158× / 5427×, p-edf 191× / 137×, uni-qpa
+172× / 120×. Haswell build, uni-qpa alone, two more runs: 131–132× / 115–133×; bcl-iter alone,
+three runs before the change: 75–85× / 75–94×.
 
 Timing
 ------
